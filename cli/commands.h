@@ -1,0 +1,29 @@
+#pragma once
+/// attnlab-cli subcommands. Each takes its arguments (after the subcommand name) and returns the
+/// exit status: 0 success, 1 invalid input, 2 bad usage (thrown as UsageError).
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attnlab::cli {
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Args = std::vector<std::string>;
+
+struct Command {
+  const char* name;
+  const char* synopsis;
+  int (*run)(const Args& args);
+};
+
+const std::vector<Command>& commands();
+std::string usage_text();
+
+int run_compute(const Args& args);
+int run_validate(const Args& args);
+
+}  // namespace attnlab::cli

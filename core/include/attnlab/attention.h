@@ -1,0 +1,29 @@
+#pragma once
+/// Scaled dot-product multi-head attention, every intermediate kept.
+#include "attnlab/model.h"
+#include "attnlab/trace.h"
+
+namespace attnlab {
+
+/// Numerically stable softmax along each row: subtracts the row maximum before exp.
+/// A row that is all -infinity becomes all zeros (a query that may attend nothing).
+/// @param logits  any shape; -infinity marks forbidden entries
+Matrix softmax_rows(const Matrix& logits);
+
+/// Computes the whole trace of a resolved model in the rows convention, then lays it out as `layout`.
+Trace compute(const Model& model, Layout layout);
+/// resolve() then compute(); throws ScenarioError for an invalid scenario.
+Trace compute(const Scenario& scenario);
+
+/// Algorithm 3 (Phuong & Hutter): one query token against every key, for one head.
+struct SingleQuery {
+  Vector q;        ///< d_k
+  Matrix K;        ///< n_z by d_k
+  Matrix V;        ///< n_z by d_v
+  Vector scores;   ///< q . k_j, n_z
+  Vector weights;  ///< softmax(scale x scores) over allowed keys, n_z
+  Vector output;   ///< sum_j weights_j v_j, d_v
+};
+SingleQuery single_query(const Model& model, int head, int query);
+
+}  // namespace attnlab

@@ -1,0 +1,26 @@
+#pragma once
+/// Reading and writing `attnlab/1` scenario files (docs/FORMAT.md).
+#include <string>
+
+#include "attnlab/scenario.h"
+
+namespace attnlab {
+
+/// Parses and checks types, keys and values (not shapes: see model.h). Throws ScenarioError.
+Scenario scenario_from_json(const nlohmann::json& doc);
+/// Parses JSON text (size, depth and syntax checked first). Throws ScenarioError.
+Scenario scenario_from_string(const std::string& text);
+/// Reads a file. Throws ScenarioError (also when the file cannot be read).
+Scenario load_scenario(const std::string& path);
+
+nlohmann::json scenario_to_json(const Scenario& scenario);
+/// Writes to a temporary file beside `path`, flushes it and renames it over `path`.
+/// Throws std::runtime_error naming the path when the file cannot be written.
+void save_scenario(const Scenario& scenario, const std::string& path);
+
+/// Reads a whole file with a size limit; throws ScenarioError naming the path.
+std::string read_text_file(const std::string& path, std::size_t max_bytes);
+/// Atomic write: temporary file, flush, fsync, rename. Throws std::runtime_error.
+void write_file_atomically(const std::string& path, const std::string& contents);
+
+}  // namespace attnlab

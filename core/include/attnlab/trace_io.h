@@ -1,0 +1,21 @@
+#pragma once
+/// Writing a Trace for people (NumPy-style text) and for programs (JSON).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "attnlab/trace.h"
+
+namespace attnlab {
+
+/// Array of rows; non-finite entries (e.g. -infinity in `masked`) become null.
+nlohmann::json matrix_to_json(const Matrix& m);
+/// {"heads": [{"Q","K","V","scores","scaled","masked","weights","output"}...], "concat", "output",
+///  "warnings", "layout"}
+nlohmann::json trace_to_json(const Trace& trace);
+
+/// NumPy-like aligned text: `[[ 0.1235 -1.     ]\n [ ...]]`, `precision` decimals, -inf as `-inf`.
+std::string format_matrix(const Matrix& m, int precision);
+std::string trace_to_text(const Trace& trace, int precision);
+
+}  // namespace attnlab

@@ -1,0 +1,133 @@
+#include "attnlab/trace_io.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace attnlab {
+
+using nlohmann::json;
+
+json matrix_to_json(const Matrix& m) {
+  json rows = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      const double x = m(i, j);
+      row.push_back(std::isfinite(x) ? json(x) : json(nullptr));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+namespace {
+
+const std::vector<std::pair<const char*, Matrix HeadTrace::*>> kHeadStages = {
+    {"Q", &HeadTrace::Q},           {"K", &HeadTrace::K},           {"V", &HeadTrace::V},
+    {"scores", &HeadTrace::scores}, {"scaled", &HeadTrace::scaled}, {"masked", &HeadTrace::masked},
+    {"weights", &HeadTrace::weights}, {"output", &HeadTrace::output}};
+
+}  // namespace
+
+json trace_to_json(const Trace& trace) {
+  json heads = json::array();
+  for (const HeadTrace& h : trace.heads) {
+    json head = json::object();
+    for (const auto& [name, member] : kHeadStages) head[name] = matrix_to_json(h.*member);
+    heads.push_back(std::move(head));
+  }
+  return {{"layout", layout_name(trace.layout)},
+          {"heads", std::move(heads)},
+          {"concat", matrix_to_json(trace.concat)},
+          {"output", matrix_to_json(trace.output)},
+          {"warnings", trace.warnings}};
+}
+
+namespace {
+
+/// NumPy's rule (FloatingFormat): scientific when the finite non-zero magnitudes span too much.
+bool needs_scientific(const Matrix& m) {
+  double lo = INFINITY, hi = 0;
+  for (Eigen::Index k = 0; k < m.size(); ++k) {
+    const double a = std::abs(m.data()[k]);
+    if (!std::isfinite(a) || a == 0) continue;
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+  }
+  if (hi == 0) return false;
+  return hi >= 1e8 || lo < 1e-4 || hi / lo > 1e3;
+}
+
+std::string trim_zeros(std::string s) {
+  const auto dot = s.find('.');
+  if (dot == std::string::npos) return s;
+  const auto exp = s.find('e');
+  std::string mantissa = s.substr(0, exp), exponent = exp == std::string::npos ? "" : s.substr(exp);
+  while (mantissa.back() == '0') mantissa.pop_back();
+  return mantissa + exponent;
+}
+
+std::string format_cell(double x, int precision, bool scientific) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, scientific ? "%.*e" : "%.*f", precision, x);
+  std::string s = trim_zeros(buffer);
+  if (s == "-0.") s = "0.";
+  return s;
+}
+
+bool is_special(const std::string& cell) { return cell == "-inf" || cell == "inf" || cell == "nan"; }
+
+/// Splits at the decimal point so that points align: "-1." -> ("-1", ".").
+std::pair<std::string, std::string> split_point(const std::string& s) {
+  const auto dot = s.find('.');
+  if (dot == std::string::npos) return {s, ""};
+  return {s.substr(0, dot), s.substr(dot)};
+}
+
+}  // namespace
+
+std::string format_matrix(const Matrix& m, int precision) {
+  const bool scientific = needs_scientific(m);
+  std::vector<std::string> cells;
+  std::size_t int_width = 0, frac_width = 0;
+  for (Eigen::Index k = 0; k < m.size(); ++k) cells.push_back(format_cell(m.data()[k], precision, scientific));
+  for (const std::string& c : cells) {
+    if (is_special(c)) continue;
+    const auto [whole, frac] = split_point(c);
+    int_width = std::max(int_width, whole.size());
+    frac_width = std::max(frac_width, frac.size());
+  }
+  auto padded = [&](const std::string& c) {
+    const auto [whole, frac] = split_point(c);
+    if (is_special(c))  // right-aligned over the whole width, as NumPy does
+      return std::string(int_width + frac_width - std::min(c.size(), int_width + frac_width), ' ') + c;
+    return std::string(int_width - whole.size(), ' ') + whole + frac + std::string(frac_width - frac.size(), ' ');
+  };
+  std::ostringstream out;
+  out << "[";
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    out << (i == 0 ? "[" : " [");
+    for (Eigen::Index j = 0; j < m.cols(); ++j) out << (j ? " " : "") << padded(cells[i * m.cols() + j]);
+    out << "]" << (i + 1 < m.rows() ? "\n" : "");
+  }
+  out << "]";
+  return out.str();
+}
+
+std::string trace_to_text(const Trace& trace, int precision) {
+  std::ostringstream out;
+  out << "layout: " << layout_name(trace.layout) << "\n";
+  for (std::size_t h = 0; h < trace.heads.size(); ++h)
+    for (const auto& [name, member] : kHeadStages)
+      out << "\nhead " << h + 1 << " " << name << ":\n" << format_matrix(trace.heads[h].*member, precision) << "\n";
+  out << "\nconcat:\n" << format_matrix(trace.concat, precision) << "\n";
+  out << "\noutput:\n" << format_matrix(trace.output, precision) << "\n";
+  for (const std::string& w : trace.warnings) out << "\nwarning: " << w << "\n";
+  return out.str();
+}
+
+}  // namespace attnlab
