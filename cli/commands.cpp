@@ -97,15 +97,16 @@ int run_validate(const Args& args) {
   const Parsed p = parse(args, {});
   Scenario scenario;
   if (!load_and_compute(p.file, scenario, nullptr)) return 1;
-  std::cout << p.file << ": valid (" << scenario.head_count() << " head" << (scenario.head_count() == 1 ? "" : "s")
-            << ", " << scenario.n_x() << " queries, " << scenario.n_z() << " keys, layout "
-            << layout_name(scenario.layout) << ")\n";
+  auto count = [](int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+  std::cout << p.file << ": valid (" << count(scenario.head_count(), "head", "heads") << ", "
+            << count(scenario.n_x(), "query", "queries") << ", " << count(scenario.n_z(), "key", "keys")
+            << ", layout " << layout_name(scenario.layout) << ")\n";
   return 0;
 }
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
-      {"compute", "compute FILE [--format json|text] [--precision N]   print every stage of the trace", run_compute},
+      {"compute", "compute FILE [--format json|text] [--precision N]   print every stage of the trace (precision: text only)", run_compute},
       {"validate", "validate FILE                                       check a scenario without computing", run_validate},
   };
   return list;

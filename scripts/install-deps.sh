@@ -7,9 +7,11 @@ packages=(
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool x11-utils libxml2-utils
-  python3 python3-numpy python3-torch
+  python3 python3-numpy
   clang libclang-rt-14-dev
 )
+# --with-torch: PyTorch too, for regenerating test fixtures and the side-by-side benchmark.
+[ "${1:-}" = "--with-torch" ] && packages+=(python3-torch)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

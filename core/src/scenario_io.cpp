@@ -62,7 +62,13 @@ void check_keys(const json& object, const std::set<std::string>& known, const st
   }
 }
 
+/// Marks a number literal the JSON parser could not hold, so the reader can name its field.
+constexpr const char* kOverflowMarker = "\x01" "attnlab:out-of-range:";
+
 double read_number(const json& value, const std::string& field) {
+  if (value.is_string() && value.get<std::string>().rfind(kOverflowMarker, 0) == 0)
+    fail(field, "expected a finite number, got " + value.get<std::string>().substr(std::strlen(kOverflowMarker)) +
+                    " (out of double range)");
   if (!value.is_number()) fail(field, "expected a number, got " + describe(value));
   double x = value.get<double>();
   if (!std::isfinite(x)) fail(field, "expected a finite number, got a number out of double range");
@@ -274,6 +280,34 @@ void check_depth(const std::string& text) {
   }
 }
 
+bool is_number_char(char c) { return std::isdigit(static_cast<unsigned char>(c)) || std::strchr("+-.eE", c); }
+
+/// Replaces every occurrence of the number literal `literal` outside strings with a marked string.
+bool mark_overflowing_literal(std::string& text, const std::string& literal) {
+  bool in_string = false, escaped = false, replaced = false;
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (text.compare(i, literal.size(), literal) == 0 && (i == 0 || !is_number_char(text[i - 1])) &&
+               (i + literal.size() == text.size() || !is_number_char(text[i + literal.size()]))) {
+      out += std::string("\"") + "\\u0001attnlab:out-of-range:" + literal + "\"";
+      i += literal.size() - 1;
+      replaced = true;
+      continue;
+    }
+    out += c;
+  }
+  text.swap(out);
+  return replaced;
+}
+
 /// nlohmann's message without its "[json.exception...]" prefix.
 std::string parse_error_text(const json::parse_error& e) {
   std::string what = e.what();
@@ -319,10 +353,22 @@ Scenario scenario_from_string(const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) fail("(file)", "expected a JSON object, got an empty file");
   if (text.find('\0') != std::string::npos) fail("(file)", "expected JSON text, got a NUL byte (a binary file?)");
   check_depth(text);
-  try {
-    return scenario_from_json(json::parse(text));
-  } catch (const json::parse_error& e) {
-    fail("(file)", "not valid JSON: " + parse_error_text(e));
+  std::string marked = text;
+  for (int round = 0;; ++round) {
+    try {
+      return scenario_from_json(json::parse(marked));
+    } catch (const json::parse_error& e) {
+      fail("(file)", "not valid JSON: " + parse_error_text(e));
+    } catch (const json::out_of_range& e) {  // 406: a number literal beyond double's range
+      const std::string what = e.what();
+      const auto open = what.find("parsing '"), close = what.rfind('\'');
+      if (e.id != 406 || open == std::string::npos || close <= open + 9 || round >= 16)
+        fail("(file)", "expected numbers within double range, got " + what.substr(what.find("] ") + 2));
+      if (!mark_overflowing_literal(marked, what.substr(open + 9, close - open - 9)))
+        fail("(file)", "expected numbers within double range, got " + what.substr(open + 9, close - open - 9));
+    } catch (const json::exception& e) {
+      fail("(file)", std::string("not valid JSON: ") + e.what());
+    }
   }
 }
 

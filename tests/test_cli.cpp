@@ -1,0 +1,121 @@
+// attnlab-cli end to end: the real binary, its stdout, stderr and exit status.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+/// Runs attnlab-cli with `args` (shell words), capturing stdout and stderr.
+CliRun cli(const std::string& args) {
+  const auto err_path = std::filesystem::temp_directory_path() / ("attnlab_cli_err_" + std::to_string(::getpid()));
+  const std::string command = std::string(ATTNLAB_CLI) + " " + args + " 2>" + err_path.string();
+  CliRun r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+  const int raw = ::pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream in(err_path);
+  r.err.assign(std::istreambuf_iterator<char>(in), {});
+  std::filesystem::remove(err_path);
+  return r;
+}
+
+std::string preset(const std::string& name) {
+  return std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets/" + name + ".json";
+}
+
+std::string temp_file(const std::string& name, const std::string& contents) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << contents;
+  return path.string();
+}
+
+TEST(Cli, ComputePrintsTheTraceAsJsonWithNullForMinusInfinity) {
+  const CliRun r = cli("compute " + preset("phuong-hutter-alg4-masked"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto trace = nlohmann::json::parse(r.out);
+  for (const char* key : {"Q", "K", "V", "scores", "scaled", "masked", "weights", "output"})
+    EXPECT_TRUE(trace["heads"][0].contains(key)) << key;
+  EXPECT_TRUE(trace.contains("concat"));
+  EXPECT_EQ(trace["layout"], "columns");
+  EXPECT_TRUE(trace["heads"][0]["masked"][0][0].is_null());  // Mask[0][0] = 0 in the notebook
+  EXPECT_FALSE(trace["warnings"].empty());
+}
+
+TEST(Cli, ComputeOnUdl122PrintsTheBooksXPrimeTo1e3) {
+  const CliRun r = cli("compute " + preset("udl-12-2-multihead"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto output = nlohmann::json::parse(r.out)["output"];
+  // Seed 002's printed "True values" (8 x 6, tokens as columns).
+  const double expected[8][6] = {{-21.207, -5.373, -20.933, -9.179, -11.319, -17.812},
+                                 {-1.995, 7.906, -10.516, 3.452, 9.863, -7.24},
+                                 {5.479, 1.115, 9.244, 0.453, 5.656, 7.089},
+                                 {-7.413, -7.416, 0.363, -5.573, -6.736, -0.848},
+                                 {-11.261, -9.937, -4.848, -8.915, -13.378, -5.761},
+                                 {3.548, 10.036, -2.244, 1.604, 12.113, -2.557},
+                                 {4.888, -5.814, 2.407, 3.228, -4.232, 3.71},
+                                 {1.248, 18.894, -6.409, 3.224, 19.717, -5.629}};
+  ASSERT_EQ(output.size(), 8u);
+  double worst = 0;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 6; ++j) worst = std::max(worst, std::abs(output[i][j].get<double>() - expected[i][j]));
+  EXPECT_LE(worst, 1e-3) << "max |X' - printed| = " << worst;
+}
+
+TEST(Cli, TextFormatPrintsAlignedMatricesWithTheGivenPrecision) {
+  const CliRun r = cli("compute " + preset("vaswani-q2-is-attends") + " --format text --precision 4");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("head 1 weights:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[ 0.4579 -1.3416  0.3622  0.8046]"), std::string::npos) << r.out;  // Q of "is"
+}
+
+TEST(Cli, ValidateSaysValidAndExitsZero) {
+  const CliRun r = cli("validate " + preset("mlm-general-attention"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("valid"), std::string::npos);
+}
+
+TEST(Cli, InvalidInputExitsOneWithOneLineNamingTheField) {
+  const std::string bad = temp_file("attnlab_cli_bad.json", R"({"X": [[1, 2]], "W_Q": [[1]]})");
+  for (const char* command : {"validate", "compute"}) {
+    const CliRun r = cli(std::string(command) + " " + bad);
+    EXPECT_EQ(r.status, 1) << command;
+    EXPECT_TRUE(r.out.empty()) << command;
+    EXPECT_EQ(r.err, bad + ": W_Q: unknown key (did you mean \"W_q\"?)\n") << command;
+  }
+  std::filesystem::remove(bad);
+}
+
+TEST(Cli, MissingFileExitsOne) {
+  const CliRun r = cli("validate /nonexistent/x.json");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+}
+
+TEST(Cli, BadUsageExitsTwo) {
+  EXPECT_EQ(cli("").status, 2);
+  EXPECT_EQ(cli("frobnicate x.json").status, 2);
+  EXPECT_EQ(cli("compute").status, 2);
+  EXPECT_EQ(cli("compute " + preset("mlm-general-attention") + " --format xml").status, 2);
+  EXPECT_EQ(cli("compute " + preset("mlm-general-attention") + " --precision many").status, 2);
+  EXPECT_EQ(cli("compute " + preset("mlm-general-attention") + " --colour red").status, 2);
+}
+
+TEST(Cli, HelpExitsZero) {
+  const CliRun r = cli("--help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("compute FILE"), std::string::npos);
+}
+
+}  // namespace

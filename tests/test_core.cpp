@@ -1,0 +1,218 @@
+// Core behaviour: softmax stability, masks, layouts, identity projections, scale, round-trips.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "attnlab/attention.h"
+#include "attnlab/random.h"
+#include "attnlab/scenario_io.h"
+#include "attnlab/trace_io.h"
+
+namespace {
+
+using attnlab::Layout;
+using attnlab::Matrix;
+using attnlab::Scenario;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double max_abs_diff(const Matrix& a, const Matrix& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return kInf;
+  return (a - b).cwiseAbs().maxCoeff();
+}
+
+Scenario random_scenario(int n, int d, int heads, std::uint64_t seed) {
+  attnlab::RandomSpec spec;
+  spec.seed = seed;
+  Scenario s;
+  s.X = attnlab::random_matrix(n, d, spec, 100);
+  s.full.W_q = attnlab::random_matrix(d, d, spec, 1);
+  s.full.W_k = attnlab::random_matrix(d, d, spec, 2);
+  s.full.W_v = attnlab::random_matrix(d, d, spec, 3);
+  s.full.b_q = attnlab::random_matrix(d, 1, spec, 4).col(0);
+  s.W_o = attnlab::random_matrix(d, d, spec, 5);
+  s.num_heads = heads;
+  return s;
+}
+
+TEST(Softmax, SubtractsTheMaximumSoHugeScoresStayFinite) {
+  Matrix logits(1, 3);
+  logits << 1e300, -1e300, 1e300 - 1e285;
+  const Matrix w = attnlab::softmax_rows(logits);
+  EXPECT_TRUE(w.allFinite());
+  EXPECT_DOUBLE_EQ(w.sum(), 1.0);
+  EXPECT_EQ(w(0, 1), 0.0);
+}
+
+TEST(Softmax, AllMaskedRowIsAllZeroNotNaN) {
+  Matrix logits = Matrix::Constant(2, 3, -kInf);
+  logits(1, 2) = 0.5;
+  const Matrix w = attnlab::softmax_rows(logits);
+  EXPECT_EQ(w.row(0).cwiseAbs().sum(), 0.0);
+  EXPECT_EQ(w(1, 2), 1.0);
+  EXPECT_EQ(w(1, 0), 0.0);
+}
+
+TEST(Softmax, MatchesTheDefinitionOnOrdinaryNumbers) {
+  Matrix logits(1, 4);
+  logits << -0.30265, -0.3687, -0.1314, 0.4885;  // seed 000 Q1's scaled scores
+  const Matrix w = attnlab::softmax_rows(logits);
+  const double expected[] = {0.1876594, 0.17566497, 0.22271181, 0.41396383};
+  for (int j = 0; j < 4; ++j) EXPECT_NEAR(w(0, j), expected[j], 5e-9) << "j=" << j;
+}
+
+TEST(Masks, CausalZeroesTheUpperTriangleExactlyAndRowsRenormalise) {
+  Scenario s = random_scenario(5, 4, 2, 7);
+  s.mask.causal = true;
+  const attnlab::Trace t = attnlab::compute(s);
+  for (const auto& h : t.heads)
+    for (int i = 0; i < 5; ++i) {
+      EXPECT_NEAR(h.weights.row(i).sum(), 1.0, 1e-12);
+      for (int j = i + 1; j < 5; ++j) {
+        EXPECT_EQ(h.weights(i, j), 0.0);
+        EXPECT_EQ(h.masked(i, j), -kInf);
+      }
+    }
+}
+
+TEST(Masks, PartsCombineAndAFullyMaskedQueryWarnsByName) {
+  Scenario s = random_scenario(3, 4, 1, 3);
+  s.tokens = {"the", "cat", "sat"};
+  s.mask.causal = true;
+  s.mask.padding = {0};
+  const attnlab::Trace t = attnlab::compute(s);
+  const Matrix& w = t.heads[0].weights;
+  EXPECT_EQ(w.row(0).cwiseAbs().sum(), 0.0);            // "the" may attend only itself, which is padding
+  EXPECT_EQ(t.heads[0].output.row(0).cwiseAbs().sum(), 0.0);
+  EXPECT_DOUBLE_EQ(w(1, 1), 1.0);                       // "cat": causal leaves {the, cat}, padding removes "the"
+  EXPECT_NEAR(w(2, 1) + w(2, 2), 1.0, 1e-12);
+  ASSERT_EQ(t.warnings.size(), 1u);
+  EXPECT_NE(t.warnings[0].find("query the (#0) may attend no key"), std::string::npos) << t.warnings[0];
+}
+
+TEST(Layouts, ColumnsTraceIsTheTransposeOfRowsTrace) {
+  Scenario rows = random_scenario(4, 6, 3, 11);
+  rows.Z = attnlab::random_matrix(5, 6, attnlab::RandomSpec{}, 9);
+  Matrix cells = Matrix::Ones(4, 5);
+  cells(1, 3) = 0;
+  rows.mask.cells = cells;
+  const Scenario columns = attnlab::with_layout(rows, Layout::columns);
+  const attnlab::Trace a = attnlab::compute(rows), b = attnlab::compute(columns);
+  ASSERT_EQ(a.heads.size(), 3u);
+  for (std::size_t h = 0; h < 3; ++h) {
+    EXPECT_LT(max_abs_diff(a.heads[h].weights, b.heads[h].weights.transpose()), 1e-14);
+    EXPECT_LT(max_abs_diff(a.heads[h].Q, b.heads[h].Q.transpose()), 1e-14);
+    EXPECT_EQ(b.heads[h].weights(3, 1), 0.0);  // the masked cell, transposed
+  }
+  EXPECT_LT(max_abs_diff(a.output, b.output.transpose()), 1e-13);
+  EXPECT_EQ(b.layout, Layout::columns);
+}
+
+TEST(Projections, OmittedWeightsAreIdentity) {
+  Scenario s;
+  s.X = Matrix(2, 3);
+  s.X << 1, 2, 3, 4, 5, 6;
+  s.scale.kind = attnlab::Scale::Kind::none;
+  const attnlab::Trace t = attnlab::compute(s);
+  EXPECT_EQ(t.heads[0].Q, s.X);
+  EXPECT_EQ(t.heads[0].scores(0, 1), 1 * 4 + 2 * 5 + 3 * 6);
+  EXPECT_EQ(t.output, t.concat);  // no W_o: the output is the concatenation
+}
+
+TEST(Scale, DefaultIsInverseSqrtDkAndNumbersMultiply) {
+  Scenario s = random_scenario(3, 8, 2, 5);  // d_k = 4
+  attnlab::Trace t = attnlab::compute(s);
+  EXPECT_LT(max_abs_diff(t.heads[1].scaled, t.heads[1].scores / 2.0), 1e-15);
+  s.scale = {attnlab::Scale::Kind::value, 0.25};
+  t = attnlab::compute(s);
+  EXPECT_LT(max_abs_diff(t.heads[1].scaled, t.heads[1].scores * 0.25), 1e-15);
+}
+
+TEST(Random, SameSeedSameNumbersDifferentSeedDifferent) {
+  attnlab::RandomSpec spec;
+  spec.kind = attnlab::RandomSpec::Kind::randint;
+  spec.seed = 42;
+  const Matrix a = attnlab::random_matrix(3, 3, spec, 1), b = attnlab::random_matrix(3, 3, spec, 1);
+  EXPECT_EQ(a, b);
+  EXPECT_TRUE(((a.array() >= 0) && (a.array() < 3) && (a.array() == a.array().floor())).all());
+  spec.seed = 43;
+  EXPECT_NE(a, attnlab::random_matrix(3, 3, spec, 1));
+  spec.kind = attnlab::RandomSpec::Kind::xavier;
+  const Matrix x = attnlab::random_matrix(6, 10, spec, 2);
+  EXPECT_LE(x.cwiseAbs().maxCoeff(), std::sqrt(6.0 / 16));
+  spec.kind = attnlab::RandomSpec::Kind::normal;
+  const Matrix n = attnlab::random_matrix(200, 200, spec, 3);
+  const double mean = n.mean(), var = (n.array() - mean).square().mean();
+  EXPECT_NEAR(mean, 0.0, 0.02);
+  EXPECT_NEAR(var, 1.0, 0.03);
+}
+
+TEST(Random, RandomizeKeepsShapesAndIdentityProjections) {
+  Scenario s = random_scenario(3, 4, 2, 1);
+  s.full.W_v.reset();
+  const Scenario before = s;
+  attnlab::randomize_weights(s, attnlab::RandomSpec{});
+  EXPECT_FALSE(s.full.W_v.has_value());
+  EXPECT_EQ(s.full.W_q->rows(), 4);
+  EXPECT_NE(*s.full.W_q, *before.full.W_q);
+  EXPECT_EQ(s.X, before.X);
+  EXPECT_NO_THROW(attnlab::validate(s));
+}
+
+TEST(ScenarioFile, SaveThenLoadGivesTheSameScenarioToTheLastBit) {
+  Scenario s = random_scenario(4, 6, 2, 21);
+  s.title = "round trip";
+  s.tokens = {"a", "b", "c", "d"};
+  s.mask.causal = true;
+  s.mask.padding = {2};
+  s.mask.cells = Matrix::Ones(4, 4);
+  s.scale = {attnlab::Scale::Kind::value, 0.3};
+  s.view = {{"selected_head", 1}};
+  const std::string path = (std::filesystem::temp_directory_path() / "attnlab_round_trip.json").string();
+  attnlab::save_scenario(s, path);
+  const Scenario back = attnlab::load_scenario(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(back.X, s.X);
+  EXPECT_EQ(*back.full.W_q, *s.full.W_q);
+  EXPECT_EQ(*back.full.b_q, *s.full.b_q);
+  EXPECT_EQ(*back.W_o, *s.W_o);
+  EXPECT_EQ(back.tokens, s.tokens);
+  EXPECT_EQ(back.mask.padding, s.mask.padding);
+  EXPECT_TRUE(back.mask.causal);
+  EXPECT_EQ(back.scale.value, 0.3);
+  EXPECT_EQ(back.view["selected_head"], 1);
+  EXPECT_EQ(attnlab::scenario_to_json(back), attnlab::scenario_to_json(s));
+}
+
+TEST(ScenarioFile, AtomicWriteReplacesAndLeavesNoTemporaryFile) {
+  const auto dir = std::filesystem::temp_directory_path() / "attnlab_atomic";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "s.json").string();
+  attnlab::write_file_atomically(path, "old");
+  attnlab::write_file_atomically(path, "new contents");
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, "new contents");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+  std::filesystem::remove_all(dir);
+  EXPECT_THROW(attnlab::write_file_atomically("/nonexistent-dir/x.json", "x"), std::runtime_error);
+}
+
+TEST(TraceText, PrintsLikeNumPy) {
+  Matrix m(2, 3);
+  m << 0.3638497, -1.3416, 2, 0.5, -kInf, 0.25;
+  EXPECT_EQ(attnlab::format_matrix(m, 8), "[[ 0.3638497 -1.3416     2.       ]\n [ 0.5             -inf  0.25     ]]");
+  Matrix ints(1, 3);
+  ints << 2, 4, 4;
+  EXPECT_EQ(attnlab::format_matrix(ints, 8), "[[2. 4. 4.]]");
+}
+
+TEST(TraceJson, MinusInfinityIsNull) {
+  Matrix m(1, 2);
+  m << 1.5, -kInf;
+  EXPECT_EQ(attnlab::matrix_to_json(m).dump(), "[[1.5,null]]");
+}
+
+}  // namespace
