@@ -20,8 +20,11 @@ struct Command {
   int (*run)(const Args& args);
 };
 
+/// Every subcommand, in the order `--help` lists them. A new command: a cmd_<name>.cpp and a row here.
 const std::vector<Command>& commands();
 std::string usage_text();
+/// Prints `FILE: field: expected ..., got ...` on stderr and returns 1 (invalid input).
+int report_invalid(const std::string& file, const std::exception& error);
 
 int run_compute(const Args& args);
 int run_validate(const Args& args);
