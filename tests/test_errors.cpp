@@ -41,6 +41,8 @@ struct ErrorCase {
   std::string name, text, expected;
 };
 
+void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+
 class ScenarioErrors : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(ScenarioErrors, RefusedWithMessageNamingTheField) {
