@@ -1,0 +1,152 @@
+// attnlab-cli export FILE --out DIR: slide-ready figures (PNG, SVG), CSV and a runnable NumPy
+// script, rendered on the CPU (works with no display, no X server, no GPU). docs/EXPORT.md.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "args.h"
+#include "attnlab/attention.h"
+#include "attnlab/export/csv.h"
+#include "attnlab/export/numpy_script.h"
+#include "attnlab/export/views.h"
+#include "attnlab/scenario_io.h"
+#include "commands.h"
+
+namespace attnlab::cli {
+namespace {
+
+using namespace attnlab::exporter;
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+struct ExportOptions {
+  std::string file;
+  std::filesystem::path out;
+  std::vector<Stage> stages;
+  std::vector<int> heads;  ///< 0-based; empty = all (known once the file is read)
+  std::vector<std::string> formats;
+  int scale = 1;
+  Colormaps maps;
+  FigureStyle style;
+};
+
+/// --values and --transparent are flags; the shared parser only knows `--name VALUE`.
+Args take_flags(const Args& args, FigureStyle& style) {
+  Args rest;
+  for (const std::string& a : args) {
+    if (a == "--values") style.values = true;
+    else if (a == "--transparent") style.transparent = true;
+    else rest.push_back(a);
+  }
+  return rest;
+}
+
+std::vector<Stage> parse_stages(const std::string& text) {
+  std::vector<Stage> stages;
+  if (text == "all") return all_stages();
+  for (const std::string& name : split_list(text)) {
+    const auto stage = stage_from_name(name);
+    if (!stage)
+      throw UsageError("--what expects a list of Q,K,V,scores,scaled,masked,weights,head_output,concat,output or all, got '" + name + "'");
+    stages.push_back(*stage);
+  }
+  if (stages.empty()) throw UsageError("--what expects at least one matrix");
+  return stages;
+}
+
+std::vector<std::string> parse_formats(const std::string& text) {
+  const auto formats = split_list(text);
+  for (const std::string& f : formats)
+    if (f != "png" && f != "svg" && f != "csv" && f != "numpy")
+      throw UsageError("--format expects a list of png,svg,csv,numpy, got '" + f + "'");
+  if (formats.empty()) throw UsageError("--format expects at least one of png,svg,csv,numpy");
+  return formats;
+}
+
+ExportOptions parse_options(const Args& raw) {
+  ExportOptions o;
+  const ParsedArgs p = parse_args(take_flags(raw, o.style), {"out", "what", "head", "format", "scale", "colormap"});
+  if (!p.has("out")) throw UsageError("export needs --out DIR");
+  o.file = p.file;
+  o.out = p.option("out", "");
+  o.stages = parse_stages(p.option("what", "all"));
+  o.formats = parse_formats(p.option("format", "png"));
+  if (p.option("head", "all") != "all") o.heads = {int_option(p, "head", 1, 1, 256) - 1};
+  const int scale = int_option(p, "scale", 1, 1, 4);
+  if (scale == 3) throw UsageError("--scale expects 1, 2 or 4, got '3'");
+  o.scale = scale;
+  const std::string map = p.option("colormap", "viridis");
+  const auto maps = colormaps_from_name(map);
+  if (!maps) throw UsageError("--colormap expects viridis, cividis, grayscale, rdbu or gray-diverging, got '" + map + "'");
+  o.maps = *maps;
+  const bool only_numpy = o.formats.size() == 1 && o.formats[0] == "numpy";
+  if (o.out == "-" && !only_numpy) throw UsageError("--out - (standard output) works with --format numpy only");
+  return o;
+}
+
+void write(const std::filesystem::path& path, const std::string& bytes) {
+  write_file_atomically(path.string(), bytes);
+  std::cout << path.string() << "\n";
+}
+
+void export_figure(const ExportOptions& o, const HeatmapFigure& figure, const std::string& stem) {
+  for (const std::string& format : o.formats) {
+    const auto path = o.out / (stem + "." + format);
+    if (format == "png") write(path, encode_png(render_figure(figure, o.style, o.scale)));
+    if (format == "svg") write(path, figure_svg(figure, o.style));
+    if (format == "csv") write(path, matrix_csv({figure.corner, figure.row_labels, figure.col_labels, figure.values}));
+  }
+}
+
+void export_all(const ExportOptions& o, const Scenario& scenario, const Trace& trace, const std::string& file) {
+  if (o.out == "-") {
+    std::cout << numpy_script(scenario, std::filesystem::path(file).filename().string());
+    return;
+  }
+  std::filesystem::create_directories(o.out);
+  if (std::find(o.formats.begin(), o.formats.end(), "numpy") != o.formats.end())
+    write(o.out / "attention.py", numpy_script(scenario, std::filesystem::path(file).filename().string()));
+  std::vector<int> heads = o.heads;
+  if (heads.empty())
+    for (int h = 0; h < static_cast<int>(trace.heads.size()); ++h) heads.push_back(h);
+  for (Stage stage : o.stages) {
+    if (!per_head(stage)) {
+      export_figure(o, stage_figure(scenario, trace, stage, 0, o.maps), file_stem(stage, 0));
+      continue;
+    }
+    for (int h : heads) export_figure(o, stage_figure(scenario, trace, stage, h, o.maps), file_stem(stage, h));
+  }
+}
+
+}  // namespace
+
+int run_export(const Args& args) {
+  const ExportOptions o = parse_options(args);
+  Scenario scenario;
+  Trace trace;
+  try {
+    scenario = load_scenario(o.file);
+    trace = compute(scenario);
+  } catch (const ScenarioError& e) {
+    return report_invalid(o.file, e);
+  }
+  if (!o.heads.empty() && o.heads[0] >= static_cast<int>(trace.heads.size()))
+    throw UsageError("--head " + std::to_string(o.heads[0] + 1) + ": the scenario has " +
+                     std::to_string(trace.heads.size()) + " head(s)");
+  try {
+    export_all(o, scenario, trace, o.file);
+  } catch (const std::exception& e) {  // no font, unwritable directory: the message names the path
+    std::cerr << "attnlab-cli: export: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace attnlab::cli

@@ -1,0 +1,98 @@
+#pragma once
+/// A slide-ready heatmap figure: title, token labels on both axes, a colour bar with its range,
+/// optional values in the cells, masked cells hatched. One layout (figure_layout) feeds both the
+/// PNG rasteriser and the SVG writer, so the two draw the same figure.
+#include <string>
+#include <vector>
+
+#include "attnlab/colormap.h"
+#include "attnlab/export/canvas.h"
+#include "attnlab/matrix.h"
+
+namespace attnlab::exporter {
+
+/// What to draw: one matrix as displayed (already in the scenario's layout) and its labels.
+struct HeatmapFigure {
+  std::string title;     ///< e.g. "Head 2 – attention weights (rows: queries)"
+  std::string subtitle;  ///< e.g. "A = softmax(S′) along each row · 6 × 6"; may be empty
+  Matrix values;         ///< rows by cols; -inf marks a masked cell
+  Matrix forbidden;      ///< empty, or rows by cols: cells that are -inf here are drawn masked too
+                         ///< (the weights of masked scores are exactly 0)
+  std::vector<std::string> row_labels, col_labels;  ///< rows and cols entries
+  std::string row_axis, col_axis;                   ///< what rows / columns run over: "queries", "d_k"
+  std::string corner;     ///< CSV's first header field, e.g. "queries"
+  ColorScale scale;       ///< explicit range: weights [0, 1], signed matrices +-max|x|
+  int col_band = 0, row_band = 0;  ///< > 0: a head boundary every n columns / rows (concat)
+  bool masked_text_is_value = false;  ///< masked cells print their value (0 weights), not "−∞"
+};
+
+struct FigureStyle {
+  bool values = false;       ///< print each value in its cell (black or white by luminance)
+  bool transparent = false;  ///< no page colour (PNG alpha 0, SVG without background rect)
+};
+
+/// One piece of text, positioned in figure units (1x pixels). (x, y) is the baseline anchor.
+struct TextItem {
+  enum class Anchor { start, middle, end };
+  std::string text;
+  double x = 0, y = 0;
+  double size = 12;  ///< em size
+  bool bold = false;
+  bool rotated = false;  ///< runs upwards (SVG rotate(-90))
+  Anchor anchor = Anchor::start;
+  Rgba8 color;
+  std::string role;  ///< SVG class: title, subtitle, row-label, col-label, axis, tick, value, legend
+  int row = -1, col = -1;  ///< label index / value cell, -1 when not applicable
+};
+
+struct ColorbarTick {
+  double value = 0;
+  int y = 0;  ///< figure units
+};
+
+/// Where everything goes, in figure units; a PNG at scale s multiplies every coordinate by s.
+struct FigureLayout {
+  int width = 0, height = 0;
+  RectI grid;       ///< the matrix, cells tiled without gaps
+  int cell = 0;     ///< cell side
+  RectI colorbar;   ///< top = scale.hi, bottom = scale.lo
+  std::vector<ColorbarTick> ticks;
+  bool has_masked = false;
+  RectI masked_swatch;  ///< legend entry for masked cells (when has_masked)
+  double value_size = 0;  ///< em size of the values in cells (0: they do not fit / are off)
+  int value_decimals = 2;
+  std::vector<RectI> knockouts;  ///< masked_fill patches behind the values of masked cells
+  std::vector<TextItem> texts;
+  RectI cell_rect(int i, int j) const { return {grid.x + j * cell, grid.y + i * cell, cell, cell}; }
+};
+
+/// Page, text and masked-cell colours, shared by PNG and SVG.
+namespace palette {
+constexpr Rgba8 page{255, 255, 255, 255};
+constexpr Rgba8 ink{30, 30, 30, 255};
+constexpr Rgba8 dim{95, 95, 95, 255};
+constexpr Rgba8 masked_fill{232, 232, 232, 255};
+constexpr Rgba8 masked_hatch{160, 160, 160, 255};
+constexpr Rgba8 masked_ink{90, 90, 90, 255};
+constexpr Rgba8 band{255, 255, 255, 255};
+}  // namespace palette
+
+/// True when cell (i, j) is drawn masked (-inf in values or in forbidden).
+bool is_masked(const HeatmapFigure& figure, int i, int j);
+/// Colour of cell (i, j): the colormap colour of its value, or palette::masked_fill.
+Rgba8 cell_color(const HeatmapFigure& figure, int i, int j);
+/// Text printed in cell (i, j) with `decimals` decimals ("−∞" for a masked score).
+std::string cell_text(const HeatmapFigure& figure, int i, int j, int decimals);
+
+FigureLayout figure_layout(const HeatmapFigure& figure, const FigureStyle& style);
+
+/// Rasterises the figure at `scale` (1, 2, 4, ...): exactly scale times the 1x size, with text
+/// rendered at the larger size.
+Canvas render_figure(const HeatmapFigure& figure, const FigureStyle& style, int scale);
+/// PNG bytes (RGBA) of a canvas.
+std::string encode_png(const Canvas& canvas);
+/// The same figure as SVG: one <rect class="cell" data-row data-col> per matrix entry, a <text>
+/// per label, a colour bar.
+std::string figure_svg(const HeatmapFigure& figure, const FigureStyle& style);
+
+}  // namespace attnlab::exporter

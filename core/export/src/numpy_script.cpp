@@ -1,0 +1,241 @@
+// Writes the attention computation as plain NumPy, one line per step, so that students can run it
+// next to the notebook they know and compare every intermediate with the window.
+#include "attnlab/export/numpy_script.h"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+namespace attnlab::exporter {
+namespace {
+
+/// Shortest text that reads back as the same double; always with a '.' or an exponent, so that
+/// NumPy makes float arrays.
+std::string py_number(double v) {
+  char buffer[64];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+  std::string s(buffer, end);
+  if (s == "inf" || s == "-inf" || s == "nan") return "float('" + s + "')";
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+/// np.array([[...], ...]) with columns aligned, `indent` spaces before continuation lines.
+std::string py_matrix(const Matrix& m) {
+  std::vector<std::string> cells;
+  std::size_t width = 0;
+  for (Eigen::Index k = 0; k < m.size(); ++k) {
+    cells.push_back(py_number(m.data()[k]));
+    width = std::max(width, cells.back().size());
+  }
+  std::string out = "np.array([\n";
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    out += "    [";
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      const std::string& c = cells[static_cast<std::size_t>(i * m.cols() + j)];
+      out += std::string(width - c.size(), ' ') + c + (j + 1 < m.cols() ? ", " : "");
+    }
+    out += "],\n";
+  }
+  return out + "])";
+}
+
+std::string py_vector(const Vector& v) {
+  std::string out = "np.array([";
+  for (Eigen::Index k = 0; k < v.size(); ++k) out += (k ? ", " : "") + py_number(v(k));
+  return out + "])";
+}
+
+std::string py_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out + "\"";
+}
+
+/// Text safe inside a """docstring""".
+std::string docstring_text(std::string s) {
+  for (std::size_t k = 0; (k = s.find_first_of("\\\"", k)) != std::string::npos; k += 2) s.insert(k, "\\");
+  return s;
+}
+
+std::string py_strings(const std::vector<std::string>& v) {
+  std::string out = "[";
+  for (std::size_t k = 0; k < v.size(); ++k) out += (k ? ", " : "") + py_string(v[k]);
+  return out + "]";
+}
+
+struct Writer {
+  const Scenario& s;
+  std::ostringstream out;
+  bool rows() const { return s.layout == Layout::rows; }
+
+  void header(const std::string& source) {
+    out << "#!/usr/bin/env python3\n\"\"\"" << docstring_text(s.title.empty() ? "attention" : s.title) << "\n\n"
+        << "Exported by attnlab-cli from " << source << ". Run it with Python 3 and NumPy; it prints the\n"
+        << "trace as JSON in the shape of `attnlab-cli compute` (matrices as lists of rows, -inf as null).\n";
+    if (rows())
+      out << "Layout: rows (tokens are the rows of X, as in Vaswani et al. and PyTorch):\n"
+          << "Q = X W_q + b_q, scores S = Q K^T, softmax along each row, head output A V.\n";
+    else
+      out << "Layout: columns (tokens are the columns of X, as in Prince and Phuong & Hutter):\n"
+          << "Q = W_q X + b_q 1^T, scores S = K^T Q, softmax down each column, head output V A.\n";
+    out << "\"\"\"\nimport json\n\nimport numpy as np\n\n";
+  }
+
+  void sequences() {
+    const char* shape = rows() ? "n_x by d_x" : "d_x by n_x";
+    out << "tokens = " << py_strings(s.tokens.empty() ? std::vector<std::string>{} : s.tokens) << "\n";
+    out << "X = " << py_matrix(s.X) << "  # " << shape << "\n";
+    if (s.Z) {
+      out << "context_tokens = " << py_strings(s.context_tokens) << "\n";
+      out << "Z = " << py_matrix(*s.Z) << "  # " << (rows() ? "n_z by d_z" : "d_z by n_z") << ": keys and values come from Z\n";
+    } else {
+      out << "Z = X  # self-attention: keys and values come from X too\n";
+    }
+    out << "n_x, n_z = X.shape[" << (rows() ? 0 : 1) << "], Z.shape[" << (rows() ? 0 : 1) << "]\n\n";
+  }
+
+  /// W = <literal> or the identity; b = <literal> or zeros of the projection's width.
+  void projection(const std::string& prefix, const Projections& p, const std::string& indent) {
+    const std::pair<const char*, const std::optional<Matrix>*> ws[] = {{"W_q", &p.W_q}, {"W_k", &p.W_k}, {"W_v", &p.W_v}};
+    const std::pair<const char*, const std::optional<Vector>*> bs[] = {{"b_q", &p.b_q}, {"b_k", &p.b_k}, {"b_v", &p.b_v}};
+    for (int k = 0; k < 3; ++k) {
+      const std::string name = prefix + ws[k].first;
+      const char* width = k == 0 ? "X" : "Z";
+      if (*ws[k].second)
+        out << indent << name << " = " << py_matrix(**ws[k].second) << "\n";
+      else
+        out << indent << name << " = np.eye(" << width << ".shape[" << (rows() ? 1 : 0) << "])  # omitted: identity\n";
+    }
+    for (int k = 0; k < 3; ++k) {
+      const std::string name = prefix + bs[k].first, w = prefix + ws[k].first;
+      if (*bs[k].second)
+        out << indent << name << " = " << py_vector(**bs[k].second) << "\n";
+      else
+        out << indent << name << " = np.zeros(" << w << ".shape[" << (rows() ? 1 : 0) << "])  # omitted: zero\n";
+    }
+  }
+
+  void weights() {
+    if (s.per_head()) {
+      out << "# Per-head weights (" << (rows() ? "W_q: d_x by d_k" : "W_q: d_k by d_x") << ").\nweights = []\n";
+      for (std::size_t h = 0; h < s.heads.size(); ++h) {
+        out << "# head " << h + 1 << "\n";
+        projection("", s.heads[h], "");
+        out << "weights.append(dict(W_q=W_q, W_k=W_k, W_v=W_v, b_q=b_q, b_k=b_k, b_v=b_v))\n";
+      }
+      out << "H = len(weights)\n\n";
+      return;
+    }
+    out << "# Full projections, split into H heads by " << (rows() ? "columns" : "rows") << " (head h takes block h).\n";
+    projection("", s.full, "");
+    out << "H = " << s.num_heads << "\n";
+    const char* axis = rows() ? "1" : "0";
+    out << "d_k, d_v = W_q.shape[" << axis << "] // H, W_v.shape[" << axis << "] // H\n"
+        << "weights = []\nfor h in range(H):\n"
+        << "    qk, v = slice(h * d_k, (h + 1) * d_k), slice(h * d_v, (h + 1) * d_v)\n";
+    if (rows())
+      out << "    weights.append(dict(W_q=W_q[:, qk], W_k=W_k[:, qk], W_v=W_v[:, v], b_q=b_q[qk], b_k=b_k[qk], b_v=b_v[v]))\n\n";
+    else
+      out << "    weights.append(dict(W_q=W_q[qk, :], W_k=W_k[qk, :], W_v=W_v[v, :], b_q=b_q[qk], b_k=b_k[qk], b_v=b_v[v]))\n\n";
+  }
+
+  void output_projection() {
+    if (!s.W_o) return;
+    out << "W_o = " << py_matrix(*s.W_o) << "  # " << (rows() ? "H d_v by d_out" : "d_out by H d_v") << "\n";
+    if (s.b_o)
+      out << "b_o = " << py_vector(*s.b_o) << "\n";
+    else
+      out << "b_o = np.zeros(W_o.shape[" << (rows() ? 1 : 0) << "])  # omitted: zero\n";
+    out << "\n";
+  }
+
+  void scale() {
+    out << "d_k = weights[0][\"W_q\"].shape[" << (rows() ? 1 : 0) << "]\n";
+    switch (s.scale.kind) {
+      case Scale::Kind::inv_sqrt_dk: out << "scale = 1 / np.sqrt(d_k)\n"; break;
+      case Scale::Kind::none: out << "scale = 1.0  # unscaled\n"; break;
+      case Scale::Kind::value: out << "scale = " << py_number(s.scale.value) << "\n"; break;
+    }
+  }
+
+  void mask() {
+    const char* shape = rows() ? "(n_x, n_z)" : "(n_z, n_x)";
+    out << "\n# mask[" << (rows() ? "i, j" : "j, i") << "] = 1: query i may attend key j ("
+        << (rows() ? "n_x by n_z" : "n_z by n_x") << ")\nmask = np.ones(" << shape << ")\n";
+    if (s.mask.causal)
+      out << "mask = mask * " << (rows() ? "np.tril(np.ones((n_x, n_z)))" : "np.triu(np.ones((n_z, n_x)))")
+          << "  # causal: key j <= query i\n";
+    for (int j : s.mask.padding)
+      out << "mask[" << (rows() ? ":, " : "") << j << (rows() ? "" : ", :") << "] = 0  # padding: no query attends key " << j << "\n";
+    if (s.mask.cells) out << "mask = mask * (" << py_matrix(*s.mask.cells) << " != 0)\n";
+  }
+
+  void compute() {
+    const bool r = rows();
+    out << "\n\ndef softmax(S, axis):\n"
+        << "    \"\"\"Softmax along `axis` (1: along each row, 0: down each column). Subtracting the maximum\n"
+        << "    first keeps exp from overflowing; a slice with no allowed key (all -inf) gets all-zero weights.\"\"\"\n"
+        << "    m = np.max(S, axis=axis, keepdims=True)\n"
+        << "    E = np.exp(S - np.where(np.isfinite(m), m, 0.0))\n"
+        << "    total = np.sum(E, axis=axis, keepdims=True)\n"
+        << "    return np.divide(E, total, out=np.zeros_like(E), where=total > 0)\n\n\n"
+        << "heads = []\nfor w in weights:\n";
+    if (r)
+      out << "    Q = X @ w[\"W_q\"] + w[\"b_q\"]  # n_x by d_k\n"
+          << "    K = Z @ w[\"W_k\"] + w[\"b_k\"]  # n_z by d_k\n"
+          << "    V = Z @ w[\"W_v\"] + w[\"b_v\"]  # n_z by d_v\n"
+          << "    S = Q @ K.T  # scores, n_x by n_z\n";
+    else
+      out << "    Q = w[\"W_q\"] @ X + w[\"b_q\"][:, None]  # d_k by n_x\n"
+          << "    K = w[\"W_k\"] @ Z + w[\"b_k\"][:, None]  # d_k by n_z\n"
+          << "    V = w[\"W_v\"] @ Z + w[\"b_v\"][:, None]  # d_v by n_z\n"
+          << "    S = K.T @ Q  # scores, n_z by n_x\n";
+    out << "    S_scaled = S * scale\n"
+        << "    S_masked = np.where(mask != 0, S_scaled, -np.inf)\n"
+        << "    A = softmax(S_masked, axis=" << (r ? "1)  # each row sums to 1" : "0)  # each column sums to 1") << "\n"
+        << "    Y = " << (r ? "A @ V  # n_x by d_v" : "V @ A  # d_v by n_x") << "\n"
+        << "    heads.append(dict(Q=Q, K=K, V=V, scores=S, scaled=S_scaled, masked=S_masked, weights=A, output=Y))\n\n"
+        << "concat = np." << (r ? "hstack" : "vstack") << "([head[\"output\"] for head in heads])  # "
+        << (r ? "n_x by H d_v" : "H d_v by n_x") << "\n";
+    if (!s.W_o)
+      out << "output = concat  # no W_o: the output is the concatenation\n";
+    else
+      out << "output = " << (r ? "concat @ W_o + b_o" : "W_o @ concat + b_o[:, None]") << "\n";
+  }
+
+  void print_json() {
+    const bool r = rows();
+    out << "\n# Warnings, worded as attnlab's.\nlabels = tokens if tokens else [f\"#{i}\" for i in range(n_x)]\n"
+        << "warnings = [f\"query {labels[i]} (#{i}) may attend no key: its weights and head outputs are all zero\"\n"
+        << "            for i in range(n_x) if not mask[" << (r ? "i, :" : ":, i") << "].any()]\n\n\n"
+        << "def to_json(M):\n    return [[float(v) if np.isfinite(v) else None for v in row] for row in M]\n\n\n"
+        << "print(json.dumps({\n"
+        << "    \"layout\": \"" << (r ? "rows" : "columns") << "\",\n"
+        << "    \"heads\": [{name: to_json(M) for name, M in head.items()} for head in heads],\n"
+        << "    \"concat\": to_json(concat),\n    \"output\": to_json(output),\n    \"warnings\": warnings,\n}))\n";
+  }
+};
+
+}  // namespace
+
+std::string numpy_script(const Scenario& scenario, const std::string& source) {
+  Writer w{scenario, {}};
+  w.header(source);
+  w.sequences();
+  w.weights();
+  w.output_projection();
+  w.scale();
+  w.mask();
+  w.compute();
+  w.print_json();
+  return w.out.str();
+}
+
+}  // namespace attnlab::exporter

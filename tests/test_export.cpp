@@ -1,0 +1,377 @@
+// attnlab_export and `attnlab-cli export`: PNG size and cell colours, SVG structure (xmllint), CSV
+// round trip, usage errors. The CLI runs with DISPLAY unset, as on the CI machine.
+#include <stb_image.h>  // implementation inside Debian's libstb.so
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "attnlab/attention.h"
+#include "attnlab/export/csv.h"
+#include "attnlab/export/figure.h"
+#include "attnlab/export/views.h"
+#include "attnlab/scenario_io.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace attnlab;
+using namespace attnlab::exporter;
+
+struct Shell {
+  int status = -1;
+  std::string out;
+};
+
+/// Runs a shell command (stderr folded into out).
+Shell run(const std::string& command) {
+  Shell r;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+  const int raw = ::pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+/// attnlab-cli with no display at all.
+Shell cli(const std::string& args) { return run("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(ATTNLAB_CLI) + " " + args); }
+
+std::string preset(const std::string& name) {
+  return std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets/" + name + ".json";
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "assets" / "presets"))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+fs::path scratch_root() { return fs::temp_directory_path() / ("attnlab_export_" + std::to_string(::getpid())); }
+
+/// Removes this process's scratch directories when the test binary exits.
+struct ScratchCleanup {
+  ~ScratchCleanup() {
+    std::error_code ec;
+    fs::remove_all(scratch_root(), ec);
+  }
+} scratch_cleanup;
+
+/// A fresh, empty directory under the temp dir.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = scratch_root() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+struct Image {
+  int width = 0, height = 0;
+  std::shared_ptr<unsigned char> pixels;
+  Rgba8 at(int x, int y) const {
+    const unsigned char* p = pixels.get() + (static_cast<std::size_t>(y) * width + x) * 4;
+    return {p[0], p[1], p[2], p[3]};
+  }
+};
+
+Image decode_png(const fs::path& path) {
+  Image image;
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 4);
+  if (data) image.pixels.reset(data, stbi_image_free);
+  return image;
+}
+
+struct Computed {
+  Scenario scenario;
+  Trace trace;
+};
+
+Computed computed(const std::string& name) {
+  Computed c;
+  c.scenario = load_scenario(preset(name));
+  c.trace = compute(c.scenario);
+  return c;
+}
+
+std::string rgba_text(Rgba8 c) {
+  return "(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) + "," + std::to_string(c.a) + ")";
+}
+
+// ---------------------------------------------------------------------------------------------- PNG
+
+TEST(ExportPng, SizeScalesExactlyWithScaleAndMatchesTheLayout) {
+  const Computed c = computed("udl-12-2-multihead");
+  const FigureLayout layout = figure_layout(stage_figure(c.scenario, c.trace, Stage::weights, 1), {});
+  for (int scale : {1, 2, 4}) {
+    const fs::path dir = fresh_dir("scale" + std::to_string(scale));
+    const Shell r = cli("export " + preset("udl-12-2-multihead") + " --out " + dir.string() +
+                      " --what weights --head 2 --format png --scale " + std::to_string(scale));
+    ASSERT_EQ(r.status, 0) << r.out;
+    const Image image = decode_png(dir / "head2_weights.png");
+    ASSERT_TRUE(image.pixels) << "PNG does not decode: " << stbi_failure_reason();
+    EXPECT_EQ(image.width, layout.width * scale);
+    EXPECT_EQ(image.height, layout.height * scale);
+  }
+}
+
+/// Every cell's centre pixel in the CLI's PNG is the colormap colour of the value the core computed.
+void expect_cell_colours(const std::string& name, Stage stage, int head, const std::string& colormap, int scale) {
+  SCOPED_TRACE(name + " " + stage_name(stage) + " head " + std::to_string(head + 1) + " " + colormap);
+  const Computed c = computed(name);
+  const auto maps = colormaps_from_name(colormap);
+  ASSERT_TRUE(maps);
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, stage, head, *maps);
+  const FigureLayout layout = figure_layout(figure, {});
+  const fs::path dir = fresh_dir("cells");
+  const Shell r = cli("export " + preset(name) + " --out " + dir.string() + " --what " + stage_name(stage) +
+                    " --head " + std::to_string(head + 1) + " --format png --colormap " + colormap + " --scale " +
+                    std::to_string(scale));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Image image = decode_png(dir / (file_stem(stage, head) + ".png"));
+  ASSERT_TRUE(image.pixels);
+  int masked = 0;
+  for (int i = 0; i < figure.values.rows(); ++i)
+    for (int j = 0; j < figure.values.cols(); ++j) {
+      const RectI cell = layout.cell_rect(i, j).scaled(scale);
+      const Rgba8 got = image.at(cell.centre_x(), cell.centre_y());
+      if (is_masked(figure, i, j)) {
+        ++masked;  // hatched light grey: grey, never a colormap colour
+        EXPECT_TRUE(got.r == got.g && got.g == got.b && got.r >= 150) << "masked (" << i << "," << j << ") " << rgba_text(got);
+        continue;
+      }
+      const Rgb8 want = MapValue(figure.scale, figure.values(i, j));
+      EXPECT_EQ(rgba_text(got), rgba_text({want.r, want.g, want.b, 255}))
+          << "cell (" << i << "," << j << ") value " << figure.values(i, j);
+    }
+  if (stage == Stage::masked || stage == Stage::weights) {
+    EXPECT_EQ(masked > 0, !c.scenario.mask.empty());
+  }
+}
+
+TEST(ExportPng, CellCentresHaveTheColormapColourOfTheComputedValue) {
+  expect_cell_colours("udl-12-2-multihead", Stage::weights, 1, "viridis", 1);
+  expect_cell_colours("udl-12-2-multihead", Stage::scores, 0, "viridis", 2);
+  expect_cell_colours("udl-12-2-multihead", Stage::concat, 0, "cividis", 1);
+  expect_cell_colours("phuong-hutter-alg4-masked", Stage::masked, 0, "grayscale", 2);
+  expect_cell_colours("phuong-hutter-alg4-masked", Stage::weights, 0, "viridis", 4);
+  expect_cell_colours("vaswani-q3-two-heads", Stage::Q, 1, "rdbu", 1);
+  expect_cell_colours("mlm-general-attention", Stage::output, 0, "viridis", 1);
+}
+
+TEST(ExportPng, WeightsUseTheFixedUnitRangeAndSignedMatricesASymmetricDivergingRange) {
+  const Computed c = computed("udl-12-2-multihead");
+  const HeatmapFigure w = stage_figure(c.scenario, c.trace, Stage::weights, 0);
+  EXPECT_EQ(w.scale.lo, 0.0);
+  EXPECT_EQ(w.scale.hi, 1.0);
+  EXPECT_TRUE(IsSequential(w.scale.map));
+  const HeatmapFigure s = stage_figure(c.scenario, c.trace, Stage::scores, 0);
+  EXPECT_EQ(s.scale.lo, -s.scale.hi);
+  EXPECT_EQ(s.scale.hi, s.values.cwiseAbs().maxCoeff());
+  EXPECT_FALSE(IsSequential(s.scale.map));
+}
+
+TEST(ExportPng, BackgroundIsWhiteOrTransparent) {
+  for (const bool transparent : {false, true}) {
+    const fs::path dir = fresh_dir(transparent ? "transparent" : "white");
+    const Shell r = cli("export " + preset("vaswani-q2-is-attends") + " --out " + dir.string() +
+                      " --what weights --format png" + (transparent ? " --transparent" : ""));
+    ASSERT_EQ(r.status, 0) << r.out;
+    const Image image = decode_png(dir / "head1_weights.png");
+    ASSERT_TRUE(image.pixels);
+    const Rgba8 corner = image.at(1, image.height - 2);
+    EXPECT_EQ(rgba_text(corner), transparent ? "(255,255,255,0)" : "(255,255,255,255)");
+  }
+}
+
+TEST(ExportPng, TextIsRasterisedAtTheTargetScaleNotUpscaled) {
+  // An upscaled 1x image would consist of 2x2 blocks of equal pixels; glyphs drawn at 2x do not.
+  const Computed c = computed("vaswani-q2-is-attends");
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, Stage::weights, 0);
+  const Canvas big = render_figure(figure, {}, 2);
+  const FigureLayout layout = figure_layout(figure, {});
+  int blocks_broken = 0;
+  for (int y = 0; y < layout.grid.y * 2 - 1; y += 2)  // title and labels above the grid
+    for (int x = 0; x < big.width() - 1; x += 2)
+      if (!(big.pixel(x, y) == big.pixel(x + 1, y)) || !(big.pixel(x, y) == big.pixel(x, y + 1))) ++blocks_broken;
+  EXPECT_GT(blocks_broken, 200);
+}
+
+TEST(ExportPng, ValuesInCellsAreBlackOrWhiteByLuminance) {
+  const Computed c = computed("udl-12-2-multihead");
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, Stage::weights, 0);
+  const FigureLayout layout = figure_layout(figure, {true, false});
+  ASSERT_GT(layout.value_size, 0) << "values should fit in a 6x6 figure";
+  int values = 0;
+  for (const TextItem& t : layout.texts) {
+    if (t.role != "value") continue;
+    ++values;
+    const Rgba8 fill = cell_color(figure, t.row, t.col);
+    const bool light = Luminance({fill.r, fill.g, fill.b}) > 0.45;
+    EXPECT_EQ(rgba_text(t.color), light ? "(0,0,0,255)" : "(255,255,255,255)") << t.text;
+  }
+  EXPECT_EQ(values, 36);
+}
+
+// ---------------------------------------------------------------------------------------------- SVG
+
+std::string xml_text(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += ch == '&' ? "&amp;" : ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '"' ? "&quot;" : std::string(1, ch);
+  return out;
+}
+
+std::size_t count(const std::string& text, const std::regex& re) {
+  return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
+}
+
+TEST(ExportSvg, IsWellFormedWithOneCellPerEntryAndEveryTokenLabel) {
+  for (const std::string& name : preset_names()) {
+    SCOPED_TRACE(name);
+    const fs::path dir = fresh_dir("svg_" + name);
+    const Shell r = cli("export " + preset(name) + " --out " + dir.string() + " --format svg --values");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const Computed c = computed(name);
+    for (Stage stage : all_stages())
+      for (int h = 0; h < (per_head(stage) ? static_cast<int>(c.trace.heads.size()) : 1); ++h) {
+        const fs::path path = dir / (file_stem(stage, h) + ".svg");
+        SCOPED_TRACE(path.string());
+        const Shell lint = run("xmllint --noout " + path.string());
+        EXPECT_EQ(lint.status, 0) << lint.out;
+        const std::string svg = read_file(path);
+        const HeatmapFigure figure = stage_figure(c.scenario, c.trace, stage, h);
+        EXPECT_EQ(count(svg, std::regex("<rect class=\"cell[ \"]")), static_cast<std::size_t>(figure.values.size()));
+        for (int i = 0; i < figure.values.rows(); ++i)
+          EXPECT_NE(svg.find("class=\"row-label\" data-row=\"" + std::to_string(i) + "\""), std::string::npos) << i;
+        for (int j = 0; j < figure.values.cols(); ++j)
+          EXPECT_NE(svg.find("class=\"col-label\" data-col=\"" + std::to_string(j) + "\""), std::string::npos) << j;
+        for (const auto* labels : {&figure.row_labels, &figure.col_labels})
+          for (const std::string& label : *labels) EXPECT_NE(svg.find(">" + xml_text(label) + "</text>"), std::string::npos) << label;
+        EXPECT_NE(svg.find("class=\"colorbar\""), std::string::npos);
+      }
+  }
+}
+
+TEST(ExportSvg, EscapesLabelsAndStaysWellFormed) {
+  Computed c = computed("vaswani-q2-is-attends");
+  c.scenario.tokens = {"<b>", "a & b", "\"quoted\""};
+  c.trace = compute(c.scenario);
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, Stage::weights, 0);
+  const fs::path path = fresh_dir("escape") / "weights.svg";
+  std::ofstream(path) << figure_svg(figure, {true, true});
+  const Shell lint = run("xmllint --noout " + path.string());
+  EXPECT_EQ(lint.status, 0) << lint.out;
+  EXPECT_NE(read_file(path).find("&lt;b&gt;"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------- CSV
+
+void expect_same(const Matrix& want, const Matrix& got, double tolerance) {
+  ASSERT_EQ(want.rows(), got.rows());
+  ASSERT_EQ(want.cols(), got.cols());
+  double worst = 0;
+  for (Eigen::Index k = 0; k < want.size(); ++k) {
+    const double a = want.data()[k], b = got.data()[k];
+    if (std::isinf(a) || std::isinf(b)) {
+      EXPECT_EQ(a, b) << "entry " << k;
+      continue;
+    }
+    worst = std::max(worst, std::abs(a - b));
+  }
+  EXPECT_LE(worst, tolerance) << "max |want - got| = " << worst;
+}
+
+TEST(ExportCsv, EveryMatrixOfEveryPresetRoundTripsTo1e12) {
+  for (const std::string& name : preset_names()) {
+    SCOPED_TRACE(name);
+    const fs::path dir = fresh_dir("csv_" + name);
+    const Shell r = cli("export " + preset(name) + " --out " + dir.string() + " --format csv");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const Computed c = computed(name);
+    for (Stage stage : all_stages())
+      for (int h = 0; h < (per_head(stage) ? static_cast<int>(c.trace.heads.size()) : 1); ++h) {
+        SCOPED_TRACE(file_stem(stage, h));
+        const HeatmapFigure figure = stage_figure(c.scenario, c.trace, stage, h);
+        const LabeledMatrix back = parse_matrix_csv(read_file(dir / (file_stem(stage, h) + ".csv")));
+        expect_same(figure.values, back.values, 1e-12);
+        EXPECT_EQ(back.row_labels, figure.row_labels);
+        EXPECT_EQ(back.col_labels, figure.col_labels);
+        EXPECT_EQ(back.corner, figure.row_axis);
+      }
+  }
+}
+
+TEST(ExportCsv, WritesMinusInfinityAndQuotesAwkwardLabels) {
+  LabeledMatrix m{"queries", {"a,b", " padded "}, {"say \"hi\"", "x"}, Matrix(2, 2)};
+  m.values << 0.1, -std::numeric_limits<double>::infinity(), 1e-300, -2.5;
+  const std::string text = matrix_csv(m);
+  EXPECT_EQ(text, "queries,\"say \"\"hi\"\"\",x\n\"a,b\",0.10000000000000001,-inf\n\" padded \",1e-300,-2.5\n");
+  const LabeledMatrix back = parse_matrix_csv(text);
+  EXPECT_EQ(back.row_labels, m.row_labels);
+  EXPECT_EQ(back.col_labels, m.col_labels);
+  expect_same(m.values, back.values, 0);
+}
+
+TEST(ExportCsv, ReaderNamesTheLineOfARaggedRow) {
+  try {
+    parse_matrix_csv("q,a,b\nx,1,2\ny,3\n");
+    FAIL() << "expected ExportError";
+  } catch (const ExportError& e) {
+    EXPECT_STREQ(e.what(), "csv line 3: expected 3 fields (a label and 2 values), got 2");
+  }
+  EXPECT_THROW(parse_matrix_csv("q,a\nx,oops\n"), ExportError);
+}
+
+// ---------------------------------------------------------------------------------------------- CLI
+
+TEST(ExportCli, WritesPredictableFileNamesForEveryHeadAndFormat) {
+  const fs::path dir = fresh_dir("names");
+  const Shell r = cli("export " + preset("udl-12-2-multihead") + " --out " + dir.string() +
+                    " --what weights,concat,output --format png,svg,csv --scale 2 --values");
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* stem : {"head1_weights", "head2_weights", "concat", "output"})
+    for (const char* ext : {".png", ".svg", ".csv"}) EXPECT_TRUE(fs::exists(dir / (std::string(stem) + ext))) << stem << ext;
+  EXPECT_FALSE(fs::exists(dir / "head3_weights.png"));
+}
+
+TEST(ExportCli, BadUsageExitsTwoAndInvalidInputExitsOne) {
+  const std::string out = " --out " + fresh_dir("usage").string();
+  EXPECT_EQ(cli("export " + preset("udl-12-2-multihead")).status, 2);  // no --out
+  EXPECT_EQ(cli("export " + preset("udl-12-2-multihead") + out + " --what attention").status, 2);
+  EXPECT_EQ(cli("export " + preset("udl-12-2-multihead") + out + " --format jpg").status, 2);
+  EXPECT_EQ(cli("export " + preset("udl-12-2-multihead") + out + " --scale 3").status, 2);
+  EXPECT_EQ(cli("export " + preset("udl-12-2-multihead") + out + " --colormap jet").status, 2);
+  const Shell head = cli("export " + preset("udl-12-2-multihead") + out + " --head 3");
+  EXPECT_EQ(head.status, 2);
+  EXPECT_NE(head.out.find("--head 3: the scenario has 2 head(s)"), std::string::npos) << head.out;
+
+  const fs::path bad = fresh_dir("invalid") / "bad.json";
+  std::ofstream(bad) << R"({"format": "attnlab/1", "X": [[1, 2], [3]]})";
+  const Shell invalid = cli("export " + bad.string() + out);
+  EXPECT_EQ(invalid.status, 1);
+  EXPECT_NE(invalid.out.find("X[1]"), std::string::npos) << invalid.out;
+}
+
+TEST(ExportCli, AMissingFontIsAClearErrorNotACrash) {
+  const Shell r = run("env -u DISPLAY ATTNLAB_FONT_DIR=/nonexistent " + std::string(ATTNLAB_CLI) + " export " +
+                    preset("vaswani-q2-is-attends") + " --out " + fresh_dir("nofont").string() + " --what weights");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("fonts-dejavu-core"), std::string::npos) << r.out;
+}
+
+}  // namespace

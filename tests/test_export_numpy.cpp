@@ -1,0 +1,138 @@
+// The exported NumPy script, run with Debian's /usr/bin/python3 (python3-numpy; the `python3` on
+// PATH may be a pyenv without NumPy), prints the same trace as `attnlab-cli compute` to 1e-9.
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr double kTolerance = 1e-9;  // relative to max(1, |value|)
+const char* const kPython = "/usr/bin/python3";
+
+struct Output {
+  int status = -1;
+  std::string out;
+};
+
+Output run(const std::string& command) {
+  Output r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+  const int raw = ::pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+/// Removes this process's scratch directories when the test binary exits.
+struct ScratchCleanup {
+  ~ScratchCleanup() {
+    std::error_code ec;
+    for (const char* prefix : {"attnlab_numpy_", "attnlab_numpy_fixtures_", "attnlab_numpy_dir_"})
+      fs::remove_all(fs::temp_directory_path() / (prefix + std::to_string(::getpid())), ec);
+  }
+} scratch_cleanup;
+
+std::string cli() { return "env -u DISPLAY " + std::string(ATTNLAB_CLI); }
+
+/// Walks both documents; numbers within tolerance, everything else equal. Returns the worst error.
+double compare(const json& want, const json& got, const std::string& where) {
+  if (want.is_number() && got.is_number()) {
+    const double a = want.get<double>(), b = got.get<double>();
+    const double err = std::abs(a - b) / std::max(1.0, std::abs(a));
+    EXPECT_LE(err, kTolerance) << where << ": cli " << a << ", numpy " << b;
+    return err;
+  }
+  EXPECT_EQ(want.type_name(), std::string(got.type_name())) << where;
+  double worst = 0;
+  if (want.is_array() && got.is_array()) {
+    EXPECT_EQ(want.size(), got.size()) << where;
+    for (std::size_t k = 0; k < std::min(want.size(), got.size()); ++k)
+      worst = std::max(worst, compare(want[k], got[k], where + "[" + std::to_string(k) + "]"));
+  } else if (want.is_object() && got.is_object()) {
+    for (const auto& [key, value] : want.items()) {
+      EXPECT_TRUE(got.contains(key)) << where << "." << key;
+      if (got.contains(key)) worst = std::max(worst, compare(value, got[key], where + "." + key));
+    }
+    EXPECT_EQ(want.size(), got.size()) << where;
+  } else if (!want.is_array() && !want.is_object()) {
+    EXPECT_EQ(want, got) << where;
+  }
+  return worst;
+}
+
+void expect_script_matches_cli(const fs::path& scenario) {
+  SCOPED_TRACE(scenario.filename().string());
+  const Output computed = run(cli() + " compute " + scenario.string());
+  ASSERT_EQ(computed.status, 0) << computed.out;
+  const fs::path dir = fs::temp_directory_path() / ("attnlab_numpy_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path script = dir / (scenario.stem().string() + ".py");
+  const Output exported = run(cli() + " export " + scenario.string() + " --format numpy --out - > " + script.string());
+  ASSERT_EQ(exported.status, 0);
+  const Output python = run(std::string(kPython) + " " + script.string() + " 2>&1");
+  ASSERT_EQ(python.status, 0) << python.out;
+  const double worst = compare(json::parse(computed.out), json::parse(python.out), "trace");
+  std::cout << "  " << scenario.filename().string() << ": max relative error " << worst << "\n";
+}
+
+TEST(ExportNumpy, ScriptAgreesWithComputeOnEveryPreset) {
+  ASSERT_TRUE(fs::exists(kPython)) << "Debian's python3 with python3-numpy is needed (scripts/install-deps.sh)";
+  int presets = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "assets" / "presets"))
+    if (e.path().extension() == ".json") {
+      expect_script_matches_cli(e.path());
+      ++presets;
+    }
+  EXPECT_GE(presets, 9);
+}
+
+TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
+  // Both layouts of: cross-attention with causal and padding masks, custom cells, a combined mask,
+  // fully masked queries, per-head weights with partial biases, identity projections, no W_o,
+  // scale none and a number, d_v != d_k, split heads, huge logits.
+  const char* const names[] = {
+      "causal_cross_nx_gt_nz", "padding_cross_h1", "cells_object_cross_h2", "combined_mask_h2",
+      "fully_masked_row_causal_padding", "fully_masked_row_no_wo_h4", "perhead_partial_biases_h2",
+      "identity_projections_biases_scale_none", "identity_v_only_cross", "scale_number_temperature",
+      "cross_h2_dv_ne_dk", "split_full_h4_cross", "large_logits_stability", "single_token", "torch_self_h2_bias"};
+  const fs::path dir = fs::temp_directory_path() / ("attnlab_numpy_fixtures_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const char* name : names)
+    for (const char* layout : {"_rows", "_columns"}) {
+      const fs::path fixture = fs::path(ATTNLAB_SOURCE_DIR) / "tests" / "fixtures" / (std::string(name) + layout + ".json");
+      ASSERT_TRUE(fs::exists(fixture)) << fixture;
+      std::ifstream in(fixture);
+      const json doc = json::parse(in);  // {"scenario", "expected", ...}: the script needs the scenario alone
+      const fs::path scenario = dir / fixture.filename();
+      std::ofstream(scenario) << doc.at("scenario").dump();
+      expect_script_matches_cli(scenario);
+    }
+}
+
+TEST(ExportNumpy, ScriptIsWrittenToTheOutputDirectory) {
+  const fs::path dir = fs::temp_directory_path() / ("attnlab_numpy_dir_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const Output r = run(cli() + " export " + std::string(ATTNLAB_SOURCE_DIR) +
+                       "/assets/presets/udl-12-2-multihead.json --format numpy,csv --what weights --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(fs::exists(dir / "attention.py"));
+  EXPECT_TRUE(fs::exists(dir / "head1_weights.csv"));
+  std::ifstream in(dir / "attention.py");
+  const std::string text{std::istreambuf_iterator<char>(in), {}};
+  // The columns layout in Prince's notation.
+  EXPECT_NE(text.find("Q = w[\"W_q\"] @ X + w[\"b_q\"][:, None]"), std::string::npos);
+  EXPECT_NE(text.find("S = K.T @ Q"), std::string::npos);
+  EXPECT_NE(text.find("axis=0"), std::string::npos);
+}
+
+}  // namespace
