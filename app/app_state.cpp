@@ -1,0 +1,134 @@
+#include "app_state.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "attnlab/attention.h"
+#include "attnlab/model.h"
+
+namespace attnlab::app {
+namespace {
+
+// Snapshots are whole scenarios; teaching sizes make this cheap, and it bounds memory anyway.
+constexpr std::size_t kMaxHistory = 200;
+
+}  // namespace
+
+const char* StageName(Stage stage) {
+  switch (stage) {
+    case Stage::None: return "none";
+    case Stage::Q: return "Q";
+    case Stage::K: return "K";
+    case Stage::V: return "V";
+    case Stage::Scores: return "scores";
+    case Stage::Scaled: return "scaled";
+    case Stage::Masked: return "masked";
+    case Stage::Weights: return "weights";
+    case Stage::HeadOutput: return "head_output";
+    case Stage::Concat: return "concat";
+    case Stage::Wo: return "W_o";
+    case Stage::Output: return "output";
+  }
+  return "?";
+}
+
+void AppState::Open(const LoadedScenario& loaded) {
+  scenario_ = loaded.scenario;
+  ++version_;
+  saved_version_ = version_;
+  undo_.clear();
+  redo_.clear();
+  edit_error_ = {};
+  last_commit_source_.clear();
+  document_path = loaded.is_preset ? std::string() : loaded.path;
+  document_name = loaded.name;
+  is_preset = loaded.is_preset;
+  ClampSelection();
+}
+
+const attnlab::Trace& AppState::GetTrace() {
+  if (trace_version_ == version_) return trace_;
+  try {
+    ++compute_count_;
+    trace_ = attnlab::compute(scenario_);
+  } catch (const std::exception& e) {
+    // ApplyEdit validated the scenario, so this is a limit hit during compute: roll back.
+    status = std::string("could not compute: ") + e.what();
+    if (!undo_.empty()) {
+      scenario_ = std::move(undo_.back());
+      undo_.pop_back();
+      ++version_;
+      return GetTrace();
+    }
+    trace_ = attnlab::Trace{};
+  }
+  trace_version_ = version_;
+  return trace_;
+}
+
+bool AppState::ApplyEdit(const char* source,
+                         const std::function<void(attnlab::Scenario&)>& edit, bool coalesce) {
+  attnlab::Scenario next = scenario_;
+  try {
+    edit(next);
+    attnlab::validate(next);
+  } catch (const std::exception& e) {
+    edit_error_ = {source, e.what()};
+    return false;
+  }
+  if (edit_error_.source == source) edit_error_ = {};
+  const bool keep_undo_point = coalesce && last_commit_source_ == source && !undo_.empty();
+  Commit(std::move(next), keep_undo_point);
+  last_commit_source_ = source;
+  return true;
+}
+
+void AppState::Commit(attnlab::Scenario next, bool keep_undo_point) {
+  if (!keep_undo_point) {
+    undo_.push_back(std::move(scenario_));
+    if (undo_.size() > kMaxHistory) undo_.erase(undo_.begin());
+  }
+  redo_.clear();
+  scenario_ = std::move(next);
+  ++version_;
+  ClampSelection();
+}
+
+void AppState::Undo() {
+  if (undo_.empty()) return;
+  redo_.push_back(std::move(scenario_));
+  scenario_ = std::move(undo_.back());
+  undo_.pop_back();
+  ++version_;
+  edit_error_ = {};
+  last_commit_source_.clear();
+  ClampSelection();
+}
+
+void AppState::Redo() {
+  if (redo_.empty()) return;
+  undo_.push_back(std::move(scenario_));
+  scenario_ = std::move(redo_.back());
+  redo_.pop_back();
+  ++version_;
+  edit_error_ = {};
+  last_commit_source_.clear();
+  ClampSelection();
+}
+
+const std::string* AppState::EditErrorFor(const char* source) const {
+  if (edit_error_.message.empty() || edit_error_.source != source) return nullptr;
+  return &edit_error_.message;
+}
+
+void AppState::MarkSaved(const std::string& path) {
+  document_path = path;
+  saved_version_ = version_;
+  is_preset = false;
+}
+
+void AppState::ClampSelection() {
+  ui.selected_head = std::clamp(ui.selected_head, 0, std::max(0, HeadCount() - 1));
+}
+
+}  // namespace attnlab::app

@@ -1,0 +1,102 @@
+#pragma once
+/// AppState: the document (a Scenario, its version and the cached Trace, undo/redo history) and,
+/// kept apart, the UI state (selected head, colormap, hover, lecture mode). Every editor changes
+/// the Scenario through ApplyEdit(), which validates the result and refuses a broken scenario.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "attnlab/scenario.h"
+#include "attnlab/trace.h"
+#include "attnlab/colormap.h"
+#include "presets.h"
+
+namespace attnlab::app {
+
+struct HeatmapContext;
+
+/// Stages of the pipeline, in computation order; names a matrix for hover and layout dumps.
+enum class Stage { None, Q, K, V, Scores, Scaled, Masked, Weights, HeadOutput, Concat, Wo, Output };
+const char* StageName(Stage stage);  ///< "Q", "scores", "weights", ... (stable: used in dumps)
+
+struct HoveredCell {
+  Stage stage = Stage::None;
+  int head = -1, row = -1, col = -1;  ///< row/col in the matrix as displayed (current layout)
+};
+
+struct UiState {
+  int selected_head = 0;
+  Colormap colormap = Colormap::Viridis;  ///< sequential map; signed data uses DivergingFor()
+  HoveredCell hovered;                    ///< cleared at the start of every frame
+  bool lecture_mode = false;
+  float lecture_scale = 2.0f;
+  bool help_open_before_lecture = true;
+  bool reset_layout = false;    ///< re-apply the default window arrangement next frame
+  bool quit_requested = false;
+};
+
+/// A refused edit: which control (`source`) and why, shown beside that control.
+struct EditError {
+  std::string source;
+  std::string message;
+};
+
+class AppState {
+ public:
+  /// Replaces the document (clears undo/redo, selects head 0 if out of range).
+  void Open(const LoadedScenario& loaded);
+
+  const attnlab::Scenario& GetScenario() const { return scenario_; }
+  /// Increases on every change of the Scenario (edit, undo, redo, open).
+  std::uint64_t Version() const { return version_; }
+  /// The trace of the current Scenario, recomputed only when Version() changed since last time.
+  const attnlab::Trace& GetTrace();
+
+  /// The one entry point for editors: applies `edit` to a copy, validates it with the core and
+  /// commits it (undoable) or refuses it, leaving the message in EditErrorFor(source).
+  /// `coalesce`: a continuing gesture (a drag) that extends the previous edit from the same
+  /// source, so one drag is one undo step.
+  bool ApplyEdit(const char* source, const std::function<void(attnlab::Scenario&)>& edit,
+                 bool coalesce = false);
+  bool CanUndo() const { return !undo_.empty(); }
+  bool CanRedo() const { return !redo_.empty(); }
+  void Undo();
+  void Redo();
+
+  /// The refusal message for `source`, or nullptr.
+  const std::string* EditErrorFor(const char* source) const;
+  const EditError& LastEditError() const { return edit_error_; }
+
+  bool IsDirty() const { return version_ != saved_version_; }
+  void MarkSaved(const std::string& path);
+  int HeadCount() const { return scenario_.head_count(); }
+  /// How many times the trace was computed (tests check that idle frames compute nothing).
+  int ComputeCount() const { return compute_count_; }
+
+  // The document's identity.
+  std::string document_path;  ///< where Save writes; empty: a copy in the user's home
+  std::string document_name;  ///< shown in the title bar
+  bool is_preset = false;     ///< presets are never overwritten
+  std::string status;         ///< last message for the status bar (saved, load errors, ...)
+
+  std::vector<PresetInfo> presets;
+  UiState ui;
+  HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
+
+ private:
+  void Commit(attnlab::Scenario next, bool keep_undo_point);
+  void ClampSelection();
+
+  attnlab::Scenario scenario_;
+  std::uint64_t version_ = 1;
+  std::uint64_t saved_version_ = 1;
+  attnlab::Trace trace_;
+  std::uint64_t trace_version_ = 0;
+  std::vector<attnlab::Scenario> undo_, redo_;
+  EditError edit_error_;
+  std::string last_commit_source_;  ///< for coalescing a drag into one undo step
+  int compute_count_ = 0;
+};
+
+}  // namespace attnlab::app

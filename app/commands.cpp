@@ -1,0 +1,111 @@
+#include "commands.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+
+#include "attnlab/scenario_io.h"
+#include "panels.h"
+
+namespace attnlab::app {
+
+bool OpenDocument(AppState& state, const std::string& path) {
+  try {
+    LoadedScenario loaded{LoadAndValidate(path), path,
+                          std::filesystem::path(path).filename().string(), false};
+    state.Open(loaded);
+    state.status = "opened " + path;
+    return true;
+  } catch (const std::exception& e) {
+    state.status = e.what();
+    std::fprintf(stderr, "attnlab: %s\n", e.what());
+    return false;
+  }
+}
+
+bool OpenPreset(AppState& state, const PresetInfo& preset) {
+  try {
+    state.Open({LoadAndValidate(preset.path), preset.path, preset.stem, true});
+    state.status = "preset " + preset.stem;
+    return true;
+  } catch (const std::exception& e) {
+    state.status = preset.stem + ": " + e.what();
+    return false;
+  }
+}
+
+std::string SavePath(const AppState& state) {
+  if (!state.document_path.empty()) return state.document_path;
+  const char* home = std::getenv("HOME");
+  std::string name = state.document_name.empty() ? "scenario" : state.document_name;
+  if (name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0) name += ".json";
+  return (std::filesystem::path(home ? home : ".") / ("attnlab-" + name)).string();
+}
+
+bool SaveDocument(AppState& state) {
+  const std::string path = SavePath(state);
+  try {
+    attnlab::save_scenario(state.GetScenario(), path);  // temp file + rename: never half-written
+    state.MarkSaved(path);
+    state.document_name = std::filesystem::path(path).filename().string();
+    state.status = "saved " + path;
+    return true;
+  } catch (const std::exception& e) {
+    state.status = std::string("not saved: ") + e.what();
+    return false;
+  }
+}
+
+void SetLectureMode(AppState& state, bool on) {
+  if (state.ui.lecture_mode == on) return;
+  state.ui.lecture_mode = on;
+  state.ui.reset_layout = true;  // the menu bar height and the columns change with the font
+  for (Panel& panel : Panels()) {
+    if (std::string(panel.name) != "Help") continue;
+    if (on) state.ui.help_open_before_lecture = panel.open;
+    panel.open = on ? false : state.ui.help_open_before_lecture;
+  }
+}
+
+void ToggleLectureMode(AppState& state) { SetLectureMode(state, !state.ui.lecture_mode); }
+
+void SelectHead(AppState& state, int head) {
+  if (head >= 0 && head < state.HeadCount()) state.ui.selected_head = head;
+}
+
+void HandleShortcuts(AppState& state) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool ctrl = io.KeyCtrl;
+  // Text fields keep their own Ctrl+Z and digits.
+  const bool typing = io.WantTextInput;
+  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) SaveDocument(state);
+  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) state.ui.quit_requested = true;
+  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) ToggleLectureMode(state);
+  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) ToggleLectureMode(state);
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false))
+    for (Panel& panel : Panels())
+      if (std::string(panel.name) == "Help") panel.open = true;
+  if (typing) return;
+  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Z)) {
+    if (io.KeyShift)
+      state.Redo();
+    else
+      state.Undo();
+  }
+  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Y)) state.Redo();
+  if (!ctrl) {
+    for (int k = 0; k < 9; ++k)
+      if (ImGui::IsKeyPressed(GLFW_KEY_1 + k, false)) SelectHead(state, k);
+    const int h = state.ui.selected_head;
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET)) SelectHead(state, std::min(h + 1, state.HeadCount() - 1));
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET)) SelectHead(state, std::max(h - 1, 0));
+  }
+}
+
+}  // namespace attnlab::app

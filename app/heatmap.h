@@ -1,0 +1,93 @@
+#pragma once
+/// The heatmap widget every matrix view uses: token labels on both axes, values in the cells when
+/// they fit, a colour legend with its range, masked (-inf) cells hatched. Small matrices are drawn
+/// as ImDrawList rectangles; large ones as a texture uploaded only when the data changes.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app_state.h"
+#include "attnlab/matrix.h"
+#include "attnlab/colormap.h"
+
+namespace attnlab::app {
+
+class LayoutDump;
+
+/// Fill of a masked cell (-inf); hatch lines are drawn over it in kMaskedHatch.
+constexpr Rgb8 kMaskedFill{62, 62, 70};
+constexpr Rgb8 kMaskedHatch{110, 110, 122};
+
+/// Matrices with more cells than this along either side are drawn as a texture.
+constexpr int kTextureThreshold = 64;
+
+struct HeatmapSpec {
+  const char* id = "heatmap";                    ///< unique within the window
+  const char* title = nullptr;                   ///< e.g. "weights"; the shape is appended
+  const char* formula = nullptr;                 ///< e.g. "A = softmax(S)", drawn dim under it
+  const attnlab::Matrix* values = nullptr;       ///< rows by cols; -inf marks a masked cell
+  const std::vector<std::string>* row_labels = nullptr;
+  const std::vector<std::string>* col_labels = nullptr;
+  const char* row_axis = nullptr;                ///< what the rows are, e.g. "queries"
+  const char* col_axis = nullptr;                ///< what the columns are, e.g. "keys"
+  ColorScale scale;                              ///< always explicit (weights [0, 1], signed: +-m)
+  const attnlab::Matrix* forbidden = nullptr;    ///< same shape; cells that are -inf here are
+                                                 ///< drawn masked (weights of masked scores)
+  int col_band = 0, row_band = 0;                ///< > 0: head boundary every n columns / rows
+  float cell = 32.0f;                            ///< cell size in pixels (see ChooseCellSize)
+  bool labels = true;
+  bool values_in_cells = true;
+  bool legend = true;
+  bool selected = false;                         ///< frame the grid (selected head)
+  std::uint64_t data_version = 0;                ///< texture re-uploaded when this changes
+  Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
+  int head = -1;
+};
+
+struct HeatmapResult {
+  bool hovered = false;  ///< the mouse is over a cell (row, col valid)
+  bool clicked = false;  ///< the widget was clicked (anywhere on it)
+  int row = -1, col = -1;
+};
+
+/// A cell size (whole pixels) for a rows x cols matrix: large enough to print values when the
+/// grid fits in max_width x max_height pixels, smaller otherwise.
+float ChooseCellSize(int rows, int cols, float max_width, float max_height);
+/// Whole size of the widget for `spec` (title, labels, grid, legend), for flow layout.
+ImVec2 HeatmapSize(const HeatmapSpec& spec);
+/// Draws the widget at the cursor and returns what the mouse does with it.
+HeatmapResult Heatmap(struct HeatmapContext& ctx, const HeatmapSpec& spec);
+
+/// A stand-alone colour legend (bar, range ticks, optional masked swatch) at the cursor.
+void HeatmapLegend(const ColorScale& scale, float width, bool show_masked = true);
+
+/// Symmetric range +-max|finite value| for signed data (diverging map centred on 0).
+ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential);
+/// The fixed [0, 1] range of attention weights.
+ColorScale WeightsScale(Colormap sequential);
+
+struct HeatmapTexture {
+  unsigned int id = 0;
+  std::uint64_t key = 0;
+  int width = 0, height = 0;
+  int last_frame = 0;
+};
+
+/// GPU textures of large heatmaps (keyed by widget id) and the optional layout recorder.
+struct HeatmapContext {
+  std::unordered_map<ImGuiID, HeatmapTexture> textures;
+  LayoutDump* dump = nullptr;  ///< when set, every drawn heatmap records its cell geometry
+  int frame = 0;
+  int uploads = 0;             ///< textures uploaded so far (tests: nothing uploads when idle)
+
+  void BeginFrame() { ++frame; }
+  /// Frees textures that were not drawn this frame (closed panel, matrix now small).
+  void EndFrame();
+  /// Frees everything; call while the GL context is still current.
+  void Release();
+};
+
+}  // namespace attnlab::app

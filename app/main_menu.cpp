@@ -1,0 +1,138 @@
+#include "main_menu.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // BeginViewportSideBar (1.86 has no public status-bar helper)
+
+#include <cstdio>
+#include <string>
+
+#include "commands.h"
+#include "panels.h"
+#include "theme.h"
+
+namespace attnlab::app {
+namespace {
+
+void FileMenu(AppState& state) {
+  if (!ImGui::BeginMenu("File")) return;
+  ImGui::MenuItem("Open...", "Ctrl+O", false, false);  // file dialog: not in this build yet
+  if (ImGui::BeginMenu("Open preset", !state.presets.empty())) {
+    for (const PresetInfo& p : state.presets)
+      if (ImGui::MenuItem(p.title.c_str())) OpenPreset(state, p);
+    ImGui::EndMenu();
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Save", "Ctrl+S")) SaveDocument(state);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Writes %s", SavePath(state).c_str());
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.ui.quit_requested = true;
+  ImGui::EndMenu();
+}
+
+void EditMenu(AppState& state) {
+  if (!ImGui::BeginMenu("Edit")) return;
+  if (ImGui::MenuItem("Undo", "Ctrl+Z", false, state.CanUndo())) state.Undo();
+  if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, state.CanRedo())) state.Redo();
+  ImGui::EndMenu();
+}
+
+void ColormapMenu(AppState& state) {
+  if (!ImGui::BeginMenu("Colormap")) return;
+  struct Item {
+    Colormap map;
+    const char* label;
+  };
+  const Item items[] = {{Colormap::Viridis, "Viridis"},
+                        {Colormap::Cividis, "Cividis (colour-blind safe)"},
+                        {Colormap::Grayscale, "Grayscale (print)"}};
+  for (const Item& item : items)
+    if (ImGui::MenuItem(item.label, nullptr, state.ui.colormap == item.map))
+      state.ui.colormap = item.map;
+  ImGui::EndMenu();
+}
+
+void ViewMenu(AppState& state) {
+  if (!ImGui::BeginMenu("View")) return;
+  if (ImGui::MenuItem("Lecture mode", "Ctrl+L", state.ui.lecture_mode)) ToggleLectureMode(state);
+  if (ImGui::BeginMenu("Lecture scale")) {
+    for (float s : {1.5f, 2.0f, 2.5f}) {
+      char label[16];
+      std::snprintf(label, sizeof label, "%.1fx", s);
+      if (ImGui::MenuItem(label, nullptr, state.ui.lecture_scale == s)) {
+        state.ui.lecture_scale = s;
+        state.ui.reset_layout = true;
+      }
+    }
+    ImGui::EndMenu();
+  }
+  ColormapMenu(state);
+  ImGui::Separator();
+  for (Panel& panel : Panels()) ImGui::MenuItem(panel.name, nullptr, &panel.open);
+  ImGui::Separator();
+  if (ImGui::MenuItem("Reset layout")) state.ui.reset_layout = true;
+  ImGui::EndMenu();
+}
+
+void HelpMenu() {
+  if (!ImGui::BeginMenu("Help")) return;
+  for (Panel& panel : Panels())
+    if (std::string(panel.name) == "Help" && ImGui::MenuItem("Keyboard shortcuts", "F1"))
+      panel.open = true;
+  ImGui::EndMenu();
+}
+
+std::string DocumentLabel(AppState& state) {
+  std::string label = state.document_name.empty() ? "untitled" : state.document_name;
+  if (state.is_preset) label += "  (preset)";
+  if (state.IsDirty()) label += "  \xE2\x80\xA2 modified";
+  return label;
+}
+
+}  // namespace
+
+void DrawMainMenuBar(AppState& state) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  FileMenu(state);
+  EditMenu(state);
+  ViewMenu(state);
+  HelpMenu();
+  ImGui::EndMainMenuBar();
+}
+
+void DrawStatusBar(AppState& state) {
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_MenuBar;
+  const float height = ImGui::GetFrameHeight();
+  if (ImGui::BeginViewportSideBar("##status", ImGui::GetMainViewport(), ImGuiDir_Down, height,
+                                  flags)) {
+    if (ImGui::BeginMenuBar()) {
+      ImGui::TextUnformatted(DocumentLabel(state).c_str());
+      const attnlab::Trace& trace = state.GetTrace();
+      ImGui::TextDisabled("|");
+      ImGui::Text("%d head%s, %s layout", state.HeadCount(), state.HeadCount() == 1 ? "" : "s",
+                  attnlab::layout_name(state.GetScenario().layout));
+      if (!trace.warnings.empty()) {
+        ImGui::TextDisabled("|");
+        ImGui::TextColored(WarningTextColor(), "%d warning%s", int(trace.warnings.size()),
+                           trace.warnings.size() == 1 ? "" : "s");
+        if (ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          for (const std::string& w : trace.warnings) ImGui::BulletText("%s", w.c_str());
+          ImGui::EndTooltip();
+        }
+      }
+      const EditError& err = state.LastEditError();
+      if (!err.message.empty()) {
+        ImGui::TextDisabled("|");
+        ImGui::TextColored(ErrorTextColor(), "refused: %s", err.message.c_str());
+      } else if (!state.status.empty()) {
+        ImGui::TextDisabled("|");
+        ImGui::TextDisabled("%s", state.status.c_str());
+      }
+      ImGui::EndMenuBar();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab::app

@@ -1,0 +1,187 @@
+#include "panel_pipeline.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "formulas.h"
+#include "heatmap.h"
+#include "stage_labels.h"
+#include "theme.h"
+
+namespace attnlab::app::PipelinePanel {
+namespace {
+
+// Places widgets left to right and wraps to a new line when the next one would not fit.
+class Flow {
+ public:
+  void Place(float width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float gap = style.ItemSpacing.x * 3.0f;
+    if (!first_) {
+      const float right = ImGui::GetItemRectMax().x + gap + width;
+      const float limit = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      if (right <= limit)
+        ImGui::SameLine(0.0f, gap);
+      else
+        ImGui::Dummy(ImVec2(0.0f, style.ItemSpacing.y));  // breathing room between lines
+    }
+    first_ = false;
+  }
+
+ private:
+  bool first_ = true;
+};
+
+struct View {
+  AppState& state;
+  const attnlab::Scenario& s;
+  const attnlab::Trace& trace;
+  int head;
+  int d_k;
+  float max_width, max_height;  // room for one matrix's grid, in pixels
+};
+
+struct MatrixView {
+  Stage stage;
+  const char* title;
+  const attnlab::Matrix* m;
+  ColorScale scale;
+  const attnlab::Matrix* forbidden = nullptr;
+  int col_band = 0, row_band = 0;
+};
+
+void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
+  const AxisLabels labels = StageLabels(mv.stage, v.s, int(mv.m->rows()), int(mv.m->cols()));
+  const std::string formula = StageFormula(mv.stage, v.s, v.head, v.d_k);
+  char id[48];
+  std::snprintf(id, sizeof id, "%s/%d", StageName(mv.stage), v.head);
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.title = mv.title;
+  spec.formula = formula.c_str();
+  spec.values = mv.m;
+  spec.row_labels = &labels.rows;
+  spec.col_labels = &labels.cols;
+  spec.row_axis = labels.row_axis;
+  spec.col_axis = labels.col_axis;
+  spec.scale = mv.scale;
+  spec.forbidden = mv.forbidden;
+  spec.col_band = mv.col_band;
+  spec.row_band = mv.row_band;
+  spec.cell = ChooseCellSize(int(mv.m->rows()), int(mv.m->cols()), v.max_width, v.max_height);
+  spec.data_version = v.state.Version();
+  spec.stage = mv.stage;
+  spec.head = mv.stage == Stage::Concat || mv.stage == Stage::Wo || mv.stage == Stage::Output
+                  ? -1 : v.head;
+  flow.Place(HeatmapSize(spec).x);
+  const HeatmapResult r = Heatmap(*v.state.heatmaps, spec);
+  if (r.hovered) v.state.ui.hovered = {mv.stage, spec.head, r.row, r.col};
+}
+
+void SectionHeader(const char* number, const char* title, const char* hint) {
+  ImGui::Spacing();
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(AccentColor()), "%s", number);
+  ImGui::SameLine();
+  ImGui::TextUnformatted(title);
+  ImGui::PopFont();
+  if (hint) {
+    ImGui::SameLine();
+    // The hint is optional: drop it rather than let it run past the window's edge.
+    if (ImGui::CalcTextSize(hint).x <= ImGui::GetContentRegionAvail().x)
+      ImGui::TextColored(DimTextColor(), "%s", hint);
+    else
+      ImGui::NewLine();
+  }
+  ImGui::Separator();
+  ImGui::Spacing();
+}
+
+void HeadSelector(AppState& state) {
+  const int count = state.HeadCount();
+  ImGui::AlignTextToFramePadding();
+  if (count == 1) {
+    ImGui::TextUnformatted("One head");
+    return;
+  }
+  ImGui::TextUnformatted("Head");
+  for (int h = 0; h < count; ++h) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%d", h + 1);
+    const bool selected = h == state.ui.selected_head;
+    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    if (ImGui::Button(label, ImVec2(ImGui::GetFrameHeight() * 1.4f, 0))) state.ui.selected_head = h;
+    if (selected) ImGui::PopStyleColor();
+  }
+  ImGui::SameLine();
+  ImGui::TextColored(DimTextColor(), "of %d  (keys 1-9)", count);
+}
+
+int HeadDk(const attnlab::Scenario& s, const attnlab::HeadTrace& h) {
+  return int(s.layout == attnlab::Layout::rows ? h.Q.cols() : h.Q.rows());
+}
+
+void HeadStages(View& v) {
+  const attnlab::HeadTrace& h = v.trace.heads[static_cast<std::size_t>(v.head)];
+  const Colormap cm = v.state.ui.colormap;
+  SectionHeader("1", "Project the tokens", "queries, keys and values");
+  Flow qkv;
+  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, DivergingScale(h.Q, cm)});
+  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, DivergingScale(h.K, cm)});
+  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, DivergingScale(h.V, cm)});
+
+  SectionHeader("2", "Score every query against every key", nullptr);
+  Flow scores;
+  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, DivergingScale(h.scores, cm)});
+  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &h.scaled, DivergingScale(h.scaled, cm)});
+  ShowMatrix(v, scores, {Stage::Masked, "masked", &h.masked, DivergingScale(h.masked, cm)});
+  ShowMatrix(v, scores, {Stage::Weights, "weights", &h.weights, WeightsScale(cm), &h.masked});
+
+  SectionHeader("3", "Mix the values", "each output is a weighted sum of value vectors");
+  Flow out;
+  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, DivergingScale(h.output, cm)});
+}
+
+void CombineStages(View& v) {
+  const Colormap cm = v.state.ui.colormap;
+  const bool rows = v.s.layout == attnlab::Layout::rows;
+  const attnlab::HeadTrace& h0 = v.trace.heads.front();
+  const int d_v = int(rows ? h0.output.cols() : h0.output.rows());
+  SectionHeader("4", "Combine the heads", v.trace.heads.size() > 1 ? nullptr : "(one head)");
+  Flow flow;
+  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, DivergingScale(v.trace.concat, cm),
+                       nullptr, rows ? d_v : 0, rows ? 0 : d_v});
+  if (v.s.W_o) {
+    const attnlab::Matrix& wo = *v.s.W_o;
+    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, DivergingScale(wo, cm), nullptr,
+                         0, rows ? d_v : 0});
+  }
+  ShowMatrix(v, flow, {Stage::Output, "output", &v.trace.output, DivergingScale(v.trace.output, cm)});
+  if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
+}
+
+}  // namespace
+
+void Draw(AppState& state) {
+  const attnlab::Trace& trace = state.GetTrace();
+  if (trace.heads.empty()) {
+    ImGui::TextColored(ErrorTextColor(), "Nothing to show: %s", state.status.c_str());
+    return;
+  }
+  const attnlab::Scenario& s = state.GetScenario();
+  const int head = std::clamp(state.ui.selected_head, 0, int(trace.heads.size()) - 1);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float fs = ImGui::GetFontSize();
+  View v{state, s, trace, head, HeadDk(s, trace.heads[static_cast<std::size_t>(head)]),
+         std::clamp(avail * 0.42f, fs * 10.0f, fs * 30.0f), fs * 32.0f};
+  HeadSelector(state);
+  HeadStages(v);
+  CombineStages(v);
+  ImGui::Spacing();
+}
+
+}  // namespace attnlab::app::PipelinePanel

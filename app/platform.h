@@ -1,0 +1,58 @@
+#pragma once
+/// The platform layer: a GLFW window with an OpenGL 3.3 core context (loaded by glad), Dear ImGui
+/// with its GLFW and OpenGL3 backends, and a frame loop that sleeps while nothing happens.
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace attnlab::app {
+
+struct Capture;
+
+struct PlatformConfig {
+  int width = 1280, height = 800;
+  std::string title = "attnlab";
+  bool vsync = true;
+  std::string ini_path;  ///< ImGui layout file; empty = none (scripted runs stay reproducible)
+  float font_scale = 1.0f;
+  bool park_cursor = false;  ///< move the pointer off the window (screenshots without hover)
+};
+
+class Platform {
+ public:
+  /// Creates the window, the GL context and ImGui. Returns false with `error` set on failure.
+  bool Init(const PlatformConfig& config, std::string* error);
+  void Shutdown();
+
+  bool ShouldClose() const;
+  void SetShouldClose();
+  /// Interactive: blocks until input arrives (or a timeout) unless frames were requested; input
+  /// requests a few frames so ImGui settles. Continuous (scripted runs): only polls.
+  void WaitForEvents(bool continuous);
+  void RequestFrames(int count);
+
+  void NewFrame();
+  /// Renders the ImGui frame; with `capture`, reads the pixels back before the swap.
+  void Render(Capture* capture);
+
+  /// Rebuilds the font atlas at `scale` and re-uploads it (call between frames).
+  void RebuildFonts(float scale);
+  void SetTitle(const std::string& title);
+  /// Files dropped onto the window since the last call.
+  std::vector<std::string> TakeDroppedPaths();
+  float FramebufferScale() const;
+
+ private:
+  static void OnInput(GLFWwindow* window);
+  static void OnDrop(GLFWwindow* window, int count, const char** paths);
+  void InstallCallbacks();
+
+  GLFWwindow* window_ = nullptr;
+  std::string ini_path_;
+  int pending_frames_ = 3;
+  std::vector<std::string> dropped_;
+  bool imgui_ready_ = false;
+};
+
+}  // namespace attnlab::app
