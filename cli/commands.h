@@ -28,6 +28,7 @@ int report_invalid(const std::string& file, const std::exception& error);
 
 int run_compute(const Args& args);
 int run_validate(const Args& args);
+int run_bench(const Args& args);
 int run_export(const Args& args);
 
 }  // namespace attnlab::cli

@@ -6,12 +6,13 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libstb-dev
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   libgtest-dev libgmock-dev libbenchmark-dev
-  xvfb xauth xdotool x11-utils libxml2-utils fonts-dejavu-core
+  xvfb xauth xdotool x11-utils libx11-dev libxml2-utils fonts-dejavu-core
   python3 python3-numpy
   clang libclang-rt-14-dev
 )
-# --with-torch: PyTorch too, for regenerating test fixtures and the side-by-side benchmark.
-[ "${1:-}" = "--with-torch" ] && packages+=(python3-torch)
+# --with-torch: PyTorch too, for regenerating test fixtures and the side-by-side benchmark
+# (bench/compare.py; OpenBLAS makes NumPy the peer the issue measured, not reference BLAS).
+[ "${1:-}" = "--with-torch" ] && packages+=(python3-torch libopenblas0-pthread)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

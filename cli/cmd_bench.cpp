@@ -1,0 +1,139 @@
+// attnlab-cli bench --shape NxExH: times the whole trace of a seeded random self-attention.
+//
+// FLOPs counted (multiply and add = 2), d_k = d_v = E / H, so H d_k = E:
+//   Q, K, V projections  3 x 2 N E^2      (X W_q, X W_k, X W_v over all heads)
+//   scores               2 N^2 E          (H heads x 2 N^2 d_k: Q K^T)
+//   weighted sum         2 N^2 E          (H heads x 2 N^2 d_v: A V)
+//   output projection    2 N E^2          (concat W_o)
+//   total                8 N E^2 + 4 N^2 E
+// Scaling, masking and softmax (O(H N^2) each, exp included) are real work but not counted, as
+// NumPy and PyTorch benchmarks customarily count only the matrix products.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <iostream>
+#include <vector>
+
+#include "args.h"
+#include "attnlab/attention.h"
+#include "attnlab/model.h"
+#include "attnlab/random.h"
+#include "commands.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+struct Shape {
+  int n = 0, e = 0, h = 0;
+};
+
+Shape parse_shape(const std::string& text) {
+  Shape s;
+  char x1 = 0, x2 = 0, rest = 0;
+  const int read = std::sscanf(text.c_str(), "%d%c%d%c%d%c", &s.n, &x1, &s.e, &x2, &s.h, &rest);
+  if (read != 5 || x1 != 'x' || x2 != 'x' || s.n < 1 || s.e < 1 || s.h < 1)
+    throw UsageError("--shape expects NxExH (tokens x d_model x heads), e.g. 256x256x8, got '" + text + "'");
+  if (s.e % s.h != 0)
+    throw UsageError("--shape " + text + ": " + std::to_string(s.h) + " heads do not divide d_model " +
+                     std::to_string(s.e));
+  return s;
+}
+
+/// Self-attention, no mask, no biases, with W_o; X ~ N(0, 1), weights Xavier-uniform.
+Scenario bench_scenario(const Shape& shape, std::uint64_t seed) {
+  RandomSpec normal;
+  normal.seed = seed;
+  RandomSpec xavier = normal;
+  xavier.kind = RandomSpec::Kind::xavier;
+  Scenario s;
+  s.title = "bench";
+  s.X = random_matrix(shape.n, shape.e, normal, 100);
+  s.num_heads = shape.h;
+  s.full.W_q = random_matrix(shape.e, shape.e, xavier, 1);
+  s.full.W_k = random_matrix(shape.e, shape.e, xavier, 2);
+  s.full.W_v = random_matrix(shape.e, shape.e, xavier, 3);
+  s.W_o = random_matrix(shape.e, shape.e, xavier, 7);
+  return s;
+}
+
+/// The process's peak resident memory (VmHWM). Not getrusage's ru_maxrss, which on Linux keeps the
+/// peak of the parent process the shell or script forked us from.
+double peak_rss_mb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+}  // namespace
+
+int run_bench(const Args& args) {
+  // --json is a flag; every other option takes a value.
+  Args rest;
+  bool json = false;
+  for (const std::string& a : args) {
+    if (a == "--json")
+      json = true;
+    else
+      rest.push_back(a);
+  }
+  const ParsedArgs p = parse_args(rest, {"shape", "repeats", "seed", "layout"}, false);
+  if (!p.file.empty()) throw UsageError("unexpected argument '" + p.file + "'");
+  if (!p.has("shape")) throw UsageError("bench needs --shape NxExH");
+  const Shape shape = parse_shape(p.option("shape", ""));
+  const int repeats = int_option(p, "repeats", 5, 1, 100000);
+  const int seed = int_option(p, "seed", 0, 0, 1 << 30);
+  const std::string layout = p.option("layout", "rows");
+  if (layout != "rows" && layout != "columns")
+    throw UsageError("--layout expects rows or columns, got '" + layout + "'");
+
+  Scenario scenario = bench_scenario(shape, static_cast<std::uint64_t>(seed));
+  if (layout == "columns") scenario = with_layout(scenario, Layout::columns);
+  // Each repeat is what the window does after an edit: resolve the scenario (checks, per-head
+  // split) and recompute every stage into the trace it already holds. The first repeat also
+  // allocates the trace (and the kernel zeroes its pages): reported as first_seconds.
+  std::vector<double> seconds;
+  double first = 0;
+  try {
+    Trace trace;
+    for (int r = 0; r <= repeats; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      compute_into(resolve(scenario), scenario.layout, trace);
+      const auto stop = std::chrono::steady_clock::now();
+      const double elapsed = std::chrono::duration<double>(stop - start).count();
+      if (r == 0)
+        first = elapsed;
+      else
+        seconds.push_back(elapsed);
+    }
+  } catch (const ScenarioError& e) {
+    return report_invalid("--shape " + p.option("shape", ""), e);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  const double best = seconds.front(), median = seconds[seconds.size() / 2];
+  const double n = shape.n, e = shape.e;
+  const double flops = 8.0 * n * e * e + 4.0 * n * n * e;
+  const double rss = peak_rss_mb();
+  if (json) {
+    std::printf(
+        "{\"seconds\": %.6g, \"gflops\": %.4g, \"peak_rss_mb\": %.1f, \"median_seconds\": %.6g, "
+        "\"first_seconds\": %.6g, \"repeats\": %d, \"shape\": \"%dx%dx%d\", \"layout\": \"%s\", \"flops\": %.6g}\n",
+        best, flops / best / 1e9, rss, median, first, repeats, shape.n, shape.e, shape.h, layout.c_str(), flops);
+  } else {
+    std::printf("shape %dx%dx%d (N x E x H), %s layout, best of %d: %.4f ms (median %.4f ms), %.2f GFLOP/s, "
+                "first (allocating) %.4f ms, peak RSS %.1f MB\n",
+                shape.n, shape.e, shape.h, layout.c_str(), repeats, best * 1e3, median * 1e3, flops / best / 1e9,
+                first * 1e3, rss);
+  }
+  return 0;
+}
+
+}  // namespace attnlab::cli
