@@ -1,6 +1,8 @@
 #include "attnlab/model.h"
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <sstream>
 
 #include "attnlab/limits.h"
@@ -63,7 +65,11 @@ void check_finite(const std::string& field, const Matrix& m) {
 void check_finite(const std::string& field, const std::optional<Vector>& v) {
   if (!v) return;
   for (Eigen::Index i = 0; i < v->size(); ++i)
-    if (!std::isfinite((*v)(i))) fail(field + "[" + std::to_string(i) + "]", "expected a finite number");
+    if (!std::isfinite((*v)(i))) {
+      std::ostringstream value;
+      value << (*v)(i);
+      fail(field + "[" + std::to_string(i) + "]", "expected a finite number, got " + value.str());
+    }
 }
 
 void check_finite(const std::string& prefix, const Projections& p) {
@@ -105,80 +111,137 @@ struct Widths {
   long qk = 0, v = 0;
 };
 
-/// The projection widths the scenario implies (per head in per-head mode, all heads in full mode).
-Widths implied_widths(const Projections& p, Layout layout, long d_x, long d_z) {
-  auto width_of = [&](const Matrix& stored) { return layout == Layout::rows ? stored.cols() : stored.rows(); };
+long width_of(const Matrix& stored, Layout layout) { return layout == Layout::rows ? stored.cols() : stored.rows(); }
+
+/// The projection widths the scenario implies (per head in per-head mode, all heads in full mode),
+/// checked against the width limit. `prefix` names the fields ("" or "heads[0].").
+Widths implied_widths(const Projections& p, Layout layout, long d_x, long d_z, const std::string& prefix,
+                      const char* qk_name, const char* v_name) {
   Widths w;
-  w.qk = p.W_q ? width_of(*p.W_q) : p.W_k ? width_of(*p.W_k) : d_x;
-  w.v = p.W_v ? width_of(*p.W_v) : d_z;
-  if (w.qk > limits::max_width * 4L || w.v > limits::max_width * 4L) fail("W_q", "projection too wide");
+  w.qk = p.W_q ? width_of(*p.W_q, layout) : p.W_k ? width_of(*p.W_k, layout) : d_x;
+  w.v = p.W_v ? width_of(*p.W_v, layout) : d_z;
+  const std::string qk_field = prefix + (p.W_q ? "W_q" : p.W_k ? "W_k" : "W_q");
+  if (w.qk > limits::max_width)
+    fail(qk_field, std::string("expected ") + qk_name + " of at most " + std::to_string(limits::max_width) + ", got " +
+                       std::to_string(w.qk));
+  if (w.v > limits::max_width)
+    fail(prefix + "W_v", std::string("expected ") + v_name + " of at most " + std::to_string(limits::max_width) +
+                             ", got " + std::to_string(w.v));
   return w;
 }
 
-/// Rows-convention projection matrix: the given one (shape-checked) or the identity.
-Matrix projection(const std::string& field, const std::optional<Matrix>& W, const Dim& in, const Dim& out,
-                  Layout layout) {
-  if (W) return expect_matrix(field, *W, in, out, layout);
+/// Checks the shape of a matrix stored in the file's layout against rows-convention dims, or,
+/// when it is omitted, that the identity it stands for is square. Allocates nothing.
+void check_projection(const std::string& field, const std::optional<Matrix>& W, const Dim& in, const Dim& out,
+                      Layout layout) {
+  if (W) {
+    const long rows = layout == Layout::rows ? W->rows() : W->cols();
+    const long cols = layout == Layout::rows ? W->cols() : W->rows();
+    if (rows != in.size || cols != out.size)
+      fail(field, "expected " + shape_text(in, out, layout) + ", got " + std::to_string(W->rows()) + "x" +
+                      std::to_string(W->cols()));
+    return;
+  }
   if (in.size != out.size)
     fail(field, "omitted means identity, which needs " + in.name + " = " + out.name + ", got " +
                     std::to_string(in.size) + " and " + std::to_string(out.size));
-  return Matrix::Identity(in.size, out.size);
+}
+
+/// Columns `first .. first + count - 1` of the rows-convention matrix (the identity when omitted).
+Matrix column_block(const std::optional<Matrix>& W, long in, long first, long count, Layout layout) {
+  if (!W) {
+    Matrix block = Matrix::Zero(in, count);
+    for (long c = 0; c < count && first + c < in; ++c) block(first + c, c) = 1.0;
+    return block;
+  }
+  if (layout == Layout::rows) return W->middleCols(first, count);
+  return W->middleRows(first, count).transpose();
+}
+
+Vector segment(const std::optional<Vector>& b, long first, long count) {
+  return b ? Vector(b->segment(first, count)) : Vector::Zero(count);
 }
 
 struct Sizes {
   long n_x, d_x, n_z, d_z;
 };
 
-std::vector<HeadWeights> resolve_full(const Scenario& s, const Sizes& n, long& d_k, long& d_v) {
+/// Everything resolve() allocates follows from these; they are checked before any allocation.
+struct Plan {
+  long H = 1, d_k = 0, d_v = 0, d_out = 0;
+};
+
+void plan_full(const Scenario& s, const Sizes& n, Plan& plan) {
   const Projections& p = s.full;
-  const Widths w = implied_widths(p, s.layout, n.d_x, n.d_z);
+  const Widths w = implied_widths(p, s.layout, n.d_x, n.d_z, "", "H*d_k", "H*d_v");
   const Dim dx{n.d_x, "d_x"}, dz{n.d_z, "d_z"}, qk{w.qk, "H*d_k"}, v{w.v, "H*d_v"};
-  const Matrix W_q = projection("W_q", p.W_q, dx, qk, s.layout);
-  const Matrix W_k = projection("W_k", p.W_k, dz, qk, s.layout);
-  const Matrix W_v = projection("W_v", p.W_v, dz, v, s.layout);
-  const Vector b_q = expect_vector("b_q", p.b_q, w.qk, "H*d_k");
-  const Vector b_k = expect_vector("b_k", p.b_k, w.qk, "H*d_k");
-  const Vector b_v = expect_vector("b_v", p.b_v, w.v, "H*d_v");
+  check_projection("W_q", p.W_q, dx, qk, s.layout);
+  check_projection("W_k", p.W_k, dz, qk, s.layout);
+  check_projection("W_v", p.W_v, dz, v, s.layout);
+  (void)expect_vector("b_q", p.b_q, w.qk, "H*d_k");
+  (void)expect_vector("b_k", p.b_k, w.qk, "H*d_k");
+  (void)expect_vector("b_v", p.b_v, w.v, "H*d_v");
   const int H = s.num_heads;
-  if (H < 1 || H > limits::max_heads)
-    fail("num_heads", "expected a whole number from 1 to " + std::to_string(limits::max_heads) + ", got " +
-                          std::to_string(H));
   if (w.qk % H != 0)
     fail("num_heads", std::to_string(H) + " heads do not divide H*d_k = " + std::to_string(w.qk) +
                           (p.W_q ? " (the width of W_q)" : " (the width of X, as W_q is omitted)"));
   if (w.v % H != 0)
     fail("num_heads", std::to_string(H) + " heads do not divide H*d_v = " + std::to_string(w.v) +
                           (p.W_v ? " (the width of W_v)" : " (the width of Z, as W_v is omitted)"));
-  d_k = w.qk / H;
-  d_v = w.v / H;
-  std::vector<HeadWeights> heads(H);
-  for (int h = 0; h < H; ++h) {
-    heads[h].W_q = W_q.middleCols(h * d_k, d_k);
-    heads[h].W_k = W_k.middleCols(h * d_k, d_k);
-    heads[h].W_v = W_v.middleCols(h * d_v, d_v);
-    heads[h].b_q = b_q.segment(h * d_k, d_k);
-    heads[h].b_k = b_k.segment(h * d_k, d_k);
-    heads[h].b_v = b_v.segment(h * d_v, d_v);
+  plan.H = H;
+  plan.d_k = w.qk / H;
+  plan.d_v = w.v / H;
+}
+
+void plan_per_head(const Scenario& s, const Sizes& n, Plan& plan) {
+  const Widths first = implied_widths(s.heads.front(), s.layout, n.d_x, n.d_z, "heads[0].", "d_k", "d_v");
+  plan.H = static_cast<long>(s.heads.size());
+  plan.d_k = first.qk;
+  plan.d_v = first.v;
+  if (plan.H * plan.d_k > limits::max_width || plan.H * plan.d_v > limits::max_width) {
+    const bool qk = plan.H * plan.d_k > limits::max_width;
+    fail("heads", std::string("expected ") + (qk ? "H*d_k" : "H*d_v") + " of at most " +
+                      std::to_string(limits::max_width) + ", got " + std::to_string(plan.H) + " heads x " +
+                      std::to_string(qk ? plan.d_k : plan.d_v) + " = " + std::to_string(plan.H * (qk ? plan.d_k : plan.d_v)));
+  }
+  const Dim dx{n.d_x, "d_x"}, dz{n.d_z, "d_z"}, qk{plan.d_k, "d_k"}, v{plan.d_v, "d_v"};
+  for (std::size_t h = 0; h < s.heads.size(); ++h) {
+    const std::string prefix = "heads[" + std::to_string(h) + "].";
+    const Projections& p = s.heads[h];
+    check_projection(prefix + "W_q", p.W_q, dx, qk, s.layout);
+    check_projection(prefix + "W_k", p.W_k, dz, qk, s.layout);
+    check_projection(prefix + "W_v", p.W_v, dz, v, s.layout);
+    (void)expect_vector(prefix + "b_q", p.b_q, plan.d_k, "d_k");
+    (void)expect_vector(prefix + "b_k", p.b_k, plan.d_k, "d_k");
+    (void)expect_vector(prefix + "b_v", p.b_v, plan.d_v, "d_v");
+  }
+}
+
+std::vector<HeadWeights> build_full(const Scenario& s, const Sizes& n, const Plan& plan) {
+  const Projections& p = s.full;
+  std::vector<HeadWeights> heads(plan.H);
+  for (long h = 0; h < plan.H; ++h) {
+    const long k0 = h * plan.d_k, v0 = h * plan.d_v;
+    heads[h].W_q = column_block(p.W_q, n.d_x, k0, plan.d_k, s.layout);
+    heads[h].W_k = column_block(p.W_k, n.d_z, k0, plan.d_k, s.layout);
+    heads[h].W_v = column_block(p.W_v, n.d_z, v0, plan.d_v, s.layout);
+    heads[h].b_q = segment(p.b_q, k0, plan.d_k);
+    heads[h].b_k = segment(p.b_k, k0, plan.d_k);
+    heads[h].b_v = segment(p.b_v, v0, plan.d_v);
   }
   return heads;
 }
 
-std::vector<HeadWeights> resolve_per_head(const Scenario& s, const Sizes& n, long& d_k, long& d_v) {
-  const Widths first = implied_widths(s.heads.front(), s.layout, n.d_x, n.d_z);
-  d_k = first.qk;
-  d_v = first.v;
-  const Dim dx{n.d_x, "d_x"}, dz{n.d_z, "d_z"}, qk{d_k, "d_k"}, v{d_v, "d_v"};
+std::vector<HeadWeights> build_per_head(const Scenario& s, const Sizes& n, const Plan& plan) {
   std::vector<HeadWeights> heads;
-  for (std::size_t h = 0; h < s.heads.size(); ++h) {
-    const std::string prefix = "heads[" + std::to_string(h) + "].";
-    const Projections& p = s.heads[h];
+  for (const Projections& p : s.heads) {
     HeadWeights w;
-    w.W_q = projection(prefix + "W_q", p.W_q, dx, qk, s.layout);
-    w.W_k = projection(prefix + "W_k", p.W_k, dz, qk, s.layout);
-    w.W_v = projection(prefix + "W_v", p.W_v, dz, v, s.layout);
-    w.b_q = expect_vector(prefix + "b_q", p.b_q, d_k, "d_k");
-    w.b_k = expect_vector(prefix + "b_k", p.b_k, d_k, "d_k");
-    w.b_v = expect_vector(prefix + "b_v", p.b_v, d_v, "d_v");
+    w.W_q = column_block(p.W_q, n.d_x, 0, plan.d_k, s.layout);
+    w.W_k = column_block(p.W_k, n.d_z, 0, plan.d_k, s.layout);
+    w.W_v = column_block(p.W_v, n.d_z, 0, plan.d_v, s.layout);
+    w.b_q = segment(p.b_q, 0, plan.d_k);
+    w.b_k = segment(p.b_k, 0, plan.d_k);
+    w.b_v = segment(p.b_v, 0, plan.d_v);
     heads.push_back(std::move(w));
   }
   return heads;
@@ -218,26 +281,100 @@ double resolve_scale(const Scale& scale, long d_k) {
   }
 }
 
-void check_trace_size(const Sizes& n, long H, long d_k, long d_v, long d_out) {
-  const double per_head = double(n.n_x) * d_k + double(n.n_z) * (d_k + d_v) + 4.0 * n.n_x * n.n_z + double(n.n_x) * d_v;
-  const double cells = H * per_head + double(n.n_x) * (H * d_v + d_out);
+/// Values the trace and the resolved weights hold, checked before either is allocated.
+void check_trace_size(const Sizes& n, const Plan& p) {
+  const double H = double(p.H), d_k = double(p.d_k), d_v = double(p.d_v);
+  const double per_head = n.n_x * d_k + n.n_z * (d_k + d_v) + 4.0 * n.n_x * n.n_z + n.n_x * d_v;
+  const double weights = H * (n.d_x * d_k + n.d_z * (d_k + d_v) + 2 * d_k + d_v) + H * d_v * p.d_out + p.d_out;
+  const double cells = H * per_head + double(n.n_x) * (H * d_v + p.d_out) + weights +
+                       double(n.n_x) * n.d_x + double(n.n_z) * n.d_z + double(n.n_x) * n.n_z;
   if (cells > limits::max_trace_cells)
     fail("(scenario)", "expected a trace of at most " + std::to_string(long(limits::max_trace_cells / 1e6)) +
                            " million values, this one needs " + std::to_string(long(cells / 1e6)) +
                            " million (fewer tokens, heads or a narrower width)");
 }
 
-void resolve_output(const Scenario& s, long concat_width, Model& m) {
+/// W_o's shape and d_out, without allocating.
+long plan_output(const Scenario& s, long concat_width) {
   if (!s.W_o) {
     if (s.b_o) fail("b_o", "given without W_o (a bias needs the output projection)");
-    return;
+    return concat_width;
   }
-  m.has_W_o = true;
-  m.W_o = expect_matrix("W_o", *s.W_o, Dim{concat_width, "H*d_v"}, Dim{-1, "d_out"}, s.layout);
-  if (m.W_o.cols() > limits::max_width)
-    fail("W_o", "expected at most " + std::to_string(limits::max_width) + " output columns, got " +
-                    std::to_string(m.W_o.cols()));
-  m.b_o = expect_vector("b_o", s.b_o, m.W_o.cols(), "d_out");
+  const long rows = s.layout == Layout::rows ? s.W_o->rows() : s.W_o->cols();
+  const long d_out = width_of(*s.W_o, s.layout);
+  if (rows != concat_width)
+    fail("W_o", "expected " + shape_text(Dim{concat_width, "H*d_v"}, Dim{-1, "d_out"}, s.layout) + ", got " +
+                    std::to_string(s.W_o->rows()) + "x" + std::to_string(s.W_o->cols()));
+  if (d_out > limits::max_width)
+    fail("W_o", "expected d_out of at most " + std::to_string(limits::max_width) + ", got " + std::to_string(d_out));
+  (void)expect_vector("b_o", s.b_o, d_out, "d_out");
+  return d_out;
+}
+
+double max_abs(const Matrix& m) { return m.size() ? m.cwiseAbs().maxCoeff() : 0.0; }
+double max_abs(const Vector& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.0; }
+/// Largest sum of |row entries|: bounds |(A B)_ij| <= row_sum(A) * max|B|.
+double max_row_sum(const Matrix& m) { return m.size() ? m.cwiseAbs().rowwise().sum().maxCoeff() : 0.0; }
+
+std::string number_text(double x) {
+  std::ostringstream out;
+  out.precision(3);
+  out << x;
+  return out.str();
+}
+
+/// An input that feeds a stage, with its largest magnitude: the field a refusal names.
+struct Source {
+  std::string field;
+  double magnitude;
+};
+
+/// "could reach 4e+302", or "could overflow to inf" when even the bound is beyond double range.
+std::string reach_text(double bound) {
+  return std::isfinite(bound) ? "could reach " + number_text(bound) : "could overflow to inf";
+}
+
+[[noreturn]] void fail_overflow(std::initializer_list<Source> sources, const std::string& stage, double bound) {
+  const Source* biggest = sources.begin();
+  for (const Source& s : sources)
+    if (s.magnitude > biggest->magnitude) biggest = &s;
+  fail(biggest->field, "expected values small enough that " + stage + " stay within " +
+                           number_text(limits::max_magnitude) + ", got values up to " + number_text(biggest->magnitude) +
+                           " (" + stage + " " + reach_text(bound) + ")");
+}
+
+/// Refuses a model whose computation could overflow, from bounds on the inputs (before computing):
+/// |Q| <= rowsum|X| max|W_q| + max|b_q|, |S| <= d_k |Q| |K|, |Y| <= |V| (a convex combination),
+/// |out| <= H d_v |Y| max|W_o| + max|b_o|. Far from DBL_MAX, so a trace never holds inf or NaN.
+void check_magnitudes(const Scenario& s, const Model& m) {
+  const double limit = limits::max_magnitude;
+  const double x_sum = max_row_sum(m.X), z_sum = max_row_sum(m.Z);
+  const std::string z_field = s.Z ? "Z" : "X";
+  double v_max = 0;
+  for (std::size_t h = 0; h < m.heads.size(); ++h) {
+    const HeadWeights& w = m.heads[h];
+    const std::string prefix = s.per_head() ? "heads[" + std::to_string(h) + "]." : "";
+    const std::string head = s.head_count() > 1 ? "head " + std::to_string(h + 1) + "'s " : "";
+    const Source X{"X", max_abs(m.X)}, Z{z_field, max_abs(m.Z)}, Wq{prefix + "W_q", max_abs(w.W_q)},
+        Wk{prefix + "W_k", max_abs(w.W_k)}, Wv{prefix + "W_v", max_abs(w.W_v)}, bq{prefix + "b_q", max_abs(w.b_q)},
+        bk{prefix + "b_k", max_abs(w.b_k)}, bv{prefix + "b_v", max_abs(w.b_v)};
+    const double q = x_sum * Wq.magnitude + bq.magnitude, k = z_sum * Wk.magnitude + bk.magnitude;
+    const double v = z_sum * Wv.magnitude + bv.magnitude;
+    if (!(q <= limit)) fail_overflow({X, Wq, bq}, head + "queries Q", q);
+    if (!(k <= limit)) fail_overflow({Z, Wk, bk}, head + "keys K", k);
+    if (!(v <= limit)) fail_overflow({Z, Wv, bv}, head + "values V", v);
+    const double scores = double(m.d_k) * q * k;
+    if (!(scores <= limit)) fail_overflow({X, Wq, bq, Z, Wk, bk}, head + "scores (Q K^T)", scores);
+    if (!(scores * m.scale <= limit))
+      fail("scale", "expected a scale that keeps " + head + "scaled scores within " + number_text(limit) + ", got " +
+                        number_text(m.scale) + " (scores up to " + number_text(scores) + " scaled " + reach_text(scores * m.scale) + ")");
+    v_max = std::max(v_max, v);
+  }
+  if (m.has_W_o) {
+    const Source Wo{"W_o", max_abs(m.W_o)}, bo{"b_o", max_abs(m.b_o)};
+    const double out = double(m.W_o.rows()) * v_max * Wo.magnitude + bo.magnitude;
+    if (!(out <= limit)) fail_overflow({Wo, bo}, "the outputs", out);
+  }
 }
 
 std::vector<std::string> query_labels(const Scenario& s) {
@@ -259,21 +396,33 @@ Model resolve(const Scenario& s) {
     fail("num_heads", "expected a whole number from 1 to " + std::to_string(limits::max_heads) + ", got " +
                           std::to_string(s.num_heads));
   if (s.per_head() && static_cast<int>(s.heads.size()) > limits::max_heads)
-    fail("heads", "expected at most " + std::to_string(limits::max_heads) + " heads");
-  Model m;
-  long d_k = 0, d_v = 0;
-  m.heads = s.per_head() ? resolve_per_head(s, n, d_k, d_v) : resolve_full(s, n, d_k, d_v);
-  m.d_k = static_cast<int>(d_k);
-  m.d_v = static_cast<int>(d_v);
-  const long H = static_cast<long>(m.heads.size());
-  resolve_output(s, H * d_v, m);
-  check_trace_size(n, H, d_k, d_v, m.has_W_o ? m.W_o.cols() : H * d_v);
-  m.allowed = resolve_mask(s.mask, n, s.layout);
-  m.scale = resolve_scale(s.scale, d_k);
+    fail("heads", "expected at most " + std::to_string(limits::max_heads) + " heads, got " +
+                      std::to_string(s.heads.size()));
+  // Shapes and sizes first, then allocation: a small file cannot ask for gigabytes.
+  Plan plan;
+  if (s.per_head()) plan_per_head(s, n, plan);
+  else plan_full(s, n, plan);
+  plan.d_out = plan_output(s, plan.H * plan.d_v);
+  check_trace_size(n, plan);
+  const BoolMatrix allowed = resolve_mask(s.mask, n, s.layout);
+  const double scale = resolve_scale(s.scale, plan.d_k);
   check_all_finite(s);
+
+  Model m;
+  m.heads = s.per_head() ? build_per_head(s, n, plan) : build_full(s, n, plan);
+  m.d_k = static_cast<int>(plan.d_k);
+  m.d_v = static_cast<int>(plan.d_v);
+  if (s.W_o) {
+    m.has_W_o = true;
+    m.W_o = to_rows(*s.W_o, s.layout);
+    m.b_o = s.b_o ? *s.b_o : Vector::Zero(plan.d_out);
+  }
+  m.allowed = allowed;
+  m.scale = scale;
   m.X = to_rows(s.X, s.layout);
   m.Z = s.Z ? to_rows(*s.Z, s.layout) : m.X;
   m.query_labels = query_labels(s);
+  check_magnitudes(s, m);
   return m;
 }
 

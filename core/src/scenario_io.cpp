@@ -1,5 +1,6 @@
 #include "attnlab/scenario_io.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -22,8 +24,61 @@ namespace {
 
 constexpr const char* kFormat = "attnlab/1";
 
+/// Length of the valid UTF-8 sequence starting at s[i], or 0 when the bytes there are not one.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((byte(i + k) >> 6) != 0x2) return 0;
+  return n;
+}
+
+/// Text from a file made safe for a one-line message: control characters and bytes that are not
+/// UTF-8 become escapes, so a hostile string cannot add lines to the message.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = utf8_length(text, i);
+    if (c >= 0x20 && c != 0x7F && n > 0) {
+      out.append(text, i, n);
+      i += n;
+      continue;
+    }
+    char escape[8];
+    if (c == '\n') std::snprintf(escape, sizeof escape, "\\n");
+    else if (c == '\t') std::snprintf(escape, sizeof escape, "\\t");
+    else if (c == '\r') std::snprintf(escape, sizeof escape, "\\r");
+    else std::snprintf(escape, sizeof escape, "\\x%02X", c);
+    out += escape;
+    ++i;
+  }
+  return out;
+}
+
+/// At most `max` bytes of `text`, cut at a character boundary, with "..." when shortened.
+std::string shortened(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  std::size_t end = 0;
+  while (end < max) {
+    const std::size_t n = std::max<std::size_t>(1, utf8_length(text, end));
+    if (end + n > max) break;
+    end += n;
+  }
+  return text.substr(0, end) + "...";
+}
+
 [[noreturn]] void fail(const std::string& field, const std::string& message) {
-  throw ScenarioError(field + ": " + message);
+  throw ScenarioError(printable(field + ": " + message));
+}
+
+/// A key as it appears in a field path: as is when it is a plain name, quoted otherwise.
+std::string key_text(const std::string& key) {
+  const bool plain = !key.empty() && key.size() <= 40 &&
+                     std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return plain ? key : "\"" + shortened(key, 40) + "\"";
 }
 
 /// A short description of a JSON value for "got ..." in messages.
@@ -31,18 +86,11 @@ std::string describe(const json& value) {
   switch (value.type()) {
     case json::value_t::null: return "null";
     case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case json::value_t::string: {
-      std::string s = value.get<std::string>();
-      if (s.size() > 24) s = s.substr(0, 24) + "...";
-      return "string \"" + s + "\"";
-    }
+    case json::value_t::string: return "string \"" + shortened(value.get<std::string>(), 24) + "\"";
     case json::value_t::array: return "an array of " + std::to_string(value.size());
     case json::value_t::object: return "an object";
     case json::value_t::discarded: return "nothing";
-    default: {
-      std::string s = value.dump();
-      return s.size() > 24 ? s.substr(0, 24) + "..." : s;
-    }
+    default: return shortened(value.dump(), 24);
   }
 }
 
@@ -51,24 +99,36 @@ std::string lowercase(std::string s) {
   return s;
 }
 
-/// Refuses keys outside `known`; suggests the key that differs only by case (W_Q -> W_q).
+/// Edit distance (insertions, deletions, substitutions, adjacent swaps), for "did you mean".
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+/// Refuses keys outside `known`; suggests the key that differs only by case (W_Q -> W_q) or by a
+/// typo of at most two letters (casual -> causal).
 void check_keys(const json& object, const std::set<std::string>& known, const std::string& path) {
   for (const auto& item : object.items()) {
     if (known.count(item.key())) continue;
-    std::string message = "unknown key";
-    for (const std::string& k : known)
-      if (lowercase(k) == lowercase(item.key())) message += " (did you mean \"" + k + "\"?)";
-    fail(path + item.key(), message);
+    std::string best;
+    std::size_t best_distance = 3;
+    if (item.key().size() <= 40)
+      for (const std::string& k : known) {
+        const std::size_t distance = lowercase(k) == lowercase(item.key()) ? 0 : edit_distance(lowercase(k), lowercase(item.key()));
+        if (distance < best_distance && distance < k.size()) best = k, best_distance = distance;
+      }
+    fail(path + key_text(item.key()), best.empty() ? "unknown key" : "unknown key (did you mean \"" + best + "\"?)");
   }
 }
 
-/// Marks a number literal the JSON parser could not hold, so the reader can name its field.
-constexpr const char* kOverflowMarker = "\x01" "attnlab:out-of-range:";
-
 double read_number(const json& value, const std::string& field) {
-  if (value.is_string() && value.get<std::string>().rfind(kOverflowMarker, 0) == 0)
-    fail(field, "expected a finite number, got " + value.get<std::string>().substr(std::strlen(kOverflowMarker)) +
-                    " (out of double range)");
   if (!value.is_number()) fail(field, "expected a number, got " + describe(value));
   double x = value.get<double>();
   if (!std::isfinite(x)) fail(field, "expected a finite number, got a number out of double range");
@@ -87,12 +147,10 @@ Matrix read_matrix(const json& value, const std::string& field) {
   if (!first.is_array())
     fail(field + "[0]", "expected a row (an array of numbers), got " + describe(first));
   if (first.empty()) fail(field + "[0]", "expected a non-empty row, got an empty array");
+  // No size limit here: the JSON value limit bounds memory, and resolve() names the token or
+  // width limit a matrix breaks.
   const std::size_t rows = value.size(), cols = first.size();
-  const std::size_t limit = std::max(limits::max_tokens, limits::max_width);
-  if (rows > limit || cols > limit)
-    fail(field, "expected at most " + std::to_string(limit) + " rows and columns, got " +
-                    std::to_string(rows) + "x" + std::to_string(cols));
-  Matrix m(rows, cols);
+  // Every row is checked before allocating, so rows x cols is backed by numbers actually in the file.
   for (std::size_t i = 0; i < rows; ++i) {
     const std::string row_field = field + "[" + std::to_string(i) + "]";
     const json& row = value[i];
@@ -100,9 +158,11 @@ Matrix read_matrix(const json& value, const std::string& field) {
     if (row.size() != cols)
       fail(row_field, "expected " + std::to_string(cols) + " numbers like row 0 (a rectangular matrix), got " +
                           std::to_string(row.size()));
-    for (std::size_t j = 0; j < cols; ++j)
-      m(i, j) = read_number(row[j], row_field + "[" + std::to_string(j) + "]");
   }
+  Matrix m(rows, cols);
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j)
+      m(i, j) = read_number(value[i][j], field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]");
   return m;
 }
 
@@ -261,60 +321,93 @@ void read_heads_or_full(const json& doc, Scenario& s) {
   s.num_heads = static_cast<int>(s.heads.size());
 }
 
-/// Depth of nesting outside strings, so a hostile file cannot exhaust the stack.
-void check_depth(const std::string& text) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') {
-      if (++depth > limits::max_json_depth)
-        fail("(file)", "expected JSON nested at most " + std::to_string(limits::max_json_depth) + " levels deep, got deeper");
-    } else if (c == ']' || c == '}') --depth;
+/// One pass over the text before any document is built, in constant memory per nesting level:
+/// syntax, nesting depth, the number of values, duplicate keys and numbers beyond double range,
+/// each reported with the path of the value (`X[0][1]`, `mask.cells`, `view.zoom`).
+class Prescan {
+ public:
+  bool null() { return value(); }
+  bool boolean(bool) { return value(); }
+  bool number_integer(json::number_integer_t) { return value(); }
+  bool number_unsigned(json::number_unsigned_t) { return value(); }
+  bool number_float(json::number_float_t, const std::string&) { return value(); }
+  bool string(std::string&) { return value(); }
+  bool binary(json::binary_t&) { return value(); }
+  bool start_object(std::size_t) { return open(false); }
+  bool start_array(std::size_t) { return open(true); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(std::string& k) {
+    Frame& f = frames_.back();
+    if (!f.keys.insert(k).second) return stop(path() + key_suffix(k), "duplicate key (given twice in one object)");
+    f.key = k;
+    return count();
   }
-}
-
-bool is_number_char(char c) { return std::isdigit(static_cast<unsigned char>(c)) || std::strchr("+-.eE", c); }
-
-/// Replaces every occurrence of the number literal `literal` outside strings with a marked string.
-bool mark_overflowing_literal(std::string& text, const std::string& literal) {
-  bool in_string = false, escaped = false, replaced = false;
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (text.compare(i, literal.size(), literal) == 0 && (i == 0 || !is_number_char(text[i - 1])) &&
-               (i + literal.size() == text.size() || !is_number_char(text[i + literal.size()]))) {
-      out += std::string("\"") + "\\u0001attnlab:out-of-range:" + literal + "\"";
-      i += literal.size() - 1;
-      replaced = true;
-      continue;
-    }
-    out += c;
+  bool parse_error(std::size_t, const std::string& last_token, const nlohmann::detail::exception& e) {
+    if (e.id == 406)  // a number literal beyond double's range
+      return stop(path() + next_suffix(), "expected a finite number, got " + shortened(last_token, 24) + " (out of double range)");
+    std::string what = e.what();
+    const auto pos = what.find("] ");
+    return stop("(file)", "not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
   }
-  text.swap(out);
-  return replaced;
-}
+  const std::string& error() const { return error_; }
 
-/// nlohmann's message without its "[json.exception...]" prefix.
-std::string parse_error_text(const json::parse_error& e) {
-  std::string what = e.what();
-  const auto pos = what.find("] ");
-  if (pos != std::string::npos) what = what.substr(pos + 2);
-  return what;
-}
+ private:
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;  ///< arrays: index of the next element
+    std::string key;        ///< objects: the current key
+    std::set<std::string> keys;
+  };
+
+  static std::string key_suffix(const std::string& key) { return "." + key_text(key); }
+  std::string next_suffix() const {
+    if (frames_.empty()) return "";
+    const Frame& f = frames_.back();
+    return f.array ? "[" + std::to_string(f.index) + "]" : key_suffix(f.key);
+  }
+  std::string path() const {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
+      const Frame& f = frames_[i];
+      p += f.array ? "[" + std::to_string(f.index) + "]" : key_suffix(f.key);
+    }
+    if (!p.empty() && p[0] == '.') p.erase(0, 1);
+    return p;
+  }
+  bool stop(std::string field, const std::string& message) {
+    if (!field.empty() && field[0] == '.') field.erase(0, 1);
+    if (field.empty()) field = "(file)";
+    error_ = field + ": " + message;
+    return false;
+  }
+  bool count() {
+    if (++values_ > limits::max_file_values)
+      return stop("(file)", "expected at most " + std::to_string(limits::max_file_values) +
+                                " JSON values (numbers, strings, keys, ...), got more");
+    return true;
+  }
+  bool value() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+    return count();
+  }
+  bool open(bool array) {
+    if (frames_.size() >= static_cast<std::size_t>(limits::max_json_depth))
+      return stop("(file)", "expected JSON nested at most " + std::to_string(limits::max_json_depth) + " levels deep, got deeper");
+    if (!count()) return false;
+    frames_.push_back(Frame{array, 0, {}, {}});
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+    return true;
+  }
+
+  std::vector<Frame> frames_;
+  std::size_t values_ = 0;
+  std::string error_;
+};
 
 }  // namespace
 
@@ -334,6 +427,12 @@ Scenario scenario_from_json(const json& doc) {
   if (!doc.contains("X")) fail("X", "expected the token embeddings (a matrix), got nothing");
   s.X = read_matrix(doc["X"], "X");
   if (doc.contains("Z")) s.Z = read_matrix(doc["Z"], "Z");
+  // An empty label list would read as "no labels given"; it is a count that does not match.
+  if (doc.contains("tokens") && s.tokens.empty())
+    fail("tokens", "expected " + std::to_string(s.n_x()) + " labels (one per token of X), got 0");
+  if (doc.contains("context_tokens") && s.context_tokens.empty())
+    fail("context_tokens", "expected " + std::to_string(s.n_z()) + " labels (one per token of " +
+                               (s.Z ? "Z" : "X, as Z is omitted") + "), got 0");
   read_heads_or_full(doc, s);
   if (doc.contains("W_o")) s.W_o = read_matrix(doc["W_o"], "W_o");
   if (doc.contains("b_o")) s.b_o = read_vector(doc["b_o"], "b_o");
@@ -352,24 +451,15 @@ Scenario scenario_from_string(const std::string& text) {
                        std::to_string(text.size() >> 20) + " MiB");
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) fail("(file)", "expected a JSON object, got an empty file");
   if (text.find('\0') != std::string::npos) fail("(file)", "expected JSON text, got a NUL byte (a binary file?)");
-  check_depth(text);
-  std::string marked = text;
-  for (int round = 0;; ++round) {
-    try {
-      return scenario_from_json(json::parse(marked));
-    } catch (const json::parse_error& e) {
-      fail("(file)", "not valid JSON: " + parse_error_text(e));
-    } catch (const json::out_of_range& e) {  // 406: a number literal beyond double's range
-      const std::string what = e.what();
-      const auto open = what.find("parsing '"), close = what.rfind('\'');
-      if (e.id != 406 || open == std::string::npos || close <= open + 9 || round >= 16)
-        fail("(file)", "expected numbers within double range, got " + what.substr(what.find("] ") + 2));
-      if (!mark_overflowing_literal(marked, what.substr(open + 9, close - open - 9)))
-        fail("(file)", "expected numbers within double range, got " + what.substr(open + 9, close - open - 9));
-    } catch (const json::exception& e) {
-      fail("(file)", std::string("not valid JSON: ") + e.what());
-    }
+  Prescan scan;
+  if (!json::sax_parse(text, &scan)) throw ScenarioError(printable(scan.error()));
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {  // the prescan accepted it, so this is not expected
+    fail("(file)", std::string("not valid JSON: ") + e.what());
   }
+  return scenario_from_json(doc);
 }
 
 std::string read_text_file(const std::string& path, std::size_t max_bytes) {
@@ -391,7 +481,14 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
 }
 
 Scenario load_scenario(const std::string& path) {
-  return scenario_from_string(read_text_file(path, limits::max_file_bytes));
+  std::string text;
+  try {
+    text = read_text_file(path, limits::max_file_bytes);
+  } catch (const ScenarioError& e) {  // the caller names the file; the message names the problem
+    const std::string what = e.what();
+    fail("(file)", what.substr(std::min(what.size(), printable(path).size() + 2)));
+  }
+  return scenario_from_string(text);
 }
 
 namespace {
@@ -463,33 +560,100 @@ json scenario_to_json(const Scenario& s) {
   return doc;
 }
 
-void write_file_atomically(const std::string& path, const std::string& contents) {
-  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+namespace {
+
+/// Writes everything and fsyncs; false with errno set on failure.
+bool write_and_sync(int fd, const std::string& contents) {
   std::size_t written = 0;
   while (written < contents.size()) {
     const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int error = errno;
-      ::close(fd);
-      ::unlink(temp.c_str());
-      throw std::runtime_error(path + ": cannot write: " + std::strerror(error));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
     }
     written += static_cast<std::size_t>(n);
   }
-  const bool synced = ::fsync(fd) == 0;
-  const int sync_error = errno;
-  if (::close(fd) != 0 || !synced) {
+  return ::fsync(fd) == 0;
+}
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+/// Makes the rename itself durable (best effort: not every file system syncs directories).
+void sync_directory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
+[[noreturn]] void write_error(const std::string& path, const char* what, int error) {
+  throw std::runtime_error(path + ": " + what + ": " + std::strerror(error));
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  // Keep the permissions of the file being replaced (a private 0600 file stays private).
+  struct stat old {};
+  const bool replacing = ::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode);
+  const std::string dir = directory_of(path);
+  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+  auto finish = [&](int fd) {
+    if (replacing) (void)::fchmod(fd, old.st_mode & 07777);
+  };
+
+#ifdef O_TMPFILE
+  // Preferred: an unnamed file in the target's directory. A crash or kill while writing leaves
+  // nothing behind; only complete, synced contents ever get a name.
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    if (!write_and_sync(fd, contents)) {
+      const int error = errno;
+      ::close(fd);
+      write_error(path, "cannot write", error);
+    }
+    finish(fd);
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    ::unlink(temp.c_str());  // a stale temp from a killed save of this pid
+    const bool linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) == 0;
+    ::close(fd);
+    if (linked) {
+      if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(temp.c_str());
+        write_error(path, "cannot replace", error);
+      }
+      sync_directory(dir);
+      return;
+    }
+    // No /proc to link through: fall back to a named temporary file below.
+  }
+#endif
+
+  const int named = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (named < 0) write_error(path, "cannot write", errno);
+  if (!write_and_sync(named, contents)) {
+    const int error = errno;
+    ::close(named);
     ::unlink(temp.c_str());
-    throw std::runtime_error(path + ": cannot write: " + std::strerror(synced ? errno : sync_error));
+    write_error(path, "cannot write", error);
+  }
+  finish(named);
+  if (::close(named) != 0) {
+    const int error = errno;
+    ::unlink(temp.c_str());
+    write_error(path, "cannot write", error);
   }
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int error = errno;
     ::unlink(temp.c_str());
-    throw std::runtime_error(path + ": cannot replace: " + std::strerror(error));
+    write_error(path, "cannot replace", error);
   }
+  sync_directory(dir);
 }
 
 void save_scenario(const Scenario& scenario, const std::string& path) {

@@ -1,0 +1,75 @@
+// libFuzzer target: the scenario loader and validator on arbitrary bytes, and compute() on the small
+// scenarios they accept. Anything but a one-line ScenarioError is a bug: another exception type
+// escapes (libFuzzer reports it), and broken invariants trap.
+//
+//   scripts/fuzz.sh [SECONDS]
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "attnlab/attention.h"
+#include "attnlab/model.h"
+#include "attnlab/scenario_io.h"
+
+namespace {
+
+// compute() only on small traces, so the fuzzer spends its time on parsing and validation.
+constexpr double kMaxComputeCells = 1 << 14;
+
+void check(bool ok) {
+  if (!ok) __builtin_trap();
+}
+
+void check_message(const attnlab::ScenarioError& e) {
+  const std::string what = e.what();
+  check(!what.empty() && what.find('\n') == std::string::npos && what.find(": ") != std::string::npos);
+}
+
+void check_trace(const attnlab::Model& m, const attnlab::Trace& t) {
+  // Accepted inputs are bounded so that nothing overflows: every stage finite, -inf only where masked.
+  for (const attnlab::HeadTrace& h : t.heads) {
+    for (const attnlab::Matrix* x : {&h.Q, &h.K, &h.V, &h.scores, &h.scaled, &h.weights, &h.output})
+      check(x->allFinite());
+    check((h.masked.array().isFinite() || h.masked.array() == -INFINITY).all());
+    check((h.weights.array() >= 0).all() && (h.weights.array() <= 1).all());
+  }
+  check(t.concat.allFinite() && t.output.allFinite());
+  // Weights along the keys sum to 1, or are all 0 for a query that may attend nothing.
+  if (t.layout == attnlab::Layout::rows && !t.heads.empty()) {
+    const attnlab::Matrix& w = t.heads.front().weights;
+    for (Eigen::Index i = 0; i < w.rows(); ++i) {
+      const double sum = w.row(i).sum();
+      check(m.allowed.row(i).any() ? std::abs(sum - 1) < 1e-9 : sum == 0);
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  attnlab::Scenario scenario;
+  attnlab::Model model;
+  try {
+    scenario = attnlab::scenario_from_string(text);
+    model = attnlab::resolve(scenario);
+  } catch (const attnlab::ScenarioError& e) {
+    check_message(e);
+    return 0;
+  }
+  // A scenario that was accepted is saved and reloaded as the same, valid scenario.
+  try {
+    const attnlab::Scenario again = attnlab::scenario_from_string(attnlab::scenario_to_json(scenario).dump());
+    check(again.X == scenario.X && again.layout == scenario.layout && again.head_count() == scenario.head_count());
+    attnlab::validate(again);
+  } catch (const attnlab::ScenarioError&) {
+    check(false);
+  }
+  const double cells = double(model.X.rows()) * double(model.Z.rows()) * double(model.heads.size()) +
+                       double(model.X.size()) + double(model.Z.size());
+  if (cells > kMaxComputeCells) return 0;
+  check_trace(model, attnlab::compute(model, attnlab::Layout::rows));
+  (void)attnlab::compute(model, attnlab::Layout::columns);
+  return 0;
+}

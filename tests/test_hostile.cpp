@@ -1,0 +1,281 @@
+// Every hostile file in tests/hostile/cases.json is refused by both `attnlab-cli validate` and
+// `attnlab-cli compute`: exit status 1, nothing on stdout, exactly `FILE: <message>` on stderr, and
+// never a signal, a hang (timeout) or a huge allocation (address space capped at 2 GiB).
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "attnlab/attention.h"
+#include "attnlab/model.h"
+#include "attnlab/scenario_io.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ATTNLAB_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATTNLAB_TEST_ASAN 1
+#endif
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kHostileDir = fs::path(ATTNLAB_SOURCE_DIR) / "tests" / "hostile";
+constexpr rlim_t kAddressSpace = rlim_t{2} << 30;  // 2 GiB
+constexpr int kTimeoutSeconds = 60;                // generous for sanitizer builds on 2 shared cores
+
+struct HostileCase {
+  std::string name, file, generate, message;
+};
+
+void PrintTo(const HostileCase& c, std::ostream* os) { *os << '"' << c.name << '"'; }
+
+std::vector<HostileCase> load_cases() {
+  std::ifstream in(kHostileDir / "cases.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  std::vector<HostileCase> cases;
+  for (const auto& c : doc.at("cases"))
+    cases.push_back({c.at("case"), c.value("file", ""), c.value("generate", ""), c.at("message")});
+  return cases;
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+/// A scratch directory for this process (ctest runs each test in its own process).
+class Scratch {
+ public:
+  static const fs::path& dir() {
+    static Scratch instance;
+    return instance.dir_;
+  }
+
+ private:
+  Scratch() {
+    char pattern[] = "/tmp/attnlab-hostile-XXXXXX";
+    dir_ = ::mkdtemp(pattern);
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  fs::path dir_;
+};
+
+std::string column(int n) {  // n tokens of width 1: [[0],[0],...]
+  std::string s = "[";
+  for (int i = 0; i < n; ++i) s += i ? ",[0]" : "[0]";
+  return s + "]";
+}
+
+std::string row(int n) {  // one row of n zeros: [[0,0,...]]
+  std::string s = "[[";
+  for (int i = 0; i < n; ++i) s += i ? ",0" : "0";
+  return s + "]]";
+}
+
+/// Writes the case `name` (too big or too odd to commit) and returns its path.
+fs::path generate(const std::string& name) {
+  const fs::path path = Scratch::dir() / name;
+  auto write = [&](const std::string& text) { std::ofstream(path, std::ios::binary) << text; };
+  if (name == "tokens_8193.json") write("{\"X\": " + column(8193) + "}");
+  else if (name == "context_8193.json") write("{\"X\": [[0]], \"Z\": " + column(8193) + "}");
+  else if (name == "width_4097.json") write("{\"X\": " + row(4097) + "}");
+  else if (name == "wq_width_4097.json") write("{\"X\": [[0]], \"W_q\": " + row(4097) + ", \"W_k\": " + row(4097) + "}");
+  else if (name == "wo_width_4097.json") write("{\"X\": [[0]], \"W_o\": " + row(4097) + "}");
+  else if (name == "trace_too_big.json") {  // 4096 tokens of width 8 in 8 heads: 8 x 4 x 4096^2 values
+    std::string tokens;
+    for (int i = 0; i < 4096; ++i) tokens += std::string(i ? "," : "") + "[0,0,0,0,0,0,0,0]";
+    write("{\"X\": [" + tokens + "], \"num_heads\": 8}");
+  } else if (name == "too_many_values.json") {  // 4100 x 4096 zeros: 33 MB, under the size limit
+    std::ofstream out(path, std::ios::binary);
+    const std::string r = row(4096).substr(1, row(4096).size() - 2);
+    out << "{\"X\": [";
+    for (int i = 0; i < 4100; ++i) out << (i ? "," : "") << r;
+    out << "]}";
+  } else if (name == "file_257mib.json") {  // sparse: 257 MiB on paper, no disk used
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    EXPECT_EQ(::ftruncate(fd, off_t{257} << 20), 0);
+    ::close(fd);
+  } else if (name == "directory.json") {
+    fs::create_directory(path);
+  } else if (name != "missing.json") {
+    ADD_FAILURE() << "no generator for " << name;
+  }
+  return path;
+}
+
+struct CliRun {
+  bool exited = false;
+  int status = -1;  ///< exit status, or the signal when !exited
+  bool timed_out = false;
+  std::string out, err;
+};
+
+/// Runs attnlab-cli with `args` under the address-space cap and the timeout.
+CliRun run_cli(const std::vector<std::string>& args) {
+  const fs::path out_file = Scratch::dir() / "stdout.txt", err_file = Scratch::dir() / "stderr.txt";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+#ifdef ATTNLAB_TEST_ASAN
+    // ASan reserves terabytes of address space, so cap single allocations instead.
+    std::string options = std::getenv("ASAN_OPTIONS") ? std::getenv("ASAN_OPTIONS") : "";
+    options += ":max_allocation_size_mb=2048:allocator_may_return_null=0";
+    ::setenv("ASAN_OPTIONS", options.c_str(), 1);
+#else
+    const rlimit cap{kAddressSpace, kAddressSpace};
+    ::setrlimit(RLIMIT_AS, &cap);
+#endif
+    const int out = ::open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    std::vector<char*> argv{const_cast<char*>(ATTNLAB_CLI)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(ATTNLAB_CLI, argv.data());
+    ::_exit(127);
+  }
+  CliRun r;
+  int wstatus = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeoutSeconds);
+  while (::waitpid(pid, &wstatus, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &wstatus, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  r.exited = WIFEXITED(wstatus);
+  r.status = r.exited ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus);
+  r.out = read_all(out_file);
+  r.err = read_all(err_file);
+  return r;
+}
+
+class Hostile : public ::testing::TestWithParam<HostileCase> {};
+
+TEST_P(Hostile, RefusedByValidateAndCompute) {
+  const HostileCase& c = GetParam();
+  const fs::path path = c.file.empty() ? generate(c.generate) : kHostileDir / c.file;
+  ASSERT_TRUE(!c.file.empty() || !c.generate.empty()) << c.name;
+  for (const char* command : {"validate", "compute"}) {
+    SCOPED_TRACE(std::string(command) + " " + path.string() + " (" + c.name + ")");
+    const CliRun r = run_cli({command, path.string()});
+    EXPECT_FALSE(r.timed_out) << "no answer within " << kTimeoutSeconds << " s";
+    ASSERT_TRUE(r.exited) << "killed by signal " << r.status << "; stderr: " << r.err;
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, path.string() + ": " + c.message + "\n");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, Hostile, ::testing::ValuesIn(load_cases()), [](const auto& info) {
+  std::string name = info.param.file.empty() ? info.param.generate : info.param.file;
+  name = name.substr(0, name.rfind('.'));
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+});
+
+TEST(HostileTable, EveryFileIsInTheManifestAndEveryEntryExists) {
+  std::set<std::string> listed, on_disk;
+  for (const HostileCase& c : load_cases()) {
+    if (!c.file.empty()) {
+      EXPECT_TRUE(listed.insert(c.file).second) << "listed twice: " << c.file;
+    }
+  }
+  for (const auto& entry : fs::directory_iterator(kHostileDir))
+    if (entry.path().extension() == ".json" && entry.path().filename() != "cases.json")
+      on_disk.insert(entry.path().filename().string());
+  EXPECT_EQ(listed, on_disk);
+}
+
+TEST(HostileTable, TheDocIsGeneratedFromTheManifest) {
+  const std::string command = "python3 " + (kHostileDir / "gen_doc.py").string() + " --check";
+  EXPECT_EQ(std::system(command.c_str()), 0) << "docs/HOSTILE_INPUT.md is stale: run tests/hostile/gen_doc.py";
+}
+
+TEST(HostileTable, EveryMessageIsOneLineNamingAField) {
+  for (const HostileCase& c : load_cases()) {
+    EXPECT_EQ(c.message.find('\n'), std::string::npos) << c.name;
+    EXPECT_NE(c.message.find(": "), std::string::npos) << c.name;
+  }
+}
+
+// ---- numerics: huge scores are fine, overflow is refused rather than drawn
+
+TEST(HostileNumerics, ScoresOfPlusMinus1e300GiveFiniteWeights) {
+  attnlab::Matrix logits(3, 3);
+  logits << 1e300, -1e300, 0, -1e300, -1e300, -1e300, 1e300, 1e300, -1e300;
+  const attnlab::Matrix w = attnlab::softmax_rows(logits);
+  EXPECT_TRUE(w.allFinite()) << w;
+  EXPECT_EQ(w(0, 0), 1.0);
+  EXPECT_EQ(w(0, 1), 0.0);
+  for (int j = 0; j < 3; ++j) EXPECT_NEAR(w(1, j), 1.0 / 3, 1e-15);
+  EXPECT_EQ(w(2, 0), 0.5);
+  EXPECT_EQ(w(2, 2), 0.0);
+}
+
+TEST(HostileNumerics, AScenarioWithScoresNear1e300ComputesFiniteWeights) {
+  // S = Q K^T = [[1e300, -1e300], [-1e300, 1e300]]: each query attends to itself only.
+  const attnlab::Trace t = attnlab::compute(
+      attnlab::scenario_from_string(R"({"X": [[1e150], [-1e150]], "scale": "none"})"));
+  EXPECT_TRUE(t.warnings.empty());
+  const attnlab::Matrix& w = t.heads[0].weights;
+  EXPECT_TRUE(w.allFinite()) << w;
+  EXPECT_EQ(w(0, 0), 1.0);
+  EXPECT_EQ(w(0, 1), 0.0);
+  EXPECT_EQ(w(1, 1), 1.0);
+  EXPECT_TRUE(t.output.allFinite());
+}
+
+TEST(HostileNumerics, AnEditThatWouldOverflowIsRefusedNamingTheField) {
+  attnlab::Scenario s = attnlab::scenario_from_string(R"({"X": [[1, 2], [3, 4]], "W_o": [[1, 0], [0, 1]]})");
+  s.X(1, 0) = 1e200;  // typed into a cell in the window
+  try {
+    attnlab::validate(s);
+    FAIL() << "no error";
+  } catch (const attnlab::ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("X: expected values small enough", 0), 0u) << e.what();
+  }
+}
+
+TEST(HostileNumerics, EveryAcceptedTraceIsFiniteExceptMaskedEntries) {
+  // The largest values the magnitude check lets through, with a bias, W_o and a mask.
+  const attnlab::Trace t = attnlab::compute(attnlab::scenario_from_string(R"({
+    "X": [[1e74, -1e74], [1e74, 1e74]], "W_q": [[1e74, 0], [0, 1e74]], "b_q": [1e140, 0],
+    "W_o": [[1e100, 1], [1, 1e100]], "mask": [[1, 0], [1, 1]], "scale": "none"})"));
+  for (const auto& h : t.heads) {
+    for (const attnlab::Matrix* m : {&h.Q, &h.K, &h.V, &h.scores, &h.scaled, &h.weights, &h.output})
+      EXPECT_TRUE(m->allFinite()) << *m;
+    EXPECT_TRUE((h.masked.array().isFinite() || h.masked.array() == -INFINITY).all()) << h.masked;
+  }
+  EXPECT_TRUE(t.output.allFinite()) << t.output;
+  EXPECT_TRUE(t.warnings.empty());
+}
+
+}  // namespace
