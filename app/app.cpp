@@ -1,25 +1,36 @@
 #include "app.h"
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "app_state.h"
+#include "attnlab/scenario_io.h"
 #include "commands.h"
+#include "dialogs.h"
+#include "frame_bench.h"
 #include "heatmap.h"
 #include "layout_dump.h"
 #include "main_menu.h"
 #include "panels.h"
 #include "platform.h"
+#include "scripted_edit.h"
 #include "screenshot.h"
 #include "smoke.h"
 #include "theme.h"
+#include "trace_worker.h"
+#include "user_dirs.h"
+#include "window_capture.h"
 
 namespace attnlab::app {
 namespace {
@@ -41,13 +52,15 @@ std::string ConfigIniPath() {
   return ec ? std::string() : (dir / "imgui.ini").string();
 }
 
-void OpenInitialDocument(AppState& state, const Options& options) {
+// Returns false when the file given on the command line could not be opened.
+bool OpenInitialDocument(AppState& state, const Options& options) {
   state.presets = ListPresets(FindPresetDir());
   state.Open(BuiltInExample(state.presets));
-  if (!options.file.empty() && !OpenDocument(state, options.file))
-    std::fprintf(stderr, "attnlab: showing the built-in example instead\n");
+  const bool opened = options.file.empty() || OpenDocument(state, options.file);
+  if (!opened) std::fprintf(stderr, "attnlab: showing the built-in example instead\n");
   state.ui.selected_head = std::clamp(options.head, 0, state.HeadCount() - 1);
   SetLectureMode(state, options.lecture);
+  return opened;
 }
 
 // Applies lecture mode changes between frames: a new font atlas at the lecture scale (crisp) and
@@ -76,11 +89,13 @@ std::string WindowTitle(const AppState& state) {
 }
 
 void DrawFrame(AppState& state) {
+  state.ui.hovered_last_frame = state.ui.hovered;
   state.ui.hovered = {};
   HandleShortcuts(state);
   DrawMainMenuBar(state);
   DrawStatusBar(state);
   DrawPanels(state);
+  if (state.dialogs) state.dialogs->DrawDialogs(state);
 }
 
 double Percentile(std::vector<double> v, double p) {
@@ -103,16 +118,29 @@ bool WriteScreenshot(const Options& options, const Capture& capture, const Layou
 }
 
 struct RunMode {
-  bool screenshot, bench, smoke;
-  bool Scripted() const { return screenshot || bench || smoke; }
+  bool screenshot, bench, smoke, bench_edit, startup;
+  bool Scripted() const { return screenshot || bench || smoke || bench_edit || startup; }
 };
+
+// Scripted screenshots wait (bounded) for a trace still computing off the UI thread.
+constexpr int kMaxTraceWaitFrames = 20000;
+
+bool WaitForTrace(AppState& state, const Options& options) {
+  if (options.capture_stale) return false;
+  state.GetTrace();  // a small trace computes now; a large one is requested
+  if (!state.TraceStale()) return false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // leave the cores to the worker
+  return true;
+}
 
 }  // namespace
 
 int RunApp(const Options& options) {
-  const RunMode mode{!options.screenshot_path.empty(), options.bench_frames > 0, options.smoke};
+  const RunMode mode{!options.screenshot_path.empty(), options.bench_frames > 0, options.smoke,
+                     options.bench_edit > 0, options.bench_startup};
   AppState state;
-  OpenInitialDocument(state, options);
+  const bool file_opened = OpenInitialDocument(state, options);
+  state.ui.scripted_cell_edit = options.edit_cell;  // its tab comes to the front first
 
   PlatformConfig config;
   config.width = options.width;
@@ -128,42 +156,105 @@ int RunApp(const Options& options) {
   }
   HeatmapContext heatmaps;
   state.heatmaps = &heatmaps;
+  heatmaps.context_menu = [&state](const HeatmapSpec& spec) { HeatmapContextMenu(state, spec); };
+  // Recent files and the autosave live in the user's directories; scripted runs (tests) leave
+  // them alone unless told what to do with a crashed run's work (--restore-autosave).
+  DocumentDialogs dialogs;
+  dialogs.Init(mode.Scripted() ? std::string() : ConfigDir(),
+               mode.Scripted() ? std::string() : StateDir());
+  state.dialogs = &dialogs;
+  // Large traces compute here; a finished one wakes the event loop (issue 5).
+  auto trace_worker = std::make_unique<TraceWorker>([] { Platform::Wake(); });
+  state.trace_worker = trace_worker.get();
+  std::unique_ptr<EditBench> edit_bench;
+  if (mode.bench_edit) edit_bench = std::make_unique<EditBench>(options.bench_edit, options.edit_every);
+  if (!mode.Scripted()) {
+    if (!state.document_path.empty()) dialogs.recent.Add(state.document_path);
+    if (!file_opened)
+      dialogs.ShowError(state, "Cannot open " + options.file, state.status);
+  }
+  if (!mode.Scripted() || !options.restore_autosave.empty())
+    dialogs.OfferRecovery(state, options.restore_autosave);
+  platform.SetCloseGuard(!mode.Scripted());  // the close button asks about unsaved changes
+  WindowCapture window_capture;
   ThemeSync theme;
   LayoutDump dump;
   SmokeReport smoke;
   std::vector<double> frame_ms;
   std::string title;
   int exit_code = 0;
-  const int last_frame = mode.bench ? options.bench_frames : options.frames;
+  int last_frame = mode.bench ? options.bench_frames : mode.startup ? 1 : options.frames;
+  ProcessCpuTimer bench_cpu;  // started after start-up: frames only
+  if (mode.bench_edit) last_frame = 1 << 30;  // ends when its last edit is drawn
 
   for (int frame = 0; !platform.ShouldClose(); ++frame) {
     platform.WaitForEvents(mode.Scripted());
-    for (const std::string& path : platform.TakeDroppedPaths()) OpenDocument(state, path);
+    for (const std::string& path : platform.TakeDroppedPaths()) dialogs.RequestOpenFile(state, path);
     theme.Apply(state, platform);
+    window_capture.BeforeFrame(state, platform);
     const Clock::time_point start = Clock::now();
+    const std::uint64_t trace_before = state.TraceVersion();
+    state.PollTrace();  // before any panel holds the trace: a finished one is swapped in
+    if (edit_bench && !edit_bench->BeforeFrame(state)) exit_code = 1;
+    if (mode.screenshot && frame == last_frame - 1 && frame < kMaxTraceWaitFrames &&
+        WaitForTrace(state, options))
+      ++last_frame;
     const bool capture_now = mode.screenshot && frame == last_frame - 1;
     heatmaps.BeginFrame();
     heatmaps.dump = capture_now ? &dump : nullptr;
     const std::uint64_t version_before = state.Version();
+    // --edit-cell: the Inputs panel types the value while drawing the captured frame.
+    state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));
     platform.NewFrame();
     DrawFrame(state);
     if (mode.smoke) SmokeStep(state, frame, &smoke);
+    if (!options.test_edit.empty() && frame == 2 && !ApplyScriptedEdit(state, options.test_edit, &error)) {
+      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+      exit_code = 1;
+    }
+    if (!options.test_edit_next.empty() && frame == 3 &&
+        !ApplyScriptedEdit(state, options.test_edit_next, &error)) {
+      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+      exit_code = 1;
+    }
     Capture capture;
-    platform.Render(capture_now ? &capture : nullptr);
+    platform.Render(capture_now ? &capture : window_capture.Target());
+    window_capture.AfterFrame(state, platform);
+    if (const int key = platform.TakeScreenshotKey()) dialogs.RequestScreenshot(key);
+    if (const int scale = dialogs.TakeScreenshotRequest())
+      window_capture.Request(scale, NextScreenshotPath(scale));
+    dialogs.autosave.Tick(state);
     heatmaps.EndFrame();
     frame_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    if (mode.startup && frame == 0) std::printf("{\"first_frame_ms\":%.1f}\n", MillisecondsSinceLaunch());
+    if (edit_bench) edit_bench->AfterFrame(state);
     if (WindowTitle(state) != title) platform.SetTitle(title = WindowTitle(state));
     // An edit made during this frame is drawn in the next one: ask for it even when idle.
-    if (state.Version() != version_before) platform.RequestFrames(2);
+    if (state.Version() != version_before || state.TraceVersion() != trace_before)
+      platform.RequestFrames(2);
     if (capture_now && !WriteScreenshot(options, capture, dump, state, platform.FramebufferScale()))
       exit_code = 1;
     if (mode.Scripted() && frame + 1 >= last_frame) break;
-    if (state.ui.quit_requested) platform.SetShouldClose();
+    if (edit_bench && edit_bench->Done()) break;
+    if (platform.TakeCloseRequest() || std::exchange(state.ui.quit_requested, false))
+      dialogs.RequestQuit(state);  // asks first when there are unsaved changes
+    if (dialogs.QuitConfirmed()) platform.SetShouldClose();
   }
+  if (!options.edit_cell.empty() && !state.ui.scripted_cell_edit.empty()) {
+    std::fprintf(stderr, "attnlab: --edit-cell %s was not applied\n", options.edit_cell.c_str());
+    exit_code = 1;
+  }
+  // A clean exit: the work was saved or deliberately discarded, the autosave is no longer needed.
+  dialogs.autosave.Remove();
+  if (options.print_scenario)
+    std::printf("%s\n", attnlab::scenario_to_json(state.GetScenario()).dump(2).c_str());
 
-  if (mode.bench)
-    std::printf("{\"frames\":%d,\"p50_ms\":%.3f,\"p95_ms\":%.3f}\n", int(frame_ms.size()),
-                Percentile(frame_ms, 0.50), Percentile(frame_ms, 0.95));
+  if (mode.bench)  // CPU time of every thread (llvmpipe's too): the load-independent cost
+    std::printf("{\"frames\":%d,\"p50_ms\":%.3f,\"p95_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f}\n",
+                int(frame_ms.size()), Percentile(frame_ms, 0.50), Percentile(frame_ms, 0.95),
+                Percentile(frame_ms, 1.0), bench_cpu.PerFrameMs(int(frame_ms.size())));
+  if (edit_bench) edit_bench->Print(state);
+  if (options.trace_stats) PrintTraceStats(state);
   if (mode.smoke) {
     std::printf("{\"frames\":%d,\"actions\":%d,\"versions\":%d,\"computes\":%d,\"uploads\":%d}\n",
                 int(frame_ms.size()), smoke.actions, smoke.versions, state.ComputeCount(),
@@ -179,6 +270,8 @@ int RunApp(const Options& options) {
     }
   }
   heatmaps.Release();
+  state.trace_worker = nullptr;
+  trace_worker.reset();  // joins the worker before GLFW, which it wakes, goes away
   platform.Shutdown();
   return exit_code;
 }

@@ -5,6 +5,7 @@
 
 #include "attnlab/attention.h"
 #include "attnlab/model.h"
+#include "trace_worker.h"
 
 namespace attnlab::app {
 namespace {
@@ -48,9 +49,13 @@ void AppState::Open(const LoadedScenario& loaded) {
 
 const attnlab::Trace& AppState::GetTrace() {
   if (trace_version_ == version_) return trace_;
+  if (trace_worker && ComputeOffThread(scenario_)) return RequestTrace();
   try {
     ++compute_count_;
-    trace_ = attnlab::compute(scenario_);
+    ++sync_compute_count_;
+    // Into the trace held: a same-shape edit reuses its memory (no zeroing of fresh pages).
+    attnlab::compute_into(attnlab::resolve(scenario_), scenario_.layout, trace_);
+    trace_shape_ = TraceShapeKey(scenario_);
   } catch (const std::exception& e) {
     // ApplyEdit validated the scenario, so this is a limit hit during compute: roll back.
     status = std::string("could not compute: ") + e.what();
@@ -61,9 +66,42 @@ const attnlab::Trace& AppState::GetTrace() {
       return GetTrace();
     }
     trace_ = attnlab::Trace{};
+    trace_shape_.clear();
   }
   trace_version_ = version_;
   return trace_;
+}
+
+// A large trace: asked of the worker once per version. Meanwhile the previous trace is shown
+// (marked stale) if its shapes still fit the Scenario's labels and indices, else nothing.
+const attnlab::Trace& AppState::RequestTrace() {
+  if (requested_version_ != version_) {
+    ++compute_count_;
+    requested_version_ = version_;
+    trace_worker->Request(std::make_shared<const attnlab::Scenario>(scenario_), version_);
+  }
+  return TraceShapeKey(scenario_) == trace_shape_ ? trace_ : empty_trace_;
+}
+
+void AppState::PollTrace() {
+  if (!trace_worker || trace_version_ == version_ || requested_version_ != version_) return;
+  TraceWorker::Result result;
+  if (!trace_worker->TakeResult(version_, trace_, &result)) return;
+  if (!result.error.empty()) {
+    // As in GetTrace(): a limit hit during compute rolls the edit back.
+    status = "could not compute: " + result.error;
+    if (!undo_.empty()) {
+      scenario_ = std::move(undo_.back());
+      undo_.pop_back();
+      ++version_;
+      return;
+    }
+    trace_ = attnlab::Trace{};
+    trace_shape_.clear();
+  } else {
+    trace_shape_ = TraceShapeKey(*result.scenario);
+  }
+  trace_version_ = version_;
 }
 
 bool AppState::ApplyEdit(const char* source,

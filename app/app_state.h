@@ -10,11 +10,14 @@
 #include "attnlab/scenario.h"
 #include "attnlab/trace.h"
 #include "attnlab/colormap.h"
+#include "attnlab/random.h"
 #include "presets.h"
 
 namespace attnlab::app {
 
 struct HeatmapContext;
+class DocumentDialogs;
+class TraceWorker;
 
 /// Stages of the pipeline, in computation order; names a matrix for hover and layout dumps.
 enum class Stage { None, Q, K, V, Scores, Scaled, Masked, Weights, HeadOutput, Concat, Wo, Output };
@@ -29,6 +32,13 @@ struct UiState {
   int selected_head = 0;
   Colormap colormap = Colormap::Viridis;  ///< sequential map; signed data uses DivergingFor()
   HoveredCell hovered;                    ///< cleared at the start of every frame
+  HoveredCell hovered_last_frame;         ///< for panels drawn before the heatmaps (formula strip)
+  HoveredCell pinned;                     ///< clicked cell the Inspector keeps showing
+  int single_query = 0;                   ///< query token of the Single query panel
+  attnlab::RandomSpec random;             ///< Inputs > Sizes: randomize settings (seed, distribution)
+  bool grow_random = false;               ///< pad grown matrices with random values, not zeros
+  std::string scripted_cell_edit;         ///< tests (--edit-cell "W_q[0][1]=0.5"): shown, then typed
+  bool scripted_cell_edit_now = false;    ///< ... into its cell by the Inputs panel this frame
   bool lecture_mode = false;
   float lecture_scale = 2.0f;
   bool help_open_before_lecture = true;
@@ -51,7 +61,16 @@ class AppState {
   /// Increases on every change of the Scenario (edit, undo, redo, open).
   std::uint64_t Version() const { return version_; }
   /// The trace of the current Scenario, recomputed only when Version() changed since last time.
+  /// Large scenarios (ComputeOffThread) are computed by `trace_worker`: meanwhile this returns
+  /// the previous trace if it has the same shapes (else an empty one) and TraceStale() is true.
   const attnlab::Trace& GetTrace();
+  /// Adopts a trace the worker finished. Call at the start of a frame, while no panel holds a
+  /// reference from GetTrace() (the trace's contents are swapped).
+  void PollTrace();
+  /// After GetTrace(): the trace shown belongs to an older Scenario (being recomputed).
+  bool TraceStale() const { return trace_version_ != version_; }
+  /// The Version() the shown trace was computed from (textures and caches key on it).
+  std::uint64_t TraceVersion() const { return trace_version_; }
 
   /// The one entry point for editors: applies `edit` to a copy, validates it with the core and
   /// commits it (undoable) or refuses it, leaving the message in EditErrorFor(source).
@@ -72,7 +91,10 @@ class AppState {
   void MarkSaved(const std::string& path);
   int HeadCount() const { return scenario_.head_count(); }
   /// How many times the trace was computed (tests check that idle frames compute nothing).
+  /// Off-thread traces count when requested (at most one per version).
   int ComputeCount() const { return compute_count_; }
+  /// Of those, computed on the UI thread (tests: never for a large scenario).
+  int SyncComputeCount() const { return sync_compute_count_; }
 
   // The document's identity.
   std::string document_path;  ///< where Save writes; empty: a copy in the user's home
@@ -83,9 +105,12 @@ class AppState {
   std::vector<PresetInfo> presets;
   UiState ui;
   HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
+  DocumentDialogs* dialogs = nullptr;  ///< owned by the app: file dialogs, recent files, autosave
+  TraceWorker* trace_worker = nullptr; ///< owned by the app; null: every trace computed in place
 
  private:
   void Commit(attnlab::Scenario next, bool keep_undo_point);
+  const attnlab::Trace& RequestTrace();
   void ClampSelection();
 
   attnlab::Scenario scenario_;
@@ -97,6 +122,10 @@ class AppState {
   EditError edit_error_;
   std::string last_commit_source_;  ///< for coalescing a drag into one undo step
   int compute_count_ = 0;
+  int sync_compute_count_ = 0;
+  std::uint64_t requested_version_ = 0;  ///< newest version sent to trace_worker
+  std::vector<long> trace_shape_;        ///< TraceShapeKey of the scenario trace_ was computed from
+  attnlab::Trace empty_trace_;           ///< shown while a trace of a new shape computes
 };
 
 }  // namespace attnlab::app

@@ -11,14 +11,27 @@
 #include <filesystem>
 
 #include "attnlab/scenario_io.h"
+#include "dialogs.h"
 #include "panels.h"
 
 namespace attnlab::app {
 
+LoadedScenario LoadDocument(const AppState& state, const std::string& path) {
+  namespace fs = std::filesystem;
+  LoadedScenario loaded{LoadAndValidate(path), path, fs::path(path).filename().string(), false};
+  // A preset opened by its path is still a preset: Save must never write into the library.
+  std::error_code ec;
+  for (const PresetInfo& p : state.presets)
+    if (fs::equivalent(p.path, path, ec)) {
+      loaded.is_preset = true;
+      loaded.name = p.stem;
+    }
+  return loaded;
+}
+
 bool OpenDocument(AppState& state, const std::string& path) {
   try {
-    LoadedScenario loaded{LoadAndValidate(path), path,
-                          std::filesystem::path(path).filename().string(), false};
+    const LoadedScenario loaded = LoadDocument(state, path);
     state.Open(loaded);
     state.status = "opened " + path;
     return true;
@@ -71,6 +84,11 @@ void SetLectureMode(AppState& state, bool on) {
     if (on) state.ui.help_open_before_lecture = panel.open;
     panel.open = on ? false : state.ui.help_open_before_lecture;
   }
+  for (Panel& panel : Panels()) {
+    if (!panel.hide_in_lecture) continue;
+    if (on) panel.open_before_lecture = panel.open;
+    panel.open = on ? false : panel.open_before_lecture;
+  }
 }
 
 void ToggleLectureMode(AppState& state) { SetLectureMode(state, !state.ui.lecture_mode); }
@@ -84,7 +102,7 @@ void HandleShortcuts(AppState& state) {
   const bool ctrl = io.KeyCtrl;
   // Text fields keep their own Ctrl+Z and digits.
   const bool typing = io.WantTextInput;
-  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) SaveDocument(state);
+  if (DocumentDialogs* dialogs = Dialogs(state)) dialogs->HandleShortcuts(state);  // Ctrl+O/S, F12
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) state.ui.quit_requested = true;
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) ToggleLectureMode(state);
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) ToggleLectureMode(state);

@@ -9,6 +9,9 @@ namespace attnlab::app {
 /// Opens a scenario file. On failure the current document stays and the error goes to the status
 /// bar (and stderr). Returns whether the file was opened.
 bool OpenDocument(AppState& state, const std::string& path);
+/// Reads and validates `path`; a file of the preset library opens as a (read-only) preset.
+/// Throws ScenarioError.
+LoadedScenario LoadDocument(const AppState& state, const std::string& path);
 /// Opens a preset read-only: Save writes a copy, never over the preset.
 bool OpenPreset(AppState& state, const PresetInfo& preset);
 /// Saves atomically to the document's path, or to a copy in the home directory for presets.

@@ -54,6 +54,25 @@ std::string ScaleDescription(const attnlab::Scenario& s, int d_k) {
   return buf;
 }
 
+std::string AttentionSummary(const attnlab::Scenario& s) {
+  const bool rows = s.layout == attnlab::Layout::rows;
+  std::string scale;
+  switch (s.scale.kind) {
+    case attnlab::Scale::Kind::inv_sqrt_dk: scale = " / \xE2\x88\x9A" "d_k"; break;
+    case attnlab::Scale::Kind::none: break;
+    case attnlab::Scale::Kind::value: {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " \xC2\xB7 %.3g", s.scale.value);
+      scale = buf;
+      break;
+    }
+  }
+  const std::string mask = s.mask.empty() ? "" : " + M";
+  const std::string out = s.W_o ? (rows ? ",  out = concat W_o" : ",  out = W_o concat") : "";
+  return rows ? "A = softmax_row(Q K^T" + scale + mask + "),  Y = A V" + out
+              : "A = softmax_col(K^T Q" + scale + mask + "),  Y = V A" + out;
+}
+
 std::string StageFormula(Stage stage, const attnlab::Scenario& s, int head, int d_k) {
   const bool rows = s.layout == attnlab::Layout::rows;
   switch (stage) {

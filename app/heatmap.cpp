@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include <imgui_internal.h>
 
@@ -152,6 +153,59 @@ void ComputeLabelGeometry(const HeatmapSpec& spec, Geometry& g) {
   g.axis_h = (spec.col_axis || spec.col_band > 0) ? std::ceil(fs + 2.0f) : 0.0f;
 }
 
+// The whole-matrix scans (number format, any masked cell) cost a few ns a cell and a frame asks
+// for them several times per heatmap (panel layout, then drawing): at 256 tokens and 8 heads that
+// was millions of cells a frame. Cached per matrix and data version (0: not cached).
+struct ScanResult {
+  ValueFormat format;
+  bool has_masked = false;
+};
+
+struct ScanKey {
+  const double* data;
+  const double* forbidden;
+  Eigen::Index rows, cols;
+  std::uint64_t version;
+  const ImFont* font;
+  float font_size;
+  bool legend;
+  bool operator==(const ScanKey& o) const {
+    return std::tie(data, forbidden, rows, cols, version, font, font_size, legend) ==
+           std::tie(o.data, o.forbidden, o.rows, o.cols, o.version, o.font, o.font_size, o.legend);
+  }
+};
+
+bool IsTexture(const HeatmapSpec& spec) {
+  return spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold;
+}
+
+// Only what will be used: a texture never prints values, and only a legend shows the masked
+// swatch (the Heads panel's 8 multiples of 2048 x 2048 have neither: 64M cells not scanned).
+ScanResult ScanMatrix(const HeatmapSpec& spec) {
+  ScanResult r;
+  if (!IsTexture(spec)) r.format = ChooseFormat(*spec.values);
+  if (spec.legend) r.has_masked = AnyMasked(spec);
+  return r;
+}
+
+const ScanResult& CachedScan(const HeatmapSpec& spec) {
+  struct Entry {
+    ScanKey key;
+    ScanResult result;
+  };
+  static std::vector<Entry> cache;  // a few dozen heatmaps are on screen
+  static ScanResult uncached;
+  if (spec.data_version == 0) return uncached = ScanMatrix(spec);
+  const ScanKey key{spec.values->data(), spec.forbidden ? spec.forbidden->data() : nullptr,
+                    spec.values->rows(), spec.values->cols(), spec.data_version, MonoFont(),
+                    MonoFont()->FontSize, spec.legend};
+  for (const Entry& e : cache)
+    if (e.key == key) return e.result;
+  if (cache.size() >= 128) cache.erase(cache.begin());
+  cache.push_back({key, ScanMatrix(spec)});
+  return cache.back().result;
+}
+
 Geometry ComputeGeometry(const HeatmapSpec& spec) {
   Geometry g;
   const float fs = ImGui::GetFontSize();
@@ -160,10 +214,11 @@ Geometry ComputeGeometry(const HeatmapSpec& spec) {
   g.grid_w = cols * spec.cell;
   g.grid_h = rows * spec.cell;
   g.gap = spec.cell >= 14.0f ? 1.0f : 0.0f;
-  g.format = ChooseFormat(*spec.values);
-  g.show_values = spec.values_in_cells && g.format.text_width + 4.0f <= spec.cell - g.gap &&
+  const ScanResult& scan = CachedScan(spec);
+  g.format = scan.format;
+  g.show_values = spec.values_in_cells && !IsTexture(spec) && g.format.text_width + 4.0f <= spec.cell - g.gap &&
                   MonoFont()->FontSize + 2.0f <= spec.cell;
-  g.has_masked = AnyMasked(spec);
+  g.has_masked = scan.has_masked;
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
     g.legend_w = std::clamp(g.grid_w, fs * 9.0f, fs * 16.0f);
@@ -335,12 +390,37 @@ std::uint64_t TextureKey(const HeatmapSpec& spec) {
   return HashMix(h, static_cast<std::uint64_t>(spec.values->cols()));
 }
 
+// MapValue through a table: a 2048 x 2048 texture is 4M cells, and the UI thread must never stall
+// (issue 5). 4096 steps are far finer than 8-bit colour (the pixel tests allow 2 levels).
+class ColorTable {
+ public:
+  explicit ColorTable(const ColorScale& scale) : scale_(scale) {
+    const double span = scale.hi - scale.lo;
+    degenerate_ = !(span > 0.0) || !std::isfinite(span);
+    inv_step_ = degenerate_ ? 0.0 : (kSize - 1) / span;
+    for (int i = 0; i < kSize; ++i) table_[i] = MapColor(scale.map, i / double(kSize - 1));
+  }
+  Rgb8 operator()(double v) const {
+    if (degenerate_ || std::isnan(v)) return MapValue(scale_, v);
+    const double t = std::clamp((v - scale_.lo) * inv_step_, 0.0, double(kSize - 1));
+    return table_[static_cast<int>(t + 0.5)];
+  }
+
+ private:
+  static constexpr int kSize = 4096;
+  ColorScale scale_;
+  bool degenerate_ = false;
+  double inv_step_ = 0;
+  Rgb8 table_[kSize];
+};
+
 void UploadTexture(HeatmapTexture& tex, const HeatmapSpec& spec) {
   const attnlab::Matrix& m = *spec.values;
+  const ColorTable table(spec.scale);
   std::vector<std::uint8_t> rgba(static_cast<std::size_t>(m.rows() * m.cols()) * 4);
   for (int r = 0; r < m.rows(); ++r) {
     for (int c = 0; c < m.cols(); ++c) {
-      const Rgb8 col = IsMaskedCell(spec, r, c) ? kMaskedFill : MapValue(spec.scale, m(r, c));
+      const Rgb8 col = IsMaskedCell(spec, r, c) ? kMaskedFill : table(m(r, c));
       std::uint8_t* px = &rgba[(static_cast<std::size_t>(r) * m.cols() + c) * 4];
       px[0] = col.r;
       px[1] = col.g;
@@ -365,13 +445,15 @@ void UploadTexture(HeatmapTexture& tex, const HeatmapSpec& spec) {
 void DrawTexture(HeatmapContext& ctx, ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec,
                  const Geometry& g) {
   HeatmapTexture& tex = ctx.textures[ImGui::GetID("##texture")];
+  tex.last_frame = ctx.frame;
+  // Scrolled out of view: no upload (up to 16 MB at 2048 tokens) until it is seen again.
+  if (!ImGui::IsRectVisible(grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h))) return;
   const std::uint64_t key = TextureKey(spec);
   if (tex.id == 0 || tex.key != key) {
     UploadTexture(tex, spec);
     tex.key = key;
     ++ctx.uploads;
   }
-  tex.last_frame = ctx.frame;
   dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(tex.id)), grid,
                ImVec2(grid.x + g.grid_w, grid.y + g.grid_h));
 }
@@ -506,6 +588,12 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
       result.col = c;
     }
   }
+  // Right-click: export and copy (heatmap_export.h). After the hover test, which needs the
+  // button to be the last item.
+  if (ctx.context_menu && ImGui::BeginPopupContextItem("##context")) {
+    ctx.context_menu(spec);
+    ImGui::EndPopup();
+  }
   DrawTitle(dl, pos, spec, g);
   const bool texture = spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold;
   if (texture)
@@ -517,6 +605,8 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
     DrawLabels(dl, grid, spec, g, result.row, result.col);
   }
   DrawBands(dl, grid, spec, g);
+  if (spec.stale)  // a newer trace is computing: these numbers are about to change
+    dl->AddRectFilled(grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h), IM_COL32(24, 24, 28, 150));
   if (spec.selected)
     dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
                 AccentColor(), 0.0f, 0, 3.0f);
@@ -534,6 +624,22 @@ ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential) {
     if (std::isfinite(m.data()[i])) max_abs = std::max(max_abs, std::fabs(m.data()[i]));
   if (max_abs == 0) max_abs = 1;  // an all-zero matrix still gets a readable legend
   return {DivergingFor(sequential), -max_abs, max_abs};
+}
+
+ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential, std::uint64_t data_version) {
+  struct Entry {
+    const double* data;
+    Eigen::Index size;
+    std::uint64_t version;
+    ColorScale scale;
+  };
+  static std::vector<Entry> cache;  // one entry per matrix on screen; a scan is ~1 ns a cell
+  for (Entry& e : cache)
+    if (e.data == m.data() && e.size == m.size() && e.version == data_version)
+      return {DivergingFor(sequential), e.scale.lo, e.scale.hi};
+  if (cache.size() >= 128) cache.erase(cache.begin());
+  cache.push_back({m.data(), m.size(), data_version, DivergingScale(m, sequential)});
+  return cache.back().scale;
 }
 
 ColorScale WeightsScale(Colormap sequential) { return {sequential, 0.0, 1.0}; }

@@ -3,6 +3,7 @@
 /// they fit, a colour legend with its range, masked (-inf) cells hatched. Small matrices are drawn
 /// as ImDrawList rectangles; large ones as a texture uploaded only when the data changes.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -42,7 +43,9 @@ struct HeatmapSpec {
   bool values_in_cells = true;
   bool legend = true;
   bool selected = false;                         ///< frame the grid (selected head)
-  std::uint64_t data_version = 0;                ///< texture re-uploaded when this changes
+  std::uint64_t data_version = 0;                ///< texture re-uploaded when this changes;
+                                                 ///< non-zero: whole-matrix scans are cached
+  bool stale = false;                            ///< dimmed: a newer trace is being computed
   Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
   int head = -1;
 };
@@ -66,6 +69,8 @@ void HeatmapLegend(const ColorScale& scale, float width, bool show_masked = true
 
 /// Symmetric range +-max|finite value| for signed data (diverging map centred on 0).
 ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential);
+/// The same, scanned once per matrix and `data_version` (as HeatmapSpec::data_version).
+ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential, std::uint64_t data_version);
 /// The fixed [0, 1] range of attention weights.
 ColorScale WeightsScale(Colormap sequential);
 
@@ -80,6 +85,8 @@ struct HeatmapTexture {
 struct HeatmapContext {
   std::unordered_map<ImGuiID, HeatmapTexture> textures;
   LayoutDump* dump = nullptr;  ///< when set, every drawn heatmap records its cell geometry
+  /// Contents of a heatmap's right-click menu (export, copy; heatmap_export.h), if any.
+  std::function<void(const HeatmapSpec&)> context_menu;
   int frame = 0;
   int uploads = 0;             ///< textures uploaded so far (tests: nothing uploads when idle)
 

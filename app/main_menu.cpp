@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "dialogs.h"
 #include "panels.h"
 #include "theme.h"
 
@@ -15,7 +16,11 @@ namespace {
 
 void FileMenu(AppState& state) {
   if (!ImGui::BeginMenu("File")) return;
-  ImGui::MenuItem("Open...", "Ctrl+O", false, false);  // file dialog: not in this build yet
+  if (DocumentDialogs* dialogs = Dialogs(state)) {  // Open, recent, Save As, export, quit
+    dialogs->DrawFileMenu(state);
+    ImGui::EndMenu();
+    return;
+  }
   if (ImGui::BeginMenu("Open preset", !state.presets.empty())) {
     for (const PresetInfo& p : state.presets)
       if (ImGui::MenuItem(p.title.c_str())) OpenPreset(state, p);

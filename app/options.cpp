@@ -38,7 +38,18 @@ const char* UsageText() {
          "  --size WxH          window size (default 1280x800)\n"
          "  --lecture           start in lecture mode (2x crisp fonts, high contrast)\n"
          "  --head H            select head H (0-based) at start\n"
-         "  --smoke             drive every panel and edit for --frames frames, then exit\n";
+         "  --smoke             drive every panel and edit for --frames frames, then exit\n"
+         "  --restore-autosave yes|no   restore (or discard) work left by a crash, without asking\n"
+         "  --print-scenario    print the document as scenario JSON on exit\n"
+         "  --test-edit layout|heads=N|scale=S   apply one edit as a user would (tests)\n"
+         "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
+         "                      in the Inputs panel, in the very frame the screenshot captures\n"
+         "  --test-edit-next E  a second edit, one frame after --test-edit\n"
+         "  --capture-stale     screenshot even while a large trace is computing (default: wait)\n"
+         "  --trace-stats       print trace computation counters as JSON on exit\n"
+         "  --bench-edit N [--edit-every K]   apply N edits, K frames apart (default 10), print\n"
+         "                      edit-to-frame latency and frame times as JSON\n"
+         "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n";
 }
 
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
@@ -70,6 +81,33 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
       o.lecture = true;
     } else if (std::strcmp(arg, "--smoke") == 0) {
       o.smoke = true;
+    } else if (std::strcmp(arg, "--restore-autosave") == 0) {
+      if (!has_value || (std::strcmp(argv[i + 1], "yes") != 0 && std::strcmp(argv[i + 1], "no") != 0))
+        return value_error("yes or no");
+      o.restore_autosave = argv[++i];
+    } else if (std::strcmp(arg, "--print-scenario") == 0) {
+      o.print_scenario = true;
+    } else if (std::strcmp(arg, "--edit-cell") == 0) {
+      if (!has_value) return value_error("M[r][c]=V, e.g. W_q[0][1]=0.5");
+      o.edit_cell = argv[++i];
+    } else if (std::strcmp(arg, "--test-edit") == 0) {
+      if (!has_value) return value_error("layout, heads=N or scale=S");
+      o.test_edit = argv[++i];
+    } else if (std::strcmp(arg, "--test-edit-next") == 0) {
+      if (!has_value) return value_error("layout, heads=N or scale=S");
+      o.test_edit_next = argv[++i];
+    } else if (std::strcmp(arg, "--capture-stale") == 0) {
+      o.capture_stale = true;
+    } else if (std::strcmp(arg, "--trace-stats") == 0) {
+      o.trace_stats = true;
+    } else if (std::strcmp(arg, "--bench-edit") == 0) {
+      if (!has_value || !ParseInt(argv[++i], 1, 100000, &o.bench_edit))
+        return value_error("an edit count >= 1");
+    } else if (std::strcmp(arg, "--edit-every") == 0) {
+      if (!has_value || !ParseInt(argv[++i], 1, 100000, &o.edit_every))
+        return value_error("a frame count >= 1");
+    } else if (std::strcmp(arg, "--bench-startup") == 0) {
+      o.bench_startup = true;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       *error = std::string("unknown option ") + arg;
       return false;

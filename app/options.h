@@ -14,6 +14,16 @@ struct Options {
   bool lecture = false;         ///< start in lecture mode (projector fonts)
   int head = 0;                 ///< head selected at start (0-based)
   bool smoke = false;           ///< scripted tour of every panel and edit (tests), then exit
+  std::string restore_autosave; ///< "yes"/"no": answer the crash-recovery offer without asking
+  bool print_scenario = false;  ///< print the document as scenario JSON on exit (tests)
+  std::string test_edit;        ///< an edit applied through ApplyEdit after a few frames (tests)
+  std::string edit_cell;        ///< "W_q[0][1]=0.5": typed into that cell in the frame captured
+  std::string test_edit_next;   ///< a second edit, the frame after test_edit (tests: supersede)
+  bool capture_stale = false;   ///< screenshot at --frames even while a large trace computes
+  bool trace_stats = false;     ///< print how traces were computed on exit (tests)
+  int bench_edit = 0;           ///< > 0: time this many edits to the frame showing them (JSON)
+  int edit_every = 10;          ///< frames between --bench-edit edits
+  bool bench_startup = false;   ///< print ms from launch to the first drawn frame, exit
   bool help = false;
 };
 

@@ -9,6 +9,7 @@
 #include "heatmap.h"
 #include "stage_labels.h"
 #include "theme.h"
+#include "trace_worker.h"
 
 namespace attnlab::app::HeadsPanel {
 namespace {
@@ -19,6 +20,17 @@ void FitCells(HeatmapSpec& spec, ImVec2 room) {
   spec.cell = 1.0f;
   const ImVec2 trial = HeatmapSize(spec);
   const float grid_w = std::max(8.0f, room.x - std::max(0.0f, trial.x - cols));
+  const bool texture = rows > kTextureThreshold || cols > kTextureThreshold;
+  if (texture) {
+    // Large matrices go down to one pixel a cell so that more heads stay in view (8 heads of
+    // 256 tokens at the usual 2 pixels need 8 grids of 512 x 512). Never below one pixel: every
+    // cell keeps a pixel of its own (and the pixel tests can check it). 1 or >= 1.5: a cell's
+    // centre pixel always samples its own texel.
+    const float fit = std::min(grid_w / cols, std::max(32.0f, room.y - (trial.y - rows)) / rows);
+    spec.cell = fit >= 2.0f ? ChooseCellSize(rows, cols, grid_w, fit * rows)
+                : fit >= 1.5f ? fit : 1.0f;
+    return;
+  }
   const float grid_h = std::max(6.0f * rows, room.y - (trial.y - rows));
   spec.cell = ChooseCellSize(rows, cols, grid_w, grid_h);
 }
@@ -33,7 +45,8 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   spec.scale = WeightsScale(state.ui.colormap);
   spec.legend = false;  // one shared legend below the grid
   spec.selected = head == state.ui.selected_head;
-  spec.data_version = state.Version();
+  spec.data_version = state.TraceVersion();
+  spec.stale = state.TraceStale();
   spec.stage = Stage::Weights;
   spec.head = head;
   const int longest = int(std::max(weights.rows(), weights.cols()));
@@ -48,11 +61,25 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   return spec;
 }
 
-bool AnyMasked(const attnlab::Trace& trace) {
+bool ScanMasked(const attnlab::Trace& trace) {
   for (const attnlab::HeadTrace& h : trace.heads)
     for (Eigen::Index i = 0; i < h.masked.size(); ++i)
       if (h.masked.data()[i] == -INFINITY) return true;
   return false;
+}
+
+// Scanned once per trace, not every frame: at 2048 tokens and 8 heads that is 32M cells.
+struct MaskedCache {
+  std::uint64_t version = 0;
+  bool any = false;
+} masked_cache;
+
+bool AnyMasked(const AppState& state, const attnlab::Trace& trace) {
+  if (masked_cache.version != state.TraceVersion()) {
+    masked_cache.version = state.TraceVersion();
+    masked_cache.any = !state.GetScenario().mask.empty() && ScanMasked(trace);
+  }
+  return masked_cache.any;
 }
 
 struct Arrangement {
@@ -93,6 +120,7 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
 
 void Draw(AppState& state) {
   const attnlab::Trace& trace = state.GetTrace();
+  ComputingBadge(state, trace);
   if (trace.heads.empty()) return;
   const attnlab::Scenario& s = state.GetScenario();
   const int heads = int(trace.heads.size());
@@ -118,7 +146,7 @@ void Draw(AppState& state) {
   }
   ImGui::Spacing();
   HeatmapLegend(WeightsScale(state.ui.colormap),
-                std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), AnyMasked(trace));
+                std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), AnyMasked(state, trace));
 }
 
 }  // namespace attnlab::app::HeadsPanel

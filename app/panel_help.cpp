@@ -14,7 +14,9 @@ struct Shortcut {
 
 // Keep in sync with HandleShortcuts() (commands.cpp) and README.md.
 constexpr Shortcut kShortcuts[] = {
-    {"Ctrl+S", "Save (a preset saves a copy)"},
+    {"Ctrl+O", "Open a scenario file"},
+    {"Ctrl+S", "Save (a preset asks where to keep a copy)"},
+    {"Ctrl+Shift+S", "Save as"},
     {"Ctrl+Z", "Undo"},
     {"Ctrl+Shift+Z", "Redo"},
     {"Ctrl+Y", "Redo"},
@@ -23,6 +25,9 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+L", "Lecture mode"},
     {"F11", "Lecture mode"},
     {"F1", "Show this help"},
+    {"F12", "Screenshot of the window"},
+    {"Shift+F12", "Screenshot at 2x"},
+    {"Right-click", "Export a heatmap (PNG, SVG, CSV, copy)"},
     {"Ctrl+Q", "Quit"},
 };
 

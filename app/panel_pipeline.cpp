@@ -10,6 +10,7 @@
 #include "heatmap.h"
 #include "stage_labels.h"
 #include "theme.h"
+#include "trace_worker.h"
 
 namespace attnlab::app::PipelinePanel {
 namespace {
@@ -72,7 +73,10 @@ void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
   spec.col_band = mv.col_band;
   spec.row_band = mv.row_band;
   spec.cell = ChooseCellSize(int(mv.m->rows()), int(mv.m->cols()), v.max_width, v.max_height);
-  spec.data_version = v.state.Version();
+  // W_o is the Scenario's own matrix; every other stage belongs to the (maybe older) trace.
+  const bool input = mv.stage == Stage::Wo;
+  spec.data_version = input ? v.state.Version() : v.state.TraceVersion();
+  spec.stale = !input && v.state.TraceStale();
   spec.stage = mv.stage;
   spec.head = mv.stage == Stage::Concat || mv.stage == Stage::Wo || mv.stage == Stage::Output
                   ? -1 : v.head;
@@ -128,39 +132,41 @@ int HeadDk(const attnlab::Scenario& s, const attnlab::HeadTrace& h) {
 void HeadStages(View& v) {
   const attnlab::HeadTrace& h = v.trace.heads[static_cast<std::size_t>(v.head)];
   const Colormap cm = v.state.ui.colormap;
+  const std::uint64_t tv = v.state.TraceVersion();  // ranges scanned once per trace
   SectionHeader("1", "Project the tokens", "queries, keys and values");
   Flow qkv;
-  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, DivergingScale(h.Q, cm)});
-  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, DivergingScale(h.K, cm)});
-  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, DivergingScale(h.V, cm)});
+  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, DivergingScale(h.Q, cm, tv)});
+  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, DivergingScale(h.K, cm, tv)});
+  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, DivergingScale(h.V, cm, tv)});
 
   SectionHeader("2", "Score every query against every key", nullptr);
   Flow scores;
-  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, DivergingScale(h.scores, cm)});
-  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &h.scaled, DivergingScale(h.scaled, cm)});
-  ShowMatrix(v, scores, {Stage::Masked, "masked", &h.masked, DivergingScale(h.masked, cm)});
+  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, DivergingScale(h.scores, cm, tv)});
+  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &h.scaled, DivergingScale(h.scaled, cm, tv)});
+  ShowMatrix(v, scores, {Stage::Masked, "masked", &h.masked, DivergingScale(h.masked, cm, tv)});
   ShowMatrix(v, scores, {Stage::Weights, "weights", &h.weights, WeightsScale(cm), &h.masked});
 
   SectionHeader("3", "Mix the values", "each output is a weighted sum of value vectors");
   Flow out;
-  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, DivergingScale(h.output, cm)});
+  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, DivergingScale(h.output, cm, tv)});
 }
 
 void CombineStages(View& v) {
   const Colormap cm = v.state.ui.colormap;
+  const std::uint64_t tv = v.state.TraceVersion();
   const bool rows = v.s.layout == attnlab::Layout::rows;
   const attnlab::HeadTrace& h0 = v.trace.heads.front();
   const int d_v = int(rows ? h0.output.cols() : h0.output.rows());
   SectionHeader("4", "Combine the heads", v.trace.heads.size() > 1 ? nullptr : "(one head)");
   Flow flow;
-  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, DivergingScale(v.trace.concat, cm),
+  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, DivergingScale(v.trace.concat, cm, tv),
                        nullptr, rows ? d_v : 0, rows ? 0 : d_v});
   if (v.s.W_o) {
     const attnlab::Matrix& wo = *v.s.W_o;
-    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, DivergingScale(wo, cm), nullptr,
+    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, DivergingScale(wo, cm, v.state.Version()), nullptr,
                          0, rows ? d_v : 0});
   }
-  ShowMatrix(v, flow, {Stage::Output, "output", &v.trace.output, DivergingScale(v.trace.output, cm)});
+  ShowMatrix(v, flow, {Stage::Output, "output", &v.trace.output, DivergingScale(v.trace.output, cm, tv)});
   if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
 }
 
@@ -168,6 +174,7 @@ void CombineStages(View& v) {
 
 void Draw(AppState& state) {
   const attnlab::Trace& trace = state.GetTrace();
+  if (ComputingBadge(state, trace) && trace.heads.empty()) return;
   if (trace.heads.empty()) {
     ImGui::TextColored(ErrorTextColor(), "Nothing to show: %s", state.status.c_str());
     return;

@@ -8,6 +8,7 @@
 
 #include "attnlab/model.h"
 #include "commands.h"
+#include "dialogs.h"
 #include "theme.h"
 
 namespace attnlab::app::ScenarioPanel {
@@ -19,7 +20,12 @@ void PresetPicker(AppState& state) {
   if (!ImGui::BeginCombo("##preset", preview.c_str(), ImGuiComboFlags_HeightLarge)) return;
   for (const PresetInfo& p : state.presets) {
     const bool current = state.is_preset && p.stem == state.document_name;
-    if (ImGui::Selectable(p.title.c_str(), current)) OpenPreset(state, p);
+    if (ImGui::Selectable(p.title.c_str(), current)) {
+      if (DocumentDialogs* dialogs = Dialogs(state))
+        dialogs->RequestOpenPreset(state, p);  // asks first when there are unsaved changes
+      else
+        OpenPreset(state, p);
+    }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s.json", p.stem.c_str());
     if (current) ImGui::SetItemDefaultFocus();
   }

@@ -2,10 +2,15 @@
 
 #include <algorithm>
 
+#include "panel_formula.h"
 #include "panel_heads.h"
+#include "panel_inspector.h"
+#include "panel_mask.h"
+#include "panel_matrices.h"
 #include "panel_help.h"
 #include "panel_pipeline.h"
 #include "panel_scenario.h"
+#include "panel_single_query.h"
 
 namespace attnlab::app {
 namespace {
@@ -53,15 +58,27 @@ Rect DefaultRect(const std::vector<Panel>& panels, std::size_t index, const Rect
   const PanelColumn column = EffectiveColumn(panels[index].column, work);
   const Rect col = ColumnRect(column, work);
   const bool compact = Compact(work);
-  auto weight = [compact](const Panel& p) { return compact ? p.compact_weight : p.weight; };
-  float total = 0, before = 0;
+  auto weight = [compact](const Panel& p) { return p.strip_lines > 0 ? 0.0f : compact ? p.compact_weight : p.weight; };
+  // Strips get their text height first; the others share what is left by weight.
+  auto strip = [](const Panel& p) {
+    return p.strip_lines > 0 ? std::floor(p.strip_lines * ImGui::GetTextLineHeight() +
+                                          ImGui::GetStyle().WindowPadding.y * 2.0f) : 0.0f;
+  };
+  float total = 0, fixed = 0;
   for (std::size_t i = 0; i < panels.size(); ++i) {
     if (!panels[i].open || EffectiveColumn(panels[i].column, work) != column) continue;
-    if (i < index) before += weight(panels[i]);
     total += weight(panels[i]);
+    fixed += strip(panels[i]);
   }
-  const float y0 = std::floor(col.size.y * before / total);
-  const float y1 = std::floor(col.size.y * (before + weight(panels[index])) / total);
+  const float flexible = std::max(0.0f, col.size.y - fixed);
+  auto height = [&](const Panel& p) {
+    return strip(p) + (total > 0 ? flexible * weight(p) / total : 0.0f);
+  };
+  float before = 0;
+  for (std::size_t i = 0; i < index; ++i)
+    if (panels[i].open && EffectiveColumn(panels[i].column, work) == column) before += height(panels[i]);
+  const float y0 = std::floor(before);
+  const float y1 = std::floor(before + height(panels[index]));
   return {ImVec2(col.pos.x, col.pos.y + y0), ImVec2(col.size.x, y1 - y0)};
 }
 
@@ -70,9 +87,17 @@ Rect DefaultRect(const std::vector<Panel>& panels, std::size_t index, const Rect
 std::vector<Panel>& Panels() {
   static std::vector<Panel> panels = {
       {"Scenario", ScenarioPanel::Draw, PanelColumn::Left, 1.0f, 1.0f},
+      {"Mask", MaskPanel::Draw, PanelColumn::Left, 0.75f, 0.5f},
+      // Before the Pipeline: an edit made while the Inputs draw shows in the same frame.
+      {"Inputs", MatricesPanel::Draw, PanelColumn::Left, 1.1f, 0.45f},
+      // The strip draws before the heatmaps (it shows last frame's hover); the Inspector after.
+      {"Formula", FormulaPanel::Draw, PanelColumn::Centre, 0.0f, 0.0f, true,
+       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f},
       {"Pipeline", PipelinePanel::Draw, PanelColumn::Centre, 1.0f, 1.0f},
-      {"Heads", HeadsPanel::Draw, PanelColumn::Right, 0.58f, 1.0f},
-      {"Help", HelpPanel::Draw, PanelColumn::Right, 0.42f, 0.5f},
+      {"Heads", HeadsPanel::Draw, PanelColumn::Right, 0.45f, 1.0f},
+      {"Inspector", InspectorPanel::Draw, PanelColumn::Right, 0.8f, 1.0f},
+      {"Single query", SingleQueryPanel::Draw, PanelColumn::Right, 0.55f, 0.6f, true, 0, 0.0f, true},
+      {"Help", HelpPanel::Draw, PanelColumn::Right, 0.3f, 0.5f},
   };
   return panels;
 }

@@ -20,6 +20,9 @@ struct Panel {
   float compact_weight;         ///< share when the right column folds into the left one
   bool open = true;
   ImGuiWindowFlags flags = 0;
+  float strip_lines = 0.0f;      ///< > 0: a strip this many text lines tall; weights ignored
+  bool hide_in_lecture = false;  ///< closed while lecture mode is on (room for the Pipeline)
+  bool open_before_lecture = true;
 };
 
 /// The one list of panels (panels.cpp). New panels register there.

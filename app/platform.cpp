@@ -8,10 +8,12 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <cfloat>
 #include <cstdio>
 
 #include "screenshot.h"
 #include "theme.h"
+#include "window_capture.h"
 
 namespace attnlab::app {
 namespace {
@@ -20,6 +22,11 @@ namespace {
 constexpr int kFramesAfterInput = 3;
 // An idle window still wakes up now and then (cheap) so that timed UI like tooltips resolves.
 constexpr double kIdleTimeoutSeconds = 0.5;
+// ... for a while after the last activity (the autosave's 3 s interval too); a window left alone
+// longer sleeps longer: every wake-up draws a frame, ~20 ms of CPU with llvmpipe (issue 5: an idle
+// window under 2% of a core).
+constexpr double kRecentActivitySeconds = 5.0;
+constexpr double kLongIdleTimeoutSeconds = 5.0;
 
 void OnGlfwError(int code, const char* message) {
   std::fprintf(stderr, "attnlab: GLFW error %d: %s\n", code, message);
@@ -76,7 +83,12 @@ void Platform::InstallCallbacks() {
   glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double, double) { OnInput(w); });
   glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int, int, int) { OnInput(w); });
   glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double) { OnInput(w); });
-  glfwSetKeyCallback(window_, [](GLFWwindow* w, int, int, int, int) { OnInput(w); });
+  glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
+    // F12 straight from GLFW: ImGui 1.86 misses a press and release within one frame (xdotool).
+    if (Platform* p = FromWindow(w); p && key == GLFW_KEY_F12 && action == GLFW_PRESS)
+      p->screenshot_key_ = (mods & GLFW_MOD_SHIFT) ? 2 : 1;
+    OnInput(w);
+  });
   glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned int) { OnInput(w); });
   glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int) { OnInput(w); });
   glfwSetCursorEnterCallback(window_, [](GLFWwindow* w, int) { OnInput(w); });
@@ -84,6 +96,7 @@ void Platform::InstallCallbacks() {
   glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) { OnInput(w); });
   glfwSetWindowRefreshCallback(window_, [](GLFWwindow* w) { OnInput(w); });
   glfwSetDropCallback(window_, OnDrop);
+  glfwSetWindowCloseCallback(window_, OnClose);
 }
 
 void Platform::OnInput(GLFWwindow* window) {
@@ -95,6 +108,20 @@ void Platform::OnDrop(GLFWwindow* window, int count, const char** paths) {
   if (!p) return;
   for (int i = 0; i < count; ++i) p->dropped_.emplace_back(paths[i]);
   p->RequestFrames(kFramesAfterInput);
+}
+
+void Platform::OnClose(GLFWwindow* window) {
+  Platform* p = FromWindow(window);
+  if (!p || !p->close_guard_) return;
+  glfwSetWindowShouldClose(window, GLFW_FALSE);  // the app decides, after "Save changes?"
+  p->close_requested_ = true;
+  p->RequestFrames(kFramesAfterInput);
+}
+
+bool Platform::TakeCloseRequest() {
+  const bool requested = close_requested_;
+  close_requested_ = false;
+  return requested;
 }
 
 void Platform::Shutdown() {
@@ -120,19 +147,32 @@ void Platform::WaitForEvents(bool continuous) {
   if (continuous || pending_frames_ > 0) {
     glfwPollEvents();
     if (pending_frames_ > 0) --pending_frames_;
+    last_active_ = glfwGetTime();
     return;
   }
-  glfwWaitEventsTimeout(kIdleTimeoutSeconds);
+  const bool recent = glfwGetTime() - last_active_ < kRecentActivitySeconds;
+  glfwWaitEventsTimeout(recent ? kIdleTimeoutSeconds : kLongIdleTimeoutSeconds);
 }
+
+void Platform::Wake() { glfwPostEmptyEvent(); }
 
 void Platform::NewFrame() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (offscreen_scale_ != 1.0f) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(io.DisplaySize.x * offscreen_scale_, io.DisplaySize.y * offscreen_scale_);
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover highlight in a 2x screenshot
+  }
   ImGui::NewFrame();
 }
 
 void Platform::Render(Capture* capture) {
   ImGui::Render();
+  if (offscreen_scale_ != 1.0f) {
+    RenderOffscreen(capture);  // the window keeps showing the last frame
+    return;
+  }
   int width = 0, height = 0;
   glfwGetFramebufferSize(window_, &width, &height);
   glViewport(0, 0, width, height);

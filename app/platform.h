@@ -27,10 +27,21 @@ class Platform {
 
   bool ShouldClose() const;
   void SetShouldClose();
+  /// With the guard on, the window's close button only records a request (TakeCloseRequest) so
+  /// that the app can ask about unsaved changes first.
+  void SetCloseGuard(bool on) { close_guard_ = on; }
+  bool TakeCloseRequest();
+  /// F12 (1) or Shift+F12 (2) since the last call, else 0.
+  int TakeScreenshotKey() { const int k = screenshot_key_; screenshot_key_ = 0; return k; }
+  /// Scale > 1: the next frames are laid out at that multiple of the window size and rendered
+  /// offscreen (window_capture.h), not shown.
+  void SetOffscreenScale(float scale) { offscreen_scale_ = scale; }
   /// Interactive: blocks until input arrives (or a timeout) unless frames were requested; input
   /// requests a few frames so ImGui settles. Continuous (scripted runs): only polls.
   void WaitForEvents(bool continuous);
   void RequestFrames(int count);
+  /// Ends a WaitForEvents() sleep; callable from any thread (a trace computed off the UI thread).
+  static void Wake();
 
   void NewFrame();
   /// Renders the ImGui frame; with `capture`, reads the pixels back before the swap.
@@ -46,13 +57,18 @@ class Platform {
  private:
   static void OnInput(GLFWwindow* window);
   static void OnDrop(GLFWwindow* window, int count, const char** paths);
+  static void OnClose(GLFWwindow* window);
   void InstallCallbacks();
 
   GLFWwindow* window_ = nullptr;
   std::string ini_path_;
   int pending_frames_ = 3;
+  double last_active_ = 0;  ///< glfwGetTime() of the last frame that was asked for
   std::vector<std::string> dropped_;
   bool imgui_ready_ = false;
+  bool close_guard_ = false, close_requested_ = false;
+  float offscreen_scale_ = 1.0f;
+  int screenshot_key_ = 0;
 };
 
 }  // namespace attnlab::app

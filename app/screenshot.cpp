@@ -13,7 +13,9 @@ void ReadFramebuffer(int width, int height, Capture* out) {
   out->height = height;
   out->rgb.assign(static_cast<std::size_t>(width) * height * 3, 0);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);  // rows of 3-byte pixels are not 4-byte aligned
-  glReadBuffer(GL_BACK);
+  GLint framebuffer = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &framebuffer);
+  if (framebuffer == 0) glReadBuffer(GL_BACK);  // an offscreen framebuffer reads its attachment
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, out->rgb.data());
   // OpenGL returns the bottom row first; PNG wants the top row first.
   const std::size_t stride = static_cast<std::size_t>(width) * 3;

@@ -6,7 +6,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libstb-dev
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   libgtest-dev libgmock-dev libbenchmark-dev
-  xvfb xauth xdotool x11-utils libx11-dev libxml2-utils fonts-dejavu-core
+  xvfb xauth xdotool xclip x11-utils libx11-dev libxml2-utils fonts-dejavu-core
   python3 python3-numpy
   clang libclang-rt-14-dev
 )

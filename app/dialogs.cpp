@@ -1,0 +1,563 @@
+#include "dialogs.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+
+#include "attnlab/scenario_io.h"
+#include "commands.h"
+#include "theme.h"
+#include "user_dirs.h"
+
+namespace attnlab::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSaveChangesId = "Unsaved changes###save_changes";
+constexpr const char* kErrorId = "###error";
+constexpr const char* kRecoveryId = "Recover unsaved work?###recovery";
+constexpr const char* kExportAllId = "Export all views###export_all";
+
+std::string FileName(const std::string& path) { return fs::path(path).filename().string(); }
+
+std::string WithJson(std::string name) {
+  if (name.empty()) name = "scenario";
+  if (name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0) name += ".json";
+  return name;
+}
+
+void CenterNextWindow() {
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+}
+
+float ButtonWidth() { return ImGui::GetFontSize() * 7.0f; }
+
+// A row of buttons at the right edge of a modal; returns the index pressed, or -1.
+int ButtonRow(std::initializer_list<const char*> labels) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float total = labels.size() * ButtonWidth() + (labels.size() - 1) * style.ItemSpacing.x;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  if (avail > total) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + avail - total);
+  int pressed = -1, i = 0;
+  for (const char* label : labels) {
+    if (i > 0) ImGui::SameLine();
+    // The first button answers Enter: it stands out as the default.
+    if (i == 0) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(label, ImVec2(ButtonWidth(), 0))) pressed = i;
+    if (i == 0) ImGui::PopStyleColor();
+    ++i;
+  }
+  return pressed;
+}
+
+void Heading(const std::string& text) {
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopFont();
+  ImGui::Spacing();
+}
+
+void DimParagraph(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+// Modal body text wraps at a readable width instead of stretching the dialog.
+void BeginModalBody() { ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f); }
+void EndModalBody() {
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  ImGui::Spacing();
+}
+
+// Keys that answer a modal; never on its first frame, where they may be the key that opened it.
+bool EnterPressed() {
+  return !ImGui::IsWindowAppearing() && (ImGui::IsKeyPressed(GLFW_KEY_ENTER, false) ||
+                                         ImGui::IsKeyPressed(GLFW_KEY_KP_ENTER, false));
+}
+
+bool EscapePressed() {
+  return !ImGui::IsWindowAppearing() && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false);
+}
+
+// Windows appearing in the first frames take the focus, and focusing a window closes popups: a
+// modal asked for at start (recovery, a file that would not open) waits until they are all up.
+bool ReadyForModal() { return ImGui::GetFrameCount() > 3; }
+
+std::string ScenarioSummary(const attnlab::Scenario& s) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%d token%s, %d head%s, %s layout", s.n_x(),
+                s.n_x() == 1 ? "" : "s", s.head_count(), s.head_count() == 1 ? "" : "s",
+                attnlab::layout_name(s.layout));
+  return buf;
+}
+
+}  // namespace
+
+DocumentDialogs* Dialogs(AppState& state) { return state.dialogs; }
+
+void DocumentDialogs::Init(const std::string& config_dir, const std::string& state_dir) {
+  recent.Load(config_dir.empty() ? std::string() : (fs::path(config_dir) / "recent.json").string());
+  autosave.Init(state_dir);
+}
+
+// ---- guarded actions ----------------------------------------------------------------------
+
+void DocumentDialogs::Guard(AppState& state, const std::string& what,
+                            std::function<void(AppState&)> action) {
+  if (!state.IsDirty()) {
+    action(state);
+    return;
+  }
+  pending_ = std::move(action);
+  pending_what_ = what;
+  ask_save_ = true;
+}
+
+void DocumentDialogs::RunPending(AppState& state) {
+  std::function<void(AppState&)> action = std::move(pending_);
+  pending_ = nullptr;
+  continue_after_save_ = false;
+  if (action) action(state);
+}
+
+void DocumentDialogs::RequestOpenFile(AppState& state, const std::string& path) {
+  // Read and validate first: a bad file is refused before anything asks about the current one.
+  LoadedScenario loaded;
+  try {
+    loaded = LoadDocument(state, path);
+  } catch (const std::exception& e) {
+    ShowError(state, "Cannot open " + FileName(path), e.what());
+    return;
+  }
+  Guard(state, "opening " + FileName(path), [this, loaded](AppState& s) {
+    s.Open(loaded);
+    s.status = "opened " + loaded.path;
+    recent.Add(loaded.path);
+  });
+}
+
+void DocumentDialogs::RequestOpenPreset(AppState& state, const PresetInfo& preset) {
+  Guard(state, "opening the preset " + preset.stem,
+        [preset](AppState& s) { OpenPreset(s, preset); });
+}
+
+void DocumentDialogs::RequestQuit(AppState& state) {
+  Guard(state, "quitting", [this](AppState&) { quit_confirmed_ = true; });
+}
+
+void DocumentDialogs::ShowError(AppState& state, const std::string& title,
+                                const std::string& message) {
+  error_title_ = title;
+  error_message_ = message;
+  show_error_ = true;
+  state.status = title + ": " + message;
+  std::fprintf(stderr, "attnlab: %s: %s\n", title.c_str(), message.c_str());
+}
+
+// ---- open, save, export -------------------------------------------------------------------
+
+std::string DocumentDialogs::DefaultFolder(const AppState& state) const {
+  std::error_code ec;
+  if (!state.document_path.empty()) {
+    const fs::path dir = fs::path(state.document_path).parent_path();
+    if (fs::is_directory(dir, ec)) return dir.string();
+  }
+  if (!browser_.Dir().empty()) return browser_.Dir();
+  return HomeDir();
+}
+
+void DocumentDialogs::SetPlaces(const AppState& state) {
+  browser_.places.clear();
+  if (!state.presets.empty())
+    browser_.places.push_back({"Presets", fs::path(state.presets.front().path).parent_path().string()});
+  if (!state.document_path.empty() && !state.is_preset)
+    browser_.places.push_back({"Document", fs::path(state.document_path).parent_path().string()});
+}
+
+void DocumentDialogs::ShowOpen(AppState& state) {
+  SetPlaces(state);
+  purpose_ = BrowserPurpose::Open;
+  browser_.Show(FileBrowser::Mode::Open, "Open scenario", DefaultFolder(state), ".json");
+}
+
+void DocumentDialogs::ShowSaveAs(AppState& state) {
+  SetPlaces(state);
+  purpose_ = BrowserPurpose::SaveAs;
+  const std::string name = state.is_preset ? "attnlab-" + WithJson(state.document_name)
+                                           : WithJson(state.document_name);
+  browser_.Show(FileBrowser::Mode::Save, "Save scenario as", DefaultFolder(state), ".json", name);
+}
+
+void DocumentDialogs::Save(AppState& state) {
+  if (state.document_path.empty() || state.is_preset)
+    ShowSaveAs(state);  // presets are read-only, untitled work has no file yet: ask where
+  else
+    SaveTo(state, state.document_path);
+}
+
+bool DocumentDialogs::SaveTo(AppState& state, const std::string& path) {
+  try {
+    attnlab::save_scenario(state.GetScenario(), path);  // temp file + fsync + rename
+  } catch (const std::exception& e) {
+    ShowError(state, "Not saved", e.what());
+    return false;
+  }
+  state.MarkSaved(path);
+  state.document_name = FileName(path);
+  state.status = "saved " + path;
+  recent.Add(path);
+  autosave.Remove();
+  return true;
+}
+
+void DocumentDialogs::RequestFigureExport(AppState& state, FigureExport job) {
+  std::string name = job.stem;
+  if (job.format == ExportFormat::Png && job.scale > 1) name += "@" + std::to_string(job.scale) + "x";
+  name += ExportExtension(job.format);
+  const char* kind = job.format == ExportFormat::Png ? "PNG" : job.format == ExportFormat::Svg ? "SVG" : "CSV";
+  const std::string folder = export_folder_[0] ? std::string(export_folder_) : DefaultFolder(state);
+  browser_.Show(FileBrowser::Mode::Save, std::string("Export ") + kind + " \xE2\x80\x94 " + job.figure.title,
+                folder, ExportExtension(job.format), name);
+  purpose_ = BrowserPurpose::ExportFigure;
+  figure_job_ = std::move(job);
+}
+
+void DocumentDialogs::ShowExportAll(AppState& state) {
+  if (!export_folder_[0]) {
+    const std::string stem = fs::path(WithJson(state.document_name)).stem().string();
+    std::snprintf(export_folder_, sizeof export_folder_, "%s",
+                  (fs::path(DefaultFolder(state)) / (stem + "-figures")).string().c_str());
+  }
+  export_log_.clear();
+  export_error_.clear();
+  show_export_all_ = true;
+}
+
+void DocumentDialogs::OnBrowserResult(AppState& state, const std::string& path) {
+  switch (purpose_) {
+    case BrowserPurpose::Open: RequestOpenFile(state, path); break;
+    case BrowserPurpose::SaveAs:
+      if (SaveTo(state, path) && continue_after_save_) RunPending(state);
+      break;
+    case BrowserPurpose::ExportFigure: {
+      std::string error;
+      if (figure_job_ && WriteFigure(*figure_job_, path, &error))
+        state.status = "exported " + path;
+      else
+        ShowError(state, "Not exported", error);
+      std::snprintf(export_folder_, sizeof export_folder_, "%s",
+                    fs::path(path).parent_path().string().c_str());
+      figure_job_.reset();
+      break;
+    }
+    case BrowserPurpose::ExportFolder:
+      std::snprintf(export_folder_, sizeof export_folder_, "%s", path.c_str());
+      show_export_all_ = true;
+      break;
+  }
+}
+
+// ---- recovery -----------------------------------------------------------------------------
+
+namespace {
+
+void Restore(AppState& state, const RecoveredWork& work) {
+  LoadedScenario base{work.scenario, work.document_path, work.document_name, work.is_preset};
+  // Start from the file the work belongs to when it still loads, so that undo leads back to it.
+  std::string origin = work.document_path;
+  if (work.is_preset)
+    for (const PresetInfo& p : state.presets)
+      if (p.stem == work.document_name) origin = base.path = p.path;
+  if (!origin.empty()) {
+    try {
+      base.scenario = LoadAndValidate(origin);
+    } catch (const std::exception&) {
+      base.scenario = work.scenario;  // gone or changed beyond repair: the autosave is the base
+    }
+  }
+  state.Open(base);
+  // Through ApplyEdit like any edit: the document is modified (unsaved) and undoable.
+  state.ApplyEdit("restore autosave", [&work](attnlab::Scenario& s) { s = work.scenario; });
+  state.status = "restored unsaved work from " + work.saved_at;
+}
+
+}  // namespace
+
+void DocumentDialogs::OfferRecovery(AppState& state, const std::string& answer) {
+  std::string error;
+  recovery_ = autosave.FindOrphan(autosave.Enabled() ? fs::path(autosave.Path()).parent_path().string()
+                                                     : StateDir(),
+                                  &error);
+  if (!error.empty()) ShowError(state, "Cannot restore autosave", error);
+  if (!recovery_) return;
+  if (answer == "yes") {
+    Restore(state, *recovery_);
+    autosave.Adopt(*recovery_);
+    recovery_.reset();
+  } else if (answer == "no") {
+    Autosave::Discard(*recovery_);
+    recovery_.reset();
+  } else {
+    ask_recovery_ = true;
+  }
+}
+
+void DocumentDialogs::DrawRecovery(AppState& state) {
+  if (ask_recovery_ && ReadyForModal() && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) {
+    ImGui::OpenPopup(kRecoveryId);
+    ask_recovery_ = false;
+  }
+  CenterNextWindow();
+  if (!ImGui::BeginPopupModal(kRecoveryId, nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  const RecoveredWork& w = *recovery_;
+  BeginModalBody();
+  Heading("attnlab closed without saving \xE2\x80\x9C" + w.document_name + "\xE2\x80\x9D");
+  ImGui::TextWrapped("Its last autosave, from %s, can be restored: %s.", w.saved_at.c_str(),
+                     ScenarioSummary(w.scenario).c_str());
+  ImGui::Spacing();
+  DimParagraph("Restore opens it as a modified document: save it to keep it, or undo to go back "
+               "to the last saved version. Discard deletes the autosave.");
+  EndModalBody();
+  const int pressed = ButtonRow({"Restore", "Discard"});
+  if (pressed == 0 || EnterPressed()) {
+    Restore(state, w);
+    autosave.Adopt(w);
+  } else if (pressed == 1) {
+    Autosave::Discard(w);
+    state.status = "discarded the autosave of " + w.document_name;
+  }
+  if (pressed >= 0 || EnterPressed()) {
+    recovery_.reset();
+    ImGui::CloseCurrentPopup();
+    // Another crashed window may have left one too: offer it next.
+    OfferRecovery(state, "");
+  }
+  ImGui::EndPopup();
+}
+
+// ---- dialogs ------------------------------------------------------------------------------
+
+void DocumentDialogs::DrawSaveChanges(AppState& state) {
+  if (ask_save_) {
+    ImGui::OpenPopup(kSaveChangesId);
+    ask_save_ = false;
+  }
+  CenterNextWindow();
+  if (!ImGui::BeginPopupModal(kSaveChangesId, nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  BeginModalBody();
+  Heading("Save changes to \xE2\x80\x9C" + state.document_name + "\xE2\x80\x9D before " +
+          pending_what_ + "?");
+  DimParagraph(state.document_path.empty() || state.is_preset
+                   ? "Your changes are lost if you don't save them. Save asks where to keep "
+                     "them (presets stay read-only)."
+                   : "Your changes are lost if you don't save them.");
+  EndModalBody();
+  const int pressed = ButtonRow({"Save", "Don't save", "Cancel"});
+  const bool save = pressed == 0 || EnterPressed();
+  if (save) {
+    if (state.document_path.empty() || state.is_preset) {
+      continue_after_save_ = true;  // the pending action runs once Save As succeeds
+      ShowSaveAs(state);
+    } else if (SaveTo(state, state.document_path)) {
+      RunPending(state);
+    } else {
+      pending_ = nullptr;
+    }
+  } else if (pressed == 1) {
+    RunPending(state);
+  } else if (pressed == 2 || EscapePressed()) {
+    pending_ = nullptr;
+  }
+  if (save || pressed >= 1 || EscapePressed())
+    ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+void DocumentDialogs::DrawError() {
+  const std::string id = error_title_ + kErrorId;
+  if (show_error_ && ReadyForModal()) {
+    ImGui::OpenPopup(id.c_str());
+    show_error_ = false;
+  }
+  CenterNextWindow();
+  if (!ImGui::BeginPopupModal(id.c_str(), nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  BeginModalBody();
+  ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
+  ImGui::TextWrapped("%s", error_message_.c_str());
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+  DimParagraph("The document you had open is unchanged.");
+  EndModalBody();
+  if (ButtonRow({"OK"}) == 0 || EnterPressed() || EscapePressed())
+    ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+void DocumentDialogs::DrawExportAll(AppState& state) {
+  if (show_export_all_) {
+    ImGui::OpenPopup(kExportAllId);
+    show_export_all_ = false;
+  }
+  CenterNextWindow();
+  if (!ImGui::BeginPopupModal(kExportAllId, nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  const float fs = ImGui::GetFontSize();
+  ExportSettings& s = export_settings;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Folder");
+  ImGui::SameLine(fs * 6.0f);
+  ImGui::SetNextItemWidth(fs * 24.0f);
+  ImGui::InputText("##folder", export_folder_, sizeof export_folder_);
+  ImGui::SameLine();
+  const bool browse = ImGui::Button("Browse...");
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Formats");
+  ImGui::SameLine(fs * 6.0f);
+  ImGui::Checkbox("PNG", &s.png);
+  ImGui::SameLine();
+  ImGui::Checkbox("SVG", &s.svg);
+  ImGui::SameLine();
+  ImGui::Checkbox("CSV", &s.csv);
+  ImGui::SameLine();
+  ImGui::Checkbox("NumPy script", &s.numpy);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("PNG size");
+  ImGui::SameLine(fs * 6.0f);
+  ImGui::BeginDisabled(!s.png);
+  for (int scale : {1, 2, 4}) {
+    char label[8];
+    std::snprintf(label, sizeof label, "%dx", scale);
+    if (scale > 1) ImGui::SameLine();
+    ImGui::RadioButton(label, &s.scale, scale);
+  }
+  ImGui::EndDisabled();
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + fs * 6.0f - ImGui::GetStyle().WindowPadding.x + 2.0f);
+  ImGui::Checkbox("Values in cells", &s.values);
+  ImGui::SameLine();
+  ImGui::Checkbox("Transparent background", &s.transparent);
+  ImGui::Spacing();
+  ImGui::PushTextWrapPos(fs * 36.0f);
+  DimParagraph("Every matrix of every head, named as attnlab-cli export names them: "
+               "head1_Q, head1_scores, ..., head2_weights, concat, output, and attention.py.");
+  ImGui::PopTextWrapPos();
+  if (!export_error_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
+    ImGui::TextWrapped("%s", export_error_.c_str());
+    ImGui::PopStyleColor();
+  } else if (!export_log_.empty()) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(AccentColor()), "Wrote %d files to %s",
+                       static_cast<int>(export_log_.size()),
+                       fs::path(export_log_.front()).parent_path().string().c_str());
+  }
+  ImGui::Spacing();
+  const int pressed = ButtonRow({"Export", "Close"});
+  if (pressed == 0) {
+    export_log_.clear();
+    export_error_.clear();
+    const std::string dir = export_folder_;
+    if (dir.empty())
+      export_error_ = "choose a folder";
+    else if (!s.png && !s.svg && !s.csv && !s.numpy)
+      export_error_ = "choose at least one format";
+    else if (ExportAllViews(state, s, dir, &export_log_, &export_error_))
+      state.status = "exported " + std::to_string(export_log_.size()) + " files to " + dir;
+  }
+  if (browse) {
+    purpose_ = BrowserPurpose::ExportFolder;
+    browser_.Show(FileBrowser::Mode::Folder, "Export all views to folder",
+                  fs::path(export_folder_).parent_path().string(), "");
+  }
+  if (browse || pressed == 1 || EscapePressed())
+    ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+void DocumentDialogs::DrawDialogs(AppState& state) {
+  const bool browser_was_open = browser_.IsOpen();
+  if (browser_.Draw()) {
+    OnBrowserResult(state, browser_.Result());
+  } else if (browser_was_open && !browser_.IsOpen()) {
+    // Cancelled: a Save As asked for by "Save changes?" cancels the pending action too.
+    if (purpose_ == BrowserPurpose::SaveAs) {
+      pending_ = nullptr;
+      continue_after_save_ = false;
+    }
+    if (purpose_ == BrowserPurpose::ExportFolder) show_export_all_ = true;
+    figure_job_.reset();
+  }
+  DrawSaveChanges(state);
+  DrawError();
+  DrawExportAll(state);
+  if (recovery_) DrawRecovery(state);
+}
+
+// ---- menu and keys ------------------------------------------------------------------------
+
+void DocumentDialogs::DrawFileMenu(AppState& state) {
+  if (ImGui::MenuItem("Open...", "Ctrl+O")) ShowOpen(state);
+  if (ImGui::BeginMenu("Open recent", !recent.Files().empty())) {
+    std::string open, missing;
+    for (const std::string& path : recent.Files()) {
+      std::error_code ec;
+      const bool exists = fs::exists(path, ec);
+      if (ImGui::MenuItem(FileName(path).c_str(), nullptr, false, exists)) open = path;
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s%s", path.c_str(), exists ? "" : "\n(no longer there)");
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Clear list")) recent.Clear();
+    ImGui::EndMenu();
+    if (!open.empty()) RequestOpenFile(state, open);
+  }
+  if (ImGui::BeginMenu("Open preset", !state.presets.empty())) {
+    for (const PresetInfo& p : state.presets)
+      if (ImGui::MenuItem(p.title.c_str())) RequestOpenPreset(state, p);
+    ImGui::EndMenu();
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Save", "Ctrl+S")) Save(state);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", state.document_path.empty() || state.is_preset
+                                ? "Asks where to save (presets stay read-only)"
+                                : ("Writes " + state.document_path).c_str());
+  if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) ShowSaveAs(state);
+  ImGui::Separator();
+  if (ImGui::MenuItem("Export all views...")) ShowExportAll(state);
+  if (ImGui::MenuItem("Screenshot", "F12")) RequestScreenshot(1);
+  if (ImGui::MenuItem("Screenshot at 2x", "Shift+F12")) RequestScreenshot(2);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Screenshots go to %s", PicturesDir().c_str());
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", "Ctrl+Q")) RequestQuit(state);
+}
+
+void DocumentDialogs::HandleShortcuts(AppState& state) {
+  const ImGuiIO& io = ImGui::GetIO();
+  // Dialogs own the keyboard while they are open.
+  if (ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId) || !io.KeyCtrl) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_O, false)) ShowOpen(state);
+  if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) {
+    if (io.KeyShift)
+      ShowSaveAs(state);
+    else
+      Save(state);
+  }
+}
+
+}  // namespace attnlab::app

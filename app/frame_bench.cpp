@@ -1,0 +1,126 @@
+#include "frame_bench.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include <time.h>
+
+#include "app_state.h"
+#include "scripted_edit.h"
+#include "trace_worker.h"
+
+namespace attnlab::app {
+namespace {
+
+// Fixed during static initialisation, before main(): "launch" includes everything the process
+// does itself (not the exec and dynamic linking before it; measure those with /usr/bin/time).
+const BenchClock::time_point kLaunch = BenchClock::now();
+
+// An interactive window is vsynced at 60 Hz and leaves the rest of the time to the worker; the
+// scripted run is not, so the bench paces itself the same way.
+constexpr double kFrameBudgetMs = 1000.0 / 60.0;
+
+double Ms(BenchClock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5)];
+}
+
+}  // namespace
+
+double MillisecondsSinceLaunch() { return Ms(BenchClock::now() - kLaunch); }
+
+namespace {
+double CpuMs(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+double ProcessCpuMs() { return CpuMs(CLOCK_PROCESS_CPUTIME_ID); }
+// The calling thread's CPU time: a long frame with little of it was starved, not busy.
+double ThreadCpuMs() { return CpuMs(CLOCK_THREAD_CPUTIME_ID); }
+}  // namespace
+
+ProcessCpuTimer::ProcessCpuTimer() : start_ms_(ProcessCpuMs()) {}
+
+double ProcessCpuTimer::PerFrameMs(int frames) const {
+  return frames > 0 ? (ProcessCpuMs() - start_ms_) / frames : 0.0;
+}
+
+bool EditBench::BeforeFrame(AppState& state) {
+  frame_start_ = BenchClock::now();
+  frame_start_cpu_ms_ = ThreadCpuMs();
+  if (next_edit_frame_ < 0) {
+    state.GetTrace();  // the document's own first trace must be on screen before timing edits
+    if (!state.TraceStale()) next_edit_frame_ = frame_ + 2;
+  }
+  if (applied_ == edits_ || next_edit_frame_ < 0 || frame_ < next_edit_frame_) return true;
+  // A value edit that keeps every shape: the score scale, alternating between two values.
+  const char* spec = applied_ % 2 == 0 ? "scale=0.1" : "scale=0.125";
+  std::string error;
+  if (!ApplyScriptedEdit(state, spec, &error)) {
+    std::fprintf(stderr, "attnlab: --bench-edit: %s\n", error.c_str());
+    applied_ = edits_;
+    pending_.clear();
+    return false;
+  }
+  superseded_ += static_cast<int>(pending_.size());  // their traces will never be drawn
+  pending_.clear();
+  pending_.push_back({state.Version(), BenchClock::now(), frame_});
+  ++applied_;
+  next_edit_frame_ = frame_ + every_;
+  return true;
+}
+
+void EditBench::AfterFrame(const AppState& state) {
+  const BenchClock::time_point end = BenchClock::now();
+  frame_ms_.push_back(Ms(end - frame_start_));
+  ui_cpu_ms_.push_back(ThreadCpuMs() - frame_start_cpu_ms_);
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (state.TraceVersion() >= it->version) {
+      latency_ms_.push_back(Ms(end - it->applied));
+      frames_to_show_.push_back(frame_ - it->frame);
+      it = pending_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  ++frame_;
+  const double left = kFrameBudgetMs - frame_ms_.back();
+  if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(left));
+}
+
+void EditBench::Print(const AppState& state) const {
+  const int worst_frames =
+      frames_to_show_.empty() ? 0 : *std::max_element(frames_to_show_.begin(), frames_to_show_.end());
+  std::printf(
+      "{\"edits\":%d,\"shown\":%d,\"superseded\":%d,\"latency_p50_ms\":%.3f,"
+      "\"latency_max_ms\":%.3f,\"frames_to_show_max\":%d,\"frames\":%d,\"frame_p50_ms\":%.3f,"
+      "\"frame_p95_ms\":%.3f,\"frame_max_ms\":%.3f,\"ui_cpu_p95_ms\":%.3f,\"ui_cpu_max_ms\":%.3f,"
+      "\"sync_computes\":%d}\n",
+      applied_, static_cast<int>(latency_ms_.size()), superseded_, Percentile(latency_ms_, 0.5),
+      latency_ms_.empty() ? 0.0 : *std::max_element(latency_ms_.begin(), latency_ms_.end()),
+      worst_frames, static_cast<int>(frame_ms_.size()), Percentile(frame_ms_, 0.5),
+      Percentile(frame_ms_, 0.95),
+      frame_ms_.empty() ? 0.0 : *std::max_element(frame_ms_.begin(), frame_ms_.end()),
+      Percentile(ui_cpu_ms_, 0.95),
+      ui_cpu_ms_.empty() ? 0.0 : *std::max_element(ui_cpu_ms_.begin(), ui_cpu_ms_.end()),
+      state.SyncComputeCount());
+}
+
+void PrintTraceStats(const AppState& state) {
+  TraceWorker::Stats w;
+  if (state.trace_worker) w = state.trace_worker->GetStats();
+  std::printf(
+      "{\"version\":%llu,\"trace_version\":%llu,\"computes\":%d,\"sync_computes\":%d,"
+      "\"requests\":%d,\"started\":%d,\"superseded\":%d,\"discarded\":%d,\"delivered\":%d}\n",
+      static_cast<unsigned long long>(state.Version()),
+      static_cast<unsigned long long>(state.TraceVersion()), state.ComputeCount(),
+      state.SyncComputeCount(), w.requests, w.started, w.superseded, w.discarded, w.delivered);
+}
+
+}  // namespace attnlab::app

@@ -1,0 +1,64 @@
+#pragma once
+/// Window instruments of issue 5 (docs/PERFORMANCE.md): `--bench-edit N` (edit-to-pixel latency
+/// and the longest UI-thread frame while traces compute), `--bench-startup` (launch to the first
+/// drawn frame) and `--trace-stats` (how traces were computed). They print JSON, never a verdict.
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+namespace attnlab::app {
+
+class AppState;
+
+using BenchClock = std::chrono::steady_clock;
+
+/// Milliseconds since the process started (main()); the first call, early in main, fixes zero.
+double MillisecondsSinceLaunch();
+
+/// `--bench-edit N --edit-every K`: waits for the document's first trace, then applies a value edit
+/// (the score scale, alternating) through ApplyEdit every K frames, N times, and times each edit
+/// until the frame that draws its trace has been rendered. An edit overtaken by the next one before
+/// its trace was drawn counts as superseded. Ends once the last edit is drawn.
+class EditBench {
+ public:
+  EditBench(int edits, int every) : edits_(edits), every_(every) {}
+
+  /// Before drawing: applies the next edit when due. Returns false if the edit was refused.
+  bool BeforeFrame(AppState& state);
+  /// After the frame was rendered and swapped.
+  void AfterFrame(const AppState& state);
+  bool Done() const { return applied_ == edits_ && pending_.empty(); }
+  /// `{"edits", "shown", "superseded", "latency_p50_ms", "latency_max_ms", "frames_to_show_max",
+  /// "frames", "frame_p50_ms", "frame_p95_ms", "frame_max_ms", ...}` on stdout.
+  void Print(const AppState& state) const;
+
+ private:
+  struct Pending {
+    std::uint64_t version;
+    BenchClock::time_point applied;
+    int frame;
+  };
+  int edits_, every_;
+  int applied_ = 0, frame_ = 0, next_edit_frame_ = -1;
+  std::vector<Pending> pending_;
+  std::vector<double> latency_ms_, frame_ms_, ui_cpu_ms_;  // wall, and the UI thread's CPU
+  std::vector<int> frames_to_show_;
+  int superseded_ = 0;
+  BenchClock::time_point frame_start_;
+  double frame_start_cpu_ms_ = 0;
+};
+
+/// CPU time of the whole process (all threads) since construction, per frame.
+class ProcessCpuTimer {
+ public:
+  ProcessCpuTimer();
+  double PerFrameMs(int frames) const;
+
+ private:
+  double start_ms_;
+};
+
+/// `--trace-stats`: one JSON line of AppState's and the worker's counters (tests parse it).
+void PrintTraceStats(const AppState& state);
+
+}  // namespace attnlab::app

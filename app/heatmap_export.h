@@ -1,0 +1,55 @@
+#pragma once
+/// Export from the window, through the same library as `attnlab-cli export` (attnlab_export), so
+/// that a figure saved from a right-click is the CLI's figure: PNG at 1x/2x/4x, SVG, CSV, the
+/// image on the clipboard (via xclip: GLFW's clipboard is text only), and "Export all".
+#include <string>
+#include <vector>
+
+#include "attnlab/export/figure.h"
+#include "attnlab/export/views.h"
+
+namespace attnlab::app {
+
+class AppState;
+struct HeatmapSpec;
+
+enum class ExportFormat { Png, Svg, Csv };
+const char* ExportExtension(ExportFormat format);  ///< ".png", ".svg", ".csv"
+
+/// Options shared by the right-click menu and Export all (kept for the session).
+struct ExportSettings {
+  bool values = false;       ///< numbers in the cells
+  bool transparent = false;  ///< no page colour
+  int scale = 2;             ///< Export all's PNG scale
+  bool png = true, svg = true, csv = true, numpy = true;  ///< Export all's formats
+};
+
+/// One heatmap ready to be written: its figure, the CLI's file stem, and how.
+struct FigureExport {
+  attnlab::exporter::HeatmapFigure figure;
+  std::string stem;  ///< "head2_weights", "concat", "W_o", ...
+  ExportFormat format = ExportFormat::Png;
+  int scale = 1;
+  attnlab::exporter::FigureStyle style;
+};
+
+/// The CLI's figure for the matrix `spec` shows (stage and head), or one built from the widget's
+/// own data for matrices the CLI does not export (W_o, editors).
+FigureExport FigureForHeatmap(AppState& state, const HeatmapSpec& spec);
+/// Writes `job` to `path` atomically. Returns false with `error` set.
+bool WriteFigure(const FigureExport& job, const std::string& path, std::string* error);
+
+/// True when an image can be put on the clipboard (xclip is installed).
+bool CanCopyImage();
+/// Puts `job` rendered as PNG on the clipboard (image/png). Returns false with `error` set.
+bool CopyImageToClipboard(const FigureExport& job, std::string* error);
+
+/// The contents of a heatmap's right-click menu (heatmap.cpp opens the popup).
+void HeatmapContextMenu(AppState& state, const HeatmapSpec& spec);
+
+/// Every view of the current scenario into `dir`, with the CLI's file names (docs/EXPORT.md).
+/// Appends each written path to `written`; returns false with `error` set on the first failure.
+bool ExportAllViews(AppState& state, const ExportSettings& settings, const std::string& dir,
+                    std::vector<std::string>* written, std::string* error);
+
+}  // namespace attnlab::app

@@ -1,0 +1,244 @@
+// Editing one cell of a matrix changes the scores, weights and output heatmaps IN THE SAME FRAME.
+//
+// Runs the real window with `--edit-cell SPEC` (e.g. W_q[0][1]=0.5): the Inputs panel types the
+// value into that cell, through the same code as a double-click, while drawing the frame that the
+// screenshot captures. This program then applies the same edit to the scenario itself, computes
+// the trace with the core, and checks that every visible cell of the scores, weights and output
+// heatmaps in that screenshot has the colour of the EDITED trace (colour range included). So that
+// the check cannot pass when nothing changed, it also requires that, for each of the three stages,
+// some checked cell's expected colour differs between the original and the edited scenario.
+//
+// usage: attnlab_gui_edit_check APP SCENARIO OUT.png EDIT [app arguments...]
+#include <stb_image.h>  // implementation in Debian's libstb.so
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attnlab/attention.h"
+#include "attnlab/colormap.h"
+#include "attnlab/scenario_io.h"
+
+namespace {
+
+constexpr int kTolerance = 2;  // per 8-bit channel
+constexpr int kMaxCellsPerHeatmap = 64;
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;
+  attnlab::Rgb8 At(int x, int y) const {
+    const unsigned char* p = &rgb[(static_cast<std::size_t>(y) * width + x) * 3];
+    return {p[0], p[1], p[2]};
+  }
+};
+
+bool LoadImage(const std::string& path, Image* image) {
+  int n = 0;
+  unsigned char* data = stbi_load(path.c_str(), &image->width, &image->height, &n, 3);
+  if (!data) return false;
+  image->rgb.assign(data, data + static_cast<std::size_t>(image->width) * image->height * 3);
+  stbi_image_free(data);
+  return true;
+}
+
+int ChannelError(attnlab::Rgb8 a, attnlab::Rgb8 b) {
+  return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
+}
+
+// The most frequent colour in the cell's interior: its fill even where digits are printed.
+attnlab::Rgb8 DominantColor(const Image& img, int x0, int y0, int x1, int y1, double* share) {
+  std::map<unsigned, int> counts;
+  int total = 0;
+  for (int y = std::max(y0, 0); y < std::min(y1, img.height); ++y)
+    for (int x = std::max(x0, 0); x < std::min(x1, img.width); ++x) {
+      const attnlab::Rgb8 c = img.At(x, y);
+      ++counts[(unsigned(c.r) << 16) | (unsigned(c.g) << 8) | c.b];
+      ++total;
+    }
+  if (counts.empty()) {
+    *share = 0;
+    return {};
+  }
+  auto best = std::max_element(counts.begin(), counts.end(),
+                               [](auto& a, auto& b) { return a.second < b.second; });
+  *share = double(best->second) / total;
+  const unsigned v = best->first;
+  return {static_cast<unsigned char>(v >> 16), static_cast<unsigned char>(v >> 8),
+          static_cast<unsigned char>(v)};
+}
+
+// The edit, applied the way the window stores it: "W_q[0][1]=0.5" sets stored W_q(0, 1);
+// "heads[1].W_q[0][1]=0.5" the same cell of head 1's own W_q.
+bool ApplyEdit(attnlab::Scenario& s, const std::string& spec) {
+  const std::size_t eq = spec.find('=');
+  if (eq == std::string::npos) return false;
+  const std::size_t open2 = spec.rfind('[', eq);
+  const std::size_t open1 = open2 == std::string::npos || open2 == 0 ? open2 : spec.rfind('[', open2 - 1);
+  int r = -1, c = -1;
+  if (open1 == std::string::npos || std::sscanf(spec.c_str() + open1, "[%d][%d]", &r, &c) != 2) return false;
+  std::string name = spec.substr(0, open1);
+  attnlab::Projections* p = &s.full;
+  int head = -1;
+  if (std::sscanf(name.c_str(), "heads[%d].", &head) == 1) {
+    if (head < 0 || head >= int(s.heads.size())) return false;
+    p = &s.heads[static_cast<std::size_t>(head)];
+    name = name.substr(name.find('.') + 1);
+  }
+  const double value = std::atof(spec.c_str() + eq + 1);
+  attnlab::Matrix* m = name == "X" ? &s.X
+                     : name == "W_q" && p->W_q ? &*p->W_q
+                     : name == "W_k" && p->W_k ? &*p->W_k
+                     : name == "W_v" && p->W_v ? &*p->W_v
+                     : name == "W_o" && s.W_o ? &*s.W_o : nullptr;
+  if (!m || r < 0 || c < 0 || r >= m->rows() || c >= m->cols()) return false;
+  (*m)(r, c) = value;
+  return true;
+}
+
+const attnlab::Matrix* StageMatrix(const attnlab::Trace& t, const std::string& stage, int head) {
+  if (stage == "output") return &t.output;
+  if (head < 0 || head >= int(t.heads.size())) return nullptr;
+  const attnlab::HeadTrace& h = t.heads[static_cast<std::size_t>(head)];
+  if (stage == "scores") return &h.scores;
+  if (stage == "weights") return &h.weights;
+  return nullptr;
+}
+
+// The range the window must use for this stage: [0, 1] for weights, +-max|v| otherwise.
+void ExpectedRange(const std::string& stage, const attnlab::Matrix& m, double* lo, double* hi) {
+  if (stage == "weights") {
+    *lo = 0;
+    *hi = 1;
+    return;
+  }
+  double max_abs = 0;
+  for (Eigen::Index i = 0; i < m.size(); ++i)
+    if (std::isfinite(m.data()[i])) max_abs = std::max(max_abs, std::fabs(m.data()[i]));
+  if (max_abs == 0) max_abs = 1;
+  *lo = -max_abs;
+  *hi = max_abs;
+}
+
+struct StageTotals {
+  int checked = 0, changed = 0, failures = 0;
+};
+
+void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& before, const attnlab::Trace& after,
+                  const Image& img, float fb_scale, StageTotals* t) {
+  const std::string stage = hm["matrix"], id = hm["id"];
+  const int head = hm["head"];
+  const attnlab::Matrix* now = StageMatrix(after, stage, head);
+  const attnlab::Matrix* old = StageMatrix(before, stage, head);
+  if (!now || !old || hm["rows"] != now->rows() || hm["cols"] != now->cols()) {
+    std::printf("FAIL %s: drawn as %dx%d, not a %s matrix of the edited trace\n", id.c_str(),
+                hm["rows"].get<int>(), hm["cols"].get<int>(), stage.c_str());
+    ++t->failures;
+    return;
+  }
+  attnlab::Colormap map;
+  if (!attnlab::ColormapFromName(hm["colormap"].get<std::string>().c_str(), &map)) {
+    ++t->failures;
+    return;
+  }
+  double lo = 0, hi = 1, old_lo = 0, old_hi = 1;
+  ExpectedRange(stage, *now, &lo, &hi);
+  ExpectedRange(stage, *old, &old_lo, &old_hi);
+  if (std::fabs(hm["lo"].get<double>() - lo) > 1e-9 * std::max(1.0, std::fabs(lo)) ||
+      std::fabs(hm["hi"].get<double>() - hi) > 1e-9 * std::max(1.0, std::fabs(hi))) {
+    std::printf("FAIL %s: colour range [%g, %g], the edited trace needs [%g, %g]\n", id.c_str(),
+                hm["lo"].get<double>(), hm["hi"].get<double>(), lo, hi);
+    ++t->failures;
+  }
+  const float x0 = hm["x0"], y0 = hm["y0"], cell = hm["cell"], gap = hm["gap"];
+  const auto clip = hm["clip"].get<std::vector<float>>();
+  const long cells = now->size();
+  const long stride = std::max(1L, cells / kMaxCellsPerHeatmap);
+  for (long k = 0; k < cells; k += stride) {
+    const int r = int(k / now->cols()), c = int(k % now->cols());
+    if (!std::isfinite((*now)(r, c))) continue;  // masked cells: the mask tests cover them
+    if (stage == "weights" && after.heads[static_cast<std::size_t>(head)].masked(r, c) == -INFINITY) continue;
+    const float left = x0 + c * cell, top = y0 + r * cell;
+    const float right = left + cell - gap, bottom = top + cell - gap;
+    if (left < clip[0] || top < clip[1] || right > clip[2] || bottom > clip[3]) continue;
+    const int inset = 2;
+    if ((right - left) * fb_scale <= 2 * inset + 2) continue;
+    double share = 0;
+    const attnlab::Rgb8 actual =
+        DominantColor(img, int(std::ceil(left * fb_scale)) + inset, int(std::ceil(top * fb_scale)) + inset,
+                      int(std::floor(right * fb_scale)) - inset, int(std::floor(bottom * fb_scale)) - inset, &share);
+    const attnlab::Rgb8 expected = attnlab::MapValue({map, lo, hi}, (*now)(r, c));
+    const attnlab::Rgb8 unedited = attnlab::MapValue({map, old_lo, old_hi}, (*old)(r, c));
+    ++t->checked;
+    if (ChannelError(expected, unedited) > kTolerance) ++t->changed;
+    const int err = ChannelError(actual, expected);
+    if (err > kTolerance || share < 0.4) {
+      ++t->failures;
+      std::printf("FAIL %s cell (%d, %d): edited value %.6f expects rgb(%d, %d, %d), screen has "
+                  "rgb(%d, %d, %d) (error %d, share %.2f; unedited would be rgb(%d, %d, %d))\n",
+                  id.c_str(), r, c, (*now)(r, c), expected.r, expected.g, expected.b, actual.r,
+                  actual.g, actual.b, err, share, unedited.r, unedited.g, unedited.b);
+    }
+  }
+}
+
+std::string Quote(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: %s APP SCENARIO OUT.png EDIT [app arguments...]\n", argv[0]);
+    return 2;
+  }
+  const std::string app = argv[1], scenario_path = argv[2], out = argv[3], edit = argv[4];
+  std::filesystem::create_directories(std::filesystem::path(out).parent_path());
+  std::filesystem::remove(out);
+  std::string command = Quote(app) + " " + Quote(scenario_path) + " --screenshot " + Quote(out) +
+                        " --edit-cell " + Quote(edit);
+  for (int i = 5; i < argc; ++i) command += " " + Quote(argv[i]);
+  std::printf("running: %s\n", command.c_str());
+  if (std::system(command.c_str()) != 0) {
+    std::printf("FAIL: the window exited with an error (edit refused or not applied?)\n");
+    return 1;
+  }
+  Image img;
+  if (!LoadImage(out, &img)) {
+    std::printf("FAIL: cannot read %s\n", out.c_str());
+    return 1;
+  }
+  const nlohmann::json dump = nlohmann::json::parse(std::ifstream(out + ".json"));
+  const attnlab::Scenario original = attnlab::load_scenario(scenario_path);
+  attnlab::Scenario edited = original;
+  if (!ApplyEdit(edited, edit)) {
+    std::printf("FAIL: cannot apply %s to %s here\n", edit.c_str(), scenario_path.c_str());
+    return 1;
+  }
+  const attnlab::Trace before = attnlab::compute(original), after = attnlab::compute(edited);
+  std::map<std::string, StageTotals> totals{{"scores", {}}, {"weights", {}}, {"output", {}}};
+  for (const nlohmann::json& hm : dump["heatmaps"]) {
+    const std::string stage = hm["matrix"];
+    if (totals.count(stage) && !hm["texture"].get<bool>())
+      CheckHeatmap(hm, before, after, img, dump["framebuffer_scale"], &totals[stage]);
+  }
+  bool ok = true;
+  for (const auto& [stage, t] : totals) {
+    std::printf("%-8s %3d cells checked, %3d show the edit, %d failures\n", stage.c_str(), t.checked,
+                t.changed, t.failures);
+    if (t.failures > 0) ok = false;
+    if (t.checked == 0 || t.changed == 0) {
+      std::printf("FAIL %s: %s\n", stage.c_str(),
+                  t.checked == 0 ? "no visible cell was checked" : "the edit changes no checked cell");
+      ok = false;
+    }
+  }
+  return ok ? 0 : 1;
+}

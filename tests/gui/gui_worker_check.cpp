@@ -1,0 +1,221 @@
+// The window computes large traces off the UI thread (app/trace_worker.h). Under Xvfb, on a
+// generated scenario too large to compute synchronously:
+//  1. a screenshot taken at once (--capture-stale) may show the "computing" state, and the UI
+//     thread computed nothing itself;
+//  2. a screenshot that waits for the worker shows the core's weights, pixel for pixel;
+//  3. two edits in consecutive frames (the first superseded while it is pending or computing):
+//     the screen shows the trace of the last edit, never the first, and still no trace was
+//     computed on the UI thread.
+// No wall-clock assertion anywhere: the window's own counters (--trace-stats) say who computed.
+//
+// usage: attnlab_gui_worker_check APP MAKE_SCENARIO OUT_DIR
+#include <stb_image.h>  // implementation in Debian's libstb.so
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "attnlab/attention.h"
+#include "attnlab/colormap.h"
+#include "attnlab/scenario_io.h"
+
+namespace {
+
+constexpr int kTolerance = 2;  // per 8-bit channel, as gui_pixel_check
+constexpr int kMaxCellsPerHeatmap = 64;
+constexpr const char* kShape = "1024x64x4";  // 4M weight cells: off the UI thread
+
+std::string Quote(const std::string& s) { return "'" + s + "'"; }
+
+// Runs `command`, returns its exit status and its standard output.
+int Run(const std::string& command, std::string* out) {
+  std::printf("running: %s\n", command.c_str());
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+  if (!pipe) return -1;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), pipe.get())) *out += buf.data();
+  const int status = pclose(pipe.release());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The last line of the output that parses as a JSON object holding `key`.
+nlohmann::json JsonLine(const std::string& out, const char* key) {
+  nlohmann::json found;
+  std::size_t start = 0;
+  while (start < out.size()) {
+    std::size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    const std::string line = out.substr(start, end - start);
+    if (!line.empty() && line[0] == '{') {
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (!j.is_discarded() && j.contains(key)) found = j;
+    }
+    start = end + 1;
+  }
+  return found;
+}
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;
+  attnlab::Rgb8 At(int x, int y) const {
+    const unsigned char* p = &rgb[(static_cast<std::size_t>(y) * width + x) * 3];
+    return {p[0], p[1], p[2]};
+  }
+};
+
+bool LoadImage(const std::string& path, Image* image) {
+  int n = 0;
+  unsigned char* data = stbi_load(path.c_str(), &image->width, &image->height, &n, 3);
+  if (!data) return false;
+  image->rgb.assign(data, data + static_cast<std::size_t>(image->width) * image->height * 3);
+  stbi_image_free(data);
+  return true;
+}
+
+// Weight cells on screen against `trace`; returns the number of failures, counts cells checked.
+int CheckWeights(const std::string& png, const attnlab::Trace& trace, int* checked) {
+  Image img;
+  if (!LoadImage(png, &img)) {
+    std::printf("FAIL: cannot read %s\n", png.c_str());
+    return 1;
+  }
+  const nlohmann::json dump = nlohmann::json::parse(std::ifstream(png + ".json"));
+  attnlab::Colormap map;
+  if (!attnlab::ColormapFromName(dump["colormap"].get<std::string>().c_str(), &map)) return 1;
+  const auto m = dump["masked_rgb"].get<std::vector<int>>();
+  const attnlab::Rgb8 masked_rgb{static_cast<unsigned char>(m[0]), static_cast<unsigned char>(m[1]),
+                                 static_cast<unsigned char>(m[2])};
+  const float fb = dump["framebuffer_scale"];
+  int failures = 0;
+  for (const nlohmann::json& hm : dump["heatmaps"]) {
+    if (hm["matrix"] != "weights") continue;
+    const int head = hm["head"];
+    if (head < 0 || head >= int(trace.heads.size())) return failures + 1;
+    const attnlab::Matrix& w = trace.heads[static_cast<std::size_t>(head)].weights;
+    const attnlab::Matrix& masked = trace.heads[static_cast<std::size_t>(head)].masked;
+    if (hm["rows"] != w.rows() || hm["cols"] != w.cols()) {
+      std::printf("FAIL %s: drawn %dx%d, core %dx%d\n", hm["id"].get<std::string>().c_str(),
+                  hm["rows"].get<int>(), hm["cols"].get<int>(), int(w.rows()), int(w.cols()));
+      ++failures;
+      continue;
+    }
+    const float x0 = hm["x0"], y0 = hm["y0"], cell = hm["cell"], gap = hm["gap"];
+    const auto clip = hm["clip"].get<std::vector<float>>();
+    // Sample along the diagonal band, where causal weights are far from 0 and differ by edit.
+    const long step = std::max(1L, static_cast<long>(w.rows()) / (8 * kMaxCellsPerHeatmap));
+    for (long r = 0; r < w.rows(); r += step) {
+      for (long c : {r, r / 2, std::max(0L, r - 1)}) {
+        const float left = x0 + c * cell, top = y0 + r * cell;
+        const float right = left + cell - gap, bottom = top + cell - gap;
+        if (left < clip[0] || top < clip[1] || right > clip[2] || bottom > clip[3]) continue;
+        const int cx = int(std::floor((left + right) * 0.5f * fb));
+        const int cy = int(std::floor((top + bottom) * 0.5f * fb));
+        if (cx < 0 || cy < 0 || cx >= img.width || cy >= img.height) continue;
+        const attnlab::Rgb8 expected = masked(r, c) == -INFINITY
+                                           ? masked_rgb
+                                           : attnlab::MapValue({map, 0.0, 1.0}, w(r, c));
+        const attnlab::Rgb8 actual = img.At(cx, cy);
+        const int err = std::max({std::abs(actual.r - expected.r), std::abs(actual.g - expected.g),
+                                  std::abs(actual.b - expected.b)});
+        ++*checked;
+        if (err > kTolerance) {
+          ++failures;
+          if (failures <= 10)
+            std::printf("FAIL %s (%ld, %ld): weight %.6f expects rgb(%d, %d, %d), screen rgb(%d, %d, %d)\n",
+                        hm["id"].get<std::string>().c_str(), r, c, w(r, c), expected.r, expected.g,
+                        expected.b, actual.r, actual.g, actual.b);
+        }
+      }
+    }
+  }
+  return failures;
+}
+
+// Runs the window, parses --trace-stats, checks that the UI thread computed nothing.
+bool RunWindow(const std::string& command, nlohmann::json* stats) {
+  std::string out;
+  const int status = Run(command + " --trace-stats", &out);
+  *stats = JsonLine(out, "sync_computes");
+  std::printf("  exit %d, stats %s\n", status, stats->dump().c_str());
+  if (status != 0 || stats->is_null()) {
+    std::printf("FAIL: the window failed or printed no --trace-stats\n");
+    return false;
+  }
+  if ((*stats)["sync_computes"] != 0) {
+    std::printf("FAIL: a %s trace was computed on the UI thread\n", kShape);
+    return false;
+  }
+  return true;
+}
+
+bool ExpectShown(const nlohmann::json& stats, const std::string& png, const attnlab::Trace& trace,
+                 const char* what) {
+  if (stats["trace_version"] != stats["version"]) {
+    std::printf("FAIL %s: the screenshot shows trace version %s of document version %s\n", what,
+                stats["trace_version"].dump().c_str(), stats["version"].dump().c_str());
+    return false;
+  }
+  int checked = 0;
+  const int failures = CheckWeights(png, trace, &checked);
+  std::printf("  %s: %d weight cells checked, %d failures\n", what, checked, failures);
+  if (checked < 16) std::printf("FAIL %s: too few weight cells on screen\n", what);
+  return failures == 0 && checked >= 16;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s APP MAKE_SCENARIO OUT_DIR\n", argv[0]);
+    return 2;
+  }
+  const std::string app = argv[1], make = argv[2], dir = argv[3];
+  std::filesystem::create_directories(dir);
+  const std::string scenario = dir + "/worker-" + kShape + ".json";
+  std::string ignored;
+  if (Run(Quote(make) + " " + kShape + " " + Quote(scenario) + " --causal --seed 5", &ignored) != 0) {
+    std::printf("FAIL: cannot generate the scenario\n");
+    return 1;
+  }
+  const std::string window = Quote(app) + " " + Quote(scenario) + " --screenshot ";
+  bool ok = true;
+  nlohmann::json stats;
+
+  // 1. At once: stale or computing is allowed, computing on the UI thread is not.
+  ok = RunWindow(window + Quote(dir + "/worker-first.png") + " --frames 2 --capture-stale", &stats) && ok;
+
+  // 2. Waiting for the worker: the core's weights.
+  const attnlab::Scenario loaded = attnlab::load_scenario(scenario);
+  if (RunWindow(window + Quote(dir + "/worker-done.png") + " --frames 3", &stats))
+    ok = ExpectShown(stats, dir + "/worker-done.png", attnlab::compute(loaded), "loaded") && ok;
+  else
+    ok = false;
+
+  // 3. Two edits one frame apart: only the second may ever be drawn.
+  if (RunWindow(window + Quote(dir + "/worker-edits.png") +
+                    " --frames 6 --test-edit scale=0.5 --test-edit-next scale=0.03",
+                &stats)) {
+    attnlab::Scenario last = loaded;
+    last.scale.kind = attnlab::Scale::Kind::value;
+    last.scale.value = 0.03;
+    ok = ExpectShown(stats, dir + "/worker-edits.png", attnlab::compute(last), "after two edits") && ok;
+    std::printf("  superseded before starting: %s, discarded after computing: %s\n",
+                stats["superseded"].dump().c_str(), stats["discarded"].dump().c_str());
+  } else {
+    ok = false;
+  }
+  std::printf("%s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
