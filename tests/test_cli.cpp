@@ -1,12 +1,12 @@
 // attnlab-cli end to end: the real binary, its stdout, stderr and exit status.
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "test_support.h"
 
 namespace {
 
@@ -18,22 +18,15 @@ struct CliRun {
 /// Runs attnlab-cli with `args` (shell words), capturing stdout and stderr.
 CliRun cli(const std::string& args) {
   const auto err_path = std::filesystem::temp_directory_path() / ("attnlab_cli_err_" + std::to_string(::getpid()));
-  const std::string command = std::string(ATTNLAB_CLI) + " " + args + " 2>" + err_path.string();
-  CliRun r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
-  const int raw = ::pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  const auto shell = attnlab::testing::run_shell(std::string(ATTNLAB_CLI) + " " + args + " 2>" + err_path.string());
+  CliRun r{shell.status, shell.out, ""};
   std::ifstream in(err_path);
   r.err.assign(std::istreambuf_iterator<char>(in), {});
   std::filesystem::remove(err_path);
   return r;
 }
 
-std::string preset(const std::string& name) {
-  return std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets/" + name + ".json";
-}
+using attnlab::testing::preset_path;
 
 std::string temp_file(const std::string& name, const std::string& contents) {
   const auto path = std::filesystem::temp_directory_path() / name;
@@ -42,7 +35,7 @@ std::string temp_file(const std::string& name, const std::string& contents) {
 }
 
 TEST(Cli, ComputePrintsTheTraceAsJsonWithNullForMinusInfinity) {
-  const CliRun r = cli("compute " + preset("phuong-hutter-alg4-masked"));
+  const CliRun r = cli("compute " + preset_path("phuong-hutter-alg4-masked"));
   ASSERT_EQ(r.status, 0) << r.err;
   const auto trace = nlohmann::json::parse(r.out);
   for (const char* key : {"Q", "K", "V", "scores", "scaled", "masked", "weights", "output"})
@@ -54,7 +47,7 @@ TEST(Cli, ComputePrintsTheTraceAsJsonWithNullForMinusInfinity) {
 }
 
 TEST(Cli, ComputeOnUdl122PrintsTheBooksXPrimeTo1e3) {
-  const CliRun r = cli("compute " + preset("udl-12-2-multihead"));
+  const CliRun r = cli("compute " + preset_path("udl-12-2-multihead"));
   ASSERT_EQ(r.status, 0) << r.err;
   const auto output = nlohmann::json::parse(r.out)["output"];
   // Seed 002's printed "True values" (8 x 6, tokens as columns).
@@ -74,14 +67,14 @@ TEST(Cli, ComputeOnUdl122PrintsTheBooksXPrimeTo1e3) {
 }
 
 TEST(Cli, TextFormatPrintsAlignedMatricesWithTheGivenPrecision) {
-  const CliRun r = cli("compute " + preset("vaswani-q2-is-attends") + " --format text --precision 4");
+  const CliRun r = cli("compute " + preset_path("vaswani-q2-is-attends") + " --format text --precision 4");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("head 1 weights:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[ 0.4579 -1.3416  0.3622  0.8046]"), std::string::npos) << r.out;  // Q of "is"
 }
 
 TEST(Cli, ValidateSaysValidAndExitsZero) {
-  const CliRun r = cli("validate " + preset("mlm-general-attention"));
+  const CliRun r = cli("validate " + preset_path("mlm-general-attention"));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("valid"), std::string::npos);
 }
@@ -107,9 +100,9 @@ TEST(Cli, BadUsageExitsTwo) {
   EXPECT_EQ(cli("").status, 2);
   EXPECT_EQ(cli("frobnicate x.json").status, 2);
   EXPECT_EQ(cli("compute").status, 2);
-  EXPECT_EQ(cli("compute " + preset("mlm-general-attention") + " --format xml").status, 2);
-  EXPECT_EQ(cli("compute " + preset("mlm-general-attention") + " --precision many").status, 2);
-  EXPECT_EQ(cli("compute " + preset("mlm-general-attention") + " --colour red").status, 2);
+  EXPECT_EQ(cli("compute " + preset_path("mlm-general-attention") + " --format xml").status, 2);
+  EXPECT_EQ(cli("compute " + preset_path("mlm-general-attention") + " --precision many").status, 2);
+  EXPECT_EQ(cli("compute " + preset_path("mlm-general-attention") + " --colour red").status, 2);
 }
 
 TEST(Cli, HelpExitsZero) {

@@ -1,7 +1,6 @@
 // attnlab_export and `attnlab-cli export`: PNG size and cell colours, SVG structure (xmllint), CSV
 // round trip, usage errors. The CLI runs with DISPLAY unset, as on the CI machine.
 #include <stb_image.h>  // implementation inside Debian's libstb.so
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdio>
@@ -19,6 +18,7 @@
 #include "attnlab/export/figure.h"
 #include "attnlab/export/views.h"
 #include "attnlab/scenario_io.h"
+#include "test_support.h"
 
 namespace {
 
@@ -26,28 +26,15 @@ namespace fs = std::filesystem;
 using namespace attnlab;
 using namespace attnlab::exporter;
 
-struct Shell {
-  int status = -1;
-  std::string out;
-};
+using Shell = attnlab::testing::ShellResult;
 
 /// Runs a shell command (stderr folded into out).
-Shell run(const std::string& command) {
-  Shell r;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
-  const int raw = ::pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+Shell run(const std::string& command) { return attnlab::testing::run_shell(command + " 2>&1"); }
 
 /// attnlab-cli with no display at all.
 Shell cli(const std::string& args) { return run("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(ATTNLAB_CLI) + " " + args); }
 
-std::string preset(const std::string& name) {
-  return std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets/" + name + ".json";
-}
+std::string preset(const std::string& name) { return attnlab::testing::preset_path(name); }
 
 std::vector<std::string> preset_names() {
   std::vector<std::string> names;

@@ -1,6 +1,5 @@
 // The exported NumPy script, run with Debian's /usr/bin/python3 (python3-numpy; the `python3` on
 // PATH may be a pyenv without NumPy), prints the same trace as `attnlab-cli compute` to 1e-9.
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdio>
@@ -8,6 +7,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+#include "test_support.h"
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -18,20 +19,9 @@ using nlohmann::json;
 constexpr double kTolerance = 1e-9;  // relative to max(1, |value|)
 const char* const kPython = "/usr/bin/python3";
 
-struct Output {
-  int status = -1;
-  std::string out;
-};
-
-Output run(const std::string& command) {
-  Output r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
-  const int raw = ::pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+using Output = attnlab::testing::ShellResult;
+using attnlab::testing::run_shell;
+Output run(const std::string& command) { return run_shell(command); }
 
 /// Removes this process's scratch directories when the test binary exits.
 struct ScratchCleanup {
