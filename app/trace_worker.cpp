@@ -93,9 +93,9 @@ bool ComputingBadge(const AppState& state, const attnlab::Trace& shown) {
   if (!state.TraceStale()) return false;
   const attnlab::Scenario& s = state.GetScenario();
   ImGui::PushStyleColor(ImGuiCol_Text, WarningTextColor());
-  ImGui::TextWrapped("Computing %d x %d tokens, %d head%s...%s", s.n_x(), s.n_z(), s.head_count(),
-                     s.head_count() == 1 ? "" : "s",
-                     shown.heads.empty() ? "" : "  Dimmed below: the previous result.");
+  ImGui::TextWrapped("Computing %d x %d tokens, %d head%s...", s.n_x(), s.n_z(), s.head_count(),
+                     s.head_count() == 1 ? "" : "s");
+  if (!shown.heads.empty()) ImGui::TextWrapped("Dimmed below: the previous result.");
   ImGui::PopStyleColor();
   return true;
 }

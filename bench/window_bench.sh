@@ -1,0 +1,50 @@
+#!/bin/sh
+# The window's numbers of issue 5 (docs/PERFORMANCE.md), under Xvfb (Mesa llvmpipe) at 1280x800.
+# Generates its scenarios in a temporary directory (nothing large is kept in the repository) and
+# prints one JSON line per measurement, with the load average: numbers, never a verdict.
+#
+# usage: bench/window_bench.sh BUILD_DIR [FRAMES]
+#   BUILD_DIR  a build with attnlab and attnlab_gui_make_scenario (ATTNLAB_BUILD_TESTS)
+#   FRAMES     frames for the frame-time bench (default 300)
+set -eu
+build=$1
+frames=${2:-300}
+app=$build/app/attnlab
+make=$build/tests/gui/attnlab_gui_make_scenario
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+xvfb() { xvfb-run -a -s "-screen 0 1280x800x24" "$@"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+say() { echo "$1 (load $(load)): $2"; }
+
+"$make" 256x256x8 "$tmp/n256.json" --seed 1
+"$make" 2048x512x8 "$tmp/n2048.json" --seed 2
+
+# Frame time, N = 256, H = 8: Heads panel (all 8 heads' weights) and the Pipeline on screen.
+say "frames 256x256x8" "$(xvfb "$app" "$tmp/n256.json" --bench-frames "$frames" | tail -1)"
+# Edits at N = 256 (computed on the UI thread, drawn in the same frame: frames_to_show 0).
+say "edits 256x256x8" "$(xvfb "$app" "$tmp/n256.json" --bench-edit 30 --edit-every 5 | tail -1)"
+# Edits at N = 2048 (off the UI thread): latency, and the longest UI-thread frame meanwhile.
+say "edits 2048x512x8, one at a time" \
+    "$(xvfb "$app" "$tmp/n2048.json" --bench-edit 5 --edit-every 240 | tail -1)"
+say "edits 2048x512x8, every 3 frames (superseding)" \
+    "$(xvfb "$app" "$tmp/n2048.json" --bench-edit 40 --edit-every 3 | tail -1)"
+
+# Launch to the first drawn frame (built-in example), 5 runs: in-process and whole-process times.
+for i in 1 2 3 4 5; do
+  /usr/bin/time -f '{"process_wall_s":%e}' -o "$tmp/time" xvfb-run -a -s "-screen 0 1280x800x24" \
+      sh -c "\"$app\" --bench-startup" > "$tmp/startup"
+  say "startup run $i" "$(tail -1 "$tmp/startup") $(cat "$tmp/time") (wall includes starting Xvfb)"
+done
+# The same launch timed inside one X server: wall time of the attnlab process alone.
+xvfb sh -c "for i in 1 2 3; do /usr/bin/time -f '{\"attnlab_process_wall_s\":%e}' \"$app\" --bench-startup; done" 2>&1 |
+    while read -r line; do say "startup (one Xvfb)" "$line"; done
+
+# Idle: an interactive window with nothing changing, CPU over 20 s after 8 s of settling (it
+# wakes every 0.5 s for 5 s after the last activity, then every 5 s).
+xvfb sh -c "
+  XDG_CONFIG_HOME=$tmp/config \"$app\" & pid=\$!
+  sleep 8; t0=\$(awk '{print \$14 + \$15}' /proc/\$pid/stat); sleep 20
+  t1=\$(awk '{print \$14 + \$15}' /proc/\$pid/stat); kill \$pid
+  awk -v a=\$t0 -v b=\$t1 -v hz=\$(getconf CLK_TCK) 'BEGIN { printf \"{\\\"idle_cpu_percent\\\":%.2f}\\n\", 100 * (b - a) / hz / 20 }'
+" | while read -r line; do say "idle 20 s" "$line"; done
