@@ -22,6 +22,7 @@
 #include "heatmap.h"
 #include "layout_dump.h"
 #include "main_menu.h"
+#include "open_check.h"
 #include "panels.h"
 #include "platform.h"
 #include "scripted_edit.h"
@@ -118,8 +119,8 @@ bool WriteScreenshot(const Options& options, const Capture& capture, const Layou
 }
 
 struct RunMode {
-  bool screenshot, bench, smoke, bench_edit, startup;
-  bool Scripted() const { return screenshot || bench || smoke || bench_edit || startup; }
+  bool screenshot, bench, smoke, bench_edit, startup, check_open;
+  bool Scripted() const { return screenshot || bench || smoke || bench_edit || startup || check_open; }
 };
 
 // Scripted screenshots wait (bounded) for a trace still computing off the UI thread.
@@ -137,10 +138,20 @@ bool WaitForTrace(AppState& state, const Options& options) {
 
 int RunApp(const Options& options) {
   const RunMode mode{!options.screenshot_path.empty(), options.bench_frames > 0, options.smoke,
-                     options.bench_edit > 0, options.bench_startup};
+                     options.bench_edit > 0, options.bench_startup, !options.check_open.empty()};
   AppState state;
   const bool file_opened = OpenInitialDocument(state, options);
   state.ui.scripted_cell_edit = options.edit_cell;  // its tab comes to the front first
+
+  std::unique_ptr<OpenCheck> open_check;
+  if (mode.check_open) {
+    open_check = std::make_unique<OpenCheck>();
+    std::string list_error;
+    if (!open_check->Load(options.check_open, &list_error)) {
+      std::fprintf(stderr, "attnlab: --check-open %s\n", list_error.c_str());
+      return 1;
+    }
+  }
 
   PlatformConfig config;
   config.width = options.width;
@@ -186,6 +197,7 @@ int RunApp(const Options& options) {
   int last_frame = mode.bench ? options.bench_frames : mode.startup ? 1 : options.frames;
   ProcessCpuTimer bench_cpu;  // started after start-up: frames only
   if (mode.bench_edit) last_frame = 1 << 30;  // ends when its last edit is drawn
+  if (open_check) last_frame = open_check->FrameCount();
 
   for (int frame = 0; !platform.ShouldClose(); ++frame) {
     platform.WaitForEvents(mode.Scripted());
@@ -206,7 +218,9 @@ int RunApp(const Options& options) {
     // --edit-cell: the Inputs panel types the value while drawing the captured frame.
     state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));
     platform.NewFrame();
+    if (open_check) open_check->BeforeDraw(state, dialogs, frame);
     DrawFrame(state);
+    if (open_check) open_check->AfterDraw(state, dialogs, frame);
     if (mode.smoke) SmokeStep(state, frame, &smoke);
     if (!options.test_edit.empty() && frame == 2 && !ApplyScriptedEdit(state, options.test_edit, &error)) {
       std::fprintf(stderr, "attnlab: %s\n", error.c_str());

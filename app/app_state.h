@@ -4,6 +4,7 @@
 /// the Scenario through ApplyEdit(), which validates the result and refuses a broken scenario.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct UiState {
   float lecture_scale = 2.0f;
   bool help_open_before_lecture = true;
   bool reset_layout = false;    ///< re-apply the default window arrangement next frame
+  /// Panel group -> the panel whose tab is in front (panels.cpp). Set it (ShowPanel) to bring a
+  /// tab to the front; a click on a tab updates it.
+  std::map<std::string, std::string> front_tab;
   bool quit_requested = false;
 };
 

@@ -106,9 +106,7 @@ void HandleShortcuts(AppState& state) {
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) state.ui.quit_requested = true;
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) ToggleLectureMode(state);
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) ToggleLectureMode(state);
-  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false))
-    for (Panel& panel : Panels())
-      if (std::string(panel.name) == "Help") panel.open = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) ShowPanel(state, "Help");
   if (typing) return;
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Z)) {
     if (io.KeyShift)

@@ -159,6 +159,7 @@ void DocumentDialogs::ShowError(AppState& state, const std::string& title,
   error_title_ = title;
   error_message_ = message;
   show_error_ = true;
+  ++error_count_;
   state.status = title + ": " + message;
   std::fprintf(stderr, "attnlab: %s: %s\n", title.c_str(), message.c_str());
 }

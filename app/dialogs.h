@@ -57,6 +57,10 @@ class DocumentDialogs {
 
   /// Shows a modal with `message` (and the status bar keeps it too).
   void ShowError(AppState& state, const std::string& title, const std::string& message);
+  /// Errors shown so far, and the last one (tests: --check-open).
+  int ErrorCount() const { return error_count_; }
+  const std::string& ErrorTitle() const { return error_title_; }
+  const std::string& ErrorMessage() const { return error_message_; }
 
  private:
   enum class BrowserPurpose { Open, SaveAs, ExportFigure, ExportFolder };
@@ -80,6 +84,7 @@ class DocumentDialogs {
   bool ask_save_ = false, continue_after_save_ = false, quit_confirmed_ = false;
   std::string error_title_, error_message_;
   bool show_error_ = false;
+  int error_count_ = 0;
   std::optional<RecoveredWork> recovery_;
   bool ask_recovery_ = false;
   std::optional<FigureExport> figure_job_;

@@ -566,6 +566,8 @@ float ChooseCellSize(int rows, int cols, float max_width, float max_height) {
 
 ImVec2 HeatmapSize(const HeatmapSpec& spec) { return ComputeGeometry(spec).size; }
 
+bool HeatmapShowsValues(const HeatmapSpec& spec) { return ComputeGeometry(spec).show_values; }
+
 HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   HeatmapResult result;
   if (!spec.values || spec.values->size() == 0) return result;

@@ -61,6 +61,8 @@ struct HeatmapResult {
 float ChooseCellSize(int rows, int cols, float max_width, float max_height);
 /// Whole size of the widget for `spec` (title, labels, grid, legend), for flow layout.
 ImVec2 HeatmapSize(const HeatmapSpec& spec);
+/// Whether `spec` at its cell size prints the values over the cells (they fit).
+bool HeatmapShowsValues(const HeatmapSpec& spec);
 /// Draws the widget at the cursor and returns what the mouse does with it.
 HeatmapResult Heatmap(struct HeatmapContext& ctx, const HeatmapSpec& spec);
 

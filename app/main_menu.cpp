@@ -72,17 +72,22 @@ void ViewMenu(AppState& state) {
   }
   ColormapMenu(state);
   ImGui::Separator();
-  for (Panel& panel : Panels()) ImGui::MenuItem(panel.name, nullptr, &panel.open);
+  // A panel behind another tab comes to the front; one in front closes; a closed one opens.
+  for (Panel& panel : Panels())
+    if (ImGui::MenuItem(panel.name, nullptr, panel.open)) {
+      if (PanelInFront(state, panel.name))
+        panel.open = false;
+      else
+        ShowPanel(state, panel.name);
+    }
   ImGui::Separator();
   if (ImGui::MenuItem("Reset layout")) state.ui.reset_layout = true;
   ImGui::EndMenu();
 }
 
-void HelpMenu() {
+void HelpMenu(AppState& state) {
   if (!ImGui::BeginMenu("Help")) return;
-  for (Panel& panel : Panels())
-    if (std::string(panel.name) == "Help" && ImGui::MenuItem("Keyboard shortcuts", "F1"))
-      panel.open = true;
+  if (ImGui::MenuItem("Keyboard shortcuts", "F1")) ShowPanel(state, "Help");
   ImGui::EndMenu();
 }
 
@@ -100,7 +105,7 @@ void DrawMainMenuBar(AppState& state) {
   FileMenu(state);
   EditMenu(state);
   ViewMenu(state);
-  HelpMenu();
+  HelpMenu(state);
   ImGui::EndMainMenuBar();
 }
 

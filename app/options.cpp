@@ -49,7 +49,9 @@ const char* UsageText() {
          "  --trace-stats       print trace computation counters as JSON on exit\n"
          "  --bench-edit N [--edit-every K]   apply N edits, K frames apart (default 10), print\n"
          "                      edit-to-frame latency and frame times as JSON\n"
-         "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n";
+         "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n"
+         "  --check-open LIST   open each file in LIST (one per line) as File > Open does, print\n"
+         "                      one JSON line per file (accepted, message shown, document kept), exit\n";
 }
 
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
@@ -108,6 +110,9 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
         return value_error("a frame count >= 1");
     } else if (std::strcmp(arg, "--bench-startup") == 0) {
       o.bench_startup = true;
+    } else if (std::strcmp(arg, "--check-open") == 0) {
+      if (!has_value) return value_error("a file listing one scenario path per line");
+      o.check_open = argv[++i];
     } else if (arg[0] == '-' && arg[1] != '\0') {
       *error = std::string("unknown option ") + arg;
       return false;

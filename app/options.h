@@ -24,6 +24,7 @@ struct Options {
   int bench_edit = 0;           ///< > 0: time this many edits to the frame showing them (JSON)
   int edit_every = 10;          ///< frames between --bench-edit edits
   bool bench_startup = false;   ///< print ms from launch to the first drawn frame, exit
+  std::string check_open;      ///< a list of files: open each as File > Open does, print JSON lines
   bool help = false;
 };
 

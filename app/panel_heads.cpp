@@ -14,30 +14,66 @@
 namespace attnlab::app::HeadsPanel {
 namespace {
 
-// The grid gets what the labels and title leave of `room`; measured with a 1-pixel trial cell.
-void FitCells(HeatmapSpec& spec, ImVec2 room) {
+// Large matrices (textures) go down to one pixel a cell so that more heads stay in view (8 heads
+// of 256 tokens at the usual 2 pixels need 8 grids of 512 x 512). Never below one pixel: every
+// cell keeps a pixel of its own (and the pixel tests can check it). 1 or >= 1.5: a cell's centre
+// pixel always samples its own texel. Measured with a 1-pixel trial cell.
+void FitTextureCells(HeatmapSpec& spec, ImVec2 room) {
   const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
   spec.cell = 1.0f;
   const ImVec2 trial = HeatmapSize(spec);
   const float grid_w = std::max(8.0f, room.x - std::max(0.0f, trial.x - cols));
-  const bool texture = rows > kTextureThreshold || cols > kTextureThreshold;
-  if (texture) {
-    // Large matrices go down to one pixel a cell so that more heads stay in view (8 heads of
-    // 256 tokens at the usual 2 pixels need 8 grids of 512 x 512). Never below one pixel: every
-    // cell keeps a pixel of its own (and the pixel tests can check it). 1 or >= 1.5: a cell's
-    // centre pixel always samples its own texel.
-    const float fit = std::min(grid_w / cols, std::max(32.0f, room.y - (trial.y - rows)) / rows);
-    spec.cell = fit >= 2.0f ? ChooseCellSize(rows, cols, grid_w, fit * rows)
-                : fit >= 1.5f ? fit : 1.0f;
-    return;
+  const float fit = std::min(grid_w / cols, std::max(32.0f, room.y - (trial.y - rows)) / rows);
+  spec.cell = fit >= 2.0f ? ChooseCellSize(rows, cols, grid_w, fit * rows) : fit >= 1.5f ? fit : 1.0f;
+}
+
+// The largest whole-pixel cell (2 .. cap) for which the whole multiple (title, labels, grid)
+// fits in `room`. Measured, not estimated: labels turn vertical when cells are narrow, so the
+// overhead depends on the cell size.
+float LargestFittingCell(HeatmapSpec spec, ImVec2 room, float cap) {
+  auto fits = [&](float cell) {
+    spec.cell = cell;
+    const ImVec2 size = HeatmapSize(spec);
+    return size.x <= room.x && size.y <= room.y;
+  };
+  float lo = 2.0f, hi = std::max(2.0f, std::floor(cap));
+  if (fits(hi)) return hi;
+  while (hi - lo > 1.0f) {
+    const float mid = std::floor((lo + hi) * 0.5f);
+    (fits(mid) ? lo : hi) = mid;
   }
-  const float grid_h = std::max(6.0f * rows, room.y - (trial.y - rows));
-  spec.cell = ChooseCellSize(rows, cols, grid_w, grid_h);
+  return lo;
+}
+
+// Cells never grow past this: big enough to read from the back of a room, small enough to stay
+// a picture of a matrix rather than a table.
+float CellCap() { return std::round(ImGui::GetFontSize() * 5.0f); }
+
+// Labels and cell size for a multiple in `room`: token labels when they cost little (they name
+// the rows and columns), dropped when they would squeeze the cells (or hide the values).
+void FitCells(HeatmapSpec& spec, ImVec2 room) {
+  const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
+  if (rows > kTextureThreshold || cols > kTextureThreshold) return FitTextureCells(spec, room);
+  const bool want_labels = spec.labels;
+  spec.labels = false;
+  const float bare = LargestFittingCell(spec, room, CellCap());
+  spec.cell = bare;
+  const bool bare_values = HeatmapShowsValues(spec);
+  if (!want_labels) return;
+  spec.labels = true;
+  const float labelled = LargestFittingCell(spec, room, CellCap());
+  spec.cell = labelled;
+  const bool keep = labelled >= ImGui::GetFontSize() && labelled >= 0.7f * bare &&
+                    (HeatmapShowsValues(spec) || !bare_values);
+  if (!keep) {
+    spec.labels = false;
+    spec.cell = bare;
+  }
 }
 
 HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
                           const attnlab::Matrix& masked, const AxisLabels& labels, int head,
-                          const char* title, ImVec2 room) {
+                          const char* title) {
   HeatmapSpec spec;
   spec.title = title;
   spec.values = &weights;
@@ -53,11 +89,6 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   spec.labels = longest <= 12;  // labels on tiny multiples would only be noise
   spec.row_labels = &labels.rows;
   spec.col_labels = &labels.cols;
-  FitCells(spec, room);
-  if (spec.labels && spec.cell < ImGui::GetFontSize()) {
-    spec.labels = false;  // labels would leave no room for the cells: drop them
-    FitCells(spec, room);
-  }
   return spec;
 }
 
@@ -84,34 +115,41 @@ bool AnyMasked(const AppState& state, const attnlab::Trace& trace) {
 
 struct Arrangement {
   int columns = 1;
-  ImVec2 room;  // space for one multiple
   float spacing = 0;
+  float cell = 0;
+  bool labels = false;
+  float Score() const { return cell + (labels ? 0.5f : 0.0f); }  // ties go to labels
 };
 
-// The number of columns that gives the multiples the largest cells in the panel's space (the
-// panel may be a tall column or a short strip in lecture mode).
-Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels) {
+const char* kHint = "Attention weights of every head. Click one to select it.";
+
+float LegendHeight(bool masked) {
+  const float fs = ImGui::GetFontSize();
+  return std::ceil(fs * 2.1f + 2.0f) + (masked ? std::ceil(fs * 1.3f) : 0.0f) +
+         ImGui::GetStyle().ItemSpacing.y;  // the Spacing() above it
+}
+
+// The number of columns that gives the multiples the largest cells in `avail` (the panel may be
+// a tall column, a short wide slot in lecture mode, or a square).
+Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                    ImVec2 avail, float legend_h) {
   const int heads = int(trace.heads.size());
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float legend_h = ImGui::GetFontSize() * 3.6f;
   const ImGuiStyle& style = ImGui::GetStyle();
+  const attnlab::HeadTrace& h0 = trace.heads.front();
   Arrangement best;
-  float best_cell = -1.0f;
-  for (int columns = 1; columns <= std::min(heads, 4); ++columns) {
+  for (int columns = 1; columns <= heads; ++columns) {
     const int rows = (heads + columns - 1) / columns;
+    if (columns > 1 && (heads + columns - 2) / (columns - 1) == rows) continue;  // same rows, narrower
     Arrangement a;
     a.columns = columns;
     a.spacing = style.ItemSpacing.x * 2.0f;
-    a.room.x = std::floor((avail.x - a.spacing * (columns - 1)) / columns);
-    a.room.y = std::floor((avail.y - legend_h) / rows - style.ItemSpacing.y);
-    const attnlab::HeadTrace& h0 = trace.heads.front();
-    const HeatmapSpec spec = SmallMultiple(state, h0.weights, h0.masked, labels, 0, "head", a.room);
-    // Ties go to labels, then to more columns (a short panel fills better side by side).
-    const float score = spec.cell + (spec.labels ? 0.5f : 0.0f);
-    if (score >= best_cell) {
-      best_cell = score;
-      best = a;
-    }
+    const ImVec2 room(std::floor((avail.x - a.spacing * (columns - 1)) / columns),
+                      std::floor((avail.y - legend_h) / rows - style.ItemSpacing.y));
+    HeatmapSpec spec = SmallMultiple(state, h0.weights, h0.masked, labels, 0, "head 1");
+    FitCells(spec, room);
+    a.cell = spec.cell;
+    a.labels = spec.labels;
+    if (a.Score() >= best.Score()) best = a;
   }
   return best;
 }
@@ -125,28 +163,40 @@ void Draw(AppState& state) {
   const attnlab::Scenario& s = state.GetScenario();
   const int heads = int(trace.heads.size());
   const float fs = ImGui::GetFontSize();
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("Attention weights of every head. Click one to select it.");
-  ImGui::PopStyleColor();
-  ImGui::Spacing();
   const attnlab::Matrix& first = trace.heads.front().weights;
   const AxisLabels labels = StageLabels(Stage::Weights, s, int(first.rows()), int(first.cols()));
-  const Arrangement a = Arrange(state, trace, labels);
+  const bool masked = AnyMasked(state, trace);
+  const float legend_h = LegendHeight(masked);
+  // The hint only where it costs the multiples little (a short lecture-mode slot drops it).
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float hint_h = ImGui::CalcTextSize(kHint, nullptr, false, avail.x).y +
+                       ImGui::GetStyle().ItemSpacing.y * 2.0f;
+  const Arrangement without = Arrange(state, trace, labels, avail, legend_h);
+  Arrangement a = Arrange(state, trace, labels, ImVec2(avail.x, avail.y - hint_h), legend_h);
+  if (a.cell >= 0.9f * without.cell && a.labels == without.labels) {
+    ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+    ImGui::TextWrapped("%s", kHint);
+    ImGui::PopStyleColor();
+    ImGui::Spacing();
+  } else {
+    a = without;
+  }
   for (int h = 0; h < heads; ++h) {
     const attnlab::HeadTrace& ht = trace.heads[static_cast<std::size_t>(h)];
     char title[32], id[32];
     std::snprintf(title, sizeof title, "head %d", h + 1);
     std::snprintf(id, sizeof id, "overview/%d", h);
-    HeatmapSpec spec = SmallMultiple(state, ht.weights, ht.masked, labels, h, title, a.room);
+    HeatmapSpec spec = SmallMultiple(state, ht.weights, ht.masked, labels, h, title);
     spec.id = id;
+    spec.cell = a.cell;
+    spec.labels = a.labels;
     if (h % a.columns != 0) ImGui::SameLine(0.0f, a.spacing);
     const HeatmapResult r = Heatmap(*state.heatmaps, spec);
     if (r.clicked) state.ui.selected_head = h;
     if (r.hovered) state.ui.hovered = {Stage::Weights, h, r.row, r.col};
   }
   ImGui::Spacing();
-  HeatmapLegend(WeightsScale(state.ui.colormap),
-                std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), AnyMasked(state, trace));
+  HeatmapLegend(WeightsScale(state.ui.colormap), std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked);
 }
 
 }  // namespace attnlab::app::HeadsPanel

@@ -5,15 +5,23 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600
+# Window tests drive a real X server with real input; one retry absorbs a lost event on a busy
+# machine, a test failing twice fails the run.
+ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600 --repeat until-pass:2
 
-# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer: core, CLI and tests (the window
-# is not built here yet). Any report fails the run.
+# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer: core, CLI, tests and the window
+# with its Xvfb tests. Any report fails the run.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=address,undefined \
-  -DATTNLAB_BUILD_APP=OFF -DATTNLAB_BUILD_BENCH=OFF
+  -DATTNLAB_BUILD_BENCH=OFF
 cmake --build build-asan -j"$(nproc)"
-ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 900
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 900 -E '^gui_'
+# The window's tests without LeakSanitizer: Mesa unloads its driver at exit, so its leftovers have no
+# module name for a suppression to match. gui_idle_cpu measures CPU use, meaningless under ASan.
+ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=0 \
+  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 300 -R '^gui_' -E '^gui_idle_cpu$' \
+  --repeat until-pass:2
 
 # A short libFuzzer run of the scenario loader, validator and compute (docs/ROBUSTNESS.md).
 scripts/fuzz.sh 60

@@ -24,6 +24,7 @@
 #include "attnlab/attention.h"
 #include "attnlab/model.h"
 #include "attnlab/scenario_io.h"
+#include "hostile/generate.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ATTNLAB_TEST_ASAN 1
@@ -83,46 +84,11 @@ class Scratch {
   fs::path dir_;
 };
 
-std::string column(int n) {  // n tokens of width 1: [[0],[0],...]
-  std::string s = "[";
-  for (int i = 0; i < n; ++i) s += i ? ",[0]" : "[0]";
-  return s + "]";
-}
-
-std::string row(int n) {  // one row of n zeros: [[0,0,...]]
-  std::string s = "[[";
-  for (int i = 0; i < n; ++i) s += i ? ",0" : "0";
-  return s + "]]";
-}
-
 /// Writes the case `name` (too big or too odd to commit) and returns its path.
 fs::path generate(const std::string& name) {
-  const fs::path path = Scratch::dir() / name;
-  auto write = [&](const std::string& text) { std::ofstream(path, std::ios::binary) << text; };
-  if (name == "tokens_8193.json") write("{\"X\": " + column(8193) + "}");
-  else if (name == "context_8193.json") write("{\"X\": [[0]], \"Z\": " + column(8193) + "}");
-  else if (name == "width_4097.json") write("{\"X\": " + row(4097) + "}");
-  else if (name == "wq_width_4097.json") write("{\"X\": [[0]], \"W_q\": " + row(4097) + ", \"W_k\": " + row(4097) + "}");
-  else if (name == "wo_width_4097.json") write("{\"X\": [[0]], \"W_o\": " + row(4097) + "}");
-  else if (name == "trace_too_big.json") {  // 4096 tokens of width 8 in 8 heads: 8 x 4 x 4096^2 values
-    std::string tokens;
-    for (int i = 0; i < 4096; ++i) tokens += std::string(i ? "," : "") + "[0,0,0,0,0,0,0,0]";
-    write("{\"X\": [" + tokens + "], \"num_heads\": 8}");
-  } else if (name == "too_many_values.json") {  // 4100 x 4096 zeros: 33 MB, under the size limit
-    std::ofstream out(path, std::ios::binary);
-    const std::string r = row(4096).substr(1, row(4096).size() - 2);
-    out << "{\"X\": [";
-    for (int i = 0; i < 4100; ++i) out << (i ? "," : "") << r;
-    out << "]}";
-  } else if (name == "file_257mib.json") {  // sparse: 257 MiB on paper, no disk used
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    EXPECT_EQ(::ftruncate(fd, off_t{257} << 20), 0);
-    ::close(fd);
-  } else if (name == "directory.json") {
-    fs::create_directory(path);
-  } else if (name != "missing.json") {
-    ADD_FAILURE() << "no generator for " << name;
-  }
+  bool known = false;
+  const fs::path path = attnlab::hostile::generate(Scratch::dir(), name, &known);
+  if (!known) ADD_FAILURE() << "no generator for " << name;
   return path;
 }
 

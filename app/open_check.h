@@ -1,0 +1,46 @@
+#pragma once
+/// `--check-open LIST`: opens every file named in LIST (one path per line) inside one real window
+/// session, through DocumentDialogs::RequestOpenFile (the function File > Open, Open recent and
+/// drag-and-drop call), and prints one JSON line per file:
+///   {"file", "accepted", "message", "title", "shown", "document_unchanged", "dirty", "asked_to_save"}
+/// `message` is the text of the error modal; `shown` says that the frame after, the modal and the
+/// status bar drew it (read back from their draw lists);
+/// `document_unchanged` compares the document (scenario, path, name, version, unsaved edits)
+/// before and after; `asked_to_save` that the "Save changes?" guard came up. Tests compare the
+/// lines with tests/hostile/cases.json.
+#include <string>
+#include <vector>
+
+namespace attnlab::app {
+
+class AppState;
+class DocumentDialogs;
+
+class OpenCheck {
+ public:
+  /// Reads the list; returns false with `error` set when it cannot.
+  bool Load(const std::string& list_path, std::string* error);
+  /// Frames the whole run needs: a few for the window to settle, then two per file.
+  int FrameCount() const { return kFirstFrame + 2 * static_cast<int>(files_.size()) + 1; }
+  /// Call right after ImGui's NewFrame and right after the frame's widgets are drawn.
+  void BeforeDraw(AppState& state, DocumentDialogs& dialogs, int frame);
+  void AfterDraw(AppState& state, DocumentDialogs& dialogs, int frame);
+
+ private:
+  // Modals wait for the first frames (dialogs.cpp, ReadyForModal); --test-edit runs at frame 2.
+  static constexpr int kFirstFrame = 6;
+
+  struct Snapshot {
+    std::string scenario_json, path, name;
+    bool is_preset = false, dirty = false;
+    unsigned long long version = 0;
+    bool operator==(const Snapshot& o) const;
+  };
+  static Snapshot Take(AppState& state);
+
+  std::vector<std::string> files_;
+  Snapshot before_;
+  int errors_before_ = 0;
+};
+
+}  // namespace attnlab::app
