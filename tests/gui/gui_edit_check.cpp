@@ -9,72 +9,26 @@
 // some checked cell's expected colour differs between the original and the edited scenario.
 //
 // usage: attnlab_gui_edit_check APP SCENARIO OUT.png EDIT [app arguments...]
-#include <stb_image.h>  // implementation in Debian's libstb.so
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "attnlab/attention.h"
 #include "attnlab/colormap.h"
 #include "attnlab/scenario_io.h"
+#include "gui_check_support.h"
 
 namespace {
 
+using namespace gui_check;
+
 constexpr int kTolerance = 2;  // per 8-bit channel
 constexpr int kMaxCellsPerHeatmap = 64;
-
-struct Image {
-  int width = 0, height = 0;
-  std::vector<unsigned char> rgb;
-  attnlab::Rgb8 At(int x, int y) const {
-    const unsigned char* p = &rgb[(static_cast<std::size_t>(y) * width + x) * 3];
-    return {p[0], p[1], p[2]};
-  }
-};
-
-bool LoadImage(const std::string& path, Image* image) {
-  int n = 0;
-  unsigned char* data = stbi_load(path.c_str(), &image->width, &image->height, &n, 3);
-  if (!data) return false;
-  image->rgb.assign(data, data + static_cast<std::size_t>(image->width) * image->height * 3);
-  stbi_image_free(data);
-  return true;
-}
-
-int ChannelError(attnlab::Rgb8 a, attnlab::Rgb8 b) {
-  return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
-}
-
-// The most frequent colour in the cell's interior: its fill even where digits are printed.
-attnlab::Rgb8 DominantColor(const Image& img, int x0, int y0, int x1, int y1, double* share) {
-  std::map<unsigned, int> counts;
-  int total = 0;
-  for (int y = std::max(y0, 0); y < std::min(y1, img.height); ++y)
-    for (int x = std::max(x0, 0); x < std::min(x1, img.width); ++x) {
-      const attnlab::Rgb8 c = img.At(x, y);
-      ++counts[(unsigned(c.r) << 16) | (unsigned(c.g) << 8) | c.b];
-      ++total;
-    }
-  if (counts.empty()) {
-    *share = 0;
-    return {};
-  }
-  auto best = std::max_element(counts.begin(), counts.end(),
-                               [](auto& a, auto& b) { return a.second < b.second; });
-  *share = double(best->second) / total;
-  const unsigned v = best->first;
-  return {static_cast<unsigned char>(v >> 16), static_cast<unsigned char>(v >> 8),
-          static_cast<unsigned char>(v)};
-}
 
 // The edit, applied the way the window stores it: "W_q[0][1]=0.5" sets stored W_q(0, 1);
 // "heads[1].W_q[0][1]=0.5" the same cell of head 1's own W_q.
@@ -145,7 +99,7 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& before, const 
     return;
   }
   attnlab::Colormap map;
-  if (!attnlab::ColormapFromName(hm["colormap"].get<std::string>().c_str(), &map)) {
+  if (!ColormapOf(hm, &map)) {
     ++t->failures;
     return;
   }
@@ -158,23 +112,19 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& before, const 
                 hm["lo"].get<double>(), hm["hi"].get<double>(), lo, hi);
     ++t->failures;
   }
-  const float x0 = hm["x0"], y0 = hm["y0"], cell = hm["cell"], gap = hm["gap"];
-  const auto clip = hm["clip"].get<std::vector<float>>();
+  const Grid grid = GridOf(hm);
   const long cells = now->size();
   const long stride = std::max(1L, cells / kMaxCellsPerHeatmap);
   for (long k = 0; k < cells; k += stride) {
     const int r = int(k / now->cols()), c = int(k % now->cols());
     if (!std::isfinite((*now)(r, c))) continue;  // masked cells: the mask tests cover them
     if (stage == "weights" && after.heads[static_cast<std::size_t>(head)].masked(r, c) == -INFINITY) continue;
-    const float left = x0 + c * cell, top = y0 + r * cell;
-    const float right = left + cell - gap, bottom = top + cell - gap;
-    if (left < clip[0] || top < clip[1] || right > clip[2] || bottom > clip[3]) continue;
+    const CellRect rect = CellAt(grid, r, c);
+    if (!InClip(grid, rect)) continue;
     const int inset = 2;
-    if ((right - left) * fb_scale <= 2 * inset + 2) continue;
+    if (!HasInterior(rect, fb_scale, inset)) continue;
     double share = 0;
-    const attnlab::Rgb8 actual =
-        DominantColor(img, int(std::ceil(left * fb_scale)) + inset, int(std::ceil(top * fb_scale)) + inset,
-                      int(std::floor(right * fb_scale)) - inset, int(std::floor(bottom * fb_scale)) - inset, &share);
+    const attnlab::Rgb8 actual = InteriorColor(img, rect, fb_scale, inset, &share);
     const attnlab::Rgb8 expected = attnlab::MapValue({map, lo, hi}, (*now)(r, c));
     const attnlab::Rgb8 unedited = attnlab::MapValue({map, old_lo, old_hi}, (*old)(r, c));
     ++t->checked;
@@ -190,8 +140,6 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& before, const 
   }
 }
 
-std::string Quote(const std::string& s) { return "'" + s + "'"; }
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -200,22 +148,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string app = argv[1], scenario_path = argv[2], out = argv[3], edit = argv[4];
-  std::filesystem::create_directories(std::filesystem::path(out).parent_path());
-  std::filesystem::remove(out);
-  std::string command = Quote(app) + " " + Quote(scenario_path) + " --screenshot " + Quote(out) +
-                        " --edit-cell " + Quote(edit);
-  for (int i = 5; i < argc; ++i) command += " " + Quote(argv[i]);
-  std::printf("running: %s\n", command.c_str());
-  if (std::system(command.c_str()) != 0) {
+  PrepareOutput(out);
+  std::string command = ScreenshotCommand(app, scenario_path, out) + " --edit-cell " + Quote(edit);
+  AppendArgs(&command, argc, argv, 5);
+  if (!RunEchoed(command)) {
     std::printf("FAIL: the window exited with an error (edit refused or not applied?)\n");
     return 1;
   }
   Image img;
-  if (!LoadImage(out, &img)) {
-    std::printf("FAIL: cannot read %s\n", out.c_str());
-    return 1;
-  }
-  const nlohmann::json dump = nlohmann::json::parse(std::ifstream(out + ".json"));
+  if (!LoadScreenshot(out, &img)) return 1;
+  const nlohmann::json dump = LoadLayout(out);
   const attnlab::Scenario original = attnlab::load_scenario(scenario_path);
   attnlab::Scenario edited = original;
   if (!ApplyEdit(edited, edit)) {

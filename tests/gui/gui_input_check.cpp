@@ -12,6 +12,7 @@
 #include "attnlab/attention.h"
 #include "attnlab/colormap.h"
 #include "attnlab/scenario_io.h"
+#include "gui_check_support.h"  // before X11 too: it includes nlohmann/json and attnlab
 
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -27,8 +28,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,26 +40,16 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
+using namespace gui_check;
 
 constexpr int kTolerance = 2;  // per 8-bit channel
 constexpr int kQuery = 0, kKey = 2;  // the mask cell clicked (rows layout: query row, key column)
 
-struct Image {
-  int width = 0, height = 0;
-  std::vector<unsigned char> rgb;
-  attnlab::Rgb8 At(int x, int y) const {
-    const unsigned char* p = &rgb[(static_cast<std::size_t>(y) * width + x) * 3];
-    return {p[0], p[1], p[2]};
-  }
-};
-
+// Runs `cmd` (xdotool) and returns its output without the trailing newline (a window id).
 std::string Run(const std::string& cmd) {
   std::string out;
-  if (FILE* f = popen(cmd.c_str(), "r")) {
-    char buf[256];
-    while (std::fgets(buf, sizeof buf, f)) out += buf;
-    pclose(f);
-  }
+  int ignored = 0;
+  RunCapture(cmd, &out, &ignored);
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out;
 }
@@ -92,10 +81,6 @@ void Save(const Image& img, const fs::path& path) {
   stbi_write_png(path.c_str(), img.width, img.height, 3, img.rgb.data(), img.width * 3);
 }
 
-int ChannelError(attnlab::Rgb8 a, attnlab::Rgb8 b) {
-  return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
-}
-
 // The most frequent colour in a cell's interior: its fill, even with digits printed over it.
 attnlab::Rgb8 CellColor(const Image& img, const Json& hm, int r, int c) {
   const double cell = hm["cell"], gap = hm["gap"];
@@ -103,17 +88,8 @@ attnlab::Rgb8 CellColor(const Image& img, const Json& hm, int r, int c) {
   const int x0 = int(double(hm["x0"]) + c * cell) + inset, y0 = int(double(hm["y0"]) + r * cell) + inset;
   const int x1 = int(double(hm["x0"]) + (c + 1) * cell - gap) - inset;
   const int y1 = int(double(hm["y0"]) + (r + 1) * cell - gap) - inset;
-  std::map<unsigned, int> counts;
-  for (int y = y0; y < y1; ++y)
-    for (int x = x0; x < x1; ++x) {
-      const attnlab::Rgb8 p = img.At(x, y);
-      ++counts[(unsigned(p.r) << 16) | (unsigned(p.g) << 8) | p.b];
-    }
-  auto best = std::max_element(counts.begin(), counts.end(),
-                               [](auto& a, auto& b) { return a.second < b.second; });
-  const unsigned v = best == counts.end() ? 0 : best->first;
-  return {static_cast<unsigned char>(v >> 16), static_cast<unsigned char>(v >> 8),
-          static_cast<unsigned char>(v)};
+  double share = 0;  // not checked here: the colour alone decides
+  return DominantColor(img, x0, y0, x1, y1, &share);
 }
 
 bool CellVisible(const Json& hm, int r, int c, const Image& img) {
@@ -128,13 +104,13 @@ bool CellVisible(const Json& hm, int r, int c, const Image& img) {
 // `step` null: a silent probe (the wait loop), only counting failures.
 int CheckWeights(const Image& img, const Json& dump, const attnlab::Trace& trace, const char* step,
                  int* checked) {
-  const attnlab::Rgb8 masked{dump["masked_rgb"][0], dump["masked_rgb"][1], dump["masked_rgb"][2]};
+  const attnlab::Rgb8 masked = MaskedRgb(dump);
   const attnlab::HeadTrace& h = trace.heads.front();
   int failures = 0;
   for (const Json& hm : dump["heatmaps"]) {
     if (hm["matrix"] != "weights" || hm["head"] != 0 || hm["texture"]) continue;
     attnlab::Colormap map = attnlab::Colormap::Viridis;
-    attnlab::ColormapFromName(hm["colormap"].get<std::string>().c_str(), &map);
+    ColormapOf(hm, &map);
     const attnlab::ColorScale scale{map, hm["lo"], hm["hi"]};
     for (int r = 0; r < h.weights.rows(); ++r)
       for (int c = 0; c < h.weights.cols(); ++c) {
@@ -204,14 +180,13 @@ int main(int argc, char** argv) {
 
   // 1. Where things are: a scripted run of the same size writes the layout dump.
   const fs::path shot = out / "input-layout.png";
-  const std::string cmd = "'" + app + "' '" + scenario_path + "' --size " + size + " --screenshot '" +
-                          shot.string() + "'";
+  const std::string cmd =
+      Quote(app) + " " + Quote(scenario_path) + " --size " + size + " --screenshot " + Quote(shot.string());
   if (std::system(cmd.c_str()) != 0) {
     std::printf("FAIL: %s\n", cmd.c_str());
     return 1;
   }
-  Json dump;
-  std::ifstream(shot.string() + ".json") >> dump;
+  const Json dump = LoadLayout(shot.string());
   const Json* mask = FindHeatmap(dump, "mask");
   if (!mask || int((*mask)["cols"]) <= kKey) {
     std::printf("FAIL: no mask grid with %d+ keys in the layout dump\n", kKey + 1);

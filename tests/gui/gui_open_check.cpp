@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../hostile/generate.h"
+#include "gui_run_support.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ATTNLAB_TEST_ASAN 1
@@ -40,28 +41,23 @@ struct Case {
 };
 
 // Runs `command` and returns the JSON lines it printed (other lines are reported and skipped).
+// Only complete lines count: output after the last newline was never a finished line.
 std::vector<json> RunLines(const std::string& command, int* status) {
   std::vector<json> lines;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return lines;
-  std::string line;
-  for (int ch; (ch = std::fgetc(pipe)) != EOF;) {
-    if (ch != '\n') {
-      line += static_cast<char>(ch);
-      continue;
-    }
+  std::string out;
+  if (!gui_check::RunCapture(command, &out, status)) return lines;
+  for (std::size_t start = 0, end; (end = out.find('\n', start)) != std::string::npos; start = end + 1) {
+    const std::string line = out.substr(start, end - start);
     try {
       lines.push_back(json::parse(line));
     } catch (const std::exception&) {
       std::cerr << "not JSON: " << line << "\n";
     }
-    line.clear();
   }
-  *status = ::pclose(pipe);
   return lines;
 }
 
-std::string Quote(const std::string& s) { return "'" + s + "'"; }
+using gui_check::Quote;
 
 }  // namespace
 

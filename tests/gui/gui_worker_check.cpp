@@ -9,44 +9,32 @@
 // No wall-clock assertion anywhere: the window's own counters (--trace-stats) say who computed.
 //
 // usage: attnlab_gui_worker_check APP MAKE_SCENARIO OUT_DIR
-#include <stb_image.h>  // implementation in Debian's libstb.so
-
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <memory>
 #include <string>
-#include <vector>
-
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
 #include "attnlab/attention.h"
 #include "attnlab/colormap.h"
 #include "attnlab/scenario_io.h"
+#include "gui_check_support.h"
 
 namespace {
+
+using namespace gui_check;
 
 constexpr int kTolerance = 2;  // per 8-bit channel, as gui_pixel_check
 constexpr int kMaxCellsPerHeatmap = 64;
 constexpr const char* kShape = "1024x64x4";  // 4M weight cells: off the UI thread
 
-std::string Quote(const std::string& s) { return "'" + s + "'"; }
-
-// Runs `command`, returns its exit status and its standard output.
+// Runs `command` (echoed for the log), returns its exit status and its standard output.
 int Run(const std::string& command, std::string* out) {
   std::printf("running: %s\n", command.c_str());
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (!pipe) return -1;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), static_cast<int>(buf.size()), pipe.get())) *out += buf.data();
-  const int status = pclose(pipe.release());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  int status = 0;
+  if (!RunCapture(command, out, &status)) return -1;
+  return ExitCode(status);
 }
 
 // The last line of the output that parses as a JSON object holding `key`.
@@ -66,69 +54,40 @@ nlohmann::json JsonLine(const std::string& out, const char* key) {
   return found;
 }
 
-struct Image {
-  int width = 0, height = 0;
-  std::vector<unsigned char> rgb;
-  attnlab::Rgb8 At(int x, int y) const {
-    const unsigned char* p = &rgb[(static_cast<std::size_t>(y) * width + x) * 3];
-    return {p[0], p[1], p[2]};
-  }
-};
-
-bool LoadImage(const std::string& path, Image* image) {
-  int n = 0;
-  unsigned char* data = stbi_load(path.c_str(), &image->width, &image->height, &n, 3);
-  if (!data) return false;
-  image->rgb.assign(data, data + static_cast<std::size_t>(image->width) * image->height * 3);
-  stbi_image_free(data);
-  return true;
-}
-
 // Weight cells on screen against `trace`; returns the number of failures, counts cells checked.
 int CheckWeights(const std::string& png, const attnlab::Trace& trace, int* checked) {
   Image img;
-  if (!LoadImage(png, &img)) {
-    std::printf("FAIL: cannot read %s\n", png.c_str());
-    return 1;
-  }
-  const nlohmann::json dump = nlohmann::json::parse(std::ifstream(png + ".json"));
+  if (!LoadScreenshot(png, &img)) return 1;
+  const nlohmann::json dump = LoadLayout(png);
   attnlab::Colormap map;
-  if (!attnlab::ColormapFromName(dump["colormap"].get<std::string>().c_str(), &map)) return 1;
-  const auto m = dump["masked_rgb"].get<std::vector<int>>();
-  const attnlab::Rgb8 masked_rgb{static_cast<unsigned char>(m[0]), static_cast<unsigned char>(m[1]),
-                                 static_cast<unsigned char>(m[2])};
+  if (!ColormapOf(dump, &map)) return 1;
+  const attnlab::Rgb8 masked_rgb = MaskedRgb(dump);
   const float fb = dump["framebuffer_scale"];
   int failures = 0;
   for (const nlohmann::json& hm : dump["heatmaps"]) {
     if (hm["matrix"] != "weights") continue;
     const int head = hm["head"];
     if (head < 0 || head >= int(trace.heads.size())) return failures + 1;
-    const attnlab::Matrix& w = trace.heads[static_cast<std::size_t>(head)].weights;
-    const attnlab::Matrix& masked = trace.heads[static_cast<std::size_t>(head)].masked;
+    const attnlab::HeadTrace& h = trace.heads[static_cast<std::size_t>(head)];
+    const attnlab::Matrix& w = h.weights;
     if (hm["rows"] != w.rows() || hm["cols"] != w.cols()) {
       std::printf("FAIL %s: drawn %dx%d, core %dx%d\n", hm["id"].get<std::string>().c_str(),
                   hm["rows"].get<int>(), hm["cols"].get<int>(), int(w.rows()), int(w.cols()));
       ++failures;
       continue;
     }
-    const float x0 = hm["x0"], y0 = hm["y0"], cell = hm["cell"], gap = hm["gap"];
-    const auto clip = hm["clip"].get<std::vector<float>>();
+    const Grid grid = GridOf(hm);
     // Sample along the diagonal band, where causal weights are far from 0 and differ by edit.
     const long step = std::max(1L, static_cast<long>(w.rows()) / (8 * kMaxCellsPerHeatmap));
     for (long r = 0; r < w.rows(); r += step) {
       for (long c : {r, r / 2, std::max(0L, r - 1)}) {
-        const float left = x0 + c * cell, top = y0 + r * cell;
-        const float right = left + cell - gap, bottom = top + cell - gap;
-        if (left < clip[0] || top < clip[1] || right > clip[2] || bottom > clip[3]) continue;
-        const int cx = int(std::floor((left + right) * 0.5f * fb));
-        const int cy = int(std::floor((top + bottom) * 0.5f * fb));
-        if (cx < 0 || cy < 0 || cx >= img.width || cy >= img.height) continue;
-        const attnlab::Rgb8 expected = masked(r, c) == -INFINITY
-                                           ? masked_rgb
-                                           : attnlab::MapValue({map, 0.0, 1.0}, w(r, c));
+        const CellRect rect = CellAt(grid, r, c);
+        if (!InClip(grid, rect)) continue;
+        int cx = 0, cy = 0;
+        if (!CentrePixel(rect, fb, img, &cx, &cy)) continue;
+        const attnlab::Rgb8 expected = WeightColor(h, r, c, map, masked_rgb);
         const attnlab::Rgb8 actual = img.At(cx, cy);
-        const int err = std::max({std::abs(actual.r - expected.r), std::abs(actual.g - expected.g),
-                                  std::abs(actual.b - expected.b)});
+        const int err = ChannelError(actual, expected);
         ++*checked;
         if (err > kTolerance) {
           ++failures;
