@@ -1,3 +1,4 @@
+#include "edit_error.h"
 #include "matrix_editor.h"
 
 #define GLFW_INCLUDE_NONE
@@ -438,11 +439,7 @@ void MatrixEditor(AppState& state, const MatrixEditorSpec& spec) {
     if (ImGui::SmallButton("Remove")) state.ApplyEdit(spec.source.c_str(), spec.remove);
     if (spec.remove_tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.remove_tip);
   }
-  if (const std::string* err = state.EditErrorFor(spec.source.c_str())) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
-    ImGui::TextWrapped("%s", err->c_str());
-    ImGui::PopStyleColor();
-  }
+  ShowEditError(state, spec.source.c_str());
   ImGui::PopID();
 }
 

@@ -1,3 +1,4 @@
+#include "edit_error.h"
 #include "panel_dimensions.h"
 
 #include <imgui.h>
@@ -168,14 +169,6 @@ void SetValueWidth(attnlab::Scenario& s, int d_v, const Fill& fill) {
 
 namespace {
 
-void ShowRefusal(const AppState& state, const char* source) {
-  if (const std::string* err = state.EditErrorFor(source)) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
-    ImGui::TextWrapped("%s", err->c_str());
-    ImGui::PopStyleColor();
-  }
-}
-
 void RowLabel(const char* label, const char* tip) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
@@ -199,7 +192,7 @@ void SizeControl(AppState& state, const char* label, const char* tip, int curren
     state.ApplyEdit(label, [&](attnlab::Scenario& s) { apply(s, value, fill); });
   }
   ImGui::PopID();
-  ShowRefusal(state, label);
+  ShowEditError(state, label);
 }
 
 struct Widths {
@@ -302,7 +295,7 @@ void RandomControls(AppState& state) {
       if (s.Z) s.Z = attnlab::random_matrix(int(s.Z->rows()), int(s.Z->cols()), spec, kZ);
     });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("New embeddings for the tokens (and for Z)");
-  ShowRefusal(state, "randomize");
+  ShowEditError(state, "randomize");
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "edit_error.h"
 #include "panel_mask.h"
 
 #include <imgui.h>
@@ -50,14 +51,6 @@ std::string Summary(const attnlab::Scenario& s) {
   if (!s.mask.padding.empty()) add("padding (" + std::to_string(s.mask.padding.size()) + ")");
   if (s.mask.cells) add("custom (" + std::to_string(CustomOff(s)) + " cells off)");
   return out;
-}
-
-void ShowRefusal(const AppState& state) {
-  if (const std::string* err = state.EditErrorFor(kSource)) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
-    ImGui::TextWrapped("%s", err->c_str());
-    ImGui::PopStyleColor();
-  }
 }
 
 void CausalAndButtons(AppState& state) {
@@ -293,7 +286,7 @@ void Legend() {
 void Draw(AppState& state) {
   // The grid comes right after one row of controls so it stays put while the text below changes.
   CausalAndButtons(state);
-  ShowRefusal(state);
+  ShowEditError(state, kSource);
   MaskGrid(state);
   ImGui::Spacing();
   Legend();

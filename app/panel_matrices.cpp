@@ -1,3 +1,4 @@
+#include "edit_error.h"
 #include "panel_matrices.h"
 
 #include <imgui.h>
@@ -58,14 +59,6 @@ std::vector<std::string> TokenLabels(const std::vector<std::string>& given, int 
   std::vector<std::string> out;
   for (int i = 0; i < n; ++i) out.push_back("#" + std::to_string(i));
   return out;
-}
-
-void ShowRefusal(const AppState& state, const std::string& source) {
-  if (const std::string* err = state.EditErrorFor(source.c_str())) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
-    ImGui::TextWrapped("%s", err->c_str());
-    ImGui::PopStyleColor();
-  }
 }
 
 void Caption(const char* name, const Matrix* m, const char* shape_names, const char* formula) {
@@ -159,7 +152,7 @@ void AbsentWeight(AppState& state, const std::string& source, Which w, int head,
     state.ApplyEdit(source.c_str(), [=](attnlab::Scenario& s) {
       WOf(ProjectionsOf(s, head), w) = Matrix(Matrix::Zero(in, in));
     });
-  ShowRefusal(state, source);
+  ShowEditError(state, source.c_str());
 }
 
 long InputWidth(const attnlab::Scenario& s, Which w) { return w == Which::Q ? s.d_x() : s.d_z(); }
@@ -226,7 +219,7 @@ void BiasEditor(AppState& state, Which w, int head) {
       state.ApplyEdit(source.c_str(), [=](attnlab::Scenario& sc) {
         BOf(ProjectionsOf(sc, head), w) = Vector(Vector::Zero(size));
       });
-    ShowRefusal(state, source);
+    ShowEditError(state, source.c_str());
     return;
   }
   const Matrix shown = BiasAsShown(*b, rows);
@@ -273,7 +266,7 @@ void OutputTab(AppState& state) {
     const long concat = rows ? t.concat.cols() : t.concat.rows();
     if (ImGui::SmallButton("Add as identity"))
       state.ApplyEdit("W_o", [=](attnlab::Scenario& sc) { sc.W_o = Matrix(Matrix::Identity(concat, concat)); });
-    ShowRefusal(state, "W_o");
+    ShowEditError(state, "W_o");
     return;
   }
   MatrixEditorSpec spec;
@@ -298,7 +291,7 @@ void OutputTab(AppState& state) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Add b_o"))
       state.ApplyEdit("b_o", [=](attnlab::Scenario& sc) { sc.b_o = Vector(Vector::Zero(d_out)); });
-    ShowRefusal(state, "b_o");
+    ShowEditError(state, "b_o");
     return;
   }
   const Matrix shown = BiasAsShown(*s.b_o, rows);

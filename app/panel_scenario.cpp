@@ -1,3 +1,4 @@
+#include "edit_error.h"
 #include "panel_scenario.h"
 
 #include <imgui.h>
@@ -61,14 +62,6 @@ void DimWrapped(const char* text) {
   ImGui::PopStyleColor();
 }
 
-void ShowRefusal(const AppState& state, const char* source) {
-  if (const std::string* err = state.EditErrorFor(source)) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
-    ImGui::TextWrapped("%s", err->c_str());
-    ImGui::PopStyleColor();
-  }
-}
-
 void LayoutControl(AppState& state) {
   RowLabel("Layout");
   const attnlab::Layout current = state.GetScenario().layout;
@@ -79,7 +72,7 @@ void LayoutControl(AppState& state) {
   }
   DimWrapped(current == attnlab::Layout::rows ? "tokens are rows: Q = X W_q"
                                               : "tokens are columns: Q = W_q X");
-  ShowRefusal(state, "layout");
+  ShowEditError(state, "layout");
 }
 
 void HeadsControl(AppState& state) {
@@ -97,7 +90,7 @@ void HeadsControl(AppState& state) {
     state.ApplyEdit("heads", [heads](attnlab::Scenario& sc) { sc.num_heads = heads; });
   }
   DimWrapped("splits the full W_q, W_k, W_v");
-  ShowRefusal(state, "heads");
+  ShowEditError(state, "heads");
 }
 
 void ScaleControl(AppState& state) {
@@ -137,7 +130,7 @@ void ScaleControl(AppState& state) {
     }
     DimWrapped("scores are divided by T");
   }
-  ShowRefusal(state, "scale");
+  ShowEditError(state, "scale");
 }
 
 void ColormapControl(AppState& state) {

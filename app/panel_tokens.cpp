@@ -1,3 +1,4 @@
+#include "edit_error.h"
 #include "panel_tokens.h"
 
 #include <imgui.h>
@@ -134,14 +135,6 @@ void SetCrossAttention(attnlab::Scenario& s, bool cross) {
 
 namespace {
 
-void ShowRefusal(const AppState& state, const char* source) {
-  if (const std::string* err = state.EditErrorFor(source)) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
-    ImGui::TextWrapped("%s", err->c_str());
-    ImGui::PopStyleColor();
-  }
-}
-
 void DimWrapped(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
   ImGui::TextWrapped("%s", text);
@@ -160,7 +153,7 @@ void AttentionKind(AppState& state) {
     state.ApplyEdit("attention", [](attnlab::Scenario& s) { SetCrossAttention(s, true); });
   DimWrapped(cross ? "queries from X; keys and values from the context Z"
                    : "queries, keys and values all from X");
-  ShowRefusal(state, "attention");
+  ShowEditError(state, "attention");
 }
 
 // The label being typed, so that one label's keystrokes are one undo step.
@@ -251,8 +244,8 @@ void TokenList(AppState& state, Sequence seq) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Appends a token with a zero embedding (edit it in %s below)",
                       seq == Sequence::X ? "X" : "Z");
-  ShowRefusal(state, source);
-  ShowRefusal(state, label_source);
+  ShowEditError(state, source);
+  ShowEditError(state, label_source);
   ImGui::PopID();
 }
 
