@@ -56,7 +56,7 @@ float TextWidth(ImFont* font, const char* text) {
 bool IsMaskedCell(const HeatmapSpec& spec, int r, int c) {
   const double v = (*spec.values)(r, c);
   if (std::isnan(v) || v == -INFINITY) return true;
-  return spec.forbidden && (*spec.forbidden)(r, c) == -INFINITY;
+  return spec.allowed && !(*spec.allowed)(r, c);
 }
 
 bool AnyMasked(const HeatmapSpec& spec) {
@@ -163,15 +163,15 @@ struct ScanResult {
 
 struct ScanKey {
   const double* data;
-  const double* forbidden;
+  const bool* allowed;
   Eigen::Index rows, cols;
   std::uint64_t version;
   const ImFont* font;
   float font_size;
   bool legend;
   bool operator==(const ScanKey& o) const {
-    return std::tie(data, forbidden, rows, cols, version, font, font_size, legend) ==
-           std::tie(o.data, o.forbidden, o.rows, o.cols, o.version, o.font, o.font_size, o.legend);
+    return std::tie(data, allowed, rows, cols, version, font, font_size, legend) ==
+           std::tie(o.data, o.allowed, o.rows, o.cols, o.version, o.font, o.font_size, o.legend);
   }
 };
 
@@ -196,7 +196,7 @@ const ScanResult& CachedScan(const HeatmapSpec& spec) {
   static std::vector<Entry> cache;  // a few dozen heatmaps are on screen
   static ScanResult uncached;
   if (spec.data_version == 0) return uncached = ScanMatrix(spec);
-  const ScanKey key{spec.values->data(), spec.forbidden ? spec.forbidden->data() : nullptr,
+  const ScanKey key{spec.values->data(), spec.allowed ? spec.allowed->data() : nullptr,
                     spec.values->rows(), spec.values->cols(), spec.data_version, MonoFont(),
                     MonoFont()->FontSize, spec.legend};
   for (const Entry& e : cache)
@@ -382,7 +382,7 @@ std::uint64_t TextureKey(const HeatmapSpec& spec) {
   std::memcpy(&hi_bits, &spec.scale.hi, sizeof hi_bits);
   std::uint64_t h = HashMix(0, spec.data_version);
   h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.values));
-  h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.forbidden));
+  h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.allowed));
   h = HashMix(h, static_cast<std::uint64_t>(spec.scale.map));
   h = HashMix(h, lo_bits);
   h = HashMix(h, hi_bits);

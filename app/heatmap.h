@@ -35,7 +35,7 @@ struct HeatmapSpec {
   const char* row_axis = nullptr;                ///< what the rows are, e.g. "queries"
   const char* col_axis = nullptr;                ///< what the columns are, e.g. "keys"
   ColorScale scale;                              ///< always explicit (weights [0, 1], signed: +-m)
-  const attnlab::Matrix* forbidden = nullptr;    ///< same shape; cells that are -inf here are
+  const attnlab::BoolArray* allowed = nullptr;   ///< same shape; cells that are false here are
                                                  ///< drawn masked (weights of masked scores)
   int col_band = 0, row_band = 0;                ///< > 0: head boundary every n columns / rows
   float cell = 32.0f;                            ///< cell size in pixels (see ChooseCellSize)

@@ -73,7 +73,7 @@ ex::HeatmapFigure FigureFromSpec(const HeatmapSpec& spec) {
   f.title = spec.title ? spec.title : "matrix";
   f.subtitle = spec.formula ? spec.formula : "";
   f.values = *spec.values;
-  if (spec.forbidden) f.forbidden = *spec.forbidden;
+  if (spec.allowed) f.allowed = *spec.allowed;
   if (spec.row_labels) f.row_labels = *spec.row_labels;
   if (spec.col_labels) f.col_labels = *spec.col_labels;
   f.row_labels.resize(static_cast<std::size_t>(f.values.rows()));

@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 #include <numeric>
+#include <optional>
 
 #include "stage_labels.h"
 
@@ -21,8 +22,10 @@ constexpr const char* kDoublePrime = "\xE2\x80\xB3";
 
 bool Columns(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::columns; }
 
-// Entry (i, j) of the rows-convention matrix whose displayed form is `m`.
-double At(const attnlab::Matrix& m, int i, int j, bool columns) {
+// Entry (i, j) of the rows-convention matrix whose displayed form is `m` (a Matrix, or one of
+// the Trace's lazy stages).
+template <class M>
+double At(const M& m, int i, int j, bool columns) {
   return columns ? m(j, i) : m(i, j);
 }
 
@@ -184,14 +187,15 @@ void ExplainWeight(const Ctx& x, int r, int c, Explanation& e) {
                            " max) / " + kSigma + "_k exp(" + s + "[" + si + ", k] " + kMinus +
                            " max)   (softmax along row " + si + ")";
   e.columns = {"key", s, s + " " + kMinus + " max", "exp", "weight"};
+  const auto masked = x.trace.masked(static_cast<std::size_t>(x.h));  // S'', lazy
   double max = -INFINITY;
-  for (int k = 0; k < n; ++k) max = std::max(max, At(x.head.masked, i, k, x.cols));
+  for (int k = 0; k < n; ++k) max = std::max(max, At(masked, i, k, x.cols));
   std::vector<SumTerm> all;
   double sum = 0;
   for (int k = 0; k < n; ++k) {
     SumTerm t;
     t.label = x.keys[static_cast<std::size_t>(k)];
-    const double v = At(x.head.masked, i, k, x.cols);
+    const double v = At(masked, i, k, x.cols);
     t.masked = v == -INFINITY;
     const double ex = t.masked ? 0.0 : std::exp(v - max);
     t.factors = {v, v - max, ex};
@@ -207,7 +211,7 @@ void ExplainWeight(const Ctx& x, int r, int c, Explanation& e) {
     e.lines.push_back("every key is masked for this query: all its weights are 0");
     return;
   }
-  const double sj_val = At(x.head.masked, i, j, x.cols);
+  const double sj_val = At(masked, i, j, x.cols);
   e.lines.push_back("max = " + Num(max) + ",   " + kSigma + " exp = " + Num(sum));
   if (sj_val == -INFINITY) {
     e.why_masked = MaskReason(x.s, i, j);
@@ -236,7 +240,7 @@ void ExplainHeadOutput(const Ctx& x, int r, int c, Explanation& e) {
     t.label = x.keys[static_cast<std::size_t>(j)];
     t.factors = {At(x.head.weights, i, j, x.cols), At(x.head.V, j, ch, x.cols)};
     t.value = t.factors[0] * t.factors[1];
-    t.masked = At(x.head.masked, i, j, x.cols) == -INFINITY;
+    t.masked = x.cols ? x.trace.is_masked(j, i) : x.trace.is_masked(i, j);
     total += t.value;
     all.push_back(std::move(t));
   }
@@ -294,8 +298,10 @@ void ExplainOutput(const Ctx& x, int r, int c, Explanation& e) {
   e.lines.push_back(Num(dot) + " + b_o " + Factor(bias) + " = " + Num(dot + bias));
 }
 
-const attnlab::Matrix* Displayed(const attnlab::Scenario& s, const attnlab::Trace& t,
-                                 const HoveredCell& cell) {
+// The matrix a cell is read from: its stage's own, or for the derived stages (scaled, masked)
+// the scores they are computed from (same shape).
+const attnlab::Matrix* Source(const attnlab::Scenario& s, const attnlab::Trace& t,
+                              const HoveredCell& cell) {
   if (cell.stage == Stage::Concat) return &t.concat;
   if (cell.stage == Stage::Output) return &t.output;
   if (cell.stage == Stage::Wo) return s.W_o ? &*s.W_o : nullptr;
@@ -305,13 +311,25 @@ const attnlab::Matrix* Displayed(const attnlab::Scenario& s, const attnlab::Trac
     case Stage::Q: return &h.Q;
     case Stage::K: return &h.K;
     case Stage::V: return &h.V;
-    case Stage::Scores: return &h.scores;
-    case Stage::Scaled: return &h.scaled;
-    case Stage::Masked: return &h.masked;
+    case Stage::Scores:
+    case Stage::Scaled:
+    case Stage::Masked: return &h.scores;
     case Stage::Weights: return &h.weights;
     case Stage::HeadOutput: return &h.output;
     default: return nullptr;
   }
+}
+
+// The cell's value as displayed, or nothing when the cell is outside its matrix.
+std::optional<double> DisplayedValue(const attnlab::Scenario& s, const attnlab::Trace& t,
+                                     const HoveredCell& cell) {
+  const attnlab::Matrix* m = Source(s, t, cell);
+  if (!m || cell.row < 0 || cell.col < 0 || cell.row >= m->rows() || cell.col >= m->cols())
+    return std::nullopt;
+  const auto h = static_cast<std::size_t>(cell.head);
+  if (cell.stage == Stage::Scaled) return t.scaled(h)(cell.row, cell.col);
+  if (cell.stage == Stage::Masked) return t.masked(h)(cell.row, cell.col);
+  return (*m)(cell.row, cell.col);
 }
 
 }  // namespace
@@ -344,12 +362,11 @@ std::string MaskReason(const attnlab::Scenario& s, int i, int j) {
 Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
                     const attnlab::Trace& trace, const HoveredCell& cell) {
   Explanation e;
-  const attnlab::Matrix* m = Displayed(s, trace, cell);
-  if (!m || cell.row < 0 || cell.col < 0 || cell.row >= m->rows() || cell.col >= m->cols())
-    return e;
+  const std::optional<double> value = DisplayedValue(s, trace, cell);
+  if (!value) return e;
   const int h = cell.head >= 0 ? cell.head : 0;
   if (h >= static_cast<int>(model.heads.size()) || trace.heads.empty()) return e;
-  e.value = (*m)(cell.row, cell.col);
+  e.value = *value;
   const Ctx x{s, model, trace, trace.heads[static_cast<std::size_t>(h)], h, Columns(s),
               QueryTokenLabels(s), KeyTokenLabels(s)};
   const int r = cell.row, c = cell.col;

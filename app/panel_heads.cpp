@@ -72,12 +72,12 @@ void FitCells(HeatmapSpec& spec, ImVec2 room) {
 }
 
 HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
-                          const attnlab::Matrix& masked, const AxisLabels& labels, int head,
+                          const attnlab::BoolArray& allowed, const AxisLabels& labels, int head,
                           const char* title) {
   HeatmapSpec spec;
   spec.title = title;
   spec.values = &weights;
-  spec.forbidden = &masked;
+  spec.allowed = &allowed;
   spec.scale = WeightsScale(state.ui.colormap);
   spec.legend = false;  // one shared legend below the grid
   spec.selected = head == state.ui.selected_head;
@@ -92,14 +92,7 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   return spec;
 }
 
-bool ScanMasked(const attnlab::Trace& trace) {
-  for (const attnlab::HeadTrace& h : trace.heads)
-    for (Eigen::Index i = 0; i < h.masked.size(); ++i)
-      if (h.masked.data()[i] == -INFINITY) return true;
-  return false;
-}
-
-// Scanned once per trace, not every frame: at 2048 tokens and 8 heads that is 32M cells.
+// Scanned once per trace, not every frame: at 2048 tokens that is 4M flags.
 struct MaskedCache {
   std::uint64_t version = 0;
   bool any = false;
@@ -108,7 +101,7 @@ struct MaskedCache {
 bool AnyMasked(const AppState& state, const attnlab::Trace& trace) {
   if (masked_cache.version != state.TraceVersion()) {
     masked_cache.version = state.TraceVersion();
-    masked_cache.any = !state.GetScenario().mask.empty() && ScanMasked(trace);
+    masked_cache.any = !trace.allowed.all();
   }
   return masked_cache.any;
 }
@@ -145,7 +138,7 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
     a.spacing = style.ItemSpacing.x * 2.0f;
     const ImVec2 room(std::floor((avail.x - a.spacing * (columns - 1)) / columns),
                       std::floor((avail.y - legend_h) / rows - style.ItemSpacing.y));
-    HeatmapSpec spec = SmallMultiple(state, h0.weights, h0.masked, labels, 0, "head 1");
+    HeatmapSpec spec = SmallMultiple(state, h0.weights, trace.allowed, labels, 0, "head 1");
     FitCells(spec, room);
     a.cell = spec.cell;
     a.labels = spec.labels;
@@ -186,7 +179,7 @@ void Draw(AppState& state) {
     char title[32], id[32];
     std::snprintf(title, sizeof title, "head %d", h + 1);
     std::snprintf(id, sizeof id, "overview/%d", h);
-    HeatmapSpec spec = SmallMultiple(state, ht.weights, ht.masked, labels, h, title);
+    HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
     spec.id = id;
     spec.cell = a.cell;
     spec.labels = a.labels;

@@ -3,9 +3,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
+#include "derived_stages.h"
 #include "formulas.h"
 #include "heatmap.h"
 #include "stage_labels.h"
@@ -49,8 +51,9 @@ struct MatrixView {
   Stage stage;
   const char* title;
   const attnlab::Matrix* m;
+  std::uint64_t version;  // of m's contents: textures and scans are cached on it
   ColorScale scale;
-  const attnlab::Matrix* forbidden = nullptr;
+  const attnlab::BoolArray* allowed = nullptr;
   int col_band = 0, row_band = 0;
 };
 
@@ -69,14 +72,13 @@ void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
   spec.row_axis = labels.row_axis;
   spec.col_axis = labels.col_axis;
   spec.scale = mv.scale;
-  spec.forbidden = mv.forbidden;
+  spec.allowed = mv.allowed;
   spec.col_band = mv.col_band;
   spec.row_band = mv.row_band;
   spec.cell = ChooseCellSize(int(mv.m->rows()), int(mv.m->cols()), v.max_width, v.max_height);
+  spec.data_version = mv.version;
   // W_o is the Scenario's own matrix; every other stage belongs to the (maybe older) trace.
-  const bool input = mv.stage == Stage::Wo;
-  spec.data_version = input ? v.state.Version() : v.state.TraceVersion();
-  spec.stale = !input && v.state.TraceStale();
+  spec.stale = mv.stage != Stage::Wo && v.state.TraceStale();
   spec.stage = mv.stage;
   spec.head = mv.stage == Stage::Concat || mv.stage == Stage::Wo || mv.stage == Stage::Output
                   ? -1 : v.head;
@@ -129,26 +131,33 @@ int HeadDk(const attnlab::Scenario& s, const attnlab::HeadTrace& h) {
   return int(s.layout == attnlab::Layout::rows ? h.Q.cols() : h.Q.rows());
 }
 
+// The selected head's scaled and masked stages (the trace derives them, it does not store them).
+DerivedStages g_derived;
+
 void HeadStages(View& v) {
   const attnlab::HeadTrace& h = v.trace.heads[static_cast<std::size_t>(v.head)];
   const Colormap cm = v.state.ui.colormap;
   const std::uint64_t tv = v.state.TraceVersion();  // ranges scanned once per trace
   SectionHeader("1", "Project the tokens", "queries, keys and values");
   Flow qkv;
-  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, DivergingScale(h.Q, cm, tv)});
-  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, DivergingScale(h.K, cm, tv)});
-  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, DivergingScale(h.V, cm, tv)});
+  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, tv, DivergingScale(h.Q, cm, tv)});
+  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, tv, DivergingScale(h.K, cm, tv)});
+  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, DivergingScale(h.V, cm, tv)});
 
   SectionHeader("2", "Score every query against every key", nullptr);
+  g_derived.Update(v.trace, tv, v.head);
+  const attnlab::Matrix& scaled = g_derived.Scaled();
+  const attnlab::Matrix& masked = g_derived.Masked();
+  const std::uint64_t dv = g_derived.Version();
   Flow scores;
-  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, DivergingScale(h.scores, cm, tv)});
-  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &h.scaled, DivergingScale(h.scaled, cm, tv)});
-  ShowMatrix(v, scores, {Stage::Masked, "masked", &h.masked, DivergingScale(h.masked, cm, tv)});
-  ShowMatrix(v, scores, {Stage::Weights, "weights", &h.weights, WeightsScale(cm), &h.masked});
+  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, DivergingScale(h.scores, cm, tv)});
+  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &scaled, dv, DivergingScale(scaled, cm, dv)});
+  ShowMatrix(v, scores, {Stage::Masked, "masked", &masked, dv, DivergingScale(masked, cm, dv)});
+  ShowMatrix(v, scores, {Stage::Weights, "weights", &h.weights, tv, WeightsScale(cm), &v.trace.allowed});
 
   SectionHeader("3", "Mix the values", "each output is a weighted sum of value vectors");
   Flow out;
-  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, DivergingScale(h.output, cm, tv)});
+  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, tv, DivergingScale(h.output, cm, tv)});
 }
 
 void CombineStages(View& v) {
@@ -159,14 +168,15 @@ void CombineStages(View& v) {
   const int d_v = int(rows ? h0.output.cols() : h0.output.rows());
   SectionHeader("4", "Combine the heads", v.trace.heads.size() > 1 ? nullptr : "(one head)");
   Flow flow;
-  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, DivergingScale(v.trace.concat, cm, tv),
-                       nullptr, rows ? d_v : 0, rows ? 0 : d_v});
+  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, tv,
+                       DivergingScale(v.trace.concat, cm, tv), nullptr, rows ? d_v : 0, rows ? 0 : d_v});
   if (v.s.W_o) {
     const attnlab::Matrix& wo = *v.s.W_o;
-    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, DivergingScale(wo, cm, v.state.Version()), nullptr,
-                         0, rows ? d_v : 0});
+    const std::uint64_t sv = v.state.Version();  // the Scenario's own matrix
+    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, sv, DivergingScale(wo, cm, sv), nullptr, 0, rows ? d_v : 0});
   }
-  ShowMatrix(v, flow, {Stage::Output, "output", &v.trace.output, DivergingScale(v.trace.output, cm, tv)});
+  const attnlab::Matrix& out = v.trace.output;
+  ShowMatrix(v, flow, {Stage::Output, "output", &out, tv, DivergingScale(out, cm, tv)});
   if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
 }
 

@@ -1,7 +1,8 @@
 // Google Benchmark targets for the core's stages (docs/PERFORMANCE.md). Shapes are N x E x H
-// (tokens, d_model, heads; d_k = E / H). The stage benchmarks evaluate the same Eigen expressions
-// that core/src/attention.cpp evaluates, one head or one projection at a time; BM_Compute is the
-// public compute_into() on the whole trace. Counters: FLOPs as in cli/cmd_bench.cpp.
+// (tokens, d_model, heads; d_k = E / H). The stage benchmarks call the products core/src/attention.cpp
+// calls (core/src/gemm.h: OpenBLAS or Eigen, one thread), one head or one projection at a time;
+// BM_Compute is the public compute_into() on the whole trace, on every core. Counters: FLOPs as
+// in cli/cmd_bench.cpp.
 //
 //   build/bench/attnlab_bench                                  all of them
 //   build/bench/attnlab_bench --benchmark_filter=Compute       the whole trace only
@@ -12,6 +13,7 @@
 #include "attnlab/attention.h"
 #include "attnlab/model.h"
 #include "attnlab/random.h"
+#include "gemm.h"  // core/src: the core's own products
 
 namespace {
 
@@ -40,7 +42,7 @@ void BM_Projection(benchmark::State& state) {
   const Matrix X = random(n, e, 1), W = random(e, e, 2);
   Matrix out(n, e);
   for (auto _ : state) {
-    out.noalias() = X * W;
+    attnlab::gemm::multiply(X, W, out);
     benchmark::DoNotOptimize(out.data());
   }
   SetFlops(state, 2.0 * n * e * e);
@@ -52,7 +54,7 @@ void BM_Scores(benchmark::State& state) {
   const Matrix Q = random(n, d_k, 1), K = random(n, d_k, 2);
   Matrix S(n, n);
   for (auto _ : state) {
-    S.noalias() = Q * K.transpose();
+    attnlab::gemm::multiply_transposed(Q, K, S);
     benchmark::DoNotOptimize(S.data());
   }
   SetFlops(state, 2.0 * n * n * d_k);
@@ -75,7 +77,7 @@ void BM_WeightedSum(benchmark::State& state) {
   const Matrix A = random(n, n, 4), V = random(n, d_v, 5);
   Matrix Y(n, d_v);
   for (auto _ : state) {
-    Y.noalias() = A * V;
+    attnlab::gemm::multiply(A, V, Y);
     benchmark::DoNotOptimize(Y.data());
   }
   SetFlops(state, 2.0 * n * n * d_v);

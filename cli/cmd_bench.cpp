@@ -122,16 +122,19 @@ int run_bench(const Args& args) {
   const double n = shape.n, e = shape.e;
   const double flops = 8.0 * n * e * e + 4.0 * n * n * e;
   const double rss = peak_rss_mb();
+  const ComputeBackend backend = compute_backend();
   if (json) {
     std::printf(
         "{\"seconds\": %.6g, \"gflops\": %.4g, \"peak_rss_mb\": %.1f, \"median_seconds\": %.6g, "
-        "\"first_seconds\": %.6g, \"repeats\": %d, \"shape\": \"%dx%dx%d\", \"layout\": \"%s\", \"flops\": %.6g}\n",
-        best, flops / best / 1e9, rss, median, first, repeats, shape.n, shape.e, shape.h, layout.c_str(), flops);
+        "\"first_seconds\": %.6g, \"repeats\": %d, \"shape\": \"%dx%dx%d\", \"layout\": \"%s\", \"flops\": %.6g, "
+        "\"products\": \"%s\", \"threads\": %d}\n",
+        best, flops / best / 1e9, rss, median, first, repeats, shape.n, shape.e, shape.h, layout.c_str(), flops,
+        backend.products, backend.threads);
   } else {
     std::printf("shape %dx%dx%d (N x E x H), %s layout, best of %d: %.4f ms (median %.4f ms), %.2f GFLOP/s, "
-                "first (allocating) %.4f ms, peak RSS %.1f MB\n",
+                "first (allocating) %.4f ms, peak RSS %.1f MB; %s products, %d threads\n",
                 shape.n, shape.e, shape.h, layout.c_str(), repeats, best * 1e3, median * 1e3, flops / best / 1e9,
-                first * 1e3, rss);
+                first * 1e3, rss, backend.products, backend.threads);
   }
   return 0;
 }

@@ -28,10 +28,12 @@ void check_message(const attnlab::ScenarioError& e) {
 
 void check_trace(const attnlab::Model& m, const attnlab::Trace& t) {
   // Accepted inputs are bounded so that nothing overflows: every stage finite, -inf only where masked.
-  for (const attnlab::HeadTrace& h : t.heads) {
-    for (const attnlab::Matrix* x : {&h.Q, &h.K, &h.V, &h.scores, &h.scaled, &h.weights, &h.output})
+  for (std::size_t i = 0; i < t.heads.size(); ++i) {
+    const attnlab::HeadTrace& h = t.heads[i];
+    for (const attnlab::Matrix* x : {&h.Q, &h.K, &h.V, &h.scores, &h.weights, &h.output})
       check(x->allFinite());
-    check((h.masked.array().isFinite() || h.masked.array() == -INFINITY).all());
+    const attnlab::Matrix masked = t.masked(i);
+    check((masked.array().isFinite() || masked.array() == -INFINITY).all());
     check((h.weights.array() >= 0).all() && (h.weights.array() <= 1).all());
   }
   check(t.concat.allFinite() && t.output.allFinite());

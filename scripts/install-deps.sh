@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config ninja-build
-  libeigen3-dev nlohmann-json3-dev libstb-dev
+  libeigen3-dev nlohmann-json3-dev libstb-dev libopenblas-dev
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool xclip x11-utils libx11-dev libxml2-utils fonts-dejavu-core
@@ -11,8 +11,8 @@ packages=(
   clang libclang-rt-14-dev
 )
 # --with-torch: PyTorch too, for regenerating test fixtures and the side-by-side benchmark
-# (bench/compare.py; OpenBLAS makes NumPy the peer the issue measured, not reference BLAS).
-[ "${1:-}" = "--with-torch" ] && packages+=(python3-torch libopenblas0-pthread)
+# (bench/compare.py). libopenblas-dev (the core's products) also makes NumPy use OpenBLAS.
+[ "${1:-}" = "--with-torch" ] && packages+=(python3-torch)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

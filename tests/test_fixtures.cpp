@@ -63,13 +63,14 @@ json read_fixture(const std::string& name) {
   return json::parse(in);
 }
 
-const Matrix& head_matrix(const attnlab::HeadTrace& h, const std::string& key) {
+Matrix head_matrix(const attnlab::Trace& t, std::size_t head, const std::string& key) {
+  const attnlab::HeadTrace& h = t.heads[head];
   if (key == "Q") return h.Q;
   if (key == "K") return h.K;
   if (key == "V") return h.V;
   if (key == "scores") return h.scores;
-  if (key == "scaled") return h.scaled;
-  if (key == "masked") return h.masked;
+  if (key == "scaled") return t.scaled(head);
+  if (key == "masked") return t.masked(head);
   if (key == "weights") return h.weights;
   return h.output;
 }
@@ -154,7 +155,7 @@ FixtureResult check_fixture(const std::string& name) {
   for (std::size_t h = 0; h < heads.size(); ++h) {
     for (const char* key : kTraceKeys)
       check("heads[" + std::to_string(h) + "]." + key, heads[h].at(key),
-            head_matrix(trace.heads[h], key));
+            head_matrix(trace, h, key));
   }
   check("concat", expected.at("concat"), trace.concat);
   check("output", expected.at("output"), trace.output);
@@ -376,8 +377,8 @@ void expect_transposed_traces(const Trace& a, const Trace& b, const std::string&
   for (std::size_t h = 0; h < a.heads.size(); ++h)
     for (const char* key : kTraceKeys) {
       const std::string what = ctx + " heads[" + std::to_string(h) + "]." + key;
-      EXPECT_TRUE(near(what, head_matrix(a.heads[h], key),
-                       Matrix(head_matrix(b.heads[h], key).transpose())));
+      EXPECT_TRUE(near(what, head_matrix(a, h, key),
+                       Matrix(head_matrix(b, h, key).transpose())));
     }
   EXPECT_TRUE(near(ctx + " concat", a.concat, Matrix(b.concat.transpose())));
   EXPECT_TRUE(near(ctx + " output", a.output, Matrix(b.output.transpose())));
@@ -388,7 +389,7 @@ void expect_equal_traces(const Trace& a, const Trace& b, const std::string& ctx)
   for (std::size_t h = 0; h < a.heads.size(); ++h)
     for (const char* key : kTraceKeys) {
       const std::string what = ctx + " heads[" + std::to_string(h) + "]." + key;
-      EXPECT_TRUE(near(what, head_matrix(a.heads[h], key), head_matrix(b.heads[h], key)));
+      EXPECT_TRUE(near(what, head_matrix(a, h, key), head_matrix(b, h, key)));
     }
   EXPECT_TRUE(near(ctx + " concat", a.concat, b.concat));
   EXPECT_TRUE(near(ctx + " output", a.output, b.output));
@@ -405,8 +406,8 @@ TEST(Invariant, WeightsSumToOnePerQuery) {
         // Rows layout: one query per row; columns layout: one query per column.
         const Matrix A = layout == Layout::rows ? t.heads[h].weights
                                                 : Matrix(t.heads[h].weights.transpose());
-        const Matrix M = layout == Layout::rows ? t.heads[h].masked
-                                                : Matrix(t.heads[h].masked.transpose());
+        const Matrix M = layout == Layout::rows ? t.masked(h)
+                                                : Matrix(t.masked(h).transpose());
         for (Eigen::Index i = 0; i < A.rows(); ++i) {
           const bool any_allowed = (M.row(i).array() > -kInf).any();
           if (any_allowed) {
@@ -441,10 +442,10 @@ TEST(Invariant, MaskedWeightsAreExactlyZero) {
       for (std::size_t h = 0; h < t.heads.size(); ++h) {
         const Matrix A = layout == Layout::rows ? t.heads[h].weights
                                                 : Matrix(t.heads[h].weights.transpose());
-        const Matrix M = layout == Layout::rows ? t.heads[h].masked
-                                                : Matrix(t.heads[h].masked.transpose());
-        const Matrix C = layout == Layout::rows ? t.heads[h].scaled
-                                                : Matrix(t.heads[h].scaled.transpose());
+        const Matrix M = layout == Layout::rows ? t.masked(h)
+                                                : Matrix(t.masked(h).transpose());
+        const Matrix C = layout == Layout::rows ? t.scaled(h)
+                                                : Matrix(t.scaled(h).transpose());
         ASSERT_EQ(A.rows(), model.allowed.rows());
         ASSERT_EQ(A.cols(), model.allowed.cols());
         for (Eigen::Index i = 0; i < A.rows(); ++i)

@@ -3,17 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+
+#include "gemm.h"
+#include "task_pool.h"
 
 #if defined(__linux__)
 #include <sys/mman.h>
-#endif
-
-// OpenMP is optional: without it every loop below runs on one thread, with the same results.
-#if defined(_OPENMP)
-#define ATTNLAB_OMP(directive) _Pragma(directive)
-#else
-#define ATTNLAB_OMP(directive)
 #endif
 
 namespace attnlab {
@@ -21,7 +18,7 @@ namespace attnlab {
 namespace {
 
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
-constexpr double kExpUnderflow = -745.2;  // exp(x) rounds to 0 below this
+constexpr double kExpUnderflow = -708.0;  // below this Eigen's exp returns ~1e-308, not 0
 
 /// Rows of one head's N x N stages handled together: about 1 MB per stage (128 rows of 1024 keys),
 /// few enough blocks that packing K and V for each block's products stays cheap (measured: 32 rows
@@ -29,11 +26,12 @@ constexpr double kExpUnderflow = -745.2;  // exp(x) rounds to 0 below this
 Eigen::Index row_block(Eigen::Index n_z) {
   return std::clamp<Eigen::Index>(131072 / std::max<Eigen::Index>(n_z, 1), 32, 256);
 }
-/// Rows of X projected by one task.
-constexpr Eigen::Index kProjectionRows = 256;
-/// Below this many multiply-adds (~0.1 ms) a trace is computed on one thread: starting threads
+/// Rows of X projected by one task: at most 256, and small enough that each of the threads gets
+/// several tasks (an output projection of 256 rows as one task left a core idle).
+Eigen::Index projection_rows(Eigen::Index n) { return std::clamp<Eigen::Index>((n + 7) / 8, 16, 256); }
+/// Below this many multiply-adds (~20 us) a trace is computed on one thread: waking the other
 /// costs microseconds on an idle machine and can cost a scheduler time slice on a busy one.
-constexpr double kParallelWork = 4e6;
+constexpr double kParallelWork = 5e5;
 
 /// Softmax of one row, `out = softmax(in)`, along the row: subtracts the row maximum before exp.
 /// Returns false when the row has no finite maximum to normalise by. `in` and `out` must not alias.
@@ -48,24 +46,19 @@ bool softmax_row(const In& in, Out&& out) {
     out.setZero();
     return false;
   }
-  // exp(in - max), vectorised. Eigen's vectorised exp clamps very negative inputs to ~1e-308
-  // rather than 0, so masked keys and keys e^-745 below the maximum are then set to exactly 0.
-  const Eigen::Index n = in.size();
-  bool underflow = false;
-  for (Eigen::Index j = 0; j < n; ++j) underflow |= in(j) - max < kExpUnderflow;
+  // exp(in - max), vectorised. Eigen's vectorised exp clamps inputs below about -709 to ~1e-308
+  // rather than 0, so masked keys and keys that far below the maximum are then set to exactly 0
+  // (a branch-free pass over a row in cache).
   out = (in.array() - max).exp();
-  if (underflow)
-    for (Eigen::Index j = 0; j < n; ++j)
-      if (in(j) - max < kExpUnderflow) out(j) = 0.0;
-  out /= out.sum();
+  const Eigen::Index n = in.size();
+  for (Eigen::Index j = 0; j < n; ++j) out(j) = in(j) - max < kExpUnderflow ? 0.0 : out(j);
+  out *= 1.0 / out.sum();  // one division a row, not one a cell
   return true;
 }
 
-/// Rows [r, r + kProjectionRows) of out = X W + 1 b^T (out already sized; rows past the end skipped).
-void project_rows(const Matrix& X, const Matrix& W, const Vector& b, Eigen::Index r, Matrix& out) {
-  const Eigen::Index len = std::min(kProjectionRows, X.rows() - r);
-  if (len <= 0) return;
-  out.middleRows(r, len).noalias() = X.middleRows(r, len) * W;
+/// Rows [r, r + len) of out = X W + 1 b^T (out already sized).
+void project_rows(const Matrix& X, const Matrix& W, const Vector& b, Eigen::Index r, Eigen::Index len, gemm::Ref out) {
+  gemm::multiply(X.middleRows(r, len), W, out.middleRows(r, len));
   out.middleRows(r, len).rowwise() += b.transpose();
 }
 
@@ -108,42 +101,48 @@ void warn_unattending_queries(const Model& model, std::vector<std::string>& warn
                          ") may attend no key: its weights and head outputs are all zero");
 }
 
-/// One thread's scratch rows for the columns layout, where stages are computed as rows and stored
-/// transposed.
+/// One thread's scratch: a row of masked scores, and for the columns layout the block's scores and
+/// weights, computed as rows and stored transposed.
 struct Scratch {
-  Matrix scores, scaled, masked, weights;
+  Eigen::RowVectorXd masked;
+  Matrix scores, weights;
 };
 
+/// A = softmax(S'') for one query, S'' = scale S or -inf where forbidden: the masked stage lives
+/// only in `masked` (one row, in cache). Returns false when the row's scores are not finite.
+template <typename Out>
+bool weights_row(const double* __restrict S, const bool* __restrict allowed, double scale, Eigen::RowVectorXd& masked,
+                 Out&& A) {
+  const Eigen::Index n = masked.size();
+  if (!std::memchr(allowed, false, static_cast<std::size_t>(n))) {  // nothing masked: vectorised
+    masked = Eigen::Map<const Eigen::RowVectorXd>(S, n) * scale;
+  } else {
+    double* __restrict m = masked.data();
+    for (Eigen::Index j = 0; j < n; ++j) m[j] = allowed[j] ? S[j] * scale : kMinusInfinity;
+  }
+  return softmax_row(masked, A);
+}
+
 /// Rows [r, r + b) of one head's N x N stages, computed while they are in cache:
-///   S = Q K^T,  S' = scale S,  S'' = S' or -inf where masked,  A = softmax_rows(S''),  Y = A V.
-/// Q, K, V, Y are in the rows layout. Stages are written to `out` (rows layout) or to `scratch`
+///   S = Q K^T,  A = softmax_rows(scale S, -inf where masked),  Y = A V.
+/// Q, K, V, Y are in the rows layout. S and A are written to `out` (rows layout) or to `scratch`
 /// and then transposed into `out` (columns). Marks `nonfinite[i]` for a query whose scores overflowed.
 void compute_rows(const Model& model, const Matrix& Q, const Matrix& K, const Matrix& V, Eigen::Index r,
-                  Eigen::Index b, Layout layout, HeadTrace& out, Matrix& Y, Scratch& scratch, char* nonfinite) {
+                  Eigen::Index b, Layout layout, HeadTrace& out, gemm::Ref Y, Scratch& scratch, char* nonfinite) {
   const bool rows = layout == Layout::rows;
   const Eigen::Index n_z = K.rows();
+  scratch.masked.resize(n_z);
   if (!rows)
-    for (Matrix* m : {&scratch.scores, &scratch.scaled, &scratch.masked, &scratch.weights})
+    for (Matrix* m : {&scratch.scores, &scratch.weights})
       if (m->rows() < b || m->cols() != n_z) m->resize(b, n_z);
   auto S = rows ? out.scores.middleRows(r, b) : scratch.scores.topRows(b);
-  auto scaled = rows ? out.scaled.middleRows(r, b) : scratch.scaled.topRows(b);
-  auto masked = rows ? out.masked.middleRows(r, b) : scratch.masked.topRows(b);
   auto A = rows ? out.weights.middleRows(r, b) : scratch.weights.topRows(b);
-  S.noalias() = Q.middleRows(r, b) * K.transpose();  // S = Q K^T: b by n_z
-  scaled = S * model.scale;
-  for (Eigen::Index i = 0; i < b; ++i) {
-    // A plain loop, as Eigen's select() is not vectorised.
-    const bool* allowed = &model.allowed(r + i, 0);
-    const double* in = &scaled(i, 0);
-    double* m = &masked(i, 0);
-    for (Eigen::Index j = 0; j < n_z; ++j) m[j] = allowed[j] ? in[j] : kMinusInfinity;
-    nonfinite[r + i] = !softmax_row(masked.row(i), A.row(i));
-  }
-  Y.middleRows(r, b).noalias() = A * V;  // Y = A V: b by d_v
+  gemm::multiply_transposed(Q.middleRows(r, b), K, S);  // S = Q K^T: b by n_z
+  for (Eigen::Index i = 0; i < b; ++i)
+    nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, scratch.masked, A.row(i));
+  gemm::multiply(A, V, Y.middleRows(r, b));  // Y = A V: b by d_v
   if (!rows) {
     out.scores.middleCols(r, b) = S.transpose();
-    out.scaled.middleCols(r, b) = scaled.transpose();
-    out.masked.middleCols(r, b) = masked.transpose();
     out.weights.middleCols(r, b) = A.transpose();
   }
 }
@@ -156,99 +155,149 @@ Matrix softmax_rows(const Matrix& logits) {
   return out;
 }
 
+namespace {
+
+/// The work of compute_into(), in the rows layout: who computes what, where it goes.
+struct Plan {
+  const Model& model;
+  Trace& t;
+  bool rows;  ///< the trace's layout is rows: its matrices are written in place
+  Eigen::Index H, n_x, n_z, d_k, d_v;
+  Eigen::Index proj_rows, proj_blocks;  ///< projection tasks: row blocks of X (or Z)
+  Eigen::Index block, blocks;           ///< N x N tasks: blocks of query rows
+  Eigen::Index out_rows, out_blocks;    ///< output projection tasks: row blocks of concat
+  // Rows-layout matrices for the columns layout, transposed into the trace at the end.
+  std::vector<Matrix> Q_rows, K_rows, V_rows;
+  Matrix concat_rows, output_rows;
+  std::vector<char> nonfinite;  ///< per (head, query): its scores were not finite
+
+  Matrix& Q(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].Q : Q_rows[std::size_t(h)]; }
+  Matrix& K(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].K : K_rows[std::size_t(h)]; }
+  Matrix& V(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].V : V_rows[std::size_t(h)]; }
+  Matrix& concat() { return rows ? t.concat : concat_rows; }
+  Matrix& output() { return rows ? t.output : output_rows; }
+  /// Head h's outputs Y_h, n_x by d_v: a block of the concatenation.
+  auto Y(Eigen::Index h) { return concat().middleCols(h * d_v, d_v); }
+};
+
+Plan make_plan(const Model& model, Layout layout, Trace& t) {
+  const Eigen::Index H = Eigen::Index(model.heads.size()), n_x = model.X.rows(), n_z = model.Z.rows();
+  Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0, {}, {}, {}, {}, {}, {}};
+  p.proj_rows = projection_rows(std::max(n_x, n_z));
+  p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
+  p.block = row_block(n_z);
+  p.blocks = (n_x + p.block - 1) / p.block;
+  p.out_rows = projection_rows(n_x);
+  p.out_blocks = (n_x + p.out_rows - 1) / p.out_rows;
+  p.nonfinite.assign(std::size_t(H * n_x), 0);
+  return p;
+}
+
+/// Sizes every matrix first (untouched memory is cheap), so the parallel tasks only fill.
+void allocate(Plan& p) {
+  p.t.heads.resize(std::size_t(p.H));
+  if (!p.rows)
+    for (auto* v : {&p.Q_rows, &p.K_rows, &p.V_rows}) v->resize(std::size_t(p.H));
+  for (Eigen::Index h = 0; h < p.H; ++h) {
+    HeadTrace& ht = p.t.heads[std::size_t(h)];
+    for (Matrix* m : {&ht.scores, &ht.weights}) resize_stage(*m, p.rows ? p.n_x : p.n_z, p.rows ? p.n_z : p.n_x);
+    p.Q(h).resize(p.n_x, p.d_k);
+    p.K(h).resize(p.n_z, p.d_k);
+    p.V(h).resize(p.n_z, p.d_v);
+  }
+  p.concat().resize(p.n_x, p.d_v * p.H);  // [Y_1 ... Y_H]
+  if (p.model.has_W_o) p.output().resize(p.n_x, p.model.W_o.cols());
+}
+
+/// Projection task: one (head, Q|K|V, block of rows): Q = X W_q + 1 b_q^T, K = Z W_k + ..., V = Z W_v + ...
+void project_task(Plan& p, Eigen::Index task) {
+  const Eigen::Index h = task / (3 * p.proj_blocks), which = task / p.proj_blocks % 3;
+  const Eigen::Index r = task % p.proj_blocks * p.proj_rows;
+  const Matrix& in = which == 0 ? p.model.X : p.model.Z;
+  if (r >= in.rows()) return;
+  const HeadWeights& w = p.model.heads[std::size_t(h)];
+  const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
+  if (which == 0) project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
+  else if (which == 1) project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
+  else project_rows(in, w.W_v, w.b_v, r, len, p.V(h));
+}
+
+/// N x N task: one (head, block of query rows).
+void attend_task(Plan& p, Eigen::Index task) {
+  thread_local Scratch scratch;  // kept between computations: same shapes, no allocation
+  const Eigen::Index h = task / p.blocks, r = task % p.blocks * p.block, b = std::min(p.block, p.n_x - r);
+  const Layout layout = p.rows ? Layout::rows : Layout::columns;
+  compute_rows(p.model, p.Q(h), p.K(h), p.V(h), r, b, layout, p.t.heads[std::size_t(h)], p.Y(h), scratch,
+               p.nonfinite.data() + h * p.n_x);
+}
+
+/// Output task: a head's Y_h copied out of the concatenation (tasks 0 to H - 1), or a block of
+/// rows of the output projection, concat W_o + 1 b_o^T.
+void output_task(Plan& p, Eigen::Index task) {
+  if (task < p.H) {
+    HeadTrace& ht = p.t.heads[std::size_t(task)];
+    if (p.rows) ht.output = p.Y(task);
+    else ht.output = p.Y(task).transpose();
+    return;
+  }
+  const Eigen::Index r = (task - p.H) * p.out_rows;
+  project_rows(p.concat(), p.model.W_o, p.model.b_o, r, std::min(p.out_rows, p.n_x - r), p.output());
+}
+
+/// Columns layout: every matrix computed in the rows layout is stored transposed.
+void transpose_into_trace(Plan& p) {
+  for (Eigen::Index h = 0; h < p.H; ++h) {
+    HeadTrace& ht = p.t.heads[std::size_t(h)];
+    ht.Q = p.Q_rows[std::size_t(h)].transpose();
+    ht.K = p.K_rows[std::size_t(h)].transpose();
+    ht.V = p.V_rows[std::size_t(h)].transpose();
+  }
+  p.t.concat = p.concat_rows.transpose();
+  p.t.output = p.output_rows.transpose();
+}
+
+void warn_nonfinite(const Plan& p) {
+  for (Eigen::Index h = 0; h < p.H; ++h)
+    for (Eigen::Index i = 0; i < p.n_x; ++i)
+      if (p.nonfinite[std::size_t(h * p.n_x + i)])
+        p.t.warnings.push_back(head_name(std::size_t(h)) + ": query " + p.model.query_labels[std::size_t(i)] +
+                               " has scores that are not finite (overflow); its weights are set to zero");
+  if (!p.t.output.allFinite()) p.t.warnings.push_back("output: some values are not finite (overflow)");
+}
+
+/// Multiply-adds of the whole trace.
+double work(const Plan& p) {
+  const double n_x = double(p.n_x), n_z = double(p.n_z), dkv = double(p.d_k + p.d_v);
+  return double(p.H) * (n_x * n_z * dkv + (n_x * double(p.model.X.cols()) + n_z * double(p.model.Z.cols())) * dkv) +
+         (p.model.has_W_o ? n_x * double(p.model.W_o.rows() * p.model.W_o.cols()) : 0.0);
+}
+
+}  // namespace
+
 void compute_into(const Model& model, Layout layout, Trace& t) {
   t.layout = layout;
+  t.scale = model.scale;
+  if (layout == Layout::rows)
+    t.allowed = model.allowed;
+  else
+    t.allowed = model.allowed.transpose();
   t.warnings.clear();
   warn_unattending_queries(model, t.warnings);
-  const Eigen::Index H = static_cast<Eigen::Index>(model.heads.size());
-  const Eigen::Index n_x = model.X.rows(), n_z = model.Z.rows(), d_k = model.d_k, d_v = model.d_v;
-  const bool rows = layout == Layout::rows;
-  const double work =
-      double(H) * (double(n_x) * n_z * (d_k + d_v) + (double(n_x) * model.X.cols() + double(n_z) * model.Z.cols()) * (d_k + d_v));
-  [[maybe_unused]] const bool parallel = work > kParallelWork;  // read by the OpenMP pragmas only
-  const auto head = [](Eigen::Index h) { return static_cast<std::size_t>(h); };
-
-  // Q, K, V and Y in the rows layout: the trace's own matrices, or for the columns layout
-  // temporaries transposed at the end.
-  t.heads.resize(head(H));
-  std::vector<Matrix> Q_rows, K_rows, V_rows, Y_rows;
-  if (!rows)
-    for (auto* v : {&Q_rows, &K_rows, &V_rows, &Y_rows}) v->resize(head(H));
-  const auto Q = [&](Eigen::Index h) -> Matrix& { return rows ? t.heads[head(h)].Q : Q_rows[head(h)]; };
-  const auto K = [&](Eigen::Index h) -> Matrix& { return rows ? t.heads[head(h)].K : K_rows[head(h)]; };
-  const auto V = [&](Eigen::Index h) -> Matrix& { return rows ? t.heads[head(h)].V : V_rows[head(h)]; };
-  const auto Y = [&](Eigen::Index h) -> Matrix& { return rows ? t.heads[head(h)].output : Y_rows[head(h)]; };
-
-  // Allocate first (untouched memory is cheap), so the parallel loops below only fill.
-  for (Eigen::Index h = 0; h < H; ++h) {
-    HeadTrace& ht = t.heads[head(h)];
-    Y(h).resize(n_x, d_v);
-    for (Matrix* m : {&ht.scores, &ht.scaled, &ht.masked, &ht.weights})
-      resize_stage(*m, rows ? n_x : n_z, rows ? n_z : n_x);
-  }
-
-  // Projections, one task per (head, Q|K|V, block of rows): Q = X W_q + 1 b_q^T, K = Z W_k + ...
-  for (Eigen::Index h = 0; h < H; ++h) {
-    Q(h).resize(n_x, d_k);
-    K(h).resize(n_z, d_k);
-    V(h).resize(n_z, d_v);
-  }
-  const Eigen::Index row_blocks = (std::max(n_x, n_z) + kProjectionRows - 1) / kProjectionRows;
-  ATTNLAB_OMP("omp parallel for schedule(dynamic) if (parallel)")
-  for (Eigen::Index task = 0; task < 3 * H * row_blocks; ++task) {
-    const Eigen::Index h = task / (3 * row_blocks), which = task / row_blocks % 3;
-    const Eigen::Index r = task % row_blocks * kProjectionRows;
-    const HeadWeights& w = model.heads[head(h)];
-    if (which == 0)
-      project_rows(model.X, w.W_q, w.b_q, r, Q(h));
-    else
-      project_rows(model.Z, which == 1 ? w.W_k : w.W_v, which == 1 ? w.b_k : w.b_v, r, which == 1 ? K(h) : V(h));
-  }
-
-  // The N x N stages, one task per (head, block of query rows).
-  std::vector<char> nonfinite(head(H * n_x), 0);
-  const Eigen::Index block = row_block(n_z), blocks = (n_x + block - 1) / block;
-  ATTNLAB_OMP("omp parallel if (parallel)") {
-    Scratch scratch;
-    ATTNLAB_OMP("omp for schedule(dynamic)")
-    for (Eigen::Index task = 0; task < H * blocks; ++task) {
-      const Eigen::Index h = task / blocks, r = (task % blocks) * block, b = std::min(block, n_x - r);
-      compute_rows(model, Q(h), K(h), V(h), r, b, layout, t.heads[head(h)], Y(h), scratch,
-                   nonfinite.data() + h * n_x);
-    }
-  }
-  for (Eigen::Index h = 0; h < H; ++h)
-    for (Eigen::Index i = 0; i < n_x; ++i)
-      if (nonfinite[head(h * n_x + i)])
-        t.warnings.push_back(head_name(head(h)) + ": query " + model.query_labels[head(i)] +
-                             " has scores that are not finite (overflow); its weights are set to zero");
-
-  Matrix concat_temp, output_temp;
-  Matrix& concat = rows ? t.concat : concat_temp;
-  Matrix& output = rows ? t.output : output_temp;
-  concat.resize(n_x, d_v * H);  // [Y_1 ... Y_H]
-  for (Eigen::Index h = 0; h < H; ++h) concat.middleCols(h * d_v, d_v) = Y(h);
-  if (model.has_W_o) {
-    output.resize(n_x, model.W_o.cols());
-    ATTNLAB_OMP("omp parallel for schedule(dynamic) if (parallel)")
-    for (Eigen::Index r = 0; r < n_x; r += kProjectionRows)
-      project_rows(concat, model.W_o, model.b_o, r, output);  // concat W_o + 1 b_o^T
-  } else
-    output = concat;
-  if (!output.allFinite()) t.warnings.push_back("output: some values are not finite (overflow)");
-
-  if (!rows) {
-    for (Eigen::Index h = 0; h < H; ++h) {
-      HeadTrace& ht = t.heads[head(h)];
-      ht.Q = Q(h).transpose();
-      ht.K = K(h).transpose();
-      ht.V = V(h).transpose();
-      ht.output = Y(h).transpose();
-    }
-    t.concat = concat.transpose();
-    t.output = output.transpose();
-  }
+  Plan p = make_plan(model, layout, t);
+  allocate(p);
+  const bool parallel = work(p) > kParallelWork;
+  const Eigen::Index out_tasks = p.H + (model.has_W_o ? p.out_blocks : 0);
+  // Three loops, each finished before the next starts: projections, the N x N stages and head
+  // outputs, then the output projection.
+  tasks::run(3 * p.H * p.proj_blocks, [&](Eigen::Index task) { project_task(p, task); }, parallel);
+  tasks::run(p.H * p.blocks, [&](Eigen::Index task) { attend_task(p, task); }, parallel);
+  tasks::run(out_tasks, [&](Eigen::Index task) { output_task(p, task); }, parallel);
+  if (!model.has_W_o) p.output() = p.concat();
+  if (!p.rows) transpose_into_trace(p);
+  warn_nonfinite(p);
 }
+
+ComputeBackend compute_backend() { return {gemm::backend(), tasks::threads()}; }
 
 Trace compute(const Model& model, Layout layout) {
   Trace t;

@@ -24,18 +24,28 @@ json matrix_to_json(const Matrix& m) {
 
 namespace {
 
-const std::vector<std::pair<const char*, Matrix HeadTrace::*>> kHeadStages = {
-    {"Q", &HeadTrace::Q},           {"K", &HeadTrace::K},           {"V", &HeadTrace::V},
-    {"scores", &HeadTrace::scores}, {"scaled", &HeadTrace::scaled}, {"masked", &HeadTrace::masked},
-    {"weights", &HeadTrace::weights}, {"output", &HeadTrace::output}};
+constexpr const char* kHeadStages[] = {"Q", "K", "V", "scores", "scaled", "masked", "weights", "output"};
+
+/// One of kHeadStages of head h (scaled and masked are derived, see Trace).
+Matrix head_stage(const Trace& t, std::size_t h, const std::string& name) {
+  const HeadTrace& head = t.heads[h];
+  if (name == "Q") return head.Q;
+  if (name == "K") return head.K;
+  if (name == "V") return head.V;
+  if (name == "scores") return head.scores;
+  if (name == "scaled") return t.scaled(h);
+  if (name == "masked") return t.masked(h);
+  if (name == "weights") return head.weights;
+  return head.output;
+}
 
 }  // namespace
 
 json trace_to_json(const Trace& trace) {
   json heads = json::array();
-  for (const HeadTrace& h : trace.heads) {
+  for (std::size_t h = 0; h < trace.heads.size(); ++h) {
     json head = json::object();
-    for (const auto& [name, member] : kHeadStages) head[name] = matrix_to_json(h.*member);
+    for (const char* name : kHeadStages) head[name] = matrix_to_json(head_stage(trace, h, name));
     heads.push_back(std::move(head));
   }
   return {{"layout", layout_name(trace.layout)},
@@ -122,8 +132,8 @@ std::string trace_to_text(const Trace& trace, int precision) {
   std::ostringstream out;
   out << "layout: " << layout_name(trace.layout) << "\n";
   for (std::size_t h = 0; h < trace.heads.size(); ++h)
-    for (const auto& [name, member] : kHeadStages)
-      out << "\nhead " << h + 1 << " " << name << ":\n" << format_matrix(trace.heads[h].*member, precision) << "\n";
+    for (const char* name : kHeadStages)
+      out << "\nhead " << h + 1 << " " << name << ":\n" << format_matrix(head_stage(trace, h, name), precision) << "\n";
   out << "\nconcat:\n" << format_matrix(trace.concat, precision) << "\n";
   out << "\noutput:\n" << format_matrix(trace.output, precision) << "\n";
   for (const std::string& w : trace.warnings) out << "\nwarning: " << w << "\n";

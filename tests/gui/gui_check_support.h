@@ -143,10 +143,11 @@ inline attnlab::Rgb8 InteriorColor(const Image& img, const CellRect& c, float fb
                        int(std::floor(c.bottom * fb_scale)) - inset, share);
 }
 
-// What a weights cell must show: masked cells in masked_rgb, the rest mapped over [0, 1].
-inline attnlab::Rgb8 WeightColor(const attnlab::HeadTrace& h, long r, long c, attnlab::Colormap map,
-                                 attnlab::Rgb8 masked_rgb) {
-  return h.masked(r, c) == -INFINITY ? masked_rgb : attnlab::MapValue({map, 0.0, 1.0}, h.weights(r, c));
+// What a weights cell of `head` must show: masked cells in masked_rgb, the rest mapped over [0, 1].
+inline attnlab::Rgb8 WeightColor(const attnlab::Trace& trace, int head, long r, long c,
+                                 attnlab::Colormap map, attnlab::Rgb8 masked_rgb) {
+  const attnlab::Matrix& w = trace.heads[static_cast<std::size_t>(head)].weights;
+  return trace.is_masked(r, c) ? masked_rgb : attnlab::MapValue({map, 0.0, 1.0}, w(r, c));
 }
 
 // Makes OUT.png's directory and removes an old OUT.png: a stale screenshot must not pass.

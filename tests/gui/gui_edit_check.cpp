@@ -118,7 +118,7 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& before, const 
   for (long k = 0; k < cells; k += stride) {
     const int r = int(k / now->cols()), c = int(k % now->cols());
     if (!std::isfinite((*now)(r, c))) continue;  // masked cells: the mask tests cover them
-    if (stage == "weights" && after.heads[static_cast<std::size_t>(head)].masked(r, c) == -INFINITY) continue;
+    if (stage == "weights" && after.is_masked(r, c)) continue;
     const CellRect rect = CellAt(grid, r, c);
     if (!InClip(grid, rect)) continue;
     const int inset = 2;

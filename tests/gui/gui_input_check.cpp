@@ -115,7 +115,7 @@ int CheckWeights(const Image& img, const Json& dump, const attnlab::Trace& trace
     for (int r = 0; r < h.weights.rows(); ++r)
       for (int c = 0; c < h.weights.cols(); ++c) {
         if (!CellVisible(hm, r, c, img)) continue;
-        const bool is_masked = h.masked(r, c) == -INFINITY;
+        const bool is_masked = trace.is_masked(r, c);
         const attnlab::Rgb8 want = is_masked ? masked : attnlab::MapValue(scale, h.weights(r, c));
         const attnlab::Rgb8 got = CellColor(img, hm, r, c);
         ++*checked;
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
   after.mask.cells = attnlab::Matrix::Ones(before.n_x(), before.n_z());
   (*after.mask.cells)(kQuery, kKey) = 0.0;
   const attnlab::Trace trace_before = attnlab::compute(before), trace_after = attnlab::compute(after);
-  if (trace_before.heads.front().masked(kQuery, kKey) == -INFINITY) {
+  if (trace_before.is_masked(kQuery, kKey)) {
     std::printf("FAIL: weights[%d,%d] must be allowed before the click\n", kQuery, kKey);
     return 1;
   }

@@ -39,7 +39,6 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& trace, const I
   }
   const attnlab::HeadTrace& h = trace.heads[static_cast<std::size_t>(head)];
   const attnlab::Matrix& w = h.weights;
-  const attnlab::Matrix& masked = h.masked;
   const std::string id = hm["id"];
   if (hm["rows"] != w.rows() || hm["cols"] != w.cols() || hm["lo"] != 0.0 || hm["hi"] != 1.0 ||
       hm["colormap"] != attnlab::ColormapName(map)) {
@@ -61,8 +60,8 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& trace, const I
     if (!InClip(grid, rect)) continue;
     int cx = 0, cy = 0;
     if (!CentrePixel(rect, fb_scale, img, &cx, &cy)) continue;
-    const bool is_masked = masked(r, c) == -INFINITY;
-    const attnlab::Rgb8 expected = WeightColor(h, r, c, map, masked_rgb);
+    const bool is_masked = trace.is_masked(r, c);
+    const attnlab::Rgb8 expected = WeightColor(trace, head, r, c, map, masked_rgb);
     attnlab::Rgb8 actual = img.At(cx, cy);
     double share = 1.0;
     const int inset = 2;

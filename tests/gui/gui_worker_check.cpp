@@ -85,7 +85,7 @@ int CheckWeights(const std::string& png, const attnlab::Trace& trace, int* check
         if (!InClip(grid, rect)) continue;
         int cx = 0, cy = 0;
         if (!CentrePixel(rect, fb, img, &cx, &cy)) continue;
-        const attnlab::Rgb8 expected = WeightColor(h, r, c, map, masked_rgb);
+        const attnlab::Rgb8 expected = WeightColor(trace, head, r, c, map, masked_rgb);
         const attnlab::Rgb8 actual = img.At(cx, cy);
         const int err = ChannelError(actual, expected);
         ++*checked;

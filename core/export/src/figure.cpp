@@ -267,8 +267,7 @@ struct Builder {
 bool is_masked(const HeatmapFigure& f, int i, int j) {
   const double v = f.values(i, j);
   if (std::isinf(v) && v < 0) return true;
-  return f.forbidden.rows() == f.values.rows() && f.forbidden.cols() == f.values.cols() &&
-         std::isinf(f.forbidden(i, j)) && f.forbidden(i, j) < 0;
+  return f.allowed.rows() == f.values.rows() && f.allowed.cols() == f.values.cols() && !f.allowed(i, j);
 }
 
 Rgba8 cell_color(const HeatmapFigure& f, int i, int j) {

@@ -55,17 +55,18 @@ const char* axis_name(StageInfo::Axis axis, const StageInfo& i) {
   return axis == StageInfo::queries ? "queries" : axis == StageInfo::keys ? "keys" : i.width_name;
 }
 
-const Matrix& stage_matrix(const Trace& t, Stage stage, int head) {
+Matrix stage_matrix(const Trace& t, Stage stage, int head) {
   if (stage == Stage::concat) return t.concat;
   if (stage == Stage::output) return t.output;
-  const HeadTrace& h = t.heads.at(static_cast<std::size_t>(head));
+  const auto index = static_cast<std::size_t>(head);
+  const HeadTrace& h = t.heads.at(index);
   switch (stage) {
     case Stage::Q: return h.Q;
     case Stage::K: return h.K;
     case Stage::V: return h.V;
     case Stage::scores: return h.scores;
-    case Stage::scaled: return h.scaled;
-    case Stage::masked: return h.masked;
+    case Stage::scaled: return t.scaled(index);
+    case Stage::masked: return t.masked(index);
     case Stage::weights: return h.weights;
     default: return h.output;
   }
@@ -173,7 +174,7 @@ HeatmapFigure stage_figure(const Scenario& s, const Trace& trace, Stage stage, i
   f.subtitle = formula(stage, s, trace) + kDash + std::to_string(f.values.rows()) + kTimes + std::to_string(f.values.cols());
   f.scale = scale_for(stage, f.values, maps);
   if (stage == Stage::weights) {
-    f.forbidden = trace.heads.at(static_cast<std::size_t>(head)).masked;  // masked keys weigh exactly 0
+    f.allowed = trace.allowed;  // masked keys weigh exactly 0
     f.masked_text_is_value = true;
   }
   if (stage == Stage::concat && trace.heads.size() > 1) {

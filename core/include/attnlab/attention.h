@@ -11,13 +11,21 @@ namespace attnlab {
 Matrix softmax_rows(const Matrix& logits);
 
 /// Computes the whole trace of a resolved model in the rows convention, then lays it out as `layout`.
-/// Uses every core (OpenMP) once the model is large enough; results do not depend on the threads.
+/// Uses every core once the model is large enough (ATTNLAB_THREADS=1 in the environment: one);
+/// results do not depend on the threads.
 Trace compute(const Model& model, Layout layout);
 /// compute() into an existing trace, reusing its matrices' memory when the shapes are unchanged:
 /// a recompute after an edit then skips allocating (and the kernel zeroing) hundreds of MB.
 void compute_into(const Model& model, Layout layout, Trace& trace);
 /// resolve() then compute(); throws ScenarioError for an invalid scenario.
 Trace compute(const Scenario& scenario);
+
+/// What compute() runs on, as benchmarks report it.
+struct ComputeBackend {
+  const char* products;  ///< "OpenBLAS" or "Eigen"
+  int threads;           ///< threads a large trace uses (the cores, or ATTNLAB_THREADS)
+};
+ComputeBackend compute_backend();
 
 /// Algorithm 3 (Phuong & Hutter): one query token against every key, for one head.
 struct SingleQuery {

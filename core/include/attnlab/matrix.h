@@ -6,6 +6,8 @@ namespace attnlab {
 
 using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vector = Eigen::VectorXd;
+/// One flag per (query, key) pair, same shape as the scores: true where attention is allowed.
+using BoolArray = Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// How tokens are laid out: as rows (Vaswani, PyTorch) or as columns (Prince, Phuong & Hutter).
 enum class Layout { rows, columns };

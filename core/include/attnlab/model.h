@@ -22,7 +22,7 @@ struct Model {
   bool has_W_o = false;
   Matrix W_o;                ///< H d_v by d_out (when has_W_o)
   Vector b_o;                ///< d_out (zeros when absent)
-  Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> allowed;  ///< n_x by n_z
+  BoolArray allowed;         ///< n_x by n_z
   double scale = 1.0;        ///< multiplies the scores
   int d_k = 0, d_v = 0;
   std::vector<std::string> query_labels;  ///< n_x names for warnings ("#i" when unlabelled)

@@ -16,7 +16,7 @@ struct HeatmapFigure {
   std::string title;     ///< e.g. "Head 2 – attention weights (rows: queries)"
   std::string subtitle;  ///< e.g. "A = softmax(S′) along each row · 6 × 6"; may be empty
   Matrix values;         ///< rows by cols; -inf marks a masked cell
-  Matrix forbidden;      ///< empty, or rows by cols: cells that are -inf here are drawn masked too
+  BoolArray allowed;     ///< empty, or rows by cols: cells that are false here are drawn masked too
                          ///< (the weights of masked scores are exactly 0)
   std::vector<std::string> row_labels, col_labels;  ///< rows and cols entries
   std::string row_axis, col_axis;                   ///< what rows / columns run over: "queries", "d_k"
@@ -77,7 +77,7 @@ constexpr Rgba8 masked_ink{90, 90, 90, 255};
 constexpr Rgba8 band{255, 255, 255, 255};
 }  // namespace palette
 
-/// True when cell (i, j) is drawn masked (-inf in values or in forbidden).
+/// True when cell (i, j) is drawn masked (-inf in values, or not allowed).
 bool is_masked(const HeatmapFigure& figure, int i, int j);
 /// Colour of cell (i, j): the colormap colour of its value, or palette::masked_fill.
 Rgba8 cell_color(const HeatmapFigure& figure, int i, int j);
