@@ -3,9 +3,11 @@
 #include <string>
 
 #include "app.h"
+#include "attnlab/memory.h"
 #include "options.h"
 
 int main(int argc, char** argv) {
+  attnlab::keep_freed_memory_for_reuse();
   attnlab::app::Options options;
   std::string error;
   if (!attnlab::app::ParseOptions(argc, argv, &options, &error)) {

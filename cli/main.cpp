@@ -2,10 +2,12 @@
 #include <exception>
 #include <iostream>
 
+#include "attnlab/memory.h"
 #include "commands.h"
 
 int main(int argc, char** argv) {
   using namespace attnlab::cli;
+  attnlab::keep_freed_memory_for_reuse();
   const Args args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
     std::cout << usage_text();
