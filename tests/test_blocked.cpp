@@ -2,6 +2,7 @@
 // reference written here, on shapes large enough for several row blocks, projection tasks and
 // threads (the fixtures are small, so they run the serial path), with masks and cross-attention.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -133,6 +134,18 @@ TEST_P(Blocked, RecomputingIntoAnOldTraceGivesTheSameBitsAsAFreshOne) {
   }
   EXPECT_EQ(reused.output, fresh.output);
   EXPECT_EQ(reused.warnings, fresh.warnings);
+}
+
+TEST(Cancel, ACancelledComputationSaysSoAndTheTraceRecomputesExactly) {
+  const attnlab::Model model = attnlab::resolve(large_scenario(400, 300, 48, 4));
+  attnlab::Trace trace;
+  const std::atomic<bool> cancel{true};
+  EXPECT_FALSE(attnlab::compute_into(model, Layout::rows, trace, &cancel));
+  const std::atomic<bool> go_on{false};
+  EXPECT_TRUE(attnlab::compute_into(model, Layout::rows, trace, &go_on));
+  const attnlab::Trace fresh = attnlab::compute(model, Layout::rows);
+  for (std::size_t h = 0; h < fresh.heads.size(); ++h) EXPECT_EQ(trace.heads[h].weights, fresh.heads[h].weights);
+  EXPECT_EQ(trace.output, fresh.output);
 }
 
 INSTANTIATE_TEST_SUITE_P(BothLayouts, Blocked, ::testing::Values(Layout::rows, Layout::columns),

@@ -1,6 +1,7 @@
 #include "attnlab/attention.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -274,7 +275,7 @@ double work(const Plan& p) {
 
 }  // namespace
 
-void compute_into(const Model& model, Layout layout, Trace& t) {
+bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic<bool>* cancel) {
   t.layout = layout;
   t.scale = model.scale;
   if (layout == Layout::rows)
@@ -287,14 +288,20 @@ void compute_into(const Model& model, Layout layout, Trace& t) {
   allocate(p);
   const bool parallel = work(p) > kParallelWork;
   const Eigen::Index out_tasks = p.H + (model.has_W_o ? p.out_blocks : 0);
+  const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
   // Three loops, each finished before the next starts: projections, the N x N stages and head
-  // outputs, then the output projection.
-  tasks::run(3 * p.H * p.proj_blocks, [&](Eigen::Index task) { project_task(p, task); }, parallel);
-  tasks::run(p.H * p.blocks, [&](Eigen::Index task) { attend_task(p, task); }, parallel);
-  tasks::run(out_tasks, [&](Eigen::Index task) { output_task(p, task); }, parallel);
+  // outputs, then the output projection. Once cancelled, the remaining tasks return at once.
+  const auto loop = [&](Eigen::Index count, auto&& task) {
+    tasks::run(count, [&](Eigen::Index i) { if (!cancelled()) task(i); }, parallel);
+  };
+  loop(3 * p.H * p.proj_blocks, [&](Eigen::Index task) { project_task(p, task); });
+  loop(p.H * p.blocks, [&](Eigen::Index task) { attend_task(p, task); });
+  loop(out_tasks, [&](Eigen::Index task) { output_task(p, task); });
+  if (cancelled()) return false;
   if (!model.has_W_o) p.output() = p.concat();
   if (!p.rows) transpose_into_trace(p);
   warn_nonfinite(p);
+  return true;
 }
 
 ComputeBackend compute_backend() { return {gemm::backend(), tasks::threads()}; }

@@ -1,5 +1,7 @@
 #pragma once
 /// Scaled dot-product multi-head attention, every intermediate kept.
+#include <atomic>
+
 #include "attnlab/model.h"
 #include "attnlab/trace.h"
 
@@ -16,7 +18,10 @@ Matrix softmax_rows(const Matrix& logits);
 Trace compute(const Model& model, Layout layout);
 /// compute() into an existing trace, reusing its matrices' memory when the shapes are unchanged:
 /// a recompute after an edit then skips allocating (and the kernel zeroing) hundreds of MB.
-void compute_into(const Model& model, Layout layout, Trace& trace);
+/// `cancel`, when given, is polled before each task (a block of rows of one head, a few ms at
+/// 2048 tokens): once it reads true the computation stops and returns false, leaving `trace`
+/// partly computed (to be recomputed or discarded). Returns true when the trace is complete.
+bool compute_into(const Model& model, Layout layout, Trace& trace, const std::atomic<bool>* cancel = nullptr);
 /// resolve() then compute(); throws ScenarioError for an invalid scenario.
 Trace compute(const Scenario& scenario);
 
