@@ -25,6 +25,7 @@
 #include "attnlab/scenario.h"
 #include "attnlab/scenario_io.h"
 #include "attnlab/trace.h"
+#include "attnlab/trace_io.h"
 
 namespace {
 
@@ -61,18 +62,6 @@ json read_fixture(const std::string& name) {
   std::ifstream in(fixture_dir() / name);
   if (!in) throw std::runtime_error("cannot open fixture " + name);
   return json::parse(in);
-}
-
-Matrix head_matrix(const attnlab::Trace& t, std::size_t head, const std::string& key) {
-  const attnlab::HeadTrace& h = t.heads[head];
-  if (key == "Q") return h.Q;
-  if (key == "K") return h.K;
-  if (key == "V") return h.V;
-  if (key == "scores") return h.scores;
-  if (key == "scaled") return t.scaled(head);
-  if (key == "masked") return t.masked(head);
-  if (key == "weights") return h.weights;
-  return h.output;
 }
 
 /// Compares one matrix with its expected JSON (array of rows, null = -inf). Updates `max_err` with
@@ -155,7 +144,7 @@ FixtureResult check_fixture(const std::string& name) {
   for (std::size_t h = 0; h < heads.size(); ++h) {
     for (const char* key : kTraceKeys)
       check("heads[" + std::to_string(h) + "]." + key, heads[h].at(key),
-            head_matrix(trace, h, key));
+            attnlab::head_stage(trace, h, key));
   }
   check("concat", expected.at("concat"), trace.concat);
   check("output", expected.at("output"), trace.output);
@@ -377,8 +366,8 @@ void expect_transposed_traces(const Trace& a, const Trace& b, const std::string&
   for (std::size_t h = 0; h < a.heads.size(); ++h)
     for (const char* key : kTraceKeys) {
       const std::string what = ctx + " heads[" + std::to_string(h) + "]." + key;
-      EXPECT_TRUE(near(what, head_matrix(a, h, key),
-                       Matrix(head_matrix(b, h, key).transpose())));
+      EXPECT_TRUE(near(what, attnlab::head_stage(a, h, key),
+                       Matrix(attnlab::head_stage(b, h, key).transpose())));
     }
   EXPECT_TRUE(near(ctx + " concat", a.concat, Matrix(b.concat.transpose())));
   EXPECT_TRUE(near(ctx + " output", a.output, Matrix(b.output.transpose())));
@@ -389,7 +378,7 @@ void expect_equal_traces(const Trace& a, const Trace& b, const std::string& ctx)
   for (std::size_t h = 0; h < a.heads.size(); ++h)
     for (const char* key : kTraceKeys) {
       const std::string what = ctx + " heads[" + std::to_string(h) + "]." + key;
-      EXPECT_TRUE(near(what, head_matrix(a, h, key), head_matrix(b, h, key)));
+      EXPECT_TRUE(near(what, attnlab::head_stage(a, h, key), attnlab::head_stage(b, h, key)));
     }
   EXPECT_TRUE(near(ctx + " concat", a.concat, b.concat));
   EXPECT_TRUE(near(ctx + " output", a.output, b.output));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 
 namespace attnlab {
 
@@ -26,9 +27,10 @@ namespace {
 
 constexpr const char* kHeadStages[] = {"Q", "K", "V", "scores", "scaled", "masked", "weights", "output"};
 
-/// One of kHeadStages of head h (scaled and masked are derived, see Trace).
+}  // namespace
+
 Matrix head_stage(const Trace& t, std::size_t h, const std::string& name) {
-  const HeadTrace& head = t.heads[h];
+  const HeadTrace& head = t.heads.at(h);
   if (name == "Q") return head.Q;
   if (name == "K") return head.K;
   if (name == "V") return head.V;
@@ -36,10 +38,9 @@ Matrix head_stage(const Trace& t, std::size_t h, const std::string& name) {
   if (name == "scaled") return t.scaled(h);
   if (name == "masked") return t.masked(h);
   if (name == "weights") return head.weights;
-  return head.output;
+  if (name == "output") return head.output;
+  throw std::invalid_argument("no head stage named '" + name + "'");
 }
-
-}  // namespace
 
 json trace_to_json(const Trace& trace) {
   json heads = json::array();

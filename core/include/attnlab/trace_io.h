@@ -1,5 +1,6 @@
 #pragma once
 /// Writing a Trace for people (NumPy-style text) and for programs (JSON).
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,11 @@ nlohmann::json matrix_to_json(const Matrix& m);
 /// {"heads": [{"Q","K","V","scores","scaled","masked","weights","output"}...], "concat", "output",
 ///  "warnings", "layout"}
 nlohmann::json trace_to_json(const Trace& trace);
+
+/// One stage of head h by its JSON name ("Q", "K", "V", "scores", "scaled", "masked", "weights",
+/// "output"), in the trace's layout; scaled and masked are materialised from the scores.
+/// Throws std::invalid_argument for another name.
+Matrix head_stage(const Trace& trace, std::size_t head, const std::string& name);
 
 /// NumPy-like aligned text: `[[ 0.1235 -1.     ]\n [ ...]]`, `precision` decimals, -inf as `-inf`.
 std::string format_matrix(const Matrix& m, int precision);
