@@ -32,11 +32,11 @@ struct ComputeBackend {
 };
 ComputeBackend compute_backend();
 
-/// Algorithm 3 (Phuong & Hutter): one query token against every key, for one head.
+/// Algorithm 3 (Phuong & Hutter): one query token against every key, for one head. Computed
+/// without forming K and V (the keys' and values' projections are folded into two products with
+/// Z), so it costs O(n_z d_z), not O(n_z d_z d_k): cheap enough for the window at 2048 tokens.
 struct SingleQuery {
   Vector q;        ///< d_k
-  Matrix K;        ///< n_z by d_k
-  Matrix V;        ///< n_z by d_v
   Vector scores;   ///< q . k_j, n_z
   Vector weights;  ///< softmax(scale x scores) over allowed keys, n_z
   Vector output;   ///< sum_j weights_j v_j, d_v
