@@ -60,6 +60,7 @@ bool OpenInitialDocument(AppState& state, const Options& options) {
   const bool opened = options.file.empty() || OpenDocument(state, options.file);
   if (!opened) std::fprintf(stderr, "attnlab: showing the built-in example instead\n");
   state.ui.selected_head = std::clamp(options.head, 0, state.HeadCount() - 1);
+  if (!options.show_panel.empty()) ShowPanel(state, options.show_panel.c_str());
   SetLectureMode(state, options.lecture);
   return opened;
 }
@@ -166,6 +167,7 @@ int RunApp(const Options& options) {
     return 1;
   }
   HeatmapContext heatmaps;
+  heatmaps.work.SetUnlimited(mode.screenshot && !options.capture_stale);  // a finished picture
   state.heatmaps = &heatmaps;
   heatmaps.context_menu = [&state](const HeatmapSpec& spec) { HeatmapContextMenu(state, spec); };
   // Recent files and the autosave live in the user's directories; scripted runs (tests) leave
@@ -244,7 +246,8 @@ int RunApp(const Options& options) {
     if (edit_bench) edit_bench->AfterFrame(state);
     if (WindowTitle(state) != title) platform.SetTitle(title = WindowTitle(state));
     // An edit made during this frame is drawn in the next one: ask for it even when idle.
-    if (state.Version() != version_before || state.TraceVersion() != trace_before)
+    if (state.Version() != version_before || state.TraceVersion() != trace_before ||
+        heatmaps.WorkDeferred())
       platform.RequestFrames(2);
     if (capture_now && !WriteScreenshot(options, capture, dump, state, platform.FramebufferScale()))
       exit_code = 1;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
+#include <utility>
 
 #include "attnlab/attention.h"
 #include "attnlab/model.h"
@@ -10,8 +12,34 @@
 namespace attnlab::app {
 namespace {
 
-// Snapshots are whole scenarios; teaching sizes make this cheap, and it bounds memory anyway.
+// Undo steps are whole scenarios, each shared with nothing once superseded: bounded by count and
+// by memory (a 2048 x 512 x 8 document is 16 MB a step).
 constexpr std::size_t kMaxHistory = 200;
+constexpr std::size_t kMaxHistoryBytes = std::size_t(1) << 30;
+
+template <typename M>
+std::size_t Bytes(const M& m) { return sizeof(double) * static_cast<std::size_t>(m.size()); }
+template <typename M>
+std::size_t Bytes(const std::optional<M>& m) { return m ? Bytes(*m) : 0; }
+
+std::size_t Bytes(const attnlab::Projections& p) {
+  return Bytes(p.W_q) + Bytes(p.W_k) + Bytes(p.W_v) + Bytes(p.b_q) + Bytes(p.b_k) + Bytes(p.b_v);
+}
+
+// The numbers a Scenario holds (its strings are small).
+std::size_t ScenarioBytes(const attnlab::Scenario& s) {
+  std::size_t bytes = Bytes(s.X) + Bytes(s.Z) + Bytes(s.full) + Bytes(s.W_o) + Bytes(s.b_o);
+  bytes += Bytes(s.mask.cells);
+  for (const attnlab::Projections& p : s.heads) bytes += Bytes(p);
+  return bytes;
+}
+
+template <typename T>
+T PopBack(std::vector<T>& v) {
+  T last = std::move(v.back());
+  v.pop_back();
+  return last;
+}
 
 }  // namespace
 
@@ -34,124 +62,180 @@ const char* StageName(Stage stage) {
 }
 
 void AppState::Open(const LoadedScenario& loaded) {
-  scenario_ = loaded.scenario;
-  ++version_;
-  saved_version_ = version_;
+  SetCurrent(std::make_shared<const attnlab::Scenario>(loaded.scenario), nullptr);
+  saved_version_ = Version();
   undo_.clear();
   redo_.clear();
+  unvalidated_.clear();
   edit_error_ = {};
   last_commit_source_.clear();
   document_path = loaded.is_preset ? std::string() : loaded.path;
   document_name = loaded.name;
   is_preset = loaded.is_preset;
+}
+
+void AppState::SetCurrent(ScenarioPtr scenario, std::shared_ptr<const attnlab::Model> model) {
+  shape_key_ = TraceShapeKey(*scenario);
+  current_ = {++last_version_, std::move(scenario), std::move(model)};
   ClampSelection();
 }
 
+std::shared_ptr<const attnlab::Model> AppState::Resolve(const attnlab::Scenario& scenario) {
+  ++ui_resolve_count_;
+  return std::make_shared<const attnlab::Model>(attnlab::resolve(scenario));
+}
+
 const attnlab::Trace& AppState::GetTrace() {
-  if (trace_version_ == version_) return trace_;
-  if (trace_worker && ComputeOffThread(scenario_)) return RequestTrace();
-  try {
-    ++compute_count_;
-    ++sync_compute_count_;
-    // Into the trace held: a same-shape edit reuses its memory (no zeroing of fresh pages).
-    attnlab::compute_into(attnlab::resolve(scenario_), scenario_.layout, trace_);
-    trace_shape_ = TraceShapeKey(scenario_);
-  } catch (const std::exception& e) {
-    // ApplyEdit validated the scenario, so this is a limit hit during compute: roll back.
-    status = std::string("could not compute: ") + e.what();
-    if (!undo_.empty()) {
-      scenario_ = std::move(undo_.back());
-      undo_.pop_back();
-      ++version_;
-      return GetTrace();
-    }
-    trace_ = attnlab::Trace{};
-    trace_shape_.clear();
-  }
-  trace_version_ = version_;
+  if (trace_version_ == Version()) return trace_;
+  if (trace_worker && ComputeOffThread(GetScenario())) return RequestTrace();
+  ComputeHere();
   return trace_;
 }
 
-// A large trace: asked of the worker once per version. Meanwhile the previous trace is shown
-// (marked stale) if its shapes still fit the Scenario's labels and indices, else nothing.
-const attnlab::Trace& AppState::RequestTrace() {
-  if (requested_version_ != version_) {
-    ++compute_count_;
-    requested_version_ = version_;
-    trace_worker->Request(std::make_shared<const attnlab::Scenario>(scenario_), version_);
+const attnlab::Scenario* AppState::TraceScenario() const {
+  return ShowsTrace() ? traced_.scenario.get() : nullptr;
+}
+
+const attnlab::Model* AppState::TraceModel() const {
+  return ShowsTrace() ? traced_.model.get() : nullptr;
+}
+
+void AppState::ComputeHere() {
+  ++compute_count_;
+  ++sync_compute_count_;
+  try {
+    if (!current_.model) current_.model = Resolve(GetScenario());  // undo, redo, open
+    // Into the trace held: a same-shape edit reuses its memory (no zeroing of fresh pages).
+    attnlab::compute_into(*current_.model, GetScenario().layout, trace_);
+    ShowTrace(current_);
+  } catch (const std::exception& e) {
+    // ApplyEdit validated the scenario, so this is a limit hit during compute: roll back.
+    status = std::string("could not compute: ") + e.what();
+    if (RollBack()) return ComputeHere();
+    ShowTrace({Version(), nullptr, nullptr});
   }
-  return TraceShapeKey(scenario_) == trace_shape_ ? trace_ : empty_trace_;
+}
+
+// A large trace: asked of the worker once per version, with the Model when ApplyEdit resolved
+// it. Meanwhile the previous trace is shown (marked stale) if its shapes still fit the
+// Scenario's labels and indices, else nothing.
+const attnlab::Trace& AppState::RequestTrace() {
+  if (requested_version_ != Version()) {
+    ++compute_count_;
+    requested_version_ = Version();
+    trace_worker->Request(current_);
+  }
+  return ShowsTrace() ? trace_ : empty_trace_;
 }
 
 void AppState::PollTrace() {
-  if (!trace_worker || trace_version_ == version_ || requested_version_ != version_) return;
+  if (!trace_worker || trace_version_ == Version() || requested_version_ != Version()) return;
   TraceWorker::Result result;
-  if (!trace_worker->TakeResult(version_, trace_, &result)) return;
+  if (!trace_worker->TakeResult(Version(), trace_, &result)) return;
   if (!result.error.empty()) {
-    // As in GetTrace(): a limit hit during compute rolls the edit back.
+    if (RestoreBeforeRefusedEdit(result.error)) return;
+    // As in ComputeHere(): a limit hit during compute rolls the edit back.
     status = "could not compute: " + result.error;
-    if (!undo_.empty()) {
-      scenario_ = std::move(undo_.back());
-      undo_.pop_back();
-      ++version_;
-      return;
-    }
-    trace_ = attnlab::Trace{};
-    trace_shape_.clear();
-  } else {
-    trace_shape_ = TraceShapeKey(*result.scenario);
+    if (RollBack()) return;
+    ShowTrace({Version(), nullptr, nullptr});
+    return;
   }
-  trace_version_ = version_;
+  if (!current_.model) current_.model = result.computed_from.model;  // resolved by the worker
+  ShowTrace(result.computed_from);
+}
+
+bool AppState::RollBack() {
+  if (undo_.empty()) return false;
+  SetCurrent(PopBack(undo_), nullptr);
+  return true;
+}
+
+bool AppState::RestoreBeforeRefusedEdit(const std::string& message) {
+  if (!EditUnvalidated()) return false;
+  UnvalidatedEdit edit = PopBack(unvalidated_);
+  // The very version before the edit: its trace, if still shown, is current again.
+  shape_key_ = TraceShapeKey(*edit.before.scenario);
+  current_ = std::move(edit.before);
+  undo_ = std::move(edit.undo);
+  redo_ = std::move(edit.redo);
+  last_commit_source_ = std::move(edit.last_commit_source);
+  edit_error_ = {edit.source, message};
+  ClampSelection();
+  return true;
+}
+
+// `computed_from` without a Model: the computation failed and the trace is emptied.
+void AppState::ShowTrace(ScenarioVersion computed_from) {
+  // Computed: neither it nor an older version can be refused any more.
+  const std::uint64_t valid = computed_from.model ? computed_from.version : 0;
+  while (!unvalidated_.empty() && unvalidated_.front().version <= valid)
+    unvalidated_.erase(unvalidated_.begin());
+  if (!computed_from.model) trace_ = attnlab::Trace{};
+  trace_version_ = computed_from.version;
+  trace_shape_ = computed_from.model ? shape_key_ : std::vector<long>{};
+  traced_ = std::move(computed_from);
 }
 
 bool AppState::ApplyEdit(const char* source,
                          const std::function<void(attnlab::Scenario&)>& edit, bool coalesce) {
-  attnlab::Scenario next = scenario_;
+  // The edit's one copy: the committed Scenario stays as it is for undo, worker and autosave.
+  auto next = std::make_shared<attnlab::Scenario>(GetScenario());
+  std::shared_ptr<const attnlab::Model> model;
   try {
-    edit(next);
-    attnlab::validate(next);
+    edit(*next);
+    // Validates; the computation and the panels use this Model. The worker validates a large
+    // scenario instead (resolve() reads and writes about 70 MB at 2048 x 512 x 8).
+    if (!ValidatesOffThread(*next)) model = Resolve(*next);
   } catch (const std::exception& e) {
     edit_error_ = {source, e.what()};
     return false;
   }
   if (edit_error_.source == source) edit_error_ = {};
+  if (!model)  // the version Commit() gives it, and the document to restore if it is refused
+    unvalidated_.push_back({last_version_ + 1, source, current_, undo_, redo_, last_commit_source_});
   const bool keep_undo_point = coalesce && last_commit_source_ == source && !undo_.empty();
-  Commit(std::move(next), keep_undo_point);
+  Commit(std::move(next), std::move(model), keep_undo_point);
   last_commit_source_ = source;
   return true;
 }
 
-void AppState::Commit(attnlab::Scenario next, bool keep_undo_point) {
-  if (!keep_undo_point) {
-    undo_.push_back(std::move(scenario_));
-    if (undo_.size() > kMaxHistory) undo_.erase(undo_.begin());
-  }
+bool AppState::ValidatesOffThread(const attnlab::Scenario& scenario) const {
+  return trace_worker && ComputeOffThread(scenario);
+}
+
+void AppState::Commit(ScenarioPtr next, std::shared_ptr<const attnlab::Model> model,
+                      bool keep_undo_point) {
+  if (!keep_undo_point) PushUndo(current_.scenario);
   redo_.clear();
-  scenario_ = std::move(next);
-  ++version_;
-  ClampSelection();
+  SetCurrent(std::move(next), std::move(model));
+}
+
+void AppState::PushUndo(ScenarioPtr scenario) {
+  undo_.push_back(std::move(scenario));
+  std::size_t bytes = 0;
+  for (const ScenarioPtr& s : undo_) bytes += ScenarioBytes(*s);
+  while (undo_.size() > kMaxHistory || (undo_.size() > 1 && bytes > kMaxHistoryBytes)) {
+    bytes -= ScenarioBytes(*undo_.front());
+    undo_.erase(undo_.begin());
+  }
 }
 
 void AppState::Undo() {
   if (undo_.empty()) return;
-  redo_.push_back(std::move(scenario_));
-  scenario_ = std::move(undo_.back());
-  undo_.pop_back();
-  ++version_;
+  unvalidated_.clear();  // the user moved on: a failure now is a computation's (RollBack)
+  redo_.push_back(current_.scenario);
+  SetCurrent(PopBack(undo_), nullptr);
   edit_error_ = {};
   last_commit_source_.clear();
-  ClampSelection();
 }
 
 void AppState::Redo() {
   if (redo_.empty()) return;
-  undo_.push_back(std::move(scenario_));
-  scenario_ = std::move(redo_.back());
-  redo_.pop_back();
-  ++version_;
+  unvalidated_.clear();
+  undo_.push_back(current_.scenario);
+  SetCurrent(PopBack(redo_), nullptr);
   edit_error_ = {};
   last_commit_source_.clear();
-  ClampSelection();
 }
 
 const std::string* AppState::EditErrorFor(const char* source) const {
@@ -161,7 +245,7 @@ const std::string* AppState::EditErrorFor(const char* source) const {
 
 void AppState::MarkSaved(const std::string& path) {
   document_path = path;
-  saved_version_ = version_;
+  saved_version_ = Version();
   is_preset = false;
 }
 

@@ -11,6 +11,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "app_state.h"
 #include "attnlab/limits.h"
@@ -61,14 +62,22 @@ bool OwnerAlive(long pid) {
   return line.substr(open + 1, close - open - 1) == "attnlab" && line[close + 2] != 'Z';
 }
 
-std::string Serialize(const AppState& state) {
+// What an autosave writes, taken on the UI thread: the Scenario is shared, not copied (writing
+// it out takes about 150 ms at 2048 x 512 x 8, so that happens on the writing thread).
+struct AutosaveContent {
+  std::shared_ptr<const attnlab::Scenario> scenario;
+  std::string document_path, document_name;
+  bool is_preset = false;
+};
+
+std::string Serialize(const AutosaveContent& content) {
   nlohmann::json doc;
   doc["attnlab_autosave"] = 1;
-  doc["document_path"] = state.document_path;
-  doc["document_name"] = state.document_name;
-  doc["is_preset"] = state.is_preset;
+  doc["document_path"] = content.document_path;
+  doc["document_name"] = content.document_name;
+  doc["is_preset"] = content.is_preset;
   doc["saved_at"] = LocalTimeNow();
-  doc["scenario"] = attnlab::scenario_to_json(state.GetScenario());
+  doc["scenario"] = attnlab::scenario_to_json(*content.scenario);
   return doc.dump() + "\n";
 }
 
@@ -119,7 +128,7 @@ void Autosave::Tick(const AppState& state) {
     if (file_exists_) Remove();
     return;
   }
-  if (state.Version() == written_version_) return;
+  if (state.Version() == written_version_ || state.EditUnvalidated()) return;  // never a refused edit
   const auto now = std::chrono::steady_clock::now();
   if (now - last_write_ < kInterval) return;
   // One write at a time; a slow disk (fsync) delays the next autosave, never the frame.
@@ -127,9 +136,9 @@ void Autosave::Tick(const AppState& state) {
       pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
     return;
   WaitForWrite();
-  std::string text = Serialize(state);
-  pending_ = std::async(std::launch::async, [path = path_, text = std::move(text)] {
-    attnlab::write_file_atomically(path, text);
+  AutosaveContent content{state.Snapshot(), state.document_path, state.document_name, state.is_preset};
+  pending_ = std::async(std::launch::async, [path = path_, content = std::move(content)] {
+    attnlab::write_file_atomically(path, Serialize(content));
   });
   written_version_ = state.Version();
   last_write_ = now;

@@ -1,8 +1,9 @@
 #pragma once
 /// Autosave and crash recovery. While the document has unsaved changes it is written every few
-/// seconds (atomically, off the UI thread) to autosave-<pid>.json in the user's state directory;
-/// saving, a clean exit or undoing back to the saved state removes the file. A file left behind
-/// by a process that is gone (crash, kill -9) is offered back on the next start.
+/// seconds (serialised and written atomically, off the UI thread) to autosave-<pid>.json in the
+/// user's state directory; saving, a clean exit or undoing back to the saved state removes the
+/// file. A file left behind by a process that is gone (crash, kill -9) is offered back on the
+/// next start.
 #include <chrono>
 #include <cstdint>
 #include <future>

@@ -54,6 +54,7 @@ double ProcessCpuTimer::PerFrameMs(int frames) const {
 bool EditBench::BeforeFrame(AppState& state) {
   frame_start_ = BenchClock::now();
   frame_start_cpu_ms_ = ThreadCpuMs();
+  edit_this_frame_ = false;
   if (next_edit_frame_ < 0) {
     state.GetTrace();  // the document's own first trace must be on screen before timing edits
     if (!state.TraceStale()) next_edit_frame_ = frame_ + 2;
@@ -71,6 +72,7 @@ bool EditBench::BeforeFrame(AppState& state) {
   superseded_ += static_cast<int>(pending_.size());  // their traces will never be drawn
   pending_.clear();
   pending_.push_back({state.Version(), BenchClock::now(), frame_});
+  edit_this_frame_ = true;
   ++applied_;
   next_edit_frame_ = frame_ + every_;
   return true;
@@ -80,6 +82,10 @@ void EditBench::AfterFrame(const AppState& state) {
   const BenchClock::time_point end = BenchClock::now();
   frame_ms_.push_back(Ms(end - frame_start_));
   ui_cpu_ms_.push_back(ThreadCpuMs() - frame_start_cpu_ms_);
+  const FrameKind kind = edit_this_frame_ ? kEditFrame
+                         : state.TraceVersion() != trace_version_before_ ? kArrivalFrame : kOtherFrame;
+  ui_cpu_max_ms_[kind] = std::max(ui_cpu_max_ms_[kind], ui_cpu_ms_.back());
+  trace_version_before_ = state.TraceVersion();  // the next frame's PollTrace() may change it
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (state.TraceVersion() >= it->version) {
       latency_ms_.push_back(Ms(end - it->applied));
@@ -101,6 +107,7 @@ void EditBench::Print(const AppState& state) const {
       "{\"edits\":%d,\"shown\":%d,\"superseded\":%d,\"latency_p50_ms\":%.3f,"
       "\"latency_max_ms\":%.3f,\"frames_to_show_max\":%d,\"frames\":%d,\"frame_p50_ms\":%.3f,"
       "\"frame_p95_ms\":%.3f,\"frame_max_ms\":%.3f,\"ui_cpu_p95_ms\":%.3f,\"ui_cpu_max_ms\":%.3f,"
+      "\"ui_cpu_edit_max_ms\":%.3f,\"ui_cpu_arrival_max_ms\":%.3f,\"ui_cpu_other_max_ms\":%.3f,"
       "\"sync_computes\":%d}\n",
       applied_, static_cast<int>(latency_ms_.size()), superseded_, Percentile(latency_ms_, 0.5),
       latency_ms_.empty() ? 0.0 : *std::max_element(latency_ms_.begin(), latency_ms_.end()),
@@ -109,6 +116,7 @@ void EditBench::Print(const AppState& state) const {
       frame_ms_.empty() ? 0.0 : *std::max_element(frame_ms_.begin(), frame_ms_.end()),
       Percentile(ui_cpu_ms_, 0.95),
       ui_cpu_ms_.empty() ? 0.0 : *std::max_element(ui_cpu_ms_.begin(), ui_cpu_ms_.end()),
+      ui_cpu_max_ms_[kEditFrame], ui_cpu_max_ms_[kArrivalFrame], ui_cpu_max_ms_[kOtherFrame],
       state.SyncComputeCount());
 }
 
@@ -117,10 +125,14 @@ void PrintTraceStats(const AppState& state) {
   if (state.trace_worker) w = state.trace_worker->GetStats();
   std::printf(
       "{\"version\":%llu,\"trace_version\":%llu,\"computes\":%d,\"sync_computes\":%d,"
-      "\"requests\":%d,\"started\":%d,\"superseded\":%d,\"discarded\":%d,\"delivered\":%d}\n",
+      "\"ui_resolves\":%d,\"worker_resolves\":%d,\"requests\":%d,\"started\":%d,"
+      "\"superseded\":%d,\"cancelled\":%d,\"discarded\":%d,\"delivered\":%d,"
+      "\"edit_error\":\"%s\"}\n",
       static_cast<unsigned long long>(state.Version()),
       static_cast<unsigned long long>(state.TraceVersion()), state.ComputeCount(),
-      state.SyncComputeCount(), w.requests, w.started, w.superseded, w.discarded, w.delivered);
+      state.SyncComputeCount(), state.UiResolveCount(), w.resolves, w.requests, w.started,
+      w.superseded, w.cancelled, w.discarded, w.delivered,
+      state.LastEditError().source.c_str());  // a control's name: no quotes to escape
 }
 
 }  // namespace attnlab::app

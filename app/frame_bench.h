@@ -29,7 +29,10 @@ class EditBench {
   void AfterFrame(const AppState& state);
   bool Done() const { return applied_ == edits_ && pending_.empty(); }
   /// `{"edits", "shown", "superseded", "latency_p50_ms", "latency_max_ms", "frames_to_show_max",
-  /// "frames", "frame_p50_ms", "frame_p95_ms", "frame_max_ms", ...}` on stdout.
+  /// "frames", "frame_p50_ms", "frame_p95_ms", "frame_max_ms", "ui_cpu_p95_ms", "ui_cpu_max_ms",
+  /// "ui_cpu_edit_max_ms", "ui_cpu_arrival_max_ms", "ui_cpu_other_max_ms", ...}` on stdout: the
+  /// UI thread's CPU split by the frames that applied an edit, those that adopted a new trace
+  /// (texture uploads) and the rest.
   void Print(const AppState& state) const;
 
  private:
@@ -41,11 +44,15 @@ class EditBench {
   int edits_, every_;
   int applied_ = 0, frame_ = 0, next_edit_frame_ = -1;
   std::vector<Pending> pending_;
+  enum FrameKind { kEditFrame, kArrivalFrame, kOtherFrame, kFrameKinds };
   std::vector<double> latency_ms_, frame_ms_, ui_cpu_ms_;  // wall, and the UI thread's CPU
+  double ui_cpu_max_ms_[kFrameKinds] = {};
   std::vector<int> frames_to_show_;
   int superseded_ = 0;
   BenchClock::time_point frame_start_;
   double frame_start_cpu_ms_ = 0;
+  bool edit_this_frame_ = false;
+  std::uint64_t trace_version_before_ = 0;  ///< at the end of the last frame
 };
 
 /// CPU time of the whole process (all threads) since construction, per frame.
@@ -58,7 +65,8 @@ class ProcessCpuTimer {
   double start_ms_;
 };
 
-/// `--trace-stats`: one JSON line of AppState's and the worker's counters (tests parse it).
+/// `--trace-stats`: one JSON line of AppState's and the worker's counters, and the control whose
+/// last edit was refused ("edit_error", empty when none); tests parse it.
 void PrintTraceStats(const AppState& state);
 
 }  // namespace attnlab::app

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <tuple>
+#include <optional>
 
 #include <imgui_internal.h>
 
@@ -23,6 +23,16 @@ struct ValueFormat {
   float text_width = 0;  // widest formatted value, in the mono font
 };
 
+// What a heatmap draws with this frame, from the scans of its data: its colour range, number
+// format and masked swatch. While the frame's work budget holds a scan back, the range and
+// swatch it last drew with, and `pending` (its grid is dimmed, its texture kept).
+struct Resolved {
+  ColorScale scale;
+  ValueFormat format;
+  bool has_masked = false;
+  bool pending = false;
+};
+
 struct Geometry {
   float title_h = 0, axis_h = 0, col_label_h = 0, row_label_w = 0, legend_h = 0;
   float grid_w = 0, grid_h = 0, legend_w = 0;
@@ -30,10 +40,11 @@ struct Geometry {
   bool rotate_cols = false;
   int row_step = 1, col_step = 1;
   bool show_values = false;
-  bool has_masked = false;
   bool formula_inline = false;  // formula on the title line (when it fits)
   float gap = 0;
-  ValueFormat format;
+  bool texture = false;
+  TexelGrid texels;             // texture only: one texel per cell, or pooled blocks
+  Resolved data;
 };
 
 float LegendHeight(bool has_masked);
@@ -53,41 +64,27 @@ float TextWidth(ImFont* font, const char* text) {
   return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text).x;
 }
 
-bool IsMaskedCell(const HeatmapSpec& spec, int r, int c) {
-  const double v = (*spec.values)(r, c);
-  if (std::isnan(v) || v == -INFINITY) return true;
-  return spec.allowed && !(*spec.allowed)(r, c);
+// -m .. m for the largest |value| m (an all-zero matrix still gets a readable legend).
+ColorScale SymmetricScale(Colormap diverging, double max_abs) {
+  const double m = max_abs > 0 ? max_abs : 1.0;
+  return {diverging, -m, m};
 }
 
-bool AnyMasked(const HeatmapSpec& spec) {
-  const attnlab::Matrix& m = *spec.values;
-  for (int r = 0; r < m.rows(); ++r)
-    for (int c = 0; c < m.cols(); ++c)
-      if (IsMaskedCell(spec, r, c)) return true;
-  return false;
+HeatmapData DataOf(const HeatmapSpec& spec) { return {spec.values, spec.allowed}; }
+
+bool IsMaskedCell(const HeatmapSpec& spec, int r, int c) {
+  return IsMaskedCell(DataOf(spec), r, c);
 }
 
 // One format per matrix so that the numbers line up: integers stay integers, small values get
 // two decimals.
-ValueFormat ChooseFormat(const attnlab::Matrix& m) {
-  double max_abs = 0;
-  bool integers = true, negative = false, masked = false;
-  for (Eigen::Index i = 0; i < m.size(); ++i) {
-    const double v = m.data()[i];
-    if (!std::isfinite(v)) {
-      masked = true;
-      continue;
-    }
-    max_abs = std::max(max_abs, std::fabs(v));
-    negative = negative || v < 0;
-    integers = integers && std::fabs(v - std::round(v)) < 1e-9;
-  }
+ValueFormat ChooseFormat(const ValueScan& scan) {
   ValueFormat f;
-  f.decimals = integers ? 0 : max_abs < 10 ? 2 : max_abs < 100 ? 1 : 0;
+  f.decimals = scan.integers ? 0 : scan.max_abs < 10 ? 2 : scan.max_abs < 100 ? 1 : 0;
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", f.decimals, negative ? -max_abs : max_abs);
+  std::snprintf(buf, sizeof buf, "%.*f", f.decimals, scan.negative ? -scan.max_abs : scan.max_abs);
   f.text_width = TextWidth(MonoFont(), buf);
-  if (masked) f.text_width = std::max(f.text_width, TextWidth(MonoFont(), "-inf"));
+  if (scan.masked) f.text_width = std::max(f.text_width, TextWidth(MonoFont(), "-inf"));
   return f;
 }
 
@@ -100,14 +97,18 @@ void FormatValue(char* buf, std::size_t n, double v, int decimals) {
     std::snprintf(buf, n, "%.*f", decimals, v == 0.0 ? 0.0 : v);  // no "-0.00"
 }
 
-float MaxLabelWidth(const std::vector<std::string>* labels, float cap) {
+// The widest of the labels drawn (every step-th): 2048 token names measured for each heatmap,
+// twice a frame (layout, then drawing), cost milliseconds, and only the drawn ones need room.
+float MaxLabelWidth(const std::vector<std::string>* labels, int step, float cap) {
   float w = 0;
   if (labels)
-    for (const std::string& s : *labels) w = std::max(w, ImGui::CalcTextSize(s.c_str()).x);
+    for (std::size_t i = 0; i < labels->size(); i += std::size_t(step))
+      w = std::max(w, ImGui::CalcTextSize((*labels)[i].c_str()).x);
   return std::min(w, cap);
 }
 
 std::string TitleText(const HeatmapSpec& spec) {
+  if (!spec.shape_in_title) return spec.title ? spec.title : "";
   char shape[64];
   std::snprintf(shape, sizeof shape, "  %d\xC3\x97%d", static_cast<int>(spec.values->rows()),
                 static_cast<int>(spec.values->cols()));
@@ -141,88 +142,94 @@ void ComputeLabelGeometry(const HeatmapSpec& spec, Geometry& g) {
   const float fs = ImGui::GetFontSize();
   const float pad = std::floor(fs * 0.4f);
   const float cap = fs * 7.0f;  // long token names are clipped, not allowed to squeeze the grid
-  const float row_w = MaxLabelWidth(spec.row_labels, cap);
-  float col_w = MaxLabelWidth(spec.col_labels, cap);
+  // One label per line height: rows always, columns when their labels turn vertical. Upright
+  // column labels are all measured (they may all be drawn).
+  const int line_step = std::max(1, static_cast<int>(std::ceil(fs / spec.cell)));
+  g.row_step = line_step;
+  const float row_w = MaxLabelWidth(spec.row_labels, line_step, cap);
+  float col_w = MaxLabelWidth(spec.col_labels, line_step, cap);
+  g.rotate_cols = col_w > spec.cell - 4.0f;
+  if (!g.rotate_cols && line_step > 1) {
+    col_w = MaxLabelWidth(spec.col_labels, 1, cap);
+    g.rotate_cols = col_w > spec.cell - 4.0f;
+  }
   const float row_axis_w = spec.row_axis ? ImGui::CalcTextSize(spec.row_axis).x : 0.0f;
   g.row_label_w = std::ceil(std::max(row_w, row_axis_w) + pad + kFrameMargin);
-  g.rotate_cols = col_w > spec.cell - 4.0f;
   g.col_label_h = std::ceil((g.rotate_cols ? col_w : fs) + pad + kFrameMargin);
   const float step_px = g.rotate_cols ? fs : std::max(col_w + 4.0f, 1.0f);
   g.col_step = std::max(1, static_cast<int>(std::ceil(step_px / spec.cell)));
-  g.row_step = std::max(1, static_cast<int>(std::ceil(fs / spec.cell)));
   g.axis_h = (spec.col_axis || spec.col_band > 0) ? std::ceil(fs + 2.0f) : 0.0f;
 }
 
-// The whole-matrix scans (number format, any masked cell) cost a few ns a cell and a frame asks
-// for them several times per heatmap (panel layout, then drawing): at 256 tokens and 8 heads that
-// was millions of cells a frame. Cached per matrix and data version (0: not cached).
-struct ScanResult {
-  ValueFormat format;
-  bool has_masked = false;
-};
-
-struct ScanKey {
-  const double* data;
-  const bool* allowed;
-  Eigen::Index rows, cols;
-  std::uint64_t version;
-  const ImFont* font;
-  float font_size;
-  bool legend;
-  bool operator==(const ScanKey& o) const {
-    return std::tie(data, allowed, rows, cols, version, font, font_size, legend) ==
-           std::tie(o.data, o.allowed, o.rows, o.cols, o.version, o.font, o.font_size, o.legend);
-  }
-};
-
-bool IsTexture(const HeatmapSpec& spec) {
-  return spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold;
+bool DrawnAsTexture(const HeatmapSpec& spec) {
+  return spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold ||
+         spec.cell < 1.0f;
 }
 
-// Only what will be used: a texture never prints values, and only a legend shows the masked
-// swatch (the Heads panel's 8 multiples of 2048 x 2048 have neither: 64M cells not scanned).
-ScanResult ScanMatrix(const HeatmapSpec& spec) {
-  ScanResult r;
-  if (!IsTexture(spec)) r.format = ChooseFormat(*spec.values);
-  if (spec.legend) r.has_masked = AnyMasked(spec);
+// The widget's own state, by the same id inside and outside its PushID scope (the panels measure
+// a heatmap before drawing it).
+HeatmapTexture& WidgetState(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  return ctx.textures[ImGui::GetID(spec.id)];
+}
+
+// The values scan (cached per data_version, 0: not cached), or none while the budget is spent.
+std::optional<ValueScan> ScanOf(HeatmapContext& ctx, const HeatmapSpec& spec, bool integers) {
+  if (spec.data_version == 0) return ScanValues(*spec.values, integers);
+  return ctx.scans.Values(*spec.values, spec.data_version, integers, ctx.work);
+}
+
+// Whether some cell is forbidden by spec.allowed (cached like the values scan), or none while
+// the budget is spent.
+std::optional<bool> AnyForbidden(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  if (spec.data_version == 0) return !spec.allowed->all();
+  return ctx.scans.AnyForbidden(*spec.allowed, spec.data_version, ctx.work);
+}
+
+// Only what will be used: a texture never prints values, only a legend shows the masked swatch
+// and only signed data need their range (the Heads panel's 8 multiples of 2048 x 2048 have none
+// of these: 32M cells never scanned).
+Resolved Resolve(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  HeatmapTexture& last = WidgetState(ctx, spec);
+  Resolved r{spec.scale, {}, last.has_masked, false};
+  if (spec.symmetric_range && last.has_scale) r.scale = last.scale;  // until the scan is done
+  const bool texture = DrawnAsTexture(spec);
+  if (!texture || spec.legend || spec.symmetric_range) {
+    const std::optional<ValueScan> scan = ScanOf(ctx, spec, !texture);
+    if (!scan) return {r.scale, r.format, r.has_masked, true};
+    if (!texture) r.format = ChooseFormat(*scan);
+    if (spec.symmetric_range) r.scale = SymmetricScale(spec.scale.map, scan->max_abs);
+    r.has_masked = scan->masked;
+  }
+  if (spec.legend && spec.allowed) {
+    const std::optional<bool> forbidden = AnyForbidden(ctx, spec);
+    if (!forbidden) return {r.scale, r.format, last.has_masked, true};
+    r.has_masked = r.has_masked || *forbidden;
+  }
+  last.scale = r.scale;
+  last.has_scale = true;
+  last.has_masked = r.has_masked;
   return r;
 }
 
-const ScanResult& CachedScan(const HeatmapSpec& spec) {
-  struct Entry {
-    ScanKey key;
-    ScanResult result;
-  };
-  static std::vector<Entry> cache;  // a few dozen heatmaps are on screen
-  static ScanResult uncached;
-  if (spec.data_version == 0) return uncached = ScanMatrix(spec);
-  const ScanKey key{spec.values->data(), spec.allowed ? spec.allowed->data() : nullptr,
-                    spec.values->rows(), spec.values->cols(), spec.data_version, MonoFont(),
-                    MonoFont()->FontSize, spec.legend};
-  for (const Entry& e : cache)
-    if (e.key == key) return e.result;
-  if (cache.size() >= 128) cache.erase(cache.begin());
-  cache.push_back({key, ScanMatrix(spec)});
-  return cache.back().result;
-}
-
-Geometry ComputeGeometry(const HeatmapSpec& spec) {
+Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   Geometry g;
   const float fs = ImGui::GetFontSize();
   const int rows = static_cast<int>(spec.values->rows());
   const int cols = static_cast<int>(spec.values->cols());
-  g.grid_w = cols * spec.cell;
-  g.grid_h = rows * spec.cell;
+  g.data = Resolve(ctx, spec);
+  g.texture = DrawnAsTexture(spec);
+  g.texels = MakeTexelGrid(rows, cols, spec.cell, g.data.scale);
+  const bool pooled = g.texels.pooling != Pooling::None;
+  g.grid_w = pooled ? float(g.texels.cols_px) : cols * spec.cell;  // pooled: a texel a pixel
+  g.grid_h = pooled ? float(g.texels.rows_px) : rows * spec.cell;
   g.gap = spec.cell >= 14.0f ? 1.0f : 0.0f;
-  const ScanResult& scan = CachedScan(spec);
-  g.format = scan.format;
-  g.show_values = spec.values_in_cells && !IsTexture(spec) && g.format.text_width + 4.0f <= spec.cell - g.gap &&
+  g.show_values = spec.values_in_cells && !g.texture &&
+                  g.data.format.text_width + 4.0f <= spec.cell - g.gap &&
                   MonoFont()->FontSize + 2.0f <= spec.cell;
-  g.has_masked = scan.has_masked;
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
     g.legend_w = std::clamp(g.grid_w, fs * 9.0f, fs * 16.0f);
-    g.legend_h = LegendHeight(g.has_masked);
+    g.legend_h = LegendHeight(g.data.has_masked);
   }
   ComputeTitleGeometry(spec, g.row_label_w + std::max(g.grid_w, g.legend_w), g);
   g.grid_offset = ImVec2(g.row_label_w, g.title_h + g.axis_h + g.col_label_h);
@@ -359,7 +366,7 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
       dl->AddRectFilled(a, b, ToU32(fill));
       if (masked && spec.cell >= 8.0f) AddHatch(dl, a, b);
       if (!g.show_values) continue;
-      FormatValue(buf, sizeof buf, m(r, c), g.format.decimals);
+      FormatValue(buf, sizeof buf, m(r, c), g.data.format.decimals);
       const float w = TextWidth(mono, buf);
       const ImU32 ink = masked ? IM_COL32(235, 235, 240, 255)
                         : Luminance(fill) > 0.5 ? IM_COL32(16, 16, 16, 255)
@@ -376,58 +383,24 @@ std::uint64_t HashMix(std::uint64_t h, std::uint64_t v) {
   return h;
 }
 
-std::uint64_t TextureKey(const HeatmapSpec& spec) {
+std::uint64_t TextureKey(const HeatmapSpec& spec, const Geometry& g) {
   std::uint64_t lo_bits, hi_bits;
-  std::memcpy(&lo_bits, &spec.scale.lo, sizeof lo_bits);
-  std::memcpy(&hi_bits, &spec.scale.hi, sizeof hi_bits);
+  std::memcpy(&lo_bits, &g.data.scale.lo, sizeof lo_bits);
+  std::memcpy(&hi_bits, &g.data.scale.hi, sizeof hi_bits);
   std::uint64_t h = HashMix(0, spec.data_version);
   h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.values));
   h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.allowed));
-  h = HashMix(h, static_cast<std::uint64_t>(spec.scale.map));
+  h = HashMix(h, static_cast<std::uint64_t>(g.data.scale.map));
   h = HashMix(h, lo_bits);
   h = HashMix(h, hi_bits);
   h = HashMix(h, static_cast<std::uint64_t>(spec.values->rows()));
-  return HashMix(h, static_cast<std::uint64_t>(spec.values->cols()));
+  h = HashMix(h, static_cast<std::uint64_t>(spec.values->cols()));
+  h = HashMix(h, static_cast<std::uint64_t>(g.texels.rows_px));
+  return HashMix(h, static_cast<std::uint64_t>(g.texels.cols_px));
 }
 
-// MapValue through a table: a 2048 x 2048 texture is 4M cells, and the UI thread must never stall
-// (issue 5). 4096 steps are far finer than 8-bit colour (the pixel tests allow 2 levels).
-class ColorTable {
- public:
-  explicit ColorTable(const ColorScale& scale) : scale_(scale) {
-    const double span = scale.hi - scale.lo;
-    degenerate_ = !(span > 0.0) || !std::isfinite(span);
-    inv_step_ = degenerate_ ? 0.0 : (kSize - 1) / span;
-    for (int i = 0; i < kSize; ++i) table_[i] = MapColor(scale.map, i / double(kSize - 1));
-  }
-  Rgb8 operator()(double v) const {
-    if (degenerate_ || std::isnan(v)) return MapValue(scale_, v);
-    const double t = std::clamp((v - scale_.lo) * inv_step_, 0.0, double(kSize - 1));
-    return table_[static_cast<int>(t + 0.5)];
-  }
-
- private:
-  static constexpr int kSize = 4096;
-  ColorScale scale_;
-  bool degenerate_ = false;
-  double inv_step_ = 0;
-  Rgb8 table_[kSize];
-};
-
-void UploadTexture(HeatmapTexture& tex, const HeatmapSpec& spec) {
-  const attnlab::Matrix& m = *spec.values;
-  const ColorTable table(spec.scale);
-  std::vector<std::uint8_t> rgba(static_cast<std::size_t>(m.rows() * m.cols()) * 4);
-  for (int r = 0; r < m.rows(); ++r) {
-    for (int c = 0; c < m.cols(); ++c) {
-      const Rgb8 col = IsMaskedCell(spec, r, c) ? kMaskedFill : table(m(r, c));
-      std::uint8_t* px = &rgba[(static_cast<std::size_t>(r) * m.cols() + c) * 4];
-      px[0] = col.r;
-      px[1] = col.g;
-      px[2] = col.b;
-      px[3] = 255;
-    }
-  }
+void UploadTexture(HeatmapTexture& tex, const std::vector<std::uint8_t>& rgba, int width,
+                   int height) {
   if (tex.id == 0) glGenTextures(1, &tex.id);
   glBindTexture(GL_TEXTURE_2D, tex.id);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -435,27 +408,28 @@ void UploadTexture(HeatmapTexture& tex, const HeatmapSpec& spec) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, static_cast<GLsizei>(m.cols()),
-               static_cast<GLsizei>(m.rows()), 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               rgba.data());
   glBindTexture(GL_TEXTURE_2D, 0);
-  tex.width = static_cast<int>(m.cols());
-  tex.height = static_cast<int>(m.rows());
 }
 
-void DrawTexture(HeatmapContext& ctx, ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec,
-                 const Geometry& g) {
-  HeatmapTexture& tex = ctx.textures[ImGui::GetID("##texture")];
-  tex.last_frame = ctx.frame;
-  // Scrolled out of view: no upload (up to 16 MB at 2048 tokens) until it is seen again.
-  if (!ImGui::IsRectVisible(grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h))) return;
-  const std::uint64_t key = TextureKey(spec);
-  if (tex.id == 0 || tex.key != key) {
-    UploadTexture(tex, spec);
+// Draws the texture, first (re)building it if its data, range or size changed and the frame's
+// budget allows. Returns false when what it drew is an older texture (or nothing yet).
+bool DrawTexture(HeatmapContext& ctx, HeatmapTexture& tex, ImDrawList* dl, ImVec2 grid,
+                 const HeatmapSpec& spec, const Geometry& g) {
+  const ImVec2 end(grid.x + g.grid_w, grid.y + g.grid_h);
+  // Scrolled out of view: nothing built until it is seen again.
+  if (!ImGui::IsRectVisible(grid, end)) return true;
+  const std::uint64_t key = TextureKey(spec, g);
+  if (tex.key != key && !g.data.pending && ctx.work.Take(spec.values->size())) {
+    UploadTexture(tex, BuildTexels(DataOf(spec), g.texels, g.data.scale), g.texels.cols_px,
+                  g.texels.rows_px);
     tex.key = key;
     ++ctx.uploads;
   }
-  dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(tex.id)), grid,
-               ImVec2(grid.x + g.grid_w, grid.y + g.grid_h));
+  if (tex.id != 0)
+    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(tex.id)), grid, end);
+  return tex.key == key;
 }
 
 void DrawBands(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
@@ -511,10 +485,43 @@ void DrawLegend(ImDrawList* dl, ImVec2 at, const ColorScale& scale, float width,
   }
 }
 
-void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, int r, int c) {
-  const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
-  dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + spec.cell, a.y + spec.cell),
-              IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+// The texel under the mouse (a cell, or a pooled block of cells) and the cell it shows.
+struct Hover {
+  bool on = false;
+  int x = 0, y = 0;
+  CellIndex cell;
+};
+
+ImVec2 TexelSize(const Geometry& g) {
+  return ImVec2(g.grid_w / float(g.texels.cols_px), g.grid_h / float(g.texels.rows_px));
+}
+
+Hover HoverAt(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  const ImVec2 m = ImGui::GetIO().MousePos, texel = TexelSize(g);
+  Hover h;
+  h.x = static_cast<int>(std::floor((m.x - grid.x) / texel.x));
+  h.y = static_cast<int>(std::floor((m.y - grid.y) / texel.y));
+  h.on = h.x >= 0 && h.y >= 0 && h.x < g.texels.cols_px && h.y < g.texels.rows_px;
+  if (h.on) h.cell = ShownCell(DataOf(spec), g.texels, h.x, h.y);
+  return h;
+}
+
+// Which cells one pixel of a pooled heatmap stands for, under the value.
+void PooledTooltipLine(const Geometry& g, const Hover& h) {
+  const CellSpan rows = CellsOfTexel(h.y, g.texels.rows, g.texels.rows_px);
+  const CellSpan cols = CellsOfTexel(h.x, g.texels.cols, g.texels.cols_px);
+  ImGui::TextColored(DimTextColor(), "this pixel: the %s of rows %d-%d, columns %d-%d",
+                     g.texels.pooling == Pooling::Max ? "largest" : "value farthest from 0",
+                     rows.first, rows.last - 1, cols.first, cols.last - 1);
+}
+
+void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g,
+               const Hover& h) {
+  const ImVec2 texel = TexelSize(g);
+  const ImVec2 a(grid.x + h.x * texel.x, grid.y + h.y * texel.y);
+  const ImVec2 b(a.x + std::max(texel.x, 1.0f), a.y + std::max(texel.y, 1.0f));  // a pixel at least
+  dl->AddRect(ImVec2(a.x - 1, a.y - 1), b, IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+  const int r = h.cell.row, c = h.cell.col;
   const double v = (*spec.values)(r, c);
   ImGui::BeginTooltip();
   const char* rl = spec.row_labels && r < int(spec.row_labels->size()) ? (*spec.row_labels)[r].c_str() : "";
@@ -524,11 +531,11 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, int r, int 
     ImGui::TextUnformatted("-inf (masked)");
   else
     ImGui::Text("%.6g%s", v, IsMaskedCell(spec, r, c) ? "  (masked)" : "");
+  if (g.texels.pooling != Pooling::None) PooledTooltipLine(g, h);
   ImGui::EndTooltip();
 }
 
-void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec,
-                     const Geometry& g, bool texture) {
+void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   if (!ctx.dump) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   HeatmapPlacement p;
@@ -547,8 +554,11 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec,
   p.clip[1] = cmin.y;
   p.clip[2] = cmax.x;
   p.clip[3] = cmax.y;
-  p.values_drawn = g.show_values && !texture;
-  p.texture = texture;
+  p.values_drawn = g.show_values && !g.texture;
+  p.texture = g.texture;
+  p.pooling = PoolingName(g.texels.pooling);
+  p.texels_w = g.texels.cols_px;
+  p.texels_h = g.texels.rows_px;
   p.colormap = ColormapName(spec.scale.map);
   p.lo = spec.scale.lo;
   p.hi = spec.scale.hi;
@@ -564,14 +574,30 @@ float ChooseCellSize(int rows, int cols, float max_width, float max_height) {
   return std::max(2.0f, std::min({preferred, by_width, by_height}));
 }
 
-ImVec2 HeatmapSize(const HeatmapSpec& spec) { return ComputeGeometry(spec).size; }
+float FitCellSize(int rows, int cols, float max_width, float max_height) {
+  const float fit = std::min(max_width / std::max(cols, 1), max_height / std::max(rows, 1));
+  if (fit >= 2.0f) return ChooseCellSize(rows, cols, max_width, max_height);
+  if (fit >= 1.5f) return fit;  // a cell's centre pixel always samples its own texel
+  if (fit >= 1.0f) return 1.0f;
+  return fit;
+}
 
-bool HeatmapShowsValues(const HeatmapSpec& spec) { return ComputeGeometry(spec).show_values; }
+ImVec2 HeatmapSize(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  return ComputeGeometry(ctx, spec).size;
+}
+
+bool HeatmapShowsValues(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  return ComputeGeometry(ctx, spec).show_values;
+}
 
 HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   HeatmapResult result;
   if (!spec.values || spec.values->size() == 0) return result;
-  const Geometry g = ComputeGeometry(spec);
+  const Geometry g = ComputeGeometry(ctx, spec);
+  HeatmapTexture& state = WidgetState(ctx, spec);
+  state.last_frame = ctx.frame;
+  HeatmapSpec drawn = spec;  // with the range found for it (symmetric_range)
+  drawn.scale = g.data.scale;
   ImVec2 pos = ImGui::GetCursorScreenPos();
   pos = ImVec2(std::floor(pos.x), std::floor(pos.y));  // whole pixels: cells land exactly
   ImGui::SetCursorScreenPos(pos);
@@ -580,69 +606,47 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 grid = Add(pos, g.grid_offset);
-  if (ImGui::IsItemHovered()) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const int c = static_cast<int>(std::floor((m.x - grid.x) / spec.cell));
-    const int r = static_cast<int>(std::floor((m.y - grid.y) / spec.cell));
-    if (r >= 0 && c >= 0 && r < spec.values->rows() && c < spec.values->cols()) {
-      result.hovered = true;
-      result.row = r;
-      result.col = c;
-    }
-  }
+  const Hover hover = ImGui::IsItemHovered() ? HoverAt(grid, spec, g) : Hover{};
+  result.hovered = hover.on;
+  result.row = hover.on ? hover.cell.row : -1;
+  result.col = hover.on ? hover.cell.col : -1;
   // Right-click: export and copy (heatmap_export.h). After the hover test, which needs the
   // button to be the last item.
   if (ctx.context_menu && ImGui::BeginPopupContextItem("##context")) {
-    ctx.context_menu(spec);
+    ctx.context_menu(drawn);
     ImGui::EndPopup();
   }
-  DrawTitle(dl, pos, spec, g);
-  const bool texture = spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold;
-  if (texture)
-    DrawTexture(ctx, dl, grid, spec, g);
+  DrawTitle(dl, pos, drawn, g);
+  bool current = true;  // false: an older texture (or none yet) is drawn
+  if (g.texture)
+    current = DrawTexture(ctx, state, dl, grid, drawn, g);
   else
-    DrawCells(dl, grid, spec, g);
+    DrawCells(dl, grid, drawn, g);
   if (spec.labels) {
-    DrawAxisHeader(dl, grid, spec, g);
-    DrawLabels(dl, grid, spec, g, result.row, result.col);
+    DrawAxisHeader(dl, grid, drawn, g);
+    DrawLabels(dl, grid, drawn, g, result.row, result.col);
   }
-  DrawBands(dl, grid, spec, g);
-  if (spec.stale)  // a newer trace is computing: these numbers are about to change
+  DrawBands(dl, grid, drawn, g);
+  // Dimmed while a newer trace is computing or this texture waits for its turn to be rebuilt:
+  // these numbers are about to change.
+  if (spec.stale || !current)
     dl->AddRectFilled(grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h), IM_COL32(24, 24, 28, 150));
   if (spec.selected)
     dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
                 AccentColor(), 0.0f, 0, 3.0f);
   if (spec.legend)
-    DrawLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), spec.scale, g.legend_w, g.has_masked);
-  if (result.hovered) DrawHover(dl, grid, spec, result.row, result.col);
-  RecordPlacement(ctx, grid, spec, g, texture);
+    DrawLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w, g.data.has_masked);
+  if (hover.on) DrawHover(dl, grid, drawn, g, hover);
+  RecordPlacement(ctx, grid, drawn, g);
   ImGui::PopID();
   return result;
 }
 
 ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential) {
-  double max_abs = 0;
-  for (Eigen::Index i = 0; i < m.size(); ++i)
-    if (std::isfinite(m.data()[i])) max_abs = std::max(max_abs, std::fabs(m.data()[i]));
-  if (max_abs == 0) max_abs = 1;  // an all-zero matrix still gets a readable legend
-  return {DivergingFor(sequential), -max_abs, max_abs};
+  return SymmetricScale(DivergingFor(sequential), ScanValues(m, false).max_abs);
 }
 
-ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential, std::uint64_t data_version) {
-  struct Entry {
-    const double* data;
-    Eigen::Index size;
-    std::uint64_t version;
-    ColorScale scale;
-  };
-  static std::vector<Entry> cache;  // one entry per matrix on screen; a scan is ~1 ns a cell
-  for (Entry& e : cache)
-    if (e.data == m.data() && e.size == m.size() && e.version == data_version)
-      return {DivergingFor(sequential), e.scale.lo, e.scale.hi};
-  if (cache.size() >= 128) cache.erase(cache.begin());
-  cache.push_back({m.data(), m.size(), data_version, DivergingScale(m, sequential)});
-  return cache.back().scale;
-}
+ColorScale SignedScale(Colormap sequential) { return {DivergingFor(sequential), -1.0, 1.0}; }
 
 ColorScale WeightsScale(Colormap sequential) { return {sequential, 0.0, 1.0}; }
 
@@ -657,16 +661,18 @@ void HeatmapLegend(const ColorScale& scale, float width, bool show_masked) {
 void HeatmapContext::EndFrame() {
   for (auto it = textures.begin(); it != textures.end();) {
     if (it->second.last_frame != frame) {
-      glDeleteTextures(1, &it->second.id);
+      if (it->second.id != 0) glDeleteTextures(1, &it->second.id);
       it = textures.erase(it);
     } else {
       ++it;
     }
   }
+  scans.EndFrame();
 }
 
 void HeatmapContext::Release() {
-  for (auto& [id, tex] : textures) glDeleteTextures(1, &tex.id);
+  for (auto& [id, tex] : textures)
+    if (tex.id != 0) glDeleteTextures(1, &tex.id);
   textures.clear();
 }
 

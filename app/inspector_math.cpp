@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <functional>
 #include <numeric>
 #include <optional>
@@ -388,19 +387,6 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
     e.title += "   (head " + std::to_string(cell.head + 1) + ")";
   e.valid = true;
   return e;
-}
-
-const attnlab::Model* ModelCache::Get(const AppState& state) {
-  if (version_ != state.Version()) {
-    version_ = state.Version();
-    try {
-      model_ = attnlab::resolve(state.GetScenario());
-      ok_ = true;
-    } catch (const std::exception&) {
-      ok_ = false;  // ApplyEdit validated it: only a limit hit can land here
-    }
-  }
-  return ok_ ? &model_ : nullptr;
 }
 
 }  // namespace attnlab::app

@@ -2,8 +2,6 @@
 /// The arithmetic behind one cell of the pipeline, written out with the actual numbers (GUI-free):
 /// a score as q_i . k_j term by term and its scaling, a weight as exp(s - max) / sum over its row
 /// (or column), a head output as a weighted sum of values, projections, concat and output cells.
-/// Also a cache of the resolved Model, rebuilt only when the Scenario's version changes.
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -50,17 +48,5 @@ std::string MaskReason(const attnlab::Scenario& s, int i, int j);
 
 /// A number for formulas: 4 significant digits, a real minus sign, "−∞" for -infinity.
 std::string Num(double v);
-
-/// The resolved Model of the current Scenario, resolved again only when Version() changes.
-class ModelCache {
- public:
-  /// nullptr when the scenario does not resolve (never for a committed scenario).
-  const attnlab::Model* Get(const AppState& state);
-
- private:
-  attnlab::Model model_;
-  std::uint64_t version_ = 0;
-  bool ok_ = false;
-};
 
 }  // namespace attnlab::app

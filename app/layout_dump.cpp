@@ -33,6 +33,8 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
                     {"clip", {p.clip[0], p.clip[1], p.clip[2], p.clip[3]}},
                     {"values_drawn", p.values_drawn},
                     {"texture", p.texture},
+                    {"pooling", p.pooling},
+                    {"texels", {p.texels_w, p.texels_h}},
                     {"colormap", p.colormap},
                     {"lo", p.lo},
                     {"hi", p.hi}});

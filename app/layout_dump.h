@@ -20,6 +20,11 @@ struct HeatmapPlacement {
   float clip[4] = {0, 0, 0, 0};  ///< visible part: x0, y0, x1, y1
   bool values_drawn = false;     ///< numbers printed over the cells
   bool texture = false;          ///< drawn as a texture instead of rectangles
+  /// "none": every cell has its own pixels. Else (cell < 1) texel x of texels_w covers columns
+  /// [x * cols / texels_w, (x + 1) * cols / texels_w), rows likewise, drawn one texel a pixel in
+  /// the colour of the block's "max" (or "max_abs": farthest from 0) unmasked value.
+  std::string pooling = "none";
+  int texels_w = 0, texels_h = 0;
   std::string colormap;
   double lo = 0, hi = 1;
 };

@@ -41,7 +41,9 @@ const char* UsageText() {
          "  --smoke             drive every panel and edit for --frames frames, then exit\n"
          "  --restore-autosave yes|no   restore (or discard) work left by a crash, without asking\n"
          "  --print-scenario    print the document as scenario JSON on exit\n"
-         "  --test-edit layout|heads=N|scale=S   apply one edit as a user would (tests)\n"
+         "  --test-edit layout|heads=N|scale=S|undo|redo   apply an edit as a user would (tests;\n"
+         "                      several separated by commas: in order, in one frame)\n"
+         "  --show-panel NAME   bring panel NAME (\"Single query\", ...) to the front of its tabs\n"
          "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
          "                      in the Inputs panel, in the very frame the screenshot captures\n"
          "  --test-edit-next E  a second edit, one frame after --test-edit\n"
@@ -98,6 +100,9 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     } else if (std::strcmp(arg, "--test-edit-next") == 0) {
       if (!has_value) return value_error("layout, heads=N or scale=S");
       o.test_edit_next = argv[++i];
+    } else if (std::strcmp(arg, "--show-panel") == 0) {
+      if (!has_value) return value_error("a panel name");
+      o.show_panel = argv[++i];
     } else if (std::strcmp(arg, "--capture-stale") == 0) {
       o.capture_stale = true;
     } else if (std::strcmp(arg, "--trace-stats") == 0) {

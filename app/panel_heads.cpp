@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "heatmap.h"
 #include "stage_labels.h"
@@ -14,26 +15,26 @@
 namespace attnlab::app::HeadsPanel {
 namespace {
 
-// Large matrices (textures) go down to one pixel a cell so that more heads stay in view (8 heads
-// of 256 tokens at the usual 2 pixels need 8 grids of 512 x 512). Never below one pixel: every
-// cell keeps a pixel of its own (and the pixel tests can check it). 1 or >= 1.5: a cell's centre
-// pixel always samples its own texel. Measured with a 1-pixel trial cell.
-void FitTextureCells(HeatmapSpec& spec, ImVec2 room) {
+// Large matrices (textures) shrink until every head is in view: 8 heads of 256 tokens at one
+// pixel a cell need 8 grids of 256 x 256, more than the panel has. Below one pixel a cell the
+// heatmap pools blocks of cells into each pixel (heatmap_pooling.h). The room left for the grid
+// is measured with a 1-pixel trial cell (title and labels do not depend on it).
+void FitTextureCells(AppState& state, HeatmapSpec& spec, ImVec2 room) {
   const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
   spec.cell = 1.0f;
-  const ImVec2 trial = HeatmapSize(spec);
+  const ImVec2 trial = HeatmapSize(*state.heatmaps, spec);
   const float grid_w = std::max(8.0f, room.x - std::max(0.0f, trial.x - cols));
-  const float fit = std::min(grid_w / cols, std::max(32.0f, room.y - (trial.y - rows)) / rows);
-  spec.cell = fit >= 2.0f ? ChooseCellSize(rows, cols, grid_w, fit * rows) : fit >= 1.5f ? fit : 1.0f;
+  const float grid_h = std::max(8.0f, room.y - (trial.y - rows));
+  spec.cell = FitCellSize(rows, cols, grid_w, grid_h);
 }
 
 // The largest whole-pixel cell (2 .. cap) for which the whole multiple (title, labels, grid)
 // fits in `room`. Measured, not estimated: labels turn vertical when cells are narrow, so the
 // overhead depends on the cell size.
-float LargestFittingCell(HeatmapSpec spec, ImVec2 room, float cap) {
+float LargestFittingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float cap) {
   auto fits = [&](float cell) {
     spec.cell = cell;
-    const ImVec2 size = HeatmapSize(spec);
+    const ImVec2 size = HeatmapSize(*state.heatmaps, spec);
     return size.x <= room.x && size.y <= room.y;
   };
   float lo = 2.0f, hi = std::max(2.0f, std::floor(cap));
@@ -51,20 +52,21 @@ float CellCap() { return std::round(ImGui::GetFontSize() * 5.0f); }
 
 // Labels and cell size for a multiple in `room`: token labels when they cost little (they name
 // the rows and columns), dropped when they would squeeze the cells (or hide the values).
-void FitCells(HeatmapSpec& spec, ImVec2 room) {
+void FitCells(AppState& state, HeatmapSpec& spec, ImVec2 room) {
   const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
-  if (rows > kTextureThreshold || cols > kTextureThreshold) return FitTextureCells(spec, room);
+  if (rows > kTextureThreshold || cols > kTextureThreshold)
+    return FitTextureCells(state, spec, room);
   const bool want_labels = spec.labels;
   spec.labels = false;
-  const float bare = LargestFittingCell(spec, room, CellCap());
+  const float bare = LargestFittingCell(state, spec, room, CellCap());
   spec.cell = bare;
-  const bool bare_values = HeatmapShowsValues(spec);
+  const bool bare_values = HeatmapShowsValues(*state.heatmaps, spec);
   if (!want_labels) return;
   spec.labels = true;
-  const float labelled = LargestFittingCell(spec, room, CellCap());
+  const float labelled = LargestFittingCell(state, spec, room, CellCap());
   spec.cell = labelled;
   const bool keep = labelled >= ImGui::GetFontSize() && labelled >= 0.7f * bare &&
-                    (HeatmapShowsValues(spec) || !bare_values);
+                    (HeatmapShowsValues(*state.heatmaps, spec) || !bare_values);
   if (!keep) {
     spec.labels = false;
     spec.cell = bare;
@@ -80,6 +82,7 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   spec.allowed = &allowed;
   spec.scale = WeightsScale(state.ui.colormap);
   spec.legend = false;  // one shared legend below the grid
+  spec.shape_in_title = false;  // the hint gives the shape once: narrow multiples keep their names
   spec.selected = head == state.ui.selected_head;
   spec.data_version = state.TraceVersion();
   spec.stale = state.TraceStale();
@@ -114,7 +117,14 @@ struct Arrangement {
   float Score() const { return cell + (labels ? 0.5f : 0.0f); }  // ties go to labels
 };
 
-const char* kHint = "Attention weights of every head. Click one to select it.";
+// "Attention weights of every head, 256×256 each. Click one to select it."
+std::string Hint(const attnlab::Matrix& weights) {
+  char hint[128];
+  std::snprintf(hint, sizeof hint,
+                "Attention weights of every head, %d\xC3\x97%d each. Click one to select it.",
+                int(weights.rows()), int(weights.cols()));
+  return hint;
+}
 
 float LegendHeight(bool masked) {
   const float fs = ImGui::GetFontSize();
@@ -139,7 +149,7 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
     const ImVec2 room(std::floor((avail.x - a.spacing * (columns - 1)) / columns),
                       std::floor((avail.y - legend_h) / rows - style.ItemSpacing.y));
     HeatmapSpec spec = SmallMultiple(state, h0.weights, trace.allowed, labels, 0, "head 1");
-    FitCells(spec, room);
+    FitCells(state, spec, room);
     a.cell = spec.cell;
     a.labels = spec.labels;
     if (a.Score() >= best.Score()) best = a;
@@ -147,11 +157,49 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
   return best;
 }
 
+void ShowHint(const std::string& hint) {
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("%s", hint.c_str());
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+}
+
+// Height of the "Computing..." badge (trace_worker.h) the last time it was drawn.
+float badge_height = 0;
+
+// Shows the notice at the top (the hint, or while a newer trace computes, the badge) and returns
+// the arrangement of the multiples below it. For a scenario the worker computes, hint and badge
+// get the same room, so the multiples keep their size (and their textures: 8 rebuilds per edit
+// otherwise) while it computes; for the others the hint shows only where it costs the multiples
+// little (a short lecture-mode slot drops it). `avail` is the room from `top`, where the badge
+// started.
+Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
+                                 const AxisLabels& labels, ImVec2 avail, float top, bool computing,
+                                 float legend_h) {
+  const std::string hint = Hint(trace.heads.front().weights);
+  const float hint_h = ImGui::CalcTextSize(hint.c_str(), nullptr, false, avail.x).y +
+                       ImGui::GetStyle().ItemSpacing.y * 2.0f;
+  if (ComputeOffThread(state.GetScenario())) {
+    const float notice_h = std::max(hint_h, badge_height);
+    if (!computing) ShowHint(hint);
+    ImGui::SetCursorPosY(top + notice_h);
+    return Arrange(state, trace, labels, ImVec2(avail.x, avail.y - notice_h), legend_h);
+  }
+  const Arrangement without = Arrange(state, trace, labels, avail, legend_h);
+  const ImVec2 below_hint(avail.x, avail.y - hint_h);
+  const Arrangement with = Arrange(state, trace, labels, below_hint, legend_h);
+  if (with.cell < 0.9f * without.cell || with.labels != without.labels) return without;
+  ShowHint(hint);
+  return with;
+}
+
 }  // namespace
 
 void Draw(AppState& state) {
   const attnlab::Trace& trace = state.GetTrace();
-  ComputingBadge(state, trace);
+  const float top = ImGui::GetCursorPosY();
+  const bool computing = ComputingBadge(state, trace);
+  if (computing) badge_height = ImGui::GetCursorPosY() - top;
   if (trace.heads.empty()) return;
   const attnlab::Scenario& s = state.GetScenario();
   const int heads = int(trace.heads.size());
@@ -160,20 +208,9 @@ void Draw(AppState& state) {
   const AxisLabels labels = StageLabels(Stage::Weights, s, int(first.rows()), int(first.cols()));
   const bool masked = AnyMasked(state, trace);
   const float legend_h = LegendHeight(masked);
-  // The hint only where it costs the multiples little (a short lecture-mode slot drops it).
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float hint_h = ImGui::CalcTextSize(kHint, nullptr, false, avail.x).y +
-                       ImGui::GetStyle().ItemSpacing.y * 2.0f;
-  const Arrangement without = Arrange(state, trace, labels, avail, legend_h);
-  Arrangement a = Arrange(state, trace, labels, ImVec2(avail.x, avail.y - hint_h), legend_h);
-  if (a.cell >= 0.9f * without.cell && a.labels == without.labels) {
-    ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-    ImGui::TextWrapped("%s", kHint);
-    ImGui::PopStyleColor();
-    ImGui::Spacing();
-  } else {
-    a = without;
-  }
+  const ImVec2 avail(ImGui::GetContentRegionAvail().x,
+                     ImGui::GetContentRegionAvail().y + ImGui::GetCursorPosY() - top);
+  const Arrangement a = ShowNoticeAndArrange(state, trace, labels, avail, top, computing, legend_h);
   for (int h = 0; h < heads; ++h) {
     const attnlab::HeadTrace& ht = trace.heads[static_cast<std::size_t>(h)];
     char title[32], id[32];

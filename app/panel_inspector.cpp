@@ -2,20 +2,44 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "inspector_math.h"
 #include "theme.h"
+#include "trace_worker.h"
 
 namespace attnlab::app::InspectorPanel {
 namespace {
 
-ModelCache g_model;  // one Inspector; resolved again only when the Scenario's version changes
-
 bool SameCell(const HoveredCell& a, const HoveredCell& b) {
   return a.stage == b.stage && a.head == b.head && a.row == b.row && a.col == b.col;
 }
+
+// The explanation of one cell of the trace shown, written out again only when the cell or the
+// trace changes (a weight's row at 2048 keys is thousands of terms).
+class ExplanationCache {
+ public:
+  const Explanation& Get(const AppState& state, const attnlab::Trace& trace, const HoveredCell& cell) {
+    const attnlab::Model* model = state.TraceModel();
+    if (SameCell(cell, cell_) && state.TraceVersion() == trace_version_ && model == model_) return e_;
+    cell_ = cell;
+    trace_version_ = state.TraceVersion();
+    model_ = model;
+    e_ = model && cell.stage != Stage::None ? Explain(*state.TraceScenario(), *model, trace, cell)
+                                            : Explanation{};
+    return e_;
+  }
+
+ private:
+  HoveredCell cell_;
+  std::uint64_t trace_version_ = 0;
+  const attnlab::Model* model_ = nullptr;
+  Explanation e_;
+};
+
+ExplanationCache g_explanation;  // one Inspector
 
 // The heatmaps set ui.hovered while they draw; a panel drawn before them sees last frame's.
 HoveredCell CurrentHover(const UiState& ui) {
@@ -128,10 +152,8 @@ void Draw(AppState& state) {
   const HoveredCell hover = CurrentHover(state.ui);
   const bool hovering = hover.stage != Stage::None;
   const HoveredCell cell = hovering ? hover : state.ui.pinned;
-  const attnlab::Model* model = g_model.Get(state);
   const attnlab::Trace& trace = state.GetTrace();
-  Explanation e;
-  if (model && cell.stage != Stage::None) e = Explain(state.GetScenario(), *model, trace, cell);
+  const Explanation& e = g_explanation.Get(state, trace, cell);
   if (!e.valid) {
     Dim("Hover any cell of the Pipeline or Heads panel to see its arithmetic with the actual "
         "numbers. Click a cell to pin it here.");
@@ -145,7 +167,11 @@ void Draw(AppState& state) {
     ImGui::SameLine();
     if (ImGui::SmallButton("unpin")) state.ui.pinned = {};
   }
+  // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.
+  const bool stale = ComputingBadge(state, trace);
+  if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
   ShowExplanation(e);
+  if (stale) ImGui::PopStyleVar();
 }
 
 }  // namespace attnlab::app::InspectorPanel

@@ -47,15 +47,30 @@ struct View {
   float max_width, max_height;  // room for one matrix's grid, in pixels
 };
 
+enum class Values { Signed, Weights };
+
 struct MatrixView {
   Stage stage;
   const char* title;
   const attnlab::Matrix* m;
   std::uint64_t version;  // of m's contents: textures and scans are cached on it
-  ColorScale scale;
+  Values values;          // signed: diverging map over -m .. m; weights: [0, 1]
   const attnlab::BoolArray* allowed = nullptr;
   int col_band = 0, row_band = 0;
+  bool stale = false;     // older than the trace (derived stages still to compute)
 };
+
+// Matrices up to this many pixels a side at 2 pixels a cell are drawn cell by cell, to scroll
+// through; larger ones (over 512 tokens) fit the room instead, several cells a pixel, so that
+// every stage of a 2048-token trace is in view and its textures stay small.
+constexpr float kMaxExactGrid = 1024.0f;
+
+float CellSize(const View& v, const attnlab::Matrix& m) {
+  const int rows = int(m.rows()), cols = int(m.cols());
+  const float cell = ChooseCellSize(rows, cols, v.max_width, v.max_height);
+  if (std::max(rows, cols) * cell <= kMaxExactGrid) return cell;
+  return FitCellSize(rows, cols, v.max_width, v.max_height);
+}
 
 void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
   const AxisLabels labels = StageLabels(mv.stage, v.s, int(mv.m->rows()), int(mv.m->cols()));
@@ -71,20 +86,22 @@ void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
   spec.col_labels = &labels.cols;
   spec.row_axis = labels.row_axis;
   spec.col_axis = labels.col_axis;
-  spec.scale = mv.scale;
+  const Colormap cm = v.state.ui.colormap;
+  spec.scale = mv.values == Values::Signed ? SignedScale(cm) : WeightsScale(cm);
+  spec.symmetric_range = mv.values == Values::Signed;
   spec.allowed = mv.allowed;
   spec.col_band = mv.col_band;
   spec.row_band = mv.row_band;
-  spec.cell = ChooseCellSize(int(mv.m->rows()), int(mv.m->cols()), v.max_width, v.max_height);
+  spec.cell = CellSize(v, *mv.m);
   spec.data_version = mv.version;
   // W_o is the Scenario's own matrix; every other stage belongs to the (maybe older) trace.
-  spec.stale = mv.stage != Stage::Wo && v.state.TraceStale();
+  spec.stale = mv.stale || (mv.stage != Stage::Wo && v.state.TraceStale());
   spec.stage = mv.stage;
   spec.head = mv.stage == Stage::Concat || mv.stage == Stage::Wo || mv.stage == Stage::Output
                   ? -1 : v.head;
-  flow.Place(HeatmapSize(spec).x);
+  flow.Place(HeatmapSize(*v.state.heatmaps, spec).x);
   const HeatmapResult r = Heatmap(*v.state.heatmaps, spec);
-  if (r.hovered) v.state.ui.hovered = {mv.stage, spec.head, r.row, r.col};
+  if (r.hovered && !mv.stale) v.state.ui.hovered = {mv.stage, spec.head, r.row, r.col};
 }
 
 void SectionHeader(const char* number, const char* title, const char* hint) {
@@ -136,47 +153,46 @@ DerivedStages g_derived;
 
 void HeadStages(View& v) {
   const attnlab::HeadTrace& h = v.trace.heads[static_cast<std::size_t>(v.head)];
-  const Colormap cm = v.state.ui.colormap;
-  const std::uint64_t tv = v.state.TraceVersion();  // ranges scanned once per trace
+  const std::uint64_t tv = v.state.TraceVersion();  // textures and ranges built once per trace
   SectionHeader("1", "Project the tokens", "queries, keys and values");
   Flow qkv;
-  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, tv, DivergingScale(h.Q, cm, tv)});
-  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, tv, DivergingScale(h.K, cm, tv)});
-  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, DivergingScale(h.V, cm, tv)});
+  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, tv, Values::Signed});
+  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, tv, Values::Signed});
+  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, Values::Signed});
 
   SectionHeader("2", "Score every query against every key", nullptr);
-  g_derived.Update(v.trace, tv, v.head);
-  const attnlab::Matrix& scaled = g_derived.Scaled();
-  const attnlab::Matrix& masked = g_derived.Masked();
-  const std::uint64_t dv = g_derived.Version();
+  g_derived.Update(v.trace, tv, v.head, v.state.heatmaps->work);
+  const DerivedStages& d = g_derived;
   Flow scores;
-  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, DivergingScale(h.scores, cm, tv)});
-  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &scaled, dv, DivergingScale(scaled, cm, dv)});
-  ShowMatrix(v, scores, {Stage::Masked, "masked", &masked, dv, DivergingScale(masked, cm, dv)});
-  ShowMatrix(v, scores, {Stage::Weights, "weights", &h.weights, tv, WeightsScale(cm), &v.trace.allowed});
+  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, Values::Signed});
+  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &d.Scaled(), d.ScaledVersion(), Values::Signed,
+                         nullptr, 0, 0, !d.ScaledCurrent()});
+  ShowMatrix(v, scores, {Stage::Masked, "masked", &d.Masked(), d.MaskedVersion(), Values::Signed,
+                         nullptr, 0, 0, !d.MaskedCurrent()});
+  ShowMatrix(v, scores,
+             {Stage::Weights, "weights", &h.weights, tv, Values::Weights, &v.trace.allowed});
 
   SectionHeader("3", "Mix the values", "each output is a weighted sum of value vectors");
   Flow out;
-  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, tv, DivergingScale(h.output, cm, tv)});
+  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, tv, Values::Signed});
 }
 
 void CombineStages(View& v) {
-  const Colormap cm = v.state.ui.colormap;
   const std::uint64_t tv = v.state.TraceVersion();
   const bool rows = v.s.layout == attnlab::Layout::rows;
   const attnlab::HeadTrace& h0 = v.trace.heads.front();
   const int d_v = int(rows ? h0.output.cols() : h0.output.rows());
   SectionHeader("4", "Combine the heads", v.trace.heads.size() > 1 ? nullptr : "(one head)");
   Flow flow;
-  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, tv,
-                       DivergingScale(v.trace.concat, cm, tv), nullptr, rows ? d_v : 0, rows ? 0 : d_v});
+  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, tv, Values::Signed, nullptr,
+                       rows ? d_v : 0, rows ? 0 : d_v});
   if (v.s.W_o) {
     const attnlab::Matrix& wo = *v.s.W_o;
     const std::uint64_t sv = v.state.Version();  // the Scenario's own matrix
-    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, sv, DivergingScale(wo, cm, sv), nullptr, 0, rows ? d_v : 0});
+    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, sv, Values::Signed, nullptr, 0, rows ? d_v : 0});
   }
   const attnlab::Matrix& out = v.trace.output;
-  ShowMatrix(v, flow, {Stage::Output, "output", &out, tv, DivergingScale(out, cm, tv)});
+  ShowMatrix(v, flow, {Stage::Output, "output", &out, tv, Values::Signed});
   if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
 }
 

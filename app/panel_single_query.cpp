@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <numeric>
@@ -13,37 +14,10 @@
 #include "inspector_math.h"
 #include "stage_labels.h"
 #include "theme.h"
+#include "trace_worker.h"
 
 namespace attnlab::app::SingleQueryPanel {
 namespace {
-
-// Algorithm 3 for one (head, query), recomputed only when the Scenario or the choice changes.
-struct QueryCache {
-  ModelCache model;
-  std::uint64_t version = 0;
-  int head = -1, query = -1;
-  bool ok = false;
-  attnlab::SingleQuery result;
-
-  const attnlab::SingleQuery* Get(const AppState& state, int h, int q) {
-    const attnlab::Model* m = model.Get(state);
-    if (!m) return nullptr;
-    if (version != state.Version() || head != h || query != q) {
-      version = state.Version();
-      head = h;
-      query = q;
-      try {
-        result = attnlab::single_query(*m, h, q);
-        ok = true;
-      } catch (const std::exception&) {
-        ok = false;
-      }
-    }
-    return ok ? &result : nullptr;
-  }
-};
-
-QueryCache g_cache;  // one panel; the cache is keyed by Scenario version, head and query
 
 std::string VectorText(const attnlab::Vector& v) {
   constexpr int kMaxShown = 12;
@@ -70,10 +44,14 @@ void Pickers(AppState& state, const std::vector<std::string>& queries) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   const std::string preview = queries[static_cast<std::size_t>(state.ui.single_query)];
   if (ImGui::BeginCombo("##query", preview.c_str())) {
-    for (int i = 0; i < n; ++i) {
-      char label[96];
-      std::snprintf(label, sizeof label, "%s  (%d)", queries[static_cast<std::size_t>(i)].c_str(), i);
-      if (ImGui::Selectable(label, i == state.ui.single_query)) state.ui.single_query = i;
+    ImGuiListClipper clipper;  // only the tokens in view: there may be 2048
+    clipper.Begin(n);
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        char label[96];
+        std::snprintf(label, sizeof label, "%s  (%d)", queries[static_cast<std::size_t>(i)].c_str(), i);
+        if (ImGui::Selectable(label, i == state.ui.single_query)) state.ui.single_query = i;
+      }
     }
     ImGui::EndCombo();
   }
@@ -82,7 +60,8 @@ void Pickers(AppState& state, const std::vector<std::string>& queries) {
   ImGui::SameLine();
   ImGui::TextUnformatted("Head");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.0f);
+  const float fs = ImGui::GetFontSize();  // room for the number and its - + buttons, if there is
+  ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x, fs * 4.0f, fs * 6.0f));
   int head = state.ui.selected_head + 1;  // the same selection as the Pipeline panel
   if (ImGui::InputInt("##head", &head, 1, 1)) state.ui.selected_head = std::clamp(head, 1, heads) - 1;
 }
@@ -107,43 +86,8 @@ void WeightBar(double weight, bool masked) {
   ImGui::PopFont();
 }
 
-void KeyTable(const AppState& state, const attnlab::SingleQuery& r, double scale, int query,
-              const std::vector<std::string>& keys) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
-  const float fs = ImGui::GetFontSize();
-  const float rows_h = ImGui::GetTextLineHeightWithSpacing() * (float(keys.size()) + 1.6f);
-  const float height = std::min(rows_h, std::max(fs * 6.0f, ImGui::GetContentRegionAvail().y - fs * 5.0f));
-  if (!ImGui::BeginTable("##keys", 4, flags, ImVec2(0, height))) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("q\xC2\xB7k_j", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("scaled", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("weight", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableHeadersRow();
-  for (int j = 0; j < r.scores.size(); ++j) {
-    const std::string why = MaskReason(state.GetScenario(), query, j);
-    ImGui::TableNextRow();
-    ImGui::TableSetColumnIndex(0);
-    ImGui::TextUnformatted(keys[static_cast<std::size_t>(j)].c_str());
-    ImGui::PushFont(GetFonts().mono);
-    ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(Num(r.scores(j)).c_str());
-    ImGui::TableSetColumnIndex(2);
-    if (why.empty())
-      ImGui::TextUnformatted(Num(r.scores(j) * scale).c_str());
-    else
-      ImGui::TextColored(DimTextColor(), "\xE2\x88\x92\xE2\x88\x9E");
-    ImGui::PopFont();
-    if (!why.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("masked: %s", why.c_str());
-    ImGui::TableSetColumnIndex(3);
-    WeightBar(r.weights(j), !why.empty());
-  }
-  ImGui::EndTable();
-}
-
-// y = sum_j a_j v_j: the largest contributions by name, then the vector.
-void OutputLine(const attnlab::SingleQuery& r, const std::vector<std::string>& keys) {
+// y = sum_j a_j v_j: the largest contributions by name.
+std::string WeightedSum(const attnlab::SingleQuery& r, const std::vector<std::string>& keys) {
   std::vector<int> order(static_cast<std::size_t>(r.weights.size()));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return r.weights(a) > r.weights(b); });
@@ -157,31 +101,122 @@ void OutputLine(const attnlab::SingleQuery& r, const std::vector<std::string>& k
   if (shown < static_cast<int>(std::count_if(order.begin(), order.end(), [&](int j) { return r.weights(j) > 0; })))
     sum += " + \xE2\x80\xA6";
   if (shown == 0) sum += "0 (every key is masked)";
-  MonoWrapped(sum);
-  MonoWrapped("  = " + VectorText(r.output));
+  return sum;
+}
+
+// Algorithm 3 for one (head, query) of the trace shown, with the Model that trace was computed
+// from (never resolved here), and what the panel writes of it: recomputed only when that trace,
+// the head or the query changes.
+struct QueryView {
+  attnlab::SingleQuery result;
+  std::vector<std::string> keys;  ///< the keys' labels
+  std::string weighted_sum;       ///< "y = Σ_j a_j v_j = 0.5×v(cat) + …"
+};
+
+class QueryCache {
+ public:
+  const QueryView* Get(const AppState& state, int head, int query) {
+    const attnlab::Model* model = state.TraceModel();
+    if (!model) return nullptr;
+    if (model != model_ || state.TraceVersion() != trace_version_ || head != head_ || query != query_) {
+      model_ = model;
+      trace_version_ = state.TraceVersion();
+      head_ = head;
+      query_ = query;
+      ok_ = Compute(*state.TraceScenario(), *model);
+    }
+    return ok_ ? &view_ : nullptr;
+  }
+
+ private:
+  bool Compute(const attnlab::Scenario& s, const attnlab::Model& model) {
+    try {
+      view_.result = attnlab::single_query(model, head_, query_);
+    } catch (const std::exception&) {
+      return false;
+    }
+    view_.keys = KeyTokenLabels(s);
+    view_.weighted_sum = WeightedSum(view_.result, view_.keys);
+    return true;
+  }
+
+  const attnlab::Model* model_ = nullptr;
+  std::uint64_t trace_version_ = 0;
+  int head_ = -1, query_ = -1;
+  bool ok_ = false;
+  QueryView view_;
+};
+
+QueryCache g_cache;  // one panel
+
+// One row per key, only those in view (2048 keys are 2048 rows).
+void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const QueryView& view,
+              int query) {
+  const attnlab::SingleQuery& r = view.result;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
+  const float fs = ImGui::GetFontSize();
+  const float rows_h = ImGui::GetTextLineHeightWithSpacing() * (float(view.keys.size()) + 1.6f);
+  const float height = std::min(rows_h, std::max(fs * 6.0f, ImGui::GetContentRegionAvail().y - fs * 5.0f));
+  if (!ImGui::BeginTable("##keys", 4, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("q\xC2\xB7k_j", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("scaled", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("weight", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(r.scores.size()));
+  while (clipper.Step()) {
+    for (int j = clipper.DisplayStart; j < clipper.DisplayEnd; ++j) {
+      const bool masked = !model.allowed(query, j);
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(view.keys[static_cast<std::size_t>(j)].c_str());
+      ImGui::PushFont(GetFonts().mono);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(Num(r.scores(j)).c_str());
+      ImGui::TableSetColumnIndex(2);
+      if (masked)
+        ImGui::TextColored(DimTextColor(), "\xE2\x88\x92\xE2\x88\x9E");
+      else
+        ImGui::TextUnformatted(Num(r.scores(j) * model.scale).c_str());
+      ImGui::PopFont();
+      if (masked && ImGui::IsItemHovered()) ImGui::SetTooltip("masked: %s", MaskReason(s, query, j).c_str());
+      ImGui::TableSetColumnIndex(3);
+      WeightBar(r.weights(j), masked);
+    }
+  }
+  ImGui::EndTable();
 }
 
 }  // namespace
 
 void Draw(AppState& state) {
-  const attnlab::Scenario& s = state.GetScenario();
-  const std::vector<std::string> queries = QueryTokenLabels(s), keys = KeyTokenLabels(s);
-  if (queries.empty() || keys.empty()) return;
+  const std::vector<std::string> queries = QueryTokenLabels(state.GetScenario());
+  if (queries.empty()) return;
   Pickers(state, queries);
   const int head = std::clamp(state.ui.selected_head, 0, state.HeadCount() - 1);
   const int query = state.ui.single_query;
-  const attnlab::SingleQuery* r = g_cache.Get(state, head, query);
-  const attnlab::Model* model = g_cache.model.Get(state);
-  if (!r || !model) return;
+  const attnlab::Trace& trace = state.GetTrace();
+  const QueryView* view = g_cache.Get(state, head, query);
+  // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.
+  const bool stale = ComputingBadge(state, trace);
+  if (!view) return;
+  if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
+  const attnlab::Scenario& s = *state.TraceScenario();
+  const attnlab::Model& model = *state.TraceModel();
   const std::string x = "x_" + std::to_string(query);
   MonoWrapped((s.layout == attnlab::Layout::rows ? "q = " + x + " W_q" : "q = W_q " + x) +
-              " + b_q = " + VectorText(r->q));
+              " + b_q = " + VectorText(view->result.q));
   ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
   ImGui::TextWrapped("a = softmax(q\xC2\xB7k_j \xC3\x97 %s) over the keys it may attend",
-                     Num(model->scale).c_str());
+                     Num(model.scale).c_str());
   ImGui::PopStyleColor();
-  KeyTable(state, *r, model->scale, query, keys);
-  OutputLine(*r, keys);
+  KeyTable(s, model, *view, query);
+  MonoWrapped(view->weighted_sum);
+  MonoWrapped("  = " + VectorText(view->result.output));
+  if (stale) ImGui::PopStyleVar();
 }
 
 }  // namespace attnlab::app::SingleQueryPanel

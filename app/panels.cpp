@@ -14,6 +14,7 @@
 #include "panel_pipeline.h"
 #include "panel_scenario.h"
 #include "panel_single_query.h"
+#include "window_backgrounds.h"
 
 namespace attnlab::app {
 namespace {
@@ -215,6 +216,7 @@ void DrawPanels(AppState& state) {
     const Rect r = DefaultRect(slots, std::size_t(slot - slots.begin()), work);
     ImGui::SetNextWindowPos(r.pos, cond);
     ImGui::SetNextWindowSize(r.size, cond);
+    ImGui::SetNextWindowBgAlpha(PanelBackgroundAlpha(slot->group ? slot->group : panels[i].name));
     if (slot->group) {
       DrawGroup(state, panels, *slot);
       continue;

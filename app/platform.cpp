@@ -13,6 +13,7 @@
 
 #include "screenshot.h"
 #include "theme.h"
+#include "window_backgrounds.h"
 #include "window_capture.h"
 
 namespace attnlab::app {
@@ -176,7 +177,8 @@ void Platform::Render(Capture* capture) {
   int width = 0, height = 0;
   glfwGetFramebufferSize(window_, &width, &height);
   glViewport(0, 0, width, height);
-  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  const ImVec4 clear = ClearColor();  // the panels' colour: they draw no background of their own
+  glClearColor(clear.x, clear.y, clear.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   if (capture) ReadFramebuffer(width, height, capture);

@@ -7,7 +7,23 @@
 
 namespace attnlab::app {
 
-bool ApplyScriptedEdit(AppState& state, const std::string& spec, std::string* error) {
+namespace {
+
+bool UndoOrRedo(AppState& state, const std::string& name, std::string* error) {
+  const bool undo = name == "undo";
+  if (undo ? !state.CanUndo() : !state.CanRedo()) {
+    *error = "--test-edit " + name + ": nothing to " + name;
+    return false;
+  }
+  if (undo)
+    state.Undo();
+  else
+    state.Redo();
+  return true;
+}
+
+bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
+  if (spec == "undo" || spec == "redo") return UndoOrRedo(state, spec, error);
   const std::size_t eq = spec.find('=');
   const std::string name = spec.substr(0, eq);
   const std::string value = eq == std::string::npos ? std::string() : spec.substr(eq + 1);
@@ -26,11 +42,23 @@ bool ApplyScriptedEdit(AppState& state, const std::string& spec, std::string* er
       s.scale.value = scale;
     });
   } else {
-    *error = "--test-edit: unknown edit '" + spec + "' (layout, heads=N, scale=S)";
+    *error = "--test-edit: unknown edit '" + spec + "' (layout, heads=N, scale=S, undo, redo)";
     return false;
   }
   if (!applied) *error = "--test-edit " + spec + " refused: " + state.LastEditError().message;
   return applied;
+}
+
+}  // namespace
+
+bool ApplyScriptedEdit(AppState& state, const std::string& spec, std::string* error) {
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = spec.find(',', start);
+    if (!ApplyOne(state, spec.substr(start, comma - start), error)) return false;
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
 }
 
 }  // namespace attnlab::app

@@ -7,8 +7,9 @@ namespace attnlab::app {
 
 class AppState;
 
-/// `spec`: "layout" (switch rows/columns), "heads=N" or "scale=S". Returns false with `error`
-/// set when the spec is unknown or the edit is refused.
+/// `spec`: "layout" (switch rows/columns), "heads=N", "scale=S", "undo" or "redo" (as Ctrl+Z and
+/// Ctrl+Y), or several of them separated by commas, applied in order. Returns false with `error`
+/// set when a spec is unknown, an edit is refused or there is nothing to undo or redo.
 bool ApplyScriptedEdit(AppState& state, const std::string& spec, std::string* error);
 
 }  // namespace attnlab::app

@@ -50,7 +50,7 @@ void DarkColors(ImGuiStyle& style) {
   ImGui::StyleColorsDark(&style);
   ImVec4* c = style.Colors;
   c[ImGuiCol_WindowBg] = Rgb(30, 32, 36);
-  c[ImGuiCol_ChildBg] = Rgb(30, 32, 36);
+  c[ImGuiCol_ChildBg] = Rgb(0, 0, 0, 0.0f);  // on its window's colour: no second fill to rasterise
   c[ImGuiCol_PopupBg] = Rgb(38, 40, 46, 0.98f);
   c[ImGuiCol_MenuBarBg] = Rgb(22, 24, 28);
   c[ImGuiCol_TitleBg] = Rgb(22, 24, 28);
@@ -72,7 +72,7 @@ void LectureColors(ImGuiStyle& style) {
   ImGui::StyleColorsDark(&style);
   ImVec4* c = style.Colors;
   c[ImGuiCol_WindowBg] = Rgb(0, 0, 0);
-  c[ImGuiCol_ChildBg] = Rgb(0, 0, 0);
+  c[ImGuiCol_ChildBg] = Rgb(0, 0, 0, 0.0f);
   c[ImGuiCol_PopupBg] = Rgb(16, 16, 16, 1.0f);
   c[ImGuiCol_MenuBarBg] = Rgb(0, 0, 0);
   c[ImGuiCol_TitleBg] = Rgb(0, 0, 0);

@@ -1,6 +1,7 @@
 #include "trace_worker.h"
 
 #include <exception>
+#include <memory>
 #include <utility>
 
 #include <imgui.h>
@@ -24,9 +25,10 @@ namespace {
 constexpr double kMaxSyncFlops = 2.5e8;
 constexpr double kMaxSyncCells = 1 << 20;  // H x n_x x n_z: four such stages are written
 
-// The worker and its OpenMP threads (created by it, so they inherit this) yield to the UI thread
-// and to llvmpipe's rasterisers when the cores are short: a frame is never starved by our own
-// computation. Nice 5 weighs about a third of the UI thread under Linux's scheduler.
+// The worker and the core's helper threads (which adopt the nice value of the thread whose loop
+// they run when it is higher: core/src/task_pool.h) yield to the UI thread and to llvmpipe's
+// rasterisers when the cores are short: a frame is never starved by our own computation. Nice 5
+// weighs about a third of the UI thread under Linux's scheduler.
 constexpr int kWorkerNice = 5;
 
 void LowerThreadPriority() {
@@ -107,20 +109,21 @@ TraceWorker::~TraceWorker() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
+    cancel_ = true;  // exit without waiting for a computation nobody will see
   }
   wake_.notify_all();
   thread_.join();
 }
 
-void TraceWorker::Request(std::shared_ptr<const attnlab::Scenario> scenario, std::uint64_t version) {
+void TraceWorker::Request(ScenarioVersion input) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.requests;
-    if (pending_) ++stats_.superseded;
-    pending_ = std::move(scenario);
-    pending_version_ = version;
-    latest_version_ = version;
-    if (back_ready_ && back_result_.version != version) {
+    if (pending_.scenario) ++stats_.superseded;
+    latest_version_ = input.version;
+    pending_ = std::move(input);
+    if (running_) cancel_ = true;
+    if (back_ready_ && back_result_.computed_from.version != latest_version_) {
       back_ready_ = false;  // finished but already old: never shown, buffer free again
       back_result_ = {};
       ++stats_.discarded;
@@ -134,7 +137,7 @@ bool TraceWorker::TakeResult(std::uint64_t version, attnlab::Trace& trace, Resul
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!back_ready_) return false;
-    if (back_result_.version == version) {
+    if (back_result_.computed_from.version == version) {
       if (back_result_.error.empty()) std::swap(trace, back_);  // O(1): the matrices swap buffers
       *result = std::move(back_result_);
       ++stats_.delivered;
@@ -151,7 +154,7 @@ bool TraceWorker::TakeResult(std::uint64_t version, attnlab::Trace& trace, Resul
 
 bool TraceWorker::Busy() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return pending_ || running_ || back_ready_;
+  return pending_.scenario || running_ || back_ready_;
 }
 
 TraceWorker::Stats TraceWorker::GetStats() const {
@@ -159,27 +162,42 @@ TraceWorker::Stats TraceWorker::GetStats() const {
   return stats_;
 }
 
+bool TraceWorker::Compute(Result& job) {
+  ScenarioVersion& in = job.computed_from;
+  try {
+    if (!in.model) {
+      in.model = std::make_shared<const attnlab::Model>(attnlab::resolve(*in.scenario));
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++stats_.resolves;
+    }
+    // The back buffer is ours until back_ready_: compute_into reuses its memory.
+    return attnlab::compute_into(*in.model, in.scenario->layout, back_, &cancel_);
+  } catch (const std::exception& e) {
+    job.error = e.what();
+    return true;
+  }
+}
+
 void TraceWorker::Run() {
   LowerThreadPriority();
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [this] { return stop_ || (pending_ && !back_ready_); });
+    wake_.wait(lock, [this] { return stop_ || (pending_.scenario && !back_ready_); });
     if (stop_) return;
-    Result job{pending_version_, std::move(pending_), {}};
-    pending_.reset();
+    Result job{std::exchange(pending_, {}), {}};
     running_ = true;
+    cancel_ = false;
     ++stats_.started;
     lock.unlock();
-    try {
-      // The back buffer is ours until back_ready_: compute_into reuses its memory.
-      attnlab::compute_into(attnlab::resolve(*job.scenario), job.scenario->layout, back_);
-    } catch (const std::exception& e) {
-      job.error = e.what();
-    }
+    const bool complete = Compute(job);
     lock.lock();
     running_ = false;
-    if (job.version != latest_version_) {
-      ++stats_.discarded;  // a newer edit arrived while computing: its request is pending
+    if (!complete) {
+      ++stats_.cancelled;  // a newer request is pending (or the window closes)
+      continue;
+    }
+    if (job.computed_from.version != latest_version_) {
+      ++stats_.discarded;  // a newer request arrived too late to cancel: it is pending
       continue;
     }
     back_result_ = std::move(job);

@@ -2,16 +2,17 @@
 /// TraceWorker: computes large traces on one background thread so that the window never freezes
 /// (issue 5: up to N = 2048 the UI thread never waits for a computation).
 ///
-/// The UI thread posts snapshots of the Scenario with Request() and collects finished traces with
-/// TakeResult(); neither waits for a computation. A newer request replaces a pending one; a
-/// computation whose version is no longer the newest when it finishes is discarded, so a
-/// superseded trace is never shown. Double-buffered: the worker computes into its own Trace and
-/// TakeResult() swaps it with the UI's, whose memory the next computation then reuses
-/// (compute_into: no page zeroing for a same-shape edit).
+/// The UI thread posts versions of the document (shared, never copied) with Request() and
+/// collects finished traces with TakeResult(); neither waits for a computation. A newer request
+/// replaces a pending one and cancels a running one (compute_into's cancel flag, polled between
+/// tasks of a few ms), so a superseded trace is never shown and barely delays the next.
+/// Double-buffered: the worker computes into its own Trace and TakeResult() swaps it with the
+/// UI's, whose memory the next computation then reuses (compute_into: no page zeroing for a
+/// same-shape edit).
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -19,6 +20,7 @@
 
 #include "attnlab/scenario.h"
 #include "attnlab/trace.h"
+#include "scenario_version.h"
 
 namespace attnlab::app {
 
@@ -38,22 +40,23 @@ class AppState;
 /// (the heatmaps of `shown`, the previous trace, are drawn dimmed: HeatmapSpec::stale). Returns
 /// whether it is stale.
 bool ComputingBadge(const AppState& state, const attnlab::Trace& shown);
+/// What a panel multiplies ImGui's alpha by to dim the numbers of a stale trace it writes out.
+constexpr float kStaleAlpha = 0.45f;
 
 class TraceWorker {
  public:
   /// `on_result` runs on the worker thread after a trace is ready (e.g. wake the event loop).
   explicit TraceWorker(std::function<void()> on_result = {});
-  ~TraceWorker();  ///< lets a running computation finish, then joins
+  ~TraceWorker();  ///< cancels a running computation, then joins
   TraceWorker(const TraceWorker&) = delete;
   TraceWorker& operator=(const TraceWorker&) = delete;
 
-  /// Asks for the trace of `scenario` at `version` (increasing); replaces a pending request and
-  /// drops a finished trace of an older version.
-  void Request(std::shared_ptr<const attnlab::Scenario> scenario, std::uint64_t version);
+  /// Asks for the trace of `input` (a null model is resolved here, which validates it); replaces
+  /// a pending request, cancels a running one and drops a finished trace of another version.
+  void Request(ScenarioVersion input);
 
   struct Result {
-    std::uint64_t version = 0;
-    std::shared_ptr<const attnlab::Scenario> scenario;  ///< the snapshot it was computed from
+    ScenarioVersion computed_from;  ///< with its Model, resolved here if it came without
     std::string error;  ///< non-empty: the computation failed and `trace` was left alone
   };
   /// If the trace of `version` is ready, swaps it into `trace` (whose old contents become the
@@ -67,21 +70,25 @@ class TraceWorker {
     int requests = 0;    ///< Request() calls
     int started = 0;     ///< computations started
     int superseded = 0;  ///< requests replaced before they started
+    int cancelled = 0;   ///< computations stopped by a newer request
     int discarded = 0;   ///< computations finished after a newer request: never shown
     int delivered = 0;   ///< traces handed to the UI
+    int resolves = 0;    ///< Models resolved here (requests that came without one)
   };
   Stats GetStats() const;
 
  private:
   void Run();
+  /// Resolves (if needed) and computes `job` into back_; false when cancelled.
+  bool Compute(Result& job);
 
   std::function<void()> on_result_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  std::shared_ptr<const attnlab::Scenario> pending_;  ///< newest request not yet started
-  std::uint64_t pending_version_ = 0;
+  ScenarioVersion pending_;           ///< newest request not yet started (scenario null: none)
   std::uint64_t latest_version_ = 0;  ///< newest version requested
   bool running_ = false;
+  std::atomic<bool> cancel_{false};   ///< set while running_: a newer request or the destructor
   // The back buffer: written by the worker only while !back_ready_, by the UI only while set.
   attnlab::Trace back_;
   bool back_ready_ = false;

@@ -13,6 +13,7 @@
 #include "platform.h"
 #include "theme.h"
 #include "user_dirs.h"
+#include "window_backgrounds.h"
 
 namespace attnlab::app {
 namespace {
@@ -52,7 +53,8 @@ void RenderOffscreen(Capture* capture) {
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
     glViewport(0, 0, width, height);
-    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);  // the window's background (Platform::Render)
+    const ImVec4 clear = ClearColor();  // as Platform::Render
+    glClearColor(clear.x, clear.y, clear.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(dd);
     if (capture) ReadFramebuffer(width, height, capture);

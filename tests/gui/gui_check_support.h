@@ -150,6 +150,67 @@ inline attnlab::Rgb8 WeightColor(const attnlab::Trace& trace, int head, long r, 
   return trace.is_masked(r, c) ? masked_rgb : attnlab::MapValue({map, 0.0, 1.0}, w(r, c));
 }
 
+// A pooled heatmap (dump "pooling" other than "none": cells smaller than a pixel) draws texel x
+// of texels[0], one pixel wide, for the block of columns [x * cols / texels[0], (x + 1) * cols /
+// texels[0]) (integer division), rows likewise.
+struct PooledGrid {
+  float x0 = 0, y0 = 0;
+  long rows = 0, cols = 0, texels_w = 0, texels_h = 0;
+  std::vector<float> clip;
+};
+
+inline bool IsPooled(const nlohmann::json& hm) { return hm.value("pooling", "none") != "none"; }
+
+inline PooledGrid PooledGridOf(const nlohmann::json& hm) {
+  return {hm["x0"].get<float>(),   hm["y0"].get<float>(),       hm["rows"].get<long>(),
+          hm["cols"].get<long>(),  hm["texels"][0].get<long>(), hm["texels"][1].get<long>(),
+          hm["clip"].get<std::vector<float>>()};
+}
+
+// First cell of texel i along a side of n cells drawn as n_px texels.
+inline long FirstCellOfTexel(long i, long n, long n_px) { return i * n / n_px; }
+
+// The texel whose block holds cell k: the last texel starting at or before k.
+inline long TexelOfCell(long k, long n, long n_px) { return ((k + 1) * n_px - 1) / n; }
+
+// What texel (x, y) of head's pooled weights must show: the largest weight of its block that is
+// not masked (max-pooling), or masked_rgb when every cell of the block is masked.
+inline attnlab::Rgb8 PooledWeightColor(const attnlab::Trace& trace, int head, const PooledGrid& g,
+                                       long x, long y, attnlab::Colormap map, attnlab::Rgb8 masked_rgb) {
+  const attnlab::Matrix& w = trace.heads[static_cast<std::size_t>(head)].weights;
+  double best = -1.0;
+  for (long r = FirstCellOfTexel(y, g.rows, g.texels_h); r < FirstCellOfTexel(y + 1, g.rows, g.texels_h); ++r)
+    for (long c = FirstCellOfTexel(x, g.cols, g.texels_w); c < FirstCellOfTexel(x + 1, g.cols, g.texels_w); ++c)
+      if (!trace.is_masked(r, c)) best = std::max(best, w(r, c));
+  return best < 0 ? masked_rgb : attnlab::MapValue({map, 0.0, 1.0}, best);
+}
+
+// The framebuffer pixel at the centre of texel (x, y); false when clipped or off the image.
+inline bool TexelPixel(const PooledGrid& g, long x, long y, float fb_scale, const Image& img, int* px, int* py) {
+  const float left = g.x0 + float(x), top = g.y0 + float(y);
+  if (left < g.clip[0] || top < g.clip[1] || left + 1 > g.clip[2] || top + 1 > g.clip[3]) return false;
+  *px = int(std::floor((left + 0.5f) * fb_scale));
+  *py = int(std::floor((top + 0.5f) * fb_scale));
+  return !(*px < 0 || *py < 0 || *px >= img.width || *py >= img.height);
+}
+
+// Where cell (r, c) of head's weights heatmap `hm` shows on screen and the colour it must have
+// there: the centre of its own pixels, or of its block's texel when pooled. False when not in view.
+inline bool WeightProbe(const nlohmann::json& hm, const Image& img, float fb_scale,
+                        const attnlab::Trace& trace, int head, long r, long c, attnlab::Colormap map,
+                        attnlab::Rgb8 masked_rgb, int* px, int* py, attnlab::Rgb8* expected) {
+  if (IsPooled(hm)) {
+    const PooledGrid g = PooledGridOf(hm);
+    const long x = TexelOfCell(c, g.cols, g.texels_w), y = TexelOfCell(r, g.rows, g.texels_h);
+    *expected = PooledWeightColor(trace, head, g, x, y, map, masked_rgb);
+    return TexelPixel(g, x, y, fb_scale, img, px, py);
+  }
+  const Grid grid = GridOf(hm);
+  const CellRect rect = CellAt(grid, r, c);
+  *expected = WeightColor(trace, head, r, c, map, masked_rgb);
+  return InClip(grid, rect) && CentrePixel(rect, fb_scale, img, px, py);
+}
+
 // Makes OUT.png's directory and removes an old OUT.png: a stale screenshot must not pass.
 inline void PrepareOutput(const std::string& out) {
   std::filesystem::create_directories(std::filesystem::path(out).parent_path());

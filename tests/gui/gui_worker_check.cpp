@@ -76,16 +76,13 @@ int CheckWeights(const std::string& png, const attnlab::Trace& trace, int* check
       ++failures;
       continue;
     }
-    const Grid grid = GridOf(hm);
     // Sample along the diagonal band, where causal weights are far from 0 and differ by edit.
     const long step = std::max(1L, static_cast<long>(w.rows()) / (8 * kMaxCellsPerHeatmap));
     for (long r = 0; r < w.rows(); r += step) {
       for (long c : {r, r / 2, std::max(0L, r - 1)}) {
-        const CellRect rect = CellAt(grid, r, c);
-        if (!InClip(grid, rect)) continue;
         int cx = 0, cy = 0;
-        if (!CentrePixel(rect, fb, img, &cx, &cy)) continue;
-        const attnlab::Rgb8 expected = WeightColor(trace, head, r, c, map, masked_rgb);
+        attnlab::Rgb8 expected;  // pooled heatmaps: the colour of the block holding (r, c)
+        if (!WeightProbe(hm, img, fb, trace, head, r, c, map, masked_rgb, &cx, &cy, &expected)) continue;
         const attnlab::Rgb8 actual = img.At(cx, cy);
         const int err = ChannelError(actual, expected);
         ++*checked;
