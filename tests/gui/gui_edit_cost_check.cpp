@@ -22,6 +22,9 @@
 
 namespace {
 
+using gui_check::CheckerArgs;
+using gui_check::MakeCausalScenario;
+using gui_check::ParseCheckerArgs;
 using gui_check::Quote;
 
 constexpr const char* kShape = "1024x64x4";  // 4M weight cells: computed off the UI thread
@@ -87,19 +90,11 @@ bool ExpectDocument(const WindowRun& run, const nlohmann::json& expected, const 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s APP MAKE_SCENARIO OUT_DIR\n", argv[0]);
-    return 2;
-  }
-  const std::string app = argv[1], make = argv[2], dir = argv[3];
-  std::filesystem::create_directories(dir);
+  CheckerArgs args;
+  if (!ParseCheckerArgs(argc, argv, &args)) return 2;
+  const std::string &app = args.app, &dir = args.dir;
   const std::string scenario = dir + "/edit-cost-" + kShape + ".json";
-  const std::string generate = Quote(make) + " " + kShape + " " + Quote(scenario) + " --causal --seed 7";
-  std::printf("running: %s\n", generate.c_str());
-  if (std::system(generate.c_str()) != 0) {
-    std::printf("FAIL: cannot generate the scenario\n");
-    return 1;
-  }
+  if (!MakeCausalScenario(args, kShape, scenario, 7)) return 1;
   const std::string window =
       Quote(app) + " " + Quote(scenario) + " --frames 6 --screenshot " + Quote(dir + "/edit-cost.png");
   bool ok = true;

@@ -90,17 +90,14 @@ void CheckExact(const nlohmann::json& hm, const attnlab::Trace& trace, const Ima
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s APP MAKE_SCENARIO OUT_DIR\n", argv[0]);
-    return 2;
-  }
-  const std::string app = argv[1], make = argv[2], dir = argv[3];
-  std::filesystem::create_directories(dir);
+  CheckerArgs args;
+  if (!ParseCheckerArgs(argc, argv, &args)) return 2;
+  const std::string &app = args.app, &dir = args.dir;
   const std::string scenario = dir + "/pooled-" + kShape + ".json", png = dir + "/pooled-heads.png";
   PrepareOutput(png);
-  if (!RunEchoed(Quote(make) + " " + kShape + " " + Quote(scenario) + " --causal --seed 3") ||
-      !RunEchoed(ScreenshotCommand(app, scenario, png))) {
-    std::printf("FAIL: cannot generate the scenario or run the window\n");
+  if (!MakeCausalScenario(args, kShape, scenario, 3)) return 1;
+  if (!RunEchoed(ScreenshotCommand(app, scenario, png))) {
+    std::printf("FAIL: cannot run the window\n");
     return 1;
   }
   Image img;

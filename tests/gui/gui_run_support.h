@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 namespace gui_check {
@@ -25,5 +27,33 @@ inline bool RunCapture(const std::string& command, std::string* out, int* status
 
 // A raw wait status as an exit code; -1 when the command did not exit (killed by a signal).
 inline int ExitCode(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+
+// The arguments of the checkers that generate their own scenario: APP MAKE_SCENARIO OUT_DIR.
+struct CheckerArgs {
+  std::string app, make, dir;
+};
+
+// Parses them and creates OUT_DIR; false (usage printed) when they are not three.
+inline bool ParseCheckerArgs(int argc, char** argv, CheckerArgs* out) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s APP MAKE_SCENARIO OUT_DIR\n", argv[0]);
+    return false;
+  }
+  *out = {argv[1], argv[2], argv[3]};
+  std::filesystem::create_directories(out->dir);
+  return true;
+}
+
+// Writes a seeded causal scenario of `shape` (N x E x H) to `path` with attnlab_gui_make_scenario;
+// false (FAIL printed) when it cannot.
+inline bool MakeCausalScenario(const CheckerArgs& args, const std::string& shape, const std::string& path,
+                               int seed) {
+  const std::string command =
+      Quote(args.make) + " " + shape + " " + Quote(path) + " --causal --seed " + std::to_string(seed);
+  std::printf("running: %s\n", command.c_str());
+  if (std::system(command.c_str()) == 0) return true;
+  std::printf("FAIL: cannot generate the scenario\n");
+  return false;
+}
 
 }  // namespace gui_check

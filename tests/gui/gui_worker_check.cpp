@@ -133,18 +133,11 @@ bool ExpectShown(const nlohmann::json& stats, const std::string& png, const attn
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s APP MAKE_SCENARIO OUT_DIR\n", argv[0]);
-    return 2;
-  }
-  const std::string app = argv[1], make = argv[2], dir = argv[3];
-  std::filesystem::create_directories(dir);
+  CheckerArgs args;
+  if (!ParseCheckerArgs(argc, argv, &args)) return 2;
+  const std::string &app = args.app, &dir = args.dir;
   const std::string scenario = dir + "/worker-" + kShape + ".json";
-  std::string ignored;
-  if (Run(Quote(make) + " " + kShape + " " + Quote(scenario) + " --causal --seed 5", &ignored) != 0) {
-    std::printf("FAIL: cannot generate the scenario\n");
-    return 1;
-  }
+  if (!MakeCausalScenario(args, kShape, scenario, 5)) return 1;
   const std::string window = Quote(app) + " " + Quote(scenario) + " --screenshot ";
   bool ok = true;
   nlohmann::json stats;
