@@ -30,8 +30,8 @@ Eigen::Index row_block(Eigen::Index n_z) {
 /// Rows of X projected by one task: at most 256, and small enough that each of the threads gets
 /// several tasks (an output projection of 256 rows as one task left a core idle).
 Eigen::Index projection_rows(Eigen::Index n) { return std::clamp<Eigen::Index>((n + 7) / 8, 16, 256); }
-/// Below this many multiply-adds (~20 us) a trace is computed on one thread: waking the other
-/// costs microseconds on an idle machine and can cost a scheduler time slice on a busy one.
+/// Below this many multiply-adds (~20 us) a trace is computed on the calling thread alone: waking
+/// the pool's helper costs a few microseconds (task_pool.h).
 constexpr double kParallelWork = 5e5;
 
 /// Softmax of one row, `out = softmax(in)`, along the row: subtracts the row maximum before exp.
