@@ -26,14 +26,6 @@
 #include "attnlab/scenario_io.h"
 #include "hostile/generate.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ATTNLAB_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ATTNLAB_TEST_ASAN 1
-#endif
-#endif
-
 namespace {
 
 namespace fs = std::filesystem;
@@ -104,15 +96,7 @@ CliRun run_cli(const std::vector<std::string>& args) {
   const fs::path out_file = Scratch::dir() / "stdout.txt", err_file = Scratch::dir() / "stderr.txt";
   const pid_t pid = ::fork();
   if (pid == 0) {
-#ifdef ATTNLAB_TEST_ASAN
-    // ASan reserves terabytes of address space, so cap single allocations instead.
-    std::string options = std::getenv("ASAN_OPTIONS") ? std::getenv("ASAN_OPTIONS") : "";
-    options += ":max_allocation_size_mb=2048:allocator_may_return_null=0";
-    ::setenv("ASAN_OPTIONS", options.c_str(), 1);
-#else
-    const rlimit cap{kAddressSpace, kAddressSpace};
-    ::setrlimit(RLIMIT_AS, &cap);
-#endif
+    attnlab::hostile::cap_memory(kAddressSpace);
     const int out = ::open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(out, 1);

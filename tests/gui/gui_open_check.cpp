@@ -23,14 +23,6 @@
 #include "../hostile/generate.h"
 #include "gui_run_support.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ATTNLAB_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ATTNLAB_TEST_ASAN 1
-#endif
-#endif
-
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -91,15 +83,8 @@ int main(int argc, char** argv) {
     for (const Case& c : cases) out << c.path << "\n";
   }
 
-#ifdef ATTNLAB_TEST_ASAN
-  // ASan reserves terabytes of address space: cap single allocations instead.
-  std::string asan = getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "";
-  ::setenv("ASAN_OPTIONS", (asan + ":max_allocation_size_mb=2048:allocator_may_return_null=0").c_str(), 1);
-#else
   // No huge allocation on the way to a refusal (Mesa's llvmpipe needs about 1 GiB of its own).
-  const rlimit cap{rlim_t{4} << 30, rlim_t{4} << 30};
-  ::setrlimit(RLIMIT_AS, &cap);
-#endif
+  attnlab::hostile::cap_memory(rlim_t{4} << 30);
 
   int failures = 0, status = 0;
   // The unsaved edit (scale) makes the "Save changes?" guard relevant: a refused file must not ask.

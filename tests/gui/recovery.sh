@@ -11,10 +11,7 @@
 set -eu
 app=$1
 preset=$2
-work=$(mktemp -d)
-export XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" HOME="$work/home" \
-       XDG_PICTURES_DIR="$work/pictures"
-mkdir -p "$HOME"
+. "$(dirname "$0")/isolated_home.sh"
 doc="$HOME/lecture.json"
 cp "$preset" "$doc"
 state_dir="$XDG_STATE_HOME/attnlab"

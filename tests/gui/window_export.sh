@@ -12,10 +12,7 @@ set -eu
 app=$1
 cli=$2
 preset=$3
-work=$(mktemp -d)
-export XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" HOME="$work/home" \
-       XDG_PICTURES_DIR="$work/pictures"
-mkdir -p "$HOME"
+. "$(dirname "$0")/isolated_home.sh"
 pid=
 trap 'test -n "$pid" && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

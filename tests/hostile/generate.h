@@ -1,14 +1,40 @@
 #pragma once
 // The hostile cases too big or too odd to commit (cases.json "generate"), written at test time by
-// tests/test_hostile.cpp (the CLI) and tests/gui/gui_open_check.cpp (the window's open).
+// tests/test_hostile.cpp (the CLI) and tests/gui/gui_open_check.cpp (the window's open), and the
+// memory cap both run them under.
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ATTNLAB_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATTNLAB_TEST_ASAN 1
+#endif
+#endif
+
 namespace attnlab::hostile {
+
+/// Caps the memory of this process (call it in the child that runs a hostile case): an address
+/// space of `bytes`, or under ASan, which reserves terabytes of address space, single allocations
+/// of at most 2 GiB instead.
+inline void cap_memory(rlim_t bytes) {
+#ifdef ATTNLAB_TEST_ASAN
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string options = std::string(asan ? asan : "") + ":max_allocation_size_mb=2048:allocator_may_return_null=0";
+  ::setenv("ASAN_OPTIONS", options.c_str(), 1);
+  (void)bytes;
+#else
+  const rlimit cap{bytes, bytes};
+  ::setrlimit(RLIMIT_AS, &cap);
+#endif
+}
 
 inline std::string column(int n) {  // n tokens of width 1: [[0],[0],...]
   std::string s = "[";
