@@ -1,5 +1,7 @@
 #include "attnlab/memory.h"
 
+#include <cstdlib>  // defines __GLIBC__ under glibc: without a C library header first, the test below is always false
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
