@@ -1,0 +1,72 @@
+// core/src/gemm.h: the core's products (OpenBLAS in strips, or Eigen) against Eigen's own product,
+// on shapes that take the strip path with a remainder, and on blocks of larger matrices (a head's
+// columns of the concatenation) as attention.cpp passes them.
+#include <gtest/gtest.h>
+
+#include <ostream>
+
+#include "attnlab/random.h"
+#include "gemm.h"  // core/src
+
+namespace {
+
+using attnlab::Matrix;
+
+Matrix random(Eigen::Index rows, Eigen::Index cols, std::uint64_t stream) {
+  attnlab::RandomSpec spec;
+  spec.seed = 7;
+  return attnlab::random_matrix(int(rows), int(cols), spec, stream);
+}
+
+/// Largest |difference| relative to the largest |entry| of the expected product.
+double relative_error(const Matrix& got, const Matrix& want) {
+  return (got - want).cwiseAbs().maxCoeff() / std::max(1.0, want.cwiseAbs().maxCoeff());
+}
+
+struct Shape {
+  Eigen::Index m, k, n;
+};
+void PrintTo(const Shape& s, std::ostream* os) { *os << s.m << "x" << s.k << " times " << s.k << "x" << s.n; }
+
+class Products : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(Products, MultiplyMatchesEigen) {
+  const auto [m, k, n] = GetParam();
+  const Matrix A = random(m, k, 1), B = random(k, n, 2);
+  Matrix C = Matrix::Constant(m, n, 99.0);  // every entry must be overwritten
+  attnlab::gemm::multiply(A, B, C);
+  EXPECT_LT(relative_error(C, A * B), 1e-13);
+}
+
+TEST_P(Products, MultiplyTransposedMatchesEigen) {
+  const auto [m, k, n] = GetParam();
+  const Matrix A = random(m, k, 3), B = random(n, k, 4);
+  Matrix C = Matrix::Constant(m, n, 99.0);
+  attnlab::gemm::multiply_transposed(A, B, C);
+  EXPECT_LT(relative_error(C, A * B.transpose()), 1e-13);
+}
+
+// 1030 x 900 times 900 x 64: strips of 16 rows and a remainder of 6; 1024 x 1024 x 64: attention's
+// weights times values; 61 x 7 x 5: one small product; 300 x 512 x 512: too wide for strips.
+INSTANTIATE_TEST_SUITE_P(Shapes, Products,
+                         ::testing::Values(Shape{1030, 900, 64}, Shape{1024, 1024, 64}, Shape{61, 7, 5},
+                                           Shape{300, 512, 512}, Shape{5, 3000, 70}));
+
+TEST(Products, WriteOnlyTheirBlockOfALargerMatrix) {
+  // A head's outputs are columns [64, 128) of the concatenation, its queries rows [100, 1130) of X.
+  const Matrix X = random(1200, 900, 5), W = random(900, 64, 6);
+  Matrix concat = Matrix::Constant(1030, 192, 5.0);
+  attnlab::gemm::multiply(X.middleRows(100, 1030), W, concat.middleCols(64, 64));
+  EXPECT_LT(relative_error(concat.middleCols(64, 64), X.middleRows(100, 1030) * W), 1e-13);
+  EXPECT_TRUE((concat.leftCols(64).array() == 5.0).all());
+  EXPECT_TRUE((concat.rightCols(64).array() == 5.0).all());
+}
+
+TEST(Products, EmptyInnerDimensionGivesZeros) {
+  const Matrix A(40, 0), B(0, 9);
+  Matrix C = Matrix::Constant(40, 9, 3.0);
+  attnlab::gemm::multiply(A, B, C);
+  EXPECT_TRUE((C.array() == 0.0).all());
+}
+
+}  // namespace
