@@ -63,6 +63,35 @@ TEST(Softmax, MatchesTheDefinitionOnOrdinaryNumbers) {
   for (int j = 0; j < 4; ++j) EXPECT_NEAR(w(0, j), expected[j], 5e-9) << "j=" << j;
 }
 
+/// Weights from the definition, cell by cell with std::exp: exp(s_j - max) / sum.
+Matrix softmax_by_definition(const Matrix& scores) {
+  Matrix w(scores.rows(), scores.cols());
+  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+    const double max = scores.row(i).maxCoeff();
+    for (Eigen::Index j = 0; j < scores.cols(); ++j) w(i, j) = std::exp(scores(i, j) - max);
+    w.row(i) /= w.row(i).sum();
+  }
+  return w;
+}
+
+TEST(Softmax, KeysFarBelowTheMaximumGetExactlyZeroOthersTheirTinyWeight) {
+  // Identity projections, scale 1: scores = X X^T. Query 0's second key lies 900 below its
+  // maximum (exp underflows: weight exactly 0); query 3's first key lies 697 below (exp = 1e-303,
+  // a representable weight that must not be lost). 20 tokens, so that rows take the vectorised exp.
+  Scenario s;
+  s.X = Matrix::Zero(20, 2);
+  s.X.topRows(4) << 30, 0, 0, 1, 26.4, 0, 0, 26.4;
+  s.scale.kind = attnlab::Scale::Kind::none;
+  const attnlab::Trace t = attnlab::compute(s);
+  const Matrix& w = t.heads[0].weights;
+  EXPECT_EQ(w(0, 1), 0.0);
+  EXPECT_EQ(w(0, 3), 0.0);
+  EXPECT_GT(w(3, 0), 0.0);
+  EXPECT_LT(w(3, 0), 1e-300);
+  EXPECT_LT(max_abs_diff(w, softmax_by_definition(t.heads[0].scores)), 1e-15);
+  for (Eigen::Index i = 0; i < 20; ++i) EXPECT_NEAR(w.row(i).sum(), 1.0, 1e-15);
+}
+
 TEST(Masks, CausalZeroesTheUpperTriangleExactlyAndRowsRenormalise) {
   Scenario s = random_scenario(5, 4, 2, 7);
   s.mask.causal = true;

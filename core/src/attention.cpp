@@ -108,7 +108,17 @@ bool weights_row(const double* __restrict S, const bool* __restrict allowed, dou
                  Out&& A) {
   const Eigen::Index n = masked.size();
   if (!std::memchr(allowed, false, static_cast<std::size_t>(n))) {  // nothing masked: vectorised
-    masked = Eigen::Map<const Eigen::RowVectorXd>(S, n) * scale;
+    const auto s = Eigen::Map<const Eigen::RowVectorXd>(S, n);
+    // scale > 0 (resolve()), so the largest of scale S is scale max(S), exactly. When no key lies
+    // so far below it that exp underflows, one pass gives the weights (same values as softmax_row,
+    // without its copy and clean-up passes: 1.9 -> 1.45 ns a cell at 1024 keys).
+    const double hi = s.maxCoeff() * scale, lo = s.minCoeff() * scale;
+    if (std::isfinite(hi) && lo - hi >= kExpUnderflow) {
+      A = (s.array() * scale - hi).exp().matrix();
+      A *= 1.0 / A.sum();
+      return true;
+    }
+    masked = s * scale;
   } else {
     double* __restrict m = masked.data();
     for (Eigen::Index j = 0; j < n; ++j) m[j] = allowed[j] ? S[j] * scale : kMinusInfinity;
