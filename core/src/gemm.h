@@ -12,8 +12,6 @@ using Ref = Eigen::Ref<Matrix, 0, Eigen::OuterStride<>>;
 
 /// C = A B (A: m by k, B: k by n, C: m by n).
 void multiply(ConstRef A, ConstRef B, Ref C);
-/// C = A B^T (A: m by k, B: n by k, C: m by n).
-void multiply_transposed(ConstRef A, ConstRef B, Ref C);
 
 /// "OpenBLAS" or "Eigen": what multiply() runs on.
 const char* backend();
