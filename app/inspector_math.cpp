@@ -113,7 +113,7 @@ struct Ctx {
 // Q, K, V: one token's embedding times one column of the projection, plus the bias.
 void ExplainProjection(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
   const int token = x.cols ? c : r, feature = x.cols ? r : c;
-  const attnlab::HeadWeights& w = x.model.heads[static_cast<std::size_t>(x.h)];
+  const attnlab::HeadWeights w = x.model.head(static_cast<std::size_t>(x.h));
   const bool is_q = stage == Stage::Q;
   const attnlab::Matrix& in = is_q ? x.model.X : x.model.Z;
   const attnlab::Matrix& W = is_q ? w.W_q : stage == Stage::K ? w.W_k : w.W_v;
@@ -364,7 +364,7 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
   const std::optional<double> value = DisplayedValue(s, trace, cell);
   if (!value) return e;
   const int h = cell.head >= 0 ? cell.head : 0;
-  if (h >= static_cast<int>(model.heads.size()) || trace.heads.empty()) return e;
+  if (h >= model.num_heads || trace.heads.empty()) return e;
   e.value = *value;
   const Ctx x{s, model, trace, trace.heads[static_cast<std::size_t>(h)], h, Columns(s),
               QueryTokenLabels(s), KeyTokenLabels(s)};
@@ -383,7 +383,7 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
     case Stage::Output: ExplainOutput(x, r, c, e); break;
     case Stage::None: return e;
   }
-  if (cell.head >= 0 && model.heads.size() > 1)
+  if (cell.head >= 0 && model.num_heads > 1)
     e.title += "   (head " + std::to_string(cell.head + 1) + ")";
   e.valid = true;
   return e;

@@ -150,6 +150,32 @@ TEST(Projections, OmittedWeightsAreIdentity) {
   EXPECT_EQ(t.output, t.concat);  // no W_o: the output is the concatenation
 }
 
+TEST(Projections, PerHeadOmittedWeightsAreIdentityBesideGivenOnes) {
+  // Head 1 omits its projections and biases (identity, zeros); head 2 gives its own.
+  Scenario s;
+  s.X = Matrix(2, 2);
+  s.X << 1, 2, 3, 4;
+  s.heads.assign(2, attnlab::Projections{});
+  s.heads[1].W_q = Matrix(2, 2);
+  *s.heads[1].W_q << 0, 1, 1, 0;
+  s.heads[1].b_q = attnlab::Vector(2);
+  *s.heads[1].b_q << 10, 20;
+  for (const Layout layout : {Layout::rows, Layout::columns}) {
+    const Scenario sl = attnlab::with_layout(s, layout);
+    const attnlab::Model m = attnlab::resolve(sl);
+    ASSERT_EQ(m.num_heads, 2);
+    EXPECT_EQ(Matrix(m.head(0).W_q), Matrix(Matrix::Identity(2, 2)));
+    EXPECT_EQ(Matrix(m.head(1).W_q), *s.heads[1].W_q);  // symmetric: the same in either layout
+    EXPECT_EQ(attnlab::Vector(m.head(0).b_q), attnlab::Vector::Zero(2));
+    EXPECT_EQ(attnlab::Vector(m.head(1).b_q), *s.heads[1].b_q);
+    const attnlab::Trace t = attnlab::compute(m, Layout::rows);
+    EXPECT_EQ(t.heads[0].Q, s.X);
+    Matrix q1(2, 2);
+    q1 << 12, 21, 14, 23;  // X swapped column by column, plus b_q
+    EXPECT_EQ(t.heads[1].Q, q1);
+  }
+}
+
 TEST(Scale, DefaultIsInverseSqrtDkAndNumbersMultiply) {
   Scenario s = random_scenario(3, 8, 2, 5);  // d_k = 4
   attnlab::Trace t = attnlab::compute(s);

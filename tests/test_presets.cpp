@@ -245,17 +245,17 @@ TEST(PresetVaswani, Q3TwoHeadsSplitByColumns) {
   EXPECT_EQ(s.num_heads, 2);
   EXPECT_FALSE(s.per_head()) << "Q3 splits the full 4x4 matrices";
   const attnlab::Model m = attnlab::resolve(s);
-  ASSERT_EQ(m.heads.size(), 2u);
+  ASSERT_EQ(m.num_heads, 2);
   EXPECT_EQ(m.d_k, 2);
   EXPECT_EQ(m.d_v, 2);
   EXPECT_FALSE(m.has_W_o);
   // In [119], [121], [123]: W_Q_heads, W_K_heads, W_V_heads (4 x 2 each, not the text's 3 x 2).
-  EXPECT_TRUE(Near("head 1 W_q", m.heads[0].W_q, mat({{0.12, -0.87}, {0.76, 0.21}, {-0.55, 0.18}, {0.03, -0.99}}), 0));
-  EXPECT_TRUE(Near("head 2 W_q", m.heads[1].W_q, mat({{0.33, 0.45}, {-0.34, 0.67}, {0.29, -0.73}, {0.42, 0.11}}), 0));
-  EXPECT_TRUE(Near("head 1 W_k", m.heads[0].W_k, mat({{0.64, -0.27}, {-0.45, 0.33}, {0.19, -0.94}, {0.03, 0.85}}), 0));
-  EXPECT_TRUE(Near("head 2 W_k", m.heads[1].W_k, mat({{0.89, -0.12}, {0.71, 0.08}, {0.56, 0.37}, {-0.41, 0.76}}), 0));
-  EXPECT_TRUE(Near("head 1 W_v", m.heads[0].W_v, mat({{0.58, -0.13}, {-0.31, 0.66}, {0.45, 0.11}, {-0.92, 0.37}}), 0));
-  EXPECT_TRUE(Near("head 2 W_v", m.heads[1].W_v, mat({{0.94, 0.22}, {-0.74, 0.09}, {-0.88, 0.67}, {0.28, -0.5}}), 0));
+  EXPECT_TRUE(Near("head 1 W_q", m.head(0).W_q, mat({{0.12, -0.87}, {0.76, 0.21}, {-0.55, 0.18}, {0.03, -0.99}}), 0));
+  EXPECT_TRUE(Near("head 2 W_q", m.head(1).W_q, mat({{0.33, 0.45}, {-0.34, 0.67}, {0.29, -0.73}, {0.42, 0.11}}), 0));
+  EXPECT_TRUE(Near("head 1 W_k", m.head(0).W_k, mat({{0.64, -0.27}, {-0.45, 0.33}, {0.19, -0.94}, {0.03, 0.85}}), 0));
+  EXPECT_TRUE(Near("head 2 W_k", m.head(1).W_k, mat({{0.89, -0.12}, {0.71, 0.08}, {0.56, 0.37}, {-0.41, 0.76}}), 0));
+  EXPECT_TRUE(Near("head 1 W_v", m.head(0).W_v, mat({{0.58, -0.13}, {-0.31, 0.66}, {0.45, 0.11}, {-0.92, 0.37}}), 0));
+  EXPECT_TRUE(Near("head 2 W_v", m.head(1).W_v, mat({{0.94, 0.22}, {-0.74, 0.09}, {-0.88, 0.67}, {0.28, -0.5}}), 0));
 
   const Trace t = attnlab::compute(s);
   ASSERT_EQ(t.heads.size(), 2u);

@@ -58,7 +58,8 @@ bool softmax_row(const In& in, Out&& out) {
 }
 
 /// Rows [r, r + len) of out = X W + 1 b^T (out already sized).
-void project_rows(const Matrix& X, const Matrix& W, const Vector& b, Eigen::Index r, Eigen::Index len, gemm::Ref out) {
+void project_rows(const Matrix& X, gemm::ConstRef W, const Eigen::Ref<const Vector>& b, Eigen::Index r, Eigen::Index len,
+                  gemm::Ref out) {
   gemm::multiply(X.middleRows(r, len), W, out.middleRows(r, len));
   out.middleRows(r, len).rowwise() += b.transpose();
 }
@@ -187,7 +188,7 @@ struct Plan {
 };
 
 Plan make_plan(const Model& model, Layout layout, Trace& t) {
-  const Eigen::Index H = Eigen::Index(model.heads.size()), n_x = model.X.rows(), n_z = model.Z.rows();
+  const Eigen::Index H = model.num_heads, n_x = model.X.rows(), n_z = model.Z.rows();
   Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0, {}, {}, {}, {}, {}, {}, {}};
   p.proj_rows = projection_rows(std::max(n_x, n_z));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
@@ -223,7 +224,7 @@ void project_task(Plan& p, Eigen::Index task) {
   const Eigen::Index r = task % p.proj_blocks * p.proj_rows;
   const Matrix& in = which == 0 ? p.model.X : p.model.Z;
   if (r >= in.rows()) return;
-  const HeadWeights& w = p.model.heads[std::size_t(h)];
+  const HeadWeights w = p.model.head(std::size_t(h));
   const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
   if (which == 0) project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
   else if (which == 1) {
@@ -324,7 +325,8 @@ Trace compute(const Model& model, Layout layout) {
 Trace compute(const Scenario& scenario) { return compute(resolve(scenario), scenario.layout); }
 
 SingleQuery single_query(const Model& model, int head, int query) {
-  const HeadWeights& w = model.heads.at(static_cast<std::size_t>(head));
+  if (head < 0 || head >= model.num_heads) throw std::out_of_range("single_query: head index");
+  const HeadWeights w = model.head(static_cast<std::size_t>(head));
   if (query < 0 || query >= model.X.rows()) throw std::out_of_range("single_query: query index");
   SingleQuery r;
   r.q = w.W_q.transpose() * model.X.row(query).transpose() + w.b_q;  // q = W_q^T x_i + b_q

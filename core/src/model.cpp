@@ -155,19 +155,31 @@ void check_projection(const std::string& field, const std::optional<Matrix>& W, 
                     std::to_string(in.size) + " and " + std::to_string(out.size));
 }
 
-/// Columns `first .. first + count - 1` of the rows-convention matrix (the identity when omitted).
-Matrix column_block(const std::optional<Matrix>& W, long in, long first, long count, Layout layout) {
-  if (!W) {
-    Matrix block = Matrix::Zero(in, count);
-    for (long c = 0; c < count && first + c < in; ++c) block(first + c, c) = 1.0;
-    return block;
-  }
-  if (layout == Layout::rows) return W->middleCols(first, count);
-  return W->middleRows(first, count).transpose();
+/// A projection in the rows convention; the identity (in by in) when omitted.
+Matrix rows_or_identity(const std::optional<Matrix>& W, long in, Layout layout) {
+  return W ? to_rows(*W, layout) : Matrix(Matrix::Identity(in, in));
 }
 
-Vector segment(const std::optional<Vector>& b, long first, long count) {
-  return b ? Vector(b->segment(first, count)) : Vector::Zero(count);
+/// The heads' matrices `W` side by side, rows convention: head h's in columns [h width, (h + 1) width).
+Matrix side_by_side(const std::vector<Projections>& heads, std::optional<Matrix> Projections::*W, long in, long width,
+                    Layout layout) {
+  Matrix all(in, width * long(heads.size()));
+  for (std::size_t h = 0; h < heads.size(); ++h) {
+    auto block = all.middleCols(long(h) * width, width);
+    const std::optional<Matrix>& w = heads[h].*W;
+    if (!w) block.setIdentity();  // omitted: check_projection made sure in == width
+    else if (layout == Layout::rows) block = *w;
+    else block = w->transpose();
+  }
+  return all;
+}
+
+/// The heads' biases `b` one after the other (zeros for a head without one).
+Vector stacked(const std::vector<Projections>& heads, std::optional<Vector> Projections::*b, long width) {
+  Vector all = Vector::Zero(width * long(heads.size()));
+  for (std::size_t h = 0; h < heads.size(); ++h)
+    if (heads[h].*b) all.segment(long(h) * width, width) = *(heads[h].*b);
+  return all;
 }
 
 struct Sizes {
@@ -225,34 +237,23 @@ void plan_per_head(const Scenario& s, const Sizes& n, Plan& plan) {
   }
 }
 
-std::vector<HeadWeights> build_full(const Scenario& s, const Sizes& n, const Plan& plan) {
+void build_full(const Scenario& s, const Sizes& n, const Plan& plan, Model& m) {
   const Projections& p = s.full;
-  std::vector<HeadWeights> heads(plan.H);
-  for (long h = 0; h < plan.H; ++h) {
-    const long k0 = h * plan.d_k, v0 = h * plan.d_v;
-    heads[h].W_q = column_block(p.W_q, n.d_x, k0, plan.d_k, s.layout);
-    heads[h].W_k = column_block(p.W_k, n.d_z, k0, plan.d_k, s.layout);
-    heads[h].W_v = column_block(p.W_v, n.d_z, v0, plan.d_v, s.layout);
-    heads[h].b_q = segment(p.b_q, k0, plan.d_k);
-    heads[h].b_k = segment(p.b_k, k0, plan.d_k);
-    heads[h].b_v = segment(p.b_v, v0, plan.d_v);
-  }
-  return heads;
+  m.W_q = rows_or_identity(p.W_q, n.d_x, s.layout);
+  m.W_k = rows_or_identity(p.W_k, n.d_z, s.layout);
+  m.W_v = rows_or_identity(p.W_v, n.d_z, s.layout);
+  m.b_q = p.b_q ? *p.b_q : Vector::Zero(plan.H * plan.d_k);
+  m.b_k = p.b_k ? *p.b_k : Vector::Zero(plan.H * plan.d_k);
+  m.b_v = p.b_v ? *p.b_v : Vector::Zero(plan.H * plan.d_v);
 }
 
-std::vector<HeadWeights> build_per_head(const Scenario& s, const Sizes& n, const Plan& plan) {
-  std::vector<HeadWeights> heads;
-  for (const Projections& p : s.heads) {
-    HeadWeights w;
-    w.W_q = column_block(p.W_q, n.d_x, 0, plan.d_k, s.layout);
-    w.W_k = column_block(p.W_k, n.d_z, 0, plan.d_k, s.layout);
-    w.W_v = column_block(p.W_v, n.d_z, 0, plan.d_v, s.layout);
-    w.b_q = segment(p.b_q, 0, plan.d_k);
-    w.b_k = segment(p.b_k, 0, plan.d_k);
-    w.b_v = segment(p.b_v, 0, plan.d_v);
-    heads.push_back(std::move(w));
-  }
-  return heads;
+void build_per_head(const Scenario& s, const Sizes& n, const Plan& plan, Model& m) {
+  m.W_q = side_by_side(s.heads, &Projections::W_q, n.d_x, plan.d_k, s.layout);
+  m.W_k = side_by_side(s.heads, &Projections::W_k, n.d_z, plan.d_k, s.layout);
+  m.W_v = side_by_side(s.heads, &Projections::W_v, n.d_z, plan.d_v, s.layout);
+  m.b_q = stacked(s.heads, &Projections::b_q, plan.d_k);
+  m.b_k = stacked(s.heads, &Projections::b_k, plan.d_k);
+  m.b_v = stacked(s.heads, &Projections::b_v, plan.d_v);
 }
 
 BoolArray resolve_mask(const MaskSpec& mask, const Sizes& n, Layout layout) {
@@ -317,8 +318,11 @@ long plan_output(const Scenario& s, long concat_width) {
   return d_out;
 }
 
-double max_abs(const Matrix& m) { return m.size() ? m.cwiseAbs().maxCoeff() : 0.0; }
-double max_abs(const Vector& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.0; }
+/// Largest |entry| of a matrix, a head's block of one, or a vector (all finite: check_all_finite()).
+template <typename M>
+double max_abs(const M& m) {
+  return m.size() ? m.cwiseAbs().maxCoeff() : 0.0;
+}
 /// Largest sum of |row entries|: bounds |(A B)_ij| <= row_sum(A) * max|B|.
 double max_row_sum(const Matrix& m) { return m.size() ? m.cwiseAbs().rowwise().sum().maxCoeff() : 0.0; }
 
@@ -359,8 +363,8 @@ void check_magnitudes(const Scenario& s, const Model& m) {
   const double x_max = max_abs(m.X), z_max = s.Z ? max_abs(m.Z) : x_max;
   const std::string z_field = s.Z ? "Z" : "X";
   double v_max = 0;
-  for (std::size_t h = 0; h < m.heads.size(); ++h) {
-    const HeadWeights& w = m.heads[h];
+  for (int h = 0; h < m.num_heads; ++h) {
+    const HeadWeights w = m.head(std::size_t(h));
     const std::string prefix = s.per_head() ? "heads[" + std::to_string(h) + "]." : "";
     const std::string head = s.head_count() > 1 ? "head " + std::to_string(h + 1) + "'s " : "";
     const Source X{"X", x_max}, Z{z_field, z_max}, Wq{prefix + "W_q", max_abs(w.W_q)},
@@ -412,12 +416,14 @@ Model resolve(const Scenario& s) {
   else plan_full(s, n, plan);
   plan.d_out = plan_output(s, plan.H * plan.d_v);
   check_trace_size(n, plan);
-  const BoolArray allowed = resolve_mask(s.mask, n, s.layout);
+  BoolArray allowed = resolve_mask(s.mask, n, s.layout);
   const double scale = resolve_scale(s.scale, plan.d_k);
   check_all_finite(s);
 
   Model m;
-  m.heads = s.per_head() ? build_per_head(s, n, plan) : build_full(s, n, plan);
+  if (s.per_head()) build_per_head(s, n, plan, m);
+  else build_full(s, n, plan, m);
+  m.num_heads = static_cast<int>(plan.H);
   m.d_k = static_cast<int>(plan.d_k);
   m.d_v = static_cast<int>(plan.d_v);
   if (s.W_o) {
@@ -425,7 +431,7 @@ Model resolve(const Scenario& s) {
     m.W_o = to_rows(*s.W_o, s.layout);
     m.b_o = s.b_o ? *s.b_o : Vector::Zero(plan.d_out);
   }
-  m.allowed = allowed;
+  m.allowed = std::move(allowed);
   m.scale = scale;
   m.X = to_rows(s.X, s.layout);
   m.Z = s.Z ? to_rows(*s.Z, s.layout) : m.X;
