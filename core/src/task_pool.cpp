@@ -38,8 +38,8 @@ struct Loop {
   std::int64_t count;
   const Body* body;
   int nice;  ///< the caller's
-  std::atomic<std::int64_t> next{0};
-  std::atomic<std::int64_t> done{0};
+  /// The next task to claim: the one variable every thread writes, alone on its cache line.
+  alignas(64) std::atomic<std::int64_t> next{0};
 };
 
 /// Claims and runs tasks until none is left.
@@ -48,14 +48,19 @@ void work_on(Loop& loop) {
     const std::int64_t i = loop.next.fetch_add(1, std::memory_order_relaxed);
     if (i >= loop.count) return;
     (*loop.body)(i);
-    loop.done.fetch_add(1, std::memory_order_release);
   }
+}
+
+/// This thread's id for per-thread calls (one system call per thread, not one per loop).
+id_t thread_id() {
+  thread_local const auto id = static_cast<id_t>(syscall(SYS_gettid));
+  return id;
 }
 
 /// Linux keeps a nice value per thread; this is the calling thread's.
 int thread_nice() {
   errno = 0;
-  const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+  const int nice = getpriority(PRIO_PROCESS, thread_id());
   return errno ? 0 : nice;
 }
 
@@ -81,9 +86,8 @@ class Pool {
     publish(&loop);
     wake_.notify_all();
     work_on(loop);
-    publish(nullptr);  // no helper joins from now on
-    while (loop.done.load(std::memory_order_acquire) < loop.count || inside_.load(std::memory_order_acquire) > 0)
-      relax();
+    publish(nullptr);  // no helper joins from now on: every helper that did is counted in inside_
+    while (inside_.load(std::memory_order_acquire) > 0) relax();  // each leaves after its last task
     busy_.store(false, std::memory_order_release);
     return true;
   }
@@ -123,7 +127,7 @@ class Pool {
   /// A background caller's helper runs in the background too (raising nice needs no privilege;
   /// lowering it would, so it never goes back down).
   static void adopt_nice(int& nice, int wanted) {
-    if (wanted > nice && setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), wanted) == 0) nice = wanted;
+    if (wanted > nice && setpriority(PRIO_PROCESS, thread_id(), wanted) == 0) nice = wanted;
   }
 
   std::mutex mutex_;
