@@ -115,7 +115,7 @@ void ExplainProjection(const Ctx& x, Stage stage, int r, int c, Explanation& e) 
   const int token = x.cols ? c : r, feature = x.cols ? r : c;
   const attnlab::HeadWeights w = x.model.head(static_cast<std::size_t>(x.h));
   const bool is_q = stage == Stage::Q;
-  const attnlab::Matrix& in = is_q ? x.model.X : x.model.Z;
+  const attnlab::Matrix& in = is_q ? x.model.X : x.model.keys();
   const attnlab::Matrix& W = is_q ? w.W_q : stage == Stage::K ? w.W_k : w.W_v;
   const attnlab::Vector& b = is_q ? w.b_q : stage == Stage::K ? w.b_k : w.b_v;
   const char* name = is_q ? "Q" : stage == Stage::K ? "K" : "V";

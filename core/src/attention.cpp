@@ -196,9 +196,9 @@ struct Plan {
 };
 
 Plan make_plan(const Model& model, Layout layout, Trace& t) {
-  const Eigen::Index H = model.num_heads, n_x = model.X.rows(), n_z = model.Z.rows();
+  const Eigen::Index H = model.num_heads, n_x = model.X.rows(), n_z = model.keys().rows();
   Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0, {}, {}, {}, {}, {}, {}, {}};
-  p.proj_rows = projection_rows(std::max(n_x, n_z), std::max(model.X.cols(), model.Z.cols()), std::max(p.d_k, p.d_v));
+  p.proj_rows = projection_rows(std::max(n_x, n_z), std::max(model.X.cols(), model.keys().cols()), std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
   p.block = row_block(n_z);
   p.blocks = (n_x + p.block - 1) / p.block;
@@ -230,7 +230,7 @@ void allocate(Plan& p) {
 void project_task(Plan& p, Eigen::Index task) {
   const Eigen::Index h = task / (3 * p.proj_blocks), which = task / p.proj_blocks % 3;
   const Eigen::Index r = task % p.proj_blocks * p.proj_rows;
-  const Matrix& in = which == 0 ? p.model.X : p.model.Z;
+  const Matrix& in = which == 0 ? p.model.X : p.model.keys();
   if (r >= in.rows()) return;
   const HeadWeights w = p.model.head(std::size_t(h));
   const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
@@ -281,13 +281,13 @@ void warn_nonfinite(const Plan& p) {
       if (p.nonfinite[std::size_t(h * p.n_x + i)])
         p.t.warnings.push_back(head_name(std::size_t(h)) + ": query " + p.model.query_labels[std::size_t(i)] +
                                " has scores that are not finite (overflow); its weights are set to zero");
-  if (!p.t.output.allFinite()) p.t.warnings.push_back("output: some values are not finite (overflow)");
+  if (!all_finite(p.t.output)) p.t.warnings.push_back("output: some values are not finite (overflow)");
 }
 
 /// Multiply-adds of the whole trace.
 double work(const Plan& p) {
   const double n_x = double(p.n_x), n_z = double(p.n_z), dkv = double(p.d_k + p.d_v);
-  return double(p.H) * (n_x * n_z * dkv + (n_x * double(p.model.X.cols()) + n_z * double(p.model.Z.cols())) * dkv) +
+  return double(p.H) * (n_x * n_z * dkv + (n_x * double(p.model.X.cols()) + n_z * double(p.model.keys().cols())) * dkv) +
          (p.model.has_W_o ? n_x * double(p.model.W_o.rows() * p.model.W_o.cols()) : 0.0);
 }
 
@@ -341,7 +341,7 @@ SingleQuery single_query(const Model& model, int head, int query) {
   // s_j = q . k_j with k_j = W_k^T z_j + b_k, so s = Z (W_k q) + (q . b_k) 1: no K (n_z by d_k)
   // is formed, d_z times less work than projecting every key.
   const Vector Wk_q = w.W_k * r.q;
-  r.scores = (model.Z * Wk_q).array() + r.q.dot(w.b_k);
+  r.scores = (model.keys() * Wk_q).array() + r.q.dot(w.b_k);
   Eigen::RowVectorXd logits = r.scores.transpose() * model.scale;
   for (Eigen::Index j = 0; j < logits.size(); ++j)
     if (!model.allowed(query, j)) logits(j) = kMinusInfinity;
@@ -349,7 +349,7 @@ SingleQuery single_query(const Model& model, int head, int query) {
   softmax_row(logits, weights);
   r.weights = weights.transpose();
   // sum_j a_j v_j with v_j = W_v^T z_j + b_v: W_v^T (Z^T a) + b_v sum_j a_j (0 or 1).
-  const Vector Zt_a = model.Z.transpose() * r.weights;
+  const Vector Zt_a = model.keys().transpose() * r.weights;
   r.output = w.W_v.transpose() * Zt_a + w.b_v * r.weights.sum();
   return r;
 }

@@ -18,7 +18,7 @@ struct HeadWeights {
 
 struct Model {
   Matrix X;                  ///< n_x by d_x
-  Matrix Z;                  ///< n_z by d_z (a copy of X for self-attention)
+  Matrix Z;                  ///< n_z by d_z for cross-attention; empty for self-attention: use keys()
   /// Every head's projections side by side, rows convention: head h's W_q is columns
   /// [h d_k, (h + 1) d_k) of W_q (d_x by H d_k); W_k is d_z by H d_k, W_v d_z by H d_v.
   Matrix W_q, W_k, W_v;
@@ -31,6 +31,9 @@ struct Model {
   int num_heads = 0;         ///< H
   int d_k = 0, d_v = 0;
   std::vector<std::string> query_labels;  ///< n_x names for warnings ("#i" when unlabelled)
+
+  /// The tokens attended to: Z, or X itself for self-attention.
+  const Matrix& keys() const { return Z.size() ? Z : X; }
 
   /// Head h's weights (0 <= h < num_heads).
   HeadWeights head(std::size_t h) const {
