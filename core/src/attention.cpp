@@ -99,7 +99,7 @@ std::string head_name(std::size_t h) { return "head " + std::to_string(h + 1); }
 void warn_unattending_queries(const Model& model, std::vector<std::string>& warnings) {
   for (Eigen::Index i = 0; i < model.allowed.rows(); ++i)
     if (!model.allowed.row(i).any())
-      warnings.push_back("query " + model.query_labels[i] + " (#" + std::to_string(i) +
+      warnings.push_back("query " + model.query_label(i) + " (#" + std::to_string(i) +
                          ") may attend no key: its weights and head outputs are all zero");
 }
 
@@ -279,7 +279,7 @@ void warn_nonfinite(const Plan& p) {
   for (Eigen::Index h = 0; h < p.H; ++h)
     for (Eigen::Index i = 0; i < p.n_x; ++i)
       if (p.nonfinite[std::size_t(h * p.n_x + i)])
-        p.t.warnings.push_back(head_name(std::size_t(h)) + ": query " + p.model.query_labels[std::size_t(i)] +
+        p.t.warnings.push_back(head_name(std::size_t(h)) + ": query " + p.model.query_label(i) +
                                " has scores that are not finite (overflow); its weights are set to zero");
   if (!all_finite(p.t.output)) p.t.warnings.push_back("output: some values are not finite (overflow)");
 }

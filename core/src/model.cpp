@@ -382,13 +382,6 @@ void check_magnitudes(const Scenario& s, const Model& m) {
   }
 }
 
-std::vector<std::string> query_labels(const Scenario& s) {
-  if (!s.tokens.empty()) return s.tokens;
-  std::vector<std::string> labels;
-  for (int i = 0; i < s.n_x(); ++i) labels.push_back("#" + std::to_string(i));
-  return labels;
-}
-
 }  // namespace
 
 Model resolve(const Scenario& s) {
@@ -428,7 +421,7 @@ Model resolve(const Scenario& s) {
   m.scale = scale;
   m.X = to_rows(s.X, s.layout);
   if (s.Z) m.Z = to_rows(*s.Z, s.layout);
-  m.query_labels = query_labels(s);
+  m.tokens = s.tokens;
   check_magnitudes(s, m);
   return m;
 }

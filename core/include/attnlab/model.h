@@ -30,7 +30,12 @@ struct Model {
   double scale = 1.0;        ///< multiplies the scores
   int num_heads = 0;         ///< H
   int d_k = 0, d_v = 0;
-  std::vector<std::string> query_labels;  ///< n_x names for warnings ("#i" when unlabelled)
+  std::vector<std::string> tokens;  ///< the queries' names (the scenario's tokens; may be empty)
+
+  /// Query i's name in warnings: its token, or "#i" when the scenario names none.
+  std::string query_label(Eigen::Index i) const {
+    return tokens.empty() ? "#" + std::to_string(i) : tokens[std::size_t(i)];
+  }
 
   /// The tokens attended to: Z, or X itself for self-attention.
   const Matrix& keys() const { return Z.size() ? Z : X; }
