@@ -105,6 +105,35 @@ TEST(Cli, BadUsageExitsTwo) {
   EXPECT_EQ(cli("compute " + preset_path("mlm-general-attention") + " --colour red").status, 2);
 }
 
+TEST(Cli, BenchPrintsItsTimesFlopsAndBackendAsJson) {
+  const CliRun r = cli("bench --shape 12x8x2 --repeats 3 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["shape"], "12x8x2");
+  EXPECT_EQ(j["repeats"], 3);
+  EXPECT_EQ(j["layout"], "rows");
+  EXPECT_EQ(j["flops"].get<double>(), 8.0 * 12 * 8 * 8 + 4.0 * 12 * 12 * 8);  // 8NE^2 + 4N^2E
+  const double best = j["seconds"], median = j["median_seconds"], resolve = j["resolve_seconds"];
+  EXPECT_GT(best, 0.0);
+  EXPECT_LE(best, median);
+  EXPECT_GT(resolve, 0.0);
+  EXPECT_LT(resolve, median);  // resolve() is a part of each repeat
+  EXPECT_NEAR(j["gflops"].get<double>(), j["flops"].get<double>() / best / 1e9, 1e-3 * j["gflops"].get<double>());
+  EXPECT_TRUE(j["products"] == "OpenBLAS" || j["products"] == "Eigen") << j["products"];
+  EXPECT_GE(j["threads"].get<int>(), 1);
+  EXPECT_EQ(cli("bench --shape 12x8x2 --repeats 1 --json --layout columns").status, 0);
+}
+
+TEST(Cli, BenchRefusesShapesItCannotBuildAndNamesThem) {
+  for (const char* shape : {"8x10x3", "abc", "8x8", "0x8x2", "8x8x2x1", "100000x100000x1", "8x8x512"}) {
+    const CliRun r = cli(std::string("bench --shape ") + shape);
+    EXPECT_EQ(r.status, 2) << shape;
+    EXPECT_NE(r.err.find(std::string("--shape")), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << shape;
+  }
+  EXPECT_EQ(cli("bench").status, 2);  // --shape is required
+}
+
 TEST(Cli, HelpExitsZero) {
   const CliRun r = cli("--help");
   EXPECT_EQ(r.status, 0);
