@@ -18,8 +18,10 @@
 #include "attnlab/scenario_io.h"
 #include "commands.h"
 #include "dialogs.h"
+#include "document_io.h"
 #include "frame_bench.h"
 #include "heatmap.h"
+#include "io_bench.h"
 #include "layout_dump.h"
 #include "main_menu.h"
 #include "open_check.h"
@@ -53,11 +55,12 @@ std::string ConfigIniPath() {
   return ec ? std::string() : (dir / "imgui.ini").string();
 }
 
-// Returns false when the file given on the command line could not be opened.
-bool OpenInitialDocument(AppState& state, const Options& options) {
+// Returns false when the file given on the command line could not be opened. `load_later`: the
+// file is large and the window reads it off the UI thread (DocumentDialogs::OpenInitialFile).
+bool OpenInitialDocument(AppState& state, const Options& options, bool load_later) {
   state.presets = ListPresets(FindPresetDir());
   state.Open(BuiltInExample(state.presets));
-  const bool opened = options.file.empty() || OpenDocument(state, options.file);
+  const bool opened = options.file.empty() || load_later || OpenDocument(state, options.file);
   if (!opened) std::fprintf(stderr, "attnlab: showing the built-in example instead\n");
   state.ui.selected_head = std::clamp(options.head, 0, state.HeadCount() - 1);
   if (!options.show_panel.empty()) ShowPanel(state, options.show_panel.c_str());
@@ -120,8 +123,10 @@ bool WriteScreenshot(const Options& options, const Capture& capture, const Layou
 }
 
 struct RunMode {
-  bool screenshot, bench, smoke, bench_edit, startup, check_open;
-  bool Scripted() const { return screenshot || bench || smoke || bench_edit || startup || check_open; }
+  bool screenshot, bench, smoke, bench_edit, startup, check_open, bench_io;
+  bool Scripted() const {
+    return screenshot || bench || smoke || bench_edit || startup || check_open || bench_io;
+  }
 };
 
 // Scripted screenshots wait (bounded) for a trace still computing off the UI thread.
@@ -139,9 +144,14 @@ bool WaitForTrace(AppState& state, const Options& options) {
 
 int RunApp(const Options& options) {
   const RunMode mode{!options.screenshot_path.empty(), options.bench_frames > 0, options.smoke,
-                     options.bench_edit > 0, options.bench_startup, !options.check_open.empty()};
+                     options.bench_edit > 0, options.bench_startup, !options.check_open.empty(),
+                     !options.bench_open.empty() || options.bench_save};
   AppState state;
-  const bool file_opened = OpenInitialDocument(state, options);
+  // Scripted runs and --test-edit read the file before the first frame, so that their frame
+  // numbers (--test-edit at frame 2, ...) refer to it; the window shows "Opening..." instead.
+  const bool load_later = !mode.Scripted() && options.test_edit.empty() && !options.file.empty() &&
+                          LoadsOffThread(options.file);
+  const bool file_opened = OpenInitialDocument(state, options, load_later);
   state.ui.scripted_cell_edit = options.edit_cell;  // its tab comes to the front first
 
   std::unique_ptr<OpenCheck> open_check;
@@ -181,6 +191,9 @@ int RunApp(const Options& options) {
   state.trace_worker = trace_worker.get();
   std::unique_ptr<EditBench> edit_bench;
   if (mode.bench_edit) edit_bench = std::make_unique<EditBench>(options.bench_edit, options.edit_every);
+  std::unique_ptr<IoBench> io_bench;
+  if (mode.bench_io) io_bench = std::make_unique<IoBench>(options.bench_open, options.bench_save);
+  if (load_later) dialogs.OpenInitialFile(state, options.file);
   if (!mode.Scripted()) {
     if (!state.document_path.empty()) dialogs.recent.Add(state.document_path);
     if (!file_opened)
@@ -198,7 +211,7 @@ int RunApp(const Options& options) {
   int exit_code = 0;
   int last_frame = mode.bench ? options.bench_frames : mode.startup ? 1 : options.frames;
   ProcessCpuTimer bench_cpu;  // started after start-up: frames only
-  if (mode.bench_edit) last_frame = 1 << 30;  // ends when its last edit is drawn
+  if (mode.bench_edit || mode.bench_io) last_frame = 1 << 30;  // ends when its work is drawn
   if (open_check) last_frame = open_check->FrameCount();
 
   for (int frame = 0; !platform.ShouldClose(); ++frame) {
@@ -210,6 +223,7 @@ int RunApp(const Options& options) {
     const std::uint64_t trace_before = state.TraceVersion();
     state.PollTrace();  // before any panel holds the trace: a finished one is swapped in
     if (edit_bench && !edit_bench->BeforeFrame(state)) exit_code = 1;
+    if (io_bench) io_bench->BeforeFrame(state, dialogs);
     if (mode.screenshot && frame == last_frame - 1 && frame < kMaxTraceWaitFrames &&
         WaitForTrace(state, options))
       ++last_frame;
@@ -223,6 +237,7 @@ int RunApp(const Options& options) {
     if (open_check) open_check->BeforeDraw(state, dialogs, frame);
     DrawFrame(state);
     if (open_check) open_check->AfterDraw(state, dialogs, frame);
+    if (open_check) last_frame = open_check->FrameCount();  // grows while large files load
     if (mode.smoke) SmokeStep(state, frame, &smoke);
     if (!options.test_edit.empty() && frame == 2 && !ApplyScriptedEdit(state, options.test_edit, &error)) {
       std::fprintf(stderr, "attnlab: %s\n", error.c_str());
@@ -244,15 +259,17 @@ int RunApp(const Options& options) {
     frame_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     if (mode.startup && frame == 0) std::printf("{\"first_frame_ms\":%.1f}\n", MillisecondsSinceLaunch());
     if (edit_bench) edit_bench->AfterFrame(state);
+    if (io_bench) io_bench->AfterFrame(state, dialogs);
     if (WindowTitle(state) != title) platform.SetTitle(title = WindowTitle(state));
     // An edit made during this frame is drawn in the next one: ask for it even when idle.
     if (state.Version() != version_before || state.TraceVersion() != trace_before ||
-        heatmaps.WorkDeferred())
+        heatmaps.WorkDeferred() || dialogs.Busy())  // "Opening..." is drawn until the file is in
       platform.RequestFrames(2);
     if (capture_now && !WriteScreenshot(options, capture, dump, state, platform.FramebufferScale()))
       exit_code = 1;
     if (mode.Scripted() && frame + 1 >= last_frame) break;
     if (edit_bench && edit_bench->Done()) break;
+    if (io_bench && io_bench->Done()) break;
     if (platform.TakeCloseRequest() || std::exchange(state.ui.quit_requested, false))
       dialogs.RequestQuit(state);  // asks first when there are unsaved changes
     if (dialogs.QuitConfirmed()) platform.SetShouldClose();
@@ -271,6 +288,7 @@ int RunApp(const Options& options) {
                 int(frame_ms.size()), Percentile(frame_ms, 0.50), Percentile(frame_ms, 0.95),
                 Percentile(frame_ms, 1.0), bench_cpu.PerFrameMs(int(frame_ms.size())));
   if (edit_bench) edit_bench->Print(state);
+  if (io_bench) io_bench->Print(dialogs);
   if (options.trace_stats) PrintTraceStats(state);
   if (mode.smoke) {
     std::printf("{\"frames\":%d,\"actions\":%d,\"versions\":%d,\"computes\":%d,\"uploads\":%d}\n",

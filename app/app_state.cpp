@@ -61,8 +61,8 @@ const char* StageName(Stage stage) {
   return "?";
 }
 
-void AppState::Open(const LoadedScenario& loaded) {
-  SetCurrent(std::make_shared<const attnlab::Scenario>(loaded.scenario), nullptr);
+void AppState::Open(LoadedScenario loaded) {
+  SetCurrent(std::make_shared<const attnlab::Scenario>(std::move(loaded.scenario)), nullptr);
   saved_version_ = Version();
   undo_.clear();
   redo_.clear();
@@ -243,9 +243,9 @@ const std::string* AppState::EditErrorFor(const char* source) const {
   return &edit_error_.message;
 }
 
-void AppState::MarkSaved(const std::string& path) {
+void AppState::MarkSaved(const std::string& path, std::uint64_t version) {
   document_path = path;
-  saved_version_ = Version();
+  saved_version_ = version;  // an edit made while it was written stays unsaved
   is_preset = false;
 }
 

@@ -63,7 +63,7 @@ struct EditError {
 class AppState {
  public:
   /// Replaces the document (clears undo/redo, selects head 0 if out of range).
-  void Open(const LoadedScenario& loaded);
+  void Open(LoadedScenario loaded);
 
   const attnlab::Scenario& GetScenario() const { return *current_.scenario; }
   /// The same Scenario, shared: it never changes (an edit makes a new one), so a background
@@ -112,7 +112,8 @@ class AppState {
   const EditError& LastEditError() const { return edit_error_; }
 
   bool IsDirty() const { return Version() != saved_version_; }
-  void MarkSaved(const std::string& path);
+  /// `version` was written to `path`: the document is saved if it is still the current one.
+  void MarkSaved(const std::string& path, std::uint64_t version);
   int HeadCount() const { return GetScenario().head_count(); }
   /// How many times the trace was computed (tests check that idle frames compute nothing).
   /// Off-thread traces count when requested (at most one per version).

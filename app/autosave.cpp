@@ -17,6 +17,7 @@
 #include "attnlab/limits.h"
 #include "attnlab/model.h"
 #include "attnlab/scenario_io.h"
+#include "document_io.h"
 
 namespace attnlab::app {
 namespace {
@@ -132,13 +133,11 @@ void Autosave::Tick(const AppState& state) {
   const auto now = std::chrono::steady_clock::now();
   if (now - last_write_ < kInterval) return;
   // One write at a time; a slow disk (fsync) delays the next autosave, never the frame.
-  if (pending_.valid() &&
-      pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-    return;
+  if (pending_.valid() && !IsReady(pending_)) return;
   WaitForWrite();
   AutosaveContent content{state.Snapshot(), state.document_path, state.document_name, state.is_preset};
-  pending_ = std::async(std::launch::async, [path = path_, content = std::move(content)] {
-    attnlab::write_file_atomically(path, Serialize(content));
+  pending_ = WriteInBackground(path_, [content = std::move(content)] {
+    return Serialize(content);
   });
   written_version_ = state.Version();
   last_write_ = now;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <utility>
 
 #include "attnlab/scenario_io.h"
 #include "dialogs.h"
@@ -17,8 +18,13 @@
 namespace attnlab::app {
 
 LoadedScenario LoadDocument(const AppState& state, const std::string& path) {
+  return AsDocument(state, path, LoadAndValidate(path));
+}
+
+LoadedScenario AsDocument(const AppState& state, const std::string& path,
+                          attnlab::Scenario scenario) {
   namespace fs = std::filesystem;
-  LoadedScenario loaded{LoadAndValidate(path), path, fs::path(path).filename().string(), false};
+  LoadedScenario loaded{std::move(scenario), path, fs::path(path).filename().string(), false};
   // A preset opened by its path is still a preset: Save must never write into the library.
   std::error_code ec;
   for (const PresetInfo& p : state.presets)
@@ -65,7 +71,7 @@ bool SaveDocument(AppState& state) {
   const std::string path = SavePath(state);
   try {
     attnlab::save_scenario(state.GetScenario(), path);  // temp file + rename: never half-written
-    state.MarkSaved(path);
+    state.MarkSaved(path, state.Version());
     state.document_name = std::filesystem::path(path).filename().string();
     state.status = "saved " + path;
     return true;
@@ -107,7 +113,8 @@ void HandleShortcuts(AppState& state) {
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) ToggleLectureMode(state);
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) ToggleLectureMode(state);
   if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) ShowPanel(state, "Help");
-  if (typing) return;
+  // While "Opening..." or "Saving..." is up the document cannot change: no undo either.
+  if (typing || (state.dialogs && state.dialogs->Blocking())) return;
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Z)) {
     if (io.KeyShift)
       state.Redo();

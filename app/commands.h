@@ -12,6 +12,9 @@ bool OpenDocument(AppState& state, const std::string& path);
 /// Reads and validates `path`; a file of the preset library opens as a (read-only) preset.
 /// Throws ScenarioError.
 LoadedScenario LoadDocument(const AppState& state, const std::string& path);
+/// LoadDocument for a `scenario` already read and validated from `path` (e.g. off the UI thread).
+LoadedScenario AsDocument(const AppState& state, const std::string& path,
+                          attnlab::Scenario scenario);
 /// Opens a preset read-only: Save writes a copy, never over the preset.
 bool OpenPreset(AppState& state, const PresetInfo& preset);
 /// Saves atomically to the document's path, or to a copy in the home directory for presets.

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <memory>
+#include <utility>
 
 #include "attnlab/scenario_io.h"
 #include "commands.h"
@@ -23,6 +25,8 @@ constexpr const char* kSaveChangesId = "Unsaved changes###save_changes";
 constexpr const char* kErrorId = "###error";
 constexpr const char* kRecoveryId = "Recover unsaved work?###recovery";
 constexpr const char* kExportAllId = "Export all views###export_all";
+constexpr const char* kBusyId = "###busy";
+constexpr const char* kEllipsis = "\xE2\x80\xA6";
 
 std::string FileName(const std::string& path) { return fs::path(path).filename().string(); }
 
@@ -113,6 +117,10 @@ void DocumentDialogs::Init(const std::string& config_dir, const std::string& sta
 
 void DocumentDialogs::Guard(AppState& state, const std::string& what,
                             std::function<void(AppState&)> action) {
+  if (save_) {  // asked again once the save ends: it decides whether the document is saved
+    after_save_.push_back([this, what, action](AppState& s) { Guard(s, what, action); });
+    return;
+  }
   if (!state.IsDirty()) {
     action(state);
     return;
@@ -129,7 +137,31 @@ void DocumentDialogs::RunPending(AppState& state) {
   if (action) action(state);
 }
 
+void DocumentDialogs::ResumePending(AppState& state) {
+  std::function<void(AppState&)> action = std::move(pending_);
+  pending_ = nullptr;
+  continue_after_save_ = false;
+  if (action) Guard(state, pending_what_, std::move(action));
+}
+
+void DocumentDialogs::DropPending() {
+  pending_ = nullptr;
+  continue_after_save_ = false;
+}
+
+void DocumentDialogs::OpenLoaded(AppState& state, LoadedScenario loaded) {
+  const std::string path = loaded.path;
+  state.Open(std::move(loaded));
+  state.status = "opened " + path;
+  recent.Add(path);
+}
+
 void DocumentDialogs::RequestOpenFile(AppState& state, const std::string& path) {
+  if (LoadsOffThread(path)) {
+    StartLoad(state, path, false);
+    return;
+  }
+  ++io_stats_.sync_loads;
   // Read and validate first: a bad file is refused before anything asks about the current one.
   LoadedScenario loaded;
   try {
@@ -138,11 +170,48 @@ void DocumentDialogs::RequestOpenFile(AppState& state, const std::string& path) 
     ShowError(state, "Cannot open " + FileName(path), e.what());
     return;
   }
-  Guard(state, "opening " + FileName(path), [this, loaded](AppState& s) {
-    s.Open(loaded);
-    s.status = "opened " + loaded.path;
-    recent.Add(loaded.path);
-  });
+  Guard(state, "opening " + FileName(path), [this, loaded](AppState& s) { OpenLoaded(s, loaded); });
+}
+
+void DocumentDialogs::OpenInitialFile(AppState& state, const std::string& path) {
+  StartLoad(state, path, true);
+}
+
+void DocumentDialogs::StartLoad(AppState& state, const std::string& path, bool initial) {
+  load_.Start(path);
+  load_initial_ = initial;
+  ++io_stats_.async_loads;
+  state.status = "opening " + path + kEllipsis;
+}
+
+// Once the file is read: as RequestOpenFile's synchronous path goes on from LoadDocument.
+void DocumentDialogs::FinishLoad(AppState& state) {
+  if (!load_.Running()) return;
+  const std::string path = load_.Path();
+  std::optional<attnlab::Scenario> scenario;
+  try {
+    scenario = load_.TakeIfDone();
+  } catch (const std::exception& e) {
+    LoadFailed(state, path, e.what());
+    return;
+  }
+  if (!scenario) return;
+  // Shared, not copied: the guard may hold the action until "Save changes?" is answered.
+  auto loaded = std::make_shared<LoadedScenario>(AsDocument(state, path, std::move(*scenario)));
+  Guard(state, "opening " + FileName(path),
+        [this, loaded](AppState& s) { OpenLoaded(s, std::move(*loaded)); });
+}
+
+// The messages of the synchronous paths: the start-up's (app.cpp) or File > Open's.
+void DocumentDialogs::LoadFailed(AppState& state, const std::string& path,
+                                 const std::string& message) {
+  if (!load_initial_) {
+    ShowError(state, "Cannot open " + FileName(path), message);
+    return;
+  }
+  std::fprintf(stderr, "attnlab: %s\nattnlab: showing the built-in example instead\n",
+               message.c_str());
+  ShowError(state, "Cannot open " + path, message);
 }
 
 void DocumentDialogs::RequestOpenPreset(AppState& state, const PresetInfo& preset) {
@@ -205,19 +274,60 @@ void DocumentDialogs::Save(AppState& state) {
     SaveTo(state, state.document_path);
 }
 
-bool DocumentDialogs::SaveTo(AppState& state, const std::string& path) {
+void DocumentDialogs::SaveTo(AppState& state, const std::string& path, bool run_pending) {
+  if (save_) {  // one write at a time: this one follows
+    after_save_.push_back([this, path, run_pending](AppState& s) { SaveTo(s, path, run_pending); });
+    return;
+  }
+  if (SavesOffThread(state.GetScenario())) {
+    ++io_stats_.async_saves;
+    // The version is immutable and shared: the writer serialises it, the UI copies nothing.
+    save_ = SaveJob{WriteInBackground(path,
+                                      [scenario = state.Snapshot()] {
+                                        return attnlab::scenario_to_json(*scenario).dump(2) + "\n";
+                                      }),
+                    path, state.Version(), run_pending};
+    state.status = "saving " + path + kEllipsis;
+    return;
+  }
+  ++io_stats_.sync_saves;
   try {
     attnlab::save_scenario(state.GetScenario(), path);  // temp file + fsync + rename
   } catch (const std::exception& e) {
-    ShowError(state, "Not saved", e.what());
-    return false;
+    SaveFailed(state, e.what(), run_pending);
+    return;
   }
-  state.MarkSaved(path);
+  Saved(state, path, state.Version(), run_pending);
+}
+
+void DocumentDialogs::FinishSave(AppState& state) {
+  if (!save_ || !IsReady(save_->written)) return;
+  SaveJob job = std::move(*save_);
+  save_.reset();
+  try {
+    job.written.get();
+    Saved(state, job.path, job.version, job.run_pending);
+  } catch (const std::exception& e) {
+    SaveFailed(state, e.what(), job.run_pending);
+  }
+  std::vector<std::function<void(AppState&)>> after = std::move(after_save_);
+  after_save_.clear();
+  for (std::function<void(AppState&)>& action : after) action(state);
+}
+
+void DocumentDialogs::Saved(AppState& state, const std::string& path, std::uint64_t version,
+                            bool run_pending) {
+  state.MarkSaved(path, version);
   state.document_name = FileName(path);
   state.status = "saved " + path;
   recent.Add(path);
-  autosave.Remove();
-  return true;
+  if (!state.IsDirty()) autosave.Remove();  // else it keeps protecting the edits made meanwhile
+  if (run_pending) ResumePending(state);
+}
+
+void DocumentDialogs::SaveFailed(AppState& state, const std::string& message, bool run_pending) {
+  ShowError(state, "Not saved", message);
+  if (run_pending) DropPending();  // the work is still unsaved: quitting or opening must not go on
 }
 
 void DocumentDialogs::RequestFigureExport(AppState& state, FigureExport job) {
@@ -246,9 +356,7 @@ void DocumentDialogs::ShowExportAll(AppState& state) {
 void DocumentDialogs::OnBrowserResult(AppState& state, const std::string& path) {
   switch (purpose_) {
     case BrowserPurpose::Open: RequestOpenFile(state, path); break;
-    case BrowserPurpose::SaveAs:
-      if (SaveTo(state, path) && continue_after_save_) RunPending(state);
-      break;
+    case BrowserPurpose::SaveAs: SaveTo(state, path, continue_after_save_); break;
     case BrowserPurpose::ExportFigure: {
       std::string error;
       if (figure_job_ && WriteFigure(*figure_job_, path, &error))
@@ -372,10 +480,8 @@ void DocumentDialogs::DrawSaveChanges(AppState& state) {
     if (state.document_path.empty() || state.is_preset) {
       continue_after_save_ = true;  // the pending action runs once Save As succeeds
       ShowSaveAs(state);
-    } else if (SaveTo(state, state.document_path)) {
-      RunPending(state);
     } else {
-      pending_ = nullptr;
+      SaveTo(state, state.document_path, true);
     }
   } else if (pressed == 1) {
     RunPending(state);
@@ -489,7 +595,50 @@ void DocumentDialogs::DrawExportAll(AppState& state) {
   ImGui::EndPopup();
 }
 
+bool DocumentDialogs::Blocking() const {
+  return load_.Running() || (save_ && (save_->run_pending || !after_save_.empty()));
+}
+
+void DocumentDialogs::DrawBusy(AppState& state) {
+  const bool busy = Blocking();
+  const bool opening = load_.Running();
+  const std::string title = busy ? (opening ? "Opening " + FileName(load_.Path())
+                                            : "Saving " + FileName(save_->path)) + kEllipsis
+                                 : std::string();
+  if (busy && ReadyForModal() && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId))
+    ImGui::OpenPopup((title + kBusyId).c_str());
+  CenterNextWindow();
+  if (!ImGui::BeginPopupModal((title + kBusyId).c_str(), nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  if (!busy) {
+    ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+    return;
+  }
+  BeginModalBody();
+  DimParagraph(opening ? "The document you have open stays as it is until the file is read. "
+                         "Cancel keeps it."
+                       : "attnlab goes on once your work is written. Cancel stops waiting "
+                         "(the file is still written).");
+  EndModalBody();
+  if (ButtonRow({"Cancel"}) == 0 || EscapePressed()) {
+    if (opening) {
+      state.status = "did not open " + load_.Path();
+      load_.Cancel();  // whatever it reads is discarded
+    } else {
+      after_save_.clear();
+      save_->run_pending = false;
+      DropPending();
+    }
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
 void DocumentDialogs::DrawDialogs(AppState& state) {
+  FinishLoad(state);  // results of work off the UI thread, before any dialog is drawn
+  FinishSave(state);
   const bool browser_was_open = browser_.IsOpen();
   if (browser_.Draw()) {
     OnBrowserResult(state, browser_.Result());
@@ -506,6 +655,7 @@ void DocumentDialogs::DrawDialogs(AppState& state) {
   DrawError();
   DrawExportAll(state);
   if (recovery_) DrawRecovery(state);
+  DrawBusy(state);
 }
 
 // ---- menu and keys ------------------------------------------------------------------------

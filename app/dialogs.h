@@ -2,8 +2,11 @@
 /// The document's dialogs and the file side of the window: Open / Save As / Export all (the
 /// in-app file browser), recent files, the "Save changes?" guard in front of anything that would
 /// drop unsaved work (opening a file or preset, dropping a file, quitting, the close button),
-/// the "Cannot open" message, the offer to restore an autosave, and screenshot requests.
+/// the "Cannot open" message, the offer to restore an autosave, and screenshot requests. Large
+/// files are read and written off the UI thread (document_io.h).
+#include <cstdint>
 #include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +14,7 @@
 
 #include "app_state.h"
 #include "autosave.h"
+#include "document_io.h"
 #include "file_browser.h"
 #include "heatmap_export.h"
 #include "recent_files.h"
@@ -32,6 +36,20 @@ class DocumentDialogs {
   void RequestOpenPreset(AppState& state, const PresetInfo& preset);
   void RequestQuit(AppState& state);
   bool QuitConfirmed() const { return quit_confirmed_; }
+  /// The file given on the command line, when it is large: read off the UI thread, then opened as
+  /// the start-up opens it (a failure keeps the built-in example and says so).
+  void OpenInitialFile(AppState& state, const std::string& path);
+
+  /// A large file is being read or written off the UI thread.
+  bool Busy() const { return load_.Running() || save_.has_value(); }
+  /// The "Opening..." / "Saving..." modal is up: a file is being read, or an action (quit, open)
+  /// waits for a save. Meanwhile the document cannot change.
+  bool Blocking() const;
+  /// Where files were read and written (tests: a large one never on the UI thread).
+  struct IoStats {
+    int sync_loads = 0, async_loads = 0, sync_saves = 0, async_saves = 0;
+  };
+  const IoStats& GetIoStats() const { return io_stats_; }
 
   void ShowOpen(AppState& state);
   void ShowSaveAs(AppState& state);
@@ -66,8 +84,20 @@ class DocumentDialogs {
   enum class BrowserPurpose { Open, SaveAs, ExportFigure, ExportFolder };
 
   void Guard(AppState& state, const std::string& what, std::function<void(AppState&)> action);
-  bool OpenNow(AppState& state, const std::string& path);
-  bool SaveTo(AppState& state, const std::string& path);
+  void OpenLoaded(AppState& state, LoadedScenario loaded);
+  void StartLoad(AppState& state, const std::string& path, bool initial);
+  void FinishLoad(AppState& state);
+  void LoadFailed(AppState& state, const std::string& path, const std::string& message);
+  /// Writes the document to `path` (a large one off the UI thread). `run_pending`: the guard's
+  /// action waits for it and runs once it is saved, or is dropped if saving fails.
+  void SaveTo(AppState& state, const std::string& path, bool run_pending = false);
+  void FinishSave(AppState& state);
+  void Saved(AppState& state, const std::string& path, std::uint64_t version, bool run_pending);
+  void SaveFailed(AppState& state, const std::string& message, bool run_pending);
+  /// The guard's pending action, asked about again (the document may have changed meanwhile).
+  void ResumePending(AppState& state);
+  void DropPending();
+  void DrawBusy(AppState& state);
   void OnBrowserResult(AppState& state, const std::string& path);
   void DrawSaveChanges(AppState& state);
   void DrawError();
@@ -93,6 +123,19 @@ class DocumentDialogs {
   std::string export_error_;
   char export_folder_[1024] = {};
   int screenshot_request_ = 0;
+
+  struct SaveJob {
+    std::future<void> written;
+    std::string path;
+    std::uint64_t version = 0;  ///< the version being written: only it is marked saved
+    bool run_pending = false;
+  };
+  BackgroundLoad load_;
+  bool load_initial_ = false;
+  std::optional<SaveJob> save_;  ///< one write at a time
+  /// Actions asked for while a save runs (quit, open, save again): run, in order, once it ends.
+  std::vector<std::function<void(AppState&)>> after_save_;
+  IoStats io_stats_;
 };
 
 /// Shortcuts to the app's dialogs (state.dialogs); harmless no-ops when there are none.

@@ -104,7 +104,8 @@ bool OpenCheck::Load(const std::string& list_path, std::string* error) {
 }
 
 void OpenCheck::BeforeDraw(AppState& state, DocumentDialogs& dialogs, int frame) {
-  const int step = frame - kFirstFrame;
+  busy_before_ = dialogs.Busy();
+  const int step = frame - kFirstFrame - waited_;
   if (step < 0 || step >= 2 * static_cast<int>(files_.size())) return;
   if (step % 2 == 1) {  // the frame after the request: AfterDraw looks at the screen
     return;
@@ -117,8 +118,12 @@ void OpenCheck::BeforeDraw(AppState& state, DocumentDialogs& dialogs, int frame)
 }
 
 void OpenCheck::AfterDraw(AppState& state, DocumentDialogs& dialogs, int frame) {
-  const int step = frame - kFirstFrame;
+  const int step = frame - kFirstFrame - waited_;
   if (step < 0 || step >= 2 * static_cast<int>(files_.size()) || step % 2 == 0) return;
+  if (busy_before_ || dialogs.Busy()) {  // still reading, or its message opens this frame
+    ++waited_;
+    return;
+  }
   const bool refused = dialogs.ErrorCount() > errors_before_;
   const std::string message = refused ? dialogs.ErrorMessage() : std::string();
   const std::string title = refused ? dialogs.ErrorTitle() : std::string();

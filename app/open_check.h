@@ -20,8 +20,9 @@ class OpenCheck {
  public:
   /// Reads the list; returns false with `error` set when it cannot.
   bool Load(const std::string& list_path, std::string* error);
-  /// Frames the whole run needs: a few for the window to settle, then two per file.
-  int FrameCount() const { return kFirstFrame + 2 * static_cast<int>(files_.size()) + 1; }
+  /// Frames the whole run needs: a few for the window to settle, then two per file, and those
+  /// spent waiting for large files read off the UI thread (it grows while they load).
+  int FrameCount() const { return kFirstFrame + 2 * static_cast<int>(files_.size()) + 1 + waited_; }
   /// Call right after ImGui's NewFrame and right after the frame's widgets are drawn.
   void BeforeDraw(AppState& state, DocumentDialogs& dialogs, int frame);
   void AfterDraw(AppState& state, DocumentDialogs& dialogs, int frame);
@@ -41,6 +42,10 @@ class OpenCheck {
   std::vector<std::string> files_;
   Snapshot before_;
   int errors_before_ = 0;
+  /// Frames the check waited: a large file is read off the UI thread, and its message shows the
+  /// frame after the read ends.
+  int waited_ = 0;
+  bool busy_before_ = false;
 };
 
 }  // namespace attnlab::app

@@ -53,7 +53,11 @@ const char* UsageText() {
          "                      edit-to-frame latency and frame times as JSON\n"
          "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n"
          "  --check-open LIST   open each file in LIST (one per line) as File > Open does, print\n"
-         "                      one JSON line per file (accepted, message shown, document kept), exit\n";
+         "                      one JSON line per file (accepted, message shown, document kept), exit\n"
+         "  --bench-open FILE   open FILE as File > Open does (a large one loads off the UI thread)\n"
+         "  --bench-save        save the document in place as Ctrl+S does (after --bench-open)\n"
+         "                      either: print the UI thread's longest frame CPU and the frames\n"
+         "                      drawn meanwhile as JSON, exit once done\n";
 }
 
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
@@ -118,6 +122,11 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     } else if (std::strcmp(arg, "--check-open") == 0) {
       if (!has_value) return value_error("a file listing one scenario path per line");
       o.check_open = argv[++i];
+    } else if (std::strcmp(arg, "--bench-open") == 0) {
+      if (!has_value) return value_error("a scenario file");
+      o.bench_open = argv[++i];
+    } else if (std::strcmp(arg, "--bench-save") == 0) {
+      o.bench_save = true;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       *error = std::string("unknown option ") + arg;
       return false;

@@ -26,6 +26,8 @@ struct Options {
   int edit_every = 10;          ///< frames between --bench-edit edits
   bool bench_startup = false;   ///< print ms from launch to the first drawn frame, exit
   std::string check_open;      ///< a list of files: open each as File > Open does, print JSON lines
+  std::string bench_open;      ///< open this file as File > Open does; time the UI thread (JSON)
+  bool bench_save = false;     ///< then save in place as Ctrl+S does; time the UI thread (JSON)
   bool help = false;
 };
 

@@ -1,0 +1,68 @@
+#include "document_io.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "attnlab/scenario_io.h"
+#include "presets.h"
+
+namespace attnlab::app {
+namespace {
+
+template <typename M>
+std::size_t Values(const M& m) { return static_cast<std::size_t>(m.size()); }
+template <typename M>
+std::size_t Values(const std::optional<M>& m) { return m ? Values(*m) : 0; }
+
+std::size_t Values(const attnlab::Projections& p) {
+  return Values(p.W_q) + Values(p.W_k) + Values(p.W_v) + Values(p.b_q) + Values(p.b_k) +
+         Values(p.b_v);
+}
+
+}  // namespace
+
+bool LoadsOffThread(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  return !ec && bytes > kOffThreadFileBytes;  // a missing file fails at once, as before
+}
+
+bool SavesOffThread(const attnlab::Scenario& s) {
+  std::size_t values = Values(s.X) + Values(s.Z) + Values(s.full) + Values(s.W_o) +
+                       Values(s.b_o) + Values(s.mask.cells);
+  for (const attnlab::Projections& p : s.heads) values += Values(p);
+  return values > kOffThreadValues;
+}
+
+std::future<void> WriteInBackground(std::string path, std::function<std::string()> serialize) {
+  return std::async(std::launch::async, [path = std::move(path), serialize = std::move(serialize)] {
+    attnlab::write_file_atomically(path, serialize());
+  });
+}
+
+void BackgroundLoad::Start(const std::string& path) {
+  Cancel();
+  path_ = path;
+  job_ = std::async(std::launch::async, [path] { return LoadAndValidate(path); });
+}
+
+std::optional<attnlab::Scenario> BackgroundLoad::TakeIfDone() {
+  Reap();
+  if (!IsReady(job_)) return std::nullopt;
+  return job_.get();  // leaves job_ invalid: no longer Running()
+}
+
+void BackgroundLoad::Cancel() {
+  if (job_.valid()) cancelled_.push_back(std::move(job_));
+  Reap();
+}
+
+// A std::async future waits for its thread when destroyed: drop cancelled loads once finished.
+void BackgroundLoad::Reap() {
+  const auto finished = [](const std::future<attnlab::Scenario>& f) { return IsReady(f); };
+  cancelled_.erase(std::remove_if(cancelled_.begin(), cancelled_.end(), finished), cancelled_.end());
+}
+
+}  // namespace attnlab::app
