@@ -66,8 +66,8 @@ bool softmax_row(const In& in, Out&& out) {
 }
 
 /// Rows [r, r + len) of out = X W + 1 b^T (out already sized).
-void project_rows(const Matrix& X, gemm::ConstRef W, const Eigen::Ref<const Vector>& b, Eigen::Index r, Eigen::Index len,
-                  gemm::Ref out) {
+void project_rows(const Matrix& X, gemm::ConstRef W, const Eigen::Ref<const Vector>& b, Eigen::Index r,
+                  Eigen::Index len, gemm::Ref out) {
   gemm::multiply(X.middleRows(r, len), W, out.middleRows(r, len));
   out.middleRows(r, len).rowwise() += b.transpose();
 }
@@ -149,8 +149,9 @@ void transpose_tiled(gemm::ConstRef src, gemm::Ref dst) {
 
 /// Rows [r, r + b) of one head's N x N stages, computed while they are in cache:
 ///   S = Q K^T,  A = softmax_rows(scale S, -inf where masked),  Y = A V.
-/// Q, V, Y are in the rows layout, Kt is K^T (d_k by n_z). S and A are written to `out` (rows layout) or to `scratch`
-/// and then transposed into `out` (columns). Marks `nonfinite[i]` for a query whose scores overflowed.
+/// Q, V, Y are in the rows layout, Kt is K^T (d_k by n_z). S and A are written to `out` (rows
+/// layout) or to `scratch` and then transposed into `out` (columns). Marks `nonfinite[i]` for a
+/// query whose scores overflowed.
 void compute_rows(const Model& model, const Matrix& Q, const Matrix& Kt, const Matrix& V, Eigen::Index r,
                   Eigen::Index b, Layout layout, HeadTrace& out, gemm::Ref Y, Scratch& scratch, char* nonfinite) {
   const bool rows = layout == Layout::rows;
@@ -209,8 +210,10 @@ struct Plan {
 
 Plan make_plan(const Model& model, Layout layout, Trace& t) {
   const Eigen::Index H = model.num_heads, n_x = model.X.rows(), n_z = model.keys().rows();
-  Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0, {}, {}, {}, {}, {}, {}, {}};
-  p.proj_rows = projection_rows(std::max(n_x, n_z), std::max(model.X.cols(), model.keys().cols()), std::max(p.d_k, p.d_v));
+  Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0,
+         {}, {}, {}, {}, {}, {}, {}};
+  const Eigen::Index d_in = std::max(model.X.cols(), model.keys().cols());
+  p.proj_rows = projection_rows(std::max(n_x, n_z), d_in, std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
   p.block = row_block(n_z);
   p.blocks = (n_x + p.block - 1) / p.block;
@@ -299,7 +302,8 @@ void warn_nonfinite(const Plan& p) {
 /// Multiply-adds of the whole trace.
 double work(const Plan& p) {
   const double n_x = double(p.n_x), n_z = double(p.n_z), dkv = double(p.d_k + p.d_v);
-  return double(p.H) * (n_x * n_z * dkv + (n_x * double(p.model.X.cols()) + n_z * double(p.model.keys().cols())) * dkv) +
+  const double d_x = double(p.model.X.cols()), d_z = double(p.model.keys().cols());
+  return double(p.H) * (n_x * n_z * dkv + (n_x * d_x + n_z * d_z) * dkv) +
          (p.model.has_W_o ? n_x * double(p.model.W_o.rows() * p.model.W_o.cols()) : 0.0);
 }
 

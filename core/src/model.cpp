@@ -154,8 +154,8 @@ Matrix rows_or_identity(const std::optional<Matrix>& W, long in, Layout layout) 
 }
 
 /// The heads' matrices `W` side by side, rows convention: head h's in columns [h width, (h + 1) width).
-Matrix side_by_side(const std::vector<Projections>& heads, std::optional<Matrix> Projections::*W, long in, long width,
-                    Layout layout) {
+Matrix side_by_side(const std::vector<Projections>& heads, std::optional<Matrix> Projections::*W, long in,
+                    long width, Layout layout) {
   Matrix all(in, width * long(heads.size()));
   for (std::size_t h = 0; h < heads.size(); ++h) {
     auto block = all.middleCols(long(h) * width, width);

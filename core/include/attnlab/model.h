@@ -1,6 +1,7 @@
 #pragma once
-/// The resolved model: a Scenario checked for shapes and turned into per-head weights in the rows
-/// convention (Q = X W_q + b_q), whatever the scenario's layout. Every shape check lives here.
+/// The resolved model: a Scenario checked for shapes and values and turned into the rows convention
+/// (Q = X W_q + b_q, every head's projections side by side), whatever the scenario's layout. Every
+/// shape check lives here.
 #include <string>
 #include <vector>
 
