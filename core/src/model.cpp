@@ -311,13 +311,56 @@ long plan_output(const Scenario& s, long concat_width) {
   return d_out;
 }
 
-/// Largest |entry| of a matrix, a head's block of one, or a vector (all finite: check_all_finite()).
-template <typename M>
-double max_abs(const M& m) {
-  return m.size() ? m.cwiseAbs().maxCoeff() : 0.0;
+/// What the bounds need of the model's inputs, gathered in one pass over each matrix (a row at a
+/// time, in cache). `finite` is false when an entry is inf or NaN (or, harmlessly, when the sum of
+/// every entry overflows: check_all_finite() then finds nothing and the bounds refuse the values).
+struct InputStats {
+  double x_max = 0, x_row_sum = 0, z_max = 0, z_row_sum = 0;  ///< largest |entry|, largest row sum of |entries|
+  Eigen::RowVectorXd W_q, W_k, W_v;  ///< largest |entry| of each column (a head's block is a run of them)
+  double W_o = 0;
+  bool finite = true;
+};
+
+/// Largest |entry| and largest sum of |row entries| (|(A B)_ij| <= row_sum(A) max|B|); adds the
+/// sum of every |entry| to `total` (inf or NaN when an entry is).
+void row_stats(const Matrix& m, double& max_abs, double& max_row_sum, double& total) {
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    const double sum = m.row(i).cwiseAbs().sum();
+    max_row_sum = std::max(max_row_sum, sum);
+    max_abs = std::max(max_abs, m.row(i).cwiseAbs().maxCoeff());
+    total += sum;
+  }
 }
-/// Largest sum of |row entries|: bounds |(A B)_ij| <= row_sum(A) * max|B|.
-double max_row_sum(const Matrix& m) { return m.size() ? m.cwiseAbs().rowwise().sum().maxCoeff() : 0.0; }
+
+/// Largest |entry| of each column; adds the sum of every |entry| to `total`.
+Eigen::RowVectorXd column_max_abs(const Matrix& m, double& total) {
+  Eigen::RowVectorXd max = Eigen::RowVectorXd::Zero(m.cols());
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    max = max.cwiseMax(m.row(i).cwiseAbs());
+    total += m.row(i).cwiseAbs().sum();
+  }
+  return max;
+}
+
+InputStats input_stats(const Scenario& s, const Model& m) {
+  InputStats st;
+  double total = 0;
+  row_stats(m.X, st.x_max, st.x_row_sum, total);
+  if (s.Z) row_stats(m.Z, st.z_max, st.z_row_sum, total);
+  else st.z_max = st.x_max, st.z_row_sum = st.x_row_sum;  // self-attention: Z is X
+  st.W_q = column_max_abs(m.W_q, total);
+  st.W_k = column_max_abs(m.W_k, total);
+  st.W_v = column_max_abs(m.W_v, total);
+  if (m.has_W_o) st.W_o = column_max_abs(m.W_o, total).maxCoeff();
+  st.finite = std::isfinite(total) && all_finite(m.b_q) && all_finite(m.b_k) && all_finite(m.b_v) && all_finite(m.b_o);
+  return st;
+}
+
+/// Largest |entry| of a vector or a head's run of columns' maxima.
+template <typename V>
+double max_abs(const V& v) {
+  return v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
+}
 
 std::string number_text(double x) {
   std::ostringstream out;
@@ -349,20 +392,22 @@ std::string reach_text(double bound) {
 /// Refuses a model whose computation could overflow, from bounds on the inputs (before computing):
 /// |Q| <= rowsum|X| max|W_q| + max|b_q|, |S| <= d_k |Q| |K|, |Y| <= |V| (a convex combination),
 /// |out| <= H d_v |Y| max|W_o| + max|b_o|. Far from DBL_MAX, so a trace never holds inf or NaN.
-void check_magnitudes(const Scenario& s, const Model& m) {
+/// The same pass finds inf and NaN: check_all_finite() then names the first one.
+void check_values(const Scenario& s, const Model& m) {
+  const InputStats st = input_stats(s, m);
+  if (!st.finite) check_all_finite(s);
   const double limit = limits::max_magnitude;
-  // Self-attention: Z is a copy of X, so its bounds are X's (one pass over X, not two).
-  const double x_sum = max_row_sum(m.X), z_sum = s.Z ? max_row_sum(m.Z) : x_sum;
-  const double x_max = max_abs(m.X), z_max = s.Z ? max_abs(m.Z) : x_max;
+  const double x_sum = st.x_row_sum, z_sum = st.z_row_sum, x_max = st.x_max, z_max = st.z_max;
   const std::string z_field = s.Z ? "Z" : "X";
   double v_max = 0;
   for (int h = 0; h < m.num_heads; ++h) {
     const HeadWeights w = m.head(std::size_t(h));
     const std::string prefix = s.per_head() ? "heads[" + std::to_string(h) + "]." : "";
     const std::string head = s.head_count() > 1 ? "head " + std::to_string(h + 1) + "'s " : "";
-    const Source X{"X", x_max}, Z{z_field, z_max}, Wq{prefix + "W_q", max_abs(w.W_q)},
-        Wk{prefix + "W_k", max_abs(w.W_k)}, Wv{prefix + "W_v", max_abs(w.W_v)}, bq{prefix + "b_q", max_abs(w.b_q)},
-        bk{prefix + "b_k", max_abs(w.b_k)}, bv{prefix + "b_v", max_abs(w.b_v)};
+    const Eigen::Index k0 = Eigen::Index(h) * m.d_k, v0 = Eigen::Index(h) * m.d_v;
+    const Source X{"X", x_max}, Z{z_field, z_max}, Wq{prefix + "W_q", max_abs(st.W_q.segment(k0, m.d_k))},
+        Wk{prefix + "W_k", max_abs(st.W_k.segment(k0, m.d_k))}, Wv{prefix + "W_v", max_abs(st.W_v.segment(v0, m.d_v))},
+        bq{prefix + "b_q", max_abs(w.b_q)}, bk{prefix + "b_k", max_abs(w.b_k)}, bv{prefix + "b_v", max_abs(w.b_v)};
     const double q = x_sum * Wq.magnitude + bq.magnitude, k = z_sum * Wk.magnitude + bk.magnitude;
     const double v = z_sum * Wv.magnitude + bv.magnitude;
     if (!(q <= limit)) fail_overflow({X, Wq, bq}, head + "queries Q", q);
@@ -376,7 +421,7 @@ void check_magnitudes(const Scenario& s, const Model& m) {
     v_max = std::max(v_max, v);
   }
   if (m.has_W_o) {
-    const Source Wo{"W_o", max_abs(m.W_o)}, bo{"b_o", max_abs(m.b_o)};
+    const Source Wo{"W_o", st.W_o}, bo{"b_o", max_abs(m.b_o)};
     const double out = double(m.W_o.rows()) * v_max * Wo.magnitude + bo.magnitude;
     if (!(out <= limit)) fail_overflow({Wo, bo}, "the outputs", out);
   }
@@ -404,7 +449,6 @@ Model resolve(const Scenario& s) {
   check_trace_size(n, plan);
   BoolArray allowed = resolve_mask(s.mask, n, s.layout);
   const double scale = resolve_scale(s.scale, plan.d_k);
-  check_all_finite(s);
 
   Model m;
   if (s.per_head()) build_per_head(s, n, plan, m);
@@ -422,7 +466,7 @@ Model resolve(const Scenario& s) {
   m.X = to_rows(s.X, s.layout);
   if (s.Z) m.Z = to_rows(*s.Z, s.layout);
   m.tokens = s.tokens;
-  check_magnitudes(s, m);
+  check_values(s, m);
   return m;
 }
 
