@@ -193,7 +193,7 @@ int RunApp(const Options& options) {
   if (mode.bench_edit) edit_bench = std::make_unique<EditBench>(options.bench_edit, options.edit_every);
   std::unique_ptr<IoBench> io_bench;
   if (mode.bench_io) io_bench = std::make_unique<IoBench>(options.bench_open, options.bench_save);
-  if (load_later) dialogs.OpenInitialFile(state, options.file);
+  if (load_later) dialogs.OpenInitialFile(state, options.file, options.head);
   if (!mode.Scripted()) {
     if (!state.document_path.empty()) dialogs.recent.Add(state.document_path);
     if (!file_opened)

@@ -173,8 +173,9 @@ void DocumentDialogs::RequestOpenFile(AppState& state, const std::string& path) 
   Guard(state, "opening " + FileName(path), [this, loaded](AppState& s) { OpenLoaded(s, loaded); });
 }
 
-void DocumentDialogs::OpenInitialFile(AppState& state, const std::string& path) {
+void DocumentDialogs::OpenInitialFile(AppState& state, const std::string& path, int head) {
   StartLoad(state, path, true);
+  initial_head_ = head;
 }
 
 void DocumentDialogs::StartLoad(AppState& state, const std::string& path, bool initial) {
@@ -198,8 +199,11 @@ void DocumentDialogs::FinishLoad(AppState& state) {
   if (!scenario) return;
   // Shared, not copied: the guard may hold the action until "Save changes?" is answered.
   auto loaded = std::make_shared<LoadedScenario>(AsDocument(state, path, std::move(*scenario)));
-  Guard(state, "opening " + FileName(path),
-        [this, loaded](AppState& s) { OpenLoaded(s, std::move(*loaded)); });
+  const std::optional<int> head = load_initial_ ? std::optional<int>(initial_head_) : std::nullopt;
+  Guard(state, "opening " + FileName(path), [this, loaded, head](AppState& s) {
+    OpenLoaded(s, std::move(*loaded));
+    if (head) s.ui.selected_head = std::clamp(*head, 0, s.HeadCount() - 1);  // --head, as at start-up
+  });
 }
 
 // The messages of the synchronous paths: the start-up's (app.cpp) or File > Open's.

@@ -38,7 +38,8 @@ class DocumentDialogs {
   bool QuitConfirmed() const { return quit_confirmed_; }
   /// The file given on the command line, when it is large: read off the UI thread, then opened as
   /// the start-up opens it (a failure keeps the built-in example and says so).
-  void OpenInitialFile(AppState& state, const std::string& path);
+  /// `head`: the --head to select once it is open (the file's heads are not known before).
+  void OpenInitialFile(AppState& state, const std::string& path, int head);
 
   /// A large file is being read or written off the UI thread.
   bool Busy() const { return load_.Running() || save_.has_value(); }
@@ -132,6 +133,7 @@ class DocumentDialogs {
   };
   BackgroundLoad load_;
   bool load_initial_ = false;
+  int initial_head_ = 0;
   std::optional<SaveJob> save_;  ///< one write at a time
   /// Actions asked for while a save runs (quit, open, save again): run, in order, once it ends.
   std::vector<std::function<void(AppState&)>> after_save_;
