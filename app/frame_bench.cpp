@@ -18,10 +18,6 @@ namespace {
 // does itself (not the exec and dynamic linking before it; measure those with /usr/bin/time).
 const BenchClock::time_point kLaunch = BenchClock::now();
 
-// An interactive window is vsynced at 60 Hz and leaves the rest of the time to the worker; the
-// scripted run is not, so the bench paces itself the same way.
-constexpr double kFrameBudgetMs = 1000.0 / 60.0;
-
 double Ms(BenchClock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 double Percentile(std::vector<double> v, double p) {
@@ -41,9 +37,13 @@ double CpuMs(clockid_t clock) {
   return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
 }
 double ProcessCpuMs() { return CpuMs(CLOCK_PROCESS_CPUTIME_ID); }
-// The calling thread's CPU time: a long frame with little of it was starved, not busy.
-double ThreadCpuMs() { return CpuMs(CLOCK_THREAD_CPUTIME_ID); }
 }  // namespace
+
+double ThreadCpuMs() { return CpuMs(CLOCK_THREAD_CPUTIME_ID); }
+
+void PaceFrame(BenchClock::time_point frame_start) {
+  std::this_thread::sleep_until(frame_start + std::chrono::duration<double, std::milli>(1000.0 / 60.0));
+}
 
 ProcessCpuTimer::ProcessCpuTimer() : start_ms_(ProcessCpuMs()) {}
 
@@ -96,8 +96,7 @@ void EditBench::AfterFrame(const AppState& state) {
     }
   }
   ++frame_;
-  const double left = kFrameBudgetMs - frame_ms_.back();
-  if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(left));
+  PaceFrame(frame_start_);
 }
 
 void EditBench::Print(const AppState& state) const {

@@ -15,6 +15,13 @@ using BenchClock = std::chrono::steady_clock;
 /// Milliseconds since the process started (main()); the first call, early in main, fixes zero.
 double MillisecondsSinceLaunch();
 
+/// The calling thread's CPU time, in ms: a long frame with little of it was starved, not busy.
+double ThreadCpuMs();
+/// Sleeps out the rest of a 60 Hz frame begun at `frame_start`. An interactive window is vsynced
+/// and leaves the rest of the time to the worker threads; a scripted bench is not, so it paces
+/// itself the same way.
+void PaceFrame(BenchClock::time_point frame_start);
+
 /// `--bench-edit N --edit-every K`: waits for the document's first trace, then applies a value edit
 /// (the score scale, alternating) through ApplyEdit every K frames, N times, and times each edit
 /// until the frame that draws its trace has been rendered. An edit overtaken by the next one before

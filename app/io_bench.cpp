@@ -1,14 +1,12 @@
 #include "io_bench.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 #include <utility>
 
 #include "app_state.h"
 #include "dialogs.h"
+#include "frame_bench.h"
 #include "heatmap.h"
 
 namespace attnlab::app {
@@ -19,16 +17,6 @@ constexpr int kFirstFrame = 6;
 // Quiet frames (no trace arriving, no heatmap work left, no file I/O) before a request, so that
 // only the request's own cost is measured; and frames drawn after the last step.
 constexpr int kQuietFrames = 3;
-// An interactive window is vsynced at 60 Hz and leaves the rest to the reading or writing thread;
-// the scripted run is not, so it paces itself the same way (as --bench-edit does).
-constexpr std::chrono::duration<double, std::milli> kFrameBudget(1000.0 / 60.0);
-
-// The calling thread's CPU time: what the UI thread itself spent, whatever the other threads do.
-double ThreadCpuMs() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
-}
 
 }  // namespace
 
@@ -62,7 +50,7 @@ void IoBench::Request(AppState& state, DocumentDialogs& dialogs) {
 void IoBench::AfterFrame(const AppState& state, const DocumentDialogs& dialogs) {
   ++frame_;
   Measure(state, dialogs);
-  std::this_thread::sleep_until(frame_start_ + kFrameBudget);
+  PaceFrame(frame_start_);  // as --bench-edit: the rest of the frame is the I/O thread's
 }
 
 void IoBench::Measure(const AppState& state, const DocumentDialogs& dialogs) {
