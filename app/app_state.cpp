@@ -17,22 +17,8 @@ namespace {
 constexpr std::size_t kMaxHistory = 200;
 constexpr std::size_t kMaxHistoryBytes = std::size_t(1) << 30;
 
-template <typename M>
-std::size_t Bytes(const M& m) { return sizeof(double) * static_cast<std::size_t>(m.size()); }
-template <typename M>
-std::size_t Bytes(const std::optional<M>& m) { return m ? Bytes(*m) : 0; }
-
-std::size_t Bytes(const attnlab::Projections& p) {
-  return Bytes(p.W_q) + Bytes(p.W_k) + Bytes(p.W_v) + Bytes(p.b_q) + Bytes(p.b_k) + Bytes(p.b_v);
-}
-
 // The numbers a Scenario holds (its strings are small).
-std::size_t ScenarioBytes(const attnlab::Scenario& s) {
-  std::size_t bytes = Bytes(s.X) + Bytes(s.Z) + Bytes(s.full) + Bytes(s.W_o) + Bytes(s.b_o);
-  bytes += Bytes(s.mask.cells);
-  for (const attnlab::Projections& p : s.heads) bytes += Bytes(p);
-  return bytes;
-}
+std::size_t ScenarioBytes(const attnlab::Scenario& s) { return sizeof(double) * s.number_count(); }
 
 template <typename T>
 T PopBack(std::vector<T>& v) {

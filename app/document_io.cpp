@@ -9,19 +9,6 @@
 #include "presets.h"
 
 namespace attnlab::app {
-namespace {
-
-template <typename M>
-std::size_t Values(const M& m) { return static_cast<std::size_t>(m.size()); }
-template <typename M>
-std::size_t Values(const std::optional<M>& m) { return m ? Values(*m) : 0; }
-
-std::size_t Values(const attnlab::Projections& p) {
-  return Values(p.W_q) + Values(p.W_k) + Values(p.W_v) + Values(p.b_q) + Values(p.b_k) +
-         Values(p.b_v);
-}
-
-}  // namespace
 
 bool LoadsOffThread(const std::string& path) {
   std::error_code ec;
@@ -29,12 +16,7 @@ bool LoadsOffThread(const std::string& path) {
   return !ec && bytes > kOffThreadFileBytes;  // a missing file fails at once, as before
 }
 
-bool SavesOffThread(const attnlab::Scenario& s) {
-  std::size_t values = Values(s.X) + Values(s.Z) + Values(s.full) + Values(s.W_o) +
-                       Values(s.b_o) + Values(s.mask.cells);
-  for (const attnlab::Projections& p : s.heads) values += Values(p);
-  return values > kOffThreadValues;
-}
+bool SavesOffThread(const attnlab::Scenario& s) { return s.number_count() > kOffThreadValues; }
 
 std::future<void> WriteInBackground(std::string path, std::function<std::string()> serialize) {
   return std::async(std::launch::async, [path = std::move(path), serialize = std::move(serialize)] {

@@ -176,6 +176,22 @@ TEST(Projections, PerHeadOmittedWeightsAreIdentityBesideGivenOnes) {
   }
 }
 
+TEST(ScenarioSize, NumberCountAddsEveryMatrixBiasAndMaskCell) {
+  Scenario s;
+  s.X = Matrix::Zero(2, 3);                    // 6
+  s.Z = Matrix::Zero(4, 3);                    // 12
+  s.heads.assign(2, attnlab::Projections{});
+  s.heads[0].W_q = Matrix::Zero(3, 2);         // 6
+  s.heads[1].b_v = attnlab::Vector::Zero(3);   // 3
+  s.W_o = Matrix::Zero(5, 2);                  // 10
+  s.b_o = attnlab::Vector::Zero(2);            // 2
+  s.mask.cells = Matrix::Zero(2, 4);           // 8
+  EXPECT_EQ(s.number_count(), 6u + 12 + 6 + 3 + 10 + 2 + 8);
+  s.heads.clear();
+  s.full.W_k = Matrix::Zero(3, 4);             // 12 instead of the heads' 9
+  EXPECT_EQ(s.number_count(), 6u + 12 + 12 + 10 + 2 + 8);
+}
+
 TEST(Scale, DefaultIsInverseSqrtDkAndNumbersMultiply) {
   Scenario s = random_scenario(3, 8, 2, 5);  // d_k = 4
   attnlab::Trace t = attnlab::compute(s);

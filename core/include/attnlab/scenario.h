@@ -1,6 +1,7 @@
 #pragma once
 /// The Scenario: everything the user edits. Matrices are stored exactly as in the file, i.e. in the
 /// scenario's own layout (columns layout = transpose of the rows-layout matrix).
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -64,6 +65,9 @@ struct Scenario {
   int d_x() const;
   int n_z() const;
   int d_z() const;
+  /// The numbers the scenario holds: its matrices, biases and mask cells (what its memory and its
+  /// file size grow with).
+  std::size_t number_count() const;
 };
 
 }  // namespace attnlab
