@@ -154,7 +154,7 @@ class AppState {
   /// Makes `scenario` the document's next version (`model`: its resolved Model, or null).
   void SetCurrent(ScenarioPtr scenario, std::shared_ptr<const attnlab::Model> model);
   void PushUndo(ScenarioPtr scenario);
-  std::shared_ptr<const attnlab::Model> Resolve(const attnlab::Scenario& scenario);
+  std::shared_ptr<const attnlab::Model> Resolve(ScenarioPtr scenario);
   void ComputeHere();
   const attnlab::Trace& RequestTrace();
   /// After a computation failed (a limit hit): back to the previous version, if any.

@@ -115,7 +115,7 @@ void ExplainProjection(const Ctx& x, Stage stage, int r, int c, Explanation& e) 
   const int token = x.cols ? c : r, feature = x.cols ? r : c;
   const attnlab::HeadWeights w = x.model.head(static_cast<std::size_t>(x.h));
   const bool is_q = stage == Stage::Q;
-  const attnlab::Matrix& in = is_q ? x.model.X : x.model.keys();
+  const attnlab::Matrix& in = is_q ? *x.model.X : x.model.keys();
   const attnlab::Matrix& W = is_q ? w.W_q : stage == Stage::K ? w.W_k : w.W_v;
   const attnlab::Vector& b = is_q ? w.b_q : stage == Stage::K ? w.b_k : w.b_v;
   const char* name = is_q ? "Q" : stage == Stage::K ? "K" : "V";
@@ -276,7 +276,7 @@ void ExplainOutput(const Ctx& x, int r, int c, Explanation& e) {
   const int i = x.cols ? c : r, o = x.cols ? r : c;
   e.title = Cell("output", r, c) + "   query " + Quoted(x.queries, i) + ", column " +
             std::to_string(o);
-  if (!x.model.has_W_o) {
+  if (!x.model.has_W_o()) {
     e.formula = "no W_o: output = concat";
     e.lines.push_back("= concat[" + std::to_string(r) + ", " + std::to_string(c) + "] = " +
                       Num(e.value));
@@ -289,9 +289,9 @@ void ExplainOutput(const Ctx& x, int r, int c, Explanation& e) {
                            so + "] + b_o[" + so + "]";
   e.columns = {"t", "concat[t]", "W_o[t]", "product"};
   std::vector<SumTerm> all;
-  const double dot = DotTerms(int(x.model.W_o.rows()),
+  const double dot = DotTerms(int(x.model.W_o->rows()),
                               [&](int t) { return At(x.trace.concat, i, t, x.cols); },
-                              [&](int t) { return x.model.W_o(t, o); }, &all);
+                              [&](int t) { return (*x.model.W_o)(t, o); }, &all);
   SetSum(e, all, dot);
   const double bias = x.model.b_o.size() > o ? x.model.b_o(o) : 0.0;
   e.lines.push_back(Num(dot) + " + b_o " + Factor(bias) + " = " + Num(dot + bias));

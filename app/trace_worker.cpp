@@ -166,7 +166,7 @@ bool TraceWorker::Compute(Result& job) {
   ScenarioVersion& in = job.computed_from;
   try {
     if (!in.model) {
-      in.model = std::make_shared<const attnlab::Model>(attnlab::resolve(*in.scenario));
+      in.model = std::make_shared<const attnlab::Model>(attnlab::resolve(in.scenario));
       std::lock_guard<std::mutex> lock(mutex_);
       ++stats_.resolves;
     }

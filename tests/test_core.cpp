@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include <gtest/gtest.h>
 
@@ -174,6 +175,41 @@ TEST(Projections, PerHeadOmittedWeightsAreIdentityBesideGivenOnes) {
     q1 << 12, 21, 14, 23;  // X swapped column by column, plus b_q
     EXPECT_EQ(t.heads[1].Q, q1);
   }
+}
+
+TEST(Model, SharesARowsScenariosMatricesAndKeepsItAlive) {
+  Scenario built = random_scenario(5, 6, 2, 21);
+  built.Z = attnlab::random_matrix(4, 6, attnlab::RandomSpec{}, 8);
+  built.tokens = {"a", "b", "c", "d", "e"};
+  const attnlab::Trace expected = attnlab::compute(built);
+  auto scenario = std::make_shared<const Scenario>(std::move(built));
+  const std::weak_ptr<const Scenario> watch = scenario;
+  attnlab::Model m = attnlab::resolve(scenario);
+  // Not copied: the Model's inputs are the scenario's own matrices.
+  EXPECT_EQ(m.X.get(), &scenario->X);
+  EXPECT_EQ(m.Z.get(), &*scenario->Z);
+  EXPECT_EQ(m.W_q.get(), &*scenario->full.W_q);
+  EXPECT_EQ(m.W_k.get(), &*scenario->full.W_k);
+  EXPECT_EQ(m.W_v.get(), &*scenario->full.W_v);
+  EXPECT_EQ(m.W_o.get(), &*scenario->W_o);
+  EXPECT_EQ(m.tokens.get(), &scenario->tokens);
+  scenario.reset();  // the Model alone keeps it: computing still reads valid memory (ASan checks)
+  EXPECT_FALSE(watch.expired());
+  const attnlab::Trace t = attnlab::compute(m, Layout::rows);
+  EXPECT_EQ(t.output, expected.output);
+  m = attnlab::Model{};
+  EXPECT_TRUE(watch.expired());
+}
+
+TEST(Model, ColumnsLayoutGetsTheModelsOwnTransposes) {
+  const auto scenario = std::make_shared<const Scenario>(
+      attnlab::with_layout(random_scenario(5, 6, 2, 22), Layout::columns));
+  const attnlab::Model m = attnlab::resolve(scenario);
+  EXPECT_EQ(*m.X, Matrix(scenario->X.transpose()));
+  EXPECT_EQ(*m.W_q, Matrix(scenario->full.W_q->transpose()));
+  EXPECT_EQ(*m.W_o, Matrix(scenario->W_o->transpose()));
+  EXPECT_EQ(m.Z, nullptr);  // self-attention
+  EXPECT_EQ(&m.keys(), m.X.get());
 }
 
 TEST(ScenarioSize, NumberCountAddsEveryMatrixBiasAndMaskCell) {

@@ -248,7 +248,7 @@ TEST(PresetVaswani, Q3TwoHeadsSplitByColumns) {
   ASSERT_EQ(m.num_heads, 2);
   EXPECT_EQ(m.d_k, 2);
   EXPECT_EQ(m.d_v, 2);
-  EXPECT_FALSE(m.has_W_o);
+  EXPECT_FALSE(m.has_W_o());
   // In [119], [121], [123]: W_Q_heads, W_K_heads, W_V_heads (4 x 2 each, not the text's 3 x 2).
   EXPECT_TRUE(Near("head 1 W_q", m.head(0).W_q, mat({{0.12, -0.87}, {0.76, 0.21}, {-0.55, 0.18}, {0.03, -0.99}}), 0));
   EXPECT_TRUE(Near("head 2 W_q", m.head(1).W_q, mat({{0.33, 0.45}, {-0.34, 0.67}, {0.29, -0.73}, {0.42, 0.11}}), 0));

@@ -209,10 +209,10 @@ struct Plan {
 };
 
 Plan make_plan(const Model& model, Layout layout, Trace& t) {
-  const Eigen::Index H = model.num_heads, n_x = model.X.rows(), n_z = model.keys().rows();
+  const Eigen::Index H = model.num_heads, n_x = model.X->rows(), n_z = model.keys().rows();
   Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0,
          {}, {}, {}, {}, {}, {}, {}};
-  const Eigen::Index d_in = std::max(model.X.cols(), model.keys().cols());
+  const Eigen::Index d_in = std::max(model.X->cols(), model.keys().cols());
   p.proj_rows = projection_rows(std::max(n_x, n_z), d_in, std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
   p.block = row_block(n_z);
@@ -238,14 +238,14 @@ void allocate(Plan& p) {
     p.V(h).resize(p.n_z, p.d_v);
   }
   p.concat().resize(p.n_x, p.d_v * p.H);  // [Y_1 ... Y_H]
-  if (p.model.has_W_o) p.output().resize(p.n_x, p.model.W_o.cols());
+  if (p.model.has_W_o()) p.output().resize(p.n_x, p.model.W_o->cols());
 }
 
 /// Projection task: one (head, Q|K|V, block of rows): Q = X W_q + 1 b_q^T, K = Z W_k + ..., V = Z W_v + ...
 void project_task(Plan& p, Eigen::Index task) {
   const Eigen::Index h = task / (3 * p.proj_blocks), which = task / p.proj_blocks % 3;
   const Eigen::Index r = task % p.proj_blocks * p.proj_rows;
-  const Matrix& in = which == 0 ? p.model.X : p.model.keys();
+  const Matrix& in = which == 0 ? *p.model.X : p.model.keys();
   if (r >= in.rows()) return;
   const HeadWeights w = p.model.head(std::size_t(h));
   const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
@@ -275,7 +275,7 @@ void output_task(Plan& p, Eigen::Index task) {
     return;
   }
   const Eigen::Index r = (task - p.H) * p.out_rows;
-  project_rows(p.concat(), p.model.W_o, p.model.b_o, r, std::min(p.out_rows, p.n_x - r), p.output());
+  project_rows(p.concat(), *p.model.W_o, p.model.b_o, r, std::min(p.out_rows, p.n_x - r), p.output());
 }
 
 /// Columns layout: every matrix computed in the rows layout is stored transposed.
@@ -302,9 +302,9 @@ void warn_nonfinite(const Plan& p) {
 /// Multiply-adds of the whole trace.
 double work(const Plan& p) {
   const double n_x = double(p.n_x), n_z = double(p.n_z), dkv = double(p.d_k + p.d_v);
-  const double d_x = double(p.model.X.cols()), d_z = double(p.model.keys().cols());
+  const double d_x = double(p.model.X->cols()), d_z = double(p.model.keys().cols());
   return double(p.H) * (n_x * n_z * dkv + (n_x * d_x + n_z * d_z) * dkv) +
-         (p.model.has_W_o ? n_x * double(p.model.W_o.rows() * p.model.W_o.cols()) : 0.0);
+         (p.model.has_W_o() ? n_x * double(p.model.W_o->rows() * p.model.W_o->cols()) : 0.0);
 }
 
 }  // namespace
@@ -321,7 +321,7 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   Plan p = make_plan(model, layout, t);
   allocate(p);
   const bool parallel = work(p) > kParallelWork;
-  const Eigen::Index out_tasks = p.H + (model.has_W_o ? p.out_blocks : 0);
+  const Eigen::Index out_tasks = p.H + (model.has_W_o() ? p.out_blocks : 0);
   const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
   // Three loops, each finished before the next starts: projections, the N x N stages and head
   // outputs, then the output projection. Once cancelled, the remaining tasks return at once.
@@ -332,7 +332,7 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   loop(p.H * p.blocks, [&](Eigen::Index task) { attend_task(p, task); });
   loop(out_tasks, [&](Eigen::Index task) { output_task(p, task); });
   if (cancelled()) return false;
-  if (!model.has_W_o) p.output() = p.concat();
+  if (!model.has_W_o()) p.output() = p.concat();
   if (!p.rows) transpose_into_trace(p);
   warn_nonfinite(p);
   return true;
@@ -351,9 +351,9 @@ Trace compute(const Scenario& scenario) { return compute(resolve(scenario), scen
 SingleQuery single_query(const Model& model, int head, int query) {
   if (head < 0 || head >= model.num_heads) throw std::out_of_range("single_query: head index");
   const HeadWeights w = model.head(static_cast<std::size_t>(head));
-  if (query < 0 || query >= model.X.rows()) throw std::out_of_range("single_query: query index");
+  if (query < 0 || query >= model.X->rows()) throw std::out_of_range("single_query: query index");
   SingleQuery r;
-  r.q = w.W_q.transpose() * model.X.row(query).transpose() + w.b_q;  // q = W_q^T x_i + b_q
+  r.q = w.W_q.transpose() * model.X->row(query).transpose() + w.b_q;  // q = W_q^T x_i + b_q
   // s_j = q . k_j with k_j = W_k^T z_j + b_k, so s = Z (W_k q) + (q . b_k) 1: no K (n_z by d_k)
   // is formed, d_z times less work than projecting every key.
   const Vector Wk_q = w.W_k * r.q;

@@ -148,15 +148,26 @@ void check_projection(const std::string& field, const std::optional<Matrix>& W, 
                     std::to_string(in.size) + " and " + std::to_string(out.size));
 }
 
+/// The scenario that owns the matrices a Model shares.
+using Owner = std::shared_ptr<const Scenario>;
+
+/// `stored`, a matrix of `owner`, in the rows convention: shared with it in the rows layout, a
+/// transposed copy in the columns layout.
+SharedMatrix rows_view(const Owner& owner, const Matrix& stored) {
+  if (owner->layout == Layout::rows) return SharedMatrix(owner, &stored);
+  return std::make_shared<const Matrix>(stored.transpose());
+}
+
 /// A projection in the rows convention; the identity (in by in) when omitted.
-Matrix rows_or_identity(const std::optional<Matrix>& W, long in, Layout layout) {
-  return W ? to_rows(*W, layout) : Matrix(Matrix::Identity(in, in));
+SharedMatrix rows_or_identity(const Owner& owner, const std::optional<Matrix>& W, long in) {
+  return W ? rows_view(owner, *W) : std::make_shared<const Matrix>(Matrix::Identity(in, in));
 }
 
 /// The heads' matrices `W` side by side, rows convention: head h's in columns [h width, (h + 1) width).
-Matrix side_by_side(const std::vector<Projections>& heads, std::optional<Matrix> Projections::*W, long in,
-                    long width, Layout layout) {
-  Matrix all(in, width * long(heads.size()));
+SharedMatrix side_by_side(const std::vector<Projections>& heads, std::optional<Matrix> Projections::*W, long in,
+                          long width, Layout layout) {
+  auto all_heads = std::make_shared<Matrix>(in, width * long(heads.size()));
+  Matrix& all = *all_heads;
   for (std::size_t h = 0; h < heads.size(); ++h) {
     auto block = all.middleCols(long(h) * width, width);
     const std::optional<Matrix>& w = heads[h].*W;
@@ -164,7 +175,7 @@ Matrix side_by_side(const std::vector<Projections>& heads, std::optional<Matrix>
     else if (layout == Layout::rows) block = *w;
     else block = w->transpose();
   }
-  return all;
+  return all_heads;
 }
 
 /// The heads' biases `b` one after the other (zeros for a head without one).
@@ -230,11 +241,11 @@ void plan_per_head(const Scenario& s, const Sizes& n, Plan& plan) {
   }
 }
 
-void build_full(const Scenario& s, const Sizes& n, const Plan& plan, Model& m) {
-  const Projections& p = s.full;
-  m.W_q = rows_or_identity(p.W_q, n.d_x, s.layout);
-  m.W_k = rows_or_identity(p.W_k, n.d_z, s.layout);
-  m.W_v = rows_or_identity(p.W_v, n.d_z, s.layout);
+void build_full(const Owner& owner, const Sizes& n, const Plan& plan, Model& m) {
+  const Projections& p = owner->full;
+  m.W_q = rows_or_identity(owner, p.W_q, n.d_x);
+  m.W_k = rows_or_identity(owner, p.W_k, n.d_z);
+  m.W_v = rows_or_identity(owner, p.W_v, n.d_z);
   m.b_q = p.b_q ? *p.b_q : Vector::Zero(plan.H * plan.d_k);
   m.b_k = p.b_k ? *p.b_k : Vector::Zero(plan.H * plan.d_k);
   m.b_v = p.b_v ? *p.b_v : Vector::Zero(plan.H * plan.d_v);
@@ -345,13 +356,13 @@ Eigen::RowVectorXd column_max_abs(const Matrix& m, double& total) {
 InputStats input_stats(const Scenario& s, const Model& m) {
   InputStats st;
   double total = 0;
-  row_stats(m.X, st.x_max, st.x_row_sum, total);
-  if (s.Z) row_stats(m.Z, st.z_max, st.z_row_sum, total);
+  row_stats(*m.X, st.x_max, st.x_row_sum, total);
+  if (s.Z) row_stats(*m.Z, st.z_max, st.z_row_sum, total);
   else st.z_max = st.x_max, st.z_row_sum = st.x_row_sum;  // self-attention: Z is X
-  st.W_q = column_max_abs(m.W_q, total);
-  st.W_k = column_max_abs(m.W_k, total);
-  st.W_v = column_max_abs(m.W_v, total);
-  if (m.has_W_o) st.W_o = column_max_abs(m.W_o, total).maxCoeff();
+  st.W_q = column_max_abs(*m.W_q, total);
+  st.W_k = column_max_abs(*m.W_k, total);
+  st.W_v = column_max_abs(*m.W_v, total);
+  if (m.has_W_o()) st.W_o = column_max_abs(*m.W_o, total).maxCoeff();
   st.finite = std::isfinite(total) && all_finite(m.b_q) && all_finite(m.b_k) && all_finite(m.b_v) && all_finite(m.b_o);
   return st;
 }
@@ -420,16 +431,17 @@ void check_values(const Scenario& s, const Model& m) {
                         number_text(m.scale) + " (scores up to " + number_text(scores) + " scaled " + reach_text(scores * m.scale) + ")");
     v_max = std::max(v_max, v);
   }
-  if (m.has_W_o) {
+  if (m.has_W_o()) {
     const Source Wo{"W_o", st.W_o}, bo{"b_o", max_abs(m.b_o)};
-    const double out = double(m.W_o.rows()) * v_max * Wo.magnitude + bo.magnitude;
+    const double out = double(m.W_o->rows()) * v_max * Wo.magnitude + bo.magnitude;
     if (!(out <= limit)) fail_overflow({Wo, bo}, "the outputs", out);
   }
 }
 
 }  // namespace
 
-Model resolve(const Scenario& s) {
+Model resolve(std::shared_ptr<const Scenario> owner) {
+  const Scenario& s = *owner;
   const Sizes n{s.n_x(), s.d_x(), s.n_z(), s.d_z()};
   check_sequence("X", n.n_x, n.d_x);
   if (s.Z) check_sequence("Z", n.n_z, n.d_z);
@@ -452,25 +464,29 @@ Model resolve(const Scenario& s) {
 
   Model m;
   if (s.per_head()) build_per_head(s, n, plan, m);
-  else build_full(s, n, plan, m);
+  else build_full(owner, n, plan, m);
   m.num_heads = static_cast<int>(plan.H);
   m.d_k = static_cast<int>(plan.d_k);
   m.d_v = static_cast<int>(plan.d_v);
   if (s.W_o) {
-    m.has_W_o = true;
-    m.W_o = to_rows(*s.W_o, s.layout);
+    m.W_o = rows_view(owner, *s.W_o);
     m.b_o = s.b_o ? *s.b_o : Vector::Zero(plan.d_out);
   }
   m.allowed = std::move(allowed);
   m.scale = scale;
-  m.X = to_rows(s.X, s.layout);
-  if (s.Z) m.Z = to_rows(*s.Z, s.layout);
-  m.tokens = s.tokens;
+  m.X = rows_view(owner, s.X);
+  if (s.Z) m.Z = rows_view(owner, *s.Z);
+  m.tokens = std::shared_ptr<const std::vector<std::string>>(owner, &s.tokens);
   check_values(s, m);
   return m;
 }
 
-void validate(const Scenario& scenario) { (void)resolve(scenario); }
+Model resolve(const Scenario& scenario) { return resolve(std::make_shared<const Scenario>(scenario)); }
+
+void validate(const Scenario& scenario) {
+  // The Model is discarded here, before `scenario` can go: it may share it without owning it.
+  (void)resolve(std::shared_ptr<const Scenario>(&scenario, [](const Scenario*) {}));
+}
 
 namespace {
 void transpose_in_place(std::optional<Matrix>& m) {

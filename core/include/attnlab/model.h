@@ -2,6 +2,7 @@
 /// The resolved model: a Scenario checked for shapes and values and turned into the rows convention
 /// (Q = X W_q + b_q, every head's projections side by side), whatever the scenario's layout. Every
 /// shape check lives here.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,40 +18,53 @@ struct HeadWeights {
   Eigen::VectorBlock<const Vector> b_q, b_k, b_v;  ///< d_k, d_k, d_v (zeros when absent)
 };
 
+/// A matrix held by whoever shares it: the scenario's own, or one a Model made.
+using SharedMatrix = std::shared_ptr<const Matrix>;
+
 struct Model {
-  Matrix X;                  ///< n_x by d_x
-  Matrix Z;                  ///< n_z by d_z for cross-attention; empty for self-attention: use keys()
-  /// Every head's projections side by side, rows convention: head h's W_q is columns
-  /// [h d_k, (h + 1) d_k) of W_q (d_x by H d_k); W_k is d_z by H d_k, W_v d_z by H d_v.
-  Matrix W_q, W_k, W_v;
+  /// The inputs in the rows convention. Each is the scenario's own matrix, shared with it (not
+  /// copied), where the scenario stores it that way: rows layout, whole projections. Otherwise the
+  /// Model's own: a transpose (columns layout), the heads side by side (per-head weights) or an
+  /// identity (an omitted W).
+  SharedMatrix X;            ///< n_x by d_x
+  SharedMatrix Z;            ///< n_z by d_z for cross-attention; null for self-attention: use keys()
+  /// Every head's projections side by side: head h's W_q is columns [h d_k, (h + 1) d_k) of W_q
+  /// (d_x by H d_k); W_k is d_z by H d_k, W_v d_z by H d_v.
+  SharedMatrix W_q, W_k, W_v;
   Vector b_q, b_k, b_v;      ///< H d_k, H d_k, H d_v (zeros when absent)
-  bool has_W_o = false;
-  Matrix W_o;                ///< H d_v by d_out (when has_W_o)
+  SharedMatrix W_o;          ///< H d_v by d_out; null without an output projection
   Vector b_o;                ///< d_out (zeros when absent)
   BoolArray allowed;         ///< n_x by n_z
   double scale = 1.0;        ///< multiplies the scores
   int num_heads = 0;         ///< H
   int d_k = 0, d_v = 0;
-  std::vector<std::string> tokens;  ///< the queries' names (the scenario's tokens; may be empty)
+  /// The queries' names: the scenario's tokens (may be empty).
+  std::shared_ptr<const std::vector<std::string>> tokens;
+
+  bool has_W_o() const { return W_o != nullptr; }
 
   /// Query i's name in warnings: its token, or "#i" when the scenario names none.
   std::string query_label(Eigen::Index i) const {
-    return tokens.empty() ? "#" + std::to_string(i) : tokens[std::size_t(i)];
+    return !tokens || tokens->empty() ? "#" + std::to_string(i) : (*tokens)[std::size_t(i)];
   }
 
   /// The tokens attended to: Z, or X itself for self-attention.
-  const Matrix& keys() const { return Z.size() ? Z : X; }
+  const Matrix& keys() const { return Z ? *Z : *X; }
 
   /// Head h's weights (0 <= h < num_heads).
   HeadWeights head(std::size_t h) const {
     const Eigen::Index k = Eigen::Index(h) * d_k, v = Eigen::Index(h) * d_v;
-    return {W_q.middleCols(k, d_k), W_k.middleCols(k, d_k), W_v.middleCols(v, d_v),
-            b_q.segment(k, d_k),    b_k.segment(k, d_k),    b_v.segment(v, d_v)};
+    return {W_q->middleCols(k, d_k), W_k->middleCols(k, d_k), W_v->middleCols(v, d_v),
+            b_q.segment(k, d_k),     b_k.segment(k, d_k),     b_v.segment(v, d_v)};
   }
 };
 
 /// Checks every shape, count and value against the others; throws ScenarioError naming the field,
 /// e.g. `heads[1].W_k: expected 8x4 (d_z x d_k), got 8x3`.
+/// The Model keeps `scenario` alive and shares its matrices (resolving copies none of a rows-layout
+/// scenario with whole projections: the window resolves each committed version so).
+Model resolve(std::shared_ptr<const Scenario> scenario);
+/// resolve() of a copy of `scenario`.
 Model resolve(const Scenario& scenario);
 /// resolve() and discard: throws ScenarioError when the scenario cannot be computed.
 void validate(const Scenario& scenario);
