@@ -345,12 +345,9 @@ void row_stats(const Matrix& m, double& max_abs, double& max_row_sum, double& to
 
 /// Largest |entry| of each column; adds the sum of every |entry| to `total`.
 Eigen::RowVectorXd column_max_abs(const Matrix& m, double& total) {
-  Eigen::RowVectorXd max = Eigen::RowVectorXd::Zero(m.cols());
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    max = max.cwiseMax(m.row(i).cwiseAbs());
-    total += m.row(i).cwiseAbs().sum();
-  }
-  return max;
+  total += m.cwiseAbs().sum();
+  if (m.rows() == 0) return Eigen::RowVectorXd::Zero(m.cols());
+  return m.cwiseAbs().colwise().maxCoeff();  // vectorised across a row-major matrix's columns
 }
 
 InputStats input_stats(const Scenario& s, const Model& m) {
