@@ -153,15 +153,14 @@ void Autosave::Remove() {
   written_version_ = 0;
 }
 
-std::optional<RecoveredWork> Autosave::FindOrphan(const std::string& dir,
-                                                  std::string* error) const {
+std::optional<RecoveredWork> FindOrphan(const std::string& dir, const std::string& own_path, std::string* error) {
   std::error_code ec;
   if (dir.empty() || !fs::is_directory(dir, ec)) return std::nullopt;
   fs::path newest;
   fs::file_time_type newest_time{};
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const long pid = PidOf(entry.path());
-    if (pid < 0 || entry.path() == fs::path(path_) || OwnerAlive(pid)) continue;
+    if (pid < 0 || entry.path() == fs::path(own_path) || OwnerAlive(pid)) continue;
     const fs::file_time_type t = entry.last_write_time(ec);
     if (newest.empty() || t > newest_time) {
       newest = entry.path();

@@ -43,9 +43,6 @@ class Autosave {
   /// Deletes this process's autosave (after a save, on a clean exit).
   void Remove();
 
-  /// The newest autosave of a process that is no longer running, if any. A file that cannot be
-  /// read is reported in `error` (and left alone).
-  std::optional<RecoveredWork> FindOrphan(const std::string& dir, std::string* error) const;
   /// Makes `work` this process's autosave (restored: it stays protected until saved).
   void Adopt(const RecoveredWork& work);
   /// Deletes `work`'s file (the user discarded it).
@@ -63,5 +60,10 @@ class Autosave {
 
 /// Reads one autosave file; throws attnlab::ScenarioError naming the file.
 RecoveredWork ReadAutosave(const std::string& path);
+
+/// The newest autosave in `dir` of a process that is no longer running, if any (`own_path`, this
+/// process's, never). A file that cannot be read is reported in `error` and set aside as
+/// FILE.broken. Reads and validates the whole scenario: call it off the UI thread in the window.
+std::optional<RecoveredWork> FindOrphan(const std::string& dir, const std::string& own_path, std::string* error);
 
 }  // namespace attnlab::app

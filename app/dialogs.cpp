@@ -193,10 +193,12 @@ void DocumentDialogs::FinishLoad(AppState& state) {
   try {
     scenario = load_.TakeIfDone();
   } catch (const std::exception& e) {
+    if (restoring_) return FinishRestore(state, std::nullopt);  // the autosave becomes the base
     LoadFailed(state, path, e.what());
     return;
   }
   if (!scenario) return;
+  if (restoring_) return FinishRestore(state, std::move(scenario));
   // Shared, not copied: the guard may hold the action until "Save changes?" is answered.
   auto loaded = std::make_shared<LoadedScenario>(AsDocument(state, path, std::move(*scenario)));
   const std::optional<int> head = load_initial_ ? std::optional<int>(initial_head_) : std::nullopt;
@@ -383,45 +385,90 @@ void DocumentDialogs::OnBrowserResult(AppState& state, const std::string& path) 
 
 namespace {
 
-void Restore(AppState& state, const RecoveredWork& work) {
-  LoadedScenario base{work.scenario, work.document_path, work.document_name, work.is_preset};
-  // Start from the file the work belongs to when it still loads, so that undo leads back to it.
-  std::string origin = work.document_path;
+/// The file restored work belongs to (a preset's file for a preset), "" for untitled work.
+std::string RestoreOrigin(const AppState& state, const RecoveredWork& work) {
   if (work.is_preset)
     for (const PresetInfo& p : state.presets)
-      if (p.stem == work.document_name) origin = base.path = p.path;
-  if (!origin.empty()) {
-    try {
-      base.scenario = LoadAndValidate(origin);
-    } catch (const std::exception&) {
-      base.scenario = work.scenario;  // gone or changed beyond repair: the autosave is the base
-    }
-  }
+      if (p.stem == work.document_name) return p.path;
+  return work.document_path;
+}
+
+/// Opens the file's version (`from_file`; the autosave itself when the file is gone or changed
+/// beyond repair) and applies the autosave to it through ApplyEdit, like any edit: the document
+/// is modified (unsaved), and undo leads back to the file.
+void ApplyRestore(AppState& state, const RecoveredWork& work, const std::string& origin,
+                  std::optional<attnlab::Scenario> from_file) {
+  LoadedScenario base{from_file ? std::move(*from_file) : work.scenario, work.document_path,
+                      work.document_name, work.is_preset};
+  if (work.is_preset && !origin.empty()) base.path = origin;
   state.Open(base);
-  // Through ApplyEdit like any edit: the document is modified (unsaved) and undoable.
   state.ApplyEdit("restore autosave", [&work](attnlab::Scenario& s) { s = work.scenario; });
   state.status = "restored unsaved work from " + work.saved_at;
+}
+
+std::optional<attnlab::Scenario> LoadOrigin(const std::string& origin) {
+  if (origin.empty()) return std::nullopt;
+  try {
+    return LoadAndValidate(origin);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
 
 void DocumentDialogs::OfferRecovery(AppState& state, const std::string& answer) {
-  std::string error;
-  recovery_ = autosave.FindOrphan(autosave.Enabled() ? fs::path(autosave.Path()).parent_path().string()
-                                                     : StateDir(),
-                                  &error);
-  if (!error.empty()) ShowError(state, "Cannot restore autosave", error);
-  if (!recovery_) return;
-  if (answer == "yes") {
-    Restore(state, *recovery_);
-    autosave.Adopt(*recovery_);
-    recovery_.reset();
-  } else if (answer == "no") {
-    Autosave::Discard(*recovery_);
-    recovery_.reset();
-  } else {
-    ask_recovery_ = true;
+  const std::string dir =
+      autosave.Enabled() ? fs::path(autosave.Path()).parent_path().string() : StateDir();
+  const std::string own = autosave.Path();
+  if (answer.empty()) {  // the window: read off the UI thread (13 MB take most of a second)
+    recovery_search_ = std::async(std::launch::async, [dir, own] {
+      RecoverySearch found;
+      found.work = FindOrphan(dir, own, &found.error);
+      return found;
+    });
+    return;
   }
+  std::string error;
+  const std::optional<RecoveredWork> work = FindOrphan(dir, own, &error);
+  if (!error.empty()) ShowError(state, "Cannot restore autosave", error);
+  if (!work) return;
+  if (answer == "yes") {
+    RestoreNow(state, *work);
+  } else {
+    Autosave::Discard(*work);
+  }
+}
+
+void DocumentDialogs::FinishRecoverySearch(AppState& state) {
+  if (!IsReady(recovery_search_)) return;
+  RecoverySearch found = recovery_search_.get();
+  if (!found.error.empty()) ShowError(state, "Cannot restore autosave", found.error);
+  if (!found.work) return;
+  recovery_ = std::move(found.work);
+  ask_recovery_ = true;
+}
+
+void DocumentDialogs::RestoreNow(AppState& state, const RecoveredWork& work) {
+  const std::string origin = RestoreOrigin(state, work);
+  ApplyRestore(state, work, origin, LoadOrigin(origin));
+  autosave.Adopt(work);
+}
+
+void DocumentDialogs::StartRestore(AppState& state, const RecoveredWork& work) {
+  const std::string origin = RestoreOrigin(state, work);
+  if (origin.empty() || !LoadsOffThread(origin)) return RestoreNow(state, work);
+  restoring_ = work;  // FinishLoad() goes on once the file is read ("Restoring..." meanwhile)
+  load_.Start(origin);
+  load_initial_ = false;
+  ++io_stats_.async_loads;
+}
+
+void DocumentDialogs::FinishRestore(AppState& state, std::optional<attnlab::Scenario> from_file) {
+  ApplyRestore(state, *restoring_, load_.Path(), std::move(from_file));
+  autosave.Adopt(*restoring_);
+  restoring_.reset();
+  OfferRecovery(state, "");  // another crashed window's work, if any
 }
 
 void DocumentDialogs::DrawRecovery(AppState& state) {
@@ -444,8 +491,7 @@ void DocumentDialogs::DrawRecovery(AppState& state) {
   EndModalBody();
   const int pressed = ButtonRow({"Restore", "Discard"});
   if (pressed == 0 || EnterPressed()) {
-    Restore(state, w);
-    autosave.Adopt(w);
+    StartRestore(state, w);
   } else if (pressed == 1) {
     Autosave::Discard(w);
     state.status = "discarded the autosave of " + w.document_name;
@@ -453,8 +499,9 @@ void DocumentDialogs::DrawRecovery(AppState& state) {
   if (pressed >= 0 || EnterPressed()) {
     recovery_.reset();
     ImGui::CloseCurrentPopup();
-    // Another crashed window may have left one too: offer it next.
-    OfferRecovery(state, "");
+    // Another crashed window may have left one too: offer it next (after a restore still reading
+    // its file, once that has adopted this autosave: FinishRestore).
+    if (!restoring_) OfferRecovery(state, "");
   }
   ImGui::EndPopup();
 }
@@ -606,7 +653,8 @@ bool DocumentDialogs::Blocking() const {
 void DocumentDialogs::DrawBusy(AppState& state) {
   const bool busy = Blocking();
   const bool opening = load_.Running();
-  const std::string title = busy ? (opening ? "Opening " + FileName(load_.Path())
+  const std::string reading = restoring_ ? "Restoring " : "Opening ";
+  const std::string title = busy ? (opening ? reading + FileName(load_.Path())
                                             : "Saving " + FileName(save_->path)) + kEllipsis
                                  : std::string();
   if (busy && ReadyForModal() && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId))
@@ -621,14 +669,18 @@ void DocumentDialogs::DrawBusy(AppState& state) {
     return;
   }
   BeginModalBody();
-  DimParagraph(opening ? "The document you have open stays as it is until the file is read. "
-                         "Cancel keeps it."
-                       : "attnlab goes on once your work is written. Cancel stops waiting "
-                         "(the file is still written).");
+  DimParagraph(restoring_ ? "Your unsaved work is restored on top of its file once the file is "
+                            "read. Cancel keeps the document you have open; the work is offered "
+                            "again at the next start."
+               : opening  ? "The document you have open stays as it is until the file is read. "
+                            "Cancel keeps it."
+                          : "attnlab goes on once your work is written. Cancel stops waiting "
+                            "(the file is still written).");
   EndModalBody();
   if (ButtonRow({"Cancel"}) == 0 || EscapePressed()) {
     if (opening) {
-      state.status = "did not open " + load_.Path();
+      state.status = (restoring_ ? "did not restore the work on " : "did not open ") + load_.Path();
+      restoring_.reset();
       load_.Cancel();  // whatever it reads is discarded
     } else {
       after_save_.clear();
@@ -641,7 +693,8 @@ void DocumentDialogs::DrawBusy(AppState& state) {
 }
 
 void DocumentDialogs::DrawDialogs(AppState& state) {
-  FinishLoad(state);  // results of work off the UI thread, before any dialog is drawn
+  FinishRecoverySearch(state);  // results of work off the UI thread, before any dialog is drawn
+  FinishLoad(state);
   FinishSave(state);
   const bool browser_was_open = browser_.IsOpen();
   if (browser_.Draw()) {

@@ -65,8 +65,8 @@ class DocumentDialogs {
   void RequestScreenshot(int scale) { screenshot_request_ = scale; }
   int TakeScreenshotRequest() { return std::exchange(screenshot_request_, 0); }
 
-  /// Looks for work left by a crashed run; `answer` "yes"/"no" decides without asking (tests),
-  /// empty asks with a modal.
+  /// Looks for work left by a crashed run; `answer` "yes"/"no" decides without asking (tests,
+  /// on this thread), empty asks with a modal once the autosave is read off the UI thread.
   void OfferRecovery(AppState& state, const std::string& answer);
 
   /// Draws the menu's File entries and every open dialog; call once per frame.
@@ -103,6 +103,11 @@ class DocumentDialogs {
   void DrawSaveChanges(AppState& state);
   void DrawError();
   void DrawRecovery(AppState& state);
+  void FinishRecoverySearch(AppState& state);
+  /// Restores `work` on this thread, or, when its file is large, once load_ has read the file.
+  void StartRestore(AppState& state, const RecoveredWork& work);
+  void RestoreNow(AppState& state, const RecoveredWork& work);
+  void FinishRestore(AppState& state, std::optional<attnlab::Scenario> from_file);
   void DrawExportAll(AppState& state);
   void RunPending(AppState& state);
   std::string DefaultFolder(const AppState& state) const;
@@ -116,8 +121,14 @@ class DocumentDialogs {
   std::string error_title_, error_message_;
   bool show_error_ = false;
   int error_count_ = 0;
-  std::optional<RecoveredWork> recovery_;
+  struct RecoverySearch {
+    std::optional<RecoveredWork> work;
+    std::string error;
+  };
+  std::future<RecoverySearch> recovery_search_;  ///< FindOrphan() off the UI thread
+  std::optional<RecoveredWork> recovery_;        ///< offered in the modal
   bool ask_recovery_ = false;
+  std::optional<RecoveredWork> restoring_;       ///< restored once load_ has read its file
   std::optional<FigureExport> figure_job_;
   bool show_export_all_ = false;
   std::vector<std::string> export_log_;

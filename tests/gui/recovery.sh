@@ -12,49 +12,9 @@ set -eu
 app=$1
 preset=$2
 . "$(dirname "$0")/isolated_home.sh"
+. "$(dirname "$0")/window_driver.sh"
 doc="$HOME/lecture.json"
 cp "$preset" "$doc"
-state_dir="$XDG_STATE_HOME/attnlab"
-pid=
-trap 'test -n "$pid" && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-
-fail() {
-  echo "FAIL: $*"
-  tail -5 "$work/app.log" 2>/dev/null
-  if [ -n "$pid" ] && [ -n "${ATTNLAB_TEST_SHOTS:-}" ]; then  # keep what the window showed
-    xdotool key F12; sleep 1; cp "$XDG_PICTURES_DIR"/*.png "$ATTNLAB_TEST_SHOTS"/ 2>/dev/null
-  fi
-  exit 1
-}
-# ImGui 1.86 misses a key pressed and released within one frame: hold keys for a moment.
-press() {
-  for k in "$@"; do xdotool keydown "$k"; done
-  sleep 0.15
-  for k in "$@"; do xdotool keyup "$k"; done
-  sleep 0.4
-}
-wait_for() {  # wait_for SECONDS COMMAND...: poll until COMMAND succeeds
-  limit=$1; shift
-  i=0
-  while ! "$@"; do
-    i=$((i + 1))
-    [ "$i" -le $((limit * 10)) ] || return 1
-    sleep 0.1
-  done
-}
-autosave_exists() { ls "$state_dir"/autosave-*.json >/dev/null 2>&1; }
-# json_scale FILE [autosave]: the scenario's "scale" (an autosave wraps the scenario)
-json_scale() {
-  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print((d["scenario"] if sys.argv[2:] else d)["scale"])' "$@"
-}
-start() {  # start ARGS...: interactive window, focused
-  "$app" "$@" >"$work/app.log" 2>&1 &
-  pid=$!
-  wait_for 15 xdotool search --name attnlab >/dev/null || fail "no window"
-  sleep 1
-  xdotool windowfocus "$(xdotool search --name attnlab | head -1)"
-}
-kill9() { kill -9 "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
 
 # 1. edit, autosave, kill -9
 start "$doc" --test-edit scale=0.5
@@ -81,10 +41,8 @@ saved="$HOME/copy.json"
 wait_for 5 test -f "$saved" || fail "Ctrl+Shift+S, copy.json, Enter did not save $saved"
 [ "$(json_scale "$saved")" = "0.5" ] || fail "the saved file does not hold the restored edit"
 cmp -s "$doc" "$preset" || fail "Save As changed the original file"
-wait_for 5 sh -c "! ls '$state_dir'/autosave-*.json >/dev/null 2>&1" || fail "the autosave was not removed after saving"
-press ctrl q
-wait_for 5 sh -c "! kill -0 $pid 2>/dev/null" || fail "Ctrl+Q with nothing unsaved did not quit"
-pid=
+wait_for 5 no_autosave || fail "the autosave was not removed after saving"
+quit_and_wait
 echo "step 3: restored with Enter, saved as copy.json, autosave removed, quit"
 
 # 4. unsaved changes: Ctrl+Q asks first
