@@ -258,16 +258,22 @@ void output_task(Plan& p, Eigen::Index task) {
   project_rows(p.concat(), *p.model.W_o, p.model.b_o, r, std::min(p.out_rows, p.n_x - r), p.output());
 }
 
-/// Columns layout: every matrix computed in the rows layout is stored transposed.
-void transpose_into_trace(Plan& p) {
-  for (Eigen::Index h = 0; h < p.H; ++h) {
-    HeadTrace& ht = p.t.heads[std::size_t(h)];
-    ht.Q = p.Q_rows[std::size_t(h)].transpose();
-    ht.K = p.K_rows[std::size_t(h)].transpose();
-    ht.V = p.V_rows[std::size_t(h)].transpose();
+void store_transposed(const Matrix& src, Matrix& dst) {
+  dst.resize(src.cols(), src.rows());
+  transpose_tiled(src, dst);
+}
+
+/// Columns layout: what was computed in the rows layout, stored transposed. Task h < H: head h's
+/// Q, K and V; task H: the concatenation; task H + 1: the output.
+void transpose_task(Plan& p, Eigen::Index task) {
+  if (task < p.H) {
+    HeadTrace& ht = p.t.heads[std::size_t(task)];
+    store_transposed(p.Q_rows[std::size_t(task)], ht.Q);
+    store_transposed(p.K_rows[std::size_t(task)], ht.K);
+    store_transposed(p.V_rows[std::size_t(task)], ht.V);
+  } else {
+    store_transposed(task == p.H ? p.concat_rows : p.output_rows, task == p.H ? p.t.concat : p.t.output);
   }
-  p.t.concat = p.concat_rows.transpose();
-  p.t.output = p.output_rows.transpose();
 }
 
 void warn_nonfinite(const Plan& p) {
@@ -311,9 +317,9 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   loop(3 * p.H * p.proj_blocks, [&](Eigen::Index task) { project_task(p, task); });
   loop(p.H * p.blocks, [&](Eigen::Index task) { attend_task(p, task); });
   loop(out_tasks, [&](Eigen::Index task) { output_task(p, task); });
-  if (cancelled()) return false;
   if (!model.has_W_o()) p.output() = p.concat();
-  if (!p.rows) transpose_into_trace(p);
+  if (!p.rows) loop(p.H + 2, [&](Eigen::Index task) { transpose_task(p, task); });
+  if (cancelled()) return false;
   warn_nonfinite(p);
   return true;
 }
