@@ -190,7 +190,7 @@ int RunApp(const Options& options) {
   auto trace_worker = std::make_unique<TraceWorker>([] { Platform::Wake(); });
   state.trace_worker = trace_worker.get();
   std::unique_ptr<EditBench> edit_bench;
-  if (mode.bench_edit) edit_bench = std::make_unique<EditBench>(options.bench_edit, options.edit_every);
+  if (mode.bench_edit) edit_bench = std::make_unique<EditBench>(options.bench_edit, options.edit_every, options.edit_what);
   std::unique_ptr<IoBench> io_bench;
   if (mode.bench_io) io_bench = std::make_unique<IoBench>(options.bench_open, options.bench_save);
   if (load_later) dialogs.OpenInitialFile(state, options.file, options.head);

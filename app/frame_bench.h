@@ -4,6 +4,8 @@
 /// drawn frame) and `--trace-stats` (how traces were computed). They print JSON, never a verdict.
 #include <chrono>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace attnlab::app {
@@ -28,7 +30,9 @@ void PaceFrame(BenchClock::time_point frame_start);
 /// its trace was drawn counts as superseded. Ends once the last edit is drawn.
 class EditBench {
  public:
-  EditBench(int edits, int every) : edits_(edits), every_(every) {}
+  /// `what`: "scale" (0.1, 0.1005, ...: the projections are kept) or "x" (X[0][0] = 0.5, 0.51,
+  /// ...: every stage is recomputed).
+  EditBench(int edits, int every, std::string what) : edits_(edits), every_(every), what_(std::move(what)) {}
 
   /// Before drawing: applies the next edit when due. Returns false if the edit was refused.
   bool BeforeFrame(AppState& state);
@@ -49,6 +53,7 @@ class EditBench {
     int frame;
   };
   int edits_, every_;
+  std::string what_;
   int applied_ = 0, frame_ = 0, next_edit_frame_ = -1;
   std::vector<Pending> pending_;
   enum FrameKind { kEditFrame, kArrivalFrame, kOtherFrame, kFrameKinds };

@@ -41,7 +41,7 @@ const char* UsageText() {
          "  --smoke             drive every panel and edit for --frames frames, then exit\n"
          "  --restore-autosave yes|no   restore (or discard) work left by a crash, without asking\n"
          "  --print-scenario    print the document as scenario JSON on exit\n"
-         "  --test-edit layout|heads=N|scale=S|undo|redo   apply an edit as a user would (tests;\n"
+         "  --test-edit layout|heads=N|scale=S|x=V|undo|redo   apply an edit as a user would (tests;\n"
          "                      several separated by commas: in order, in one frame)\n"
          "  --show-panel NAME   bring panel NAME (\"Single query\", ...) to the front of its tabs\n"
          "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
@@ -49,8 +49,10 @@ const char* UsageText() {
          "  --test-edit-next E  a second edit, one frame after --test-edit\n"
          "  --capture-stale     screenshot even while a large trace is computing (default: wait)\n"
          "  --trace-stats       print trace computation counters as JSON on exit\n"
-         "  --bench-edit N [--edit-every K]   apply N edits, K frames apart (default 10), print\n"
-         "                      edit-to-frame latency and frame times as JSON\n"
+         "  --bench-edit N [--edit-every K] [--edit-what scale|x]   apply N edits, K frames\n"
+         "                      apart (default 10), of the scale (keeps the projections) or of\n"
+         "                      X[0][0] (recomputes everything); print edit-to-frame latency and\n"
+         "                      frame times as JSON\n"
          "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n"
          "  --check-open LIST   open each file in LIST (one per line) as File > Open does, print\n"
          "                      one JSON line per file (accepted, message shown, document kept), exit\n"
@@ -117,6 +119,10 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     } else if (std::strcmp(arg, "--edit-every") == 0) {
       if (!has_value || !ParseInt(argv[++i], 1, 100000, &o.edit_every))
         return value_error("a frame count >= 1");
+    } else if (std::strcmp(arg, "--edit-what") == 0) {
+      if (!has_value || (std::strcmp(argv[i + 1], "scale") != 0 && std::strcmp(argv[i + 1], "x") != 0))
+        return value_error("scale or x");
+      o.edit_what = argv[++i];
     } else if (std::strcmp(arg, "--bench-startup") == 0) {
       o.bench_startup = true;
     } else if (std::strcmp(arg, "--check-open") == 0) {

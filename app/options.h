@@ -24,6 +24,7 @@ struct Options {
   bool trace_stats = false;     ///< print how traces were computed on exit (tests)
   int bench_edit = 0;           ///< > 0: time this many edits to the frame showing them (JSON)
   int edit_every = 10;          ///< frames between --bench-edit edits
+  std::string edit_what = "scale";  ///< what --bench-edit changes: "scale" or "x" (X[0][0])
   bool bench_startup = false;   ///< print ms from launch to the first drawn frame, exit
   std::string check_open;      ///< a list of files: open each as File > Open does, print JSON lines
   std::string bench_open;      ///< open this file as File > Open does; time the UI thread (JSON)

@@ -41,8 +41,11 @@ bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
       s.scale.kind = attnlab::Scale::Kind::value;
       s.scale.value = scale;
     });
+  } else if (name == "x" && !value.empty()) {
+    const double x = std::atof(value.c_str());
+    applied = state.ApplyEdit("X", [x](attnlab::Scenario& s) { s.X(0, 0) = x; });
   } else {
-    *error = "--test-edit: unknown edit '" + spec + "' (layout, heads=N, scale=S, undo, redo)";
+    *error = "--test-edit: unknown edit '" + spec + "' (layout, heads=N, scale=S, x=V, undo, redo)";
     return false;
   }
   if (!applied) *error = "--test-edit " + spec + " refused: " + state.LastEditError().message;

@@ -96,7 +96,7 @@ void BM_Compute(benchmark::State& state) {
   const attnlab::Model model = attnlab::resolve(s);
   attnlab::Trace trace;
   for (auto _ : state) {
-    attnlab::compute_into(model, attnlab::Layout::rows, trace);
+    attnlab::compute_into(model, attnlab::Layout::rows, trace, nullptr, attnlab::Recompute::all);
     benchmark::DoNotOptimize(trace.output.data());
   }
   SetFlops(state, 8.0 * n * e * e + 4.0 * double(n) * n * e);

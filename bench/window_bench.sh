@@ -22,13 +22,19 @@ say() { echo "$1 (load $(load)): $2"; }
 
 # Frame time, N = 256, H = 8: Heads panel (all 8 heads' weights) and the Pipeline on screen.
 say "frames 256x256x8" "$(xvfb "$app" "$tmp/n256.json" --bench-frames "$frames" | tail -1)"
-# Edits at N = 256 (computed on the UI thread, drawn in the same frame: frames_to_show 0).
-say "edits 256x256x8" "$(xvfb "$app" "$tmp/n256.json" --bench-edit 30 --edit-every 5 | tail -1)"
+# Edits at N = 256 (computed on the UI thread, drawn in the same frame: frames_to_show 0): of
+# X[0][0] (every stage recomputed) and of the scale (projections and scores kept).
+for what in x scale; do
+  say "edits 256x256x8 ($what)" \
+      "$(xvfb "$app" "$tmp/n256.json" --bench-edit 30 --edit-every 5 --edit-what $what | tail -1)"
+done
 # Edits at N = 2048 (off the UI thread): latency, and the longest UI-thread frame meanwhile.
-say "edits 2048x512x8, one at a time" \
-    "$(xvfb "$app" "$tmp/n2048.json" --bench-edit 5 --edit-every 240 | tail -1)"
-say "edits 2048x512x8, every 3 frames (superseding)" \
-    "$(xvfb "$app" "$tmp/n2048.json" --bench-edit 40 --edit-every 3 | tail -1)"
+for what in x scale; do
+  say "edits 2048x512x8 ($what), one at a time" \
+      "$(xvfb "$app" "$tmp/n2048.json" --bench-edit 5 --edit-every 240 --edit-what $what | tail -1)"
+done
+say "edits 2048x512x8 (x), every 3 frames (superseding)" \
+    "$(xvfb "$app" "$tmp/n2048.json" --bench-edit 40 --edit-every 3 --edit-what x | tail -1)"
 
 # Launch to the first drawn frame (built-in example), 5 runs: in-process and whole-process times.
 for i in 1 2 3 4 5; do

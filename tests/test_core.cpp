@@ -195,8 +195,7 @@ TEST(Model, SharesARowsScenariosMatricesAndKeepsItAlive) {
   EXPECT_EQ(m.tokens.get(), &scenario->tokens);
   scenario.reset();  // the Model alone keeps it: computing still reads valid memory (ASan checks)
   EXPECT_FALSE(watch.expired());
-  const attnlab::Trace t = attnlab::compute(m, Layout::rows);
-  EXPECT_EQ(t.output, expected.output);
+  EXPECT_EQ(attnlab::compute(m, Layout::rows).output, expected.output);
   m = attnlab::Model{};
   EXPECT_TRUE(watch.expired());
 }

@@ -127,13 +127,19 @@ void transpose_tiled(gemm::ConstRef src, gemm::Ref dst) {
     }
 }
 
+/// Which N x N stages compute_rows() computes; the others `out` already holds (rows layout).
+struct RowStages {
+  bool scores = true, weights = true;
+};
+
 /// Rows [r, r + b) of one head's N x N stages, computed while they are in cache:
 ///   S = Q K^T,  A = softmax_rows(scale S, -inf where masked),  Y = A V.
 /// Q, V, Y are in the rows layout, Kt is K^T (d_k by n_z). S and A are written to `out` (rows
 /// layout) or to `scratch` and then transposed into `out` (columns). Marks `nonfinite[i]` for a
 /// query whose scores overflowed.
 void compute_rows(const Model& model, const Matrix& Q, const Matrix& Kt, const Matrix& V, Eigen::Index r,
-                  Eigen::Index b, Layout layout, HeadTrace& out, gemm::Ref Y, Scratch& scratch, char* nonfinite) {
+                  Eigen::Index b, Layout layout, RowStages stages, HeadTrace& out, gemm::Ref Y, Scratch& scratch,
+                  char* nonfinite) {
   const bool rows = layout == Layout::rows;
   const Eigen::Index n_z = Kt.cols();
   scratch.masked.resize(n_z);
@@ -142,9 +148,10 @@ void compute_rows(const Model& model, const Matrix& Q, const Matrix& Kt, const M
       if (m->rows() < b || m->cols() != n_z) m->resize(b, n_z);
   auto S = rows ? out.scores.middleRows(r, b) : scratch.scores.topRows(b);
   auto A = rows ? out.weights.middleRows(r, b) : scratch.weights.topRows(b);
-  gemm::multiply(Q.middleRows(r, b), Kt, S);  // S = Q K^T: b by n_z
-  for (Eigen::Index i = 0; i < b; ++i)
-    nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, scratch.masked, &A(i, 0));
+  if (stages.scores) gemm::multiply(Q.middleRows(r, b), Kt, S);  // S = Q K^T: b by n_z
+  if (stages.weights)
+    for (Eigen::Index i = 0; i < b; ++i)
+      nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, scratch.masked, &A(i, 0));
   gemm::multiply(A, V, Y.middleRows(r, b));  // Y = A V: b by d_v
   if (!rows) {
     transpose_tiled(S, out.scores.middleCols(r, b));
@@ -162,6 +169,40 @@ Matrix softmax_rows(const Matrix& logits) {
 
 namespace {
 
+/// The stages a trace already holds for a new model: what the model would compute again the same.
+struct Unchanged {
+  bool Q = false, K = false, V = false;  ///< every head's
+  bool scores = false, weights = false, heads = false, output = false;
+};
+
+template <typename A, typename B>
+bool equal(const A& a, const B& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() && (a.array() == b.array()).all();
+}
+
+bool equal(const SharedMatrix& a, const SharedMatrix& b) {
+  return a == b || (a && b && equal(*a, *b));
+}
+
+/// Compares the inputs of each stage with those `t` was computed from. Only the rows layout keeps
+/// stages (the columns layout computes in scratch matrices and transposes).
+Unchanged unchanged_stages(const Trace& t, const Model& m, Layout layout) {
+  Unchanged u;
+  const Model* was = t.computed_from.get();
+  if (!was || layout != Layout::rows || t.layout != Layout::rows || was->num_heads != m.num_heads ||
+      was->d_k != m.d_k || was->d_v != m.d_v)
+    return u;
+  const bool keys = (was->Z == nullptr) == (m.Z == nullptr) && equal(was->keys(), m.keys());
+  u.Q = equal(was->X, m.X) && equal(was->W_q, m.W_q) && equal(was->b_q, m.b_q);
+  u.K = keys && equal(was->W_k, m.W_k) && equal(was->b_k, m.b_k);
+  u.V = keys && equal(was->W_v, m.W_v) && equal(was->b_v, m.b_v);
+  u.scores = u.Q && u.K;
+  u.weights = u.scores && was->scale == m.scale && equal(was->allowed, m.allowed);
+  u.heads = u.weights && u.V;
+  u.output = u.heads && equal(was->W_o, m.W_o) && equal(was->b_o, m.b_o);
+  return u;
+}
+
 /// The work of compute_into(), in the rows layout: who computes what, where it goes.
 struct Plan {
   const Model& model;
@@ -177,7 +218,7 @@ struct Plan {
   /// for small heads (measured 4.2 -> 2 us for a head of 64 tokens, d_k = 16; 96 -> 80 us at 256, 32).
   std::vector<Matrix> Kt;
   Matrix concat_rows, output_rows;
-  std::vector<char> nonfinite;  ///< per (head, query): its scores were not finite
+  Unchanged kept;  ///< stages the trace already holds
 
   Matrix& Q(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].Q : Q_rows[std::size_t(h)]; }
   Matrix& K(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].K : K_rows[std::size_t(h)]; }
@@ -188,10 +229,10 @@ struct Plan {
   auto Y(Eigen::Index h) { return concat().middleCols(h * d_v, d_v); }
 };
 
-Plan make_plan(const Model& model, Layout layout, Trace& t) {
+Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   const Eigen::Index H = model.num_heads, n_x = model.X->rows(), n_z = model.keys().rows();
   Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0,
-         {}, {}, {}, {}, {}, {}, {}};
+         {}, {}, {}, {}, {}, {}, kept};
   const Eigen::Index d_in = std::max(model.X->cols(), model.keys().cols());
   p.proj_rows = projection_rows(std::max(n_x, n_z), d_in, std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
@@ -199,7 +240,7 @@ Plan make_plan(const Model& model, Layout layout, Trace& t) {
   p.blocks = (n_x + p.block - 1) / p.block;
   p.out_rows = output_rows(n_x);
   p.out_blocks = (n_x + p.out_rows - 1) / p.out_rows;
-  p.nonfinite.assign(std::size_t(H * n_x), 0);
+  if (!kept.weights) t.nonfinite.assign(std::size_t(H * n_x), 0);
   return p;
 }
 
@@ -229,25 +270,31 @@ void project_task(Plan& p, Eigen::Index task) {
   if (r >= in.rows()) return;
   const HeadWeights w = p.model.head(std::size_t(h));
   const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
-  if (which == 0) project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
-  else if (which == 1) {
-    project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
-    p.Kt[std::size_t(h)].middleCols(r, len) = p.K(h).middleRows(r, len).transpose();
-  } else project_rows(in, w.W_v, w.b_v, r, len, p.V(h));
+  if (which == 0) {
+    if (!p.kept.Q) project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
+  } else if (which == 1) {
+    if (!p.kept.K) project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
+    if (!p.kept.scores) p.Kt[std::size_t(h)].middleCols(r, len) = p.K(h).middleRows(r, len).transpose();
+  } else if (!p.kept.V) {
+    project_rows(in, w.W_v, w.b_v, r, len, p.V(h));
+  }
 }
 
 /// N x N task: one (head, block of query rows).
 void attend_task(Plan& p, Eigen::Index task) {
   thread_local Scratch scratch;  // kept between computations: same shapes, no allocation
+  if (p.kept.heads) return;
   const Eigen::Index h = task / p.blocks, r = task % p.blocks * p.block, b = std::min(p.block, p.n_x - r);
   const Layout layout = p.rows ? Layout::rows : Layout::columns;
-  compute_rows(p.model, p.Q(h), p.Kt[std::size_t(h)], p.V(h), r, b, layout, p.t.heads[std::size_t(h)], p.Y(h), scratch,
-               p.nonfinite.data() + h * p.n_x);
+  const RowStages stages{!p.kept.scores, !p.kept.weights};
+  compute_rows(p.model, p.Q(h), p.Kt[std::size_t(h)], p.V(h), r, b, layout, stages, p.t.heads[std::size_t(h)],
+               p.Y(h), scratch, p.t.nonfinite.data() + h * p.n_x);
 }
 
 /// Output task: a head's Y_h copied out of the concatenation (tasks 0 to H - 1), or a block of
 /// rows of the output projection, concat W_o + 1 b_o^T.
 void output_task(Plan& p, Eigen::Index task) {
+  if (task < p.H ? p.kept.heads : p.kept.output) return;
   if (task < p.H) {
     HeadTrace& ht = p.t.heads[std::size_t(task)];
     if (p.rows) ht.output = p.Y(task);
@@ -279,7 +326,7 @@ void transpose_task(Plan& p, Eigen::Index task) {
 void warn_nonfinite(const Plan& p) {
   for (Eigen::Index h = 0; h < p.H; ++h)
     for (Eigen::Index i = 0; i < p.n_x; ++i)
-      if (p.nonfinite[std::size_t(h * p.n_x + i)])
+      if (p.t.nonfinite[std::size_t(h * p.n_x + i)])
         p.t.warnings.push_back(head_name(std::size_t(h)) + ": query " + p.model.query_label(i) +
                                " has scores that are not finite (overflow); its weights are set to zero");
   if (!all_finite(p.t.output)) p.t.warnings.push_back("output: some values are not finite (overflow)");
@@ -295,7 +342,10 @@ double work(const Plan& p) {
 
 }  // namespace
 
-bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic<bool>* cancel) {
+bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic<bool>* cancel, Recompute what) {
+  const Unchanged kept = what == Recompute::changed ? unchanged_stages(t, model, layout) : Unchanged{};
+  t.computed_from = nullptr;  // until this computation completes
+  t.recomputed = {!(kept.Q && kept.K && kept.V), !kept.heads, !kept.output};
   t.layout = layout;
   t.scale = model.scale;
   if (layout == Layout::rows)
@@ -304,7 +354,7 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
     t.allowed = model.allowed.transpose();
   t.warnings.clear();
   warn_unattending_queries(model, t.warnings);
-  Plan p = make_plan(model, layout, t);
+  Plan p = make_plan(model, layout, t, kept);
   allocate(p);
   const bool parallel = work(p) > kParallelWork;
   const Eigen::Index out_tasks = p.H + (model.has_W_o() ? p.out_blocks : 0);
@@ -317,10 +367,11 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   loop(3 * p.H * p.proj_blocks, [&](Eigen::Index task) { project_task(p, task); });
   loop(p.H * p.blocks, [&](Eigen::Index task) { attend_task(p, task); });
   loop(out_tasks, [&](Eigen::Index task) { output_task(p, task); });
-  if (!model.has_W_o()) p.output() = p.concat();
+  if (!model.has_W_o() && !kept.output) p.output() = p.concat();
   if (!p.rows) loop(p.H + 2, [&](Eigen::Index task) { transpose_task(p, task); });
   if (cancelled()) return false;
   warn_nonfinite(p);
+  t.computed_from = std::make_shared<const Model>(model);
   return true;
 }
 

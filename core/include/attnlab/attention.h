@@ -16,12 +16,18 @@ Matrix softmax_rows(const Matrix& logits);
 /// Uses every core once the model is large enough (ATTNLAB_THREADS=1 in the environment: one);
 /// results do not depend on the threads.
 Trace compute(const Model& model, Layout layout);
+/// What compute_into() computes: only the stages whose inputs differ from those `trace` was
+/// computed from (after an edit of the scale or the mask, the projections and scores are kept;
+/// after one of W_o, everything but the output), or every stage (benchmarks).
+enum class Recompute { changed, all };
 /// compute() into an existing trace, reusing its matrices' memory when the shapes are unchanged:
 /// a recompute after an edit then skips allocating (and the kernel zeroing) hundreds of MB.
+/// Stages are kept (Recompute::changed) only in the rows layout, when the heads' shapes match.
 /// `cancel`, when given, is polled before each task (a block of rows of one head, a few ms at
 /// 2048 tokens): once it reads true the computation stops and returns false, leaving `trace`
 /// partly computed (to be recomputed or discarded). Returns true when the trace is complete.
-bool compute_into(const Model& model, Layout layout, Trace& trace, const std::atomic<bool>* cancel = nullptr);
+bool compute_into(const Model& model, Layout layout, Trace& trace, const std::atomic<bool>* cancel = nullptr,
+                  Recompute what = Recompute::changed);
 /// resolve() then compute(); throws ScenarioError for an invalid scenario.
 Trace compute(const Scenario& scenario);
 

@@ -3,10 +3,12 @@
 /// (columns layout: each matrix is the transpose of its rows-layout counterpart).
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "attnlab/matrix.h"
+#include "attnlab/model.h"
 
 namespace attnlab {
 
@@ -25,6 +27,17 @@ struct Trace {
   std::vector<std::string> warnings;
   double scale = 1.0;  ///< what the scores are multiplied by
   BoolArray allowed;   ///< the scores' shape: false where the mask forbids the (query, key) pair
+
+  /// The model the stages were computed from, once a computation has completed (null before, and
+  /// while one runs): compute_into() keeps the stages an edit leaves unchanged.
+  std::shared_ptr<const Model> computed_from;
+  std::vector<char> nonfinite;  ///< per (head, query), head-major: scores not finite, weights zeroed
+  /// What the last compute_into() computed; the other parts it kept from the computation before.
+  struct Recomputed {
+    bool projections = true;  ///< Q, K and V of every head (some of them, at least)
+    bool attention = true;    ///< scores, weights and head outputs (some of them, at least)
+    bool output = true;       ///< the output projection
+  } recomputed;
 
   // The two stages between scores and weights are derived, not stored: each is one multiply (and
   // one test) per cell, and storing them would double the memory of the N x N stages (at

@@ -1,0 +1,178 @@
+// compute_into() after an edit keeps the stages the edit leaves unchanged (Recompute::changed):
+// for each kind of edit, the kept-and-recomputed trace must equal, to the last bit, a trace
+// computed from nothing, and only the parts downstream of the edit may have been recomputed.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "attnlab/attention.h"
+#include "attnlab/random.h"
+
+namespace {
+
+using attnlab::Layout;
+using attnlab::Matrix;
+using attnlab::Scenario;
+using attnlab::Trace;
+
+Scenario base_scenario() {
+  attnlab::RandomSpec spec;
+  spec.seed = 17;
+  Scenario s;
+  s.X = attnlab::random_matrix(7, 6, spec, 1);
+  s.full.W_q = attnlab::random_matrix(6, 6, spec, 2);
+  s.full.W_k = attnlab::random_matrix(6, 6, spec, 3);
+  s.full.W_v = attnlab::random_matrix(6, 6, spec, 4);
+  s.full.b_k = attnlab::random_matrix(6, 1, spec, 5).col(0);
+  s.W_o = attnlab::random_matrix(6, 4, spec, 6);
+  s.b_o = attnlab::random_matrix(4, 1, spec, 7).col(0);
+  s.num_heads = 3;
+  s.mask.causal = true;
+  return s;
+}
+
+void expect_same_trace(const Trace& got, const Trace& want) {
+  ASSERT_EQ(got.heads.size(), want.heads.size());
+  for (std::size_t h = 0; h < want.heads.size(); ++h) {
+    const attnlab::HeadTrace &a = got.heads[h], &b = want.heads[h];
+    EXPECT_EQ(a.Q, b.Q) << "head " << h;
+    EXPECT_EQ(a.K, b.K) << "head " << h;
+    EXPECT_EQ(a.V, b.V) << "head " << h;
+    EXPECT_EQ(a.scores, b.scores) << "head " << h;
+    EXPECT_EQ(a.weights, b.weights) << "head " << h;
+    EXPECT_EQ(a.output, b.output) << "head " << h;
+  }
+  EXPECT_EQ(got.concat, want.concat);
+  EXPECT_EQ(got.output, want.output);
+  EXPECT_EQ(got.scale, want.scale);
+  EXPECT_TRUE((got.allowed == want.allowed).all());
+  EXPECT_EQ(got.warnings, want.warnings);
+}
+
+struct Edit {
+  std::string name;
+  std::function<void(Scenario&)> apply;
+  bool projections, attention, output;  ///< what must be recomputed
+};
+
+void PrintTo(const Edit& e, std::ostream* os) { *os << e.name; }
+
+class AfterAnEdit : public ::testing::TestWithParam<Edit> {};
+
+TEST_P(AfterAnEdit, KeptStagesEqualAFreshTraceAndOnlyDownstreamIsRecomputed) {
+  const Edit& edit = GetParam();
+  const Scenario before = base_scenario();
+  Trace kept;
+  ASSERT_TRUE(attnlab::compute_into(attnlab::resolve(before), Layout::rows, kept));
+  Scenario after = before;  // a new version, as the window's edits make: equal values, new matrices
+  edit.apply(after);
+  ASSERT_TRUE(attnlab::compute_into(attnlab::resolve(after), Layout::rows, kept));
+  expect_same_trace(kept, attnlab::compute(after));
+  EXPECT_EQ(kept.recomputed.projections, edit.projections);
+  EXPECT_EQ(kept.recomputed.attention, edit.attention);
+  EXPECT_EQ(kept.recomputed.output, edit.output);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Recompute, AfterAnEdit,
+    ::testing::Values(
+        Edit{"nothing", [](Scenario&) {}, false, false, false},
+        Edit{"X", [](Scenario& s) { s.X(3, 2) += 0.5; }, true, true, true},
+        Edit{"W_q", [](Scenario& s) { (*s.full.W_q)(1, 4) -= 0.25; }, true, true, true},
+        Edit{"W_k", [](Scenario& s) { (*s.full.W_k)(5, 0) *= 2; }, true, true, true},
+        Edit{"W_v", [](Scenario& s) { (*s.full.W_v)(2, 2) += 1; }, true, true, true},
+        Edit{"b_k", [](Scenario& s) { (*s.full.b_k)(4) = 0.75; }, true, true, true},
+        Edit{"b_q added", [](Scenario& s) { s.full.b_q = attnlab::Vector::Constant(6, 0.5); }, true, true, true},
+        Edit{"scale", [](Scenario& s) { s.scale = {attnlab::Scale::Kind::value, 0.3}; }, false, true, true},
+        Edit{"causal off", [](Scenario& s) { s.mask.causal = false; }, false, true, true},
+        Edit{"padding", [](Scenario& s) { s.mask.padding = {1}; }, false, true, true},
+        Edit{"W_o", [](Scenario& s) { (*s.W_o)(0, 3) = -2; }, false, false, true},
+        Edit{"b_o removed", [](Scenario& s) { s.b_o.reset(); }, false, false, true},
+        Edit{"W_o removed", [](Scenario& s) { s.W_o.reset(), s.b_o.reset(); }, false, false, true},
+        Edit{"heads", [](Scenario& s) { s.num_heads = 2; }, true, true, true},
+        Edit{"self to cross", [](Scenario& s) { s.Z = s.X; }, true, true, true}),
+    [](const ::testing::TestParamInfo<Edit>& info) {
+      std::string name = info.param.name;
+      for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return name;
+    });
+
+TEST(Recompute, CrossAttentionKeepsQueriesWhenTheContextChanges) {
+  Scenario before = base_scenario();
+  before.mask.causal = false;
+  before.Z = attnlab::random_matrix(5, 6, attnlab::RandomSpec{}, 9);
+  Trace kept;
+  attnlab::compute_into(attnlab::resolve(before), Layout::rows, kept);
+  Scenario after = before;
+  (*after.Z)(4, 1) += 1;
+  attnlab::compute_into(attnlab::resolve(after), Layout::rows, kept);
+  expect_same_trace(kept, attnlab::compute(after));
+  EXPECT_TRUE(kept.recomputed.projections);  // K and V
+}
+
+TEST(Recompute, AllRecomputesEveryStage) {
+  const Scenario s = base_scenario();
+  const attnlab::Model model = attnlab::resolve(s);
+  Trace t;
+  attnlab::compute_into(model, Layout::rows, t);
+  attnlab::compute_into(model, Layout::rows, t, nullptr, attnlab::Recompute::all);
+  EXPECT_TRUE(t.recomputed.projections && t.recomputed.attention && t.recomputed.output);
+  attnlab::compute_into(model, Layout::rows, t);
+  EXPECT_FALSE(t.recomputed.projections || t.recomputed.attention || t.recomputed.output);
+}
+
+TEST(Recompute, ColumnsLayoutRecomputesEveryStage) {
+  const Scenario s = attnlab::with_layout(base_scenario(), Layout::columns);
+  const attnlab::Model model = attnlab::resolve(s);
+  Trace t;
+  attnlab::compute_into(model, Layout::columns, t);
+  attnlab::compute_into(model, Layout::columns, t);
+  EXPECT_TRUE(t.recomputed.projections && t.recomputed.attention && t.recomputed.output);
+  expect_same_trace(t, attnlab::compute(s));
+}
+
+TEST(Recompute, AfterACancelledComputationEveryStageIsRecomputed) {
+  const Scenario before = base_scenario();
+  Trace t;
+  attnlab::compute_into(attnlab::resolve(before), Layout::rows, t);
+  Scenario after = before;
+  after.scale = {attnlab::Scale::Kind::value, 0.3};
+  const std::atomic<bool> cancel{true};
+  EXPECT_FALSE(attnlab::compute_into(attnlab::resolve(after), Layout::rows, t, &cancel));
+  EXPECT_EQ(t.computed_from, nullptr);  // partly computed: nothing in it may be kept
+  attnlab::compute_into(attnlab::resolve(before), Layout::rows, t);
+  EXPECT_TRUE(t.recomputed.projections && t.recomputed.attention && t.recomputed.output);
+  expect_same_trace(t, attnlab::compute(before));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Recompute, LargeEnoughForEveryCoreKeepsTheSameStages) {
+  attnlab::RandomSpec spec;
+  spec.seed = 23;
+  Scenario before;
+  before.X = attnlab::random_matrix(300, 64, spec, 1);
+  before.full.W_q = attnlab::random_matrix(64, 64, spec, 2);
+  before.full.W_k = attnlab::random_matrix(64, 64, spec, 3);
+  before.full.W_v = attnlab::random_matrix(64, 64, spec, 4);
+  before.W_o = attnlab::random_matrix(64, 64, spec, 5);
+  before.num_heads = 4;
+  Trace kept;
+  attnlab::compute_into(attnlab::resolve(before), Layout::rows, kept);
+  Scenario scaled = before;
+  scaled.scale = {attnlab::Scale::Kind::value, 0.05};
+  attnlab::compute_into(attnlab::resolve(scaled), Layout::rows, kept);
+  EXPECT_FALSE(kept.recomputed.projections);
+  expect_same_trace(kept, attnlab::compute(scaled));
+  Scenario values = scaled;
+  (*values.full.W_v)(10, 20) += 1;
+  attnlab::compute_into(attnlab::resolve(values), Layout::rows, kept);
+  expect_same_trace(kept, attnlab::compute(values));
+}
+
+}  // namespace
