@@ -176,3 +176,50 @@ TEST(Recompute, LargeEnoughForEveryCoreKeepsTheSameStages) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Recompute, AnEditOfOneHeadsWeightsKeepsTheOtherHeadsStages) {
+  const Scenario before = base_scenario();  // 3 heads, d_k = d_v = 2
+  Trace kept;
+  attnlab::compute_into(attnlab::resolve(before), Layout::rows, kept);
+  // Marks in heads 1 and 2's stored stages: still there afterwards only if those were kept.
+  kept.heads[0].weights(0, 0) = 42;
+  kept.heads[1].scores(3, 1) = 43;
+  Scenario after = before;
+  (*after.full.W_q)(1, 4) += 0.5;  // column 4: head 3's queries
+  attnlab::compute_into(attnlab::resolve(after), Layout::rows, kept);
+  EXPECT_EQ(kept.heads[0].weights(0, 0), 42);
+  EXPECT_EQ(kept.heads[1].scores(3, 1), 43);
+  const Trace fresh = attnlab::compute(after);
+  const attnlab::HeadTrace &got = kept.heads[2], &want = fresh.heads[2];
+  EXPECT_EQ(got.Q, want.Q);
+  EXPECT_EQ(got.scores, want.scores);
+  EXPECT_EQ(got.weights, want.weights);
+  EXPECT_EQ(got.output, want.output);
+  EXPECT_EQ(kept.output, fresh.output);  // from the kept heads' outputs and head 3's new ones
+}
+
+TEST(Recompute, PerHeadWeightsKeepTheHeadsNotEdited) {
+  Scenario before = base_scenario();
+  before.heads.assign(3, attnlab::Projections{});
+  for (int h = 0; h < 3; ++h) {
+    before.heads[std::size_t(h)].W_q = before.full.W_q->middleCols(2 * h, 2);
+    before.heads[std::size_t(h)].W_k = before.full.W_k->middleCols(2 * h, 2);
+    before.heads[std::size_t(h)].W_v = before.full.W_v->middleCols(2 * h, 2);
+  }
+  before.full = {};
+  Trace kept;
+  attnlab::compute_into(attnlab::resolve(before), Layout::rows, kept);
+  kept.heads[2].weights(1, 0) = 44;
+  Scenario after = before;
+  (*after.heads[1].W_v)(0, 1) = 3;
+  attnlab::compute_into(attnlab::resolve(after), Layout::rows, kept);
+  EXPECT_EQ(kept.heads[2].weights(1, 0), 44);
+  const Trace fresh = attnlab::compute(after);
+  EXPECT_EQ(kept.heads[1].V, fresh.heads[1].V);
+  EXPECT_EQ(kept.heads[1].output, fresh.heads[1].output);
+  EXPECT_EQ(kept.output, fresh.output);
+}
+
+}  // namespace

@@ -169,10 +169,22 @@ Matrix softmax_rows(const Matrix& logits) {
 
 namespace {
 
-/// The stages a trace already holds for a new model: what the model would compute again the same.
+/// One head's stages a trace already holds for a new model: what it would compute again the same.
+struct HeadKept {
+  bool Q = false, K = false, V = false, scores = false, weights = false, outputs = false;
+};
+
+/// The stages a trace already holds, per head (an edit of one head's weights keeps the others').
 struct Unchanged {
-  bool Q = false, K = false, V = false;  ///< every head's
-  bool scores = false, weights = false, heads = false, output = false;
+  std::vector<HeadKept> heads;  ///< empty: none
+  bool output = false;
+  HeadKept head(Eigen::Index h) const { return heads.empty() ? HeadKept{} : heads[std::size_t(h)]; }
+  bool all(bool HeadKept::*stage) const {
+    return !heads.empty() && std::all_of(heads.begin(), heads.end(), [stage](const HeadKept& k) { return k.*stage; });
+  }
+  bool any(bool HeadKept::*stage) const {
+    return std::any_of(heads.begin(), heads.end(), [stage](const HeadKept& k) { return k.*stage; });
+  }
 };
 
 template <typename A, typename B>
@@ -192,14 +204,21 @@ Unchanged unchanged_stages(const Trace& t, const Model& m, Layout layout) {
   if (!was || layout != Layout::rows || t.layout != Layout::rows || was->num_heads != m.num_heads ||
       was->d_k != m.d_k || was->d_v != m.d_v)
     return u;
+  const bool X = equal(was->X, m.X);
   const bool keys = (was->Z == nullptr) == (m.Z == nullptr) && equal(was->keys(), m.keys());
-  u.Q = equal(was->X, m.X) && equal(was->W_q, m.W_q) && equal(was->b_q, m.b_q);
-  u.K = keys && equal(was->W_k, m.W_k) && equal(was->b_k, m.b_k);
-  u.V = keys && equal(was->W_v, m.W_v) && equal(was->b_v, m.b_v);
-  u.scores = u.Q && u.K;
-  u.weights = u.scores && was->scale == m.scale && equal(was->allowed, m.allowed);
-  u.heads = u.weights && u.V;
-  u.output = u.heads && equal(was->W_o, m.W_o) && equal(was->b_o, m.b_o);
+  const bool mask = was->scale == m.scale && equal(was->allowed, m.allowed);
+  for (int h = 0; h < m.num_heads; ++h) {
+    const HeadWeights a = was->head(std::size_t(h)), b = m.head(std::size_t(h));
+    HeadKept k;
+    k.Q = X && equal(a.W_q, b.W_q) && equal(a.b_q, b.b_q);
+    k.K = keys && equal(a.W_k, b.W_k) && equal(a.b_k, b.b_k);
+    k.V = keys && equal(a.W_v, b.W_v) && equal(a.b_v, b.b_v);
+    k.scores = k.Q && k.K;
+    k.weights = k.scores && mask;
+    k.outputs = k.weights && k.V;
+    u.heads.push_back(k);
+  }
+  u.output = u.all(&HeadKept::outputs) && equal(was->W_o, m.W_o) && equal(was->b_o, m.b_o);
   return u;
 }
 
@@ -240,7 +259,7 @@ Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   p.blocks = (n_x + p.block - 1) / p.block;
   p.out_rows = output_rows(n_x);
   p.out_blocks = (n_x + p.out_rows - 1) / p.out_rows;
-  if (!kept.weights) t.nonfinite.assign(std::size_t(H * n_x), 0);
+  if (!kept.any(&HeadKept::weights)) t.nonfinite.assign(std::size_t(H * n_x), 0);
   return p;
 }
 
@@ -270,12 +289,13 @@ void project_task(Plan& p, Eigen::Index task) {
   if (r >= in.rows()) return;
   const HeadWeights w = p.model.head(std::size_t(h));
   const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
+  const HeadKept kept = p.kept.head(h);
   if (which == 0) {
-    if (!p.kept.Q) project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
+    if (!kept.Q) project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
   } else if (which == 1) {
-    if (!p.kept.K) project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
-    if (!p.kept.scores) p.Kt[std::size_t(h)].middleCols(r, len) = p.K(h).middleRows(r, len).transpose();
-  } else if (!p.kept.V) {
+    if (!kept.K) project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
+    if (!kept.scores) p.Kt[std::size_t(h)].middleCols(r, len) = p.K(h).middleRows(r, len).transpose();
+  } else if (!kept.V) {
     project_rows(in, w.W_v, w.b_v, r, len, p.V(h));
   }
 }
@@ -283,10 +303,11 @@ void project_task(Plan& p, Eigen::Index task) {
 /// N x N task: one (head, block of query rows).
 void attend_task(Plan& p, Eigen::Index task) {
   thread_local Scratch scratch;  // kept between computations: same shapes, no allocation
-  if (p.kept.heads) return;
   const Eigen::Index h = task / p.blocks, r = task % p.blocks * p.block, b = std::min(p.block, p.n_x - r);
+  const HeadKept kept = p.kept.head(h);
+  if (kept.outputs) return;
   const Layout layout = p.rows ? Layout::rows : Layout::columns;
-  const RowStages stages{!p.kept.scores, !p.kept.weights};
+  const RowStages stages{!kept.scores, !kept.weights};
   compute_rows(p.model, p.Q(h), p.Kt[std::size_t(h)], p.V(h), r, b, layout, stages, p.t.heads[std::size_t(h)],
                p.Y(h), scratch, p.t.nonfinite.data() + h * p.n_x);
 }
@@ -294,7 +315,7 @@ void attend_task(Plan& p, Eigen::Index task) {
 /// Output task: a head's Y_h copied out of the concatenation (tasks 0 to H - 1), or a block of
 /// rows of the output projection, concat W_o + 1 b_o^T.
 void output_task(Plan& p, Eigen::Index task) {
-  if (task < p.H ? p.kept.heads : p.kept.output) return;
+  if (task < p.H ? p.kept.head(task).outputs : p.kept.output) return;
   if (task < p.H) {
     HeadTrace& ht = p.t.heads[std::size_t(task)];
     if (p.rows) ht.output = p.Y(task);
@@ -345,7 +366,8 @@ double work(const Plan& p) {
 bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic<bool>* cancel, Recompute what) {
   const Unchanged kept = what == Recompute::changed ? unchanged_stages(t, model, layout) : Unchanged{};
   t.computed_from = nullptr;  // until this computation completes
-  t.recomputed = {!(kept.Q && kept.K && kept.V), !kept.heads, !kept.output};
+  t.recomputed = {!(kept.all(&HeadKept::Q) && kept.all(&HeadKept::K) && kept.all(&HeadKept::V)),
+                  !kept.all(&HeadKept::outputs), !kept.output};
   t.layout = layout;
   t.scale = model.scale;
   if (layout == Layout::rows)
