@@ -12,11 +12,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <iostream>
+#include <utility>
 #include <vector>
 
 #include "args.h"
@@ -67,6 +69,18 @@ Scenario bench_scenario(const Shape& shape, std::uint64_t seed) {
   return s;
 }
 
+/// The scenario after the `k`-th edit of kind `edit` (x, scale, wq, wo): one number changed, to a
+/// value no earlier edit gave it. "none" leaves it as it is.
+Scenario edited(const Scenario& base, const std::string& edit, int k, const Shape& shape) {
+  Scenario s = base;
+  const double step = 1e-3 * k;
+  if (edit == "x") s.X(0, 0) += step;
+  if (edit == "scale") s.scale = {Scale::Kind::value, (1 + step) / std::sqrt(double(shape.e / shape.h))};
+  if (edit == "wq") (*s.full.W_q)(0, shape.h > 1 ? shape.e / shape.h : 0) += step;  // head 2 (or 1)
+  if (edit == "wo") (*s.W_o)(0, 0) += step;
+  return s;
+}
+
 /// The process's peak resident memory (VmHWM). Not getrusage's ru_maxrss, which on Linux keeps the
 /// peak of the parent process the shell or script forked us from.
 double peak_rss_mb() {
@@ -91,7 +105,7 @@ int run_bench(const Args& args) {
     else
       rest.push_back(a);
   }
-  const ParsedArgs p = parse_args(rest, {"shape", "repeats", "seed", "layout"}, false);
+  const ParsedArgs p = parse_args(rest, {"shape", "repeats", "seed", "layout", "edit"}, false);
   if (!p.file.empty()) throw UsageError("unexpected argument '" + p.file + "'");
   if (!p.has("shape")) throw UsageError("bench needs --shape NxExH");
   const Shape shape = parse_shape(p.option("shape", ""));
@@ -100,29 +114,40 @@ int run_bench(const Args& args) {
   const std::string layout = p.option("layout", "rows");
   if (layout != "rows" && layout != "columns")
     throw UsageError("--layout expects rows or columns, got '" + layout + "'");
+  const std::string edit = p.option("edit", "none");
+  if (edit != "none" && edit != "x" && edit != "scale" && edit != "wq" && edit != "wo")
+    throw UsageError("--edit expects none, x, scale, wq or wo, got '" + edit + "'");
 
   Scenario built = bench_scenario(shape, static_cast<std::uint64_t>(seed));
   if (layout == "columns") built = with_layout(built, Layout::columns);
-  const auto scenario = std::make_shared<const Scenario>(std::move(built));
+  std::shared_ptr<const Scenario> scenario = std::make_shared<const Scenario>(std::move(built));
   // Each repeat is what the window does after an edit of X: resolve the committed scenario
   // (checks, per-head split; the Model shares its matrices as in the window) and recompute every
   // stage into the trace it already holds (Recompute::all: the window keeps the stages an edit
   // leaves unchanged, and the same scenario again would change none). The first repeat also
   // allocates the trace (and the kernel zeroes its pages): reported as first_seconds. The part
   // spent in resolve() is reported on its own (resolve_seconds: best, median).
+  // --edit x|scale|wq|wo: each repeat is instead a new version with one more edit of that kind
+  // (made before the clock starts), recomputed as the window does (Recompute::changed: only the
+  // stages downstream of the edit).
+  const Recompute what = edit == "none" ? Recompute::all : Recompute::changed;
   std::vector<double> seconds, resolving;
   double first = 0;
+  Trace::Recomputed recomputed;  // by the last repeat
   try {
     Trace trace;
     using Clock = std::chrono::steady_clock;
     const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
     for (int r = 0; r <= repeats; ++r) {
+      if (edit != "none" && r > 0)
+        scenario = std::make_shared<const Scenario>(edited(*scenario, edit, r, shape));
       const auto start = Clock::now();
       double resolved = 0;
       {  // the model is freed inside the timed part, as after an edit
         const Model model = resolve(scenario);
         resolved = since(start);
-        compute_into(model, scenario->layout, trace, nullptr, Recompute::all);
+        compute_into(model, scenario->layout, trace, nullptr, what);
+        recomputed = trace.recomputed;
       }
       const double elapsed = since(start);
       if (r == 0) {
@@ -139,21 +164,29 @@ int run_bench(const Args& args) {
   const double best = seconds.front(), median = seconds[seconds.size() / 2];
   const double resolve_best = resolving.front(), resolve_median = resolving[resolving.size() / 2];
   const double n = shape.n, e = shape.e;
-  const double flops = 8.0 * n * e * e + 4.0 * n * n * e;
+  const double flops = 8.0 * n * e * e + 4.0 * n * n * e;  // of the whole trace
+  // After an edit only part of it is recomputed: no rate for that.
+  char rate[32] = "null";
+  if (edit == "none") std::snprintf(rate, sizeof rate, "%.4g", flops / best / 1e9);
+  std::string parts;
+  for (const auto& [done, name] : {std::pair{recomputed.projections, "projections"},
+                                   std::pair{recomputed.attention, "attention"}, std::pair{recomputed.output, "output"}})
+    if (done) parts += (parts.empty() ? "" : ",") + std::string(name);
   const double rss = peak_rss_mb();
   const ComputeBackend backend = compute_backend();
   if (json) {
     std::printf(
-        "{\"seconds\": %.6g, \"gflops\": %.4g, \"peak_rss_mb\": %.1f, \"median_seconds\": %.6g, "
+        "{\"seconds\": %.6g, \"gflops\": %s, \"peak_rss_mb\": %.1f, \"median_seconds\": %.6g, "
         "\"first_seconds\": %.6g, \"repeats\": %d, \"shape\": \"%dx%dx%d\", \"layout\": \"%s\", \"flops\": %.6g, "
-        "\"products\": \"%s\", \"threads\": %d, \"resolve_seconds\": %.6g, \"resolve_median_seconds\": %.6g}\n",
-        best, flops / best / 1e9, rss, median, first, repeats, shape.n, shape.e, shape.h, layout.c_str(), flops,
-        backend.products, backend.threads, resolve_best, resolve_median);
+        "\"products\": \"%s\", \"threads\": %d, \"resolve_seconds\": %.6g, \"resolve_median_seconds\": %.6g, "
+        "\"edit\": \"%s\", \"recomputed\": \"%s\"}\n",
+        best, rate, rss, median, first, repeats, shape.n, shape.e, shape.h, layout.c_str(), flops,
+        backend.products, backend.threads, resolve_best, resolve_median, edit.c_str(), parts.c_str());
   } else {
-    std::printf("shape %dx%dx%d (N x E x H), %s layout, best of %d: %.4f ms (median %.4f ms), %.2f GFLOP/s, "
+    std::printf("shape %dx%dx%d (N x E x H), %s layout, edit %s, best of %d: %.4f ms (median %.4f ms), %s GFLOP/s, "
                 "first (allocating) %.4f ms, peak RSS %.1f MB; %s products, %d threads; of which resolve() best %.4f ms\n",
-                shape.n, shape.e, shape.h, layout.c_str(), repeats, best * 1e3, median * 1e3, flops / best / 1e9,
-                first * 1e3, rss, backend.products, backend.threads, resolve_best * 1e3);
+                shape.n, shape.e, shape.h, layout.c_str(), edit.c_str(), repeats, best * 1e3, median * 1e3,
+                edit == "none" ? rate : "-", first * 1e3, rss, backend.products, backend.threads, resolve_best * 1e3);
   }
   return 0;
 }

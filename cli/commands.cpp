@@ -10,7 +10,7 @@ const std::vector<Command>& commands() {
       {"compute", "compute FILE [--format json|text] [--precision N]   every stage of the trace (precision: text only)",
        run_compute},
       {"validate", "validate FILE                                       check a scenario without computing", run_validate},
-      {"bench", "bench --shape NxExH [--repeats R] [--json] [--layout rows|columns]   time the whole trace (docs/PERFORMANCE.md)",
+      {"bench", "bench --shape NxExH [--repeats R] [--json] [--layout rows|columns] [--edit none|x|scale|wq|wo]   time the whole trace, or recomputes after edits of one kind (docs/PERFORMANCE.md)",
        run_bench},
       {"export", "export FILE --out DIR [--what LIST|all] [--head N|all] [--format png,svg,csv,numpy]\n"
                  "         [--scale 1|2|4] [--colormap NAME] [--values] [--transparent]   figures, CSV, NumPy (docs/EXPORT.md)",

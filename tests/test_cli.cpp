@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -122,6 +124,25 @@ TEST(Cli, BenchPrintsItsTimesFlopsAndBackendAsJson) {
   EXPECT_TRUE(j["products"] == "OpenBLAS" || j["products"] == "Eigen") << j["products"];
   EXPECT_GE(j["threads"].get<int>(), 1);
   EXPECT_EQ(cli("bench --shape 12x8x2 --repeats 1 --json --layout columns").status, 0);
+}
+
+TEST(Cli, BenchEditsRecomputeOnlyWhatTheEditChanges) {
+  const std::pair<const char*, const char*> expected[] = {{"none", "projections,attention,output"},
+                                                          {"x", "projections,attention,output"},
+                                                          {"scale", "attention,output"},
+                                                          {"wq", "projections,attention,output"},
+                                                          {"wo", "output"}};
+  for (const auto& [edit, recomputed] : expected) {
+    const CliRun r = cli(std::string("bench --shape 12x8x2 --repeats 3 --json --edit ") + edit);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["edit"], edit);
+    EXPECT_EQ(j["recomputed"], recomputed) << edit;
+    EXPECT_EQ(j["gflops"].is_null(), std::string(edit) != "none") << edit;  // a rate of the whole trace only
+  }
+  const CliRun bad = cli("bench --shape 12x8x2 --edit W_q");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--edit"), std::string::npos) << bad.err;
 }
 
 TEST(Cli, BenchRefusesShapesItCannotBuildAndNamesThem) {
