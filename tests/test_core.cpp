@@ -11,6 +11,7 @@
 #include "attnlab/random.h"
 #include "attnlab/scenario_io.h"
 #include "attnlab/trace_io.h"
+#include "test_support.h"
 
 namespace {
 
@@ -24,19 +25,7 @@ double max_abs_diff(const Matrix& a, const Matrix& b) {
   return (a - b).cwiseAbs().maxCoeff();
 }
 
-Scenario random_scenario(int n, int d, int heads, std::uint64_t seed) {
-  attnlab::RandomSpec spec;
-  spec.seed = seed;
-  Scenario s;
-  s.X = attnlab::random_matrix(n, d, spec, 100);
-  s.full.W_q = attnlab::random_matrix(d, d, spec, 1);
-  s.full.W_k = attnlab::random_matrix(d, d, spec, 2);
-  s.full.W_v = attnlab::random_matrix(d, d, spec, 3);
-  s.full.b_q = attnlab::random_matrix(d, 1, spec, 4).col(0);
-  s.W_o = attnlab::random_matrix(d, d, spec, 5);
-  s.num_heads = heads;
-  return s;
-}
+using attnlab::testing::random_scenario;
 
 TEST(Softmax, SubtractsTheMaximumSoHugeScoresStayFinite) {
   Matrix logits(1, 3);

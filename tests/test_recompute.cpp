@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 
 #include "attnlab/attention.h"
 #include "attnlab/random.h"
+#include "test_support.h"
 
 namespace {
 
@@ -17,18 +19,13 @@ using attnlab::Matrix;
 using attnlab::Scenario;
 using attnlab::Trace;
 
+/// 7 tokens, 3 heads of d_k = d_v = 2, biases on Q, K and the output, causal.
 Scenario base_scenario() {
+  Scenario s = attnlab::testing::random_scenario(7, 6, 3, 17);
   attnlab::RandomSpec spec;
   spec.seed = 17;
-  Scenario s;
-  s.X = attnlab::random_matrix(7, 6, spec, 1);
-  s.full.W_q = attnlab::random_matrix(6, 6, spec, 2);
-  s.full.W_k = attnlab::random_matrix(6, 6, spec, 3);
-  s.full.W_v = attnlab::random_matrix(6, 6, spec, 4);
-  s.full.b_k = attnlab::random_matrix(6, 1, spec, 5).col(0);
-  s.W_o = attnlab::random_matrix(6, 4, spec, 6);
-  s.b_o = attnlab::random_matrix(4, 1, spec, 7).col(0);
-  s.num_heads = 3;
+  s.full.b_k = attnlab::random_matrix(6, 1, spec, 6).col(0);
+  s.b_o = attnlab::random_matrix(6, 1, spec, 7).col(0);
   s.mask.causal = true;
   return s;
 }
@@ -84,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
         Edit{"W_k", [](Scenario& s) { (*s.full.W_k)(5, 0) *= 2; }, true, true, true},
         Edit{"W_v", [](Scenario& s) { (*s.full.W_v)(2, 2) += 1; }, true, true, true},
         Edit{"b_k", [](Scenario& s) { (*s.full.b_k)(4) = 0.75; }, true, true, true},
-        Edit{"b_q added", [](Scenario& s) { s.full.b_q = attnlab::Vector::Constant(6, 0.5); }, true, true, true},
+        Edit{"b_q", [](Scenario& s) { s.full.b_q = attnlab::Vector::Constant(6, 0.5); }, true, true, true},
         Edit{"scale", [](Scenario& s) { s.scale = {attnlab::Scale::Kind::value, 0.3}; }, false, true, true},
         Edit{"causal off", [](Scenario& s) { s.mask.causal = false; }, false, true, true},
         Edit{"padding", [](Scenario& s) { s.mask.padding = {1}; }, false, true, true},
@@ -153,15 +150,7 @@ TEST(Recompute, AfterACancelledComputationEveryStageIsRecomputed) {
 namespace {
 
 TEST(Recompute, LargeEnoughForEveryCoreKeepsTheSameStages) {
-  attnlab::RandomSpec spec;
-  spec.seed = 23;
-  Scenario before;
-  before.X = attnlab::random_matrix(300, 64, spec, 1);
-  before.full.W_q = attnlab::random_matrix(64, 64, spec, 2);
-  before.full.W_k = attnlab::random_matrix(64, 64, spec, 3);
-  before.full.W_v = attnlab::random_matrix(64, 64, spec, 4);
-  before.W_o = attnlab::random_matrix(64, 64, spec, 5);
-  before.num_heads = 4;
+  const Scenario before = attnlab::testing::random_scenario(300, 64, 4, 23);
   Trace kept;
   attnlab::compute_into(attnlab::resolve(before), Layout::rows, kept);
   Scenario scaled = before;

@@ -1,9 +1,14 @@
 #pragma once
-/// Helpers shared by the test files: running a shell command and naming the repository's files.
+/// Helpers shared by the test files: running a shell command, naming the repository's files, a
+/// random scenario.
 #include <sys/wait.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
+
+#include "attnlab/random.h"
+#include "attnlab/scenario.h"
 
 namespace attnlab::testing {
 
@@ -27,6 +32,22 @@ inline ShellResult run_shell(const std::string& command) {
 /// assets/presets/NAME.json in the source tree.
 inline std::string preset_path(const std::string& name) {
   return std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets/" + name + ".json";
+}
+
+/// Self-attention of n tokens of width d in `heads` heads: random X, W_q, W_k, W_v, W_o (d by d)
+/// and b_q, drawn from `seed`.
+inline Scenario random_scenario(int n, int d, int heads, std::uint64_t seed) {
+  RandomSpec spec;
+  spec.seed = seed;
+  Scenario s;
+  s.X = random_matrix(n, d, spec, 100);
+  s.full.W_q = random_matrix(d, d, spec, 1);
+  s.full.W_k = random_matrix(d, d, spec, 2);
+  s.full.W_v = random_matrix(d, d, spec, 3);
+  s.full.b_q = random_matrix(d, 1, spec, 4).col(0);
+  s.W_o = random_matrix(d, d, spec, 5);
+  s.num_heads = heads;
+  return s;
 }
 
 }  // namespace attnlab::testing
