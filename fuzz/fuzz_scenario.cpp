@@ -68,8 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const attnlab::ScenarioError&) {
     check(false);
   }
-  const double cells = double(model.X.rows()) * double(model.keys().rows()) * double(model.num_heads) +
-                       double(model.X.size()) + double(model.keys().size());
+  const double cells = double(model.X->rows()) * double(model.keys().rows()) * double(model.num_heads) +
+                       double(model.X->size()) + double(model.keys().size());
   if (cells > kMaxComputeCells) return 0;
   check_trace(model, attnlab::compute(model, attnlab::Layout::rows));
   (void)attnlab::compute(model, attnlab::Layout::columns);

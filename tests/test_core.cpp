@@ -64,6 +64,23 @@ Matrix softmax_by_definition(const Matrix& scores) {
   return w;
 }
 
+TEST(Softmax, HugeScaledScoresGiveTheLargestWeightOne) {
+  // Found by the fuzzer: one token x = (9.0e15, 3.8e-5, 4.1e-5), identity projections, so the one
+  // score is 8.1e31 and its scaled value 4.7e31. A fused multiply-add of scale x score - max kept
+  // the product's rounding error (~1e15) and exp turned it into inf or 0.
+  Scenario s;
+  s.X = Matrix(2, 3);
+  s.X << 9000114674407378, 0.0000378, 0.0000409999946744073, 8.9e15, 1, 2;
+  const attnlab::Trace t = attnlab::compute(s);
+  const Matrix& A = t.heads[0].weights;
+  EXPECT_TRUE(A.allFinite());
+  for (Eigen::Index i = 0; i < 2; ++i) {
+    EXPECT_DOUBLE_EQ(A.row(i).sum(), 1.0) << i;
+    EXPECT_EQ(A.row(i).maxCoeff(), 1.0) << i;  // the other key is ~1e29 below: weight exactly 0
+  }
+  EXPECT_TRUE(t.warnings.empty()) << t.warnings.front();
+}
+
 TEST(Softmax, KeysFarBelowTheMaximumGetExactlyZeroOthersTheirTinyWeight) {
   // Identity projections, scale 1: scores = X X^T. Query 0's second key lies 900 below its
   // maximum (exp underflows: weight exactly 0); query 3's first key lies 697 below (exp = 1e-303,

@@ -44,18 +44,18 @@ constexpr double kParallelWork = 5e5;
 
 /// A row of n numbers, contiguous.
 using Row = Eigen::Map<Eigen::RowVectorXd>;
-using ConstRow = Eigen::Map<const Eigen::RowVectorXd>;
 
-/// out = softmax(scale in) over n numbers (scale > 0): exp(scale in_j - max) / sum. Returns false
-/// when the row has no finite maximum to normalise by (then out is all zeros). Keys far enough
-/// below the maximum that exp underflows get exactly 0, as masked keys (-inf) do.
+/// out = softmax(scale in) over n numbers: exp(scale in_j - max) / sum, scale in_j rounded first
+/// (so the maximum gets exactly exp(0) = 1 however large). Returns false when the row has no
+/// finite maximum to normalise by (then out is all zeros). Keys far enough below the maximum that
+/// exp underflows get exactly 0, as masked keys (-inf) do.
 bool softmax_row(const double* in, double scale, double* out, Eigen::Index n) {
-  const double max = ConstRow(in, n).maxCoeff() * scale;  // scale > 0: the largest of scale in
+  const double max = row_exp::scale_row(in, scale, out, n);
   if (!std::isfinite(max)) {  // -inf: nothing allowed, all-zero weights; +inf, NaN: overflow
     Row(out, n).setZero();
     return max == kMinusInfinity;
   }
-  Row(out, n) *= 1.0 / row_exp::exp_row(in, scale, max, out, n);  // one division a row
+  Row(out, n) *= 1.0 / row_exp::exp_row(out, max, out, n);  // one division a row
   return true;
 }
 
