@@ -139,8 +139,7 @@ void DocumentDialogs::RunPending(AppState& state) {
 
 void DocumentDialogs::ResumePending(AppState& state) {
   std::function<void(AppState&)> action = std::move(pending_);
-  pending_ = nullptr;
-  continue_after_save_ = false;
+  DropPending();
   if (action) Guard(state, pending_what_, std::move(action));
 }
 
@@ -459,9 +458,8 @@ void DocumentDialogs::StartRestore(AppState& state, const RecoveredWork& work) {
   const std::string origin = RestoreOrigin(state, work);
   if (origin.empty() || !LoadsOffThread(origin)) return RestoreNow(state, work);
   restoring_ = work;  // FinishLoad() goes on once the file is read ("Restoring..." meanwhile)
-  load_.Start(origin);
-  load_initial_ = false;
-  ++io_stats_.async_loads;
+  StartLoad(state, origin, false);
+  state.status = "restoring unsaved work on " + origin + kEllipsis;
 }
 
 void DocumentDialogs::FinishRestore(AppState& state, std::optional<attnlab::Scenario> from_file) {
