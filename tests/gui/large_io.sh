@@ -13,12 +13,7 @@ set -eu
 app=$1
 make_scenario=$2
 . "$(dirname "$0")/isolated_home.sh"
-pid=
-trap 'test -n "$pid" && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+. "$(dirname "$0")/window_driver.sh"
 big="$work/big.json"
 "$make_scenario" 1024x256x8 "$big" --seed 3 >/dev/null
 # field FILE EXPR: a value from the last line of FILE (the bench's JSON)
@@ -57,51 +52,27 @@ tail -1 "$work/save.txt"
 [ "$(field "$work/save.txt" 'd["sync_saves"]')" = 0 ] || fail "a document was written on the UI thread"
 "$app" "$work/save.json" --screenshot "$work/back.png" --capture-stale --frames 1 --print-scenario >"$work/back.txt"
 same_scenario "$work/back.txt" "$work/save.txt" || fail "the saved file does not load back equal"
-[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["scale"])' "$work/save.json")" = 0.5 ] ||
+[ "$(json_scale "$work/save.json")" = 0.5 ] ||
   fail "the saved file does not hold the edit"
 echo "step 2: saved off the UI thread, loads back equal, holds the edit"
 
 # 3. the real window: the command-line file opens off the UI thread; Ctrl+S then Ctrl+Q at once
 cp "$big" "$work/keys.json"
-"$app" "$work/keys.json" >"$work/app.log" 2>&1 &
-pid=$!
-i=0
-until xdotool search --name "keys.json" >/dev/null 2>&1; do  # the title names the document
-  i=$((i + 1)); [ "$i" -le 300 ] || fail "keys.json never opened (title): $(tail -3 "$work/app.log")"
-  sleep 0.1
-done
-xdotool windowfocus "$(xdotool search --name attnlab | head -1)"
-sleep 1
-xdotool keydown ctrl keydown q; sleep 0.15; xdotool keyup q keyup ctrl
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-  i=$((i + 1)); [ "$i" -le 100 ] || fail "Ctrl+Q with nothing unsaved did not quit"
-  sleep 0.1
-done
-pid=
+start "$work/keys.json"
+wait_for 30 xdotool search --name "keys.json" >/dev/null || fail "keys.json never opened (title)"
+quit_and_wait
 ! grep -q "Cannot open" "$work/app.log" || fail "$(cat "$work/app.log")"
 echo "step 3a: the command-line file opened in the interactive window, Ctrl+Q quit"
 # --test-edit edits the file itself: it is read before the first frame (app.cpp). At the largest
 # size the save takes long enough that Ctrl+Q usually arrives while it runs (saved, quit either way).
 "$make_scenario" 2048x512x8 "$work/keys.json" --seed 2 >/dev/null
-"$app" "$work/keys.json" --test-edit scale=0.25 >"$work/app.log" 2>&1 &
-pid=$!
-i=0
-until xdotool search --name "keys.json \*" >/dev/null 2>&1; do  # edited: unsaved
-  i=$((i + 1)); [ "$i" -le 300 ] || fail "no edited keys.json window: $(tail -3 "$work/app.log")"
-  sleep 0.1
-done
-xdotool windowfocus "$(xdotool search --name attnlab | head -1)"
-sleep 1
+start "$work/keys.json" --test-edit scale=0.25
+wait_for 30 xdotool search --name "keys.json \*" >/dev/null || fail "no edited keys.json window (title)"
 # ImGui 1.86 misses a key pressed and released within one frame: hold each for a moment.
 xdotool keydown ctrl keydown s; sleep 0.1; xdotool keyup s keydown q; sleep 0.1; xdotool keyup q keyup ctrl
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-  i=$((i + 1)); [ "$i" -le 300 ] || fail "Ctrl+S, Ctrl+Q: the window did not quit: $(tail -3 "$work/app.log")"
-  sleep 0.1
-done
+wait_for 30 sh -c "! kill -0 $pid 2>/dev/null" || fail "Ctrl+S, Ctrl+Q: the window did not quit"
 pid=
-[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["scale"])' "$work/keys.json")" = 0.25 ] ||
+[ "$(json_scale "$work/keys.json")" = 0.25 ] ||
   fail "Ctrl+S then Ctrl+Q lost the edit"
 echo "step 3b: Ctrl+S then Ctrl+Q: saved, then quit"
 echo "PASS"
