@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "attnlab/colormap.h"
-#include "heatmap_pooling.h"
+#include "view/heatmap_pooling.h"
 
 namespace {
 

@@ -1,9 +1,0 @@
-#pragma once
-/// Help panel: keyboard shortcuts and how to read the views.
-#include "app_state.h"
-
-namespace attnlab::app::HelpPanel {
-
-void Draw(AppState& state);
-
-}  // namespace attnlab::app::HelpPanel

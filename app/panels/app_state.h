@@ -1,0 +1,34 @@
+#pragma once
+/// What every panel draws from: the document (session/document.h), the window's view state, and
+/// the window's shared drawing context. Owned by the shell; one per window.
+#include <algorithm>
+#include <vector>
+
+#include "session/document.h"
+#include "session/presets.h"
+#include "view/stage.h"
+#include "view/ui_state.h"
+
+namespace attnlab::app {
+
+struct HeatmapContext;
+class DocumentDialogs;
+
+struct AppState {
+  AppState() {
+    // A new version may have fewer heads: the selection follows within the same frame.
+    document.SetOnNewVersion([this] {
+      ui.selected_head = std::clamp(ui.selected_head, 0, std::max(0, document.HeadCount() - 1));
+    });
+  }
+  AppState(const AppState&) = delete;
+  AppState& operator=(const AppState&) = delete;
+
+  Document document;
+  UiState ui;
+  std::vector<PresetInfo> presets;
+  HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
+  DocumentDialogs* dialogs = nullptr;  ///< owned by the app: file dialogs, recent files, autosave
+};
+
+}  // namespace attnlab::app

@@ -1,0 +1,233 @@
+#include "session/trace_worker.h"
+#include "panels/panel_heads.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "widgets/heatmap.h"
+#include "view/stage_labels.h"
+#include "widgets/theme.h"
+#include "widgets/computing_badge.h"
+
+namespace attnlab::app::HeadsPanel {
+namespace {
+
+// Large matrices (textures) shrink until every head is in view: 8 heads of 256 tokens at one
+// pixel a cell need 8 grids of 256 x 256, more than the panel has. Below one pixel a cell the
+// heatmap pools blocks of cells into each pixel (heatmap_pooling.h). The room left for the grid
+// is measured with a 1-pixel trial cell (title and labels do not depend on it).
+void FitTextureCells(AppState& state, HeatmapSpec& spec, ImVec2 room) {
+  const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
+  spec.cell = 1.0f;
+  const ImVec2 trial = HeatmapSize(*state.heatmaps, spec);
+  const float grid_w = std::max(8.0f, room.x - std::max(0.0f, trial.x - cols));
+  const float grid_h = std::max(8.0f, room.y - (trial.y - rows));
+  spec.cell = FitCellSize(rows, cols, grid_w, grid_h);
+}
+
+// The largest whole-pixel cell (2 .. cap) for which the whole multiple (title, labels, grid)
+// fits in `room`. Measured, not estimated: labels turn vertical when cells are narrow, so the
+// overhead depends on the cell size.
+float LargestFittingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float cap) {
+  auto fits = [&](float cell) {
+    spec.cell = cell;
+    const ImVec2 size = HeatmapSize(*state.heatmaps, spec);
+    return size.x <= room.x && size.y <= room.y;
+  };
+  float lo = 2.0f, hi = std::max(2.0f, std::floor(cap));
+  if (fits(hi)) return hi;
+  while (hi - lo > 1.0f) {
+    const float mid = std::floor((lo + hi) * 0.5f);
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+// Cells never grow past this: big enough to read from the back of a room, small enough to stay
+// a picture of a matrix rather than a table.
+float CellCap() { return std::round(ImGui::GetFontSize() * 5.0f); }
+
+// Labels and cell size for a multiple in `room`: token labels when they cost little (they name
+// the rows and columns), dropped when they would squeeze the cells (or hide the values).
+void FitCells(AppState& state, HeatmapSpec& spec, ImVec2 room) {
+  const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
+  if (rows > kTextureThreshold || cols > kTextureThreshold)
+    return FitTextureCells(state, spec, room);
+  const bool want_labels = spec.labels;
+  spec.labels = false;
+  const float bare = LargestFittingCell(state, spec, room, CellCap());
+  spec.cell = bare;
+  const bool bare_values = HeatmapShowsValues(*state.heatmaps, spec);
+  if (!want_labels) return;
+  spec.labels = true;
+  const float labelled = LargestFittingCell(state, spec, room, CellCap());
+  spec.cell = labelled;
+  const bool keep = labelled >= ImGui::GetFontSize() && labelled >= 0.7f * bare &&
+                    (HeatmapShowsValues(*state.heatmaps, spec) || !bare_values);
+  if (!keep) {
+    spec.labels = false;
+    spec.cell = bare;
+  }
+}
+
+HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
+                          const attnlab::BoolArray& allowed, const AxisLabels& labels, int head,
+                          const char* title) {
+  HeatmapSpec spec;
+  spec.title = title;
+  spec.values = &weights;
+  spec.allowed = &allowed;
+  spec.scale = WeightsScale(state.ui.colormap);
+  spec.legend = false;  // one shared legend below the grid
+  spec.shape_in_title = false;  // the hint gives the shape once: narrow multiples keep their names
+  spec.selected = head == state.ui.selected_head;
+  spec.data_version = state.document.TraceVersion();
+  spec.stale = state.document.TraceStale();
+  spec.stage = Stage::Weights;
+  spec.head = head;
+  const int longest = int(std::max(weights.rows(), weights.cols()));
+  spec.labels = longest <= 12;  // labels on tiny multiples would only be noise
+  spec.row_labels = &labels.rows;
+  spec.col_labels = &labels.cols;
+  return spec;
+}
+
+// Scanned once per trace, not every frame: at 2048 tokens that is 4M flags.
+struct MaskedCache {
+  std::uint64_t version = 0;
+  bool any = false;
+} masked_cache;
+
+bool AnyMasked(const AppState& state, const attnlab::Trace& trace) {
+  if (masked_cache.version != state.document.TraceVersion()) {
+    masked_cache.version = state.document.TraceVersion();
+    masked_cache.any = !trace.allowed.all();
+  }
+  return masked_cache.any;
+}
+
+struct Arrangement {
+  int columns = 1;
+  float spacing = 0;
+  float cell = 0;
+  bool labels = false;
+  float Score() const { return cell + (labels ? 0.5f : 0.0f); }  // ties go to labels
+};
+
+// "Attention weights of every head, 256×256 each. Click one to select it."
+std::string Hint(const attnlab::Matrix& weights) {
+  char hint[128];
+  std::snprintf(hint, sizeof hint,
+                "Attention weights of every head, %d\xC3\x97%d each. Click one to select it.",
+                int(weights.rows()), int(weights.cols()));
+  return hint;
+}
+
+float LegendHeight(bool masked) {
+  const float fs = ImGui::GetFontSize();
+  return std::ceil(fs * 2.1f + 2.0f) + (masked ? std::ceil(fs * 1.3f) : 0.0f) +
+         ImGui::GetStyle().ItemSpacing.y;  // the Spacing() above it
+}
+
+// The number of columns that gives the multiples the largest cells in `avail` (the panel may be
+// a tall column, a short wide slot in lecture mode, or a square).
+Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                    ImVec2 avail, float legend_h) {
+  const int heads = int(trace.heads.size());
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const attnlab::HeadTrace& h0 = trace.heads.front();
+  Arrangement best;
+  for (int columns = 1; columns <= heads; ++columns) {
+    const int rows = (heads + columns - 1) / columns;
+    if (columns > 1 && (heads + columns - 2) / (columns - 1) == rows) continue;  // same rows, narrower
+    Arrangement a;
+    a.columns = columns;
+    a.spacing = style.ItemSpacing.x * 2.0f;
+    const ImVec2 room(std::floor((avail.x - a.spacing * (columns - 1)) / columns),
+                      std::floor((avail.y - legend_h) / rows - style.ItemSpacing.y));
+    HeatmapSpec spec = SmallMultiple(state, h0.weights, trace.allowed, labels, 0, "head 1");
+    FitCells(state, spec, room);
+    a.cell = spec.cell;
+    a.labels = spec.labels;
+    if (a.Score() >= best.Score()) best = a;
+  }
+  return best;
+}
+
+void ShowHint(const std::string& hint) {
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("%s", hint.c_str());
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+}
+
+// Height of the "Computing..." badge (trace_worker.h) the last time it was drawn.
+float badge_height = 0;
+
+// Shows the notice at the top (the hint, or while a newer trace computes, the badge) and returns
+// the arrangement of the multiples below it. For a scenario the worker computes, hint and badge
+// get the same room, so the multiples keep their size (and their textures: 8 rebuilds per edit
+// otherwise) while it computes; for the others the hint shows only where it costs the multiples
+// little (a short lecture-mode slot drops it). `avail` is the room from `top`, where the badge
+// started.
+Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
+                                 const AxisLabels& labels, ImVec2 avail, float top, bool computing,
+                                 float legend_h) {
+  const std::string hint = Hint(trace.heads.front().weights);
+  const float hint_h = ImGui::CalcTextSize(hint.c_str(), nullptr, false, avail.x).y +
+                       ImGui::GetStyle().ItemSpacing.y * 2.0f;
+  if (ComputeOffThread(state.document.GetScenario())) {
+    const float notice_h = std::max(hint_h, badge_height);
+    if (!computing) ShowHint(hint);
+    ImGui::SetCursorPosY(top + notice_h);
+    return Arrange(state, trace, labels, ImVec2(avail.x, avail.y - notice_h), legend_h);
+  }
+  const Arrangement without = Arrange(state, trace, labels, avail, legend_h);
+  const ImVec2 below_hint(avail.x, avail.y - hint_h);
+  const Arrangement with = Arrange(state, trace, labels, below_hint, legend_h);
+  if (with.cell < 0.9f * without.cell || with.labels != without.labels) return without;
+  ShowHint(hint);
+  return with;
+}
+
+}  // namespace
+
+void Draw(AppState& state) {
+  const attnlab::Trace& trace = state.document.GetTrace();
+  const float top = ImGui::GetCursorPosY();
+  const bool computing = ComputingBadge(state.document, trace);
+  if (computing) badge_height = ImGui::GetCursorPosY() - top;
+  if (trace.heads.empty()) return;
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const int heads = int(trace.heads.size());
+  const float fs = ImGui::GetFontSize();
+  const attnlab::Matrix& first = trace.heads.front().weights;
+  const AxisLabels labels = StageLabels(Stage::Weights, s, int(first.rows()), int(first.cols()));
+  const bool masked = AnyMasked(state, trace);
+  const float legend_h = LegendHeight(masked);
+  const ImVec2 avail(ImGui::GetContentRegionAvail().x,
+                     ImGui::GetContentRegionAvail().y + ImGui::GetCursorPosY() - top);
+  const Arrangement a = ShowNoticeAndArrange(state, trace, labels, avail, top, computing, legend_h);
+  for (int h = 0; h < heads; ++h) {
+    const attnlab::HeadTrace& ht = trace.heads[static_cast<std::size_t>(h)];
+    char title[32], id[32];
+    std::snprintf(title, sizeof title, "head %d", h + 1);
+    std::snprintf(id, sizeof id, "overview/%d", h);
+    HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
+    spec.id = id;
+    spec.cell = a.cell;
+    spec.labels = a.labels;
+    if (h % a.columns != 0) ImGui::SameLine(0.0f, a.spacing);
+    const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+    if (r.clicked) state.ui.selected_head = h;
+    if (r.hovered) state.ui.hovered = {Stage::Weights, h, r.row, r.col};
+  }
+  ImGui::Spacing();
+  HeatmapLegend(WeightsScale(state.ui.colormap), std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked);
+}
+
+}  // namespace attnlab::app::HeadsPanel

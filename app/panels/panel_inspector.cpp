@@ -1,0 +1,177 @@
+#include "panels/panel_inspector.h"
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "view/inspector_math.h"
+#include "widgets/theme.h"
+#include "widgets/computing_badge.h"
+
+namespace attnlab::app::InspectorPanel {
+namespace {
+
+bool SameCell(const HoveredCell& a, const HoveredCell& b) {
+  return a.stage == b.stage && a.head == b.head && a.row == b.row && a.col == b.col;
+}
+
+// The explanation of one cell of the trace shown, written out again only when the cell or the
+// trace changes (a weight's row at 2048 keys is thousands of terms).
+class ExplanationCache {
+ public:
+  const Explanation& Get(const AppState& state, const attnlab::Trace& trace, const HoveredCell& cell) {
+    const attnlab::Model* model = state.document.TraceModel();
+    if (SameCell(cell, cell_) && state.document.TraceVersion() == trace_version_ && model == model_) return e_;
+    cell_ = cell;
+    trace_version_ = state.document.TraceVersion();
+    model_ = model;
+    e_ = model && cell.stage != Stage::None ? Explain(*state.document.TraceScenario(), *model, trace, cell)
+                                            : Explanation{};
+    return e_;
+  }
+
+ private:
+  HoveredCell cell_;
+  std::uint64_t trace_version_ = 0;
+  const attnlab::Model* model_ = nullptr;
+  Explanation e_;
+};
+
+ExplanationCache g_explanation;  // one Inspector
+
+// The heatmaps set ui.hovered while they draw; a panel drawn before them sees last frame's.
+HoveredCell CurrentHover(const UiState& ui) {
+  return ui.hovered.stage != Stage::None ? ui.hovered : ui.hovered_last_frame;
+}
+
+// A click on a heatmap cell pins it; a click on the pinned cell again unpins it.
+void UpdatePin(AppState& state) {
+  const HoveredCell hover = CurrentHover(state.ui);
+  if (hover.stage == Stage::None || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+  state.ui.pinned = SameCell(hover, state.ui.pinned) ? HoveredCell{} : hover;
+}
+
+void Dim(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
+// Wraps only at spaces: ImGui's word wrap also breaks after '.', which splits "0.3622" in two.
+void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
+  ImGui::PushFont(GetFonts().mono);
+  if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float space = ImGui::CalcTextSize(" ").x;
+  bool first = true;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const char* b = text.c_str() + start;
+    const char* e = text.c_str() + end;
+    if (!first) {
+      ImGui::SameLine(0.0f, space);
+      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(b, e).x > right) ImGui::NewLine();
+    }
+    ImGui::TextUnformatted(b, e);
+    first = false;
+    start = end + 1;
+  }
+  if (color) ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
+// The shown terms of a long sum (or a weight's whole row), the inspected one highlighted.
+void TermTable(const Explanation& e) {
+  const int ncols = static_cast<int>(e.columns.size());
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
+  ImGui::PushFont(GetFonts().mono);
+  if (ImGui::BeginTable("##terms", ncols, flags)) {
+    for (const std::string& c : e.columns) ImGui::TableSetupColumn(c.c_str());
+    ImGui::TableHeadersRow();
+    const ImU32 highlight = (AccentColor() & 0x00FFFFFF) | 0x50000000;
+    for (const SumTerm& t : e.terms) {
+      ImGui::TableNextRow();
+      if (t.highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, highlight);
+      if (t.masked) ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(t.label.c_str());
+      int col = 1;
+      for (double f : t.factors) {
+        if (col >= ncols) break;
+        ImGui::TableSetColumnIndex(col++);
+        ImGui::TextUnformatted(Num(f).c_str());
+      }
+      if (col < ncols) {
+        ImGui::TableSetColumnIndex(col);
+        ImGui::TextUnformatted(Num(t.value).c_str());
+      }
+      if (t.masked) ImGui::PopStyleColor();
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PopFont();
+  if (e.omitted > 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%d more terms not shown (the first and the largest are)",
+                  e.omitted);
+    Dim(buf);
+  }
+}
+
+void ShowExplanation(const Explanation& e) {
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextWrapped("%s", e.title.c_str());
+  ImGui::PopFont();
+  const ImVec4 dim = DimTextColor();
+  MonoWrapped(e.formula, &dim);
+  ImGui::Spacing();
+  if (!e.why_masked.empty()) {
+    const ImVec4 warn = WarningTextColor();
+    MonoWrapped("masked (\xE2\x88\x92\xE2\x88\x9E): " + e.why_masked, &warn);
+  }
+  // Weights always list their row; other sums only when terms were elided (labels matter then).
+  const bool weights = e.columns.size() == 5;
+  if (!e.columns.empty() && (weights || e.omitted > 0)) TermTable(e);
+  if (!e.written.empty()) MonoWrapped(e.written);
+  for (const std::string& line : e.lines) MonoWrapped(line);
+  ImGui::Spacing();
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::Text("= %s", Num(e.value).c_str());
+  ImGui::PopFont();
+}
+
+}  // namespace
+
+void Draw(AppState& state) {
+  UpdatePin(state);
+  const HoveredCell hover = CurrentHover(state.ui);
+  const bool hovering = hover.stage != Stage::None;
+  const HoveredCell cell = hovering ? hover : state.ui.pinned;
+  const attnlab::Trace& trace = state.document.GetTrace();
+  const Explanation& e = g_explanation.Get(state, trace, cell);
+  if (!e.valid) {
+    Dim("Hover any cell of the Pipeline or Heads panel to see its arithmetic with the actual "
+        "numbers. Click a cell to pin it here.");
+    return;
+  }
+  if (state.ui.pinned.stage != Stage::None) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(AccentColor()));
+    ImGui::TextUnformatted(hovering && !SameCell(cell, state.ui.pinned) ? "hovering (a cell is pinned)"
+                                                                         : "pinned");
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("unpin")) state.ui.pinned = {};
+  }
+  // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.
+  const bool stale = ComputingBadge(state.document, trace);
+  if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
+  ShowExplanation(e);
+  if (stale) ImGui::PopStyleVar();
+}
+
+}  // namespace attnlab::app::InspectorPanel

@@ -1,0 +1,301 @@
+#include "widgets/edit_error.h"
+#include "panels/panel_mask.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // GetCurrentWindow()->Name for the layout dump
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "widgets/heatmap.h"
+#include "view/inspector_math.h"
+#include "instruments/layout_dump.h"
+#include "view/stage_labels.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::MaskPanel {
+namespace {
+
+constexpr const char* kSource = "mask";
+constexpr Rgb8 kAllowedFill{214, 220, 228};  // light: allowed cells read as "open" on a projector
+
+ImU32 ToU32(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
+
+bool ColumnsLayout(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::columns; }
+
+// The custom 0/1 cells in the scenario's layout: n_x by n_z (rows) or n_z by n_x (columns).
+attnlab::Matrix CellsOrOnes(const attnlab::Scenario& s) {
+  if (s.mask.cells) return *s.mask.cells;
+  return ColumnsLayout(s) ? attnlab::Matrix::Ones(s.n_z(), s.n_x())
+                          : attnlab::Matrix::Ones(s.n_x(), s.n_z());
+}
+
+bool IsPadding(const attnlab::Scenario& s, int key) {
+  return std::find(s.mask.padding.begin(), s.mask.padding.end(), key) != s.mask.padding.end();
+}
+
+int CustomOff(const attnlab::Scenario& s) {
+  if (!s.mask.cells) return 0;
+  return static_cast<int>((s.mask.cells->array() == 0.0).count());
+}
+
+std::string Summary(const attnlab::Scenario& s) {
+  if (s.mask.empty()) return "none: every query attends every key";
+  std::string out;
+  auto add = [&out](const std::string& part) { out += (out.empty() ? "" : " + ") + part; };
+  if (s.mask.causal) add("causal");
+  if (!s.mask.padding.empty()) add("padding (" + std::to_string(s.mask.padding.size()) + ")");
+  if (s.mask.cells) add("custom (" + std::to_string(CustomOff(s)) + " cells off)");
+  return out;
+}
+
+void CausalAndButtons(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  bool causal = s.mask.causal;
+  if (ImGui::Checkbox("Causal", &causal))
+    state.document.ApplyEdit(kSource, [causal](attnlab::Scenario& e) { e.mask.causal = causal; });
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Query i may attend key j only when j \xE2\x89\xA4 i");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(s.mask.empty());
+  if (ImGui::Button("Clear"))
+    state.document.ApplyEdit(kSource, [](attnlab::Scenario& e) { e.mask = attnlab::MaskSpec{}; });
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Clear the mask: no causal, no padding, no custom cells");
+  ImGui::SameLine();
+  // Causal and padding folded into custom cells, so every cell becomes clickable.
+  ImGui::BeginDisabled(!s.mask.causal && s.mask.padding.empty());
+  if (ImGui::Button("Bake")) {
+    state.document.ApplyEdit(kSource, [](attnlab::Scenario& e) {
+      attnlab::Matrix cells = CellsOrOnes(e);
+      const bool cols = ColumnsLayout(e);
+      for (int r = 0; r < cells.rows(); ++r)
+        for (int c = 0; c < cells.cols(); ++c)
+          if (!MaskReason(e, cols ? c : r, cols ? r : c).empty()) cells(r, c) = 0.0;
+      e.mask = attnlab::MaskSpec{};
+      e.mask.cells = std::move(cells);
+    });
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Bake causal and padding into custom cells you can click one by one");
+}
+
+void PaddingRow(AppState& state, const std::vector<std::string>& keys) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Padding keys:");
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (int j = 0; j < static_cast<int>(keys.size()); ++j) {
+    const std::string label = keys[static_cast<std::size_t>(j)] + "##pad" + std::to_string(j);
+    const float w = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                    ImGui::CalcTextSize(keys[static_cast<std::size_t>(j)].c_str()).x;
+    ImGui::SameLine();
+    if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    bool pad = IsPadding(s, j);
+    if (ImGui::Checkbox(label.c_str(), &pad)) {
+      state.document.ApplyEdit(kSource, [j, pad](attnlab::Scenario& e) {
+        auto& p = e.mask.padding;
+        p.erase(std::remove(p.begin(), p.end(), j), p.end());
+        if (pad) {
+          p.push_back(j);
+          std::sort(p.begin(), p.end());
+        }
+      });
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("No query may attend key %d", j);
+  }
+}
+
+struct Grid {
+  int rows = 0, cols = 0;
+  float cell = 0, label_w = 0, header_h = 0;
+  ImVec2 origin;  // top-left of cell (0, 0)
+};
+
+// The first letters of a label that fit in `width`, or its index when none do.
+std::string Fit(const std::string& label, int index, float width) {
+  if (ImGui::CalcTextSize(label.c_str()).x <= width) return label;
+  std::string s = label;
+  while (!s.empty() && ImGui::CalcTextSize((s + ".").c_str()).x > width) s.pop_back();
+  return s.size() >= 2 ? s + "." : std::to_string(index);
+}
+
+void DrawLabels(ImDrawList* dl, const Grid& g, const AxisLabels& labels) {
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const float lh = ImGui::GetTextLineHeight();
+  for (int c = 0; c < g.cols; ++c) {
+    const std::string t = Fit(labels.cols[static_cast<std::size_t>(c)], c, g.cell - 2.0f);
+    const float w = ImGui::CalcTextSize(t.c_str()).x;
+    dl->AddText(ImVec2(g.origin.x + c * g.cell + (g.cell - w) * 0.5f, g.origin.y - lh - 2.0f), text,
+                t.c_str());
+  }
+  for (int r = 0; r < g.rows; ++r) {
+    const std::string t = Fit(labels.rows[static_cast<std::size_t>(r)], r, g.label_w - 6.0f);
+    const float w = ImGui::CalcTextSize(t.c_str()).x;
+    dl->AddText(ImVec2(g.origin.x - w - 6.0f, g.origin.y + r * g.cell + (g.cell - lh) * 0.5f), text,
+                t.c_str());
+  }
+}
+
+// The letters in a forbidden cell: C causal, P padding, X custom.
+std::string ReasonLetters(const attnlab::Scenario& s, int i, int j) {
+  std::string out;
+  if (s.mask.causal && j > i) out += "C";
+  if (IsPadding(s, j)) out += "P";
+  if (s.mask.cells) {
+    const bool cols = ColumnsLayout(s);
+    const attnlab::Matrix& m = *s.mask.cells;
+    const int r = cols ? j : i, c = cols ? i : j;
+    if (r < m.rows() && c < m.cols() && m(r, c) == 0.0) out += "X";
+  }
+  return out;
+}
+
+void DrawCells(ImDrawList* dl, const Grid& g, const attnlab::Scenario& s, int hover_r, int hover_c) {
+  const bool cols = ColumnsLayout(s);
+  ImFont* mono = GetFonts().mono ? GetFonts().mono : ImGui::GetFont();
+  const bool letters = g.cell >= mono->FontSize * 1.6f;
+  const float gap = g.cell >= 10.0f ? 1.0f : 0.0f;
+  // Only the cells in view: at 2048 tokens the grid is 4M cells, a string each.
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  const int r0 = std::max(0, int((clip_min.y - g.origin.y) / g.cell));
+  const int r1 = std::min(g.rows, int((clip_max.y - g.origin.y) / g.cell) + 1);
+  const int c0 = std::max(0, int((clip_min.x - g.origin.x) / g.cell));
+  const int c1 = std::min(g.cols, int((clip_max.x - g.origin.x) / g.cell) + 1);
+  for (int r = r0; r < r1; ++r)
+    for (int c = c0; c < c1; ++c) {
+      const int i = cols ? c : r, j = cols ? r : c;
+      const std::string why = ReasonLetters(s, i, j);
+      const ImVec2 a(g.origin.x + c * g.cell, g.origin.y + r * g.cell);
+      const ImVec2 b(a.x + g.cell - gap, a.y + g.cell - gap);
+      dl->AddRectFilled(a, b, ToU32(why.empty() ? kAllowedFill : kMaskedFill));
+      if (!why.empty() && g.cell >= 8.0f) {
+        // Diagonals x - y = d, as the Pipeline hatches its -inf cells.
+        const float w = b.x - a.x, h = b.y - a.y;
+        const float step = std::max(5.0f, std::floor(std::min(w, h) / 4.0f));
+        for (float d = -h + step * 0.5f; d < w; d += step)
+          dl->AddLine(ImVec2(a.x + std::max(0.0f, d), a.y + std::max(0.0f, -d)),
+                      ImVec2(a.x + std::min(w, h + d), a.y + std::min(h, w - d)),
+                      ToU32(kMaskedHatch), 1.0f);
+      }
+      if (!why.empty() && letters) {
+        const ImVec2 ts = mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0.0f, why.c_str());
+        dl->AddText(mono, mono->FontSize,
+                    ImVec2(a.x + (g.cell - gap - ts.x) * 0.5f, a.y + (g.cell - gap - ts.y) * 0.5f),
+                    IM_COL32(235, 235, 240, 255), why.c_str());
+      }
+      if (r == hover_r && c == hover_c) dl->AddRect(a, b, AccentColor(), 0.0f, 0, 2.0f);
+    }
+}
+
+// Flips the custom cell at (r, c) (displayed = scenario layout), creating all-ones cells first.
+void Toggle(AppState& state, int r, int c) {
+  state.document.ApplyEdit(kSource, [r, c](attnlab::Scenario& e) {
+    attnlab::Matrix cells = CellsOrOnes(e);
+    cells(r, c) = cells(r, c) == 0.0 ? 1.0 : 0.0;
+    e.mask.cells = std::move(cells);
+  });
+}
+
+void RecordPlacement(AppState& state, const Grid& g) {
+  if (!state.heatmaps || !state.heatmaps->dump) return;
+  HeatmapPlacement p;
+  p.window = ImGui::GetCurrentWindow()->Name;
+  p.id = "mask";
+  p.rows = g.rows;
+  p.cols = g.cols;
+  p.x0 = g.origin.x;
+  p.y0 = g.origin.y;
+  p.cell = g.cell;
+  p.gap = g.cell >= 10.0f ? 1.0f : 0.0f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 cmin = dl->GetClipRectMin(), cmax = dl->GetClipRectMax();
+  p.clip[0] = cmin.x;
+  p.clip[1] = cmin.y;
+  p.clip[2] = cmax.x;
+  p.clip[3] = cmax.y;
+  state.heatmaps->dump->Add(std::move(p));
+}
+
+void MaskGrid(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const bool cols = ColumnsLayout(s);
+  Grid g;
+  g.rows = cols ? s.n_z() : s.n_x();
+  g.cols = cols ? s.n_x() : s.n_z();
+  const AxisLabels labels = StageLabels(Stage::Weights, s, g.rows, g.cols);
+  const float fs = ImGui::GetFontSize();
+  float widest = 0;
+  for (const std::string& l : labels.rows) widest = std::max(widest, ImGui::CalcTextSize(l.c_str()).x);
+  g.label_w = std::min(widest, fs * 5.0f) + 8.0f;
+  g.header_h = ImGui::GetTextLineHeight() + 4.0f;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float room_w = avail.x - g.label_w - 4.0f;
+  const float room_h = std::max(fs * 6.0f, avail.y - g.header_h - fs * 7.0f);  // text below
+  g.cell = std::floor(std::clamp(std::min(room_w / g.cols, room_h / g.rows), 3.0f, fs * 2.4f));
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  g.origin = ImVec2(std::floor(pos.x + g.label_w), std::floor(pos.y + g.header_h));
+  const ImVec2 size(g.label_w + g.cell * g.cols, g.header_h + g.cell * g.rows);
+  ImGui::InvisibleButton("##maskgrid", size);
+  int hr = -1, hc = -1;
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int c = int(std::floor((m.x - g.origin.x) / g.cell));
+    const int r = int(std::floor((m.y - g.origin.y) / g.cell));
+    if (r >= 0 && c >= 0 && r < g.rows && c < g.cols) hr = r, hc = c;
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  DrawCells(dl, g, s, hr, hc);
+  if (g.cell >= fs * 1.2f) DrawLabels(dl, g, labels);
+  RecordPlacement(state, g);
+  if (hr < 0) return;
+  const int i = cols ? hc : hr, j = cols ? hr : hc;
+  const std::string why = MaskReason(s, i, j);
+  const std::vector<std::string> q = QueryTokenLabels(s), k = KeyTokenLabels(s);
+  ImGui::SetTooltip("query %s \xE2\x86\x92 key %s: %s\nclick to %s", q[std::size_t(i)].c_str(),
+                    k[std::size_t(j)].c_str(), why.empty() ? "allowed" : why.c_str(),
+                    why.empty() ? "forbid it" : "toggle its custom cell");
+  if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) Toggle(state, hr, hc);
+}
+
+void Legend() {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float h = ImGui::GetTextLineHeight();
+  auto swatch = [&](Rgb8 fill, const char* text) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), ToU32(fill));
+    ImGui::Dummy(ImVec2(h, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(text);
+  };
+  swatch(kAllowedFill, "allowed");
+  ImGui::SameLine(0.0f, h);
+  swatch(kMaskedFill, "forbidden (\xE2\x88\x92\xE2\x88\x9E)");
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("C causal, P padding, X custom cell. Click a cell to toggle its custom cell.");
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void Draw(AppState& state) {
+  // The grid comes right after one row of controls so it stays put while the text below changes.
+  CausalAndButtons(state);
+  ShowEditError(state.document, kSource);
+  MaskGrid(state);
+  ImGui::Spacing();
+  Legend();
+  PaddingRow(state, KeyTokenLabels(state.document.GetScenario()));
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextUnformatted("Mask:");
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", Summary(state.document.GetScenario()).c_str());
+}
+
+}  // namespace attnlab::app::MaskPanel

@@ -1,0 +1,383 @@
+#include "widgets/edit_error.h"
+#include "panels/panel_matrices.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attnlab/scenario.h"
+#include "shell/commands.h"
+#include "widgets/matrix_editor.h"
+#include "panels/panel_dimensions.h"
+#include "panels/panel_tokens.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::MatricesPanel {
+namespace {
+
+using attnlab::Matrix;
+using attnlab::Vector;
+
+enum class Which { Q, K, V };
+
+const char* Letter(Which w) { return w == Which::Q ? "q" : w == Which::K ? "k" : "v"; }
+
+std::optional<Matrix>& WOf(attnlab::Projections& p, Which w) {
+  return w == Which::Q ? p.W_q : w == Which::K ? p.W_k : p.W_v;
+}
+std::optional<Vector>& BOf(attnlab::Projections& p, Which w) {
+  return w == Which::Q ? p.b_q : w == Which::K ? p.b_k : p.b_v;
+}
+const std::optional<Matrix>& WOf(const attnlab::Projections& p, Which w) {
+  return w == Which::Q ? p.W_q : w == Which::K ? p.W_k : p.W_v;
+}
+const std::optional<Vector>& BOf(const attnlab::Projections& p, Which w) {
+  return w == Which::Q ? p.b_q : w == Which::K ? p.b_k : p.b_v;
+}
+
+// The projections being edited: the full matrices, or head h's own (per-head mode).
+attnlab::Projections& ProjectionsOf(attnlab::Scenario& s, int head) {
+  return s.per_head() ? s.heads[static_cast<std::size_t>(head)] : s.full;
+}
+
+bool RowsLayout(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::rows; }
+
+// A bias is shown the way it is added: a row under Q = X W_q (rows), a column beside W_q X.
+Matrix BiasAsShown(const Vector& b, bool rows) {
+  return rows ? Matrix(b.transpose()) : Matrix(b);
+}
+Vector BiasFromShown(const Matrix& m) {
+  return m.rows() == 1 ? Vector(m.row(0).transpose()) : Vector(m.col(0));
+}
+
+std::vector<std::string> TokenLabels(const std::vector<std::string>& given, int n) {
+  if (!given.empty()) return given;
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back("#" + std::to_string(i));
+  return out;
+}
+
+void Caption(const char* name, const Matrix* m, const char* shape_names, const char* formula) {
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextUnformatted(name);
+  ImGui::PopFont();
+  if (m) {
+    ImGui::SameLine();
+    ImGui::TextColored(DimTextColor(), "%d\xC3\x97%d  %s", int(m->rows()), int(m->cols()), shape_names);
+  }
+  if (formula) {
+    ImGui::PushFont(GetFonts().mono);
+    ImGui::TextColored(DimTextColor(), "%s", formula);
+    ImGui::PopFont();
+  }
+}
+
+// Tests (--edit-cell) type one value into one cell through the same path as a double-click.
+void ApplyScriptedEdit(AppState& state, const MatrixEditorSpec& spec) {
+  if (!state.ui.scripted_cell_edit_now || state.ui.scripted_cell_edit.empty()) return;
+  std::string source, value;
+  int row = -1, col = -1;
+  if (!ParseCellEditSpec(state.ui.scripted_cell_edit, &source, &row, &col, &value) || source != spec.source)
+    return;
+  state.ui.scripted_cell_edit_now = false;
+  if (CommitTypedCell(state.document, spec, row, col, value))
+    state.ui.scripted_cell_edit.clear();  // left set when refused: the run then fails
+  else
+    std::fprintf(stderr, "attnlab: --edit-cell refused: %s\n", state.document.LastEditError().message.c_str());
+}
+
+void Editor(AppState& state, const MatrixEditorSpec& spec) {
+  ApplyScriptedEdit(state, spec);
+  MatrixEditor(state.document, state.ui.colormap, spec);
+}
+
+void EmbeddingEditor(AppState& state, bool context) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const bool rows = RowsLayout(s);
+  const Matrix& m = context ? *s.Z : s.X;
+  const std::vector<std::string> labels =
+      TokenLabels(context ? s.context_tokens : s.tokens, context ? s.n_z() : s.n_x());
+  Caption(context ? "Z" : "X", &m,
+          context ? (rows ? "(n_z \xC3\x97 d_z)" : "(d_z \xC3\x97 n_z)")
+                  : (rows ? "(n_x \xC3\x97 d_x)" : "(d_x \xC3\x97 n_x)"),
+          rows ? "one row per token" : "one column per token");
+  MatrixEditorSpec spec;
+  spec.source = context ? "Z" : "X";
+  spec.values = &m;
+  spec.store = [context](attnlab::Scenario& sc, const Matrix& v) { (context ? *sc.Z : sc.X) = v; };
+  (rows ? spec.row_labels : spec.col_labels) = &labels;
+  Editor(state, spec);
+}
+
+void TokensTab(AppState& state) {
+  TokensPanel::Draw(state);
+  ImGui::Separator();
+  EmbeddingEditor(state, false);
+  if (state.document.GetScenario().cross_attention()) {
+    ImGui::Spacing();
+    EmbeddingEditor(state, true);
+  }
+}
+
+// Per-head mode: which head's matrices are edited follows the selected head.
+void HeadChooser(AppState& state) {
+  const int H = state.document.HeadCount();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Head");
+  for (int h = 0; h < H; ++h) {
+    ImGui::SameLine();
+    char name[32];
+    std::snprintf(name, sizeof name, "%d##head", h + 1);
+    const bool selected = h == state.ui.selected_head;
+    ImGui::PushStyleColor(ImGuiCol_Button, selected ? HeadColor(h) : HeadColor(h, 0.25f));
+    ImGui::PushStyleColor(ImGuiCol_Text, selected ? IM_COL32(20, 20, 24, 255) : ImGui::GetColorU32(ImGuiCol_Text));
+    if (ImGui::Button(name)) SelectHead(state, h);
+    ImGui::PopStyleColor(2);
+  }
+}
+
+void AbsentWeight(AppState& state, const std::string& source, Which w, int head, long in) {
+  ImGui::TextColored(DimTextColor(), "omitted: the identity (%s = %s)", w == Which::Q ? "Q" : w == Which::K ? "K" : "V",
+                     w == Which::Q ? "X" : "Z");
+  if (ImGui::SmallButton("Add as identity"))
+    state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& s) {
+      WOf(ProjectionsOf(s, head), w) = Matrix(Matrix::Identity(in, in));
+    });
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Add as zeros"))
+    state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& s) {
+      WOf(ProjectionsOf(s, head), w) = Matrix(Matrix::Zero(in, in));
+    });
+  ShowEditError(state.document, source.c_str());
+}
+
+long InputWidth(const attnlab::Scenario& s, Which w) { return w == Which::Q ? s.d_x() : s.d_z(); }
+
+void WeightEditor(AppState& state, Which w, int head) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const bool rows = RowsLayout(s), per_head = s.per_head();
+  const attnlab::Projections& p = per_head ? s.heads[static_cast<std::size_t>(head)] : s.full;
+  const std::string prefix = per_head ? "heads[" + std::to_string(head) + "]." : "";
+  const std::string name = std::string("W_") + Letter(w);
+  const std::string source = prefix + name;
+  char formula[96];
+  const char up = w == Which::Q ? 'Q' : w == Which::K ? 'K' : 'V';
+  const char* input = w == Which::Q ? "X" : s.cross_attention() ? "Z" : "X";
+  if (rows)
+    std::snprintf(formula, sizeof formula, "%c = %s W_%s + b_%s", up, input, Letter(w), Letter(w));
+  else
+    std::snprintf(formula, sizeof formula, "%c = W_%s %s + b_%s", up, Letter(w), input, Letter(w));
+  const char* width = w == Which::V ? (per_head ? "d_v" : "H\xC2\xB7" "d_v") : (per_head ? "d_k" : "H\xC2\xB7" "d_k");
+  const char* in_name = w == Which::Q ? "d_x" : "d_z";
+  char shape[48];
+  std::snprintf(shape, sizeof shape, rows ? "(%s \xC3\x97 %s)" : "(%s \xC3\x97 %s)", rows ? in_name : width,
+                rows ? width : in_name);
+  const std::optional<Matrix>& W = WOf(p, w);
+  Caption(source.c_str(), W ? &*W : nullptr, shape, formula);
+  if (!W) {
+    AbsentWeight(state, source, w, head, InputWidth(s, w));
+    return;
+  }
+  MatrixEditorSpec spec;
+  spec.source = source;
+  spec.values = &*W;
+  spec.store = [w, head](attnlab::Scenario& sc, const Matrix& m) { WOf(ProjectionsOf(sc, head), w) = m; };
+  if (!per_head) {
+    const long total = rows ? W->cols() : W->rows();
+    spec.band = static_cast<int>(total / std::max(1, s.num_heads));
+    spec.band_on_cols = rows;
+    spec.selected_band = state.ui.selected_head;
+  }
+  spec.remove = [w, head](attnlab::Scenario& sc) { WOf(ProjectionsOf(sc, head), w).reset(); };
+  spec.remove_tip = "Omit it: the identity takes its place (needs a square matrix)";
+  Editor(state, spec);
+}
+
+void BiasEditor(AppState& state, Which w, int head) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const bool rows = RowsLayout(s), per_head = s.per_head();
+  const attnlab::Projections& p = per_head ? s.heads[static_cast<std::size_t>(head)] : s.full;
+  const std::string source = (per_head ? "heads[" + std::to_string(head) + "]." : std::string()) + "b_" + Letter(w);
+  const std::optional<Vector>& b = BOf(p, w);
+  if (!b) {
+    ImGui::PushFont(GetFonts().bold);
+    ImGui::TextUnformatted(source.c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextColored(DimTextColor(), "omitted: zeros");
+    ImGui::SameLine();
+    const attnlab::Trace& t = state.document.GetTrace();
+    if (t.heads.empty()) return;
+    const attnlab::HeadTrace& h = t.heads.front();
+    const long per = w == Which::V ? (rows ? h.V.cols() : h.V.rows()) : (rows ? h.Q.cols() : h.Q.rows());
+    const long size = per_head ? per : per * s.num_heads;
+    if (ImGui::SmallButton(("Add " + source).c_str()))
+      state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& sc) {
+        BOf(ProjectionsOf(sc, head), w) = Vector(Vector::Zero(size));
+      });
+    ShowEditError(state.document, source.c_str());
+    return;
+  }
+  const Matrix shown = BiasAsShown(*b, rows);
+  Caption(source.c_str(), &shown, rows ? "(a row added to every token)" : "(a column added to every token)", nullptr);
+  MatrixEditorSpec spec;
+  spec.source = source;
+  spec.values = &shown;
+  spec.store = [w, head](attnlab::Scenario& sc, const Matrix& m) { BOf(ProjectionsOf(sc, head), w) = BiasFromShown(m); };
+  if (!per_head) {
+    spec.band = static_cast<int>(b->size() / std::max(1, s.num_heads));
+    spec.band_on_cols = rows;
+    spec.selected_band = state.ui.selected_head;
+  }
+  spec.remove = [w, head](attnlab::Scenario& sc) { BOf(ProjectionsOf(sc, head), w).reset(); };
+  spec.remove_tip = "Omit it: zeros";
+  Editor(state, spec);
+}
+
+void ProjectionTab(AppState& state, Which w) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  int head = 0;
+  if (s.per_head()) {
+    HeadChooser(state);
+    head = std::min(state.ui.selected_head, s.head_count() - 1);
+  } else if (s.num_heads > 1) {
+    ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+    ImGui::TextWrapped("%d heads split W_%s: each takes the band in its colour.", s.num_heads, Letter(w));
+    ImGui::PopStyleColor();
+  }
+  WeightEditor(state, w, head);
+  ImGui::Spacing();
+  BiasEditor(state, w, head);
+}
+
+void OutputTab(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const bool rows = RowsLayout(s);
+  const int H = s.head_count();
+  Caption("W_o", s.W_o ? &*s.W_o : nullptr, rows ? "(H\xC2\xB7" "d_v \xC3\x97 d_out)" : "(d_out \xC3\x97 H\xC2\xB7" "d_v)",
+          rows ? "out = concat(Y_1..Y_H) W_o + b_o" : "out = W_o concat(Y_1..Y_H) + b_o");
+  if (!s.W_o) {
+    ImGui::TextColored(DimTextColor(), "omitted: the output is the concatenation itself");
+    const attnlab::Trace& t = state.document.GetTrace();
+    const long concat = rows ? t.concat.cols() : t.concat.rows();
+    if (ImGui::SmallButton("Add as identity"))
+      state.document.ApplyEdit("W_o", [=](attnlab::Scenario& sc) { sc.W_o = Matrix(Matrix::Identity(concat, concat)); });
+    ShowEditError(state.document, "W_o");
+    return;
+  }
+  MatrixEditorSpec spec;
+  spec.source = "W_o";
+  spec.values = &*s.W_o;
+  spec.store = [](attnlab::Scenario& sc, const Matrix& m) { sc.W_o = m; };
+  const long concat = rows ? s.W_o->rows() : s.W_o->cols();
+  spec.band = static_cast<int>(concat / std::max(1, H));  // rows of W_o that read head h's output
+  spec.band_on_cols = !rows;
+  spec.selected_band = state.ui.selected_head;
+  spec.remove = [](attnlab::Scenario& sc) { sc.W_o.reset(); sc.b_o.reset(); };
+  spec.remove_tip = "Omit W_o (and b_o): the output is the concatenation";
+  Editor(state, spec);
+  ImGui::Spacing();
+  if (!s.b_o) {
+    const long d_out = rows ? s.W_o->cols() : s.W_o->rows();
+    ImGui::PushFont(GetFonts().bold);
+    ImGui::TextUnformatted("b_o");
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextColored(DimTextColor(), "omitted: zeros");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Add b_o"))
+      state.document.ApplyEdit("b_o", [=](attnlab::Scenario& sc) { sc.b_o = Vector(Vector::Zero(d_out)); });
+    ShowEditError(state.document, "b_o");
+    return;
+  }
+  const Matrix shown = BiasAsShown(*s.b_o, rows);
+  Caption("b_o", &shown, "", nullptr);
+  MatrixEditorSpec bias;
+  bias.source = "b_o";
+  bias.values = &shown;
+  bias.store = [](attnlab::Scenario& sc, const Matrix& m) { sc.b_o = BiasFromShown(m); };
+  bias.remove = [](attnlab::Scenario& sc) { sc.b_o.reset(); };
+  bias.remove_tip = "Omit it: zeros";
+  Editor(state, bias);
+}
+
+// The tab a scripted edit needs, so the editor it types into is on screen.
+const char* TabFor(const std::string& spec) {
+  std::string source, value;
+  int row = 0, col = 0;
+  if (!ParseCellEditSpec(spec, &source, &row, &col, &value)) return nullptr;
+  const std::size_t dot = source.find('.');
+  if (dot != std::string::npos) source = source.substr(dot + 1);
+  if (source == "X" || source == "Z") return "Tokens";
+  if (source == "W_q" || source == "b_q") return "W_q";
+  if (source == "W_k" || source == "b_k") return "W_k";
+  if (source == "W_v" || source == "b_v") return "W_v";
+  if (source == "W_o" || source == "b_o") return "W_o";
+  return nullptr;
+}
+
+// Narrow tabs so that all six fit the left column: the tab bar is drawn with a small frame
+// padding, each tab's contents with the normal style.
+class NarrowTabs {
+ public:
+  NarrowTabs() : padding_(ImGui::GetStyle().FramePadding), inner_(ImGui::GetStyle().ItemInnerSpacing) {
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding,
+                        ImVec2(std::floor(ImGui::GetFontSize() * 0.35f), padding_.y));
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemInnerSpacing, ImVec2(2.0f, inner_.y));
+  }
+  ~NarrowTabs() { ImGui::PopStyleVar(2); }
+  bool Begin(const char* label, const char* wanted) const {
+    const bool select = wanted && std::string(label).rfind(wanted, 0) == 0;
+    if (!ImGui::BeginTabItem(label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) return false;
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, padding_);
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemInnerSpacing, inner_);
+    return true;
+  }
+  void End() const {
+    ImGui::PopStyleVar(2);
+    ImGui::EndTabItem();
+  }
+
+ private:
+  ImVec2 padding_, inner_;
+};
+
+}  // namespace
+
+void Draw(AppState& state) {
+  const char* wanted = state.ui.scripted_cell_edit.empty() ? nullptr : TabFor(state.ui.scripted_cell_edit);
+  const NarrowTabs tabs_style;
+  if (!ImGui::BeginTabBar("##inputs", ImGuiTabBarFlags_FittingPolicyResizeDown)) return;
+  struct MatrixTab {
+    const char* label;
+    void (*draw)(AppState&);
+  };
+  // Tokens and their embeddings share a tab: a token's label and its row of X belong together.
+  const MatrixTab tabs[] = {
+      {"Tokens", TokensTab},
+      {"W_q", [](AppState& s) { ProjectionTab(s, Which::Q); }},
+      {"W_k", [](AppState& s) { ProjectionTab(s, Which::K); }},
+      {"W_v", [](AppState& s) { ProjectionTab(s, Which::V); }},
+      {"W_o", OutputTab},
+  };
+  for (const MatrixTab& t : tabs) {
+    if (!tabs_style.Begin(t.label, wanted)) continue;
+    ImGui::BeginChild("##matrix", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    t.draw(state);
+    ImGui::EndChild();
+    tabs_style.End();
+  }
+  if (tabs_style.Begin("Sizes", wanted)) {
+    ImGui::BeginChild("##sizes");
+    DimensionsPanel::Draw(state);
+    ImGui::EndChild();
+    tabs_style.End();
+  }
+  ImGui::EndTabBar();
+}
+
+}  // namespace attnlab::app::MatricesPanel

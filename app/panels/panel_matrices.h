@@ -1,0 +1,12 @@
+#pragma once
+/// The Inputs panel: tabs for the tokens (TokensPanel) with their embeddings X (and Z), the projections
+/// W_q, W_k, W_v with their biases, the output projection W_o / b_o, and the sizes
+/// (DimensionsPanel). Matrices are shown as stored, i.e. in the scenario's layout; the full W's show
+/// the band each head takes in that head's colour, per-head weights are edited head by head.
+#include "panels/app_state.h"
+
+namespace attnlab::app::MatricesPanel {
+
+void Draw(AppState& state);
+
+}  // namespace attnlab::app::MatricesPanel

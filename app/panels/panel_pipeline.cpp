@@ -1,0 +1,220 @@
+#include "panels/panel_pipeline.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "view/derived_stages.h"
+#include "view/formulas.h"
+#include "widgets/heatmap.h"
+#include "view/stage_labels.h"
+#include "widgets/theme.h"
+#include "widgets/computing_badge.h"
+
+namespace attnlab::app::PipelinePanel {
+namespace {
+
+// Places widgets left to right and wraps to a new line when the next one would not fit.
+class Flow {
+ public:
+  void Place(float width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float gap = style.ItemSpacing.x * 3.0f;
+    if (!first_) {
+      const float right = ImGui::GetItemRectMax().x + gap + width;
+      const float limit = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      if (right <= limit)
+        ImGui::SameLine(0.0f, gap);
+      else
+        ImGui::Dummy(ImVec2(0.0f, style.ItemSpacing.y));  // breathing room between lines
+    }
+    first_ = false;
+  }
+
+ private:
+  bool first_ = true;
+};
+
+struct View {
+  AppState& state;
+  const attnlab::Scenario& s;
+  const attnlab::Trace& trace;
+  int head;
+  int d_k;
+  float max_width, max_height;  // room for one matrix's grid, in pixels
+};
+
+enum class Values { Signed, Weights };
+
+struct MatrixView {
+  Stage stage;
+  const char* title;
+  const attnlab::Matrix* m;
+  std::uint64_t version;  // of m's contents: textures and scans are cached on it
+  Values values;          // signed: diverging map over -m .. m; weights: [0, 1]
+  const attnlab::BoolArray* allowed = nullptr;
+  int col_band = 0, row_band = 0;
+  bool stale = false;     // older than the trace (derived stages still to compute)
+};
+
+// Matrices up to this many pixels a side at 2 pixels a cell are drawn cell by cell, to scroll
+// through; larger ones (over 512 tokens) fit the room instead, several cells a pixel, so that
+// every stage of a 2048-token trace is in view and its textures stay small.
+constexpr float kMaxExactGrid = 1024.0f;
+
+float CellSize(const View& v, const attnlab::Matrix& m) {
+  const int rows = int(m.rows()), cols = int(m.cols());
+  const float cell = ChooseCellSize(rows, cols, v.max_width, v.max_height);
+  if (std::max(rows, cols) * cell <= kMaxExactGrid) return cell;
+  return FitCellSize(rows, cols, v.max_width, v.max_height);
+}
+
+void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
+  const AxisLabels labels = StageLabels(mv.stage, v.s, int(mv.m->rows()), int(mv.m->cols()));
+  const std::string formula = StageFormula(mv.stage, v.s, v.head, v.d_k);
+  char id[48];
+  std::snprintf(id, sizeof id, "%s/%d", StageName(mv.stage), v.head);
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.title = mv.title;
+  spec.formula = formula.c_str();
+  spec.values = mv.m;
+  spec.row_labels = &labels.rows;
+  spec.col_labels = &labels.cols;
+  spec.row_axis = labels.row_axis;
+  spec.col_axis = labels.col_axis;
+  const Colormap cm = v.state.ui.colormap;
+  spec.scale = mv.values == Values::Signed ? SignedScale(cm) : WeightsScale(cm);
+  spec.symmetric_range = mv.values == Values::Signed;
+  spec.allowed = mv.allowed;
+  spec.col_band = mv.col_band;
+  spec.row_band = mv.row_band;
+  spec.cell = CellSize(v, *mv.m);
+  spec.data_version = mv.version;
+  // W_o is the Scenario's own matrix; every other stage belongs to the (maybe older) trace.
+  spec.stale = mv.stale || (mv.stage != Stage::Wo && v.state.document.TraceStale());
+  spec.stage = mv.stage;
+  spec.head = mv.stage == Stage::Concat || mv.stage == Stage::Wo || mv.stage == Stage::Output
+                  ? -1 : v.head;
+  flow.Place(HeatmapSize(*v.state.heatmaps, spec).x);
+  const HeatmapResult r = Heatmap(*v.state.heatmaps, spec);
+  if (r.hovered && !mv.stale) v.state.ui.hovered = {mv.stage, spec.head, r.row, r.col};
+}
+
+void SectionHeader(const char* number, const char* title, const char* hint) {
+  ImGui::Spacing();
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(AccentColor()), "%s", number);
+  ImGui::SameLine();
+  ImGui::TextUnformatted(title);
+  ImGui::PopFont();
+  if (hint) {
+    ImGui::SameLine();
+    // The hint is optional: drop it rather than let it run past the window's edge.
+    if (ImGui::CalcTextSize(hint).x <= ImGui::GetContentRegionAvail().x)
+      ImGui::TextColored(DimTextColor(), "%s", hint);
+    else
+      ImGui::NewLine();
+  }
+  ImGui::Separator();
+  ImGui::Spacing();
+}
+
+void HeadSelector(AppState& state) {
+  const int count = state.document.HeadCount();
+  ImGui::AlignTextToFramePadding();
+  if (count == 1) {
+    ImGui::TextUnformatted("One head");
+    return;
+  }
+  ImGui::TextUnformatted("Head");
+  for (int h = 0; h < count; ++h) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%d", h + 1);
+    const bool selected = h == state.ui.selected_head;
+    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    if (ImGui::Button(label, ImVec2(ImGui::GetFrameHeight() * 1.4f, 0))) state.ui.selected_head = h;
+    if (selected) ImGui::PopStyleColor();
+  }
+  ImGui::SameLine();
+  ImGui::TextColored(DimTextColor(), "of %d  (keys 1-9)", count);
+}
+
+int HeadDk(const attnlab::Scenario& s, const attnlab::HeadTrace& h) {
+  return int(s.layout == attnlab::Layout::rows ? h.Q.cols() : h.Q.rows());
+}
+
+// The selected head's scaled and masked stages (the trace derives them, it does not store them).
+DerivedStages g_derived;
+
+void HeadStages(View& v) {
+  const attnlab::HeadTrace& h = v.trace.heads[static_cast<std::size_t>(v.head)];
+  const std::uint64_t tv = v.state.document.TraceVersion();  // textures and ranges built once per trace
+  SectionHeader("1", "Project the tokens", "queries, keys and values");
+  Flow qkv;
+  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, tv, Values::Signed});
+  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, tv, Values::Signed});
+  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, Values::Signed});
+
+  SectionHeader("2", "Score every query against every key", nullptr);
+  g_derived.Update(v.trace, tv, v.head, v.state.heatmaps->work);
+  const DerivedStages& d = g_derived;
+  Flow scores;
+  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, Values::Signed});
+  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &d.Scaled(), d.ScaledVersion(), Values::Signed,
+                         nullptr, 0, 0, !d.ScaledCurrent()});
+  ShowMatrix(v, scores, {Stage::Masked, "masked", &d.Masked(), d.MaskedVersion(), Values::Signed,
+                         nullptr, 0, 0, !d.MaskedCurrent()});
+  ShowMatrix(v, scores,
+             {Stage::Weights, "weights", &h.weights, tv, Values::Weights, &v.trace.allowed});
+
+  SectionHeader("3", "Mix the values", "each output is a weighted sum of value vectors");
+  Flow out;
+  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, tv, Values::Signed});
+}
+
+void CombineStages(View& v) {
+  const std::uint64_t tv = v.state.document.TraceVersion();
+  const bool rows = v.s.layout == attnlab::Layout::rows;
+  const attnlab::HeadTrace& h0 = v.trace.heads.front();
+  const int d_v = int(rows ? h0.output.cols() : h0.output.rows());
+  SectionHeader("4", "Combine the heads", v.trace.heads.size() > 1 ? nullptr : "(one head)");
+  Flow flow;
+  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, tv, Values::Signed, nullptr,
+                       rows ? d_v : 0, rows ? 0 : d_v});
+  if (v.s.W_o) {
+    const attnlab::Matrix& wo = *v.s.W_o;
+    const std::uint64_t sv = v.state.document.Version();  // the Scenario's own matrix
+    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, sv, Values::Signed, nullptr, 0, rows ? d_v : 0});
+  }
+  const attnlab::Matrix& out = v.trace.output;
+  ShowMatrix(v, flow, {Stage::Output, "output", &out, tv, Values::Signed});
+  if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
+}
+
+}  // namespace
+
+void Draw(AppState& state) {
+  const attnlab::Trace& trace = state.document.GetTrace();
+  if (ComputingBadge(state.document, trace) && trace.heads.empty()) return;
+  if (trace.heads.empty()) {
+    ImGui::TextColored(ErrorTextColor(), "Nothing to show: %s", state.document.status.c_str());
+    return;
+  }
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const int head = std::clamp(state.ui.selected_head, 0, int(trace.heads.size()) - 1);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float fs = ImGui::GetFontSize();
+  View v{state, s, trace, head, HeadDk(s, trace.heads[static_cast<std::size_t>(head)]),
+         std::clamp(avail * 0.42f, fs * 10.0f, fs * 30.0f), fs * 32.0f};
+  HeadSelector(state);
+  HeadStages(v);
+  CombineStages(v);
+  ImGui::Spacing();
+}
+
+}  // namespace attnlab::app::PipelinePanel

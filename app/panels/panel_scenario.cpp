@@ -1,0 +1,200 @@
+#include "widgets/edit_error.h"
+#include "panels/panel_scenario.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "attnlab/model.h"
+#include "shell/commands.h"
+#include "shell/dialogs.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::ScenarioPanel {
+namespace {
+
+void PresetPicker(AppState& state) {
+  ImGui::SetNextItemWidth(-1.0f);
+  const std::string preview = state.document.name.empty() ? "(choose a preset)" : state.document.name;
+  if (!ImGui::BeginCombo("##preset", preview.c_str(), ImGuiComboFlags_HeightLarge)) return;
+  for (const PresetInfo& p : state.presets) {
+    const bool current = state.document.is_preset && p.stem == state.document.name;
+    if (ImGui::Selectable(p.title.c_str(), current)) {
+      if (DocumentDialogs* dialogs = Dialogs(state))
+        dialogs->RequestOpenPreset(state, p);  // asks first when there are unsaved changes
+      else
+        OpenPreset(state, p);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s.json", p.stem.c_str());
+    if (current) ImGui::SetItemDefaultFocus();
+  }
+  ImGui::EndCombo();
+}
+
+void TitleAndNotes(const attnlab::Scenario& s) {
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextWrapped("%s", s.title.empty() ? "Untitled scenario" : s.title.c_str());
+  ImGui::PopFont();
+  if (s.notes.empty()) return;
+  // Notes can be long: a bounded, scrollable box that leaves the controls below in view.
+  const float fs = ImGui::GetFontSize();
+  const float height = std::max(fs * 6.0f, ImGui::GetContentRegionAvail().y - fs * 19.0f);
+  ImGui::BeginChild("##notes", ImVec2(0, height), true);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(s.notes.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+}
+
+void RowLabel(const char* label) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::TableSetColumnIndex(1);
+}
+
+void DimWrapped(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
+void LayoutControl(AppState& state) {
+  RowLabel("Layout");
+  const attnlab::Layout current = state.document.GetScenario().layout;
+  for (attnlab::Layout l : {attnlab::Layout::rows, attnlab::Layout::columns}) {
+    if (l == attnlab::Layout::columns) ImGui::SameLine();
+    if (ImGui::RadioButton(attnlab::layout_name(l), current == l) && current != l)
+      state.document.ApplyEdit("layout", [l](attnlab::Scenario& s) { s = attnlab::with_layout(s, l); });
+  }
+  DimWrapped(current == attnlab::Layout::rows ? "tokens are rows: Q = X W_q"
+                                              : "tokens are columns: Q = W_q X");
+  ShowEditError(state.document, "layout");
+}
+
+void HeadsControl(AppState& state) {
+  RowLabel("Heads");
+  const attnlab::Scenario& s = state.document.GetScenario();
+  if (s.per_head()) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%d, each with its own weights", s.head_count());
+    return;
+  }
+  int heads = s.num_heads;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::InputInt("##heads", &heads, 1, 1) && heads != s.num_heads) {
+    // H must divide the projection widths; the core refuses otherwise and we show why.
+    state.document.ApplyEdit("heads", [heads](attnlab::Scenario& sc) { sc.num_heads = heads; });
+  }
+  DimWrapped("splits the full W_q, W_k, W_v");
+  ShowEditError(state.document, "heads");
+}
+
+void ScaleControl(AppState& state) {
+  RowLabel("Scale");
+  const attnlab::Scale scale = state.document.GetScenario().scale;
+  using Kind = attnlab::Scale::Kind;
+  struct Choice {
+    Kind kind;
+    const char* label;
+  };
+  const Choice choices[] = {{Kind::inv_sqrt_dk, "1/\xE2\x88\x9A" "d_k (Vaswani)"},
+                            {Kind::none, "none (unscaled)"},
+                            {Kind::value, "temperature T"}};
+  const char* preview = choices[0].label;
+  for (const Choice& c : choices)
+    if (c.kind == scale.kind) preview = c.label;
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::BeginCombo("##scale", preview)) {
+    for (const Choice& c : choices) {
+      if (!ImGui::Selectable(c.label, c.kind == scale.kind) || c.kind == scale.kind) continue;
+      state.document.ApplyEdit("scale", [c](attnlab::Scenario& s) {
+        s.scale.kind = c.kind;
+        if (c.kind == Kind::value) s.scale.value = 1.0;
+      });
+    }
+    ImGui::EndCombo();
+  }
+  if (scale.kind == Kind::value) {
+    float t = static_cast<float>(1.0 / scale.value);
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::SliderFloat("##temperature", &t, 0.05f, 20.0f, "T = %.3g",
+                           ImGuiSliderFlags_Logarithmic)) {
+      const bool dragging = ImGui::IsItemActive() && !ImGui::IsItemActivated();
+      state.document.ApplyEdit(
+          "scale", [t](attnlab::Scenario& s) { s.scale.value = 1.0 / std::max(t, 1e-6f); },
+          dragging);  // one drag = one undo step
+    }
+    DimWrapped("scores are divided by T");
+  }
+  ShowEditError(state.document, "scale");
+}
+
+void ColormapControl(AppState& state) {
+  RowLabel("Colours");
+  struct Choice {
+    Colormap map;
+    const char* label;
+  };
+  const Choice choices[] = {{Colormap::Viridis, "Viridis"},
+                            {Colormap::Cividis, "Cividis (colour-blind safe)"},
+                            {Colormap::Grayscale, "Grayscale (print)"}};
+  const char* preview = choices[0].label;
+  for (const Choice& c : choices)
+    if (c.map == state.ui.colormap) preview = c.label;
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::BeginCombo("##colormap", preview)) {
+    for (const Choice& c : choices)
+      if (ImGui::Selectable(c.label, c.map == state.ui.colormap)) state.ui.colormap = c.map;
+    ImGui::EndCombo();
+  }
+  DimWrapped("signed values: blue < 0 < red");
+}
+
+void Controls(AppState& state) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX;
+  if (!ImGui::BeginTable("##controls", 2, flags)) return;
+  ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 4.2f);
+  ImGui::TableSetupColumn("control", ImGuiTableColumnFlags_WidthStretch);
+  LayoutControl(state);
+  HeadsControl(state);
+  ScaleControl(state);
+  ColormapControl(state);
+  ImGui::EndTable();
+}
+
+void Shapes(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const attnlab::Trace& t = state.document.GetTrace();
+  if (t.heads.empty()) return;
+  const bool rows = s.layout == attnlab::Layout::rows;
+  const attnlab::HeadTrace& h = t.heads.front();
+  const int d_k = int(rows ? h.Q.cols() : h.Q.rows());
+  const int d_v = int(rows ? h.V.cols() : h.V.rows());
+  const int d_out = int(rows ? t.output.cols() : t.output.rows());
+  ImGui::TextColored(DimTextColor(), "%s", s.cross_attention() ? "Cross-attention" : "Self-attention");
+  ImGui::Text("n_x = %d   n_z = %d   d_x = %d", s.n_x(), s.n_z(), s.d_x());
+  ImGui::Text("H = %d   d_k = %d   d_v = %d   d_out = %d", state.document.HeadCount(), d_k, d_v, d_out);
+  for (const std::string& w : t.warnings) {
+    ImGui::PushStyleColor(ImGuiCol_Text, WarningTextColor());
+    ImGui::TextWrapped("%s", w.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace
+
+void Draw(AppState& state) {
+  PresetPicker(state);
+  ImGui::Spacing();
+  TitleAndNotes(state.document.GetScenario());
+  ImGui::Spacing();
+  Controls(state);
+  ImGui::Separator();
+  Shapes(state);
+}
+
+}  // namespace attnlab::app::ScenarioPanel

@@ -1,0 +1,222 @@
+#include "panels/panel_single_query.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "attnlab/attention.h"
+#include "view/inspector_math.h"
+#include "view/stage_labels.h"
+#include "widgets/theme.h"
+#include "widgets/computing_badge.h"
+
+namespace attnlab::app::SingleQueryPanel {
+namespace {
+
+std::string VectorText(const attnlab::Vector& v) {
+  constexpr int kMaxShown = 12;
+  std::string out = "[";
+  for (int i = 0; i < v.size() && i < kMaxShown; ++i) out += (i ? ", " : "") + Num(v(i));
+  if (v.size() > kMaxShown) out += ", \xE2\x80\xA6 (" + std::to_string(v.size()) + " values)";
+  return out + "]";
+}
+
+void MonoWrapped(const std::string& text) {
+  ImGui::PushFont(GetFonts().mono);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+}
+
+void Pickers(AppState& state, const std::vector<std::string>& queries) {
+  const int n = static_cast<int>(queries.size());
+  state.ui.single_query = std::clamp(state.ui.single_query, 0, n - 1);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Query");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  const std::string preview = queries[static_cast<std::size_t>(state.ui.single_query)];
+  if (ImGui::BeginCombo("##query", preview.c_str())) {
+    ImGuiListClipper clipper;  // only the tokens in view: there may be 2048
+    clipper.Begin(n);
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        char label[96];
+        std::snprintf(label, sizeof label, "%s  (%d)", queries[static_cast<std::size_t>(i)].c_str(), i);
+        if (ImGui::Selectable(label, i == state.ui.single_query)) state.ui.single_query = i;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  const int heads = state.document.HeadCount();
+  if (heads <= 1) return;
+  ImGui::SameLine();
+  ImGui::TextUnformatted("Head");
+  ImGui::SameLine();
+  const float fs = ImGui::GetFontSize();  // room for the number and its - + buttons, if there is
+  ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x, fs * 4.0f, fs * 6.0f));
+  int head = state.ui.selected_head + 1;  // the same selection as the Pipeline panel
+  if (ImGui::InputInt("##head", &head, 1, 1)) state.ui.selected_head = std::clamp(head, 1, heads) - 1;
+}
+
+// One horizontal bar per key, filled to its weight, with the number beside it.
+void WeightBar(double weight, bool masked) {
+  const float fs = ImGui::GetFontSize();
+  const float width = std::max(fs * 3.0f, ImGui::GetContentRegionAvail().x - fs * 3.2f);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeight();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  if (!masked)
+    dl->AddRectFilled(p, ImVec2(p.x + width * static_cast<float>(weight), p.y + h), AccentColor());
+  ImGui::Dummy(ImVec2(width, h));
+  ImGui::SameLine();
+  ImGui::PushFont(GetFonts().mono);
+  if (masked)
+    ImGui::TextColored(DimTextColor(), "0");
+  else
+    ImGui::Text("%.3f", weight);
+  ImGui::PopFont();
+}
+
+// y = sum_j a_j v_j: the largest contributions by name.
+std::string WeightedSum(const attnlab::SingleQuery& r, const std::vector<std::string>& keys) {
+  std::vector<int> order(static_cast<std::size_t>(r.weights.size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return r.weights(a) > r.weights(b); });
+  std::string sum = "y = \xCE\xA3_j a_j v_j = ";
+  int shown = 0;
+  for (int j : order) {
+    if (shown == 4 || r.weights(j) <= 0) break;
+    sum += (shown ? " + " : "") + Num(r.weights(j)) + "\xC3\x97v(" + keys[static_cast<std::size_t>(j)] + ")";
+    ++shown;
+  }
+  if (shown < static_cast<int>(std::count_if(order.begin(), order.end(), [&](int j) { return r.weights(j) > 0; })))
+    sum += " + \xE2\x80\xA6";
+  if (shown == 0) sum += "0 (every key is masked)";
+  return sum;
+}
+
+// Algorithm 3 for one (head, query) of the trace shown, with the Model that trace was computed
+// from (never resolved here), and what the panel writes of it: recomputed only when that trace,
+// the head or the query changes.
+struct QueryView {
+  attnlab::SingleQuery result;
+  std::vector<std::string> keys;  ///< the keys' labels
+  std::string weighted_sum;       ///< "y = Σ_j a_j v_j = 0.5×v(cat) + …"
+};
+
+class QueryCache {
+ public:
+  const QueryView* Get(const AppState& state, int head, int query) {
+    const attnlab::Model* model = state.document.TraceModel();
+    if (!model) return nullptr;
+    if (model != model_ || state.document.TraceVersion() != trace_version_ || head != head_ || query != query_) {
+      model_ = model;
+      trace_version_ = state.document.TraceVersion();
+      head_ = head;
+      query_ = query;
+      ok_ = Compute(*state.document.TraceScenario(), *model);
+    }
+    return ok_ ? &view_ : nullptr;
+  }
+
+ private:
+  bool Compute(const attnlab::Scenario& s, const attnlab::Model& model) {
+    try {
+      view_.result = attnlab::single_query(model, head_, query_);
+    } catch (const std::exception&) {
+      return false;
+    }
+    view_.keys = KeyTokenLabels(s);
+    view_.weighted_sum = WeightedSum(view_.result, view_.keys);
+    return true;
+  }
+
+  const attnlab::Model* model_ = nullptr;
+  std::uint64_t trace_version_ = 0;
+  int head_ = -1, query_ = -1;
+  bool ok_ = false;
+  QueryView view_;
+};
+
+QueryCache g_cache;  // one panel
+
+// One row per key, only those in view (2048 keys are 2048 rows).
+void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const QueryView& view,
+              int query) {
+  const attnlab::SingleQuery& r = view.result;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
+  const float fs = ImGui::GetFontSize();
+  const float rows_h = ImGui::GetTextLineHeightWithSpacing() * (float(view.keys.size()) + 1.6f);
+  const float height = std::min(rows_h, std::max(fs * 6.0f, ImGui::GetContentRegionAvail().y - fs * 5.0f));
+  if (!ImGui::BeginTable("##keys", 4, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("q\xC2\xB7k_j", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("scaled", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("weight", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(r.scores.size()));
+  while (clipper.Step()) {
+    for (int j = clipper.DisplayStart; j < clipper.DisplayEnd; ++j) {
+      const bool masked = !model.allowed(query, j);
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(view.keys[static_cast<std::size_t>(j)].c_str());
+      ImGui::PushFont(GetFonts().mono);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(Num(r.scores(j)).c_str());
+      ImGui::TableSetColumnIndex(2);
+      if (masked)
+        ImGui::TextColored(DimTextColor(), "\xE2\x88\x92\xE2\x88\x9E");
+      else
+        ImGui::TextUnformatted(Num(r.scores(j) * model.scale).c_str());
+      ImGui::PopFont();
+      if (masked && ImGui::IsItemHovered()) ImGui::SetTooltip("masked: %s", MaskReason(s, query, j).c_str());
+      ImGui::TableSetColumnIndex(3);
+      WeightBar(r.weights(j), masked);
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void Draw(AppState& state) {
+  const std::vector<std::string> queries = QueryTokenLabels(state.document.GetScenario());
+  if (queries.empty()) return;
+  Pickers(state, queries);
+  const int head = std::clamp(state.ui.selected_head, 0, state.document.HeadCount() - 1);
+  const int query = state.ui.single_query;
+  const attnlab::Trace& trace = state.document.GetTrace();
+  const QueryView* view = g_cache.Get(state, head, query);
+  // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.
+  const bool stale = ComputingBadge(state.document, trace);
+  if (!view) return;
+  if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
+  const attnlab::Scenario& s = *state.document.TraceScenario();
+  const attnlab::Model& model = *state.document.TraceModel();
+  const std::string x = "x_" + std::to_string(query);
+  MonoWrapped((s.layout == attnlab::Layout::rows ? "q = " + x + " W_q" : "q = W_q " + x) +
+              " + b_q = " + VectorText(view->result.q));
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("a = softmax(q\xC2\xB7k_j \xC3\x97 %s) over the keys it may attend",
+                     Num(model.scale).c_str());
+  ImGui::PopStyleColor();
+  KeyTable(s, model, *view, query);
+  MonoWrapped(view->weighted_sum);
+  MonoWrapped("  = " + VectorText(view->result.output));
+  if (stale) ImGui::PopStyleVar();
+}
+
+}  // namespace attnlab::app::SingleQueryPanel

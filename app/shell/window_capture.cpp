@@ -1,0 +1,154 @@
+#include "shell/window_capture.h"
+
+#include <glad/gl.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // window positions and sizes, to lay the UI out at 2x
+
+#include <ctime>
+#include <filesystem>
+#include <vector>
+
+#include "panels/app_state.h"
+#include "shell/platform.h"
+#include "widgets/theme.h"
+#include "session/user_dirs.h"
+#include "widgets/window_backgrounds.h"
+
+namespace attnlab::app {
+namespace {
+
+// Offscreen frames rendered before the captured one: scroll positions and auto-sized content
+// need a frame or two at the new size to settle.
+constexpr int kSettleFrames = 2;
+
+struct SavedWindow {
+  ImGuiWindow* window;
+  ImVec2 pos, size, scroll;
+};
+std::vector<SavedWindow> g_saved;  // only between BeforeFrame and Finish of one capture
+
+bool IsLaidOutByUs(const ImGuiWindow* w) {
+  // Child windows, popups and tooltips are placed by their parents every frame.
+  return !(w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup |
+                       ImGuiWindowFlags_Tooltip)) && w->WasActive;
+}
+
+ImVec2 Mul(ImVec2 v, float k) { return ImVec2(v.x * k, v.y * k); }
+
+float UiScale(const AppState& state) { return state.ui.lecture_mode ? state.ui.lecture_scale : 1.0f; }
+
+}  // namespace
+
+void RenderOffscreen(Capture* capture) {
+  ImDrawData* dd = ImGui::GetDrawData();
+  const int width = static_cast<int>(dd->DisplaySize.x * dd->FramebufferScale.x);
+  const int height = static_cast<int>(dd->DisplaySize.y * dd->FramebufferScale.y);
+  GLuint fbo = 0, color = 0;
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
+    glViewport(0, 0, width, height);
+    const ImVec4 clear = ClearColor();  // as Platform::Render
+    glClearColor(clear.x, clear.y, clear.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(dd);
+    if (capture) ReadFramebuffer(width, height, capture);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteRenderbuffers(1, &color);
+  glDeleteFramebuffers(1, &fbo);
+}
+
+std::string NextScreenshotPath(int scale) {
+  namespace fs = std::filesystem;
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%d-%H%M%S", &tm);
+  const std::string suffix = scale > 1 ? "@" + std::to_string(scale) + "x" : "";
+  const fs::path dir = PicturesDir();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  fs::path path = dir / ("attnlab-" + std::string(stamp) + suffix + ".png");
+  for (int i = 2; fs::exists(path, ec); ++i)
+    path = dir / ("attnlab-" + std::string(stamp) + "-" + std::to_string(i) + suffix + ".png");
+  return path.string();
+}
+
+void WindowCapture::Request(int scale, const std::string& path) {
+  if (Busy()) return;
+  scale_ = scale;
+  path_ = path;
+  capture_ = {};
+  phase_ = scale > 1 ? Phase::Offscreen : Phase::Window;
+  frames_left_ = kSettleFrames + 1;
+}
+
+void WindowCapture::ScaleWindows(float factor, bool restore) {
+  if (!restore && g_saved.empty()) {
+    for (ImGuiWindow* w : GImGui->Windows)
+      g_saved.push_back({w, w->Pos, w->SizeFull, w->Scroll});
+  }
+  for (const SavedWindow& s : g_saved) {
+    const float k = restore ? 1.0f : factor;
+    if (IsLaidOutByUs(s.window)) {
+      ImGui::SetWindowPos(s.window, Mul(s.pos, k), ImGuiCond_Always);
+      ImGui::SetWindowSize(s.window, Mul(s.size, k), ImGuiCond_Always);
+    }
+    ImGui::SetScrollX(s.window, s.scroll.x * k);
+    ImGui::SetScrollY(s.window, s.scroll.y * k);
+  }
+  if (restore) g_saved.clear();
+}
+
+void WindowCapture::BeforeFrame(AppState& state, Platform& platform) {
+  if (phase_ != Phase::Offscreen) return;
+  const float k = static_cast<float>(scale_);
+  if (g_saved.empty()) {
+    platform.RebuildFonts(UiScale(state) * k);
+    ApplyStyle(state.ui.lecture_mode, UiScale(state) * k);
+    ImGuiIO& io = ImGui::GetIO();
+    ini_ = io.IniFilename;
+    io.IniFilename = nullptr;  // never persist the doubled layout
+    platform.SetOffscreenScale(k);
+  }
+  ScaleWindows(k, false);  // every frame: scroll targets clamp against last frame's content
+  platform.RequestFrames(frames_left_ + 1);
+}
+
+Capture* WindowCapture::Target() {
+  if (phase_ == Phase::Window) return &capture_;
+  return phase_ == Phase::Offscreen && frames_left_ == 1 ? &capture_ : nullptr;
+}
+
+void WindowCapture::AfterFrame(AppState& state, Platform& platform) {
+  if (phase_ == Phase::Idle) return;
+  if (phase_ == Phase::Offscreen && --frames_left_ > 0) return;
+  Finish(state, platform);
+}
+
+void WindowCapture::Finish(AppState& state, Platform& platform) {
+  if (phase_ == Phase::Offscreen) {
+    platform.SetOffscreenScale(1.0f);
+    platform.RebuildFonts(UiScale(state));
+    ApplyStyle(state.ui.lecture_mode, UiScale(state));
+    ScaleWindows(1.0f, true);
+    ImGui::GetIO().IniFilename = ini_;
+    platform.RequestFrames(3);
+  }
+  phase_ = Phase::Idle;
+  std::string error;
+  if (WritePng(path_, capture_, &error))
+    state.document.status = "screenshot " + path_ + " (" + std::to_string(capture_.width) + "\xC3\x97" +
+                   std::to_string(capture_.height) + ")";
+  else
+    state.document.status = "no screenshot: " + error;
+}
+
+}  // namespace attnlab::app

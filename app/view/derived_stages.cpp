@@ -1,0 +1,33 @@
+#include "view/derived_stages.h"
+
+namespace attnlab::app {
+namespace {
+
+// Above every Scenario version, so a derived matrix never shares a cache key with a trace's.
+std::uint64_t next_version = std::uint64_t{1} << 62;
+
+}  // namespace
+
+template <typename Compute>
+void DerivedStages::Refresh(Stage& stage, std::uint64_t trace_version, int head, Eigen::Index cells,
+                            FrameWork& work, Compute compute) {
+  stage.current = stage.trace_version == trace_version && stage.head == head;
+  if (stage.current || !work.Take(cells)) return;
+  compute(stage.m);  // into the matrix held: same shape, same memory (no page faults)
+  stage.trace_version = trace_version;
+  stage.head = head;
+  stage.version = ++next_version;
+  stage.current = true;
+}
+
+void DerivedStages::Update(const attnlab::Trace& trace, std::uint64_t trace_version, int head,
+                           FrameWork& work) {
+  const auto h = static_cast<std::size_t>(head);
+  const Eigen::Index cells = trace.heads[h].scores.size();
+  Refresh(scaled_, trace_version, head, cells, work,
+          [&](attnlab::Matrix& m) { m = trace.scaled(h); });
+  Refresh(masked_, trace_version, head, cells, work,
+          [&](attnlab::Matrix& m) { m = trace.masked(h); });
+}
+
+}  // namespace attnlab::app

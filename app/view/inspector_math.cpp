@@ -1,0 +1,392 @@
+#include "view/inspector_math.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <numeric>
+#include <optional>
+
+#include "view/stage_labels.h"
+
+namespace attnlab::app {
+namespace {
+
+constexpr const char* kMinus = "\xE2\x88\x92";   // U+2212
+constexpr const char* kTimes = "\xC3\x97";       // U+00D7
+constexpr const char* kDot = "\xC2\xB7";         // U+00B7
+constexpr const char* kSigma = "\xCE\xA3";       // U+03A3
+constexpr const char* kEllipsis = "\xE2\x80\xA6";
+constexpr const char* kDoublePrime = "\xE2\x80\xB3";
+
+bool Columns(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::columns; }
+
+// Entry (i, j) of the rows-convention matrix whose displayed form is `m` (a Matrix, or one of
+// the Trace's lazy stages).
+template <class M>
+double At(const M& m, int i, int j, bool columns) {
+  return columns ? m(j, i) : m(i, j);
+}
+
+// A factor inside a product: negative numbers in parentheses.
+std::string Factor(double v) { return v < 0 ? "(" + Num(v) + ")" : Num(v); }
+
+std::string Quoted(const std::vector<std::string>& labels, int i) {
+  if (i < 0 || i >= static_cast<int>(labels.size())) return std::to_string(i);
+  return "\xE2\x80\x9C" + labels[static_cast<std::size_t>(i)] + "\xE2\x80\x9D";
+}
+
+std::string Cell(const char* name, int r, int c) {
+  return std::string(name) + "[" + std::to_string(r) + ", " + std::to_string(c) + "]";
+}
+
+// Keeps the first kFirstTerms terms, then the kLargestTerms largest |value| among the rest, and
+// any highlighted term; returns the indices kept, in order.
+std::vector<int> ChooseTerms(const std::vector<SumTerm>& all) {
+  const int n = static_cast<int>(all.size());
+  std::vector<int> keep;
+  if (n <= kFirstTerms + kLargestTerms) {
+    keep.resize(static_cast<std::size_t>(n));
+    std::iota(keep.begin(), keep.end(), 0);
+    return keep;
+  }
+  std::vector<int> rest;
+  for (int i = kFirstTerms; i < n; ++i) rest.push_back(i);
+  std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) {
+    return std::fabs(all[static_cast<std::size_t>(a)].value) >
+           std::fabs(all[static_cast<std::size_t>(b)].value);
+  });
+  rest.resize(kLargestTerms);
+  for (int i = 0; i < kFirstTerms; ++i) keep.push_back(i);
+  keep.insert(keep.end(), rest.begin(), rest.end());
+  for (int i = 0; i < n; ++i)
+    if (all[static_cast<std::size_t>(i)].highlight) keep.push_back(i);
+  std::sort(keep.begin(), keep.end());
+  keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+  return keep;
+}
+
+// Stores the chosen terms and writes the sum out: "a×b + c×d + … = total".
+void SetSum(Explanation& e, const std::vector<SumTerm>& all, double total) {
+  const std::vector<int> keep = ChooseTerms(all);
+  std::string w;
+  int previous = -1;
+  for (int k : keep) {
+    const SumTerm& t = all[static_cast<std::size_t>(k)];
+    if (!w.empty()) w += " + ";
+    if (k != previous + 1) w += std::string(kEllipsis) + " + ";
+    for (std::size_t f = 0; f < t.factors.size(); ++f)
+      w += (f ? kTimes : "") + Factor(t.factors[f]);
+    e.terms.push_back(t);
+    previous = k;
+  }
+  if (previous + 1 < static_cast<int>(all.size())) w += std::string(" + ") + kEllipsis;
+  e.omitted = static_cast<int>(all.size() - keep.size());
+  e.written = w + " = " + Num(total);
+}
+
+// A dot product a . b of rows-convention vectors, one term per component.
+double DotTerms(int n, const std::function<double(int)>& a, const std::function<double(int)>& b,
+                std::vector<SumTerm>* terms) {
+  double total = 0;
+  for (int c = 0; c < n; ++c) {
+    SumTerm t;
+    t.label = std::to_string(c);
+    t.factors = {a(c), b(c)};
+    t.value = t.factors[0] * t.factors[1];
+    total += t.value;
+    terms->push_back(std::move(t));
+  }
+  return total;
+}
+
+struct Ctx {
+  const attnlab::Scenario& s;
+  const attnlab::Model& model;
+  const attnlab::Trace& trace;
+  const attnlab::HeadTrace& head;
+  int h;
+  bool cols;
+  std::vector<std::string> queries, keys;
+};
+
+// Q, K, V: one token's embedding times one column of the projection, plus the bias.
+void ExplainProjection(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
+  const int token = x.cols ? c : r, feature = x.cols ? r : c;
+  const attnlab::HeadWeights w = x.model.head(static_cast<std::size_t>(x.h));
+  const bool is_q = stage == Stage::Q;
+  const attnlab::Matrix& in = is_q ? *x.model.X : x.model.keys();
+  const attnlab::Matrix& W = is_q ? w.W_q : stage == Stage::K ? w.W_k : w.W_v;
+  const attnlab::Vector& b = is_q ? w.b_q : stage == Stage::K ? w.b_k : w.b_v;
+  const char* name = is_q ? "Q" : stage == Stage::K ? "K" : "V";
+  const char lower = is_q ? 'q' : stage == Stage::K ? 'k' : 'v';
+  const char* input = is_q || !x.s.cross_attention() ? "x" : "z";
+  const std::string tok = Quoted(is_q ? x.queries : x.keys, token);
+  e.title = Cell(name, r, c) + "   token " + tok + ", column " + std::to_string(feature);
+  const std::string wname = std::string("W_") + lower, bname = std::string("b_") + lower;
+  e.formula = x.cols ? Cell(name, feature, token) + " = " + wname + "[" + std::to_string(feature) +
+                           ", :] " + kDot + " " + input + "_" + std::to_string(token) + " + " +
+                           bname + "[" + std::to_string(feature) + "]"
+                     : Cell(name, token, feature) + " = " + input + "_" + std::to_string(token) +
+                           " " + kDot + " " + wname + "[:, " + std::to_string(feature) + "] + " +
+                           bname + "[" + std::to_string(feature) + "]";
+  e.columns = {"d", std::string(input) + "[d]", wname + "[d]", "product"};
+  std::vector<SumTerm> all;
+  const double dot = DotTerms(int(in.cols()), [&](int d) { return in(token, d); },
+                              [&](int d) { return W(d, feature); }, &all);
+  SetSum(e, all, dot);
+  const double bias = b.size() > feature ? b(feature) : 0.0;
+  e.lines.push_back(Num(dot) + " + " + bname + " " + Factor(bias) + " = " + Num(dot + bias));
+}
+
+// q_i . k_j, term by term; `upto` adds the scaling (and the mask) steps.
+void ExplainScore(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
+  const int i = x.cols ? c : r, j = x.cols ? r : c;
+  const int d_k = int(x.cols ? x.head.Q.rows() : x.head.Q.cols());
+  const char* sname = stage == Stage::Scores ? "scores" : stage == Stage::Scaled ? "scaled" : "masked";
+  e.title = Cell(sname, r, c) + "   query " + Quoted(x.queries, i) + " vs key " + Quoted(x.keys, j);
+  const std::string si = std::to_string(i), sj = std::to_string(j);
+  e.formula = x.cols ? "S[" + sj + ", " + si + "] = k_" + sj + " " + kDot + " q_" + si +
+                           "   (S = K^T Q)"
+                     : "S[" + si + ", " + sj + "] = q_" + si + " " + kDot + " k_" + sj +
+                           "   (S = Q K^T)";
+  e.columns = {"d", "q[d]", "k[d]", "product"};
+  std::vector<SumTerm> all;
+  const double s = DotTerms(d_k, [&](int d) { return At(x.head.Q, i, d, x.cols); },
+                            [&](int d) { return At(x.head.K, j, d, x.cols); }, &all);
+  SetSum(e, all, s);
+  const double scaled = s * x.model.scale;
+  if (x.s.scale.kind == attnlab::Scale::Kind::inv_sqrt_dk)
+    e.lines.push_back("scaled: " + Num(s) + " " + kTimes + " 1/\xE2\x88\x9A" + std::to_string(d_k) +
+                      " = " + Num(s) + " " + kTimes + " " + Num(x.model.scale) + " = " + Num(scaled));
+  else
+    e.lines.push_back("scaled: " + Num(s) + " " + kTimes + " " + Num(x.model.scale) + " = " +
+                      Num(scaled));
+  const std::string why = MaskReason(x.s, i, j);
+  if (!why.empty()) {
+    e.why_masked = why;
+    e.lines.push_back(std::string("masked: ") + kMinus + "\xE2\x88\x9E  (" + why + ")");
+  } else if (stage == Stage::Masked) {
+    e.lines.push_back("masked: allowed, unchanged = " + Num(scaled));
+  }
+}
+
+// exp(s_ij - max) / sum_k exp(s_ik - max) over query i's keys.
+void ExplainWeight(const Ctx& x, int r, int c, Explanation& e) {
+  const int i = x.cols ? c : r, j = x.cols ? r : c;
+  const int n = static_cast<int>(x.keys.size());
+  e.title = Cell("weights", r, c) + "   query " + Quoted(x.queries, i) + " \xE2\x86\x92 key " +
+            Quoted(x.keys, j);
+  const std::string si = std::to_string(i), sj = std::to_string(j);
+  const std::string s = std::string("S") + kDoublePrime;
+  e.formula = x.cols ? "A[" + sj + ", " + si + "] = exp(" + s + "[" + sj + ", " + si + "] " + kMinus +
+                           " max) / " + kSigma + "_k exp(" + s + "[k, " + si + "] " + kMinus +
+                           " max)   (softmax down column " + si + ")"
+                     : "A[" + si + ", " + sj + "] = exp(" + s + "[" + si + ", " + sj + "] " + kMinus +
+                           " max) / " + kSigma + "_k exp(" + s + "[" + si + ", k] " + kMinus +
+                           " max)   (softmax along row " + si + ")";
+  e.columns = {"key", s, s + " " + kMinus + " max", "exp", "weight"};
+  const auto masked = x.trace.masked(static_cast<std::size_t>(x.h));  // S'', lazy
+  double max = -INFINITY;
+  for (int k = 0; k < n; ++k) max = std::max(max, At(masked, i, k, x.cols));
+  std::vector<SumTerm> all;
+  double sum = 0;
+  for (int k = 0; k < n; ++k) {
+    SumTerm t;
+    t.label = x.keys[static_cast<std::size_t>(k)];
+    const double v = At(masked, i, k, x.cols);
+    t.masked = v == -INFINITY;
+    const double ex = t.masked ? 0.0 : std::exp(v - max);
+    t.factors = {v, v - max, ex};
+    t.value = At(x.head.weights, i, k, x.cols);
+    t.highlight = k == j;
+    sum += ex;
+    all.push_back(std::move(t));
+  }
+  const std::vector<int> keep = ChooseTerms(all);
+  for (int k : keep) e.terms.push_back(all[static_cast<std::size_t>(k)]);
+  e.omitted = n - static_cast<int>(keep.size());
+  if (max == -INFINITY) {
+    e.lines.push_back("every key is masked for this query: all its weights are 0");
+    return;
+  }
+  const double sj_val = At(masked, i, j, x.cols);
+  e.lines.push_back("max = " + Num(max) + ",   " + kSigma + " exp = " + Num(sum));
+  if (sj_val == -INFINITY) {
+    e.why_masked = MaskReason(x.s, i, j);
+    e.written = std::string("exp(") + kMinus + "\xE2\x88\x9E) / " + Num(sum) + " = 0";
+  } else {
+    e.written = "exp(" + Num(sj_val) + " " + kMinus + " " + Factor(max) + ") / " + Num(sum) + " = " +
+                Num(std::exp(sj_val - max)) + " / " + Num(sum) + " = " + Num(e.value);
+  }
+}
+
+// y_ic = sum_j a_ij v_jc.
+void ExplainHeadOutput(const Ctx& x, int r, int c, Explanation& e) {
+  const int i = x.cols ? c : r, ch = x.cols ? r : c;
+  e.title = Cell("head output", r, c) + "   query " + Quoted(x.queries, i) + ", column " +
+            std::to_string(ch);
+  const std::string si = std::to_string(i), sc = std::to_string(ch);
+  e.formula = x.cols ? "Y[" + sc + ", " + si + "] = " + kSigma + "_j V[" + sc + ", j] A[j, " + si +
+                           "]   (Y = V A)"
+                     : "Y[" + si + ", " + sc + "] = " + kSigma + "_j A[" + si + ", j] V[j, " + sc +
+                           "]   (Y = A V)";
+  e.columns = {"key", "weight", "v[" + sc + "]", "product"};
+  std::vector<SumTerm> all;
+  double total = 0;
+  for (int j = 0; j < static_cast<int>(x.keys.size()); ++j) {
+    SumTerm t;
+    t.label = x.keys[static_cast<std::size_t>(j)];
+    t.factors = {At(x.head.weights, i, j, x.cols), At(x.head.V, j, ch, x.cols)};
+    t.value = t.factors[0] * t.factors[1];
+    t.masked = x.cols ? x.trace.is_masked(j, i) : x.trace.is_masked(i, j);
+    total += t.value;
+    all.push_back(std::move(t));
+  }
+  SetSum(e, all, total);
+}
+
+void ExplainConcat(const Ctx& x, int r, int c, Explanation& e) {
+  const int i = x.cols ? c : r, col = x.cols ? r : c;
+  const int h = col / x.model.d_v, ch = col % x.model.d_v;
+  e.title = Cell("concat", r, c) + "   query " + Quoted(x.queries, i);
+  e.formula = x.cols ? "[Y\xE2\x82\x81; \xE2\x80\xA6; Y_H] stacked: rows " + std::to_string(h * x.model.d_v) +
+                           "\xE2\x80\x93" + std::to_string((h + 1) * x.model.d_v - 1) + " are head " +
+                           std::to_string(h + 1)
+                     : "[Y\xE2\x82\x81 \xE2\x80\xA6 Y_H] side by side: columns " +
+                           std::to_string(h * x.model.d_v) + "\xE2\x80\x93" +
+                           std::to_string((h + 1) * x.model.d_v - 1) + " are head " +
+                           std::to_string(h + 1);
+  e.lines.push_back("= head " + std::to_string(h + 1) + " output, column " + std::to_string(ch) +
+                    " = " + Num(e.value));
+}
+
+void ExplainWo(const Ctx& x, int r, int c, Explanation& e) {
+  const int t = x.cols ? c : r, o = x.cols ? r : c;
+  e.title = Cell("W_o", r, c);
+  e.formula = "a learned weight (input, not computed)";
+  e.lines.push_back("concat column " + std::to_string(t) + " (head " +
+                    std::to_string(t / x.model.d_v + 1) + ", column " +
+                    std::to_string(t % x.model.d_v) + ") " + kTimes + " " + Num(e.value) +
+                    " \xE2\x86\x92 output column " + std::to_string(o));
+}
+
+// out_io = concat_i . W_o[:, o] + b_o[o].
+void ExplainOutput(const Ctx& x, int r, int c, Explanation& e) {
+  const int i = x.cols ? c : r, o = x.cols ? r : c;
+  e.title = Cell("output", r, c) + "   query " + Quoted(x.queries, i) + ", column " +
+            std::to_string(o);
+  if (!x.model.has_W_o()) {
+    e.formula = "no W_o: output = concat";
+    e.lines.push_back("= concat[" + std::to_string(r) + ", " + std::to_string(c) + "] = " +
+                      Num(e.value));
+    return;
+  }
+  const std::string si = std::to_string(i), so = std::to_string(o);
+  e.formula = x.cols ? "out[" + so + ", " + si + "] = W_o[" + so + ", :] " + kDot + " concat[:, " +
+                           si + "] + b_o[" + so + "]"
+                     : "out[" + si + ", " + so + "] = concat[" + si + ", :] " + kDot + " W_o[:, " +
+                           so + "] + b_o[" + so + "]";
+  e.columns = {"t", "concat[t]", "W_o[t]", "product"};
+  std::vector<SumTerm> all;
+  const double dot = DotTerms(int(x.model.W_o->rows()),
+                              [&](int t) { return At(x.trace.concat, i, t, x.cols); },
+                              [&](int t) { return (*x.model.W_o)(t, o); }, &all);
+  SetSum(e, all, dot);
+  const double bias = x.model.b_o.size() > o ? x.model.b_o(o) : 0.0;
+  e.lines.push_back(Num(dot) + " + b_o " + Factor(bias) + " = " + Num(dot + bias));
+}
+
+// The matrix a cell is read from: its stage's own, or for the derived stages (scaled, masked)
+// the scores they are computed from (same shape).
+const attnlab::Matrix* Source(const attnlab::Scenario& s, const attnlab::Trace& t,
+                              const HoveredCell& cell) {
+  if (cell.stage == Stage::Concat) return &t.concat;
+  if (cell.stage == Stage::Output) return &t.output;
+  if (cell.stage == Stage::Wo) return s.W_o ? &*s.W_o : nullptr;
+  if (cell.head < 0 || cell.head >= static_cast<int>(t.heads.size())) return nullptr;
+  const attnlab::HeadTrace& h = t.heads[static_cast<std::size_t>(cell.head)];
+  switch (cell.stage) {
+    case Stage::Q: return &h.Q;
+    case Stage::K: return &h.K;
+    case Stage::V: return &h.V;
+    case Stage::Scores:
+    case Stage::Scaled:
+    case Stage::Masked: return &h.scores;
+    case Stage::Weights: return &h.weights;
+    case Stage::HeadOutput: return &h.output;
+    default: return nullptr;
+  }
+}
+
+// The cell's value as displayed, or nothing when the cell is outside its matrix.
+std::optional<double> DisplayedValue(const attnlab::Scenario& s, const attnlab::Trace& t,
+                                     const HoveredCell& cell) {
+  const attnlab::Matrix* m = Source(s, t, cell);
+  if (!m || cell.row < 0 || cell.col < 0 || cell.row >= m->rows() || cell.col >= m->cols())
+    return std::nullopt;
+  const auto h = static_cast<std::size_t>(cell.head);
+  if (cell.stage == Stage::Scaled) return t.scaled(h)(cell.row, cell.col);
+  if (cell.stage == Stage::Masked) return t.masked(h)(cell.row, cell.col);
+  return (*m)(cell.row, cell.col);
+}
+
+}  // namespace
+
+std::string Num(double v) {
+  if (v == -INFINITY) return std::string(kMinus) + "\xE2\x88\x9E";
+  if (v == INFINITY) return "\xE2\x88\x9E";
+  if (std::fabs(v) < 5e-13) v = 0;  // no "-0" or "1e-17" from rounding
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", std::fabs(v));
+  return (v < 0 ? std::string(kMinus) : std::string()) + buf;
+}
+
+std::string MaskReason(const attnlab::Scenario& s, int i, int j) {
+  std::string why;
+  auto add = [&why](const std::string& part) { why += (why.empty() ? "" : "; ") + part; };
+  if (s.mask.causal && j > i)
+    add("causal: key " + std::to_string(j) + " comes after query " + std::to_string(i));
+  if (std::find(s.mask.padding.begin(), s.mask.padding.end(), j) != s.mask.padding.end())
+    add("padding: key " + std::to_string(j) + " is a padding token");
+  if (s.mask.cells) {
+    const attnlab::Matrix& m = *s.mask.cells;
+    const bool cols = Columns(s);
+    const int r = cols ? j : i, c = cols ? i : j;
+    if (r < m.rows() && c < m.cols() && m(r, c) == 0.0) add("custom: this cell is off in the mask");
+  }
+  return why;
+}
+
+Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
+                    const attnlab::Trace& trace, const HoveredCell& cell) {
+  Explanation e;
+  const std::optional<double> value = DisplayedValue(s, trace, cell);
+  if (!value) return e;
+  const int h = cell.head >= 0 ? cell.head : 0;
+  if (h >= model.num_heads || trace.heads.empty()) return e;
+  e.value = *value;
+  const Ctx x{s, model, trace, trace.heads[static_cast<std::size_t>(h)], h, Columns(s),
+              QueryTokenLabels(s), KeyTokenLabels(s)};
+  const int r = cell.row, c = cell.col;
+  switch (cell.stage) {
+    case Stage::Q:
+    case Stage::K:
+    case Stage::V: ExplainProjection(x, cell.stage, r, c, e); break;
+    case Stage::Scores:
+    case Stage::Scaled:
+    case Stage::Masked: ExplainScore(x, cell.stage, r, c, e); break;
+    case Stage::Weights: ExplainWeight(x, r, c, e); break;
+    case Stage::HeadOutput: ExplainHeadOutput(x, r, c, e); break;
+    case Stage::Concat: ExplainConcat(x, r, c, e); break;
+    case Stage::Wo: ExplainWo(x, r, c, e); break;
+    case Stage::Output: ExplainOutput(x, r, c, e); break;
+    case Stage::None: return e;
+  }
+  if (cell.head >= 0 && model.num_heads > 1)
+    e.title += "   (head " + std::to_string(cell.head + 1) + ")";
+  e.valid = true;
+  return e;
+}
+
+}  // namespace attnlab::app

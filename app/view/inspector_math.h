@@ -1,0 +1,52 @@
+#pragma once
+/// The arithmetic behind one cell of the pipeline, written out with the actual numbers (GUI-free):
+/// a score as q_i . k_j term by term and its scaling, a weight as exp(s - max) / sum over its row
+/// (or column), a head output as a weighted sum of values, projections, concat and output cells.
+#include <string>
+#include <vector>
+
+#include "view/stage.h"
+#include "attnlab/model.h"
+#include "attnlab/scenario.h"
+#include "attnlab/trace.h"
+
+namespace attnlab::app {
+
+/// One line of a written-out sum: its label (e.g. "c=2" or a key token), its numbers and product.
+struct SumTerm {
+  std::string label;
+  std::vector<double> factors;  ///< e.g. {q_ic, k_jc}; a weight row: {s, s - max, exp}
+  double value = 0;             ///< the term's contribution (product, or exp / sum for weights)
+  bool highlight = false;       ///< the term of the inspected cell (weights: its key)
+  bool masked = false;          ///< a -inf entry (weights: contributes 0)
+};
+
+struct Explanation {
+  std::string title;    ///< "scores[1, 2]  query 'cat' vs key 'sat'"
+  std::string formula;  ///< the cell's equation in symbols, in the layout's notation
+  std::vector<std::string> columns;  ///< headers of the term table (empty: no table)
+  std::vector<SumTerm> terms;        ///< shown terms: the first few, then the largest
+  int omitted = 0;                   ///< terms of the sum not shown
+  std::string written;               ///< the sum with numbers: "1×0.5 + (−2)×1 + … = −1.5"
+  std::vector<std::string> lines;    ///< further steps (scaling, normalisation), one per line
+  std::string why_masked;            ///< set for a masked cell: causal / padding / custom
+  double value = 0;                  ///< the cell's value as the trace has it
+  bool valid = false;
+};
+
+/// How many terms a written-out sum shows before eliding: the first kFirstTerms, then the
+/// kLargestTerms largest |contributions| among the rest.
+constexpr int kFirstTerms = 6;
+constexpr int kLargestTerms = 3;
+
+/// Explains `cell` (stage, head, row/col as displayed in the scenario's layout).
+Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
+                    const attnlab::Trace& trace, const HoveredCell& cell);
+
+/// Why query i may not attend key j (rows-convention indices), or empty when allowed.
+std::string MaskReason(const attnlab::Scenario& s, int i, int j);
+
+/// A number for formulas: 4 significant digits, a real minus sign, "−∞" for -infinity.
+std::string Num(double v);
+
+}  // namespace attnlab::app

@@ -1,0 +1,34 @@
+#pragma once
+/// What the window shows, as opposed to what the document holds: the selected head, colormap,
+/// hover, lecture mode. Never saved in a scenario file; never recomputes a trace.
+#include <map>
+#include <string>
+
+#include "attnlab/colormap.h"
+#include "attnlab/random.h"
+#include "view/stage.h"
+
+namespace attnlab::app {
+
+struct UiState {
+  int selected_head = 0;
+  Colormap colormap = Colormap::Viridis;  ///< sequential map; signed data uses DivergingFor()
+  HoveredCell hovered;                    ///< cleared at the start of every frame
+  HoveredCell hovered_last_frame;         ///< for panels drawn before the heatmaps (formula strip)
+  HoveredCell pinned;                     ///< clicked cell the Inspector keeps showing
+  int single_query = 0;                   ///< query token of the Single query panel
+  attnlab::RandomSpec random;             ///< Inputs > Sizes: randomize settings (seed, distribution)
+  bool grow_random = false;               ///< pad grown matrices with random values, not zeros
+  std::string scripted_cell_edit;         ///< tests (--edit-cell "W_q[0][1]=0.5"): shown, then typed
+  bool scripted_cell_edit_now = false;    ///< ... into its cell by the Inputs panel this frame
+  bool lecture_mode = false;
+  float lecture_scale = 2.0f;
+  bool help_open_before_lecture = true;
+  bool reset_layout = false;    ///< re-apply the default window arrangement next frame
+  /// Panel group -> the panel whose tab is in front (panels.cpp). Set it (ShowPanel) to bring a
+  /// tab to the front; a click on a tab updates it.
+  std::map<std::string, std::string> front_tab;
+  bool quit_requested = false;
+};
+
+}  // namespace attnlab::app

@@ -1,0 +1,10 @@
+#pragma once
+/// The refusal message of an edit, shown beside the control that made it (issue 3).
+#include "session/document.h"
+
+namespace attnlab::app {
+
+/// Draws Document::EditErrorFor(source) in the error colour, wrapped; nothing when there is none.
+void ShowEditError(const Document& document, const char* source);
+
+}  // namespace attnlab::app

@@ -1,0 +1,679 @@
+#include "widgets/heatmap.h"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+#include <imgui_internal.h>
+
+#include "instruments/layout_dump.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app {
+namespace {
+
+struct ValueFormat {
+  int decimals = 2;
+  float text_width = 0;  // widest formatted value, in the mono font
+};
+
+// What a heatmap draws with this frame, from the scans of its data: its colour range, number
+// format and masked swatch. While the frame's work budget holds a scan back, the range and
+// swatch it last drew with, and `pending` (its grid is dimmed, its texture kept).
+struct Resolved {
+  ColorScale scale;
+  ValueFormat format;
+  bool has_masked = false;
+  bool pending = false;
+};
+
+struct Geometry {
+  float title_h = 0, axis_h = 0, col_label_h = 0, row_label_w = 0, legend_h = 0;
+  float grid_w = 0, grid_h = 0, legend_w = 0;
+  ImVec2 grid_offset, size;
+  bool rotate_cols = false;
+  int row_step = 1, col_step = 1;
+  bool show_values = false;
+  bool formula_inline = false;  // formula on the title line (when it fits)
+  float gap = 0;
+  bool texture = false;
+  TexelGrid texels;             // texture only: one texel per cell, or pooled blocks
+  Resolved data;
+};
+
+float LegendHeight(bool has_masked);
+
+// Room between labels and grid, so that the selection frame never touches a label.
+constexpr float kFrameMargin = 3.0f;
+
+ImVec2 Add(ImVec2 a, ImVec2 b) { return ImVec2(a.x + b.x, a.y + b.y); }
+ImU32 ToU32(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
+
+ImFont* MonoFont() {
+  ImFont* f = GetFonts().mono;
+  return f ? f : ImGui::GetFont();
+}
+
+float TextWidth(ImFont* font, const char* text) {
+  return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text).x;
+}
+
+// -m .. m for the largest |value| m (an all-zero matrix still gets a readable legend).
+ColorScale SymmetricScale(Colormap diverging, double max_abs) {
+  const double m = max_abs > 0 ? max_abs : 1.0;
+  return {diverging, -m, m};
+}
+
+HeatmapData DataOf(const HeatmapSpec& spec) { return {spec.values, spec.allowed}; }
+
+bool IsMaskedCell(const HeatmapSpec& spec, int r, int c) {
+  return IsMaskedCell(DataOf(spec), r, c);
+}
+
+// One format per matrix so that the numbers line up: integers stay integers, small values get
+// two decimals.
+ValueFormat ChooseFormat(const ValueScan& scan) {
+  ValueFormat f;
+  f.decimals = scan.integers ? 0 : scan.max_abs < 10 ? 2 : scan.max_abs < 100 ? 1 : 0;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", f.decimals, scan.negative ? -scan.max_abs : scan.max_abs);
+  f.text_width = TextWidth(MonoFont(), buf);
+  if (scan.masked) f.text_width = std::max(f.text_width, TextWidth(MonoFont(), "-inf"));
+  return f;
+}
+
+void FormatValue(char* buf, std::size_t n, double v, int decimals) {
+  if (v == -INFINITY)
+    std::snprintf(buf, n, "-inf");
+  else if (std::isnan(v))
+    std::snprintf(buf, n, "nan");
+  else
+    std::snprintf(buf, n, "%.*f", decimals, v == 0.0 ? 0.0 : v);  // no "-0.00"
+}
+
+// The widest of the labels drawn (every step-th): 2048 token names measured for each heatmap,
+// twice a frame (layout, then drawing), cost milliseconds, and only the drawn ones need room.
+float MaxLabelWidth(const std::vector<std::string>* labels, int step, float cap) {
+  float w = 0;
+  if (labels)
+    for (std::size_t i = 0; i < labels->size(); i += std::size_t(step))
+      w = std::max(w, ImGui::CalcTextSize((*labels)[i].c_str()).x);
+  return std::min(w, cap);
+}
+
+std::string TitleText(const HeatmapSpec& spec) {
+  if (!spec.shape_in_title) return spec.title ? spec.title : "";
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "  %d\xC3\x97%d", static_cast<int>(spec.values->rows()),
+                static_cast<int>(spec.values->cols()));
+  return std::string(spec.title ? spec.title : "") + shape;
+}
+
+ImFont* BoldFont() { return GetFonts().bold ? GetFonts().bold : ImGui::GetFont(); }
+
+float TitleWidth(const HeatmapSpec& spec) {
+  return spec.title ? TextWidth(BoldFont(), TitleText(spec).c_str()) : 0.0f;
+}
+
+float FormulaWidth(const HeatmapSpec& spec) {
+  return spec.formula ? TextWidth(MonoFont(), spec.formula) : 0.0f;
+}
+
+// Title (and formula, on the same line when the grid is wide enough) above the labels.
+void ComputeTitleGeometry(const HeatmapSpec& spec, float natural_w, Geometry& g) {
+  const float fs = ImGui::GetFontSize();
+  const float title_w = TitleWidth(spec), formula_w = FormulaWidth(spec);
+  g.formula_inline = spec.title && spec.formula && title_w + fs + formula_w <= natural_w;
+  if (spec.title) g.title_h += std::ceil(fs * 1.25f);
+  if (spec.formula && !g.formula_inline) g.title_h += std::ceil(MonoFont()->FontSize * 1.3f);
+  if (g.title_h > 0) g.title_h += std::floor(fs * 0.25f);
+  const float heading_w =
+      g.formula_inline ? title_w + fs + formula_w : std::max(title_w, formula_w);
+  g.size.x = std::max(natural_w, heading_w);
+}
+
+void ComputeLabelGeometry(const HeatmapSpec& spec, Geometry& g) {
+  const float fs = ImGui::GetFontSize();
+  const float pad = std::floor(fs * 0.4f);
+  const float cap = fs * 7.0f;  // long token names are clipped, not allowed to squeeze the grid
+  // One label per line height: rows always, columns when their labels turn vertical. Upright
+  // column labels are all measured (they may all be drawn).
+  const int line_step = std::max(1, static_cast<int>(std::ceil(fs / spec.cell)));
+  g.row_step = line_step;
+  const float row_w = MaxLabelWidth(spec.row_labels, line_step, cap);
+  float col_w = MaxLabelWidth(spec.col_labels, line_step, cap);
+  g.rotate_cols = col_w > spec.cell - 4.0f;
+  if (!g.rotate_cols && line_step > 1) {
+    col_w = MaxLabelWidth(spec.col_labels, 1, cap);
+    g.rotate_cols = col_w > spec.cell - 4.0f;
+  }
+  const float row_axis_w = spec.row_axis ? ImGui::CalcTextSize(spec.row_axis).x : 0.0f;
+  g.row_label_w = std::ceil(std::max(row_w, row_axis_w) + pad + kFrameMargin);
+  g.col_label_h = std::ceil((g.rotate_cols ? col_w : fs) + pad + kFrameMargin);
+  const float step_px = g.rotate_cols ? fs : std::max(col_w + 4.0f, 1.0f);
+  g.col_step = std::max(1, static_cast<int>(std::ceil(step_px / spec.cell)));
+  g.axis_h = (spec.col_axis || spec.col_band > 0) ? std::ceil(fs + 2.0f) : 0.0f;
+}
+
+bool DrawnAsTexture(const HeatmapSpec& spec) {
+  return spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold ||
+         spec.cell < 1.0f;
+}
+
+// The widget's own state, by the same id inside and outside its PushID scope (the panels measure
+// a heatmap before drawing it).
+HeatmapTexture& WidgetState(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  return ctx.textures[ImGui::GetID(spec.id)];
+}
+
+// The values scan (cached per data_version, 0: not cached), or none while the budget is spent.
+std::optional<ValueScan> ScanOf(HeatmapContext& ctx, const HeatmapSpec& spec, bool integers) {
+  if (spec.data_version == 0) return ScanValues(*spec.values, integers);
+  return ctx.scans.Values(*spec.values, spec.data_version, integers, ctx.work);
+}
+
+// Whether some cell is forbidden by spec.allowed (cached like the values scan), or none while
+// the budget is spent.
+std::optional<bool> AnyForbidden(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  if (spec.data_version == 0) return !spec.allowed->all();
+  return ctx.scans.AnyForbidden(*spec.allowed, spec.data_version, ctx.work);
+}
+
+// Only what will be used: a texture never prints values, only a legend shows the masked swatch
+// and only signed data need their range (the Heads panel's 8 multiples of 2048 x 2048 have none
+// of these: 32M cells never scanned).
+Resolved Resolve(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  HeatmapTexture& last = WidgetState(ctx, spec);
+  Resolved r{spec.scale, {}, last.has_masked, false};
+  if (spec.symmetric_range && last.has_scale) r.scale = last.scale;  // until the scan is done
+  const bool texture = DrawnAsTexture(spec);
+  if (!texture || spec.legend || spec.symmetric_range) {
+    const std::optional<ValueScan> scan = ScanOf(ctx, spec, !texture);
+    if (!scan) return {r.scale, r.format, r.has_masked, true};
+    if (!texture) r.format = ChooseFormat(*scan);
+    if (spec.symmetric_range) r.scale = SymmetricScale(spec.scale.map, scan->max_abs);
+    r.has_masked = scan->masked;
+  }
+  if (spec.legend && spec.allowed) {
+    const std::optional<bool> forbidden = AnyForbidden(ctx, spec);
+    if (!forbidden) return {r.scale, r.format, last.has_masked, true};
+    r.has_masked = r.has_masked || *forbidden;
+  }
+  last.scale = r.scale;
+  last.has_scale = true;
+  last.has_masked = r.has_masked;
+  return r;
+}
+
+Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  Geometry g;
+  const float fs = ImGui::GetFontSize();
+  const int rows = static_cast<int>(spec.values->rows());
+  const int cols = static_cast<int>(spec.values->cols());
+  g.data = Resolve(ctx, spec);
+  g.texture = DrawnAsTexture(spec);
+  g.texels = MakeTexelGrid(rows, cols, spec.cell, g.data.scale);
+  const bool pooled = g.texels.pooling != Pooling::None;
+  g.grid_w = pooled ? float(g.texels.cols_px) : cols * spec.cell;  // pooled: a texel a pixel
+  g.grid_h = pooled ? float(g.texels.rows_px) : rows * spec.cell;
+  g.gap = spec.cell >= 14.0f ? 1.0f : 0.0f;
+  g.show_values = spec.values_in_cells && !g.texture &&
+                  g.data.format.text_width + 4.0f <= spec.cell - g.gap &&
+                  MonoFont()->FontSize + 2.0f <= spec.cell;
+  if (spec.labels) ComputeLabelGeometry(spec, g);
+  if (spec.legend) {
+    g.legend_w = std::clamp(g.grid_w, fs * 9.0f, fs * 16.0f);
+    g.legend_h = LegendHeight(g.data.has_masked);
+  }
+  ComputeTitleGeometry(spec, g.row_label_w + std::max(g.grid_w, g.legend_w), g);
+  g.grid_offset = ImVec2(g.row_label_w, g.title_h + g.axis_h + g.col_label_h);
+  g.size.y = g.grid_offset.y + g.grid_h + g.legend_h;
+  g.size.x = std::ceil(std::max(g.size.x, 1.0f));
+  g.size.y = std::ceil(std::max(g.size.y, 1.0f));
+  return g;
+}
+
+// Draws text rotated a quarter turn counter-clockwise (reading bottom to top); `bottom_left` is
+// where the first character starts.
+void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text) {
+  const int first = dl->VtxBuffer.Size;
+  dl->AddText(bottom_left, color, text);
+  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
+    ImVec2& p = dl->VtxBuffer[i].pos;
+    const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
+    p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
+  }
+}
+
+void DrawTitle(ImDrawList* dl, ImVec2 pos, const HeatmapSpec& spec, const Geometry& g) {
+  const float fs = ImGui::GetFontSize();
+  ImFont* mono = MonoFont();
+  float y = pos.y;
+  if (spec.title) {
+    ImFont* bold = BoldFont();
+    const std::string text = TitleText(spec);
+    const std::size_t name_len = std::strlen(spec.title);
+    dl->AddText(bold, bold->FontSize, ImVec2(pos.x, y), ImGui::GetColorU32(ImGuiCol_Text),
+                text.c_str(), text.c_str() + name_len);
+    const float name_w = TextWidth(bold, spec.title);
+    dl->AddText(ImGui::GetFont(), fs, ImVec2(pos.x + name_w, y),
+                ImGui::ColorConvertFloat4ToU32(DimTextColor()), text.c_str() + name_len);
+    if (g.formula_inline) {
+      // Same baseline region as the title: centre the smaller mono text on the title line.
+      const ImVec2 p(pos.x + TitleWidth(spec) + fs, y + std::floor((fs - mono->FontSize) * 0.6f));
+      dl->AddText(mono, mono->FontSize, p, ImGui::ColorConvertFloat4ToU32(DimTextColor()),
+                  spec.formula);
+      return;
+    }
+    y += std::ceil(fs * 1.25f);
+  }
+  if (spec.formula)
+    dl->AddText(mono, mono->FontSize, ImVec2(pos.x, y),
+                ImGui::ColorConvertFloat4ToU32(DimTextColor()), spec.formula);
+}
+
+void DrawAxisHeader(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
+  const float y = grid.y - g.col_label_h - g.axis_h;
+  const int cols = static_cast<int>(spec.values->cols());
+  if (spec.col_band > 0 && cols > spec.col_band) {
+    // Name each band (head) over its columns.
+    for (int b = 0; b * spec.col_band < cols; ++b) {
+      char name[32];
+      std::snprintf(name, sizeof name, "head %d", b + 1);
+      const float w = ImGui::CalcTextSize(name).x;
+      const float x = grid.x + (b + 0.5f) * spec.col_band * spec.cell - w * 0.5f;
+      if (w <= spec.col_band * spec.cell) dl->AddText(ImVec2(x, y), AccentColor(), name);
+    }
+  } else if (spec.col_axis) {
+    const float w = ImGui::CalcTextSize(spec.col_axis).x;
+    dl->AddText(ImVec2(grid.x + std::max(0.0f, (g.grid_w - w) * 0.5f), y), dim, spec.col_axis);
+  }
+  if (spec.row_axis) {
+    const ImVec2 sz = ImGui::CalcTextSize(spec.row_axis);
+    const float pad = std::floor(ImGui::GetFontSize() * 0.4f);
+    dl->AddText(ImVec2(grid.x - sz.x - pad - kFrameMargin, grid.y - sz.y - kFrameMargin), dim,
+                spec.row_axis);
+  }
+}
+
+void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g,
+                int hot_row, int hot_col) {
+  const float fs = ImGui::GetFontSize();
+  const float pad = std::floor(fs * 0.4f);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 hot = AccentColor();
+  // Half a line of slack above and below: the first and last labels are centred on their rows.
+  const ImVec4 clip_rows(grid.x - g.row_label_w, grid.y - fs * 0.5f, grid.x - kFrameMargin,
+                         grid.y + g.grid_h + fs * 0.5f);
+  if (spec.row_labels) {
+    const int rows = std::min<int>(spec.values->rows(), spec.row_labels->size());
+    for (int r = 0; r < rows; r += g.row_step) {
+      const char* s = (*spec.row_labels)[r].c_str();
+      const float w = ImGui::CalcTextSize(s).x;
+      const ImVec2 p(grid.x - pad - kFrameMargin - w, grid.y + (r + 0.5f) * spec.cell - fs * 0.5f);
+      dl->AddText(ImGui::GetFont(), fs, p, r == hot_row ? hot : text, s, nullptr, 0.0f, &clip_rows);
+    }
+  }
+  if (spec.col_labels) {
+    const int cols = std::min<int>(spec.values->cols(), spec.col_labels->size());
+    for (int c = 0; c < cols; c += g.col_step) {
+      const char* s = (*spec.col_labels)[c].c_str();
+      const ImU32 color = c == hot_col ? hot : text;
+      const float cx = grid.x + (c + 0.5f) * spec.cell;
+      if (g.rotate_cols) {
+        const float max_w = g.col_label_h - pad;
+        std::string clipped = s;
+        while (clipped.size() > 1 && ImGui::CalcTextSize(clipped.c_str()).x > max_w)
+          clipped.pop_back();
+        AddVerticalText(dl, ImVec2(cx - fs * 0.5f, grid.y - pad * 0.5f - kFrameMargin), color,
+                        clipped.c_str());
+      } else {
+        const float w = ImGui::CalcTextSize(s).x;
+        dl->AddText(ImVec2(cx - w * 0.5f, grid.y - fs - pad * 0.5f - kFrameMargin), color, s);
+      }
+    }
+  }
+}
+
+void AddHatch(ImDrawList* dl, ImVec2 a, ImVec2 b) {
+  // Diagonals x - y = d inside the cell, computed exactly so no clip rect is needed.
+  const float w = b.x - a.x, h = b.y - a.y;
+  const float step = std::max(5.0f, std::floor(std::min(w, h) / 4.0f));
+  for (float d = -h + step * 0.5f; d < w; d += step) {
+    const ImVec2 p0(a.x + std::max(0.0f, d), a.y + std::max(0.0f, -d));
+    const ImVec2 p1(a.x + std::min(w, h + d), a.y + std::min(h, w - d));
+    dl->AddLine(p0, p1, ToU32(kMaskedHatch), 1.0f);
+  }
+}
+
+void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  const attnlab::Matrix& m = *spec.values;
+  ImFont* mono = MonoFont();
+  char buf[32];
+  for (int r = 0; r < m.rows(); ++r) {
+    for (int c = 0; c < m.cols(); ++c) {
+      const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
+      const ImVec2 b(a.x + spec.cell - g.gap, a.y + spec.cell - g.gap);
+      const bool masked = IsMaskedCell(spec, r, c);
+      const Rgb8 fill = masked ? kMaskedFill : MapValue(spec.scale, m(r, c));
+      dl->AddRectFilled(a, b, ToU32(fill));
+      if (masked && spec.cell >= 8.0f) AddHatch(dl, a, b);
+      if (!g.show_values) continue;
+      FormatValue(buf, sizeof buf, m(r, c), g.data.format.decimals);
+      const float w = TextWidth(mono, buf);
+      const ImU32 ink = masked ? IM_COL32(235, 235, 240, 255)
+                        : Luminance(fill) > 0.5 ? IM_COL32(16, 16, 16, 255)
+                                                : IM_COL32(250, 250, 250, 255);
+      const ImVec2 p(std::floor((a.x + b.x - w) * 0.5f),
+                     std::floor((a.y + b.y - mono->FontSize) * 0.5f));
+      dl->AddText(mono, mono->FontSize, p, ink, buf);
+    }
+  }
+}
+
+std::uint64_t HashMix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+std::uint64_t TextureKey(const HeatmapSpec& spec, const Geometry& g) {
+  std::uint64_t lo_bits, hi_bits;
+  std::memcpy(&lo_bits, &g.data.scale.lo, sizeof lo_bits);
+  std::memcpy(&hi_bits, &g.data.scale.hi, sizeof hi_bits);
+  std::uint64_t h = HashMix(0, spec.data_version);
+  h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.values));
+  h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.allowed));
+  h = HashMix(h, static_cast<std::uint64_t>(g.data.scale.map));
+  h = HashMix(h, lo_bits);
+  h = HashMix(h, hi_bits);
+  h = HashMix(h, static_cast<std::uint64_t>(spec.values->rows()));
+  h = HashMix(h, static_cast<std::uint64_t>(spec.values->cols()));
+  h = HashMix(h, static_cast<std::uint64_t>(g.texels.rows_px));
+  return HashMix(h, static_cast<std::uint64_t>(g.texels.cols_px));
+}
+
+void UploadTexture(HeatmapTexture& tex, const std::vector<std::uint8_t>& rgba, int width,
+                   int height) {
+  if (tex.id == 0) glGenTextures(1, &tex.id);
+  glBindTexture(GL_TEXTURE_2D, tex.id);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);  // crisp cells when zoomed
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               rgba.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+// Draws the texture, first (re)building it if its data, range or size changed and the frame's
+// budget allows. Returns false when what it drew is an older texture (or nothing yet).
+bool DrawTexture(HeatmapContext& ctx, HeatmapTexture& tex, ImDrawList* dl, ImVec2 grid,
+                 const HeatmapSpec& spec, const Geometry& g) {
+  const ImVec2 end(grid.x + g.grid_w, grid.y + g.grid_h);
+  // Scrolled out of view: nothing built until it is seen again.
+  if (!ImGui::IsRectVisible(grid, end)) return true;
+  const std::uint64_t key = TextureKey(spec, g);
+  if (tex.key != key && !g.data.pending && ctx.work.Take(spec.values->size())) {
+    UploadTexture(tex, BuildTexels(DataOf(spec), g.texels, g.data.scale), g.texels.cols_px,
+                  g.texels.rows_px);
+    tex.key = key;
+    ++ctx.uploads;
+  }
+  if (tex.id != 0)
+    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(tex.id)), grid, end);
+  return tex.key == key;
+}
+
+void DrawBands(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  const float t = std::max(2.0f, std::floor(ImGui::GetFontSize() * 0.15f));
+  for (int c = spec.col_band; spec.col_band > 0 && c < spec.values->cols(); c += spec.col_band) {
+    const float x = grid.x + c * spec.cell - g.gap * 0.5f;
+    dl->AddLine(ImVec2(x, grid.y - 2), ImVec2(x, grid.y + g.grid_h + 2), AccentColor(), t);
+  }
+  for (int r = spec.row_band; spec.row_band > 0 && r < spec.values->rows(); r += spec.row_band) {
+    const float y = grid.y + r * spec.cell - g.gap * 0.5f;
+    dl->AddLine(ImVec2(grid.x - 2, y), ImVec2(grid.x + g.grid_w + 2, y), AccentColor(), t);
+  }
+}
+
+void FormatTick(char* buf, std::size_t n, double v) {
+  std::snprintf(buf, n, "%.3g", std::fabs(v) < 1e-12 ? 0.0 : v);
+}
+
+float LegendHeight(bool has_masked) {
+  const float fs = ImGui::GetFontSize();
+  return std::ceil(fs * 0.5f + fs * 0.6f + 2.0f + fs) + (has_masked ? std::ceil(fs * 1.3f) : 0.0f);
+}
+
+void DrawLegend(ImDrawList* dl, ImVec2 at, const ColorScale& scale, float width, bool has_masked) {
+  const float fs = ImGui::GetFontSize();
+  const float bar_h = std::floor(fs * 0.6f);
+  const ImVec2 a(at.x, at.y + std::floor(fs * 0.5f));
+  const int segments = 48;
+  const float seg_w = width / segments;
+  for (int i = 0; i < segments; ++i) {
+    const ImU32 left = ToU32(MapColor(scale.map, i / double(segments)));
+    const ImU32 right = ToU32(MapColor(scale.map, (i + 1) / double(segments)));
+    dl->AddRectFilledMultiColor(ImVec2(a.x + i * seg_w, a.y),
+                                ImVec2(a.x + (i + 1) * seg_w + 0.5f, a.y + bar_h), left, right,
+                                right, left);
+  }
+  const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
+  const float ty = a.y + bar_h + 2.0f;
+  char lo[32], mid[32], hi[32];
+  FormatTick(lo, sizeof lo, scale.lo);
+  FormatTick(mid, sizeof mid, 0.5 * (scale.lo + scale.hi));
+  FormatTick(hi, sizeof hi, scale.hi);
+  dl->AddText(ImVec2(a.x, ty), dim, lo);
+  const float mid_w = ImGui::CalcTextSize(mid).x;
+  dl->AddText(ImVec2(a.x + (width - mid_w) * 0.5f, ty), dim, mid);
+  dl->AddText(ImVec2(a.x + width - ImGui::CalcTextSize(hi).x, ty), dim, hi);
+  if (has_masked) {
+    const float y = ty + std::ceil(fs * 1.2f);
+    const ImVec2 s0(a.x, y + 1), s1(a.x + fs, y + fs - 1);
+    dl->AddRectFilled(s0, s1, ToU32(kMaskedFill));
+    AddHatch(dl, s0, s1);
+    dl->AddText(ImVec2(s1.x + fs * 0.4f, y), dim, "masked (-\xE2\x88\x9E)");
+  }
+}
+
+// The texel under the mouse (a cell, or a pooled block of cells) and the cell it shows.
+struct Hover {
+  bool on = false;
+  int x = 0, y = 0;
+  CellIndex cell;
+};
+
+ImVec2 TexelSize(const Geometry& g) {
+  return ImVec2(g.grid_w / float(g.texels.cols_px), g.grid_h / float(g.texels.rows_px));
+}
+
+Hover HoverAt(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  const ImVec2 m = ImGui::GetIO().MousePos, texel = TexelSize(g);
+  Hover h;
+  h.x = static_cast<int>(std::floor((m.x - grid.x) / texel.x));
+  h.y = static_cast<int>(std::floor((m.y - grid.y) / texel.y));
+  h.on = h.x >= 0 && h.y >= 0 && h.x < g.texels.cols_px && h.y < g.texels.rows_px;
+  if (h.on) h.cell = ShownCell(DataOf(spec), g.texels, h.x, h.y);
+  return h;
+}
+
+// Which cells one pixel of a pooled heatmap stands for, under the value.
+void PooledTooltipLine(const Geometry& g, const Hover& h) {
+  const CellSpan rows = CellsOfTexel(h.y, g.texels.rows, g.texels.rows_px);
+  const CellSpan cols = CellsOfTexel(h.x, g.texels.cols, g.texels.cols_px);
+  ImGui::TextColored(DimTextColor(), "this pixel: the %s of rows %d-%d, columns %d-%d",
+                     g.texels.pooling == Pooling::Max ? "largest" : "value farthest from 0",
+                     rows.first, rows.last - 1, cols.first, cols.last - 1);
+}
+
+void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g,
+               const Hover& h) {
+  const ImVec2 texel = TexelSize(g);
+  const ImVec2 a(grid.x + h.x * texel.x, grid.y + h.y * texel.y);
+  const ImVec2 b(a.x + std::max(texel.x, 1.0f), a.y + std::max(texel.y, 1.0f));  // a pixel at least
+  dl->AddRect(ImVec2(a.x - 1, a.y - 1), b, IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+  const int r = h.cell.row, c = h.cell.col;
+  const double v = (*spec.values)(r, c);
+  ImGui::BeginTooltip();
+  const char* rl = spec.row_labels && r < int(spec.row_labels->size()) ? (*spec.row_labels)[r].c_str() : "";
+  const char* cl = spec.col_labels && c < int(spec.col_labels->size()) ? (*spec.col_labels)[c].c_str() : "";
+  ImGui::Text("%s[%d, %d]   row %s, column %s", spec.title ? spec.title : "", r, c, rl, cl);
+  if (v == -INFINITY)
+    ImGui::TextUnformatted("-inf (masked)");
+  else
+    ImGui::Text("%.6g%s", v, IsMaskedCell(spec, r, c) ? "  (masked)" : "");
+  if (g.texels.pooling != Pooling::None) PooledTooltipLine(g, h);
+  ImGui::EndTooltip();
+}
+
+void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  if (!ctx.dump) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  HeatmapPlacement p;
+  p.window = ImGui::GetCurrentWindow()->Name;
+  p.id = spec.id;
+  p.stage = spec.stage;
+  p.head = spec.head;
+  p.rows = static_cast<int>(spec.values->rows());
+  p.cols = static_cast<int>(spec.values->cols());
+  p.x0 = grid.x;
+  p.y0 = grid.y;
+  p.cell = spec.cell;
+  p.gap = g.gap;
+  const ImVec2 cmin = dl->GetClipRectMin(), cmax = dl->GetClipRectMax();
+  p.clip[0] = cmin.x;
+  p.clip[1] = cmin.y;
+  p.clip[2] = cmax.x;
+  p.clip[3] = cmax.y;
+  p.values_drawn = g.show_values && !g.texture;
+  p.texture = g.texture;
+  p.pooling = PoolingName(g.texels.pooling);
+  p.texels_w = g.texels.cols_px;
+  p.texels_h = g.texels.rows_px;
+  p.colormap = ColormapName(spec.scale.map);
+  p.lo = spec.scale.lo;
+  p.hi = spec.scale.hi;
+  ctx.dump->Add(std::move(p));
+}
+
+}  // namespace
+
+float ChooseCellSize(int rows, int cols, float max_width, float max_height) {
+  const float preferred = std::round(MonoFont()->FontSize * 3.4f);
+  const float by_width = std::floor(max_width / std::max(cols, 1));
+  const float by_height = std::floor(max_height / std::max(rows, 1));
+  return std::max(2.0f, std::min({preferred, by_width, by_height}));
+}
+
+float FitCellSize(int rows, int cols, float max_width, float max_height) {
+  const float fit = std::min(max_width / std::max(cols, 1), max_height / std::max(rows, 1));
+  if (fit >= 2.0f) return ChooseCellSize(rows, cols, max_width, max_height);
+  if (fit >= 1.5f) return fit;  // a cell's centre pixel always samples its own texel
+  if (fit >= 1.0f) return 1.0f;
+  return fit;
+}
+
+ImVec2 HeatmapSize(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  return ComputeGeometry(ctx, spec).size;
+}
+
+bool HeatmapShowsValues(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  return ComputeGeometry(ctx, spec).show_values;
+}
+
+HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
+  HeatmapResult result;
+  if (!spec.values || spec.values->size() == 0) return result;
+  const Geometry g = ComputeGeometry(ctx, spec);
+  HeatmapTexture& state = WidgetState(ctx, spec);
+  state.last_frame = ctx.frame;
+  HeatmapSpec drawn = spec;  // with the range found for it (symmetric_range)
+  drawn.scale = g.data.scale;
+  ImVec2 pos = ImGui::GetCursorScreenPos();
+  pos = ImVec2(std::floor(pos.x), std::floor(pos.y));  // whole pixels: cells land exactly
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::PushID(spec.id);
+  ImGui::InvisibleButton("##heatmap", g.size);
+  result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 grid = Add(pos, g.grid_offset);
+  const Hover hover = ImGui::IsItemHovered() ? HoverAt(grid, spec, g) : Hover{};
+  result.hovered = hover.on;
+  result.row = hover.on ? hover.cell.row : -1;
+  result.col = hover.on ? hover.cell.col : -1;
+  // Right-click: export and copy (heatmap_export.h). After the hover test, which needs the
+  // button to be the last item.
+  if (ctx.context_menu && ImGui::BeginPopupContextItem("##context")) {
+    ctx.context_menu(drawn);
+    ImGui::EndPopup();
+  }
+  DrawTitle(dl, pos, drawn, g);
+  bool current = true;  // false: an older texture (or none yet) is drawn
+  if (g.texture)
+    current = DrawTexture(ctx, state, dl, grid, drawn, g);
+  else
+    DrawCells(dl, grid, drawn, g);
+  if (spec.labels) {
+    DrawAxisHeader(dl, grid, drawn, g);
+    DrawLabels(dl, grid, drawn, g, result.row, result.col);
+  }
+  DrawBands(dl, grid, drawn, g);
+  // Dimmed while a newer trace is computing or this texture waits for its turn to be rebuilt:
+  // these numbers are about to change.
+  if (spec.stale || !current)
+    dl->AddRectFilled(grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h), IM_COL32(24, 24, 28, 150));
+  if (spec.selected)
+    dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
+                AccentColor(), 0.0f, 0, 3.0f);
+  if (spec.legend)
+    DrawLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w, g.data.has_masked);
+  if (hover.on) DrawHover(dl, grid, drawn, g, hover);
+  RecordPlacement(ctx, grid, drawn, g);
+  ImGui::PopID();
+  return result;
+}
+
+ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential) {
+  return SymmetricScale(DivergingFor(sequential), ScanValues(m, false).max_abs);
+}
+
+ColorScale SignedScale(Colormap sequential) { return {DivergingFor(sequential), -1.0, 1.0}; }
+
+ColorScale WeightsScale(Colormap sequential) { return {sequential, 0.0, 1.0}; }
+
+void HeatmapLegend(const ColorScale& scale, float width, bool show_masked) {
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const ImVec2 size(width, LegendHeight(show_masked));
+  ImGui::Dummy(size);
+  DrawLegend(ImGui::GetWindowDrawList(), ImVec2(std::floor(pos.x), std::floor(pos.y)), scale,
+             width, show_masked);
+}
+
+void HeatmapContext::EndFrame() {
+  for (auto it = textures.begin(); it != textures.end();) {
+    if (it->second.last_frame != frame) {
+      if (it->second.id != 0) glDeleteTextures(1, &it->second.id);
+      it = textures.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  scans.EndFrame();
+}
+
+void HeatmapContext::Release() {
+  for (auto& [id, tex] : textures)
+    if (tex.id != 0) glDeleteTextures(1, &tex.id);
+  textures.clear();
+}
+
+}  // namespace attnlab::app

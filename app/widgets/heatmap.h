@@ -1,0 +1,123 @@
+#pragma once
+/// The heatmap widget every matrix view uses: token labels on both axes, values in the cells when
+/// they fit, a colour legend with its range, masked (-inf) cells hatched. Small matrices are drawn
+/// as ImDrawList rectangles; large ones as a texture built only when the data changes, at most one
+/// texel per screen pixel (cells smaller than a pixel are pooled: heatmap_pooling.h).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <imgui.h>
+
+#include "view/stage.h"
+#include "attnlab/matrix.h"
+#include "attnlab/colormap.h"
+#include "view/frame_work.h"
+#include "view/heatmap_pooling.h"
+#include "view/heatmap_scan.h"
+
+namespace attnlab::app {
+
+class LayoutDump;
+
+/// Matrices with more cells than this along either side are drawn as a texture.
+constexpr int kTextureThreshold = 64;
+
+struct HeatmapSpec {
+  const char* id = "heatmap";                    ///< unique within the window
+  const char* title = nullptr;                   ///< e.g. "weights"; the shape is appended
+  const char* formula = nullptr;                 ///< e.g. "A = softmax(S)", drawn dim under it
+  const attnlab::Matrix* values = nullptr;       ///< rows by cols; -inf marks a masked cell
+  const std::vector<std::string>* row_labels = nullptr;
+  const std::vector<std::string>* col_labels = nullptr;
+  const char* row_axis = nullptr;                ///< what the rows are, e.g. "queries"
+  const char* col_axis = nullptr;                ///< what the columns are, e.g. "keys"
+  ColorScale scale;                              ///< always explicit: weights [0, 1]; with
+                                                 ///< symmetric_range only its map is used
+  bool symmetric_range = false;                  ///< signed data: the range is -m .. m, m the
+                                                 ///< largest |finite value| (scanned once per
+                                                 ///< data_version, within the frame's budget)
+  const attnlab::BoolArray* allowed = nullptr;   ///< same shape; cells that are false here are
+                                                 ///< drawn masked (weights of masked scores)
+  int col_band = 0, row_band = 0;                ///< > 0: head boundary every n columns / rows
+  float cell = 32.0f;                            ///< cell size in pixels (ChooseCellSize,
+                                                 ///< FitCellSize); below 1, pooled
+  bool labels = true;
+  bool shape_in_title = true;                    ///< "weights  256x256" (small multiples: no)
+  bool values_in_cells = true;
+  bool legend = true;
+  bool selected = false;                         ///< frame the grid (selected head)
+  std::uint64_t data_version = 0;                ///< texture rebuilt when this changes;
+                                                 ///< non-zero: whole-matrix scans are cached
+  bool stale = false;                            ///< dimmed: a newer trace is being computed
+  Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
+  int head = -1;
+};
+
+struct HeatmapResult {
+  bool hovered = false;  ///< the mouse is over a cell (row, col valid)
+  bool clicked = false;  ///< the widget was clicked (anywhere on it)
+  int row = -1, col = -1;
+};
+
+/// A cell size (whole pixels, at least 2) for a rows x cols matrix: large enough to print values
+/// when the grid fits in max_width x max_height pixels, smaller otherwise.
+float ChooseCellSize(int rows, int cols, float max_width, float max_height);
+/// A cell size at which the whole grid fits in max_width x max_height: as ChooseCellSize from 2
+/// pixels up; 1, or 1.5 to 2 (every cell keeps a pixel of its own, which samples its own texel);
+/// below 1 pixel the cells are pooled (several a pixel) so that any matrix fits.
+float FitCellSize(int rows, int cols, float max_width, float max_height);
+/// Whole size of the widget for `spec` (title, labels, grid, legend), for flow layout.
+ImVec2 HeatmapSize(struct HeatmapContext& ctx, const HeatmapSpec& spec);
+/// Whether `spec` at its cell size prints the values over the cells (they fit).
+bool HeatmapShowsValues(HeatmapContext& ctx, const HeatmapSpec& spec);
+/// Draws the widget at the cursor and returns what the mouse does with it.
+HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec);
+
+/// A stand-alone colour legend (bar, range ticks, optional masked swatch) at the cursor.
+void HeatmapLegend(const ColorScale& scale, float width, bool show_masked = true);
+
+/// Symmetric range +-max|finite value| for signed data (diverging map centred on 0).
+ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential);
+/// The diverging map for signed data, its range found by the widget (HeatmapSpec::symmetric_range).
+ColorScale SignedScale(Colormap sequential);
+/// The fixed [0, 1] range of attention weights.
+ColorScale WeightsScale(Colormap sequential);
+
+/// One heatmap widget's texture and what it last drew with, kept while the widget is drawn.
+struct HeatmapTexture {
+  unsigned int id = 0;
+  std::uint64_t key = 0;      ///< data, range and texel grid the texture shows
+  int last_frame = 0;
+  ColorScale scale;           ///< the range last drawn with: kept while a new scan waits
+  bool has_scale = false;
+  bool has_masked = false;    ///< the legend's masked swatch, likewise
+};
+
+/// The window's heatmap state: textures (keyed by widget id), cached scans, the frame's work
+/// budget, and the optional layout recorder.
+struct HeatmapContext {
+  std::unordered_map<ImGuiID, HeatmapTexture> textures;
+  ScanCache scans;
+  FrameWork work;
+  LayoutDump* dump = nullptr;  ///< when set, every drawn heatmap records its cell geometry
+  /// Contents of a heatmap's right-click menu (export, copy; heatmap_export.h), if any.
+  std::function<void(const HeatmapSpec&)> context_menu;
+  int frame = 0;
+  int uploads = 0;             ///< textures uploaded so far (tests: nothing uploads when idle)
+
+  void BeginFrame() {
+    ++frame;
+    work.BeginFrame();
+  }
+  /// Some heatmap still shows an older texture or range (the budget ran out): draw another frame.
+  bool WorkDeferred() const { return work.Deferred(); }
+  /// Frees textures and scans that were not used this frame (closed panel, matrix now small).
+  void EndFrame();
+  /// Frees everything; call while the GL context is still current.
+  void Release();
+};
+
+}  // namespace attnlab::app

@@ -1,0 +1,446 @@
+#include "widgets/edit_error.h"
+#include "widgets/matrix_editor.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "attnlab/colormap.h"
+#include "attnlab/limits.h"
+#include "attnlab/matrix_text.h"
+#include "attnlab/scenario.h"
+#include "attnlab/trace_io.h"
+#include "widgets/heatmap.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app {
+namespace {
+
+// Typed values beyond this are refused: they only overflow the scores and hide every other number.
+constexpr double kMaxTypedMagnitude = 1e6;
+
+// One drag in progress (only one cell can be scrubbed at a time).
+struct ScrubState {
+  std::string source;
+  int row = -1, col = -1;
+  double start = 0;
+  bool committed = false;  // the first change opened an undo step; later ones extend it
+};
+
+// One cell being typed into (double-click).
+struct TypingState {
+  std::string source;
+  int row = -1, col = -1;
+  char buf[64] = {};
+  bool focus = false;
+};
+
+ScrubState g_scrub;
+TypingState g_typing;
+
+struct Geometry {
+  float cell_w = 0, cell_h = 0, label_w = 0, header_h = 0, strip = 0;
+  ImVec2 origin;  // top-left of cell (0, 0), screen coordinates
+  ImVec2 size;    // whole widget (labels + grid)
+  int decimals = 2;
+};
+
+ImFont* Mono() { return GetFonts().mono ? GetFonts().mono : ImGui::GetFont(); }
+
+float MonoWidth(const char* text) {
+  ImFont* f = Mono();
+  return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x;
+}
+
+// One format per matrix so the numbers line up: integers stay integers.
+int ChooseDecimals(const attnlab::Matrix& m, double* max_abs) {
+  bool integers = true;
+  *max_abs = 0;
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const double v = m.data()[i];
+    *max_abs = std::max(*max_abs, std::fabs(v));
+    integers = integers && std::fabs(v - std::round(v)) < 1e-9;
+  }
+  return integers ? 0 : *max_abs < 100 ? 2 : 1;
+}
+
+void FormatCell(char* buf, std::size_t n, double v, int decimals) {
+  std::snprintf(buf, n, "%.*f", decimals, v == 0.0 ? 0.0 : v);  // no "-0.00"
+}
+
+std::string LabelAt(const std::vector<std::string>* labels, int i) {
+  if (labels && i < static_cast<int>(labels->size())) return (*labels)[static_cast<std::size_t>(i)];
+  return std::to_string(i);
+}
+
+float MaxLabelWidth(const std::vector<std::string>* labels, int count, float cap) {
+  float w = 0;
+  for (int i = 0; i < count; ++i) w = std::max(w, ImGui::CalcTextSize(LabelAt(labels, i).c_str()).x);
+  return std::min(w, cap);
+}
+
+Geometry Measure(const MatrixEditorSpec& spec) {
+  const attnlab::Matrix& m = *spec.values;
+  const float fs = ImGui::GetFontSize();
+  Geometry g;
+  double max_abs = 0;
+  g.decimals = ChooseDecimals(m, &max_abs);
+  char widest[64];
+  FormatCell(widest, sizeof widest, -max_abs, g.decimals);
+  const int rows = int(m.rows()), cols = int(m.cols());
+  g.strip = spec.band > 0 ? std::floor(fs * 1.15f) : 0.0f;
+  g.label_w = std::ceil(MaxLabelWidth(spec.row_labels, rows, fs * 6.0f) + fs * 0.5f);
+  if (spec.band > 0 && !spec.band_on_cols) g.label_w += g.strip + 2.0f;
+  g.header_h = std::ceil(fs * 1.3f) + (spec.band > 0 && spec.band_on_cols ? g.strip + 2.0f : 0.0f);
+  const float avail = ImGui::GetContentRegionAvail().x - g.label_w;
+  const float min_w = std::ceil(MonoWidth(widest) + fs * 0.7f);
+  g.cell_w = std::floor(std::clamp(avail / std::max(cols, 1), min_w, std::max(min_w, fs * 3.6f)));
+  g.cell_h = std::floor(fs * 1.55f);
+  g.size = ImVec2(g.label_w + cols * g.cell_w + 2.0f, g.header_h + rows * g.cell_h + 2.0f);
+  return g;
+}
+
+ImU32 ToU32(attnlab::Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
+
+ImVec2 CellMin(const Geometry& g, int r, int c) {
+  return ImVec2(g.origin.x + c * g.cell_w, g.origin.y + r * g.cell_h);
+}
+
+void DrawHeaders(const MatrixEditorSpec& spec, const Geometry& g) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const attnlab::Matrix& m = *spec.values;
+  const ImU32 dim = ImGui::GetColorU32(DimTextColor());
+  const float fs = ImGui::GetFontSize();
+  for (int c = 0; c < m.cols(); ++c) {
+    const std::string text = LabelAt(spec.col_labels, c);
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    const ImVec2 min = CellMin(g, 0, c);
+    const float y = g.origin.y - std::ceil(fs * 1.2f);
+    const ImVec4 clip(min.x, y, min.x + g.cell_w - 1, y + fs * 1.3f);
+    dl->AddText(ImGui::GetFont(), fs, ImVec2(min.x + std::max(2.0f, (g.cell_w - w) * 0.5f), y), dim,
+                text.c_str(), nullptr, 0.0f, &clip);
+  }
+  for (int r = 0; r < m.rows(); ++r) {
+    const std::string text = LabelAt(spec.row_labels, r);
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    const ImVec2 min = CellMin(g, r, 0);
+    const float right = g.origin.x - fs * 0.35f - (spec.band > 0 && !spec.band_on_cols ? g.strip + 2 : 0);
+    const float x0 = g.origin.x - g.label_w;
+    const ImVec4 clip(x0, min.y, right, min.y + g.cell_h);
+    dl->AddText(ImGui::GetFont(), fs, ImVec2(std::max(x0, right - w), min.y + (g.cell_h - fs) * 0.5f),
+                ImGui::GetColorU32(ImGuiCol_Text), text.c_str(), nullptr, 0.0f, &clip);
+  }
+}
+
+// Each head's band: a coloured strip naming the head along the banded axis and an outline around
+// its cells, so that changing H visibly re-splits the same matrix.
+void DrawBands(const MatrixEditorSpec& spec, const Geometry& g) {
+  if (spec.band <= 0) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const attnlab::Matrix& m = *spec.values;
+  const int length = int(spec.band_on_cols ? m.cols() : m.rows());
+  const float fs = ImGui::GetFontSize();
+  for (int h = 0; h * spec.band < length; ++h) {
+    const int first = h * spec.band, last = std::min(length, first + spec.band);
+    ImVec2 a, b, s0, s1;
+    if (spec.band_on_cols) {
+      a = CellMin(g, 0, first);
+      b = ImVec2(g.origin.x + last * g.cell_w, g.origin.y + m.rows() * g.cell_h);
+      s0 = ImVec2(a.x + 1, g.origin.y - g.header_h);
+      s1 = ImVec2(b.x - 1, s0.y + g.strip);
+    } else {
+      a = CellMin(g, first, 0);
+      b = ImVec2(g.origin.x + m.cols() * g.cell_w, g.origin.y + last * g.cell_h);
+      s0 = ImVec2(g.origin.x - g.strip - 2, a.y + 1);
+      s1 = ImVec2(g.origin.x - 2, b.y - 1);
+    }
+    const bool selected = h == spec.selected_band;
+    dl->AddRectFilled(s0, s1, HeadColor(h, selected ? 1.0f : 0.75f), 3.0f);
+    char name[32];
+    const float room = spec.band_on_cols ? s1.x - s0.x : s1.y - s0.y;
+    std::snprintf(name, sizeof name, room > ImGui::CalcTextSize("head 00").x && spec.band_on_cols
+                                         ? "head %d" : "%d", h + 1);
+    const ImVec2 t = ImGui::CalcTextSize(name);
+    if ((spec.band_on_cols ? room : s1.x - s0.x) >= t.x * 0.9f || !spec.band_on_cols)
+      dl->AddText(ImVec2(std::floor((s0.x + s1.x - t.x) * 0.5f), std::floor((s0.y + s1.y - fs) * 0.5f)),
+                  IM_COL32(20, 20, 24, 255), name);
+    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x, b.y), HeadColor(h), 0.0f, 0,
+                selected ? 3.0f : 2.0f);
+  }
+}
+
+void DrawCells(const MatrixEditorSpec& spec, const Geometry& g, Colormap colormap) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const attnlab::Matrix& m = *spec.values;
+  const attnlab::ColorScale scale = DivergingScale(m, colormap);
+  ImFont* mono = Mono();
+  char buf[64];
+  // Only the cells in view: a 256 x 256 embedding is 65k formatted numbers a frame otherwise.
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  const int r0 = std::max(0, int((clip_min.y - g.origin.y) / g.cell_h));
+  const int r1 = std::min(int(m.rows()), int((clip_max.y - g.origin.y) / g.cell_h) + 1);
+  const int c0 = std::max(0, int((clip_min.x - g.origin.x) / g.cell_w));
+  const int c1 = std::min(int(m.cols()), int((clip_max.x - g.origin.x) / g.cell_w) + 1);
+  for (int r = r0; r < r1; ++r)
+    for (int c = c0; c < c1; ++c) {
+      const ImVec2 a = CellMin(g, r, c);
+      const ImVec2 b(a.x + g.cell_w - 1, a.y + g.cell_h - 1);
+      const attnlab::Rgb8 fill = attnlab::MapValue(scale, m(r, c));
+      dl->AddRectFilled(a, b, ToU32(fill));
+      FormatCell(buf, sizeof buf, m(r, c), g.decimals);
+      const float w = MonoWidth(buf);
+      const ImU32 ink = attnlab::Luminance(fill) > 0.45 ? IM_COL32(16, 16, 16, 255)
+                                                        : IM_COL32(245, 245, 245, 255);
+      dl->AddText(mono, mono->FontSize,
+                  ImVec2(std::floor((a.x + b.x - w) * 0.5f), std::floor((a.y + b.y - mono->FontSize) * 0.5f)),
+                  ink, buf);
+    }
+  const bool scrubbing = g_scrub.source == spec.source && ImGui::IsItemActive();
+  if (scrubbing && g_scrub.row < m.rows() && g_scrub.col < m.cols()) {
+    const ImVec2 a = CellMin(g, g_scrub.row, g_scrub.col);
+    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + g.cell_w, a.y + g.cell_h), AccentColor(), 0, 0, 2.0f);
+  }
+}
+
+bool CellUnderMouse(const Geometry& g, const attnlab::Matrix& m, int* row, int* col) {
+  const ImVec2 p = ImGui::GetMousePos();
+  const int c = int(std::floor((p.x - g.origin.x) / g.cell_w));
+  const int r = int(std::floor((p.y - g.origin.y) / g.cell_h));
+  if (r < 0 || c < 0 || r >= m.rows() || c >= m.cols()) return false;
+  *row = r;
+  *col = c;
+  return true;
+}
+
+void StoreCell(Document& document, const MatrixEditorSpec& spec, int row, int col, double value,
+               bool coalesce) {
+  attnlab::Matrix next = *spec.values;
+  next(row, col) = value;
+  document.ApplyEdit(spec.source.c_str(),
+                  [&](attnlab::Scenario& s) { spec.store(s, next); }, coalesce);
+}
+
+// Horizontal drag: 0.01 per pixel (Shift: 0.001, Ctrl: 0.1), snapped to that step so the cells
+// show clean numbers.
+void Scrub(Document& document, const MatrixEditorSpec& spec, const Geometry& g) {
+  const attnlab::Matrix& m = *spec.values;
+  int r = -1, c = -1;
+  if (ImGui::IsItemActivated() && CellUnderMouse(g, m, &r, &c))
+    g_scrub = {spec.source, r, c, m(r, c), false};
+  if (!ImGui::IsItemActive() || g_scrub.source != spec.source) return;
+  if (g_scrub.row >= m.rows() || g_scrub.col >= m.cols()) return;
+  ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+  const ImGuiIO& io = ImGui::GetIO();
+  const float dx = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 3.0f).x;
+  if (dx == 0.0f) return;
+  const double step = io.KeyShift ? 0.001 : io.KeyCtrl ? 0.1 : 0.01;
+  const double value = std::round((g_scrub.start + dx * step) / step) * step;
+  if (value == m(g_scrub.row, g_scrub.col)) return;
+  StoreCell(document, spec, g_scrub.row, g_scrub.col, value, g_scrub.committed);
+  g_scrub.committed = g_scrub.committed || document.EditErrorFor(spec.source.c_str()) == nullptr;
+}
+
+void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
+  int r = -1, c = -1;
+  if (ImGui::IsItemActive() || !ImGui::IsItemHovered() || !CellUnderMouse(g, *spec.values, &r, &c))
+    return;
+  ImGui::BeginTooltip();
+  ImGui::Text("%s[%d][%d] = %.6g", spec.source.c_str(), r, c, (*spec.values)(r, c));
+  ImGui::TextColored(DimTextColor(), "drag \xE2\x86\x94 to scrub (Shift fine, Ctrl coarse)");
+  ImGui::TextColored(DimTextColor(), "double-click to type \xC2\xB7 Ctrl+V pastes a matrix");
+  ImGui::EndTooltip();
+}
+
+// The double-click text field over a cell. Enter applies; Escape or clicking away cancels.
+void TypingField(Document& document, const MatrixEditorSpec& spec, const Geometry& g) {
+  if (g_typing.source != spec.source) return;
+  if (g_typing.row >= spec.values->rows() || g_typing.col >= spec.values->cols()) {
+    g_typing = {};
+    return;
+  }
+  const ImVec2 a = CellMin(g, g_typing.row, g_typing.col);
+  const ImVec2 saved = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(ImVec2(a.x, a.y + std::floor((g.cell_h - ImGui::GetFrameHeight()) * 0.5f)));
+  ImGui::SetNextItemWidth(std::max(g.cell_w, ImGui::GetFontSize() * 4.0f));
+  if (g_typing.focus) ImGui::SetKeyboardFocusHere();
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, ImGui::GetStyleColorVec4(ImGuiCol_PopupBg));
+  const bool enter = ImGui::InputText("##type", g_typing.buf, sizeof g_typing.buf,
+                                      ImGuiInputTextFlags_EnterReturnsTrue |
+                                          ImGuiInputTextFlags_AutoSelectAll |
+                                          ImGuiInputTextFlags_CharsScientific);
+  ImGui::PopStyleColor();
+  const bool active = ImGui::IsItemActive();
+  ImGui::SetCursorScreenPos(saved);
+  if (enter) {
+    if (CommitTypedCell(document, spec, g_typing.row, g_typing.col, g_typing.buf)) g_typing = {};
+    return;  // a refused value stays in the field, with the message beside the matrix
+  }
+  if (!active && !g_typing.focus) g_typing = {};
+  g_typing.focus = false;
+}
+
+void StartTyping(const MatrixEditorSpec& spec, const Geometry& g) {
+  int r = -1, c = -1;
+  if (!ImGui::IsItemHovered() || !ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) ||
+      !CellUnderMouse(g, *spec.values, &r, &c))
+    return;
+  g_typing.source = spec.source;
+  g_typing.row = r;
+  g_typing.col = c;
+  g_typing.focus = true;
+  std::snprintf(g_typing.buf, sizeof g_typing.buf, "%.10g", (*spec.values)(r, c));
+}
+
+void CopyMenu(const MatrixEditorSpec& spec) {
+  if (ImGui::SmallButton("Copy \xE2\x96\xBE")) ImGui::OpenPopup("##copy");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy %s to the clipboard", spec.source.c_str());
+  if (!ImGui::BeginPopup("##copy")) return;
+  if (ImGui::Selectable("as NumPy text"))
+    ImGui::SetClipboardText(attnlab::format_matrix(*spec.values, 4).c_str());
+  if (ImGui::Selectable("as CSV (full precision)"))
+    ImGui::SetClipboardText(attnlab::matrix_to_csv(*spec.values).c_str());
+  ImGui::EndPopup();
+}
+
+void ClipboardKeys(Document& document, const MatrixEditorSpec& spec) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!ImGui::IsItemHovered() || !io.KeyCtrl || io.WantTextInput) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) {
+    const char* text = ImGui::GetClipboardText();
+    CommitPastedText(document, spec, text ? text : "");
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_C, false))
+    ImGui::SetClipboardText(attnlab::format_matrix(*spec.values, 4).c_str());
+}
+
+std::string ShapeText(long rows, long cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+}  // namespace
+
+ImU32 HeadColor(int head, float alpha) {
+  // Okabe & Ito's qualitative palette: distinguishable with colour-vision deficiencies.
+  static const ImVec4 kColors[] = {
+      {0.902f, 0.624f, 0.000f, 1}, {0.337f, 0.706f, 0.914f, 1}, {0.000f, 0.620f, 0.451f, 1},
+      {0.941f, 0.894f, 0.259f, 1}, {0.800f, 0.475f, 0.655f, 1}, {0.835f, 0.369f, 0.000f, 1},
+      {0.000f, 0.447f, 0.698f, 1}, {0.600f, 0.600f, 0.600f, 1}};
+  ImVec4 c = kColors[static_cast<std::size_t>(std::max(head, 0)) % (sizeof kColors / sizeof kColors[0])];
+  c.w = alpha;
+  return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, int col,
+                     const std::string& text) {
+  const std::string where = spec.source + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+  return document.ApplyEdit(spec.source.c_str(), [&](attnlab::Scenario& s) {
+    if (row < 0 || col < 0 || row >= spec.values->rows() || col >= spec.values->cols())
+      throw attnlab::ScenarioError(where + ": no such cell in a " +
+                                   ShapeText(spec.values->rows(), spec.values->cols()) + " matrix");
+    const char* begin = text.c_str();
+    while (*begin == ' ') ++begin;
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(begin, &end);
+    while (end && *end == ' ') ++end;
+    if (end == begin || *end != '\0')
+      throw attnlab::ScenarioError(where + ": expected a number, got \"" + text + "\"");
+    if (!std::isfinite(v) || errno == ERANGE)
+      throw attnlab::ScenarioError(where + ": expected a finite number, got \"" + text + "\"");
+    if (std::fabs(v) > kMaxTypedMagnitude)
+      throw attnlab::ScenarioError(where + ": expected a value between -1e6 and 1e6, got " + text);
+    attnlab::Matrix next = *spec.values;
+    next(row, col) = v;
+    spec.store(s, next);
+  });
+}
+
+bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const std::string& text) {
+  return document.ApplyEdit(spec.source.c_str(), [&](attnlab::Scenario& s) {
+    attnlab::Matrix pasted;
+    try {
+      pasted = attnlab::parse_matrix_text(text);
+    } catch (const std::exception& e) {
+      throw attnlab::ScenarioError(spec.source + ": cannot paste: " + e.what());
+    }
+    const attnlab::Matrix& m = *spec.values;
+    // A vector may be pasted either way round: [1 2 3] or one number per line.
+    if (pasted.rows() == m.cols() && pasted.cols() == m.rows() && (m.rows() == 1 || m.cols() == 1))
+      pasted.transposeInPlace();
+    if (pasted.rows() != m.rows() || pasted.cols() != m.cols())
+      throw attnlab::ScenarioError(spec.source + ": pasted " + ShapeText(pasted.rows(), pasted.cols()) +
+                                   ", expected " + ShapeText(m.rows(), m.cols()));
+    for (Eigen::Index i = 0; i < pasted.size(); ++i)
+      if (std::fabs(pasted.data()[i]) > kMaxTypedMagnitude)
+        throw attnlab::ScenarioError(spec.source + ": pasted values must lie between -1e6 and 1e6");
+    spec.store(s, pasted);
+  });
+}
+
+bool ParseCellEditSpec(const std::string& spec, std::string* source, int* row, int* col,
+                       std::string* value) {
+  // The cell is the last two [..] before '=': the source may hold brackets ("heads[1].W_q").
+  const std::size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq < 6 || spec[eq - 1] != ']') return false;
+  const std::size_t open2 = spec.rfind('[', eq - 1);
+  if (open2 == std::string::npos || open2 < 2 || spec[open2 - 1] != ']') return false;
+  const std::size_t open1 = spec.rfind('[', open2 - 1);
+  if (open1 == std::string::npos || open1 == 0) return false;
+  int r = -1, c = -1;
+  char tail = 0;
+  if (std::sscanf(spec.c_str() + open1, "[%d][%d%c", &r, &c, &tail) != 3 || tail != ']') return false;
+  *source = spec.substr(0, open1);
+  *row = r;
+  *col = c;
+  *value = spec.substr(eq + 1);
+  return true;
+}
+
+void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec) {
+  const attnlab::Matrix& m = *spec.values;
+  ImGui::PushID(spec.source.c_str());
+  if (m.size() > 0) {
+    Geometry g = Measure(spec);
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    g.origin = ImVec2(top.x + g.label_w, top.y + g.header_h);
+    // The text field goes first so that it, not the grid under it, owns the mouse.
+    TypingField(document, spec, g);
+    ImGui::SetCursorScreenPos(top);
+    ImGui::Dummy(ImVec2(g.label_w, g.header_h));
+    ImGui::SetCursorScreenPos(g.origin);
+    ImGui::InvisibleButton("##grid", ImVec2(m.cols() * g.cell_w, m.rows() * g.cell_h));
+    Scrub(document, spec, g);
+    StartTyping(spec, g);
+    ClipboardKeys(document, spec);
+    Tooltip(spec, g);
+    DrawHeaders(spec, g);
+    DrawCells(spec, g, colormap);
+    DrawBands(spec, g);
+    ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + g.size.y + 2.0f));
+  }
+  CopyMenu(spec);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Paste")) {
+    const char* text = ImGui::GetClipboardText();
+    CommitPastedText(document, spec, text ? text : "");
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Replace %s with a matrix copied from NumPy, PyTorch or a spreadsheet",
+                      spec.source.c_str());
+  if (spec.remove) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Remove")) document.ApplyEdit(spec.source.c_str(), spec.remove);
+    if (spec.remove_tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.remove_tip);
+  }
+  ShowEditError(document, spec.source.c_str());
+  ImGui::PopID();
+}
+
+}  // namespace attnlab::app

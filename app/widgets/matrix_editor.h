@@ -1,0 +1,53 @@
+#pragma once
+/// The editable matrix widget of the Inputs panel: a grid of cells coloured like the Pipeline's
+/// heatmaps. Drag a cell sideways to scrub its value (one undo step per drag), double-click to type
+/// it, Ctrl+V over the grid (or Paste) to replace the whole matrix from NumPy / torch / CSV text,
+/// Copy to take it out as NumPy text or CSV. Head bands (the columns or rows each head takes) are
+/// outlined in that head's colour. Every change goes through Document::ApplyEdit(source, ...).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "attnlab/colormap.h"
+#include "attnlab/matrix.h"
+#include "session/document.h"
+
+namespace attnlab::app {
+
+/// Colour of head `head` (Okabe-Ito, colour-blind safe), shared by head bands and their labels.
+ImU32 HeadColor(int head, float alpha = 1.0f);
+
+struct MatrixEditorSpec {
+  std::string source;             ///< names the matrix in edits and messages: "W_q", "heads[1].b_k"
+  const attnlab::Matrix* values = nullptr;  ///< as stored (the scenario's layout); vectors 1xn / nx1
+  /// Writes a whole matrix of the same shape back into a copy of the scenario.
+  std::function<void(attnlab::Scenario&, const attnlab::Matrix&)> store;
+  /// When set, a Remove button omits the matrix (an optional W or b) through ApplyEdit.
+  std::function<void(attnlab::Scenario&)> remove;
+  const char* remove_tip = nullptr;
+  const std::vector<std::string>* row_labels = nullptr;  ///< token names, or indices when null
+  const std::vector<std::string>* col_labels = nullptr;
+  int band = 0;                    ///< > 0: head h owns [h*band, (h+1)*band) of the banded axis
+  bool band_on_cols = true;        ///< bands are columns (rows layout) or rows (columns layout)
+  int selected_band = -1;          ///< the selected head, drawn with a heavier outline
+};
+
+/// Draws the editor at the cursor (grid, then Copy / Paste and any refusal message).
+void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec);
+
+/// Applies a typed value to cell (row, col) exactly as the double-click editor does: the text must
+/// be one finite number of sensible size, otherwise the edit is refused with a message for
+/// spec.source. Returns whether the edit was applied.
+bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, int col,
+                     const std::string& text);
+/// Replaces the whole matrix from clipboard text (NumPy / repr / torch / CSV); a shape mismatch is
+/// refused: "W_k: pasted 3x4, expected 4x4".
+bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const std::string& text);
+
+/// "W_q[0][1]=0.5" -> source "W_q", row 0, col 1, value text "0.5" (tests' --edit-cell).
+bool ParseCellEditSpec(const std::string& spec, std::string* source, int* row, int* col,
+                       std::string* value);
+
+}  // namespace attnlab::app

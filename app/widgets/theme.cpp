@@ -1,0 +1,140 @@
+#include "widgets/theme.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace attnlab::app {
+namespace {
+
+Fonts g_fonts;
+bool g_lecture = false;
+
+// Latin-1, Greek (alpha, omega), punctuation, sub/superscripts, arrows, math operators (sqrt,
+// infinity, dot), geometric shapes, modifier letters (superscript h): what formulas use.
+const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x02B0, 0x02FF, 0x0370, 0x03FF, 0x2010, 0x205E,
+                                0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+
+const char* kFontDirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/TTF/",
+                           "/usr/share/fonts/dejavu/"};
+
+// Path of a system TrueType font, or empty (then ImGui's built-in bitmap font is used).
+std::string FindFont(const char* file) {
+  for (const char* dir : kFontDirs) {
+    const std::string path = std::string(dir) + file;
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) return path;
+  }
+  return {};
+}
+
+ImFont* AddFont(const char* file, float size_px) {
+  ImGuiIO& io = ImGui::GetIO();
+  const std::string path = FindFont(file);
+  if (!path.empty()) {
+    ImFontConfig config;
+    config.OversampleH = 2;
+    config.OversampleV = 1;
+    if (ImFont* font = io.Fonts->AddFontFromFileTTF(path.c_str(), size_px, &config, kGlyphRanges))
+      return font;
+  }
+  ImFontConfig config;
+  config.SizePixels = size_px;
+  return io.Fonts->AddFontDefault(&config);
+}
+
+ImVec4 Rgb(int r, int g, int b, float a = 1.0f) {
+  return ImVec4(r / 255.0f, g / 255.0f, b / 255.0f, a);
+}
+
+void DarkColors(ImGuiStyle& style) {
+  ImGui::StyleColorsDark(&style);
+  ImVec4* c = style.Colors;
+  c[ImGuiCol_WindowBg] = Rgb(30, 32, 36);
+  c[ImGuiCol_ChildBg] = Rgb(0, 0, 0, 0.0f);  // on its window's colour: no second fill to rasterise
+  c[ImGuiCol_PopupBg] = Rgb(38, 40, 46, 0.98f);
+  c[ImGuiCol_MenuBarBg] = Rgb(22, 24, 28);
+  c[ImGuiCol_TitleBg] = Rgb(22, 24, 28);
+  c[ImGuiCol_TitleBgActive] = Rgb(36, 52, 78);
+  c[ImGuiCol_TitleBgCollapsed] = Rgb(22, 24, 28);
+  c[ImGuiCol_Border] = Rgb(60, 64, 72);
+  c[ImGuiCol_FrameBg] = Rgb(44, 47, 54);
+  c[ImGuiCol_FrameBgHovered] = Rgb(56, 60, 70);
+  c[ImGuiCol_FrameBgActive] = Rgb(64, 70, 84);
+  c[ImGuiCol_Header] = Rgb(48, 72, 110);
+  c[ImGuiCol_HeaderHovered] = Rgb(60, 90, 138);
+  c[ImGuiCol_HeaderActive] = Rgb(70, 104, 160);
+  c[ImGuiCol_Text] = Rgb(228, 230, 235);
+  c[ImGuiCol_TextDisabled] = Rgb(140, 146, 156);
+  c[ImGuiCol_Separator] = Rgb(60, 64, 72);
+}
+
+void LectureColors(ImGuiStyle& style) {
+  ImGui::StyleColorsDark(&style);
+  ImVec4* c = style.Colors;
+  c[ImGuiCol_WindowBg] = Rgb(0, 0, 0);
+  c[ImGuiCol_ChildBg] = Rgb(0, 0, 0, 0.0f);
+  c[ImGuiCol_PopupBg] = Rgb(16, 16, 16, 1.0f);
+  c[ImGuiCol_MenuBarBg] = Rgb(0, 0, 0);
+  c[ImGuiCol_TitleBg] = Rgb(0, 0, 0);
+  c[ImGuiCol_TitleBgActive] = Rgb(0, 60, 140);
+  c[ImGuiCol_TitleBgCollapsed] = Rgb(0, 0, 0);
+  c[ImGuiCol_Border] = Rgb(200, 200, 200);
+  c[ImGuiCol_FrameBg] = Rgb(30, 30, 30);
+  c[ImGuiCol_FrameBgHovered] = Rgb(60, 60, 60);
+  c[ImGuiCol_FrameBgActive] = Rgb(80, 80, 80);
+  c[ImGuiCol_Header] = Rgb(0, 80, 170);
+  c[ImGuiCol_HeaderHovered] = Rgb(0, 100, 200);
+  c[ImGuiCol_HeaderActive] = Rgb(0, 120, 230);
+  c[ImGuiCol_Text] = Rgb(255, 255, 255);
+  c[ImGuiCol_TextDisabled] = Rgb(190, 190, 190);
+  c[ImGuiCol_Separator] = Rgb(160, 160, 160);
+}
+
+// Tiled panels: resize grips only appear when hovered, so the layout does not look like a demo.
+void QuietResizeGrips(ImGuiStyle& style) {
+  style.Colors[ImGuiCol_ResizeGrip] = ImVec4(0, 0, 0, 0);
+}
+
+}  // namespace
+
+void BuildFonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  g_fonts.ui = AddFont("DejaVuSans.ttf", 16.0f * scale);
+  g_fonts.bold = AddFont("DejaVuSans-Bold.ttf", 16.0f * scale);
+  g_fonts.mono = AddFont("DejaVuSansMono.ttf", 14.0f * scale);
+  g_fonts.scale = scale;
+  io.FontDefault = g_fonts.ui;
+  io.Fonts->Build();
+}
+
+const Fonts& GetFonts() { return g_fonts; }
+
+void ApplyStyle(bool lecture, float scale) {
+  g_lecture = lecture;
+  ImGuiStyle style;
+  if (lecture)
+    LectureColors(style);
+  else
+    DarkColors(style);
+  QuietResizeGrips(style);
+  style.WindowRounding = 0.0f;  // tiled windows: square corners meet cleanly
+  style.FrameRounding = 3.0f;
+  style.GrabRounding = 3.0f;
+  style.PopupRounding = 3.0f;
+  style.WindowPadding = ImVec2(10, 10);
+  style.FramePadding = ImVec2(7, 4);
+  style.ItemSpacing = ImVec2(8, 6);
+  style.WindowBorderSize = lecture ? 2.0f : 1.0f;
+  style.WindowTitleAlign = ImVec2(0.0f, 0.5f);
+  style.ScrollbarSize = 14.0f;
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
+
+ImU32 AccentColor() { return g_lecture ? IM_COL32(255, 200, 0, 255) : IM_COL32(255, 176, 32, 255); }
+ImVec4 DimTextColor() { return g_lecture ? Rgb(210, 210, 210) : Rgb(150, 158, 170); }
+ImVec4 ErrorTextColor() { return g_lecture ? Rgb(255, 110, 110) : Rgb(240, 100, 96); }
+ImVec4 WarningTextColor() { return g_lecture ? Rgb(255, 220, 80) : Rgb(232, 196, 88); }
+
+}  // namespace attnlab::app
