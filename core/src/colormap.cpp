@@ -43,31 +43,31 @@ constexpr Stop kRdBu[] = {
     {214 / 255.0, 96 / 255.0, 77 / 255.0},  {178 / 255.0, 24 / 255.0, 43 / 255.0},
     {103 / 255.0, 0 / 255.0, 31 / 255.0}};
 
-std::uint8_t ToByte(double x) {
+std::uint8_t to_byte(double x) {
   return static_cast<std::uint8_t>(std::lround(std::clamp(x, 0.0, 1.0) * 255.0));
 }
 
-Rgb8 ToRgb8(const Stop& s) { return {ToByte(s.r), ToByte(s.g), ToByte(s.b)}; }
+Rgb8 to_rgb8(const Stop& s) { return {to_byte(s.r), to_byte(s.g), to_byte(s.b)}; }
 
-Stop Lerp(const Stop& a, const Stop& b, double f) {
+Stop lerp(const Stop& a, const Stop& b, double f) {
   return {a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f};
 }
 
 // Stops at table positions kSampledIndex (out of 255).
-Rgb8 SampleMatplotlib(const Stop (&stops)[17], double t) {
+Rgb8 sample_matplotlib(const Stop (&stops)[17], double t) {
   const double x = t * 255.0;
   int i = 0;
   while (i < 15 && x > kSampledIndex[i + 1]) ++i;
   const double f = (x - kSampledIndex[i]) / (kSampledIndex[i + 1] - kSampledIndex[i]);
-  return ToRgb8(Lerp(stops[i], stops[i + 1], std::clamp(f, 0.0, 1.0)));
+  return to_rgb8(lerp(stops[i], stops[i + 1], std::clamp(f, 0.0, 1.0)));
 }
 
 // Evenly spaced stops.
 template <int N>
-Rgb8 SampleEven(const Stop (&stops)[N], double t) {
+Rgb8 sample_even(const Stop (&stops)[N], double t) {
   const double x = t * (N - 1);
   const int i = std::min(static_cast<int>(x), N - 2);
-  return ToRgb8(Lerp(stops[i], stops[i + 1], x - i));
+  return to_rgb8(lerp(stops[i], stops[i + 1], x - i));
 }
 
 }  // namespace
@@ -76,16 +76,16 @@ Rgb8 MapColor(Colormap map, double t) {
   if (std::isnan(t)) t = 0.0;
   t = std::clamp(t, 0.0, 1.0);
   switch (map) {
-    case Colormap::Viridis: return SampleMatplotlib(kViridis, t);
-    case Colormap::Cividis: return SampleMatplotlib(kCividis, t);
-    case Colormap::RdBu: return SampleEven(kRdBu, t);
+    case Colormap::Viridis: return sample_matplotlib(kViridis, t);
+    case Colormap::Cividis: return sample_matplotlib(kCividis, t);
+    case Colormap::RdBu: return sample_even(kRdBu, t);
     case Colormap::Grayscale: {
-      const std::uint8_t v = ToByte(t);
+      const std::uint8_t v = to_byte(t);
       return {v, v, v};
     }
     case Colormap::GrayDiverging: {
       // Keep the ends off pure black/white so that a cell stays visible against the page.
-      const std::uint8_t v = ToByte(0.08 + 0.84 * t);
+      const std::uint8_t v = to_byte(0.08 + 0.84 * t);
       return {v, v, v};
     }
   }
