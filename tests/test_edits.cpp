@@ -207,6 +207,21 @@ TEST(TokenEdits, RemovingTheLastTokenIsRefusedNamingTheSequence) {
   expect_refused([&] { attnlab::remove_token(s, Sequence::Z, 0); }, "Z");
 }
 
+TEST(TokenEdits, AFirstLabelNamesTheOthersAsShownAndSelfAttentionKeysFollow) {
+  Scenario s = attnlab::testing::random_scenario(3, 2, 1, 4);
+  attnlab::set_token_label(s, Sequence::X, 1, "cat");
+  EXPECT_EQ(s.tokens, (std::vector<std::string>{"#0", "cat", "#2"}));
+  s.context_tokens = s.tokens;  // self-attention with key labels given separately
+  attnlab::set_token_label(s, Sequence::X, 2, "sat");
+  EXPECT_EQ(s.context_tokens[2], "sat");
+  expect_refused([&] { attnlab::set_token_label(s, Sequence::X, 3, "x"); }, "X");
+  expect_refused([&] { attnlab::set_token_label(s, Sequence::Z, 0, "z"); }, "Z");  // no Z
+  attnlab::set_cross_attention(s, true);
+  attnlab::set_token_label(s, Sequence::Z, 0, "key");
+  EXPECT_EQ(s.context_tokens[0], "key");
+  EXPECT_EQ(s.tokens[0], "#0") << "in cross-attention the queries keep theirs";
+}
+
 TEST(TokenEdits, CrossAndBackKeepsXAndTheMaskOverlap) {
   const Scenario self = labelled_scenario(Layout::rows, false);
   Scenario s = self;

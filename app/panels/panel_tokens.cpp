@@ -50,16 +50,8 @@ void LabelField(AppState& state, Sequence seq, int i, const char* source) {
   const bool changed = ImGui::InputTextWithHint("##label", hint.c_str(), buf, sizeof buf);
   if (changed) {
     const std::string text = buf;
-    const int n = seq == Sequence::X ? s.n_x() : s.n_z();
-    state.document.ApplyEdit(source, [=](attnlab::Scenario& sc) {
-      std::vector<std::string>& l = seq == Sequence::X ? sc.tokens : sc.context_tokens;
-      if (l.empty())  // the first label given: the others keep the names the views show
-        for (int k = 0; k < n; ++k) l.push_back("#" + std::to_string(k));
-      l[static_cast<std::size_t>(i)] = text;
-      // Self-attention keys are X's tokens: their labels follow when given separately.
-      if (seq == Sequence::X && !sc.cross_attention() && !sc.context_tokens.empty())
-        sc.context_tokens[static_cast<std::size_t>(i)] = text;
-    }, g_label_editing == id);
+    state.document.ApplyEdit(source, [=](attnlab::Scenario& sc) { attnlab::set_token_label(sc, seq, i, text); },
+                             g_label_editing == id);
     g_label_editing = id;
   }
   if (ImGui::IsItemDeactivated() && g_label_editing == id) g_label_editing = 0;

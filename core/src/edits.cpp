@@ -196,6 +196,20 @@ void move_token(Scenario& s, Sequence seq, int index, int delta) {
   reorder_tokens(s, seq, order);
 }
 
+void set_token_label(Scenario& s, Sequence seq, int index, const std::string& label) {
+  const int n = token_count(s, seq);
+  if (index < 0 || index >= n || (seq == Sequence::Z && !s.Z))
+    throw ScenarioError(std::string(sequence_name(seq)) + ": no token " + std::to_string(index) + " (" +
+                        std::to_string(s.Z || seq == Sequence::X ? n : 0) + " tokens)");
+  std::vector<std::string>& labels = seq == Sequence::X ? s.tokens : s.context_tokens;
+  if (labels.empty())  // the first label given: the others keep the names the views show
+    for (int k = 0; k < n; ++k) labels.push_back("#" + std::to_string(k));
+  labels[static_cast<std::size_t>(index)] = label;
+  // Self-attention keys are X's tokens: their labels follow when given separately.
+  if (seq == Sequence::X && !s.cross_attention() && !s.context_tokens.empty())
+    s.context_tokens[static_cast<std::size_t>(index)] = label;
+}
+
 void set_cross_attention(Scenario& s, bool cross) {
   if (cross == s.cross_attention()) return;
   if (cross) {

@@ -33,6 +33,10 @@ void insert_token(Scenario& s, Sequence seq, int at);
 void remove_token(Scenario& s, Sequence seq, int index);
 /// Swaps token `index` with token `index + delta`; does nothing when either is out of range.
 void move_token(Scenario& s, Sequence seq, int index, int delta);
+/// Names token `index` of `seq`. When the sequence had no labels, the others get the names the
+/// views showed ("#0", "#1", ...). In self-attention X's label is the key's too: a separately
+/// given context label follows. Throws "X: no token 5 (3 tokens)" for an index out of range.
+void set_token_label(Scenario& s, Sequence seq, int index, const std::string& label);
 /// Cross: Z starts as a copy of X (labels too). Self: Z is dropped; the explicit mask keeps its
 /// overlap with X's tokens as keys (new keys allowed), padding beyond n_x is dropped. Refused
 /// ("Z: is 3 wide and X 4; ...") when Z's width differs from X's (W_k and W_v would not fit X).
