@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "panels/app_state.h"
+#include "attnlab/edits.h"
 #include "attnlab/model.h"
 
 namespace attnlab::app {
@@ -34,7 +35,7 @@ bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
     applied = state.document.ApplyEdit("layout", [other](attnlab::Scenario& s) { s = attnlab::with_layout(s, other); });
   } else if (name == "heads" && !value.empty()) {
     const int heads = std::atoi(value.c_str());
-    applied = state.document.ApplyEdit("heads", [heads](attnlab::Scenario& s) { s.num_heads = heads; });
+    applied = state.document.ApplyEdit("heads", [heads](attnlab::Scenario& s) { attnlab::set_head_count(s, heads); });
   } else if (name == "scale" && !value.empty()) {
     const double scale = std::atof(value.c_str());
     applied = state.document.ApplyEdit("scale", [scale](attnlab::Scenario& s) {

@@ -2,13 +2,12 @@
 
 #include <cmath>
 
+#include "attnlab/edits.h"
 #include "attnlab/model.h"
 #include "shell/commands.h"
 #include "attnlab/matrix_text.h"
 #include "attnlab/trace_io.h"
 #include "widgets/matrix_editor.h"
-#include "panels/panel_dimensions.h"
-#include "panels/panel_tokens.h"
 
 namespace attnlab::app {
 namespace {
@@ -66,7 +65,7 @@ void Act(AppState& state, int step) {
 }
 
 // The Inputs panel's edits, through the same functions its controls call; each checks what it did.
-using TokensPanel::Sequence;
+using attnlab::Sequence;
 
 bool Fail(std::string* why, const std::string& text) {
   *why = text;
@@ -128,14 +127,14 @@ bool TokenEdits(AppState& state, int step, std::string* why) {
   const int n = state.document.GetScenario().n_x();
   switch (step) {
     case 0:
-      if (!state.document.ApplyEdit("tokens X", [n](attnlab::Scenario& s) { TokensPanel::InsertToken(s, Sequence::X, n); }) ||
+      if (!state.document.ApplyEdit("tokens X", [n](attnlab::Scenario& s) { attnlab::insert_token(s, Sequence::X, n); }) ||
           state.document.GetScenario().n_x() != n + 1)
         return Fail(why, "adding a token failed: " + state.document.LastEditError().message);
       break;
     case 1: {
       if (n < 2) break;
       const attnlab::Scenario before = state.document.GetScenario();
-      state.document.ApplyEdit("tokens X", [](attnlab::Scenario& s) { TokensPanel::MoveToken(s, Sequence::X, 0, +1); });
+      state.document.ApplyEdit("tokens X", [](attnlab::Scenario& s) { attnlab::move_token(s, Sequence::X, 0, +1); });
       const bool rows = before.layout == attnlab::Layout::rows;
       const attnlab::Matrix& x = state.document.GetScenario().X;
       const bool moved = rows ? x.row(1) == before.X.row(0) : x.col(1) == before.X.col(0);
@@ -144,15 +143,15 @@ bool TokenEdits(AppState& state, int step, std::string* why) {
       break;
     }
     case 2:
-      state.document.ApplyEdit("tokens X", [n](attnlab::Scenario& s) { TokensPanel::RemoveToken(s, Sequence::X, n - 1); });
+      state.document.ApplyEdit("tokens X", [n](attnlab::Scenario& s) { attnlab::remove_token(s, Sequence::X, n - 1); });
       if (n > 1 && state.document.GetScenario().n_x() != n - 1) return Fail(why, "removing a token failed");
       break;
     case 3: {
       attnlab::Scenario one = state.document.GetScenario();
-      while (one.n_x() > 1) TokensPanel::RemoveToken(one, Sequence::X, 0);
+      while (one.n_x() > 1) attnlab::remove_token(one, Sequence::X, 0);
       bool refused = false;
       try {
-        TokensPanel::RemoveToken(one, Sequence::X, 0);
+        attnlab::remove_token(one, Sequence::X, 0);
       } catch (const attnlab::ScenarioError&) {
         refused = true;
       }
@@ -166,7 +165,7 @@ bool TokenEdits(AppState& state, int step, std::string* why) {
 bool ToggleCross(AppState& state, std::string* why) {
   const bool cross = state.document.GetScenario().cross_attention();
   const int n_x = state.document.GetScenario().n_x();
-  const bool ok = state.document.ApplyEdit("attention", [cross](attnlab::Scenario& s) { TokensPanel::SetCrossAttention(s, !cross); });
+  const bool ok = state.document.ApplyEdit("attention", [cross](attnlab::Scenario& s) { attnlab::set_cross_attention(s, !cross); });
   if (ok && state.document.GetScenario().cross_attention() == cross) return Fail(why, "attention kind did not switch");
   if (ok && !cross && state.document.GetScenario().n_z() != n_x) return Fail(why, "Z is not a copy of X");
   return TokensConsistent(state.document.GetScenario(), why);
@@ -178,8 +177,8 @@ bool ChangeKeyWidth(AppState& state, std::string* why) {
   const bool rows = t.layout == attnlab::Layout::rows;
   const int d_k = int(rows ? t.heads[0].Q.cols() : t.heads[0].Q.rows());
   const int next = d_k > 2 ? d_k - 1 : d_k + 1;
-  DimensionsPanel::Fill fill;
-  if (!state.document.ApplyEdit("d_k", [&](attnlab::Scenario& s) { DimensionsPanel::SetKeyWidth(s, next, fill); }))
+  attnlab::Fill fill;
+  if (!state.document.ApplyEdit("d_k", [&](attnlab::Scenario& s) { attnlab::set_key_width(s, next, fill); }))
     return Fail(why, "d_k " + std::to_string(next) + " refused: " + state.document.LastEditError().message);
   const attnlab::Trace& after = state.document.GetTrace();
   if (int(rows ? after.heads[0].K.cols() : after.heads[0].K.rows()) != next) return Fail(why, "d_k did not change");

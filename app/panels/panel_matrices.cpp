@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/edits.h"
 #include "attnlab/scenario.h"
 #include "shell/commands.h"
 #include "widgets/matrix_editor.h"
@@ -76,15 +77,22 @@ void Caption(const char* name, const Matrix* m, const char* shape_names, const c
   }
 }
 
+// The --edit-cell text, or none when it does not parse (the run then fails: it is never applied).
+std::optional<attnlab::CellEdit> ParsedCellEdit(const std::string& text) {
+  try {
+    return attnlab::parse_cell_edit(text);
+  } catch (const attnlab::ScenarioError&) {
+    return std::nullopt;
+  }
+}
+
 // Tests (--edit-cell) type one value into one cell through the same path as a double-click.
 void ApplyScriptedEdit(AppState& state, const MatrixEditorSpec& spec) {
   if (!state.ui.scripted_cell_edit_now || state.ui.scripted_cell_edit.empty()) return;
-  std::string source, value;
-  int row = -1, col = -1;
-  if (!ParseCellEditSpec(state.ui.scripted_cell_edit, &source, &row, &col, &value) || source != spec.source)
-    return;
+  const std::optional<attnlab::CellEdit> edit = ParsedCellEdit(state.ui.scripted_cell_edit);
+  if (!edit || edit->source() != spec.source) return;
   state.ui.scripted_cell_edit_now = false;
-  if (CommitTypedCell(state.document, spec, row, col, value))
+  if (CommitTypedCell(state.document, spec, edit->row, edit->col, edit->value_text))
     state.ui.scripted_cell_edit.clear();  // left set when refused: the run then fails
   else
     std::fprintf(stderr, "attnlab: --edit-cell refused: %s\n", state.document.LastEditError().message.c_str());
@@ -307,11 +315,9 @@ void OutputTab(AppState& state) {
 
 // The tab a scripted edit needs, so the editor it types into is on screen.
 const char* TabFor(const std::string& spec) {
-  std::string source, value;
-  int row = 0, col = 0;
-  if (!ParseCellEditSpec(spec, &source, &row, &col, &value)) return nullptr;
-  const std::size_t dot = source.find('.');
-  if (dot != std::string::npos) source = source.substr(dot + 1);
+  const std::optional<attnlab::CellEdit> edit = ParsedCellEdit(spec);
+  if (!edit) return nullptr;
+  const std::string& source = edit->matrix;
   if (source == "X" || source == "Z") return "Tokens";
   if (source == "W_q" || source == "b_q") return "W_q";
   if (source == "W_k" || source == "b_k") return "W_k";

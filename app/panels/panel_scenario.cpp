@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "attnlab/edits.h"
 #include "attnlab/model.h"
 #include "shell/commands.h"
 #include "shell/dialogs.h"
@@ -87,7 +88,7 @@ void HeadsControl(AppState& state) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   if (ImGui::InputInt("##heads", &heads, 1, 1) && heads != s.num_heads) {
     // H must divide the projection widths; the core refuses otherwise and we show why.
-    state.document.ApplyEdit("heads", [heads](attnlab::Scenario& sc) { sc.num_heads = heads; });
+    state.document.ApplyEdit("heads", [heads](attnlab::Scenario& sc) { attnlab::set_head_count(sc, heads); });
   }
   DimWrapped("splits the full W_q, W_k, W_v");
   ShowEditError(state.document, "heads");

@@ -21,8 +21,10 @@
 #include "panels/app_state.h"
 #include "attnlab/export/csv.h"
 #include "attnlab/export/numpy_script.h"
+#include "attnlab/export/views.h"
 #include "attnlab/scenario_io.h"
 #include "shell/dialogs.h"
+#include "view/stage.h"
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
 
@@ -33,21 +35,9 @@ namespace {
 
 namespace ex = attnlab::exporter;
 
-std::optional<ex::Stage> ToExporterStage(Stage stage) {
-  switch (stage) {
-    case Stage::Q: return ex::Stage::Q;
-    case Stage::K: return ex::Stage::K;
-    case Stage::V: return ex::Stage::V;
-    case Stage::Scores: return ex::Stage::scores;
-    case Stage::Scaled: return ex::Stage::scaled;
-    case Stage::Masked: return ex::Stage::masked;
-    case Stage::Weights: return ex::Stage::weights;
-    case Stage::HeadOutput: return ex::Stage::head_output;
-    case Stage::Concat: return ex::Stage::concat;
-    case Stage::Output: return ex::Stage::output;
-    default: return std::nullopt;  // W_o and editors' matrices: no CLI view
-  }
-}
+// The pipeline's stage as the exporter (and the CLI) knows it: view/stage.h's names are the CLI's
+// ("scores", "head_output", ...). None and W_o have no exporter view.
+std::optional<ex::Stage> ExporterStage(Stage stage) { return ex::stage_from_name(StageName(stage)); }
 
 ex::Colormaps MapsFor(const AppState& state) {
   return {state.ui.colormap, DivergingFor(state.ui.colormap)};
@@ -216,7 +206,7 @@ FigureExport FigureForHeatmap(AppState& state, const HeatmapSpec& spec) {
   job.style.values = settings.values;
   job.style.transparent = settings.transparent;
   const attnlab::Trace& trace = state.document.GetTrace();
-  const std::optional<ex::Stage> stage = ToExporterStage(spec.stage);
+  const std::optional<ex::Stage> stage = ExporterStage(spec.stage);
   const int head = stage && ex::per_head(*stage) ? std::max(spec.head, 0) : 0;
   if (stage && head < static_cast<int>(trace.heads.size())) {
     job.figure = ex::stage_figure(state.document.GetScenario(), trace, *stage, head, MapsFor(state));

@@ -207,6 +207,7 @@ void ExplainWeight(const Ctx& x, int r, int c, Explanation& e) {
   for (int k : keep) e.terms.push_back(all[static_cast<std::size_t>(k)]);
   e.omitted = n - static_cast<int>(keep.size());
   if (max == -INFINITY) {
+    e.why_masked = MaskReason(x.s, i, j);  // every key is masked, this one too: say why
     e.lines.push_back("every key is masked for this query: all its weights are 0");
     return;
   }

@@ -5,7 +5,6 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include <cstring>
 
 #include "attnlab/colormap.h"
+#include "attnlab/edits.h"
 #include "attnlab/limits.h"
 #include "attnlab/matrix_text.h"
 #include "attnlab/scenario.h"
@@ -23,8 +23,8 @@
 namespace attnlab::app {
 namespace {
 
-// Typed values beyond this are refused: they only overflow the scores and hide every other number.
-constexpr double kMaxTypedMagnitude = 1e6;
+// Pasted values obey the typed values' bound (attnlab/edits.h).
+constexpr double kMaxTypedMagnitude = attnlab::max_cell_magnitude;
 
 // One drag in progress (only one cell can be scrubbed at a time).
 struct ScrubState {
@@ -339,26 +339,8 @@ ImU32 HeadColor(int head, float alpha) {
 
 bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, int col,
                      const std::string& text) {
-  const std::string where = spec.source + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
   return document.ApplyEdit(spec.source.c_str(), [&](attnlab::Scenario& s) {
-    if (row < 0 || col < 0 || row >= spec.values->rows() || col >= spec.values->cols())
-      throw attnlab::ScenarioError(where + ": no such cell in a " +
-                                   ShapeText(spec.values->rows(), spec.values->cols()) + " matrix");
-    const char* begin = text.c_str();
-    while (*begin == ' ') ++begin;
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(begin, &end);
-    while (end && *end == ' ') ++end;
-    if (end == begin || *end != '\0')
-      throw attnlab::ScenarioError(where + ": expected a number, got \"" + text + "\"");
-    if (!std::isfinite(v) || errno == ERANGE)
-      throw attnlab::ScenarioError(where + ": expected a finite number, got \"" + text + "\"");
-    if (std::fabs(v) > kMaxTypedMagnitude)
-      throw attnlab::ScenarioError(where + ": expected a value between -1e6 and 1e6, got " + text);
-    attnlab::Matrix next = *spec.values;
-    next(row, col) = v;
-    spec.store(s, next);
+    attnlab::set_cell(s, attnlab::cell_edit_of(spec.source, row, col, text));
   });
 }
 
@@ -382,25 +364,6 @@ bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const st
         throw attnlab::ScenarioError(spec.source + ": pasted values must lie between -1e6 and 1e6");
     spec.store(s, pasted);
   });
-}
-
-bool ParseCellEditSpec(const std::string& spec, std::string* source, int* row, int* col,
-                       std::string* value) {
-  // The cell is the last two [..] before '=': the source may hold brackets ("heads[1].W_q").
-  const std::size_t eq = spec.find('=');
-  if (eq == std::string::npos || eq < 6 || spec[eq - 1] != ']') return false;
-  const std::size_t open2 = spec.rfind('[', eq - 1);
-  if (open2 == std::string::npos || open2 < 2 || spec[open2 - 1] != ']') return false;
-  const std::size_t open1 = spec.rfind('[', open2 - 1);
-  if (open1 == std::string::npos || open1 == 0) return false;
-  int r = -1, c = -1;
-  char tail = 0;
-  if (std::sscanf(spec.c_str() + open1, "[%d][%d%c", &r, &c, &tail) != 3 || tail != ']') return false;
-  *source = spec.substr(0, open1);
-  *row = r;
-  *col = c;
-  *value = spec.substr(eq + 1);
-  return true;
 }
 
 void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec) {

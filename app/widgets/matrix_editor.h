@@ -37,17 +37,14 @@ struct MatrixEditorSpec {
 /// Draws the editor at the cursor (grid, then Copy / Paste and any refusal message).
 void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec);
 
-/// Applies a typed value to cell (row, col) exactly as the double-click editor does: the text must
-/// be one finite number of sensible size, otherwise the edit is refused with a message for
-/// spec.source. Returns whether the edit was applied.
+/// Applies a typed value to cell (row, col) exactly as the double-click editor does, through
+/// attnlab::set_cell (spec.source names the matrix): the text must be one finite number of
+/// sensible size, otherwise the edit is refused with a message for spec.source. Returns whether
+/// the edit was applied.
 bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, int col,
                      const std::string& text);
 /// Replaces the whole matrix from clipboard text (NumPy / repr / torch / CSV); a shape mismatch is
 /// refused: "W_k: pasted 3x4, expected 4x4".
 bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const std::string& text);
-
-/// "W_q[0][1]=0.5" -> source "W_q", row 0, col 1, value text "0.5" (tests' --edit-cell).
-bool ParseCellEditSpec(const std::string& spec, std::string* source, int* row, int* col,
-                       std::string* value);
 
 }  // namespace attnlab::app

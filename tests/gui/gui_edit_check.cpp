@@ -20,6 +20,7 @@
 
 #include "attnlab/attention.h"
 #include "attnlab/colormap.h"
+#include "attnlab/edits.h"
 #include "attnlab/scenario_io.h"
 #include "gui_check_support.h"
 
@@ -30,32 +31,17 @@ using namespace gui_check;
 constexpr int kTolerance = 2;  // per 8-bit channel
 constexpr int kMaxCellsPerHeatmap = 64;
 
-// The edit, applied the way the window stores it: "W_q[0][1]=0.5" sets stored W_q(0, 1);
+// The edit, applied the way the window stores it, by the core's own parser and setter (the
+// window's Inputs panel uses the same): "W_q[0][1]=0.5" sets stored W_q(0, 1);
 // "heads[1].W_q[0][1]=0.5" the same cell of head 1's own W_q.
 bool ApplyEdit(attnlab::Scenario& s, const std::string& spec) {
-  const std::size_t eq = spec.find('=');
-  if (eq == std::string::npos) return false;
-  const std::size_t open2 = spec.rfind('[', eq);
-  const std::size_t open1 = open2 == std::string::npos || open2 == 0 ? open2 : spec.rfind('[', open2 - 1);
-  int r = -1, c = -1;
-  if (open1 == std::string::npos || std::sscanf(spec.c_str() + open1, "[%d][%d]", &r, &c) != 2) return false;
-  std::string name = spec.substr(0, open1);
-  attnlab::Projections* p = &s.full;
-  int head = -1;
-  if (std::sscanf(name.c_str(), "heads[%d].", &head) == 1) {
-    if (head < 0 || head >= int(s.heads.size())) return false;
-    p = &s.heads[static_cast<std::size_t>(head)];
-    name = name.substr(name.find('.') + 1);
+  try {
+    attnlab::set_cell(s, attnlab::parse_cell_edit(spec));
+    return true;
+  } catch (const attnlab::ScenarioError& e) {
+    std::printf("edit %s: %s\n", spec.c_str(), e.what());
+    return false;
   }
-  const double value = std::atof(spec.c_str() + eq + 1);
-  attnlab::Matrix* m = name == "X" ? &s.X
-                     : name == "W_q" && p->W_q ? &*p->W_q
-                     : name == "W_k" && p->W_k ? &*p->W_k
-                     : name == "W_v" && p->W_v ? &*p->W_v
-                     : name == "W_o" && s.W_o ? &*s.W_o : nullptr;
-  if (!m || r < 0 || c < 0 || r >= m->rows() || c >= m->cols()) return false;
-  (*m)(r, c) = value;
-  return true;
 }
 
 const attnlab::Matrix* StageMatrix(const attnlab::Trace& t, const std::string& stage, int head) {

@@ -1,4 +1,4 @@
-// app/heatmap_pooling.h without a window: which cells a texel covers, the colour a pooled texel
+// view/heatmap_pooling.h without a window: which cells a texel covers, the colour a pooled texel
 // gets, and which cell a hover over it inspects (the one whose value the pixel shows).
 #include <gtest/gtest.h>
 

@@ -1,0 +1,115 @@
+#pragma once
+/// Edits of a Scenario, as the window offers them: tokens (add, remove, move, self/cross), widths
+/// (d_model, d_z, d_k, d_v), the head count and one cell of one matrix. Each edits `s` in place and
+/// throws ScenarioError naming the field when it refuses; the caller keeps its own copy for undo.
+/// Matrices are read and written as stored, i.e. in the scenario's layout. An edit leaves a valid
+/// scenario valid (resolve() accepts it) unless it says otherwise (set_head_count).
+#include <string>
+#include <vector>
+
+#include "attnlab/random.h"
+#include "attnlab/scenario.h"
+
+namespace attnlab {
+
+// ---- Tokens ---------------------------------------------------------------------------------------
+
+/// The queries' tokens (X), or the context's (Z; cross-attention only).
+enum class Sequence { X, Z };
+
+/// Rebuilds the token axis of `seq`: new token i is old token order[i], or a new token (zero
+/// embedding, label `new_label`, allowed by an explicit mask) where order[i] is -1. Tokens left out
+/// are removed. What belongs to a token follows it: its embedding (a row of X or Z in the rows
+/// layout, a column in the columns layout), its label, its row and/or column of the explicit mask
+/// cells (n_x by n_z in rows, n_z by n_x in columns) and, for keys, its padding index. In
+/// self-attention X's tokens are the keys too, so both mask axes and the padding follow.
+/// Does nothing for Z in self-attention. Throws ScenarioError ("X: cannot remove the last token
+/// ...") when `order` is empty. Entries of `order` must be -1 or valid old indices.
+void reorder_tokens(Scenario& s, Sequence seq, const std::vector<int>& order,
+                    const std::string& new_label = "new");
+/// A new token before index `at` (clamped to [0, n]), labelled "new" (or "new2", ... when taken).
+void insert_token(Scenario& s, Sequence seq, int at);
+/// Removes token `index`; an index out of range does nothing. Refuses to remove the last token.
+void remove_token(Scenario& s, Sequence seq, int index);
+/// Swaps token `index` with token `index + delta`; does nothing when either is out of range.
+void move_token(Scenario& s, Sequence seq, int index, int delta);
+/// Names token `index` of `seq`. When the sequence had no labels, the others get the names the
+/// views showed ("#0", "#1", ...). In self-attention X's label is the key's too: a separately
+/// given context label follows. Throws "X: no token 5 (3 tokens)" for an index out of range.
+void set_token_label(Scenario& s, Sequence seq, int index, const std::string& label);
+/// Cross: Z starts as a copy of X (labels too). Self: Z is dropped; the explicit mask keeps its
+/// overlap with X's tokens as keys (new keys allowed), padding beyond n_x is dropped. Refused
+/// ("Z: is 3 wide and X 4; ...") when Z's width differs from X's (W_k and W_v would not fit X).
+void set_cross_attention(Scenario& s, bool cross);
+
+// ---- Widths ---------------------------------------------------------------------------------------
+
+/// How new entries are filled when a matrix grows.
+struct Fill {
+  bool random = false;
+  RandomSpec spec;  ///< used when `random`: each matrix draws from its own stream of spec.seed
+};
+
+/// Width of X (d_x = d_model): X, the input side of W_q (and of W_k, W_v in self-attention), and
+/// W_o / b_o's output side when d_out was d_model. An omitted W becomes an explicit identity first.
+/// Every matrix keeps its overlapping block. Throws "d_model: expected at least 1, got 0".
+void set_model_width(Scenario& s, int d_x, const Fill& fill);
+/// Width of Z (cross-attention; nothing in self-attention): Z and the input side of W_k, W_v.
+void set_context_width(Scenario& s, int d_z, const Fill& fill);
+/// Per-head query/key width: every head's band of W_q, W_k (d_x or d_z by H d_k in the rows
+/// layout; per-head weights are one band each), b_q, b_k. Each band keeps its own leading columns.
+void set_key_width(Scenario& s, int d_k, const Fill& fill);
+/// Per-head value width: every head's band of W_v, b_v and of W_o's input side (H d_v rows of W_o
+/// in the rows layout), each keeping its leading entries.
+void set_value_width(Scenario& s, int d_v, const Fill& fill);
+
+/// New embeddings for every token of X (and Z): same shapes, the streams set_model_width and
+/// set_context_width grow X and Z with.
+void randomize_embeddings(Scenario& s, const RandomSpec& spec);
+
+// ---- Heads ----------------------------------------------------------------------------------------
+
+/// The number of heads the full W_q, W_k, W_v are split into. Throws "num_heads: expected a whole
+/// number from 1 to 256, got 0", and refuses per-head scenarios (their count is heads.size()).
+/// H must also divide the projection widths: resolve() checks that and says which width.
+void set_head_count(Scenario& s, int heads);
+
+// ---- One cell -------------------------------------------------------------------------------------
+
+/// Typed values beyond this magnitude are refused: they only overflow the scores and hide every
+/// other number.
+constexpr double max_cell_magnitude = 1e6;
+
+/// One cell of one matrix: `W_q[0][1]=0.5`, `heads[1].b_k[0][2]=-1.5`, `X[2][0]=3`.
+/// Matrices: X, Z, W_q, W_k, W_v, b_q, b_k, b_v (the full ones, or head h's own with `heads[h].`),
+/// W_o, b_o. Row and column index the matrix as stored; a bias is a 1 by n row in the rows layout
+/// and an n by 1 column in the columns layout (as it is added).
+struct CellEdit {
+  std::string matrix;      ///< "W_q", "b_k", "X", ...
+  int head = -1;           ///< `heads[h].`: head h's own weights; -1: the full ones (or X, Z, W_o, b_o)
+  int row = 0, col = 0;
+  std::string value_text;  ///< parsed by set_cell, so a refusal can quote what was typed
+
+  /// The matrix as the window names it: "W_q", "heads[1].b_k".
+  std::string source() const;
+};
+
+/// Parses `MATRIX[row][col]=VALUE`. Throws ScenarioError naming the problem: no '=', no
+/// "[row][col]" before it, an unknown matrix, `heads[h].` before a matrix no head owns. The value
+/// is not parsed here (set_cell does), so "W_q[0][0]=abc" parses.
+CellEdit parse_cell_edit(const std::string& text);
+/// The edit of cell (row, col) of the matrix the window calls `source` ("W_q", "heads[1].b_k"),
+/// to `value_text`. Throws as parse_cell_edit for an unknown source.
+CellEdit cell_edit_of(const std::string& source, int row, int col, const std::string& value_text);
+
+/// A typed number: one finite number of magnitude at most max_cell_magnitude, blanks around it
+/// allowed. Throws "`where`: expected a number, got \"abc\"" (or a finite number, or the range).
+double parse_cell_value(const std::string& where, const std::string& text);
+
+/// Stores edit.value_text into the cell. Throws ScenarioError, naming "W_q[5][0]" or the matrix:
+/// an omitted matrix (an identity W, a zero b: add it first), Z in self-attention, `heads[h].` in
+/// a scenario without per-head weights (or its absence in one with them), h out of range, a cell
+/// outside the matrix ("no such cell in a 4x4 matrix"), then a value parse_cell_value refuses.
+void set_cell(Scenario& s, const CellEdit& edit);
+
+}  // namespace attnlab

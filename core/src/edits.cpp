@@ -1,0 +1,316 @@
+#include "attnlab/edits.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+
+#include "attnlab/limits.h"
+
+namespace attnlab {
+namespace {
+
+// ---- Tokens ---------------------------------------------------------------------------------------
+
+/// Picks entries along one axis: new index i takes old order[i], or `fill` where it is -1.
+Matrix take_along(const Matrix& m, bool along_rows, const std::vector<int>& order, double fill) {
+  const long n = static_cast<long>(order.size());
+  Matrix out = along_rows ? Matrix::Constant(n, m.cols(), fill) : Matrix::Constant(m.rows(), n, fill);
+  for (long i = 0; i < n; ++i) {
+    const int k = order[static_cast<std::size_t>(i)];
+    if (k < 0) continue;
+    if (along_rows)
+      out.row(i) = m.row(k);
+    else
+      out.col(i) = m.col(k);
+  }
+  return out;
+}
+
+std::vector<std::string> take_labels(const std::vector<std::string>& labels,
+                                     const std::vector<int>& order, const std::string& new_label) {
+  if (labels.empty()) return labels;  // unlabelled stays unlabelled
+  std::vector<std::string> out;
+  for (int k : order) out.push_back(k < 0 ? new_label : labels[static_cast<std::size_t>(k)]);
+  return out;
+}
+
+// Padding names context tokens by index: each follows its token; removed tokens drop out.
+std::vector<int> remap_padding(const std::vector<int>& padding, const std::vector<int>& order) {
+  std::vector<int> out;
+  for (int p : padding)
+    for (std::size_t i = 0; i < order.size(); ++i)
+      if (order[i] == p) out.push_back(static_cast<int>(i));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<int> identity_order(int n) {
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+  return order;
+}
+
+int token_count(const Scenario& s, Sequence seq) { return seq == Sequence::X ? s.n_x() : s.n_z(); }
+
+const char* sequence_name(Sequence seq) { return seq == Sequence::X ? "X" : "Z"; }
+
+// ---- Widths ---------------------------------------------------------------------------------------
+
+// Matrices are resized in the rows convention (W is inputs x outputs) and stored back as they were.
+Matrix to_rows(const Matrix& stored, Layout l) {
+  return l == Layout::rows ? stored : Matrix(stored.transpose());
+}
+Matrix from_rows(const Matrix& rows, Layout l) {
+  return l == Layout::rows ? rows : Matrix(rows.transpose());
+}
+
+// Distinct random streams per matrix, so grown W_q and W_k do not get the same numbers.
+enum Stream : std::uint64_t { kX = 101, kZ, kWq, kWk, kWv, kBq, kBk, kBv, kWo, kBo };
+
+Matrix blank(long rows, long cols, const Fill& fill, std::uint64_t stream) {
+  if (fill.random) return random_matrix(int(rows), int(cols), fill.spec, stream);
+  return Matrix::Zero(rows, cols);
+}
+
+/// rows x cols, keeping the top-left overlap of m.
+Matrix resized(const Matrix& m, long rows, long cols, const Fill& fill, std::uint64_t stream) {
+  Matrix out = blank(rows, cols, fill, stream);
+  const long r = std::min(rows, long(m.rows())), c = std::min(cols, long(m.cols()));
+  out.topLeftCorner(r, c) = m.topLeftCorner(r, c);
+  return out;
+}
+
+/// Columns in H bands of old_w become H bands of new_w; each band keeps its own leading columns.
+Matrix resized_bands(const Matrix& m, int H, long old_w, long new_w, const Fill& fill,
+                     std::uint64_t stream) {
+  Matrix out = blank(m.rows(), H * new_w, fill, stream);
+  const long keep = std::min(old_w, new_w);
+  for (int h = 0; h < H; ++h) out.middleCols(h * new_w, keep) = m.middleCols(h * old_w, keep);
+  return out;
+}
+
+Matrix rows_or_identity(const std::optional<Matrix>& W, long in, Layout l) {
+  return W ? to_rows(*W, l) : Matrix(Matrix::Identity(in, in));
+}
+
+// The input side (rows, in the rows convention) of a projection grows or shrinks.
+void resize_input(std::optional<Matrix>& W, long old_in, long new_in, Layout l, const Fill& fill,
+                  std::uint64_t stream) {
+  const Matrix r = rows_or_identity(W, old_in, l);
+  W = from_rows(resized(r, new_in, r.cols(), fill, stream), l);
+}
+
+void resize_output(std::optional<Matrix>& W, long in, int H, long old_w, long new_w, Layout l,
+                   const Fill& fill, std::uint64_t stream) {
+  const Matrix r = rows_or_identity(W, in, l);
+  W = from_rows(resized_bands(r, H, old_w, new_w, fill, stream), l);
+}
+
+void resize_bias(std::optional<Vector>& b, int H, long old_w, long new_w, const Fill& fill,
+                 std::uint64_t stream) {
+  if (!b) return;
+  const Matrix row = resized_bands(Matrix(b->transpose()), H, old_w, new_w, fill, stream);
+  b = Vector(row.row(0).transpose());
+}
+
+void check_size(const char* name, int value) {
+  if (value < 1)
+    throw ScenarioError(std::string(name) + ": expected at least 1, got " + std::to_string(value));
+}
+
+long stored_width(const Matrix& W, const Scenario& s) {
+  return s.layout == Layout::rows ? W.cols() : W.rows();
+}
+
+// Projection widths as the core resolves them: explicit W's width, or the identity's.
+long qk_width(const Projections& p, const Scenario& s) {
+  return p.W_q ? stored_width(*p.W_q, s) : p.W_k ? stored_width(*p.W_k, s) : s.d_x();
+}
+long v_width(const Projections& p, const Scenario& s) {
+  return p.W_v ? stored_width(*p.W_v, s) : s.d_z();
+}
+
+std::vector<Projections*> all_projections(Scenario& s) {
+  std::vector<Projections*> out;
+  if (s.per_head())
+    for (Projections& p : s.heads) out.push_back(&p);
+  else
+    out.push_back(&s.full);
+  return out;
+}
+
+}  // namespace
+
+void reorder_tokens(Scenario& s, Sequence seq, const std::vector<int>& order,
+                    const std::string& new_label) {
+  if (order.empty())
+    throw ScenarioError(std::string(sequence_name(seq)) +
+                        ": cannot remove the last token (attention needs at least one)");
+  const bool rows = s.layout == Layout::rows;  // tokens are rows of X (or its columns)
+  const bool self = !s.cross_attention();
+  if (seq == Sequence::X) {
+    s.X = take_along(s.X, rows, order, 0.0);
+    s.tokens = take_labels(s.tokens, order, new_label);
+    if (self) s.context_tokens = take_labels(s.context_tokens, order, new_label);
+  } else {
+    if (!s.Z) return;
+    s.Z = take_along(*s.Z, rows, order, 0.0);
+    s.context_tokens = take_labels(s.context_tokens, order, new_label);
+  }
+  // The mask's query axis is X's tokens; its key axis is Z's (X's in self-attention).
+  const bool queries = seq == Sequence::X, keys = seq == Sequence::Z || self;
+  if (s.mask.cells) {
+    if (queries) s.mask.cells = take_along(*s.mask.cells, rows, order, 1.0);
+    if (keys) s.mask.cells = take_along(*s.mask.cells, !rows, order, 1.0);
+  }
+  if (keys) s.mask.padding = remap_padding(s.mask.padding, order);
+}
+
+void insert_token(Scenario& s, Sequence seq, int at) {
+  std::vector<int> order = identity_order(token_count(s, seq));
+  at = std::clamp(at, 0, static_cast<int>(order.size()));
+  order.insert(order.begin() + at, -1);
+  const auto& labels = seq == Sequence::X ? s.tokens : s.context_tokens;
+  std::string label = "new";
+  for (int k = 2; std::find(labels.begin(), labels.end(), label) != labels.end(); ++k)
+    label = "new" + std::to_string(k);
+  reorder_tokens(s, seq, order, label);
+}
+
+void remove_token(Scenario& s, Sequence seq, int index) {
+  std::vector<int> order = identity_order(token_count(s, seq));
+  if (index < 0 || index >= static_cast<int>(order.size())) return;
+  order.erase(order.begin() + index);
+  reorder_tokens(s, seq, order);
+}
+
+void move_token(Scenario& s, Sequence seq, int index, int delta) {
+  std::vector<int> order = identity_order(token_count(s, seq));
+  const int to = index + delta;
+  const int n = static_cast<int>(order.size());
+  if (index < 0 || to < 0 || index >= n || to >= n) return;
+  std::swap(order[static_cast<std::size_t>(index)], order[static_cast<std::size_t>(to)]);
+  reorder_tokens(s, seq, order);
+}
+
+void set_token_label(Scenario& s, Sequence seq, int index, const std::string& label) {
+  const int n = token_count(s, seq);
+  if (index < 0 || index >= n || (seq == Sequence::Z && !s.Z))
+    throw ScenarioError(std::string(sequence_name(seq)) + ": no token " + std::to_string(index) + " (" +
+                        std::to_string(s.Z || seq == Sequence::X ? n : 0) + " tokens)");
+  std::vector<std::string>& labels = seq == Sequence::X ? s.tokens : s.context_tokens;
+  if (labels.empty())  // the first label given: the others keep the names the views show
+    for (int k = 0; k < n; ++k) labels.push_back("#" + std::to_string(k));
+  labels[static_cast<std::size_t>(index)] = label;
+  // Self-attention keys are X's tokens: their labels follow when given separately.
+  if (seq == Sequence::X && !s.cross_attention() && !s.context_tokens.empty())
+    s.context_tokens[static_cast<std::size_t>(index)] = label;
+}
+
+void set_cross_attention(Scenario& s, bool cross) {
+  if (cross == s.cross_attention()) return;
+  if (cross) {
+    s.Z = s.X;
+    if (s.context_tokens.empty()) s.context_tokens = s.tokens;
+    return;
+  }
+  if (s.d_z() != s.d_x())
+    throw ScenarioError("Z: is " + std::to_string(s.d_z()) + " wide and X " + std::to_string(s.d_x()) +
+                        "; make them equal (Sizes tab) before switching to self-attention");
+  // Keys become X's tokens: keep the explicit mask's overlap, allow new keys, drop gone padding.
+  std::vector<int> keys(static_cast<std::size_t>(s.n_x()), -1);
+  for (int i = 0; i < s.n_x() && i < s.n_z(); ++i) keys[static_cast<std::size_t>(i)] = i;
+  const bool rows = s.layout == Layout::rows;
+  if (s.mask.cells) s.mask.cells = take_along(*s.mask.cells, !rows, keys, 1.0);
+  s.mask.padding = remap_padding(s.mask.padding, keys);
+  s.Z.reset();
+  s.context_tokens.clear();
+}
+
+void set_model_width(Scenario& s, int d_x, const Fill& fill) {
+  check_size("d_model", d_x);
+  const long old = s.d_x();
+  if (d_x == old) return;
+  const Layout l = s.layout;
+  const bool self = !s.cross_attention();
+  long d_out = -1;
+  if (s.W_o) d_out = l == Layout::rows ? s.W_o->cols() : s.W_o->rows();
+  for (Projections* p : all_projections(s)) {
+    resize_input(p->W_q, old, d_x, l, fill, kWq);
+    if (self) {
+      resize_input(p->W_k, old, d_x, l, fill, kWk);
+      resize_input(p->W_v, old, d_x, l, fill, kWv);
+    }
+  }
+  s.X = from_rows(resized(to_rows(s.X, l), s.n_x(), d_x, fill, kX), l);
+  if (s.W_o && d_out == old) {  // the output projection maps back to d_model: it follows
+    const Matrix r = to_rows(*s.W_o, l);
+    s.W_o = from_rows(resized(r, r.rows(), d_x, fill, kWo), l);
+    resize_bias(s.b_o, 1, old, d_x, fill, kBo);
+  }
+}
+
+void set_context_width(Scenario& s, int d_z, const Fill& fill) {
+  check_size("d_z", d_z);
+  if (!s.Z || d_z == s.d_z()) return;
+  const long old = s.d_z();
+  const Layout l = s.layout;
+  for (Projections* p : all_projections(s)) {
+    resize_input(p->W_k, old, d_z, l, fill, kWk);
+    resize_input(p->W_v, old, d_z, l, fill, kWv);
+  }
+  s.Z = from_rows(resized(to_rows(*s.Z, l), s.n_z(), d_z, fill, kZ), l);
+}
+
+void set_key_width(Scenario& s, int d_k, const Fill& fill) {
+  check_size("d_k", d_k);
+  const Layout l = s.layout;
+  const int H = s.per_head() ? 1 : s.num_heads;  // per-head matrices are one band each
+  for (Projections* p : all_projections(s)) {
+    const long old = qk_width(*p, s) / H;
+    if (old == d_k) continue;
+    resize_output(p->W_q, s.d_x(), H, old, d_k, l, fill, kWq);
+    resize_output(p->W_k, s.d_z(), H, old, d_k, l, fill, kWk);
+    resize_bias(p->b_q, H, old, d_k, fill, kBq);
+    resize_bias(p->b_k, H, old, d_k, fill, kBk);
+  }
+}
+
+void set_value_width(Scenario& s, int d_v, const Fill& fill) {
+  check_size("d_v", d_v);
+  const Layout l = s.layout;
+  const int H = s.per_head() ? 1 : s.num_heads;
+  long old = 0;
+  for (Projections* p : all_projections(s)) {
+    old = v_width(*p, s) / H;
+    if (old == d_v) continue;
+    resize_output(p->W_v, s.d_z(), H, old, d_v, l, fill, kWv);
+    resize_bias(p->b_v, H, old, d_v, fill, kBv);
+  }
+  if (s.W_o && old != d_v) {
+    // W_o's inputs are the heads' concatenated outputs: H bands of d_v rows.
+    const Matrix r = to_rows(*s.W_o, l);
+    const Matrix t = resized_bands(Matrix(r.transpose()), s.head_count(), old, d_v, fill, kWo);
+    s.W_o = from_rows(Matrix(t.transpose()), l);
+  }
+}
+
+void randomize_embeddings(Scenario& s, const RandomSpec& spec) {
+  s.X = random_matrix(int(s.X.rows()), int(s.X.cols()), spec, kX);
+  if (s.Z) s.Z = random_matrix(int(s.Z->rows()), int(s.Z->cols()), spec, kZ);
+}
+
+void set_head_count(Scenario& s, int heads) {
+  if (s.per_head())
+    throw ScenarioError("num_heads: each head has its own weights (heads[0.." +
+                        std::to_string(s.heads.size() - 1) + "]); the count is theirs");
+  if (heads < 1 || heads > limits::max_heads)
+    throw ScenarioError("num_heads: expected a whole number from 1 to " +
+                        std::to_string(limits::max_heads) + ", got " + std::to_string(heads));
+  s.num_heads = heads;
+}
+
+}  // namespace attnlab

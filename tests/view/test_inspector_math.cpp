@@ -1,0 +1,212 @@
+// view/inspector_math.h against the core's numbers: for every stage, head and a sample of cells of
+// every case (both layouts), the explanation's value is the trace's cell, the written terms of a
+// sum add up to it, a weight is its exp over the sum of its query's exps, and a masked cell says
+// why. Sums are checked to 1e-12 relative to the sum of the terms' magnitudes (the core's GEMM
+// adds in another order); the largest error measured is printed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "view/inspector_math.h"
+#include "view_cases.h"
+
+namespace {
+
+using attnlab::Matrix;
+using attnlab::app::Explanation;
+using attnlab::app::HoveredCell;
+using attnlab::app::Stage;
+using attnlab::app::SumTerm;
+
+constexpr double kRelative = 1e-12;
+constexpr int kCellsPerMatrix = 40;  // every cell of a small matrix; a stride through a larger one
+
+const Stage kStages[] = {Stage::Q,       Stage::K,          Stage::V,      Stage::Scores,
+                         Stage::Scaled,  Stage::Masked,     Stage::Weights, Stage::HeadOutput,
+                         Stage::Concat,  Stage::Wo,         Stage::Output};
+
+bool PerHead(Stage s) { return s != Stage::Concat && s != Stage::Wo && s != Stage::Output; }
+
+// The displayed matrix of a stage (scaled and masked: their own values, materialised).
+Matrix Displayed(const attnlab::Scenario& s, const attnlab::Trace& t, Stage stage, int h) {
+  const auto k = static_cast<std::size_t>(h);
+  switch (stage) {
+    case Stage::Q: return t.heads[k].Q;
+    case Stage::K: return t.heads[k].K;
+    case Stage::V: return t.heads[k].V;
+    case Stage::Scores: return t.heads[k].scores;
+    case Stage::Scaled: return t.scaled(k);
+    case Stage::Masked: return t.masked(k);
+    case Stage::Weights: return t.heads[k].weights;
+    case Stage::HeadOutput: return t.heads[k].output;
+    case Stage::Concat: return t.concat;
+    case Stage::Wo: return s.W_o ? *s.W_o : Matrix();
+    case Stage::Output: return t.output;
+    case Stage::None: break;
+  }
+  return {};
+}
+
+// Largest relative error per stage, printed once at the end.
+std::map<std::string, double>& Worst() {
+  static std::map<std::string, double> worst;
+  return worst;
+}
+
+void ExpectSum(const std::string& where, Stage stage, double sum, double magnitude, double expected) {
+  const double err = std::fabs(sum - expected) / std::max(magnitude, 1e-300);
+  double& worst = Worst()[attnlab::app::StageName(stage)];
+  worst = std::max(worst, err);
+  EXPECT_LE(err, kRelative) << where << ": terms sum to " << sum << ", the cell is " << expected
+                            << " (relative error " << err << ")";
+}
+
+// The written sum: terms (plus a bias) add up to the value when none is elided; when some are,
+// the first kFirstTerms are shown in order and the count adds up.
+void CheckSum(const std::string& where, Stage stage, const Explanation& e, int n_terms, double bias,
+              double expected) {
+  ASSERT_EQ(static_cast<int>(e.terms.size()) + e.omitted, n_terms) << where;
+  EXPECT_FALSE(e.written.empty()) << where;
+  if (e.omitted > 0) {
+    for (int k = 0; k < attnlab::app::kFirstTerms; ++k)
+      EXPECT_EQ(e.terms[std::size_t(k)].label, std::to_string(k)) << where;
+    return;
+  }
+  double sum = bias, magnitude = std::fabs(bias);
+  for (const SumTerm& t : e.terms) {
+    double product = 1;
+    for (double f : t.factors) product *= f;
+    EXPECT_EQ(product, t.value) << where << ": a term is the product of its factors";
+    sum += t.value;
+    magnitude += std::fabs(t.value);
+  }
+  ExpectSum(where, stage, sum, magnitude, expected);
+}
+
+// Query i's weight for key j from the masked scores: exp(s - max) / sum of its exps.
+void CheckWeight(const std::string& where, const attnlab::Trace& t, int h, int i, int j, bool cols,
+                 const Explanation& e) {
+  const Matrix masked = t.masked(std::size_t(h));
+  const auto at = [&](int q, int k) { return cols ? masked(k, q) : masked(q, k); };
+  const int n = int(cols ? masked.rows() : masked.cols());
+  double max = -INFINITY;
+  for (int k = 0; k < n; ++k) max = std::max(max, at(i, k));
+  if (max == -INFINITY) {
+    EXPECT_EQ(e.value, 0.0) << where << ": a query with every key masked weighs nothing";
+    return;
+  }
+  double sum = 0;
+  for (int k = 0; k < n; ++k) sum += at(i, k) == -INFINITY ? 0.0 : std::exp(at(i, k) - max);
+  const double expected = at(i, j) == -INFINITY ? 0.0 : std::exp(at(i, j) - max) / sum;
+  ExpectSum(where, Stage::Weights, e.value, std::max(expected, 1e-300), expected);
+  for (const SumTerm& term : e.terms)
+    if (term.highlight) {
+      EXPECT_EQ(term.value, e.value) << where << ": the highlighted key is the inspected cell";
+      EXPECT_EQ(term.factors[0], at(i, j)) << where;
+      if (!term.masked) {
+        EXPECT_DOUBLE_EQ(term.factors[2], std::exp(at(i, j) - max)) << where;
+      }
+    }
+}
+
+TEST(InspectorMath, EveryStageExplainsTheTracesOwnNumbers) {
+  int explained = 0;
+  for (const auto& c : attnlab::view_testing::all_cases()) {
+    const attnlab::Scenario& s = c.scenario;
+    const attnlab::Model model = attnlab::resolve(s);
+    const attnlab::Trace t = attnlab::compute(s);
+    const bool cols = s.layout == attnlab::Layout::columns;
+    for (Stage stage : kStages)
+      for (int h = 0; h < (PerHead(stage) ? model.num_heads : 1); ++h) {
+        const Matrix m = Displayed(s, t, stage, h);
+        const int cells = int(m.size()), step = std::max(1, cells / kCellsPerMatrix);
+        for (int k = 0; k < cells; k += step) {
+          const int r = int(k / m.cols()), col = int(k % m.cols());
+          const std::string where = c.name + " " + attnlab::app::StageName(stage) + " head " +
+                                    std::to_string(h) + " [" + std::to_string(r) + ", " +
+                                    std::to_string(col) + "]";
+          const Explanation e = attnlab::app::Explain(s, model, t, HoveredCell{stage, h, r, col});
+          ASSERT_TRUE(e.valid) << where;
+          EXPECT_EQ(e.value, m(r, col)) << where;
+          EXPECT_FALSE(e.title.empty() || e.formula.empty()) << where;
+          const int i = cols ? col : r, j = cols ? r : col;  // rows-convention (query, key / column)
+          const attnlab::HeadWeights w = model.head(std::size_t(h));
+          switch (stage) {
+            case Stage::Q: CheckSum(where, stage, e, int(model.X->cols()), w.b_q(j), e.value); break;
+            case Stage::K: CheckSum(where, stage, e, int(model.keys().cols()), w.b_k(j), e.value); break;
+            case Stage::V: CheckSum(where, stage, e, int(model.keys().cols()), w.b_v(j), e.value); break;
+            case Stage::Scores:
+            case Stage::Scaled:
+            case Stage::Masked: {
+              const double score = t.heads[std::size_t(h)].scores(r, col);
+              CheckSum(where, stage, e, model.d_k, 0.0, score);
+              EXPECT_EQ(e.why_masked.empty(), bool(t.allowed(r, col))) << where << ": " << e.why_masked;
+              if (stage == Stage::Masked && !t.allowed(r, col)) {
+                EXPECT_EQ(e.value, -INFINITY) << where;
+              }
+              break;
+            }
+            case Stage::Weights:
+              CheckWeight(where, t, h, i, j, cols, e);
+              if (!t.allowed(r, col)) {
+                EXPECT_FALSE(e.why_masked.empty()) << where;
+              }
+              break;
+            case Stage::HeadOutput:
+              CheckSum(where, stage, e, int(cols ? t.heads[0].weights.rows() : t.heads[0].weights.cols()),
+                       0.0, e.value);
+              break;
+            case Stage::Output:
+              if (model.has_W_o()) CheckSum(where, stage, e, int(model.W_o->rows()), model.b_o(j), e.value);
+              break;
+            default: break;
+          }
+          ++explained;
+        }
+      }
+  }
+  for (const auto& [stage, err] : Worst()) std::printf("%-12s largest relative error %.3g\n", stage.c_str(), err);
+  EXPECT_GT(explained, 1000);
+}
+
+TEST(InspectorMath, CellsOutsideTheirMatrixOrStageNoneAreNotExplained) {
+  const attnlab::Scenario s = attnlab::view_testing::made_cases().front().scenario;
+  const attnlab::Model model = attnlab::resolve(s);
+  const attnlab::Trace t = attnlab::compute(s);
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::None, 0, 0, 0}).valid);
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Weights, 0, 5, 0}).valid);
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Weights, 3, 0, 0}).valid);  // 3 heads: 0..2
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Q, 0, -1, 0}).valid);
+  EXPECT_TRUE(attnlab::app::Explain(s, model, t, {Stage::Weights, 2, 4, 4}).valid);
+}
+
+TEST(InspectorMath, MaskReasonsNameEachPartThatForbids) {
+  attnlab::Scenario s = attnlab::view_testing::made_cases().front().scenario;  // causal, padding {1}
+  EXPECT_EQ(attnlab::app::MaskReason(s, 3, 2), "");
+  EXPECT_NE(attnlab::app::MaskReason(s, 1, 3).find("causal"), std::string::npos);
+  EXPECT_NE(attnlab::app::MaskReason(s, 3, 1).find("padding"), std::string::npos);
+  const std::string both = attnlab::app::MaskReason(s, 0, 1);
+  EXPECT_NE(both.find("causal"), std::string::npos);
+  EXPECT_NE(both.find("padding"), std::string::npos);
+  s.mask = {};
+  s.mask.cells = Matrix::Ones(5, 5);
+  (*s.mask.cells)(2, 4) = 0;
+  EXPECT_NE(attnlab::app::MaskReason(s, 2, 4).find("custom"), std::string::npos);
+  EXPECT_EQ(attnlab::app::MaskReason(s, 4, 2), "");
+  s = attnlab::with_layout(s, attnlab::Layout::columns);  // cells stored key by query
+  EXPECT_NE(attnlab::app::MaskReason(s, 2, 4).find("custom"), std::string::npos);
+  EXPECT_EQ(attnlab::app::MaskReason(s, 4, 2), "");
+}
+
+TEST(InspectorMath, NumWritesFourSignificantDigitsARealMinusAndInfinity) {
+  EXPECT_EQ(attnlab::app::Num(0.123456), "0.1235");
+  EXPECT_EQ(attnlab::app::Num(-2.5), "\xE2\x88\x92" "2.5");
+  EXPECT_EQ(attnlab::app::Num(-INFINITY), "\xE2\x88\x92\xE2\x88\x9E");
+  EXPECT_EQ(attnlab::app::Num(-1e-17), "0");
+}
+
+}  // namespace

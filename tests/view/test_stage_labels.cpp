@@ -1,0 +1,101 @@
+// view/stage_labels.h: every stage's labels have the shape of the trace's matrix in both layouts,
+// token names run along the token axes (queries: X's, keys: Z's or X's), indices along widths, and
+// the columns layout's labels are the rows layout's, swapped.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "view/stage_labels.h"
+#include "view_cases.h"
+
+namespace {
+
+using attnlab::Matrix;
+using attnlab::app::AxisLabels;
+using attnlab::app::Stage;
+
+const Stage kStages[] = {Stage::Q,      Stage::K,      Stage::V,          Stage::Scores,
+                         Stage::Scaled, Stage::Masked, Stage::Weights,    Stage::HeadOutput,
+                         Stage::Concat, Stage::Wo,     Stage::Output};
+
+const Matrix* StageMatrix(const attnlab::Scenario& s, const attnlab::Trace& t, Stage stage) {
+  const attnlab::HeadTrace& h = t.heads.front();
+  switch (stage) {
+    case Stage::Q: return &h.Q;
+    case Stage::K: return &h.K;
+    case Stage::V: return &h.V;
+    case Stage::Scores:
+    case Stage::Scaled:
+    case Stage::Masked: return &h.scores;
+    case Stage::Weights: return &h.weights;
+    case Stage::HeadOutput: return &h.output;
+    case Stage::Concat: return &t.concat;
+    case Stage::Wo: return s.W_o ? &*s.W_o : nullptr;
+    case Stage::Output: return &t.output;
+    case Stage::None: break;
+  }
+  return nullptr;
+}
+
+void ExpectAxis(const std::string& where, const attnlab::Scenario& s, const char* axis,
+                const std::vector<std::string>& labels, int n) {
+  ASSERT_NE(axis, nullptr) << where;
+  ASSERT_EQ(static_cast<int>(labels.size()), n) << where;
+  const std::string name = axis;
+  if (name == "queries")
+    EXPECT_EQ(labels, attnlab::app::QueryTokenLabels(s)) << where;
+  else if (name == "keys")
+    EXPECT_EQ(labels, attnlab::app::KeyTokenLabels(s)) << where;
+  else
+    EXPECT_EQ(labels, attnlab::app::IndexLabels(n)) << where << " (" << name << ")";
+}
+
+TEST(StageLabels, EveryStageMatchesTheTracesShapeAndNamesItsTokenAxes) {
+  int checked = 0;
+  for (const auto& c : attnlab::view_testing::all_cases()) {
+    const attnlab::Scenario& s = c.scenario;
+    const attnlab::Trace t = attnlab::compute(s);
+    for (Stage stage : kStages) {
+      const Matrix* m = StageMatrix(s, t, stage);
+      if (!m) continue;
+      const std::string where = c.name + " " + attnlab::app::StageName(stage);
+      const AxisLabels l = attnlab::app::StageLabels(stage, s, int(m->rows()), int(m->cols()));
+      ExpectAxis(where + " rows", s, l.row_axis, l.rows, int(m->rows()));
+      ExpectAxis(where + " cols", s, l.col_axis, l.cols, int(m->cols()));
+      // The token axis is the rows in the rows layout, the columns in the columns layout.
+      const std::string token_axis = s.layout == attnlab::Layout::rows ? l.row_axis : l.col_axis;
+      if (stage != Stage::Wo) {
+        EXPECT_TRUE(token_axis == "queries" || token_axis == "keys") << where;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(StageLabels, TheColumnsLayoutSwapsTheRowsLayoutsLabels) {
+  for (const auto& c : attnlab::view_testing::all_cases()) {
+    if (c.scenario.layout != attnlab::Layout::rows) continue;
+    const attnlab::Scenario cols = attnlab::with_layout(c.scenario, attnlab::Layout::columns);
+    for (Stage stage : kStages) {
+      const AxisLabels r = attnlab::app::StageLabels(stage, c.scenario, 3, 5);
+      const AxisLabels k = attnlab::app::StageLabels(stage, cols, 5, 3);
+      EXPECT_EQ(r.rows, k.cols) << c.name << " " << attnlab::app::StageName(stage);
+      EXPECT_EQ(r.cols, k.rows) << c.name << " " << attnlab::app::StageName(stage);
+    }
+  }
+}
+
+TEST(StageLabels, TokenLabelsAreTheScenariosOrNumbered) {
+  attnlab::Scenario s = attnlab::testing::random_scenario(3, 2, 1, 1);
+  EXPECT_EQ(attnlab::app::QueryTokenLabels(s), (std::vector<std::string>{"x0", "x1", "x2"}));
+  EXPECT_EQ(attnlab::app::KeyTokenLabels(s), attnlab::app::QueryTokenLabels(s)) << "self-attention";
+  s.tokens = {"a", "b", "c"};
+  s.Z = Matrix::Zero(2, 2);
+  EXPECT_EQ(attnlab::app::QueryTokenLabels(s), s.tokens);
+  EXPECT_EQ(attnlab::app::KeyTokenLabels(s), (std::vector<std::string>{"z0", "z1"}));
+  s.context_tokens = {"p", "q"};
+  EXPECT_EQ(attnlab::app::KeyTokenLabels(s), s.context_tokens);
+}
+
+}  // namespace
