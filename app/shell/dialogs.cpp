@@ -4,15 +4,11 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <exception>
 #include <filesystem>
-#include <memory>
 #include <utility>
 
 #include "attnlab/scenario_io.h"
-#include "shell/commands.h"
 #include "widgets/theme.h"
 #include "session/user_dirs.h"
 
@@ -26,7 +22,6 @@ constexpr const char* kErrorId = "###error";
 constexpr const char* kRecoveryId = "Recover unsaved work?###recovery";
 constexpr const char* kExportAllId = "Export all views###export_all";
 constexpr const char* kBusyId = "###busy";
-constexpr const char* kEllipsis = "\xE2\x80\xA6";
 
 std::string FileName(const std::string& path) { return fs::path(path).filename().string(); }
 
