@@ -26,14 +26,15 @@ class SessionRecovery : public SessionTest {
     doc_file_ = Write("lecture.json", SmallScenario(0.25));
   }
   /// What session/autosave.cpp writes: autosave-<pid>.json in the state dir.
-  std::string WriteOrphan(double scale) {
+  std::string WriteOrphan(double scale) { return WriteOrphanOf(doc_file_, SmallScenario(scale)); }
+  std::string WriteOrphanOf(const std::string& document, const attnlab::Scenario& work) {
     nlohmann::json doc;
     doc["attnlab_autosave"] = 1;
-    doc["document_path"] = doc_file_;
-    doc["document_name"] = "lecture.json";
+    doc["document_path"] = document;
+    doc["document_name"] = fs::path(document).filename().string();
     doc["is_preset"] = false;
     doc["saved_at"] = "2026-11-23 19:00:00";
-    doc["scenario"] = attnlab::scenario_to_json(SmallScenario(scale));
+    doc["scenario"] = attnlab::scenario_to_json(work);
     const std::string path =
         (fs::path(StateDir()) / ("autosave-" + std::to_string(DeadPid()) + ".json")).string();
     attnlab::write_file_atomically(path, doc.dump());
@@ -90,6 +91,29 @@ TEST_F(SessionRecovery, DeclinedDeletesTheAutosave) {
   EXPECT_FALSE(fs::exists(orphan));
   EXPECT_EQ(doc_.Version(), version);
   EXPECT_FALSE(doc_.IsDirty());
+}
+
+// The file the work belongs to is over 1 MiB: it is read off the calling thread ("Restoring...").
+TEST_F(SessionRecovery, ALargeDocumentIsRestoredOnTopOfItsFileReadOffThread) {
+  attnlab::Scenario big = RandomScenario(2048, 64, 4);
+  const std::string big_file = Write("big.json", big);
+  ASSERT_GT(fs::file_size(big_file), std::uintmax_t{1} << 20);
+  big.scale.kind = attnlab::Scale::Kind::value;
+  big.scale.value = 0.5;
+  WriteOrphanOf(big_file, big);
+  session_.OfferRecovery("");
+  ASSERT_TRUE(AskedToRecover());
+  session_.Answer(Choice::Restore);
+  ASSERT_EQ(Asked(), Question::Kind::Busy);
+  EXPECT_EQ(session_.Pending()->busy, Question::BusyKind::Restoring);
+  PollUntilIdle();
+  EXPECT_EQ(session_.Pending(), nullptr);
+  EXPECT_EQ(doc_.path, big_file);
+  EXPECT_EQ(Scale(), 0.5);
+  EXPECT_TRUE(doc_.IsDirty());
+  EXPECT_EQ(session_.GetIoStats().async_loads, 1);
+  doc_.Undo();
+  EXPECT_EQ(doc_.GetScenario().scale.kind, attnlab::Scale::Kind::inv_sqrt_dk) << "undo: the file as read";
 }
 
 TEST_F(SessionRecovery, OtherAnswersLeaveTheOfferOpen) {
