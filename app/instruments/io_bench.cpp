@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "panels/app_state.h"
-#include "shell/dialogs.h"
+#include "session/session.h"
 #include "instruments/frame_bench.h"
 #include "widgets/heatmap.h"
 
@@ -27,51 +27,51 @@ IoBench::IoBench(std::string open_path, bool save)
 
 bool IoBench::Done() const { return step_ == Step::Done && quiet_frames_ >= kQuietFrames; }
 
-void IoBench::BeforeFrame(AppState& state, DocumentDialogs& dialogs) {
+void IoBench::BeforeFrame(Session& session) {
   frame_cpu_start_ms_ = ThreadCpuMs();
   frame_start_ = std::chrono::steady_clock::now();
   if (step_ != Step::Done && !Current().requested && frame_ >= kFirstFrame &&
       quiet_frames_ >= kQuietFrames)
-    Request(state, dialogs);
+    Request(session);
 }
 
-void IoBench::Request(AppState& state, DocumentDialogs& dialogs) {
-  const DocumentDialogs::IoStats& io = dialogs.GetIoStats();
-  errors_before_ = dialogs.ErrorCount();
+void IoBench::Request(Session& session) {
+  const Session::IoStats& io = session.GetIoStats();
+  errors_before_ = session.ErrorCount();
   async_before_ = step_ == Step::Open ? io.async_loads : io.async_saves;
   requested_at_ = std::chrono::steady_clock::now();
   Current().requested = true;
   if (step_ == Step::Open)
-    dialogs.RequestOpenFile(state, open_path_);  // File > Open's, Open recent's and drops' path
+    session.RequestOpen(open_path_);  // File > Open's, Open recent's and drops' path
   else
-    dialogs.Save(state);  // Ctrl+S
+    session.Save();  // Ctrl+S
 }
 
-void IoBench::AfterFrame(const AppState& state, const DocumentDialogs& dialogs) {
+void IoBench::AfterFrame(const AppState& state, const Session& session) {
   ++frame_;
-  Measure(state, dialogs);
+  Measure(state, session);
   PaceFrame(frame_start_);  // as --bench-edit: the rest of the frame is the I/O thread's
 }
 
-void IoBench::Measure(const AppState& state, const DocumentDialogs& dialogs) {
+void IoBench::Measure(const AppState& state, const Session& session) {
   if (step_ == Step::Done || !Current().requested) {
     // The document's trace arriving (textures, scans) is the trace worker's cost, not I/O's.
     const bool quiet = !state.document.TraceStale() && !(state.heatmaps && state.heatmaps->WorkDeferred()) &&
-                       !dialogs.Busy();
+                       !session.Busy();
     quiet_frames_ = quiet ? quiet_frames_ + 1 : 0;
     return;
   }
   Measurement& m = Current();
   ++m.frames;
   m.ui_cpu_max_ms = std::max(m.ui_cpu_max_ms, ThreadCpuMs() - frame_cpu_start_ms_);
-  if (dialogs.Busy()) {
+  if (session.Busy()) {
     ++m.frames_busy;
     return;
   }
-  const DocumentDialogs::IoStats& io = dialogs.GetIoStats();
+  const Session::IoStats& io = session.GetIoStats();
   m.finished = true;
   m.async = (step_ == Step::Open ? io.async_loads : io.async_saves) > async_before_;
-  m.ok = dialogs.ErrorCount() == errors_before_ &&
+  m.ok = session.ErrorCount() == errors_before_ &&
          (step_ == Step::Open ? state.document.path == open_path_ : !state.document.IsDirty());
   m.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                         requested_at_).count();
@@ -79,7 +79,7 @@ void IoBench::Measure(const AppState& state, const DocumentDialogs& dialogs) {
   quiet_frames_ = 0;
 }
 
-void IoBench::Print(const DocumentDialogs& dialogs) const {
+void IoBench::Print(const Session& session) const {
   auto json = [](const Measurement& m, const char* done) {
     char buf[256];
     std::snprintf(buf, sizeof buf,
@@ -89,7 +89,7 @@ void IoBench::Print(const DocumentDialogs& dialogs) const {
                   m.async ? "true" : "false", m.frames, m.frames_busy, m.ui_cpu_max_ms, m.wall_ms);
     return std::string(buf);
   };
-  const DocumentDialogs::IoStats& io = dialogs.GetIoStats();
+  const Session::IoStats& io = session.GetIoStats();
   std::printf("{\"open\":%s,\"save\":%s,\"sync_loads\":%d,\"async_loads\":%d,\"sync_saves\":%d,"
               "\"async_saves\":%d}\n",
               json(open_, "opened").c_str(), json(save_, "saved").c_str(), io.sync_loads,

@@ -13,18 +13,18 @@
 namespace attnlab::app {
 
 class AppState;
-class DocumentDialogs;
+class Session;
 
 class IoBench {
  public:
   IoBench(std::string open_path, bool save);
   /// At the start of a frame: makes the next request when due.
-  void BeforeFrame(AppState& state, DocumentDialogs& dialogs);
+  void BeforeFrame(Session& session);
   /// After the frame was rendered.
-  void AfterFrame(const AppState& state, const DocumentDialogs& dialogs);
+  void AfterFrame(const AppState& state, const Session& session);
   /// Both steps are done and the window has settled (the new document's trace drawn).
   bool Done() const;
-  void Print(const DocumentDialogs& dialogs) const;
+  void Print(const Session& session) const;
 
  private:
   enum class Step { Open, Save, Done };
@@ -33,9 +33,8 @@ class IoBench {
     int frames = 0, frames_busy = 0;
     double ui_cpu_max_ms = 0, wall_ms = 0;
   };
-  void Request(AppState& state, DocumentDialogs& dialogs);
-  void Measure(const AppState& state, const DocumentDialogs& dialogs);
-  bool Finished(const AppState& state, const DocumentDialogs& dialogs) const;
+  void Request(Session& session);
+  void Measure(const AppState& state, const Session& session);
   Measurement& Current() { return step_ == Step::Open ? open_ : save_; }
 
   std::string open_path_;

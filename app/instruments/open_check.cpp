@@ -12,7 +12,7 @@
 
 #include "panels/app_state.h"
 #include "attnlab/scenario_io.h"
-#include "shell/dialogs.h"
+#include "session/session.h"
 
 namespace attnlab::app {
 namespace {
@@ -103,8 +103,7 @@ bool OpenCheck::Load(const std::string& list_path, std::string* error) {
   return !files_.empty();
 }
 
-void OpenCheck::BeforeDraw(AppState& state, DocumentDialogs& dialogs, int frame) {
-  busy_before_ = dialogs.Busy();
+void OpenCheck::BeforeDraw(AppState& state, Session& session, int frame) {
   const int step = frame - kFirstFrame - waited_;
   if (step < 0 || step >= 2 * static_cast<int>(files_.size())) return;
   if (step % 2 == 1) {  // the frame after the request: AfterDraw looks at the screen
@@ -113,20 +112,21 @@ void OpenCheck::BeforeDraw(AppState& state, DocumentDialogs& dialogs, int frame)
   if (!ImGui::GetCurrentContext()->OpenPopupStack.empty())
     ImGui::ClosePopupToLevel(0, true);  // the previous file's modal, as if OK was pressed
   before_ = Take(state);
-  errors_before_ = dialogs.ErrorCount();
-  dialogs.RequestOpenFile(state, files_[step / 2]);  // the menu's and drag-and-drop's own path
+  errors_before_ = session.ErrorCount();
+  session.RequestOpen(files_[step / 2]);  // the menu's and drag-and-drop's own path
 }
 
-void OpenCheck::AfterDraw(AppState& state, DocumentDialogs& dialogs, int frame) {
+void OpenCheck::AfterDraw(AppState& state, Session& session, int frame) {
+  const bool was_busy = std::exchange(busy_before_, session.Busy());
   const int step = frame - kFirstFrame - waited_;
   if (step < 0 || step >= 2 * static_cast<int>(files_.size()) || step % 2 == 0) return;
-  if (busy_before_ || dialogs.Busy()) {  // still reading, or its message opens this frame
+  if (was_busy || session.Busy()) {  // still reading, or its message opens this frame
     ++waited_;
     return;
   }
-  const bool refused = dialogs.ErrorCount() > errors_before_;
-  const std::string message = refused ? dialogs.ErrorMessage() : std::string();
-  const std::string title = refused ? dialogs.ErrorTitle() : std::string();
+  const bool refused = session.ErrorCount() > errors_before_;
+  const std::string message = refused ? session.ErrorMessage() : std::string();
+  const std::string title = refused ? session.ErrorTitle() : std::string();
   // Shown: the modal is on screen with the message, and the status bar repeats it.
   const bool shown = refused && ModalShows(title, message) && StatusBarShows(state, title, message);
   const nlohmann::json line = {{"file", files_[step / 2]},

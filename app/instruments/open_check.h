@@ -1,6 +1,6 @@
 #pragma once
 /// `--check-open LIST`: opens every file named in LIST (one path per line) inside one real window
-/// session, through DocumentDialogs::RequestOpenFile (the function File > Open, Open recent and
+/// session, through Session::RequestOpen (the function File > Open, Open recent and
 /// drag-and-drop call), and prints one JSON line per file:
 ///   {"file", "accepted", "message", "title", "shown", "document_unchanged", "dirty", "asked_to_save"}
 /// `message` is the text of the error modal; `shown` says that the frame after, the modal and the
@@ -14,7 +14,7 @@
 namespace attnlab::app {
 
 class AppState;
-class DocumentDialogs;
+class Session;
 
 class OpenCheck {
  public:
@@ -24,8 +24,8 @@ class OpenCheck {
   /// spent waiting for large files read off the UI thread (it grows while they load).
   int FrameCount() const { return kFirstFrame + 2 * static_cast<int>(files_.size()) + 1 + waited_; }
   /// Call right after ImGui's NewFrame and right after the frame's widgets are drawn.
-  void BeforeDraw(AppState& state, DocumentDialogs& dialogs, int frame);
-  void AfterDraw(AppState& state, DocumentDialogs& dialogs, int frame);
+  void BeforeDraw(AppState& state, Session& session, int frame);
+  void AfterDraw(AppState& state, Session& session, int frame);
 
  private:
   // Modals wait for the first frames (dialogs.cpp, ReadyForModal); --test-edit runs at frame 2.
@@ -45,6 +45,8 @@ class OpenCheck {
   /// Frames the check waited: a large file is read off the UI thread, and its message shows the
   /// frame after the read ends.
   int waited_ = 0;
+  /// A file was being read when the last frame ended, before this frame's Session::Poll()
+  /// could finish it: its result shows from this frame on.
   bool busy_before_ = false;
 };
 

@@ -4,6 +4,7 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/model.h"
+#include "session/session.h"
 #include "shell/commands.h"
 #include "attnlab/matrix_text.h"
 #include "attnlab/trace_io.h"
@@ -58,8 +59,13 @@ void Act(AppState& state, int step) {
       break;
     case 8: state.document.Undo(); break;
     case 9:
-      if (!state.presets.empty())
-        OpenPreset(state, state.presets[static_cast<std::size_t>(step / 10) % state.presets.size()]);
+      if (!state.presets.empty() && state.session) {
+        Session& session = *state.session;
+        session.RequestOpenPreset(state.presets[static_cast<std::size_t>(step / 10) % state.presets.size()]);
+        // The tour's edits are not worth keeping: it answers the guard as a user would.
+        const Question* asked = session.Pending();
+        if (asked && asked->kind == Question::Kind::SaveChanges) session.Answer(Choice::DontSave);
+      }
       break;
   }
 }

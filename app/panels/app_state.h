@@ -13,6 +13,7 @@ namespace attnlab::app {
 
 struct HeatmapContext;
 class DocumentDialogs;
+class Session;
 
 struct AppState {
   AppState() {
@@ -28,7 +29,8 @@ struct AppState {
   UiState ui;
   std::vector<PresetInfo> presets;
   HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
-  DocumentDialogs* dialogs = nullptr;  ///< owned by the app: file dialogs, recent files, autosave
+  Session* session = nullptr;          ///< owned by the app: open, save, guard, autosave, recovery
+  DocumentDialogs* dialogs = nullptr;  ///< owned by the app: draws the session's questions
 };
 
 }  // namespace attnlab::app

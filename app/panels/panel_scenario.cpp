@@ -9,8 +9,7 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/model.h"
-#include "shell/commands.h"
-#include "shell/dialogs.h"
+#include "session/session.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::ScenarioPanel {
@@ -23,10 +22,7 @@ void PresetPicker(AppState& state) {
   for (const PresetInfo& p : state.presets) {
     const bool current = state.document.is_preset && p.stem == state.document.name;
     if (ImGui::Selectable(p.title.c_str(), current)) {
-      if (DocumentDialogs* dialogs = Dialogs(state))
-        dialogs->RequestOpenPreset(state, p);  // asks first when there are unsaved changes
-      else
-        OpenPreset(state, p);
+      if (state.session) state.session->RequestOpenPreset(p);  // asks first when there are unsaved changes
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s.json", p.stem.c_str());
     if (current) ImGui::SetItemDefaultFocus();

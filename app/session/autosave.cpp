@@ -17,7 +17,6 @@
 #include "attnlab/limits.h"
 #include "attnlab/model.h"
 #include "attnlab/scenario_io.h"
-#include "session/document_io.h"
 
 namespace attnlab::app {
 namespace {
@@ -105,22 +104,19 @@ RecoveredWork ReadAutosave(const std::string& path) {
   }
 }
 
-void Autosave::Init(const std::string& dir) {
+void Autosave::Init(const std::string& dir, TaskRunner& tasks) {
   dir_ = dir;
+  tasks_ = &tasks;
   path_ = dir.empty() ? std::string()
                       : (fs::path(dir) / (kPrefix + std::to_string(getpid()) + ".json")).string();
 }
 
 Autosave::~Autosave() { WaitForWrite(); }
 
+// Delivers the write in flight now: its completion reports a failure.
 void Autosave::WaitForWrite() {
-  if (!pending_.valid()) return;
-  try {
-    pending_.get();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "attnlab: autosave failed: %s\n", e.what());
-    file_exists_ = false;
-  }
+  if (tasks_ && write_ != 0) tasks_->Finish(write_);
+  write_ = 0;
 }
 
 void Autosave::Tick(const Document& document) {
@@ -133,12 +129,23 @@ void Autosave::Tick(const Document& document) {
   const auto now = std::chrono::steady_clock::now();
   if (now - last_write_ < kInterval) return;
   // One write at a time; a slow disk (fsync) delays the next autosave, never the frame.
-  if (pending_.valid() && !IsReady(pending_)) return;
-  WaitForWrite();
+  if (tasks_->Running(write_)) return;
   AutosaveContent content{document.Snapshot(), document.path, document.name, document.is_preset};
-  pending_ = WriteInBackground(path_, [content = std::move(content)] {
-    return Serialize(content);
-  });
+  write_ = tasks_->Start<bool>(
+      "autosave",
+      [path = path_, content = std::move(content)] {
+        attnlab::write_file_atomically(path, Serialize(content));
+        return true;
+      },
+      [this](TaskResult<bool> result) {
+        write_ = 0;
+        try {
+          result.Take();
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "attnlab: autosave failed: %s\n", e.what());
+          file_exists_ = false;
+        }
+      });
   written_version_ = document.Version();
   last_write_ = now;
   file_exists_ = true;

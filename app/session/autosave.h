@@ -6,11 +6,11 @@
 /// next start.
 #include <chrono>
 #include <cstdint>
-#include <future>
 #include <optional>
 #include <string>
 
 #include "attnlab/scenario.h"
+#include "session/task_runner.h"
 
 namespace attnlab::app {
 
@@ -30,8 +30,9 @@ class Autosave {
  public:
   static constexpr std::chrono::seconds kInterval{3};
 
-  /// `dir`: the state directory (empty disables autosaving, e.g. scripted runs).
-  void Init(const std::string& dir);
+  /// `dir`: the state directory (empty disables autosaving, e.g. scripted runs). Writes run on
+  /// `tasks`, which must outlive this.
+  void Init(const std::string& dir, TaskRunner& tasks);
   ~Autosave();
   bool Enabled() const { return !dir_.empty(); }
   /// This process's autosave file.
@@ -55,7 +56,8 @@ class Autosave {
   std::uint64_t written_version_ = 0;
   bool file_exists_ = false;
   std::chrono::steady_clock::time_point last_write_{};
-  std::future<void> pending_;
+  TaskRunner* tasks_ = nullptr;
+  TaskRunner::TaskId write_ = 0;  ///< the write in flight, if any
 };
 
 /// Reads one autosave file; throws attnlab::ScenarioError naming the file.

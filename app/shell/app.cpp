@@ -19,6 +19,7 @@
 #include "shell/commands.h"
 #include "shell/dialogs.h"
 #include "session/document_io.h"
+#include "session/session.h"
 #include "instruments/frame_bench.h"
 #include "widgets/heatmap.h"
 #include "instruments/io_bench.h"
@@ -55,17 +56,17 @@ std::string ConfigIniPath() {
   return ec ? std::string() : (dir / "imgui.ini").string();
 }
 
-// Returns false when the file given on the command line could not be opened. `load_later`: the
-// file is large and the window reads it off the UI thread (DocumentDialogs::OpenInitialFile).
-bool OpenInitialDocument(AppState& state, const Options& options, bool load_later) {
-  state.presets = ListPresets(FindPresetDir());
-  state.document.Open(BuiltInExample(state.presets));
-  const bool opened = options.file.empty() || load_later || OpenDocument(state, options.file);
-  if (!opened) std::fprintf(stderr, "attnlab: showing the built-in example instead\n");
+// The file given on the command line, through the session's one path. `load_later`: the file is
+// large and the window reads it off the UI thread. `interactive`: a failure is also shown.
+void OpenInitialDocument(AppState& state, Session& session, const Options& options, bool load_later,
+                         bool interactive) {
+  session.SetOnStartFileOpened([&state, head = options.head] {  // --head, once a large file is in
+    state.ui.selected_head = std::clamp(head, 0, state.document.HeadCount() - 1);
+  });
+  session.OpenAtStart(options.file, load_later, interactive);
   state.ui.selected_head = std::clamp(options.head, 0, state.document.HeadCount() - 1);
   if (!options.show_panel.empty()) ShowPanel(state, options.show_panel.c_str());
   SetLectureMode(state, options.lecture);
-  return opened;
 }
 
 // Applies lecture mode changes between frames: a new font atlas at the lecture scale (crisp) and
@@ -151,7 +152,14 @@ int RunApp(const Options& options) {
   // numbers (--test-edit at frame 2, ...) refer to it; the window shows "Opening..." instead.
   const bool load_later = !mode.Scripted() && options.test_edit.empty() && !options.file.empty() &&
                           LoadsOffThread(options.file);
-  const bool file_opened = OpenInitialDocument(state, options, load_later);
+  state.presets = ListPresets(FindPresetDir());
+  // Recent files and the autosave live in the user's directories; scripted runs (tests) leave
+  // them alone unless told what to do with a crashed run's work (--restore-autosave).
+  Session session;
+  session.Init(state.document, state.presets, mode.Scripted() ? std::string() : ConfigDir(),
+               mode.Scripted() ? std::string() : StateDir());
+  state.session = &session;
+  OpenInitialDocument(state, session, options, load_later, !mode.Scripted());
   state.ui.scripted_cell_edit = options.edit_cell;  // its tab comes to the front first
 
   std::unique_ptr<OpenCheck> open_check;
@@ -180,11 +188,8 @@ int RunApp(const Options& options) {
   heatmaps.work.SetUnlimited(mode.screenshot && !options.capture_stale);  // a finished picture
   state.heatmaps = &heatmaps;
   heatmaps.context_menu = [&state](const HeatmapSpec& spec) { HeatmapContextMenu(state, spec); };
-  // Recent files and the autosave live in the user's directories; scripted runs (tests) leave
-  // them alone unless told what to do with a crashed run's work (--restore-autosave).
-  DocumentDialogs dialogs;
-  dialogs.Init(mode.Scripted() ? std::string() : ConfigDir(),
-               mode.Scripted() ? std::string() : StateDir());
+  session.Tasks().SetOnFinished([] { Platform::Wake(); });  // a finished read or write is drawn
+  DocumentDialogs dialogs(session);
   state.dialogs = &dialogs;
   // Large traces compute here; a finished one wakes the event loop (issue 5).
   auto trace_worker = std::make_unique<TraceWorker>([] { Platform::Wake(); });
@@ -193,14 +198,8 @@ int RunApp(const Options& options) {
   if (mode.bench_edit) edit_bench = std::make_unique<EditBench>(options.bench_edit, options.edit_every, options.edit_what);
   std::unique_ptr<IoBench> io_bench;
   if (mode.bench_io) io_bench = std::make_unique<IoBench>(options.bench_open, options.bench_save);
-  if (load_later) dialogs.OpenInitialFile(state, options.file, options.head);
-  if (!mode.Scripted()) {
-    if (!state.document.path.empty()) dialogs.recent.Add(state.document.path);
-    if (!file_opened)
-      dialogs.ShowError(state, "Cannot open " + options.file, state.document.status);
-  }
   if (!mode.Scripted() || !options.restore_autosave.empty())
-    dialogs.OfferRecovery(state, options.restore_autosave);
+    session.OfferRecovery(options.restore_autosave);
   platform.SetCloseGuard(!mode.Scripted());  // the close button asks about unsaved changes
   WindowCapture window_capture;
   ThemeSync theme;
@@ -216,14 +215,14 @@ int RunApp(const Options& options) {
 
   for (int frame = 0; !platform.ShouldClose(); ++frame) {
     platform.WaitForEvents(mode.Scripted());
-    for (const std::string& path : platform.TakeDroppedPaths()) dialogs.RequestOpenFile(state, path);
+    for (const std::string& path : platform.TakeDroppedPaths()) session.RequestOpen(path);
     theme.Apply(state, platform);
     window_capture.BeforeFrame(state, platform);
     const Clock::time_point start = Clock::now();
     const std::uint64_t trace_before = state.document.TraceVersion();
-    state.document.PollTrace();  // before any panel holds the trace: a finished one is swapped in
+    session.Poll();  // before any panel holds the trace: finished traces, reads and writes, autosave
     if (edit_bench && !edit_bench->BeforeFrame(state)) exit_code = 1;
-    if (io_bench) io_bench->BeforeFrame(state, dialogs);
+    if (io_bench) io_bench->BeforeFrame(session);
     if (mode.screenshot && frame == last_frame - 1 && frame < kMaxTraceWaitFrames &&
         WaitForTrace(state, options))
       ++last_frame;
@@ -234,9 +233,9 @@ int RunApp(const Options& options) {
     // --edit-cell: the Inputs panel types the value while drawing the captured frame.
     state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));
     platform.NewFrame();
-    if (open_check) open_check->BeforeDraw(state, dialogs, frame);
+    if (open_check) open_check->BeforeDraw(state, session, frame);
     DrawFrame(state);
-    if (open_check) open_check->AfterDraw(state, dialogs, frame);
+    if (open_check) open_check->AfterDraw(state, session, frame);
     if (open_check) last_frame = open_check->FrameCount();  // grows while large files load
     if (mode.smoke) SmokeStep(state, frame, &smoke);
     if (!options.test_edit.empty() && frame == 2 && !ApplyScriptedEdit(state, options.test_edit, &error)) {
@@ -254,16 +253,15 @@ int RunApp(const Options& options) {
     if (const int key = platform.TakeScreenshotKey()) dialogs.RequestScreenshot(key);
     if (const int scale = dialogs.TakeScreenshotRequest())
       window_capture.Request(scale, NextScreenshotPath(scale));
-    dialogs.autosave.Tick(state.document);
     heatmaps.EndFrame();
     frame_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     if (mode.startup && frame == 0) std::printf("{\"first_frame_ms\":%.1f}\n", MillisecondsSinceLaunch());
     if (edit_bench) edit_bench->AfterFrame(state);
-    if (io_bench) io_bench->AfterFrame(state, dialogs);
+    if (io_bench) io_bench->AfterFrame(state, session);
     if (WindowTitle(state) != title) platform.SetTitle(title = WindowTitle(state));
     // An edit made during this frame is drawn in the next one: ask for it even when idle.
     if (state.document.Version() != version_before || state.document.TraceVersion() != trace_before ||
-        heatmaps.WorkDeferred() || dialogs.Busy())  // "Opening..." is drawn until the file is in
+        heatmaps.WorkDeferred() || session.Busy())  // "Opening..." is drawn until the file is in
       platform.RequestFrames(2);
     if (capture_now && !WriteScreenshot(options, capture, dump, state, platform.FramebufferScale()))
       exit_code = 1;
@@ -271,15 +269,15 @@ int RunApp(const Options& options) {
     if (edit_bench && edit_bench->Done()) break;
     if (io_bench && io_bench->Done()) break;
     if (platform.TakeCloseRequest() || std::exchange(state.ui.quit_requested, false))
-      dialogs.RequestQuit(state);  // asks first when there are unsaved changes
-    if (dialogs.QuitConfirmed()) platform.SetShouldClose();
+      session.RequestQuit();  // asks first when there are unsaved changes
+    if (session.QuitConfirmed()) platform.SetShouldClose();
   }
   if (!options.edit_cell.empty() && !state.ui.scripted_cell_edit.empty()) {
     std::fprintf(stderr, "attnlab: --edit-cell %s was not applied\n", options.edit_cell.c_str());
     exit_code = 1;
   }
   // A clean exit: the work was saved or deliberately discarded, the autosave is no longer needed.
-  dialogs.autosave.Remove();
+  session.Close();
   if (options.print_scenario)
     std::printf("%s\n", attnlab::scenario_to_json(state.document.GetScenario()).dump(2).c_str());
 
@@ -288,7 +286,7 @@ int RunApp(const Options& options) {
                 int(frame_ms.size()), Percentile(frame_ms, 0.50), Percentile(frame_ms, 0.95),
                 Percentile(frame_ms, 1.0), bench_cpu.PerFrameMs(int(frame_ms.size())));
   if (edit_bench) edit_bench->Print(state);
-  if (io_bench) io_bench->Print(dialogs);
+  if (io_bench) io_bench->Print(session);
   if (options.trace_stats) PrintTraceStats(state);
   if (mode.smoke) {
     std::printf("{\"frames\":%d,\"actions\":%d,\"versions\":%d,\"computes\":%d,\"uploads\":%d}\n",
@@ -307,6 +305,7 @@ int RunApp(const Options& options) {
   heatmaps.Release();
   state.document.trace_worker = nullptr;
   trace_worker.reset();  // joins the worker before GLFW, which it wakes, goes away
+  session.Tasks().SetOnFinished({});  // tasks still running finish without waking GLFW
   platform.Shutdown();
   return exit_code;
 }

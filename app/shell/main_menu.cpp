@@ -16,21 +16,7 @@ namespace {
 
 void FileMenu(AppState& state) {
   if (!ImGui::BeginMenu("File")) return;
-  if (DocumentDialogs* dialogs = Dialogs(state)) {  // Open, recent, Save As, export, quit
-    dialogs->DrawFileMenu(state);
-    ImGui::EndMenu();
-    return;
-  }
-  if (ImGui::BeginMenu("Open preset", !state.presets.empty())) {
-    for (const PresetInfo& p : state.presets)
-      if (ImGui::MenuItem(p.title.c_str())) OpenPreset(state, p);
-    ImGui::EndMenu();
-  }
-  ImGui::Separator();
-  if (ImGui::MenuItem("Save", "Ctrl+S")) SaveDocument(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Writes %s", SavePath(state).c_str());
-  ImGui::Separator();
-  if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.ui.quit_requested = true;
+  if (DocumentDialogs* dialogs = Dialogs(state)) dialogs->DrawFileMenu(state);  // Open, recent, Save As, export, quit
   ImGui::EndMenu();
 }
 
