@@ -156,10 +156,7 @@ void AttentionKind(AppState& state) {
   ShowEditError(state.document, "attention");
 }
 
-// The label being typed, so that one label's keystrokes are one undo step.
-ImGuiID g_label_editing = 0;
-
-void LabelField(AppState& state, Sequence seq, int i, const char* source) {
+void LabelField(AppState& state, State& self, Sequence seq, int i, const char* source) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const std::vector<std::string>& labels = seq == Sequence::X ? s.tokens : s.context_tokens;
   char buf[128] = {};
@@ -180,10 +177,10 @@ void LabelField(AppState& state, Sequence seq, int i, const char* source) {
       // Self-attention keys are X's tokens: their labels follow when given separately.
       if (seq == Sequence::X && !sc.cross_attention() && !sc.context_tokens.empty())
         sc.context_tokens[static_cast<std::size_t>(i)] = text;
-    }, g_label_editing == id);
-    g_label_editing = id;
+    }, self.label_editing == id);
+    self.label_editing = id;
   }
-  if (ImGui::IsItemDeactivated() && g_label_editing == id) g_label_editing = 0;
+  if (ImGui::IsItemDeactivated() && self.label_editing == id) self.label_editing = 0;
 }
 
 void RowButtons(AppState& state, Sequence seq, int i, int n, const char* source) {
@@ -204,7 +201,7 @@ void RowButtons(AppState& state, Sequence seq, int i, int n, const char* source)
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove this token (its embedding too)");
 }
 
-void TokenList(AppState& state, Sequence seq) {
+void TokenList(AppState& state, State& self, Sequence seq) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const int n = seq == Sequence::X ? s.n_x() : s.n_z();
   const char* source = seq == Sequence::X ? "tokens X" : "tokens Z";
@@ -232,7 +229,7 @@ void TokenList(AppState& state, Sequence seq) {
         ImGui::AlignTextToFramePadding();
         ImGui::TextColored(DimTextColor(), "%d", i);
         ImGui::TableSetColumnIndex(1);
-        LabelField(state, seq, i, label_source);
+        LabelField(state, self, seq, i, label_source);
         ImGui::TableSetColumnIndex(2);
         RowButtons(state, seq, i, n, source);
         ImGui::PopID();
@@ -251,13 +248,13 @@ void TokenList(AppState& state, Sequence seq) {
 
 }  // namespace
 
-void Draw(AppState& state) {
+void Draw(AppState& state, State& self) {
   AttentionKind(state);
   ImGui::Separator();
-  TokenList(state, Sequence::X);
+  TokenList(state, self, Sequence::X);
   if (state.document.GetScenario().cross_attention()) {
     ImGui::Spacing();
-    TokenList(state, Sequence::Z);
+    TokenList(state, self, Sequence::Z);
   }
 }
 

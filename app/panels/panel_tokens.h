@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
 #include "panels/app_state.h"
 
 namespace attnlab::app::TokensPanel {
@@ -24,6 +26,11 @@ void MoveToken(attnlab::Scenario& s, Sequence seq, int index, int delta);
 /// differs from X's (W_k and W_v would not fit X).
 void SetCrossAttention(attnlab::Scenario& s, bool cross);
 
-void Draw(AppState& state);
+/// What the token list keeps between frames (its owner, the Inputs panel, keeps it).
+struct State {
+  ImGuiID label_editing = 0;  ///< the label being typed: its keystrokes are one undo step
+};
+
+void Draw(AppState& state, State& self);
 
 }  // namespace attnlab::app::TokensPanel

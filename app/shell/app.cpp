@@ -57,14 +57,15 @@ std::string ConfigIniPath() {
 
 // Returns false when the file given on the command line could not be opened. `load_later`: the
 // file is large and the window reads it off the UI thread (DocumentDialogs::OpenInitialFile).
-bool OpenInitialDocument(AppState& state, const Options& options, bool load_later) {
+bool OpenInitialDocument(AppState& state, PanelRegistry& panels, const Options& options,
+                         bool load_later) {
   state.presets = ListPresets(FindPresetDir());
   state.document.Open(BuiltInExample(state.presets));
   const bool opened = options.file.empty() || load_later || OpenDocument(state, options.file);
   if (!opened) std::fprintf(stderr, "attnlab: showing the built-in example instead\n");
   state.ui.selected_head = std::clamp(options.head, 0, state.document.HeadCount() - 1);
-  if (!options.show_panel.empty()) ShowPanel(state, options.show_panel.c_str());
-  SetLectureMode(state, options.lecture);
+  if (!options.show_panel.empty()) panels.ShowPanel(state, options.show_panel.c_str());
+  SetLectureMode(state, panels, options.lecture);
   return opened;
 }
 
@@ -93,13 +94,13 @@ std::string WindowTitle(const AppState& state) {
   return title;
 }
 
-void DrawFrame(AppState& state) {
+void DrawFrame(AppState& state, PanelRegistry& panels) {
   state.ui.hovered_last_frame = state.ui.hovered;
   state.ui.hovered = {};
-  HandleShortcuts(state);
-  DrawMainMenuBar(state);
+  HandleShortcuts(state, panels);
+  DrawMainMenuBar(state, panels);
   DrawStatusBar(state);
-  DrawPanels(state);
+  panels.DrawPanels(state);
   if (state.dialogs) state.dialogs->DrawDialogs(state);
 }
 
@@ -147,11 +148,12 @@ int RunApp(const Options& options) {
                      options.bench_edit > 0, options.bench_startup, !options.check_open.empty(),
                      !options.bench_open.empty() || options.bench_save};
   AppState state;
+  PanelRegistry panels(ShortcutRows());
   // Scripted runs and --test-edit read the file before the first frame, so that their frame
   // numbers (--test-edit at frame 2, ...) refer to it; the window shows "Opening..." instead.
   const bool load_later = !mode.Scripted() && options.test_edit.empty() && !options.file.empty() &&
                           LoadsOffThread(options.file);
-  const bool file_opened = OpenInitialDocument(state, options, load_later);
+  const bool file_opened = OpenInitialDocument(state, panels, options, load_later);
   state.ui.scripted_cell_edit = options.edit_cell;  // its tab comes to the front first
 
   std::unique_ptr<OpenCheck> open_check;
@@ -235,10 +237,10 @@ int RunApp(const Options& options) {
     state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));
     platform.NewFrame();
     if (open_check) open_check->BeforeDraw(state, dialogs, frame);
-    DrawFrame(state);
+    DrawFrame(state, panels);
     if (open_check) open_check->AfterDraw(state, dialogs, frame);
     if (open_check) last_frame = open_check->FrameCount();  // grows while large files load
-    if (mode.smoke) SmokeStep(state, frame, &smoke);
+    if (mode.smoke) SmokeStep(state, panels, frame, &smoke);
     if (!options.test_edit.empty() && frame == 2 && !ApplyScriptedEdit(state, options.test_edit, &error)) {
       std::fprintf(stderr, "attnlab: %s\n", error.c_str());
       exit_code = 1;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "panels/app_state.h"
+#include "panels/panels.h"
 
 namespace attnlab::app {
 
@@ -23,11 +24,13 @@ bool SaveDocument(AppState& state);
 std::string SavePath(const AppState& state);
 
 /// Lecture mode: projector fonts and contrast; the Help panel steps aside (F1 brings it back).
-void SetLectureMode(AppState& state, bool on);
-void ToggleLectureMode(AppState& state);
+void SetLectureMode(AppState& state, PanelRegistry& panels, bool on);
+void ToggleLectureMode(AppState& state, PanelRegistry& panels);
 void SelectHead(AppState& state, int head);
 
 /// Global keyboard shortcuts (listed in the Help panel); call once per frame.
-void HandleShortcuts(AppState& state);
+void HandleShortcuts(AppState& state, PanelRegistry& panels);
+/// The Help panel's shortcut table.
+std::vector<HelpPanel::ShortcutRow> ShortcutRows();
 
 }  // namespace attnlab::app

@@ -56,9 +56,9 @@ void ColormapMenu(AppState& state) {
   ImGui::EndMenu();
 }
 
-void ViewMenu(AppState& state) {
+void ViewMenu(AppState& state, PanelRegistry& panels) {
   if (!ImGui::BeginMenu("View")) return;
-  if (ImGui::MenuItem("Lecture mode", "Ctrl+L", state.ui.lecture_mode)) ToggleLectureMode(state);
+  if (ImGui::MenuItem("Lecture mode", "Ctrl+L", state.ui.lecture_mode)) ToggleLectureMode(state, panels);
   if (ImGui::BeginMenu("Lecture scale")) {
     for (float s : {1.5f, 2.0f, 2.5f}) {
       char label[16];
@@ -73,21 +73,21 @@ void ViewMenu(AppState& state) {
   ColormapMenu(state);
   ImGui::Separator();
   // A panel behind another tab comes to the front; one in front closes; a closed one opens.
-  for (Panel& panel : Panels())
+  for (Panel& panel : panels.List())
     if (ImGui::MenuItem(panel.name, nullptr, panel.open)) {
-      if (PanelInFront(state, panel.name))
+      if (panels.PanelInFront(state, panel.name))
         panel.open = false;
       else
-        ShowPanel(state, panel.name);
+        panels.ShowPanel(state, panel.name);
     }
   ImGui::Separator();
   if (ImGui::MenuItem("Reset layout")) state.ui.reset_layout = true;
   ImGui::EndMenu();
 }
 
-void HelpMenu(AppState& state) {
+void HelpMenu(AppState& state, PanelRegistry& panels) {
   if (!ImGui::BeginMenu("Help")) return;
-  if (ImGui::MenuItem("Keyboard shortcuts", "F1")) ShowPanel(state, "Help");
+  if (ImGui::MenuItem("Keyboard shortcuts", "F1")) panels.ShowPanel(state, "Help");
   ImGui::EndMenu();
 }
 
@@ -100,12 +100,12 @@ std::string DocumentLabel(AppState& state) {
 
 }  // namespace
 
-void DrawMainMenuBar(AppState& state) {
+void DrawMainMenuBar(AppState& state, PanelRegistry& panels) {
   if (!ImGui::BeginMainMenuBar()) return;
   FileMenu(state);
   EditMenu(state);
-  ViewMenu(state);
-  HelpMenu(state);
+  ViewMenu(state, panels);
+  HelpMenu(state, panels);
   ImGui::EndMainMenuBar();
 }
 

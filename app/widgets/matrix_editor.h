@@ -34,8 +34,28 @@ struct MatrixEditorSpec {
   int selected_band = -1;          ///< the selected head, drawn with a heavier outline
 };
 
+/// What the editors keep between frames: the cell being scrubbed and the one being typed into
+/// (one of each at a time, whichever matrix it is in). Owned by whoever draws the editors.
+struct MatrixEditorState {
+  struct Scrub {
+    std::string source;
+    int row = -1, col = -1;
+    double start = 0;
+    bool committed = false;  ///< the first change opened an undo step; later ones extend it
+  };
+  struct Typing {  ///< the double-click text field
+    std::string source;
+    int row = -1, col = -1;
+    char buf[64] = {};
+    bool focus = false;
+  };
+  Scrub scrub;
+  Typing typing;
+};
+
 /// Draws the editor at the cursor (grid, then Copy / Paste and any refusal message).
-void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec);
+void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec,
+                  MatrixEditorState& editor);
 
 /// Applies a typed value to cell (row, col) exactly as the double-click editor does: the text must
 /// be one finite number of sensible size, otherwise the edit is refused with a message for
