@@ -1,5 +1,7 @@
 #include "shell/app.h"
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,7 @@
 
 #include "panels/app_state.h"
 #include "attnlab/scenario_io.h"
+#include "shell/actions.h"
 #include "shell/commands.h"
 #include "shell/dialogs.h"
 #include "session/document_io.h"
@@ -94,13 +97,14 @@ std::string WindowTitle(const AppState& state) {
   return title;
 }
 
-void DrawFrame(AppState& state, PanelRegistry& panels) {
+void DrawFrame(ActionContext& ctx, const ActionTable& actions) {
+  AppState& state = ctx.state;
   state.ui.hovered_last_frame = state.ui.hovered;
   state.ui.hovered = {};
-  HandleShortcuts(state, panels);
-  DrawMainMenuBar(state, panels);
+  actions.HandleShortcuts(ctx);
+  DrawMainMenuBar(ctx, actions);
   DrawStatusBar(state);
-  panels.DrawPanels(state);
+  ctx.panels.DrawPanels(state);
   if (state.dialogs) state.dialogs->DrawDialogs(state);
 }
 
@@ -148,7 +152,9 @@ int RunApp(const Options& options) {
                      options.bench_edit > 0, options.bench_startup, !options.check_open.empty(),
                      !options.bench_open.empty() || options.bench_save};
   AppState state;
-  PanelRegistry panels(ShortcutRows());
+  const ActionTable actions;  // the menus, the shortcuts and Help's list of them
+  PanelRegistry panels(actions.HelpRows());
+  ActionContext action_context{state, panels};
   // Scripted runs and --test-edit read the file before the first frame, so that their frame
   // numbers (--test-edit at frame 2, ...) refer to it; the window shows "Opening..." instead.
   const bool load_later = !mode.Scripted() && options.test_edit.empty() && !options.file.empty() &&
@@ -237,7 +243,7 @@ int RunApp(const Options& options) {
     state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));
     platform.NewFrame();
     if (open_check) open_check->BeforeDraw(state, dialogs, frame);
-    DrawFrame(state, panels);
+    DrawFrame(action_context, actions);
     if (open_check) open_check->AfterDraw(state, dialogs, frame);
     if (open_check) last_frame = open_check->FrameCount();  // grows while large files load
     if (mode.smoke) SmokeStep(state, panels, frame, &smoke);
@@ -253,7 +259,8 @@ int RunApp(const Options& options) {
     Capture capture;
     platform.Render(capture_now ? &capture : window_capture.Target());
     window_capture.AfterFrame(state, platform);
-    if (const int key = platform.TakeScreenshotKey()) dialogs.RequestScreenshot(key);
+    if (const int key = platform.TakeScreenshotKey())  // 1: F12, 2: Shift+F12
+      actions.RunPlatformKey(action_context, {GLFW_KEY_F12, false, key == 2});
     if (const int scale = dialogs.TakeScreenshotRequest())
       window_capture.Request(scale, NextScreenshotPath(scale));
     dialogs.autosave.Tick(state.document);

@@ -1,9 +1,5 @@
 #include "shell/commands.h"
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
-#include <imgui.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -103,55 +99,6 @@ void ToggleLectureMode(AppState& state, PanelRegistry& panels) {
 
 void SelectHead(AppState& state, int head) {
   if (head >= 0 && head < state.document.HeadCount()) state.ui.selected_head = head;
-}
-
-void HandleShortcuts(AppState& state, PanelRegistry& panels) {
-  const ImGuiIO& io = ImGui::GetIO();
-  const bool ctrl = io.KeyCtrl;
-  // Text fields keep their own Ctrl+Z and digits.
-  const bool typing = io.WantTextInput;
-  if (DocumentDialogs* dialogs = Dialogs(state)) dialogs->HandleShortcuts(state);  // Ctrl+O/S, F12
-  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) state.ui.quit_requested = true;
-  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) ToggleLectureMode(state, panels);
-  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) ToggleLectureMode(state, panels);
-  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) panels.ShowPanel(state, "Help");
-  // While "Opening..." or "Saving..." is up the document cannot change: no undo either.
-  if (typing || (state.dialogs && state.dialogs->Blocking())) return;
-  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Z)) {
-    if (io.KeyShift)
-      state.document.Redo();
-    else
-      state.document.Undo();
-  }
-  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Y)) state.document.Redo();
-  if (!ctrl) {
-    for (int k = 0; k < 9; ++k)
-      if (ImGui::IsKeyPressed(GLFW_KEY_1 + k, false)) SelectHead(state, k);
-    const int h = state.ui.selected_head;
-    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET)) SelectHead(state, std::min(h + 1, state.document.HeadCount() - 1));
-    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET)) SelectHead(state, std::max(h - 1, 0));
-  }
-}
-
-std::vector<HelpPanel::ShortcutRow> ShortcutRows() {
-  // Keep in sync with HandleShortcuts() and README.md.
-  return {
-      {"Ctrl+O", "Open a scenario file"},
-      {"Ctrl+S", "Save (a preset asks where to keep a copy)"},
-      {"Ctrl+Shift+S", "Save as"},
-      {"Ctrl+Z", "Undo"},
-      {"Ctrl+Shift+Z", "Redo"},
-      {"Ctrl+Y", "Redo"},
-      {"1 ... 9", "Select head"},
-      {"[  ]", "Previous / next head"},
-      {"Ctrl+L", "Lecture mode"},
-      {"F11", "Lecture mode"},
-      {"F1", "Show this help"},
-      {"F12", "Screenshot of the window"},
-      {"Shift+F12", "Screenshot at 2x"},
-      {"Right-click", "Export a heatmap (PNG, SVG, CSV, copy)"},
-      {"Ctrl+Q", "Quit"},
-  };
 }
 
 }  // namespace attnlab::app

@@ -1,5 +1,5 @@
 #pragma once
-/// Document and view commands, shared by the menu bar and the keyboard shortcuts.
+/// Document and view commands, run by the action table (actions.h) and at start-up.
 #include <string>
 
 #include "panels/app_state.h"
@@ -27,10 +27,5 @@ std::string SavePath(const AppState& state);
 void SetLectureMode(AppState& state, PanelRegistry& panels, bool on);
 void ToggleLectureMode(AppState& state, PanelRegistry& panels);
 void SelectHead(AppState& state, int head);
-
-/// Global keyboard shortcuts (listed in the Help panel); call once per frame.
-void HandleShortcuts(AppState& state, PanelRegistry& panels);
-/// The Help panel's shortcut table.
-std::vector<HelpPanel::ShortcutRow> ShortcutRows();
 
 }  // namespace attnlab::app

@@ -69,10 +69,8 @@ class DocumentDialogs {
   /// on this thread), empty asks with a modal once the autosave is read off the UI thread.
   void OfferRecovery(AppState& state, const std::string& answer);
 
-  /// Draws the menu's File entries and every open dialog; call once per frame.
-  void DrawFileMenu(AppState& state);
+  /// Draws every open dialog; call once per frame.
   void DrawDialogs(AppState& state);
-  void HandleShortcuts(AppState& state);
 
   /// Shows a modal with `message` (and the status bar keeps it too).
   void ShowError(AppState& state, const std::string& title, const std::string& message);
