@@ -80,7 +80,7 @@ class ThemeSync {
     const float scale = state.ui.lecture_mode ? state.ui.lecture_scale : 1.0f;
     if (applied_ && scale == scale_ && state.ui.lecture_mode == lecture_) return;
     if (!applied_ || scale != scale_) platform.RebuildFonts(scale);
-    ApplyStyle(state.ui.lecture_mode, scale);
+    platform.ApplyStyle(state.ui.lecture_mode, scale);
     scale_ = scale;
     lecture_ = state.ui.lecture_mode;
     applied_ = true;

@@ -106,7 +106,7 @@ void WindowCapture::BeforeFrame(AppState& state, Platform& platform) {
   const float k = static_cast<float>(scale_);
   if (saved_.empty()) {
     platform.RebuildFonts(UiScale(state) * k);
-    ApplyStyle(state.ui.lecture_mode, UiScale(state) * k);
+    platform.ApplyStyle(state.ui.lecture_mode, UiScale(state) * k);
     ImGuiIO& io = ImGui::GetIO();
     ini_ = io.IniFilename;
     io.IniFilename = nullptr;  // never persist the doubled layout
@@ -131,7 +131,7 @@ void WindowCapture::Finish(AppState& state, Platform& platform) {
   if (phase_ == Phase::Offscreen) {
     platform.SetOffscreenScale(1.0f);
     platform.RebuildFonts(UiScale(state));
-    ApplyStyle(state.ui.lecture_mode, UiScale(state));
+    platform.ApplyStyle(state.ui.lecture_mode, UiScale(state));
     ScaleWindows(1.0f, true);
     ImGui::GetIO().IniFilename = ini_;
     platform.RequestFrames(3);
