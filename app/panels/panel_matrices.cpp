@@ -90,9 +90,9 @@ void ApplyScriptedEdit(AppState& state, const MatrixEditorSpec& spec) {
     std::fprintf(stderr, "attnlab: --edit-cell refused: %s\n", state.document.LastEditError().message.c_str());
 }
 
-void Editor(AppState& state, MatrixEditorState& editor, const MatrixEditorSpec& spec) {
+void Editor(AppState& state, const MatrixEditorSpec& spec) {
   ApplyScriptedEdit(state, spec);
-  MatrixEditor(state.document, state.ui.colormap, spec, editor);
+  MatrixEditor(state.document, state.ui.colormap, spec);
 }
 
 void EmbeddingEditor(AppState& state, MatrixEditorState& editor, bool context) {
@@ -110,7 +110,8 @@ void EmbeddingEditor(AppState& state, MatrixEditorState& editor, bool context) {
   spec.values = &m;
   spec.store = [context](attnlab::Scenario& sc, const Matrix& v) { (context ? *sc.Z : sc.X) = v; };
   (rows ? spec.row_labels : spec.col_labels) = &labels;
-  Editor(state, editor, spec);
+  spec.state = &editor;
+  Editor(state, spec);
 }
 
 // What the panel keeps between frames: the matrix editors' scrubbed or typed cell, the token
@@ -201,7 +202,8 @@ void WeightEditor(AppState& state, MatrixEditorState& editor, Which w, int head)
   }
   spec.remove = [w, head](attnlab::Scenario& sc) { WOf(ProjectionsOf(sc, head), w).reset(); };
   spec.remove_tip = "Omit it: the identity takes its place (needs a square matrix)";
-  Editor(state, editor, spec);
+  spec.state = &editor;
+  Editor(state, spec);
 }
 
 void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
@@ -242,7 +244,8 @@ void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   }
   spec.remove = [w, head](attnlab::Scenario& sc) { BOf(ProjectionsOf(sc, head), w).reset(); };
   spec.remove_tip = "Omit it: zeros";
-  Editor(state, editor, spec);
+  spec.state = &editor;
+  Editor(state, spec);
 }
 
 void ProjectionTab(AppState& state, MatrixEditorState& editor, Which w) {
@@ -286,7 +289,8 @@ void OutputTab(AppState& state, MatrixEditorState& editor) {
   spec.selected_band = state.ui.selected_head;
   spec.remove = [](attnlab::Scenario& sc) { sc.W_o.reset(); sc.b_o.reset(); };
   spec.remove_tip = "Omit W_o (and b_o): the output is the concatenation";
-  Editor(state, editor, spec);
+  spec.state = &editor;
+  Editor(state, spec);
   ImGui::Spacing();
   if (!s.b_o) {
     const long d_out = rows ? s.W_o->cols() : s.W_o->rows();
@@ -309,7 +313,8 @@ void OutputTab(AppState& state, MatrixEditorState& editor) {
   bias.store = [](attnlab::Scenario& sc, const Matrix& m) { sc.b_o = BiasFromShown(m); };
   bias.remove = [](attnlab::Scenario& sc) { sc.b_o.reset(); };
   bias.remove_tip = "Omit it: zeros";
-  Editor(state, editor, bias);
+  bias.state = &editor;
+  Editor(state, bias);
 }
 
 // The tab a scripted edit needs, so the editor it types into is on screen.

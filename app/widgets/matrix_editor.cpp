@@ -387,8 +387,9 @@ bool ParseCellEditSpec(const std::string& spec, std::string* source, int* row, i
   return true;
 }
 
-void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec,
-                  MatrixEditorState& editor) {
+void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec) {
+  IM_ASSERT(spec.state && "MatrixEditorSpec::state: the drawer keeps the editor's state");
+  MatrixEditorState& editor = *spec.state;
   const attnlab::Matrix& m = *spec.values;
   ImGui::PushID(spec.source.c_str());
   if (m.size() > 0) {

@@ -19,21 +19,6 @@ namespace attnlab::app {
 /// Colour of head `head` (Okabe-Ito, colour-blind safe), shared by head bands and their labels.
 ImU32 HeadColor(int head, float alpha = 1.0f);
 
-struct MatrixEditorSpec {
-  std::string source;             ///< names the matrix in edits and messages: "W_q", "heads[1].b_k"
-  const attnlab::Matrix* values = nullptr;  ///< as stored (the scenario's layout); vectors 1xn / nx1
-  /// Writes a whole matrix of the same shape back into a copy of the scenario.
-  std::function<void(attnlab::Scenario&, const attnlab::Matrix&)> store;
-  /// When set, a Remove button omits the matrix (an optional W or b) through ApplyEdit.
-  std::function<void(attnlab::Scenario&)> remove;
-  const char* remove_tip = nullptr;
-  const std::vector<std::string>* row_labels = nullptr;  ///< token names, or indices when null
-  const std::vector<std::string>* col_labels = nullptr;
-  int band = 0;                    ///< > 0: head h owns [h*band, (h+1)*band) of the banded axis
-  bool band_on_cols = true;        ///< bands are columns (rows layout) or rows (columns layout)
-  int selected_band = -1;          ///< the selected head, drawn with a heavier outline
-};
-
 /// What the editors keep between frames: the cell being scrubbed and the one being typed into
 /// (one of each at a time, whichever matrix it is in). Owned by whoever draws the editors.
 struct MatrixEditorState {
@@ -53,9 +38,24 @@ struct MatrixEditorState {
   Typing typing;
 };
 
+struct MatrixEditorSpec {
+  std::string source;             ///< names the matrix in edits and messages: "W_q", "heads[1].b_k"
+  const attnlab::Matrix* values = nullptr;  ///< as stored (the scenario's layout); vectors 1xn / nx1
+  /// Writes a whole matrix of the same shape back into a copy of the scenario.
+  std::function<void(attnlab::Scenario&, const attnlab::Matrix&)> store;
+  /// When set, a Remove button omits the matrix (an optional W or b) through ApplyEdit.
+  std::function<void(attnlab::Scenario&)> remove;
+  const char* remove_tip = nullptr;
+  const std::vector<std::string>* row_labels = nullptr;  ///< token names, or indices when null
+  const std::vector<std::string>* col_labels = nullptr;
+  int band = 0;                    ///< > 0: head h owns [h*band, (h+1)*band) of the banded axis
+  bool band_on_cols = true;        ///< bands are columns (rows layout) or rows (columns layout)
+  int selected_band = -1;          ///< the selected head, drawn with a heavier outline
+  MatrixEditorState* state = nullptr;  ///< what the editor keeps between frames (required)
+};
+
 /// Draws the editor at the cursor (grid, then Copy / Paste and any refusal message).
-void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec,
-                  MatrixEditorState& editor);
+void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec);
 
 /// Applies a typed value to cell (row, col) exactly as the double-click editor does: the text must
 /// be one finite number of sensible size, otherwise the edit is refused with a message for
