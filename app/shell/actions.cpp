@@ -242,7 +242,8 @@ std::string ChordText(const KeyChord& chord) {
 }
 
 ActionTable::ActionTable() {
-  // Help lists the shortcuts in this order: files, editing, heads, view, screenshots, quit.
+  // Help lists the shortcuts in this order: files, editing, heads, view, screenshots, quit
+  // (README.md lists them too; gui_Actions pins Help's rows).
   AddOpenSave(actions_);
   AddUndoRedo(actions_);
   AddHeadKeys(actions_);
