@@ -33,7 +33,7 @@ bool WeightsAreDistributions(AppState& state, std::string* why) {
   return true;
 }
 
-void Act(AppState& state, int step) {
+void Act(AppState& state, PanelRegistry& panels, int step) {
   const int heads = state.document.HeadCount();
   switch (step % 10) {
     case 0: state.ui.selected_head = (state.ui.selected_head + 1) % heads; break;
@@ -44,7 +44,7 @@ void Act(AppState& state, int step) {
       state.document.ApplyEdit("layout", [other](attnlab::Scenario& s) { s = attnlab::with_layout(s, other); });
       break;
     }
-    case 3: ToggleLectureMode(state); break;
+    case 3: ToggleLectureMode(state, panels); break;
     case 4:
       if (!state.document.GetScenario().per_head())  // 3 is refused for most widths: exercises the refusal
         state.document.ApplyEdit("heads", [step](attnlab::Scenario& s) { s.num_heads = 1 + (step / 10) % 4; });
@@ -213,13 +213,13 @@ bool ActOnInputs(AppState& state, int step, std::string* why) {
 
 }  // namespace
 
-void SmokeStep(AppState& state, int frame, SmokeReport* report) {
+void SmokeStep(AppState& state, PanelRegistry& panels, int frame, SmokeReport* report) {
   if (state.document.Version() != report->last_version) {
     ++report->versions;
     report->last_version = state.document.Version();
   }
   if (frame % kFramesPerAction != kFramesPerAction - 1) return;
-  Act(state, report->actions++);
+  Act(state, panels, report->actions++);
   // Count the version Act left (the check below computes its trace) before the Inputs edit.
   if (state.document.Version() != report->last_version) {
     ++report->versions;

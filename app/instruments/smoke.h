@@ -6,6 +6,7 @@
 #include <string>
 
 #include "panels/app_state.h"
+#include "panels/panels.h"
 
 namespace attnlab::app {
 
@@ -18,6 +19,6 @@ struct SmokeReport {
 };
 
 /// Called once per frame after the panels were drawn.
-void SmokeStep(AppState& state, int frame, SmokeReport* report);
+void SmokeStep(AppState& state, PanelRegistry& panels, int frame, SmokeReport* report);
 
 }  // namespace attnlab::app

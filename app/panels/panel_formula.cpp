@@ -24,9 +24,14 @@ int HeadDk(const attnlab::Scenario& s, const attnlab::Trace& t) {
   return int(s.layout == attnlab::Layout::rows ? q.cols() : q.rows());
 }
 
+class Formula final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+};
+
 }  // namespace
 
-void Draw(AppState& state) {
+void Formula::Draw(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const attnlab::Trace& trace = state.document.GetTrace();
   const HoveredCell cell = ShownCell(state.ui);
@@ -57,5 +62,7 @@ void Draw(AppState& state) {
   ImGui::Text("  %s", layout);
   ImGui::PopStyleColor();
 }
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Formula>(); }
 
 }  // namespace attnlab::app::FormulaPanel

@@ -100,14 +100,14 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
 struct MaskedCache {
   std::uint64_t version = 0;
   bool any = false;
-} masked_cache;
+};
 
-bool AnyMasked(const AppState& state, const attnlab::Trace& trace) {
-  if (masked_cache.version != state.document.TraceVersion()) {
-    masked_cache.version = state.document.TraceVersion();
-    masked_cache.any = !trace.allowed.all();
+bool AnyMasked(const AppState& state, const attnlab::Trace& trace, MaskedCache& cache) {
+  if (cache.version != state.document.TraceVersion()) {
+    cache.version = state.document.TraceVersion();
+    cache.any = !trace.allowed.all();
   }
-  return masked_cache.any;
+  return cache.any;
 }
 
 struct Arrangement {
@@ -165,18 +165,15 @@ void ShowHint(const std::string& hint) {
   ImGui::Spacing();
 }
 
-// Height of the "Computing..." badge (trace_worker.h) the last time it was drawn.
-float badge_height = 0;
-
 // Shows the notice at the top (the hint, or while a newer trace computes, the badge) and returns
 // the arrangement of the multiples below it. For a scenario the worker computes, hint and badge
 // get the same room, so the multiples keep their size (and their textures: 8 rebuilds per edit
 // otherwise) while it computes; for the others the hint shows only where it costs the multiples
 // little (a short lecture-mode slot drops it). `avail` is the room from `top`, where the badge
-// started.
+// started; `badge_height` the badge's height the last time it was drawn.
 Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
                                  const AxisLabels& labels, ImVec2 avail, float top, bool computing,
-                                 float legend_h) {
+                                 float badge_height, float legend_h) {
   const std::string hint = Hint(trace.heads.front().weights);
   const float hint_h = ImGui::CalcTextSize(hint.c_str(), nullptr, false, avail.x).y +
                        ImGui::GetStyle().ItemSpacing.y * 2.0f;
@@ -194,24 +191,34 @@ Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
   return with;
 }
 
+class Heads final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+
+ private:
+  MaskedCache masked_;
+  float badge_height_ = 0;  // of the "Computing..." badge (trace_worker.h), last drawn
+};
+
 }  // namespace
 
-void Draw(AppState& state) {
+void Heads::Draw(AppState& state) {
   const attnlab::Trace& trace = state.document.GetTrace();
   const float top = ImGui::GetCursorPosY();
   const bool computing = ComputingBadge(state.document, trace);
-  if (computing) badge_height = ImGui::GetCursorPosY() - top;
+  if (computing) badge_height_ = ImGui::GetCursorPosY() - top;
   if (trace.heads.empty()) return;
   const attnlab::Scenario& s = state.document.GetScenario();
   const int heads = int(trace.heads.size());
   const float fs = ImGui::GetFontSize();
   const attnlab::Matrix& first = trace.heads.front().weights;
   const AxisLabels labels = StageLabels(Stage::Weights, s, int(first.rows()), int(first.cols()));
-  const bool masked = AnyMasked(state, trace);
+  const bool masked = AnyMasked(state, trace, masked_);
   const float legend_h = LegendHeight(masked);
   const ImVec2 avail(ImGui::GetContentRegionAvail().x,
                      ImGui::GetContentRegionAvail().y + ImGui::GetCursorPosY() - top);
-  const Arrangement a = ShowNoticeAndArrange(state, trace, labels, avail, top, computing, legend_h);
+  const Arrangement a =
+      ShowNoticeAndArrange(state, trace, labels, avail, top, computing, badge_height_, legend_h);
   for (int h = 0; h < heads; ++h) {
     const attnlab::HeadTrace& ht = trace.heads[static_cast<std::size_t>(h)];
     char title[32], id[32];
@@ -229,5 +236,7 @@ void Draw(AppState& state) {
   ImGui::Spacing();
   HeatmapLegend(WeightsScale(state.ui.colormap), std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked);
 }
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Heads>(); }
 
 }  // namespace attnlab::app::HeadsPanel

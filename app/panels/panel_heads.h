@@ -1,10 +1,13 @@
 #pragma once
 /// Heads overview: every head's attention weights side by side (small multiples, one shared
 /// colour scale); clicking one selects it for the Pipeline panel.
-#include "panels/app_state.h"
+#include <memory>
+
+#include "panels/panel_contents.h"
 
 namespace attnlab::app::HeadsPanel {
 
-void Draw(AppState& state);
+/// The panel, with what it keeps between frames.
+std::unique_ptr<PanelContents> Make();
 
 }  // namespace attnlab::app::HeadsPanel

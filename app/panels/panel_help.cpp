@@ -2,56 +2,41 @@
 
 #include <imgui.h>
 
+#include <utility>
+
 #include "widgets/theme.h"
 
 namespace attnlab::app::HelpPanel {
 namespace {
 
-struct Shortcut {
-  const char* keys;
-  const char* action;
-};
-
-// Keep in sync with HandleShortcuts() (commands.cpp) and README.md.
-constexpr Shortcut kShortcuts[] = {
-    {"Ctrl+O", "Open a scenario file"},
-    {"Ctrl+S", "Save (a preset asks where to keep a copy)"},
-    {"Ctrl+Shift+S", "Save as"},
-    {"Ctrl+Z", "Undo"},
-    {"Ctrl+Shift+Z", "Redo"},
-    {"Ctrl+Y", "Redo"},
-    {"1 ... 9", "Select head"},
-    {"[  ]", "Previous / next head"},
-    {"Ctrl+L", "Lecture mode"},
-    {"F11", "Lecture mode"},
-    {"F1", "Show this help"},
-    {"F12", "Screenshot of the window"},
-    {"Shift+F12", "Screenshot at 2x"},
-    {"Right-click", "Export a heatmap (PNG, SVG, CSV, copy)"},
-    {"Ctrl+Q", "Quit"},
-};
-
-void ShortcutTable() {
+void ShortcutTable(const std::vector<ShortcutRow>& shortcuts) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH;
   if (!ImGui::BeginTable("##shortcuts", 2, flags)) return;
   ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
-  for (const Shortcut& s : kShortcuts) {
+  for (const ShortcutRow& s : shortcuts) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::PushFont(GetFonts().mono);
-    ImGui::TextUnformatted(s.keys);
+    ImGui::TextUnformatted(s.keys.c_str());
     ImGui::PopFont();
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextWrapped("%s", s.action);
+    ImGui::TextWrapped("%s", s.action.c_str());
   }
   ImGui::EndTable();
 }
 
-}  // namespace
+class Help final : public PanelContents {
+ public:
+  explicit Help(std::vector<ShortcutRow> shortcuts) : shortcuts_(std::move(shortcuts)) {}
+  void Draw(AppState& state) override;
 
-void Draw(AppState&) {
-  ShortcutTable();
+ private:
+  std::vector<ShortcutRow> shortcuts_;
+};
+
+void Help::Draw(AppState&) {
+  ShortcutTable(shortcuts_);
   ImGui::Spacing();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(DimTextColor(),
@@ -59,6 +44,12 @@ void Draw(AppState&) {
                      "signed matrices use a diverging scale centred on 0. Hatched cells are "
                      "masked (-\xE2\x88\x9E before the softmax, 0 after it).");
   ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+std::unique_ptr<PanelContents> Make(std::vector<ShortcutRow> shortcuts) {
+  return std::make_unique<Help>(std::move(shortcuts));
 }
 
 }  // namespace attnlab::app::HelpPanel

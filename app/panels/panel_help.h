@@ -1,9 +1,20 @@
 #pragma once
 /// Help panel: keyboard shortcuts and how to read the views.
-#include "panels/app_state.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "panels/panel_contents.h"
 
 namespace attnlab::app::HelpPanel {
 
-void Draw(AppState& state);
+/// One line of the shortcut table: "Ctrl+S", "Save (a preset asks where to keep a copy)".
+struct ShortcutRow {
+  std::string keys;
+  std::string action;
+};
+
+/// The panel, listing `shortcuts` (the shell's action table: what the keys really do).
+std::unique_ptr<PanelContents> Make(std::vector<ShortcutRow> shortcuts);
 
 }  // namespace attnlab::app::HelpPanel

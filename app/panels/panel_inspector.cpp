@@ -39,8 +39,6 @@ class ExplanationCache {
   Explanation e_;
 };
 
-ExplanationCache g_explanation;  // one Inspector
-
 // The heatmaps set ui.hovered while they draw; a panel drawn before them sees last frame's.
 HoveredCell CurrentHover(const UiState& ui) {
   return ui.hovered.stage != Stage::None ? ui.hovered : ui.hovered_last_frame;
@@ -145,15 +143,23 @@ void ShowExplanation(const Explanation& e) {
   ImGui::PopFont();
 }
 
+class Inspector final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+
+ private:
+  ExplanationCache explanation_;
+};
+
 }  // namespace
 
-void Draw(AppState& state) {
+void Inspector::Draw(AppState& state) {
   UpdatePin(state);
   const HoveredCell hover = CurrentHover(state.ui);
   const bool hovering = hover.stage != Stage::None;
   const HoveredCell cell = hovering ? hover : state.ui.pinned;
   const attnlab::Trace& trace = state.document.GetTrace();
-  const Explanation& e = g_explanation.Get(state, trace, cell);
+  const Explanation& e = explanation_.Get(state, trace, cell);
   if (!e.valid) {
     Dim("Hover any cell of the Pipeline or Heads panel to see its arithmetic with the actual "
         "numbers. Click a cell to pin it here.");
@@ -173,5 +179,7 @@ void Draw(AppState& state) {
   ShowExplanation(e);
   if (stale) ImGui::PopStyleVar();
 }
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Inspector>(); }
 
 }  // namespace attnlab::app::InspectorPanel

@@ -1,10 +1,13 @@
 #pragma once
 /// Inspector panel: the arithmetic of the hovered (or pinned, by clicking) heatmap cell, written
 /// out with the actual numbers in the scenario's layout's notation (see inspector_math.h).
-#include "panels/app_state.h"
+#include <memory>
+
+#include "panels/panel_contents.h"
 
 namespace attnlab::app::InspectorPanel {
 
-void Draw(AppState& state);
+/// The panel, with what it keeps between frames.
+std::unique_ptr<PanelContents> Make();
 
 }  // namespace attnlab::app::InspectorPanel

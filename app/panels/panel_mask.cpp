@@ -281,9 +281,14 @@ void Legend() {
   ImGui::PopStyleColor();
 }
 
+class Mask final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+};
+
 }  // namespace
 
-void Draw(AppState& state) {
+void Mask::Draw(AppState& state) {
   // The grid comes right after one row of controls so it stays put while the text below changes.
   CausalAndButtons(state);
   ShowEditError(state.document, kSource);
@@ -297,5 +302,7 @@ void Draw(AppState& state) {
   ImGui::SameLine();
   ImGui::TextWrapped("%s", Summary(state.document.GetScenario()).c_str());
 }
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Mask>(); }
 
 }  // namespace attnlab::app::MaskPanel

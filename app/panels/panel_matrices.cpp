@@ -103,7 +103,7 @@ void Editor(AppState& state, const MatrixEditorSpec& spec) {
   MatrixEditor(state.document, state.ui.colormap, spec);
 }
 
-void EmbeddingEditor(AppState& state, bool context) {
+void EmbeddingEditor(AppState& state, MatrixEditorState& editor, bool context) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool rows = RowsLayout(s);
   const Matrix& m = context ? *s.Z : s.X;
@@ -118,16 +118,24 @@ void EmbeddingEditor(AppState& state, bool context) {
   spec.values = &m;
   spec.store = [context](attnlab::Scenario& sc, const Matrix& v) { (context ? *sc.Z : sc.X) = v; };
   (rows ? spec.row_labels : spec.col_labels) = &labels;
+  spec.state = &editor;
   Editor(state, spec);
 }
 
-void TokensTab(AppState& state) {
-  TokensPanel::Draw(state);
+// What the panel keeps between frames: the matrix editors' scrubbed or typed cell, the token
+// label being typed.
+struct InputsState {
+  MatrixEditorState editor;
+  TokensPanel::State tokens;
+};
+
+void TokensTab(AppState& state, InputsState& self) {
+  TokensPanel::Draw(state, self.tokens);
   ImGui::Separator();
-  EmbeddingEditor(state, false);
+  EmbeddingEditor(state, self.editor, false);
   if (state.document.GetScenario().cross_attention()) {
     ImGui::Spacing();
-    EmbeddingEditor(state, true);
+    EmbeddingEditor(state, self.editor, true);
   }
 }
 
@@ -165,7 +173,7 @@ void AbsentWeight(AppState& state, const std::string& source, Which w, int head,
 
 long InputWidth(const attnlab::Scenario& s, Which w) { return w == Which::Q ? s.d_x() : s.d_z(); }
 
-void WeightEditor(AppState& state, Which w, int head) {
+void WeightEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool rows = RowsLayout(s), per_head = s.per_head();
   const attnlab::Projections& p = per_head ? s.heads[static_cast<std::size_t>(head)] : s.full;
@@ -202,10 +210,11 @@ void WeightEditor(AppState& state, Which w, int head) {
   }
   spec.remove = [w, head](attnlab::Scenario& sc) { WOf(ProjectionsOf(sc, head), w).reset(); };
   spec.remove_tip = "Omit it: the identity takes its place (needs a square matrix)";
+  spec.state = &editor;
   Editor(state, spec);
 }
 
-void BiasEditor(AppState& state, Which w, int head) {
+void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool rows = RowsLayout(s), per_head = s.per_head();
   const attnlab::Projections& p = per_head ? s.heads[static_cast<std::size_t>(head)] : s.full;
@@ -243,10 +252,11 @@ void BiasEditor(AppState& state, Which w, int head) {
   }
   spec.remove = [w, head](attnlab::Scenario& sc) { BOf(ProjectionsOf(sc, head), w).reset(); };
   spec.remove_tip = "Omit it: zeros";
+  spec.state = &editor;
   Editor(state, spec);
 }
 
-void ProjectionTab(AppState& state, Which w) {
+void ProjectionTab(AppState& state, MatrixEditorState& editor, Which w) {
   const attnlab::Scenario& s = state.document.GetScenario();
   int head = 0;
   if (s.per_head()) {
@@ -257,12 +267,12 @@ void ProjectionTab(AppState& state, Which w) {
     ImGui::TextWrapped("%d heads split W_%s: each takes the band in its colour.", s.num_heads, Letter(w));
     ImGui::PopStyleColor();
   }
-  WeightEditor(state, w, head);
+  WeightEditor(state, editor, w, head);
   ImGui::Spacing();
-  BiasEditor(state, w, head);
+  BiasEditor(state, editor, w, head);
 }
 
-void OutputTab(AppState& state) {
+void OutputTab(AppState& state, MatrixEditorState& editor) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool rows = RowsLayout(s);
   const int H = s.head_count();
@@ -287,6 +297,7 @@ void OutputTab(AppState& state) {
   spec.selected_band = state.ui.selected_head;
   spec.remove = [](attnlab::Scenario& sc) { sc.W_o.reset(); sc.b_o.reset(); };
   spec.remove_tip = "Omit W_o (and b_o): the output is the concatenation";
+  spec.state = &editor;
   Editor(state, spec);
   ImGui::Spacing();
   if (!s.b_o) {
@@ -310,6 +321,7 @@ void OutputTab(AppState& state) {
   bias.store = [](attnlab::Scenario& sc, const Matrix& m) { sc.b_o = BiasFromShown(m); };
   bias.remove = [](attnlab::Scenario& sc) { sc.b_o.reset(); };
   bias.remove_tip = "Omit it: zeros";
+  bias.state = &editor;
   Editor(state, bias);
 }
 
@@ -352,28 +364,36 @@ class NarrowTabs {
   ImVec2 padding_, inner_;
 };
 
+class Inputs final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+
+ private:
+  InputsState self_;
+};
+
 }  // namespace
 
-void Draw(AppState& state) {
+void Inputs::Draw(AppState& state) {
   const char* wanted = state.ui.scripted_cell_edit.empty() ? nullptr : TabFor(state.ui.scripted_cell_edit);
   const NarrowTabs tabs_style;
   if (!ImGui::BeginTabBar("##inputs", ImGuiTabBarFlags_FittingPolicyResizeDown)) return;
   struct MatrixTab {
     const char* label;
-    void (*draw)(AppState&);
+    void (*draw)(AppState&, InputsState&);
   };
   // Tokens and their embeddings share a tab: a token's label and its row of X belong together.
   const MatrixTab tabs[] = {
       {"Tokens", TokensTab},
-      {"W_q", [](AppState& s) { ProjectionTab(s, Which::Q); }},
-      {"W_k", [](AppState& s) { ProjectionTab(s, Which::K); }},
-      {"W_v", [](AppState& s) { ProjectionTab(s, Which::V); }},
-      {"W_o", OutputTab},
+      {"W_q", [](AppState& s, InputsState& i) { ProjectionTab(s, i.editor, Which::Q); }},
+      {"W_k", [](AppState& s, InputsState& i) { ProjectionTab(s, i.editor, Which::K); }},
+      {"W_v", [](AppState& s, InputsState& i) { ProjectionTab(s, i.editor, Which::V); }},
+      {"W_o", [](AppState& s, InputsState& i) { OutputTab(s, i.editor); }},
   };
   for (const MatrixTab& t : tabs) {
     if (!tabs_style.Begin(t.label, wanted)) continue;
     ImGui::BeginChild("##matrix", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    t.draw(state);
+    t.draw(state, self_);
     ImGui::EndChild();
     tabs_style.End();
   }
@@ -385,5 +405,7 @@ void Draw(AppState& state) {
   }
   ImGui::EndTabBar();
 }
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Inputs>(); }
 
 }  // namespace attnlab::app::MatricesPanel

@@ -3,10 +3,13 @@
 /// W_q, W_k, W_v with their biases, the output projection W_o / b_o, and the sizes
 /// (DimensionsPanel). Matrices are shown as stored, i.e. in the scenario's layout; the full W's show
 /// the band each head takes in that head's colour, per-head weights are edited head by head.
-#include "panels/app_state.h"
+#include <memory>
+
+#include "panels/panel_contents.h"
 
 namespace attnlab::app::MatricesPanel {
 
-void Draw(AppState& state);
+/// The panel, with what it keeps between frames.
+std::unique_ptr<PanelContents> Make();
 
 }  // namespace attnlab::app::MatricesPanel

@@ -148,10 +148,9 @@ int HeadDk(const attnlab::Scenario& s, const attnlab::HeadTrace& h) {
   return int(s.layout == attnlab::Layout::rows ? h.Q.cols() : h.Q.rows());
 }
 
-// The selected head's scaled and masked stages (the trace derives them, it does not store them).
-DerivedStages g_derived;
-
-void HeadStages(View& v) {
+// `derived`: the selected head's scaled and masked stages (the trace derives them, it does not
+// store them), kept by the panel.
+void HeadStages(View& v, DerivedStages& derived) {
   const attnlab::HeadTrace& h = v.trace.heads[static_cast<std::size_t>(v.head)];
   const std::uint64_t tv = v.state.document.TraceVersion();  // textures and ranges built once per trace
   SectionHeader("1", "Project the tokens", "queries, keys and values");
@@ -161,8 +160,8 @@ void HeadStages(View& v) {
   ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, Values::Signed});
 
   SectionHeader("2", "Score every query against every key", nullptr);
-  g_derived.Update(v.trace, tv, v.head, v.state.heatmaps->work);
-  const DerivedStages& d = g_derived;
+  derived.Update(v.trace, tv, v.head, v.state.heatmaps->work);
+  const DerivedStages& d = derived;
   Flow scores;
   ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, Values::Signed});
   ShowMatrix(v, scores, {Stage::Scaled, "scaled", &d.Scaled(), d.ScaledVersion(), Values::Signed,
@@ -196,9 +195,17 @@ void CombineStages(View& v) {
   if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
 }
 
+class Pipeline final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+
+ private:
+  DerivedStages derived_;
+};
+
 }  // namespace
 
-void Draw(AppState& state) {
+void Pipeline::Draw(AppState& state) {
   const attnlab::Trace& trace = state.document.GetTrace();
   if (ComputingBadge(state.document, trace) && trace.heads.empty()) return;
   if (trace.heads.empty()) {
@@ -212,9 +219,11 @@ void Draw(AppState& state) {
   View v{state, s, trace, head, HeadDk(s, trace.heads[static_cast<std::size_t>(head)]),
          std::clamp(avail * 0.42f, fs * 10.0f, fs * 30.0f), fs * 32.0f};
   HeadSelector(state);
-  HeadStages(v);
+  HeadStages(v, derived_);
   CombineStages(v);
   ImGui::Spacing();
 }
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Pipeline>(); }
 
 }  // namespace attnlab::app::PipelinePanel

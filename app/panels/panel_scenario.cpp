@@ -182,9 +182,14 @@ void Shapes(AppState& state) {
   }
 }
 
+class Scenario final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+};
+
 }  // namespace
 
-void Draw(AppState& state) {
+void Scenario::Draw(AppState& state) {
   PresetPicker(state);
   ImGui::Spacing();
   TitleAndNotes(state.document.GetScenario());
@@ -193,5 +198,7 @@ void Draw(AppState& state) {
   ImGui::Separator();
   Shapes(state);
 }
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Scenario>(); }
 
 }  // namespace attnlab::app::ScenarioPanel

@@ -147,8 +147,6 @@ class QueryCache {
   QueryView view_;
 };
 
-QueryCache g_cache;  // one panel
-
 // One row per key, only those in view (2048 keys are 2048 rows).
 void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const QueryView& view,
               int query) {
@@ -190,16 +188,24 @@ void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const Que
   ImGui::EndTable();
 }
 
+class SingleQuery final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+
+ private:
+  QueryCache cache_;
+};
+
 }  // namespace
 
-void Draw(AppState& state) {
+void SingleQuery::Draw(AppState& state) {
   const std::vector<std::string> queries = QueryTokenLabels(state.document.GetScenario());
   if (queries.empty()) return;
   Pickers(state, queries);
   const int head = std::clamp(state.ui.selected_head, 0, state.document.HeadCount() - 1);
   const int query = state.ui.single_query;
   const attnlab::Trace& trace = state.document.GetTrace();
-  const QueryView* view = g_cache.Get(state, head, query);
+  const QueryView* view = cache_.Get(state, head, query);
   // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.
   const bool stale = ComputingBadge(state.document, trace);
   if (!view) return;
@@ -218,5 +224,7 @@ void Draw(AppState& state) {
   MonoWrapped("  = " + VectorText(view->result.output));
   if (stale) ImGui::PopStyleVar();
 }
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<SingleQuery>(); }
 
 }  // namespace attnlab::app::SingleQueryPanel

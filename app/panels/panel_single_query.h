@@ -1,10 +1,13 @@
 #pragma once
 /// Single query panel (Phuong & Hutter, Algorithm 3): one query token of the selected head against
 /// every key: q, the score against each k_j, the weights as bars, and the weighted sum of v.
-#include "panels/app_state.h"
+#include <memory>
+
+#include "panels/panel_contents.h"
 
 namespace attnlab::app::SingleQueryPanel {
 
-void Draw(AppState& state);
+/// The panel, with what it keeps between frames.
+std::unique_ptr<PanelContents> Make();
 
 }  // namespace attnlab::app::SingleQueryPanel

@@ -35,10 +35,7 @@ void AttentionKind(AppState& state) {
   ShowEditError(state.document, "attention");
 }
 
-// The label being typed, so that one label's keystrokes are one undo step.
-ImGuiID g_label_editing = 0;
-
-void LabelField(AppState& state, Sequence seq, int i, const char* source) {
+void LabelField(AppState& state, State& self, Sequence seq, int i, const char* source) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const std::vector<std::string>& labels = seq == Sequence::X ? s.tokens : s.context_tokens;
   char buf[128] = {};
@@ -51,10 +48,10 @@ void LabelField(AppState& state, Sequence seq, int i, const char* source) {
   if (changed) {
     const std::string text = buf;
     state.document.ApplyEdit(source, [=](attnlab::Scenario& sc) { attnlab::set_token_label(sc, seq, i, text); },
-                             g_label_editing == id);
-    g_label_editing = id;
+                             self.label_editing == id);
+    self.label_editing = id;
   }
-  if (ImGui::IsItemDeactivated() && g_label_editing == id) g_label_editing = 0;
+  if (ImGui::IsItemDeactivated() && self.label_editing == id) self.label_editing = 0;
 }
 
 void RowButtons(AppState& state, Sequence seq, int i, int n, const char* source) {
@@ -75,7 +72,7 @@ void RowButtons(AppState& state, Sequence seq, int i, int n, const char* source)
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove this token (its embedding too)");
 }
 
-void TokenList(AppState& state, Sequence seq) {
+void TokenList(AppState& state, State& self, Sequence seq) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const int n = seq == Sequence::X ? s.n_x() : s.n_z();
   const char* source = seq == Sequence::X ? "tokens X" : "tokens Z";
@@ -103,7 +100,7 @@ void TokenList(AppState& state, Sequence seq) {
         ImGui::AlignTextToFramePadding();
         ImGui::TextColored(DimTextColor(), "%d", i);
         ImGui::TableSetColumnIndex(1);
-        LabelField(state, seq, i, label_source);
+        LabelField(state, self, seq, i, label_source);
         ImGui::TableSetColumnIndex(2);
         RowButtons(state, seq, i, n, source);
         ImGui::PopID();
@@ -122,13 +119,13 @@ void TokenList(AppState& state, Sequence seq) {
 
 }  // namespace
 
-void Draw(AppState& state) {
+void Draw(AppState& state, State& self) {
   AttentionKind(state);
   ImGui::Separator();
-  TokenList(state, Sequence::X);
+  TokenList(state, self, Sequence::X);
   if (state.document.GetScenario().cross_attention()) {
     ImGui::Spacing();
-    TokenList(state, Sequence::Z);
+    TokenList(state, self, Sequence::Z);
   }
 }
 

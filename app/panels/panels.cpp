@@ -57,10 +57,7 @@ Rect ColumnRect(PanelColumn column, const Rect& work) {
   return work;
 }
 
-// The arrangement of the last frame drawn: which grouping PanelInFront() answers for.
-bool last_compact = false;
-// Group -> the panel its tab bar showed last frame (tells a click on a tab from a request).
-std::map<std::string, std::string> shown_tab;
+using ShownTabs = std::map<std::string, std::string>;
 
 const char* GroupOf(const Panel& p, bool compact) { return compact ? p.compact_group : p.group; }
 
@@ -119,9 +116,9 @@ Rect DefaultRect(const std::vector<Slot>& slots, std::size_t index, const Rect& 
 
 // The member whose tab is in front: the one asked for (UiState), else the one shown last frame,
 // else the first.
-std::size_t FrontMember(const std::vector<Panel>& panels, const Slot& slot, const AppState& state) {
-  using Tabs = std::map<std::string, std::string>;
-  for (const Tabs* tabs : {&state.ui.front_tab, static_cast<const Tabs*>(&shown_tab)}) {
+std::size_t FrontMember(const std::vector<Panel>& panels, const Slot& slot, const AppState& state,
+                        const ShownTabs& shown_tab) {
+  for (const ShownTabs* tabs : {&state.ui.front_tab, &shown_tab}) {
     const auto it = tabs->find(slot.group);
     if (it == tabs->end()) continue;
     for (std::size_t m : slot.members)
@@ -130,9 +127,10 @@ std::size_t FrontMember(const std::vector<Panel>& panels, const Slot& slot, cons
   return slot.members.front();
 }
 
-void DrawGroup(AppState& state, std::vector<Panel>& panels, const Slot& slot) {
+void DrawGroup(AppState& state, std::vector<Panel>& panels, const Slot& slot,
+               ShownTabs& shown_tab) {
   const std::string group = slot.group;
-  const std::string wanted = panels[FrontMember(panels, slot, state)].name;
+  const std::string wanted = panels[FrontMember(panels, slot, state, shown_tab)].name;
   // A request (F1, the View menu) differs from what the tab bar showed last frame: select that
   // tab. ImGui switches on the next frame, so the request stands until the tab bar shows it.
   const bool request = !shown_tab.count(group) || shown_tab[group] != wanted;
@@ -148,7 +146,8 @@ void DrawGroup(AppState& state, std::vector<Panel>& panels, const Slot& slot) {
       if (!ImGui::BeginTabItem(panel.name, front ? &panel.open : nullptr, flags)) continue;
       shown = panel.name;
       // A child per panel: the tabs stay in place while the panel's contents scroll.
-      if (ImGui::BeginChild(panel.name, ImVec2(0, 0), false, panel.flags)) panel.draw(state);
+      if (ImGui::BeginChild(panel.name, ImVec2(0, 0), false, panel.flags))
+        panel.contents->Draw(state);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
@@ -162,74 +161,76 @@ void DrawGroup(AppState& state, std::vector<Panel>& panels, const Slot& slot) {
 
 }  // namespace
 
-std::vector<Panel>& Panels() {
+PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
   // Normal width: left = [Scenario | Inputs] above the Mask, right = Heads above [Inspector |
   // Single query | Help]. Compact (lecture mode, narrow): one column of two slots, every panel
   // but Heads tabbed above it, so that neither is a sliver.
-  static std::vector<Panel> panels = [] {
-    std::vector<Panel> p = {
-        {"Scenario", ScenarioPanel::Draw, PanelColumn::Left, 0.6f, 0.4f},
-        // Before the Pipeline: an edit made while the Inputs draw shows in the same frame.
-        {"Inputs", MatricesPanel::Draw, PanelColumn::Left, 0.6f, 0.4f},
-        {"Mask", MaskPanel::Draw, PanelColumn::Left, 0.4f, 0.4f},
-        // The strip draws before the heatmaps (it shows last frame's hover); the Inspector after.
-        {"Formula", FormulaPanel::Draw, PanelColumn::Centre, 0.0f, 0.0f, true,
-         ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f},
-        {"Pipeline", PipelinePanel::Draw, PanelColumn::Centre, 1.0f, 1.0f},
-        {"Heads", HeadsPanel::Draw, PanelColumn::Right, 0.55f, 0.6f},
-        {"Inspector", InspectorPanel::Draw, PanelColumn::Right, 0.45f, 0.4f},
-        {"Single query", SingleQueryPanel::Draw, PanelColumn::Right, 0.45f, 0.4f, true, 0, 0.0f, true},
-        {"Help", HelpPanel::Draw, PanelColumn::Right, 0.45f, 0.4f},
-    };
-    for (Panel& panel : p) {
-      const std::string name = panel.name;
-      if (name == "Scenario" || name == "Inputs") panel.group = "Setup";
-      if (name == "Inspector" || name == "Single query" || name == "Help") panel.group = "Details";
-      if (name != "Formula" && name != "Pipeline" && name != "Heads") panel.compact_group = "Setup";
-    }
-    return p;
-  }();
-  return panels;
+  auto add = [this](Panel panel) { panels_.push_back(std::move(panel)); };
+  add({"Scenario", ScenarioPanel::Make(), PanelColumn::Left, 0.6f, 0.4f});
+  // Before the Pipeline: an edit made while the Inputs draw shows in the same frame.
+  add({"Inputs", MatricesPanel::Make(), PanelColumn::Left, 0.6f, 0.4f});
+  add({"Mask", MaskPanel::Make(), PanelColumn::Left, 0.4f, 0.4f});
+  // The strip draws before the heatmaps (it shows last frame's hover); the Inspector after.
+  add({"Formula", FormulaPanel::Make(), PanelColumn::Centre, 0.0f, 0.0f, true,
+       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f});
+  add({"Pipeline", PipelinePanel::Make(), PanelColumn::Centre, 1.0f, 1.0f});
+  add({"Heads", HeadsPanel::Make(), PanelColumn::Right, 0.55f, 0.6f});
+  add({"Inspector", InspectorPanel::Make(), PanelColumn::Right, 0.45f, 0.4f});
+  add({"Single query", SingleQueryPanel::Make(), PanelColumn::Right, 0.45f, 0.4f, true, 0, 0.0f,
+       true});
+  add({"Help", HelpPanel::Make(std::move(shortcuts)), PanelColumn::Right, 0.45f, 0.4f});
+  for (Panel& panel : panels_) {
+    const std::string name = panel.name;
+    if (name == "Scenario" || name == "Inputs") panel.group = "Setup";
+    if (name == "Inspector" || name == "Single query" || name == "Help") panel.group = "Details";
+    if (name != "Formula" && name != "Pipeline" && name != "Heads") panel.compact_group = "Setup";
+  }
 }
 
-Panel* FindPanel(const char* name) {
-  for (Panel& panel : Panels())
+Panel* PanelRegistry::FindPanel(const char* name) {
+  for (Panel& panel : panels_)
     if (std::string(panel.name) == name) return &panel;
   return nullptr;
 }
 
-void DrawPanels(AppState& state) {
-  std::vector<Panel>& panels = Panels();
+const Panel* PanelRegistry::FindPanel(const char* name) const {
+  for (const Panel& panel : panels_)
+    if (std::string(panel.name) == name) return &panel;
+  return nullptr;
+}
+
+void PanelRegistry::DrawPanels(AppState& state) {
+  std::vector<Panel>& panels = panels_;
   const Rect work = WorkArea();
-  last_compact = Compact(work);
   // The scripted cell edit (tests) types into the Inputs panel: bring it to the front as a user would.
   if (!state.ui.scripted_cell_edit.empty()) ShowPanel(state, "Inputs");
   const std::vector<Slot> slots = Slots(panels, work);
   const ImGuiCond cond = state.ui.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  last_compact_ = Compact(work);
   // In list order of the panel in front: each panel draws where the list puts it (the Inputs
   // before the Pipeline, the Inspector after the heatmaps), tabbed or not.
   for (std::size_t i = 0; i < panels.size(); ++i) {
     auto has = [i](const Slot& s) { return std::find(s.members.begin(), s.members.end(), i) != s.members.end(); };
     const auto slot = std::find_if(slots.begin(), slots.end(), has);
     if (slot == slots.end()) continue;
-    if (slot->group && FrontMember(panels, *slot, state) != i) continue;
+    if (slot->group && FrontMember(panels, *slot, state, shown_tab_) != i) continue;
     const Rect r = DefaultRect(slots, std::size_t(slot - slots.begin()), work);
     ImGui::SetNextWindowPos(r.pos, cond);
     ImGui::SetNextWindowSize(r.size, cond);
     ImGui::SetNextWindowBgAlpha(PanelBackgroundAlpha(slot->group ? slot->group : panels[i].name));
     if (slot->group) {
-      DrawGroup(state, panels, *slot);
+      DrawGroup(state, panels, *slot, shown_tab_);
       continue;
     }
     Panel& panel = panels[i];
     if (ImGui::Begin(panel.name, &panel.open, panel.flags | ImGuiWindowFlags_NoCollapse))
-      panel.draw(state);
+      panel.contents->Draw(state);
     ImGui::End();
   }
   state.ui.reset_layout = false;
 }
 
-void ShowPanel(AppState& state, const char* name) {
+void PanelRegistry::ShowPanel(AppState& state, const char* name) {
   Panel* panel = FindPanel(name);
   if (!panel) return;
   panel->open = true;
@@ -237,10 +238,10 @@ void ShowPanel(AppState& state, const char* name) {
     if (group) state.ui.front_tab[group] = name;
 }
 
-bool PanelInFront(const AppState& state, const char* name) {
+bool PanelRegistry::PanelInFront(const AppState& state, const char* name) const {
   const Panel* panel = FindPanel(name);
   if (!panel || !panel->open) return false;
-  const char* group = GroupOf(*panel, last_compact);
+  const char* group = GroupOf(*panel, last_compact_);
   if (!group) return true;
   auto it = state.ui.front_tab.find(group);
   return it != state.ui.front_tab.end() && it->second == name;

@@ -1,5 +1,7 @@
 #include "shell/app.h"
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,7 @@
 
 #include "panels/app_state.h"
 #include "attnlab/scenario_io.h"
+#include "shell/actions.h"
 #include "shell/commands.h"
 #include "shell/dialogs.h"
 #include "session/document_io.h"
@@ -58,15 +61,15 @@ std::string ConfigIniPath() {
 
 // The file given on the command line, through the session's one path. `load_later`: the file is
 // large and the window reads it off the UI thread. `interactive`: a failure is also shown.
-void OpenInitialDocument(AppState& state, Session& session, const Options& options, bool load_later,
-                         bool interactive) {
+void OpenInitialDocument(AppState& state, Session& session, PanelRegistry& panels,
+                         const Options& options, bool load_later, bool interactive) {
   session.SetOnStartFileOpened([&state, head = options.head] {  // --head, once a large file is in
     state.ui.selected_head = std::clamp(head, 0, state.document.HeadCount() - 1);
   });
   session.OpenAtStart(options.file, load_later, interactive);
   state.ui.selected_head = std::clamp(options.head, 0, state.document.HeadCount() - 1);
-  if (!options.show_panel.empty()) ShowPanel(state, options.show_panel.c_str());
-  SetLectureMode(state, options.lecture);
+  if (!options.show_panel.empty()) panels.ShowPanel(state, options.show_panel.c_str());
+  SetLectureMode(state, panels, options.lecture);
 }
 
 // Applies lecture mode changes between frames: a new font atlas at the lecture scale (crisp) and
@@ -77,7 +80,7 @@ class ThemeSync {
     const float scale = state.ui.lecture_mode ? state.ui.lecture_scale : 1.0f;
     if (applied_ && scale == scale_ && state.ui.lecture_mode == lecture_) return;
     if (!applied_ || scale != scale_) platform.RebuildFonts(scale);
-    ApplyStyle(state.ui.lecture_mode, scale);
+    platform.ApplyStyle(state.ui.lecture_mode, scale);
     scale_ = scale;
     lecture_ = state.ui.lecture_mode;
     applied_ = true;
@@ -94,13 +97,14 @@ std::string WindowTitle(const AppState& state) {
   return title;
 }
 
-void DrawFrame(AppState& state) {
+void DrawFrame(ActionContext& ctx, const ActionTable& actions) {
+  AppState& state = ctx.state;
   state.ui.hovered_last_frame = state.ui.hovered;
   state.ui.hovered = {};
-  HandleShortcuts(state);
-  DrawMainMenuBar(state);
+  actions.HandleShortcuts(ctx);
+  DrawMainMenuBar(ctx, actions);
   DrawStatusBar(state);
-  DrawPanels(state);
+  ctx.panels.DrawPanels(state);
   if (state.dialogs) state.dialogs->DrawDialogs(state);
 }
 
@@ -148,6 +152,9 @@ int RunApp(const Options& options) {
                      options.bench_edit > 0, options.bench_startup, !options.check_open.empty(),
                      !options.bench_open.empty() || options.bench_save};
   AppState state;
+  const ActionTable actions;  // the menus, the shortcuts and Help's list of them
+  PanelRegistry panels(actions.HelpRows());
+  ActionContext action_context{state, panels};
   // Scripted runs and --test-edit read the file before the first frame, so that their frame
   // numbers (--test-edit at frame 2, ...) refer to it; the window shows "Opening..." instead.
   const bool load_later = !mode.Scripted() && options.test_edit.empty() && !options.file.empty() &&
@@ -159,7 +166,7 @@ int RunApp(const Options& options) {
   session.Init(state.document, state.presets, mode.Scripted() ? std::string() : ConfigDir(),
                mode.Scripted() ? std::string() : StateDir());
   state.session = &session;
-  OpenInitialDocument(state, session, options, load_later, !mode.Scripted());
+  OpenInitialDocument(state, session, panels, options, load_later, !mode.Scripted());
   state.ui.scripted_cell_edit = options.edit_cell;  // its tab comes to the front first
 
   std::unique_ptr<OpenCheck> open_check;
@@ -234,10 +241,10 @@ int RunApp(const Options& options) {
     state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));
     platform.NewFrame();
     if (open_check) open_check->BeforeDraw(state, session, frame);
-    DrawFrame(state);
+    DrawFrame(action_context, actions);
     if (open_check) open_check->AfterDraw(state, session, frame);
     if (open_check) last_frame = open_check->FrameCount();  // grows while large files load
-    if (mode.smoke) SmokeStep(state, frame, &smoke);
+    if (mode.smoke) SmokeStep(state, panels, frame, &smoke);
     if (!options.test_edit.empty() && frame == 2 && !ApplyScriptedEdit(state, options.test_edit, &error)) {
       std::fprintf(stderr, "attnlab: %s\n", error.c_str());
       exit_code = 1;
@@ -250,7 +257,8 @@ int RunApp(const Options& options) {
     Capture capture;
     platform.Render(capture_now ? &capture : window_capture.Target());
     window_capture.AfterFrame(state, platform);
-    if (const int key = platform.TakeScreenshotKey()) dialogs.RequestScreenshot(key);
+    if (const int key = platform.TakeScreenshotKey())  // 1: F12, 2: Shift+F12
+      actions.RunPlatformKey(action_context, {GLFW_KEY_F12, false, key == 2});
     if (const int scale = dialogs.TakeScreenshotRequest())
       window_capture.Request(scale, NextScreenshotPath(scale));
     heatmaps.EndFrame();

@@ -49,10 +49,8 @@ class DocumentDialogs {
   void RequestScreenshot(int scale) { screenshot_request_ = scale; }
   int TakeScreenshotRequest() { return std::exchange(screenshot_request_, 0); }
 
-  /// Draws the menu's File entries and every open dialog; call once per frame.
-  void DrawFileMenu(AppState& state);
+  /// Draws every open dialog; call once per frame.
   void DrawDialogs(AppState& state);
-  void HandleShortcuts(AppState& state);
 
   /// Shows a modal with `message` (and the status bar keeps it too).
   void ShowError(AppState&, const std::string& title, const std::string& message) {

@@ -3,77 +3,31 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // BeginViewportSideBar (1.86 has no public status-bar helper)
 
-#include <cstdio>
+#include <cstring>
 #include <string>
 
-#include "shell/commands.h"
-#include "shell/dialogs.h"
-#include "panels/panels.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
 namespace {
 
-void FileMenu(AppState& state) {
-  if (!ImGui::BeginMenu("File")) return;
-  if (DocumentDialogs* dialogs = Dialogs(state)) dialogs->DrawFileMenu(state);  // Open, recent, Save As, export, quit
-  ImGui::EndMenu();
-}
-
-void EditMenu(AppState& state) {
-  if (!ImGui::BeginMenu("Edit")) return;
-  if (ImGui::MenuItem("Undo", "Ctrl+Z", false, state.document.CanUndo())) state.document.Undo();
-  if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, state.document.CanRedo())) state.document.Redo();
-  ImGui::EndMenu();
-}
-
-void ColormapMenu(AppState& state) {
-  if (!ImGui::BeginMenu("Colormap")) return;
-  struct Item {
-    Colormap map;
-    const char* label;
-  };
-  const Item items[] = {{Colormap::Viridis, "Viridis"},
-                        {Colormap::Cividis, "Cividis (colour-blind safe)"},
-                        {Colormap::Grayscale, "Grayscale (print)"}};
-  for (const Item& item : items)
-    if (ImGui::MenuItem(item.label, nullptr, state.ui.colormap == item.map))
-      state.ui.colormap = item.map;
-  ImGui::EndMenu();
-}
-
-void ViewMenu(AppState& state) {
-  if (!ImGui::BeginMenu("View")) return;
-  if (ImGui::MenuItem("Lecture mode", "Ctrl+L", state.ui.lecture_mode)) ToggleLectureMode(state);
-  if (ImGui::BeginMenu("Lecture scale")) {
-    for (float s : {1.5f, 2.0f, 2.5f}) {
-      char label[16];
-      std::snprintf(label, sizeof label, "%.1fx", s);
-      if (ImGui::MenuItem(label, nullptr, state.ui.lecture_scale == s)) {
-        state.ui.lecture_scale = s;
-        state.ui.reset_layout = true;
-      }
+// One menu of the bar: the table's actions that name it, in table order.
+void DrawMenu(ActionContext& ctx, const ActionTable& actions, const char* menu) {
+  if (!ImGui::BeginMenu(menu)) return;
+  for (const Action& a : actions.List()) {
+    if (!a.menu || std::strcmp(a.menu, menu) != 0) continue;
+    if (a.separator_before) ImGui::Separator();
+    if (a.draw) {
+      a.draw(ctx);
+      continue;
     }
-    ImGui::EndMenu();
+    const std::string keys = a.keys.empty() ? std::string() : ChordText(a.keys.front());
+    const bool checked = a.checked && a.checked(ctx);
+    const bool enabled = !a.enabled || a.enabled(ctx);
+    if (ImGui::MenuItem(a.label, keys.empty() ? nullptr : keys.c_str(), checked, enabled) && a.run)
+      a.run(ctx);
+    if (a.tooltip && ImGui::IsItemHovered()) a.tooltip(ctx);
   }
-  ColormapMenu(state);
-  ImGui::Separator();
-  // A panel behind another tab comes to the front; one in front closes; a closed one opens.
-  for (Panel& panel : Panels())
-    if (ImGui::MenuItem(panel.name, nullptr, panel.open)) {
-      if (PanelInFront(state, panel.name))
-        panel.open = false;
-      else
-        ShowPanel(state, panel.name);
-    }
-  ImGui::Separator();
-  if (ImGui::MenuItem("Reset layout")) state.ui.reset_layout = true;
-  ImGui::EndMenu();
-}
-
-void HelpMenu(AppState& state) {
-  if (!ImGui::BeginMenu("Help")) return;
-  if (ImGui::MenuItem("Keyboard shortcuts", "F1")) ShowPanel(state, "Help");
   ImGui::EndMenu();
 }
 
@@ -86,12 +40,9 @@ std::string DocumentLabel(AppState& state) {
 
 }  // namespace
 
-void DrawMainMenuBar(AppState& state) {
+void DrawMainMenuBar(ActionContext& ctx, const ActionTable& actions) {
   if (!ImGui::BeginMainMenuBar()) return;
-  FileMenu(state);
-  EditMenu(state);
-  ViewMenu(state);
-  HelpMenu(state);
+  for (const char* menu : {"File", "Edit", "View", "Help"}) DrawMenu(ctx, actions, menu);
   ImGui::EndMainMenuBar();
 }
 

@@ -1,10 +1,12 @@
 #pragma once
-/// The menu bar (File, Edit, View, Help) and the status bar along the bottom of the window.
+/// The menu bar (File, Edit, View, Help), drawn from the action table, and the status bar along
+/// the bottom of the window.
 #include "panels/app_state.h"
+#include "shell/actions.h"
 
 namespace attnlab::app {
 
-void DrawMainMenuBar(AppState& state);
+void DrawMainMenuBar(ActionContext& ctx, const ActionTable& actions);
 void DrawStatusBar(AppState& state);
 
 }  // namespace attnlab::app

@@ -68,12 +68,13 @@ bool Platform::Init(const PlatformConfig& config, std::string* error) {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
+  theme_.Attach();
   ini_path_ = config.ini_path;
   ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
-  BuildFonts(config.font_scale);
+  theme_.BuildFonts(config.font_scale);
   // Xvfb starts the pointer in the middle of the screen, which would put a tooltip in every
   // screenshot.
   if (config.park_cursor) glfwSetCursorPos(window_, -100.0, -100.0);
@@ -186,7 +187,7 @@ void Platform::Render(Capture* capture) {
 }
 
 void Platform::RebuildFonts(float scale) {
-  BuildFonts(scale);
+  theme_.BuildFonts(scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "widgets/theme.h"
+
 struct GLFWwindow;
 
 namespace attnlab::app {
@@ -49,6 +51,8 @@ class Platform {
 
   /// Rebuilds the font atlas at `scale` and re-uploads it (call between frames).
   void RebuildFonts(float scale);
+  /// The normal or the lecture style at `scale` (call between frames).
+  void ApplyStyle(bool lecture, float scale) { theme_.ApplyStyle(lecture, scale); }
   void SetTitle(const std::string& title);
   /// Files dropped onto the window since the last call.
   std::vector<std::string> TakeDroppedPaths();
@@ -69,6 +73,7 @@ class Platform {
   bool close_guard_ = false, close_requested_ = false;
   float offscreen_scale_ = 1.0f;
   int screenshot_key_ = 0;
+  Theme theme_;  ///< attached to the ImGui context, for the widgets
 };
 
 }  // namespace attnlab::app

@@ -22,12 +22,6 @@ namespace {
 // need a frame or two at the new size to settle.
 constexpr int kSettleFrames = 2;
 
-struct SavedWindow {
-  ImGuiWindow* window;
-  ImVec2 pos, size, scroll;
-};
-std::vector<SavedWindow> g_saved;  // only between BeforeFrame and Finish of one capture
-
 bool IsLaidOutByUs(const ImGuiWindow* w) {
   // Child windows, popups and tooltips are placed by their parents every frame.
   return !(w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup |
@@ -91,11 +85,11 @@ void WindowCapture::Request(int scale, const std::string& path) {
 }
 
 void WindowCapture::ScaleWindows(float factor, bool restore) {
-  if (!restore && g_saved.empty()) {
+  if (!restore && saved_.empty()) {
     for (ImGuiWindow* w : GImGui->Windows)
-      g_saved.push_back({w, w->Pos, w->SizeFull, w->Scroll});
+      saved_.push_back({w, w->Pos, w->SizeFull, w->Scroll});
   }
-  for (const SavedWindow& s : g_saved) {
+  for (const SavedWindow& s : saved_) {
     const float k = restore ? 1.0f : factor;
     if (IsLaidOutByUs(s.window)) {
       ImGui::SetWindowPos(s.window, Mul(s.pos, k), ImGuiCond_Always);
@@ -104,15 +98,15 @@ void WindowCapture::ScaleWindows(float factor, bool restore) {
     ImGui::SetScrollX(s.window, s.scroll.x * k);
     ImGui::SetScrollY(s.window, s.scroll.y * k);
   }
-  if (restore) g_saved.clear();
+  if (restore) saved_.clear();
 }
 
 void WindowCapture::BeforeFrame(AppState& state, Platform& platform) {
   if (phase_ != Phase::Offscreen) return;
   const float k = static_cast<float>(scale_);
-  if (g_saved.empty()) {
+  if (saved_.empty()) {
     platform.RebuildFonts(UiScale(state) * k);
-    ApplyStyle(state.ui.lecture_mode, UiScale(state) * k);
+    platform.ApplyStyle(state.ui.lecture_mode, UiScale(state) * k);
     ImGuiIO& io = ImGui::GetIO();
     ini_ = io.IniFilename;
     io.IniFilename = nullptr;  // never persist the doubled layout
@@ -137,7 +131,7 @@ void WindowCapture::Finish(AppState& state, Platform& platform) {
   if (phase_ == Phase::Offscreen) {
     platform.SetOffscreenScale(1.0f);
     platform.RebuildFonts(UiScale(state));
-    ApplyStyle(state.ui.lecture_mode, UiScale(state));
+    platform.ApplyStyle(state.ui.lecture_mode, UiScale(state));
     ScaleWindows(1.0f, true);
     ImGui::GetIO().IniFilename = ini_;
     platform.RequestFrames(3);

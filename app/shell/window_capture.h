@@ -4,8 +4,13 @@
 /// with the font atlas rebuilt at twice the pixel size and every window's position and size
 /// doubled, so text is rasterised at 2x (crisp) instead of being scaled up.
 #include <string>
+#include <vector>
+
+#include <imgui.h>
 
 #include "shell/screenshot.h"
+
+struct ImGuiWindow;
 
 namespace attnlab::app {
 
@@ -30,6 +35,10 @@ class WindowCapture {
 
  private:
   enum class Phase { Idle, Window, Offscreen };
+  struct SavedWindow {
+    ImGuiWindow* window;
+    ImVec2 pos, size, scroll;
+  };
   void ScaleWindows(float factor, bool restore);
   void Finish(AppState& state, Platform& platform);
 
@@ -39,6 +48,7 @@ class WindowCapture {
   std::string path_;
   Capture capture_;
   const char* ini_ = nullptr;
+  std::vector<SavedWindow> saved_;  ///< the windows' places, between BeforeFrame and Finish
 };
 
 /// A new file name in the pictures folder: attnlab-2024-05-01-104207[@2x].png.

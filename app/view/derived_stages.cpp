@@ -1,12 +1,6 @@
 #include "view/derived_stages.h"
 
 namespace attnlab::app {
-namespace {
-
-// Above every Scenario version, so a derived matrix never shares a cache key with a trace's.
-std::uint64_t next_version = std::uint64_t{1} << 62;
-
-}  // namespace
 
 template <typename Compute>
 void DerivedStages::Refresh(Stage& stage, std::uint64_t trace_version, int head, Eigen::Index cells,
@@ -16,7 +10,7 @@ void DerivedStages::Refresh(Stage& stage, std::uint64_t trace_version, int head,
   compute(stage.m);  // into the matrix held: same shape, same memory (no page faults)
   stage.trace_version = trace_version;
   stage.head = head;
-  stage.version = ++next_version;
+  stage.version = ++next_version_;
   stage.current = true;
 }
 

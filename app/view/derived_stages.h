@@ -19,8 +19,9 @@ class DerivedStages {
 
   const attnlab::Matrix& Scaled() const { return scaled_.m; }  ///< S' = scale S, scores' shape
   const attnlab::Matrix& Masked() const { return masked_.m; }  ///< S'', -inf where forbidden
-  /// Change on every recompute (unique in the process), for HeatmapSpec::data_version: the
-  /// widget caches on data pointer + version, and the pointer stays when only the head changes.
+  /// Change on every recompute (unique among this object's stages), for
+  /// HeatmapSpec::data_version: the widget caches on data pointer + version, and the pointer
+  /// stays when only the head changes.
   std::uint64_t ScaledVersion() const { return scaled_.version; }
   std::uint64_t MaskedVersion() const { return masked_.version; }
   /// False while the stage held is older than the last Update asked for.
@@ -36,9 +37,11 @@ class DerivedStages {
     bool current = false;
   };
   template <typename Compute>
-  static void Refresh(Stage& stage, std::uint64_t trace_version, int head, Eigen::Index cells,
-                      FrameWork& work, Compute compute);
+  void Refresh(Stage& stage, std::uint64_t trace_version, int head, Eigen::Index cells,
+               FrameWork& work, Compute compute);
   Stage scaled_, masked_;
+  /// Above every Scenario version, so a derived matrix never shares a cache key with a trace's.
+  std::uint64_t next_version_ = std::uint64_t{1} << 62;
 };
 
 }  // namespace attnlab::app

@@ -1,18 +1,17 @@
 #include "widgets/heatmap.h"
 
-#include <glad/gl.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <optional>
 
 #include <imgui_internal.h>
 
 #include "instruments/layout_dump.h"
+#include "widgets/heatmap_legend.h"
+#include "widgets/heatmap_texture.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
@@ -46,8 +45,6 @@ struct Geometry {
   TexelGrid texels;             // texture only: one texel per cell, or pooled blocks
   Resolved data;
 };
-
-float LegendHeight(bool has_masked);
 
 // Room between labels and grid, so that the selection frame never touches a label.
 constexpr float kFrameMargin = 3.0f;
@@ -229,7 +226,7 @@ Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
     g.legend_w = std::clamp(g.grid_w, fs * 9.0f, fs * 16.0f);
-    g.legend_h = LegendHeight(g.data.has_masked);
+    g.legend_h = HeatmapLegendHeight(g.data.has_masked);
   }
   ComputeTitleGeometry(spec, g.row_label_w + std::max(g.grid_w, g.legend_w), g);
   g.grid_offset = ImVec2(g.row_label_w, g.title_h + g.axis_h + g.col_label_h);
@@ -342,17 +339,6 @@ void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geom
   }
 }
 
-void AddHatch(ImDrawList* dl, ImVec2 a, ImVec2 b) {
-  // Diagonals x - y = d inside the cell, computed exactly so no clip rect is needed.
-  const float w = b.x - a.x, h = b.y - a.y;
-  const float step = std::max(5.0f, std::floor(std::min(w, h) / 4.0f));
-  for (float d = -h + step * 0.5f; d < w; d += step) {
-    const ImVec2 p0(a.x + std::max(0.0f, d), a.y + std::max(0.0f, -d));
-    const ImVec2 p1(a.x + std::min(w, h + d), a.y + std::min(h, w - d));
-    dl->AddLine(p0, p1, ToU32(kMaskedHatch), 1.0f);
-  }
-}
-
 void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const attnlab::Matrix& m = *spec.values;
   ImFont* mono = MonoFont();
@@ -378,60 +364,6 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   }
 }
 
-std::uint64_t HashMix(std::uint64_t h, std::uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  return h;
-}
-
-std::uint64_t TextureKey(const HeatmapSpec& spec, const Geometry& g) {
-  std::uint64_t lo_bits, hi_bits;
-  std::memcpy(&lo_bits, &g.data.scale.lo, sizeof lo_bits);
-  std::memcpy(&hi_bits, &g.data.scale.hi, sizeof hi_bits);
-  std::uint64_t h = HashMix(0, spec.data_version);
-  h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.values));
-  h = HashMix(h, reinterpret_cast<std::uintptr_t>(spec.allowed));
-  h = HashMix(h, static_cast<std::uint64_t>(g.data.scale.map));
-  h = HashMix(h, lo_bits);
-  h = HashMix(h, hi_bits);
-  h = HashMix(h, static_cast<std::uint64_t>(spec.values->rows()));
-  h = HashMix(h, static_cast<std::uint64_t>(spec.values->cols()));
-  h = HashMix(h, static_cast<std::uint64_t>(g.texels.rows_px));
-  return HashMix(h, static_cast<std::uint64_t>(g.texels.cols_px));
-}
-
-void UploadTexture(HeatmapTexture& tex, const std::vector<std::uint8_t>& rgba, int width,
-                   int height) {
-  if (tex.id == 0) glGenTextures(1, &tex.id);
-  glBindTexture(GL_TEXTURE_2D, tex.id);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);  // crisp cells when zoomed
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-               rgba.data());
-  glBindTexture(GL_TEXTURE_2D, 0);
-}
-
-// Draws the texture, first (re)building it if its data, range or size changed and the frame's
-// budget allows. Returns false when what it drew is an older texture (or nothing yet).
-bool DrawTexture(HeatmapContext& ctx, HeatmapTexture& tex, ImDrawList* dl, ImVec2 grid,
-                 const HeatmapSpec& spec, const Geometry& g) {
-  const ImVec2 end(grid.x + g.grid_w, grid.y + g.grid_h);
-  // Scrolled out of view: nothing built until it is seen again.
-  if (!ImGui::IsRectVisible(grid, end)) return true;
-  const std::uint64_t key = TextureKey(spec, g);
-  if (tex.key != key && !g.data.pending && ctx.work.Take(spec.values->size())) {
-    UploadTexture(tex, BuildTexels(DataOf(spec), g.texels, g.data.scale), g.texels.cols_px,
-                  g.texels.rows_px);
-    tex.key = key;
-    ++ctx.uploads;
-  }
-  if (tex.id != 0)
-    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(tex.id)), grid, end);
-  return tex.key == key;
-}
-
 void DrawBands(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const float t = std::max(2.0f, std::floor(ImGui::GetFontSize() * 0.15f));
   for (int c = spec.col_band; spec.col_band > 0 && c < spec.values->cols(); c += spec.col_band) {
@@ -441,47 +373,6 @@ void DrawBands(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   for (int r = spec.row_band; spec.row_band > 0 && r < spec.values->rows(); r += spec.row_band) {
     const float y = grid.y + r * spec.cell - g.gap * 0.5f;
     dl->AddLine(ImVec2(grid.x - 2, y), ImVec2(grid.x + g.grid_w + 2, y), AccentColor(), t);
-  }
-}
-
-void FormatTick(char* buf, std::size_t n, double v) {
-  std::snprintf(buf, n, "%.3g", std::fabs(v) < 1e-12 ? 0.0 : v);
-}
-
-float LegendHeight(bool has_masked) {
-  const float fs = ImGui::GetFontSize();
-  return std::ceil(fs * 0.5f + fs * 0.6f + 2.0f + fs) + (has_masked ? std::ceil(fs * 1.3f) : 0.0f);
-}
-
-void DrawLegend(ImDrawList* dl, ImVec2 at, const ColorScale& scale, float width, bool has_masked) {
-  const float fs = ImGui::GetFontSize();
-  const float bar_h = std::floor(fs * 0.6f);
-  const ImVec2 a(at.x, at.y + std::floor(fs * 0.5f));
-  const int segments = 48;
-  const float seg_w = width / segments;
-  for (int i = 0; i < segments; ++i) {
-    const ImU32 left = ToU32(MapColor(scale.map, i / double(segments)));
-    const ImU32 right = ToU32(MapColor(scale.map, (i + 1) / double(segments)));
-    dl->AddRectFilledMultiColor(ImVec2(a.x + i * seg_w, a.y),
-                                ImVec2(a.x + (i + 1) * seg_w + 0.5f, a.y + bar_h), left, right,
-                                right, left);
-  }
-  const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
-  const float ty = a.y + bar_h + 2.0f;
-  char lo[32], mid[32], hi[32];
-  FormatTick(lo, sizeof lo, scale.lo);
-  FormatTick(mid, sizeof mid, 0.5 * (scale.lo + scale.hi));
-  FormatTick(hi, sizeof hi, scale.hi);
-  dl->AddText(ImVec2(a.x, ty), dim, lo);
-  const float mid_w = ImGui::CalcTextSize(mid).x;
-  dl->AddText(ImVec2(a.x + (width - mid_w) * 0.5f, ty), dim, mid);
-  dl->AddText(ImVec2(a.x + width - ImGui::CalcTextSize(hi).x, ty), dim, hi);
-  if (has_masked) {
-    const float y = ty + std::ceil(fs * 1.2f);
-    const ImVec2 s0(a.x, y + 1), s1(a.x + fs, y + fs - 1);
-    dl->AddRectFilled(s0, s1, ToU32(kMaskedFill));
-    AddHatch(dl, s0, s1);
-    dl->AddText(ImVec2(s1.x + fs * 0.4f, y), dim, "masked (-\xE2\x88\x9E)");
   }
 }
 
@@ -619,7 +510,8 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   DrawTitle(dl, pos, drawn, g);
   bool current = true;  // false: an older texture (or none yet) is drawn
   if (g.texture)
-    current = DrawTexture(ctx, state, dl, grid, drawn, g);
+    current = DrawHeatmapTexture(ctx, state, dl, grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h),
+                                 drawn, g.texels, g.data.scale, g.data.pending);
   else
     DrawCells(dl, grid, drawn, g);
   if (spec.labels) {
@@ -635,7 +527,7 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
     dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
                 AccentColor(), 0.0f, 0, 3.0f);
   if (spec.legend)
-    DrawLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w, g.data.has_masked);
+    DrawHeatmapLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w, g.data.has_masked);
   if (hover.on) DrawHover(dl, grid, drawn, g, hover);
   RecordPlacement(ctx, grid, drawn, g);
   ImGui::PopID();
@@ -649,31 +541,5 @@ ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential) {
 ColorScale SignedScale(Colormap sequential) { return {DivergingFor(sequential), -1.0, 1.0}; }
 
 ColorScale WeightsScale(Colormap sequential) { return {sequential, 0.0, 1.0}; }
-
-void HeatmapLegend(const ColorScale& scale, float width, bool show_masked) {
-  const ImVec2 pos = ImGui::GetCursorScreenPos();
-  const ImVec2 size(width, LegendHeight(show_masked));
-  ImGui::Dummy(size);
-  DrawLegend(ImGui::GetWindowDrawList(), ImVec2(std::floor(pos.x), std::floor(pos.y)), scale,
-             width, show_masked);
-}
-
-void HeatmapContext::EndFrame() {
-  for (auto it = textures.begin(); it != textures.end();) {
-    if (it->second.last_frame != frame) {
-      if (it->second.id != 0) glDeleteTextures(1, &it->second.id);
-      it = textures.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  scans.EndFrame();
-}
-
-void HeatmapContext::Release() {
-  for (auto& [id, tex] : textures)
-    if (tex.id != 0) glDeleteTextures(1, &tex.id);
-  textures.clear();
-}
 
 }  // namespace attnlab::app

@@ -26,25 +26,6 @@ namespace {
 // Pasted values obey the typed values' bound (attnlab/edits.h).
 constexpr double kMaxTypedMagnitude = attnlab::max_cell_magnitude;
 
-// One drag in progress (only one cell can be scrubbed at a time).
-struct ScrubState {
-  std::string source;
-  int row = -1, col = -1;
-  double start = 0;
-  bool committed = false;  // the first change opened an undo step; later ones extend it
-};
-
-// One cell being typed into (double-click).
-struct TypingState {
-  std::string source;
-  int row = -1, col = -1;
-  char buf[64] = {};
-  bool focus = false;
-};
-
-ScrubState g_scrub;
-TypingState g_typing;
-
 struct Geometry {
   float cell_w = 0, cell_h = 0, label_w = 0, header_h = 0, strip = 0;
   ImVec2 origin;  // top-left of cell (0, 0), screen coordinates
@@ -176,7 +157,8 @@ void DrawBands(const MatrixEditorSpec& spec, const Geometry& g) {
   }
 }
 
-void DrawCells(const MatrixEditorSpec& spec, const Geometry& g, Colormap colormap) {
+void DrawCells(const MatrixEditorSpec& spec, const Geometry& g, Colormap colormap,
+               const MatrixEditorState::Scrub& scrub) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const attnlab::Matrix& m = *spec.values;
   const attnlab::ColorScale scale = DivergingScale(m, colormap);
@@ -202,9 +184,9 @@ void DrawCells(const MatrixEditorSpec& spec, const Geometry& g, Colormap colorma
                   ImVec2(std::floor((a.x + b.x - w) * 0.5f), std::floor((a.y + b.y - mono->FontSize) * 0.5f)),
                   ink, buf);
     }
-  const bool scrubbing = g_scrub.source == spec.source && ImGui::IsItemActive();
-  if (scrubbing && g_scrub.row < m.rows() && g_scrub.col < m.cols()) {
-    const ImVec2 a = CellMin(g, g_scrub.row, g_scrub.col);
+  const bool scrubbing = scrub.source == spec.source && ImGui::IsItemActive();
+  if (scrubbing && scrub.row < m.rows() && scrub.col < m.cols()) {
+    const ImVec2 a = CellMin(g, scrub.row, scrub.col);
     dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + g.cell_w, a.y + g.cell_h), AccentColor(), 0, 0, 2.0f);
   }
 }
@@ -229,22 +211,23 @@ void StoreCell(Document& document, const MatrixEditorSpec& spec, int row, int co
 
 // Horizontal drag: 0.01 per pixel (Shift: 0.001, Ctrl: 0.1), snapped to that step so the cells
 // show clean numbers.
-void Scrub(Document& document, const MatrixEditorSpec& spec, const Geometry& g) {
+void Scrub(Document& document, const MatrixEditorSpec& spec, const Geometry& g,
+           MatrixEditorState::Scrub& scrub) {
   const attnlab::Matrix& m = *spec.values;
   int r = -1, c = -1;
   if (ImGui::IsItemActivated() && CellUnderMouse(g, m, &r, &c))
-    g_scrub = {spec.source, r, c, m(r, c), false};
-  if (!ImGui::IsItemActive() || g_scrub.source != spec.source) return;
-  if (g_scrub.row >= m.rows() || g_scrub.col >= m.cols()) return;
+    scrub = {spec.source, r, c, m(r, c), false};
+  if (!ImGui::IsItemActive() || scrub.source != spec.source) return;
+  if (scrub.row >= m.rows() || scrub.col >= m.cols()) return;
   ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
   const ImGuiIO& io = ImGui::GetIO();
   const float dx = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 3.0f).x;
   if (dx == 0.0f) return;
   const double step = io.KeyShift ? 0.001 : io.KeyCtrl ? 0.1 : 0.01;
-  const double value = std::round((g_scrub.start + dx * step) / step) * step;
-  if (value == m(g_scrub.row, g_scrub.col)) return;
-  StoreCell(document, spec, g_scrub.row, g_scrub.col, value, g_scrub.committed);
-  g_scrub.committed = g_scrub.committed || document.EditErrorFor(spec.source.c_str()) == nullptr;
+  const double value = std::round((scrub.start + dx * step) / step) * step;
+  if (value == m(scrub.row, scrub.col)) return;
+  StoreCell(document, spec, scrub.row, scrub.col, value, scrub.committed);
+  scrub.committed = scrub.committed || document.EditErrorFor(spec.source.c_str()) == nullptr;
 }
 
 void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
@@ -259,19 +242,20 @@ void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
 }
 
 // The double-click text field over a cell. Enter applies; Escape or clicking away cancels.
-void TypingField(Document& document, const MatrixEditorSpec& spec, const Geometry& g) {
-  if (g_typing.source != spec.source) return;
-  if (g_typing.row >= spec.values->rows() || g_typing.col >= spec.values->cols()) {
-    g_typing = {};
+void TypingField(Document& document, const MatrixEditorSpec& spec, const Geometry& g,
+                 MatrixEditorState::Typing& typing) {
+  if (typing.source != spec.source) return;
+  if (typing.row >= spec.values->rows() || typing.col >= spec.values->cols()) {
+    typing = {};
     return;
   }
-  const ImVec2 a = CellMin(g, g_typing.row, g_typing.col);
+  const ImVec2 a = CellMin(g, typing.row, typing.col);
   const ImVec2 saved = ImGui::GetCursorScreenPos();
   ImGui::SetCursorScreenPos(ImVec2(a.x, a.y + std::floor((g.cell_h - ImGui::GetFrameHeight()) * 0.5f)));
   ImGui::SetNextItemWidth(std::max(g.cell_w, ImGui::GetFontSize() * 4.0f));
-  if (g_typing.focus) ImGui::SetKeyboardFocusHere();
+  if (typing.focus) ImGui::SetKeyboardFocusHere();
   ImGui::PushStyleColor(ImGuiCol_FrameBg, ImGui::GetStyleColorVec4(ImGuiCol_PopupBg));
-  const bool enter = ImGui::InputText("##type", g_typing.buf, sizeof g_typing.buf,
+  const bool enter = ImGui::InputText("##type", typing.buf, sizeof typing.buf,
                                       ImGuiInputTextFlags_EnterReturnsTrue |
                                           ImGuiInputTextFlags_AutoSelectAll |
                                           ImGuiInputTextFlags_CharsScientific);
@@ -279,23 +263,23 @@ void TypingField(Document& document, const MatrixEditorSpec& spec, const Geometr
   const bool active = ImGui::IsItemActive();
   ImGui::SetCursorScreenPos(saved);
   if (enter) {
-    if (CommitTypedCell(document, spec, g_typing.row, g_typing.col, g_typing.buf)) g_typing = {};
+    if (CommitTypedCell(document, spec, typing.row, typing.col, typing.buf)) typing = {};
     return;  // a refused value stays in the field, with the message beside the matrix
   }
-  if (!active && !g_typing.focus) g_typing = {};
-  g_typing.focus = false;
+  if (!active && !typing.focus) typing = {};
+  typing.focus = false;
 }
 
-void StartTyping(const MatrixEditorSpec& spec, const Geometry& g) {
+void StartTyping(const MatrixEditorSpec& spec, const Geometry& g, MatrixEditorState::Typing& typing) {
   int r = -1, c = -1;
   if (!ImGui::IsItemHovered() || !ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) ||
       !CellUnderMouse(g, *spec.values, &r, &c))
     return;
-  g_typing.source = spec.source;
-  g_typing.row = r;
-  g_typing.col = c;
-  g_typing.focus = true;
-  std::snprintf(g_typing.buf, sizeof g_typing.buf, "%.10g", (*spec.values)(r, c));
+  typing.source = spec.source;
+  typing.row = r;
+  typing.col = c;
+  typing.focus = true;
+  std::snprintf(typing.buf, sizeof typing.buf, "%.10g", (*spec.values)(r, c));
 }
 
 void CopyMenu(const MatrixEditorSpec& spec) {
@@ -367,6 +351,8 @@ bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const st
 }
 
 void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec) {
+  IM_ASSERT(spec.state && "MatrixEditorSpec::state: the drawer keeps the editor's state");
+  MatrixEditorState& editor = *spec.state;
   const attnlab::Matrix& m = *spec.values;
   ImGui::PushID(spec.source.c_str());
   if (m.size() > 0) {
@@ -374,17 +360,17 @@ void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec&
     const ImVec2 top = ImGui::GetCursorScreenPos();
     g.origin = ImVec2(top.x + g.label_w, top.y + g.header_h);
     // The text field goes first so that it, not the grid under it, owns the mouse.
-    TypingField(document, spec, g);
+    TypingField(document, spec, g, editor.typing);
     ImGui::SetCursorScreenPos(top);
     ImGui::Dummy(ImVec2(g.label_w, g.header_h));
     ImGui::SetCursorScreenPos(g.origin);
     ImGui::InvisibleButton("##grid", ImVec2(m.cols() * g.cell_w, m.rows() * g.cell_h));
-    Scrub(document, spec, g);
-    StartTyping(spec, g);
+    Scrub(document, spec, g, editor.scrub);
+    StartTyping(spec, g, editor.typing);
     ClipboardKeys(document, spec);
     Tooltip(spec, g);
     DrawHeaders(spec, g);
-    DrawCells(spec, g, colormap);
+    DrawCells(spec, g, colormap, editor.scrub);
     DrawBands(spec, g);
     ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + g.size.y + 2.0f));
   }

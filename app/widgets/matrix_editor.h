@@ -19,6 +19,25 @@ namespace attnlab::app {
 /// Colour of head `head` (Okabe-Ito, colour-blind safe), shared by head bands and their labels.
 ImU32 HeadColor(int head, float alpha = 1.0f);
 
+/// What the editors keep between frames: the cell being scrubbed and the one being typed into
+/// (one of each at a time, whichever matrix it is in). Owned by whoever draws the editors.
+struct MatrixEditorState {
+  struct Scrub {
+    std::string source;
+    int row = -1, col = -1;
+    double start = 0;
+    bool committed = false;  ///< the first change opened an undo step; later ones extend it
+  };
+  struct Typing {  ///< the double-click text field
+    std::string source;
+    int row = -1, col = -1;
+    char buf[64] = {};
+    bool focus = false;
+  };
+  Scrub scrub;
+  Typing typing;
+};
+
 struct MatrixEditorSpec {
   std::string source;             ///< names the matrix in edits and messages: "W_q", "heads[1].b_k"
   const attnlab::Matrix* values = nullptr;  ///< as stored (the scenario's layout); vectors 1xn / nx1
@@ -32,6 +51,7 @@ struct MatrixEditorSpec {
   int band = 0;                    ///< > 0: head h owns [h*band, (h+1)*band) of the banded axis
   bool band_on_cols = true;        ///< bands are columns (rows layout) or rows (columns layout)
   int selected_band = -1;          ///< the selected head, drawn with a heavier outline
+  MatrixEditorState* state = nullptr;  ///< what the editor keeps between frames (required)
 };
 
 /// Draws the editor at the cursor (grid, then Copy / Paste and any refusal message).

@@ -6,9 +6,6 @@
 namespace attnlab::app {
 namespace {
 
-Fonts g_fonts;
-bool g_lecture = false;
-
 // Latin-1, Greek (alpha, omega), punctuation, sub/superscripts, arrows, math operators (sqrt,
 // infinity, dot), geometric shapes, modifier letters (superscript h): what formulas use.
 const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x02B0, 0x02FF, 0x0370, 0x03FF, 0x2010, 0x205E,
@@ -95,23 +92,36 @@ void QuietResizeGrips(ImGuiStyle& style) {
   style.Colors[ImGuiCol_ResizeGrip] = ImVec4(0, 0, 0, 0);
 }
 
+// Before any theme is attached (and without an ImGui context): no fonts, the normal style.
+const Theme kNoTheme;
+
+const Theme& Current() {
+  const Theme* theme =
+      ImGui::GetCurrentContext() ? static_cast<const Theme*>(ImGui::GetIO().UserData) : nullptr;
+  return theme ? *theme : kNoTheme;
+}
+
+bool Lecture() { return Current().Lecture(); }
+
 }  // namespace
 
-void BuildFonts(float scale) {
+void Theme::Attach() { ImGui::GetIO().UserData = this; }
+
+void Theme::BuildFonts(float scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  g_fonts.ui = AddFont("DejaVuSans.ttf", 16.0f * scale);
-  g_fonts.bold = AddFont("DejaVuSans-Bold.ttf", 16.0f * scale);
-  g_fonts.mono = AddFont("DejaVuSansMono.ttf", 14.0f * scale);
-  g_fonts.scale = scale;
-  io.FontDefault = g_fonts.ui;
+  fonts_.ui = AddFont("DejaVuSans.ttf", 16.0f * scale);
+  fonts_.bold = AddFont("DejaVuSans-Bold.ttf", 16.0f * scale);
+  fonts_.mono = AddFont("DejaVuSansMono.ttf", 14.0f * scale);
+  fonts_.scale = scale;
+  io.FontDefault = fonts_.ui;
   io.Fonts->Build();
 }
 
-const Fonts& GetFonts() { return g_fonts; }
+const Fonts& GetFonts() { return Current().GetFonts(); }
 
-void ApplyStyle(bool lecture, float scale) {
-  g_lecture = lecture;
+void Theme::ApplyStyle(bool lecture, float scale) {
+  lecture_ = lecture;
   ImGuiStyle style;
   if (lecture)
     LectureColors(style);
@@ -132,9 +142,9 @@ void ApplyStyle(bool lecture, float scale) {
   ImGui::GetStyle() = style;
 }
 
-ImU32 AccentColor() { return g_lecture ? IM_COL32(255, 200, 0, 255) : IM_COL32(255, 176, 32, 255); }
-ImVec4 DimTextColor() { return g_lecture ? Rgb(210, 210, 210) : Rgb(150, 158, 170); }
-ImVec4 ErrorTextColor() { return g_lecture ? Rgb(255, 110, 110) : Rgb(240, 100, 96); }
-ImVec4 WarningTextColor() { return g_lecture ? Rgb(255, 220, 80) : Rgb(232, 196, 88); }
+ImU32 AccentColor() { return Lecture() ? IM_COL32(255, 200, 0, 255) : IM_COL32(255, 176, 32, 255); }
+ImVec4 DimTextColor() { return Lecture() ? Rgb(210, 210, 210) : Rgb(150, 158, 170); }
+ImVec4 ErrorTextColor() { return Lecture() ? Rgb(255, 110, 110) : Rgb(240, 100, 96); }
+ImVec4 WarningTextColor() { return Lecture() ? Rgb(255, 220, 80) : Rgb(232, 196, 88); }
 
 }  // namespace attnlab::app

@@ -12,14 +12,29 @@ struct Fonts {
   float scale = 1.0f;      ///< the scale the atlas was built at
 };
 
-/// Rebuilds io.Fonts at `scale` (1 = normal, 2 = lecture). The caller re-uploads the texture.
-void BuildFonts(float scale);
+/// The window's fonts and style. Owned by the platform, which creates the ImGui context, and
+/// attached to that context (Attach), so that widgets reach it the way they reach io.Fonts.
+class Theme {
+ public:
+  /// Makes this the theme of the current ImGui context; call once the context exists.
+  void Attach();
+  /// Rebuilds io.Fonts at `scale` (1 = normal, 2 = lecture). The caller re-uploads the texture.
+  void BuildFonts(float scale);
+  /// The normal dark style or the lecture style, sizes multiplied by `scale`.
+  void ApplyStyle(bool lecture, float scale);
+
+  const Fonts& GetFonts() const { return fonts_; }
+  bool Lecture() const { return lecture_; }
+
+ private:
+  Fonts fonts_;
+  bool lecture_ = false;
+};
+
+/// The current ImGui context's theme's fonts (null fonts when none is attached).
 const Fonts& GetFonts();
 
-/// The normal dark style or the lecture style, sizes multiplied by `scale`.
-void ApplyStyle(bool lecture, float scale);
-
-/// Accent colours shared by the panels.
+/// Accent colours shared by the panels, in the current theme's style.
 ImU32 AccentColor();        ///< selection frames, head boundaries
 ImVec4 DimTextColor();      ///< formulas, axis names
 ImVec4 ErrorTextColor();    ///< refused edits

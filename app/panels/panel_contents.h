@@ -1,0 +1,15 @@
+#pragma once
+/// What a panel draws, and whatever it keeps from one frame to the next (caches, the field being
+/// typed into): one object per panel of the window, owned by the PanelRegistry (panels.h).
+#include "panels/app_state.h"
+
+namespace attnlab::app {
+
+class PanelContents {
+ public:
+  virtual ~PanelContents() = default;
+  /// Draws the contents between the window's (or tab's) Begin and End.
+  virtual void Draw(AppState& state) = 0;
+};
+
+}  // namespace attnlab::app

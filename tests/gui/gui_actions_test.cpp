@@ -1,0 +1,63 @@
+// The action table (app/shell/actions.h), without a window: what Help lists and what the keys are.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "shell/actions.h"
+
+namespace attnlab::app {
+namespace {
+
+TEST(Actions, HelpListsEveryShortcutInItsOrder) {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"Ctrl+O", "Open a scenario file"},
+      {"Ctrl+S", "Save (a preset asks where to keep a copy)"},
+      {"Ctrl+Shift+S", "Save as"},
+      {"Ctrl+Z", "Undo"},
+      {"Ctrl+Shift+Z", "Redo"},
+      {"Ctrl+Y", "Redo"},
+      {"1 ... 9", "Select head"},
+      {"[  ]", "Previous / next head"},
+      {"Ctrl+L", "Lecture mode"},
+      {"F11", "Lecture mode"},
+      {"F1", "Show this help"},
+      {"F12", "Screenshot of the window"},
+      {"Shift+F12", "Screenshot at 2x"},
+      {"Right-click", "Export a heatmap (PNG, SVG, CSV, copy)"},
+      {"Ctrl+Q", "Quit"},
+  };
+  const ActionTable table;
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const HelpPanel::ShortcutRow& r : table.HelpRows()) rows.emplace_back(r.keys, r.action);
+  EXPECT_EQ(rows, expected);
+}
+
+TEST(Actions, NoTwoActionsShareAChord) {
+  const ActionTable table;
+  std::set<std::tuple<int, bool, bool>> seen;
+  for (const Action& a : table.List())
+    for (const KeyChord& k : a.keys)
+      EXPECT_TRUE(seen.insert({k.key, k.ctrl, k.shift}).second) << a.label << ": " << ChordText(k);
+}
+
+TEST(Actions, MenusShowTheirFirstChord) {
+  const ActionTable table;
+  std::vector<std::pair<std::string, std::string>> shown;
+  for (const Action& a : table.List())
+    if (a.menu && !a.keys.empty()) shown.emplace_back(a.label, ChordText(a.keys.front()));
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"Open...", "Ctrl+O"},          {"Save", "Ctrl+S"},  {"Save as...", "Ctrl+Shift+S"},
+      {"Undo", "Ctrl+Z"},             {"Redo", "Ctrl+Shift+Z"},
+      {"Lecture mode", "Ctrl+L"},     {"Keyboard shortcuts", "F1"},
+      {"Screenshot", "F12"},          {"Screenshot at 2x", "Shift+F12"},
+      {"Quit", "Ctrl+Q"},
+  };
+  EXPECT_EQ(shown, expected);
+}
+
+}  // namespace
+}  // namespace attnlab::app
