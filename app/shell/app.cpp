@@ -229,7 +229,8 @@ int RunApp(const Options& options) {
       ++last_frame;
     const bool capture_now = mode.screenshot && frame == last_frame - 1;
     heatmaps.BeginFrame();
-    heatmaps.dump = capture_now ? &dump : nullptr;
+    heatmaps.on_drawn = capture_now ? [&dump](const HeatmapPlacement& p) { dump.Add(p); }
+                                 : std::function<void(const HeatmapPlacement&)>();
     const std::uint64_t version_before = state.document.Version();
     // --edit-cell: the Inputs panel types the value while drawing the captured frame.
     state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));

@@ -12,7 +12,6 @@
 
 #include <imgui_internal.h>
 
-#include "instruments/layout_dump.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
@@ -536,7 +535,7 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
 }
 
 void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
-  if (!ctx.dump) return;
+  if (!ctx.on_drawn) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   HeatmapPlacement p;
   p.window = ImGui::GetCurrentWindow()->Name;
@@ -562,7 +561,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.colormap = ColormapName(spec.scale.map);
   p.lo = spec.scale.lo;
   p.hi = spec.scale.hi;
-  ctx.dump->Add(std::move(p));
+  ctx.on_drawn(p);
 }
 
 }  // namespace
