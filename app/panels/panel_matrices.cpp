@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attnlab/scenario.h"
@@ -14,6 +15,7 @@
 #include "widgets/matrix_editor.h"
 #include "panels/panel_dimensions.h"
 #include "panels/panel_tokens.h"
+#include "panels/panels.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::MatricesPanel {
@@ -76,22 +78,8 @@ void Caption(const char* name, const Matrix* m, const char* shape_names, const c
   }
 }
 
-// Tests (--edit-cell) type one value into one cell through the same path as a double-click.
-void ApplyScriptedEdit(AppState& state, const MatrixEditorSpec& spec) {
-  if (!state.ui.scripted_cell_edit_now || state.ui.scripted_cell_edit.empty()) return;
-  std::string source, value;
-  int row = -1, col = -1;
-  if (!ParseCellEditSpec(state.ui.scripted_cell_edit, &source, &row, &col, &value) || source != spec.source)
-    return;
-  state.ui.scripted_cell_edit_now = false;
-  if (CommitTypedCell(state.document, spec, row, col, value))
-    state.ui.scripted_cell_edit.clear();  // left set when refused: the run then fails
-  else
-    std::fprintf(stderr, "attnlab: --edit-cell refused: %s\n", state.document.LastEditError().message.c_str());
-}
-
 void Editor(AppState& state, const MatrixEditorSpec& spec) {
-  ApplyScriptedEdit(state, spec);
+  if (state.before_matrix_editor) state.before_matrix_editor(spec);
   MatrixEditor(state.document, state.ui.colormap, spec);
 }
 
@@ -305,11 +293,8 @@ void OutputTab(AppState& state) {
   Editor(state, bias);
 }
 
-// The tab a scripted edit needs, so the editor it types into is on screen.
-const char* TabFor(const std::string& spec) {
-  std::string source, value;
-  int row = 0, col = 0;
-  if (!ParseCellEditSpec(spec, &source, &row, &col, &value)) return nullptr;
+// The tab that holds the editor of `source` ("heads[1].W_q": per-head matrices share W_q's tab).
+const char* TabFor(std::string source) {
   const std::size_t dot = source.find('.');
   if (dot != std::string::npos) source = source.substr(dot + 1);
   if (source == "X" || source == "Z") return "Tokens";
@@ -349,9 +334,10 @@ class NarrowTabs {
 }  // namespace
 
 void Draw(AppState& state) {
-  const char* wanted = state.ui.scripted_cell_edit.empty() ? nullptr : TabFor(state.ui.scripted_cell_edit);
   const NarrowTabs tabs_style;
   if (!ImGui::BeginTabBar("##inputs", ImGuiTabBarFlags_FittingPolicyResizeDown)) return;
+  const std::string wanted_tab = std::exchange(state.ui.inputs_tab, std::string());
+  const char* wanted = wanted_tab.empty() ? nullptr : wanted_tab.c_str();
   struct MatrixTab {
     const char* label;
     void (*draw)(AppState&);
@@ -378,6 +364,11 @@ void Draw(AppState& state) {
     tabs_style.End();
   }
   ImGui::EndTabBar();
+}
+
+void ShowEditor(AppState& state, const std::string& source) {
+  ShowPanel(state, "Inputs");
+  if (const char* tab = TabFor(source)) state.ui.inputs_tab = tab;
 }
 
 }  // namespace attnlab::app::MatricesPanel

@@ -202,8 +202,6 @@ void DrawPanels(AppState& state) {
   std::vector<Panel>& panels = Panels();
   const Rect work = WorkArea();
   last_compact = Compact(work);
-  // The scripted cell edit (tests) types into the Inputs panel: bring it to the front as a user would.
-  if (!state.ui.scripted_cell_edit.empty()) ShowPanel(state, "Inputs");
   const std::vector<Slot> slots = Slots(panels, work);
   const ImGuiCond cond = state.ui.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   // In list order of the panel in front: each panel draws where the list puts it (the Inputs

@@ -19,6 +19,7 @@
 #include "shell/commands.h"
 #include "shell/dialogs.h"
 #include "session/document_io.h"
+#include "instruments/cell_edit.h"
 #include "instruments/frame_bench.h"
 #include "widgets/heatmap.h"
 #include "instruments/io_bench.h"
@@ -152,7 +153,14 @@ int RunApp(const Options& options) {
   const bool load_later = !mode.Scripted() && options.test_edit.empty() && !options.file.empty() &&
                           LoadsOffThread(options.file);
   const bool file_opened = OpenInitialDocument(state, options, load_later);
-  state.ui.scripted_cell_edit = options.edit_cell;  // its tab comes to the front first
+  CellEdit cell_edit;
+  if (!options.edit_cell.empty()) {
+    if (!cell_edit.Parse(options.edit_cell)) {
+      std::fprintf(stderr, "attnlab: --edit-cell %s: expected M[r][c]=V\n", options.edit_cell.c_str());
+      return 1;
+    }
+    cell_edit.Attach(state);
+  }
 
   std::unique_ptr<OpenCheck> open_check;
   if (mode.check_open) {
@@ -233,7 +241,7 @@ int RunApp(const Options& options) {
                                  : std::function<void(const HeatmapPlacement&)>();
     const std::uint64_t version_before = state.document.Version();
     // --edit-cell: the Inputs panel types the value while drawing the captured frame.
-    state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));
+    if (!options.edit_cell.empty()) cell_edit.BeforeFrame(state, capture_now || (!mode.screenshot && frame == 2));
     platform.NewFrame();
     if (open_check) open_check->BeforeDraw(state, dialogs, frame);
     DrawFrame(state);
@@ -275,7 +283,7 @@ int RunApp(const Options& options) {
       dialogs.RequestQuit(state);  // asks first when there are unsaved changes
     if (dialogs.QuitConfirmed()) platform.SetShouldClose();
   }
-  if (!options.edit_cell.empty() && !state.ui.scripted_cell_edit.empty()) {
+  if (!options.edit_cell.empty() && !cell_edit.Applied()) {
     std::fprintf(stderr, "attnlab: --edit-cell %s was not applied\n", options.edit_cell.c_str());
     exit_code = 1;
   }

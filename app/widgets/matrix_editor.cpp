@@ -384,25 +384,6 @@ bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const st
   });
 }
 
-bool ParseCellEditSpec(const std::string& spec, std::string* source, int* row, int* col,
-                       std::string* value) {
-  // The cell is the last two [..] before '=': the source may hold brackets ("heads[1].W_q").
-  const std::size_t eq = spec.find('=');
-  if (eq == std::string::npos || eq < 6 || spec[eq - 1] != ']') return false;
-  const std::size_t open2 = spec.rfind('[', eq - 1);
-  if (open2 == std::string::npos || open2 < 2 || spec[open2 - 1] != ']') return false;
-  const std::size_t open1 = spec.rfind('[', open2 - 1);
-  if (open1 == std::string::npos || open1 == 0) return false;
-  int r = -1, c = -1;
-  char tail = 0;
-  if (std::sscanf(spec.c_str() + open1, "[%d][%d%c", &r, &c, &tail) != 3 || tail != ']') return false;
-  *source = spec.substr(0, open1);
-  *row = r;
-  *col = c;
-  *value = spec.substr(eq + 1);
-  return true;
-}
-
 void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec) {
   const attnlab::Matrix& m = *spec.values;
   ImGui::PushID(spec.source.c_str());

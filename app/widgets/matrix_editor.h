@@ -46,8 +46,4 @@ bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, 
 /// refused: "W_k: pasted 3x4, expected 4x4".
 bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const std::string& text);
 
-/// "W_q[0][1]=0.5" -> source "W_q", row 0, col 1, value text "0.5" (tests' --edit-cell).
-bool ParseCellEditSpec(const std::string& spec, std::string* source, int* row, int* col,
-                       std::string* value);
-
 }  // namespace attnlab::app
