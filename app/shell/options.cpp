@@ -36,7 +36,7 @@ const char* UsageText() {
          "  --size WxH          window size (default 1280x800)\n"
          "  --lecture           start in lecture mode (2x crisp fonts, high contrast)\n"
          "  --head H            select head H (0-based) at start\n"
-         "  --help              print this text\n";
+         "  -h, --help          print this text\n";
 }
 
 const char* UsageLine() {
