@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "attnlab/scenario_io.h"
+#include "instruments/keep_libraries.h"
 #include "instruments/scripted_edit.h"
 #include "panels/app_state.h"
 #include "panels/panels.h"
@@ -128,6 +129,7 @@ int Harness::Finish(AppState& state) {
   if (io_bench_) io_bench_->Print(*state.dialogs);
   if (o_.trace_stats) PrintTraceStats(state);
   if (o_.smoke) FinishSmoke(state);
+  KeepLibrariesLoadedUntilExit();  // the GL driver too, for LeakSanitizer's report at exit
   return exit_code_;
 }
 
