@@ -4,12 +4,12 @@
 # prints one JSON line per measurement, with the load average: numbers, never a verdict.
 #
 # usage: bench/window_bench.sh BUILD_DIR [FRAMES]
-#   BUILD_DIR  a build with attnlab and attnlab_gui_make_scenario (ATTNLAB_BUILD_TESTS)
+#   BUILD_DIR  a build with attnlab-harness and attnlab_gui_make_scenario (ATTNLAB_BUILD_TESTS)
 #   FRAMES     frames for the frame-time bench (default 300)
 set -eu
 build=$1
 frames=${2:-300}
-app=$build/app/attnlab
+app=$build/app/attnlab-harness  # attnlab with the instruments (--bench-*)
 make=$build/tests/gui/attnlab_gui_make_scenario
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

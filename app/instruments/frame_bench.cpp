@@ -51,6 +51,15 @@ double ProcessCpuTimer::PerFrameMs(int frames) const {
   return frames > 0 ? (ProcessCpuMs() - start_ms_) / frames : 0.0;
 }
 
+void FrameTimes::EndFrame() { frame_ms_.push_back(Ms(BenchClock::now() - frame_start_)); }
+
+void FrameTimes::Print() const {
+  // CPU time of every thread (llvmpipe's too): the load-independent cost.
+  std::printf("{\"frames\":%d,\"p50_ms\":%.3f,\"p95_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f}\n",
+              Frames(), Percentile(frame_ms_, 0.50), Percentile(frame_ms_, 0.95),
+              Percentile(frame_ms_, 1.0), cpu_.PerFrameMs(Frames()));
+}
+
 bool EditBench::BeforeFrame(AppState& state) {
   frame_start_ = BenchClock::now();
   frame_start_cpu_ms_ = ThreadCpuMs();

@@ -77,6 +77,23 @@ class ProcessCpuTimer {
   double start_ms_;
 };
 
+/// `--bench-frames N`: the wall time of every frame (from the harness's BeforeFrame to the end of
+/// the frame) and the CPU time of every thread (llvmpipe's too) per frame since Start.
+class FrameTimes {
+ public:
+  void Start() { cpu_ = ProcessCpuTimer(); }  ///< after start-up: frames only
+  void BeginFrame() { frame_start_ = BenchClock::now(); }
+  void EndFrame();
+  int Frames() const { return static_cast<int>(frame_ms_.size()); }
+  /// `{"frames","p50_ms","p95_ms","max_ms","cpu_ms_per_frame"}` on stdout.
+  void Print() const;
+
+ private:
+  ProcessCpuTimer cpu_;
+  BenchClock::time_point frame_start_;
+  std::vector<double> frame_ms_;
+};
+
 /// `--trace-stats`: one JSON line of AppState's and the worker's counters, and the control whose
 /// last edit was refused ("edit_error", empty when none); tests parse it.
 void PrintTraceStats(const AppState& state);

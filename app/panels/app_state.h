@@ -2,6 +2,7 @@
 /// What every panel draws from: the document (session/document.h), the window's view state, and
 /// the window's shared drawing context. Owned by the shell; one per window.
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "session/document.h"
@@ -14,6 +15,7 @@ namespace attnlab::app {
 struct HeatmapContext;
 class DocumentDialogs;
 class Session;
+struct MatrixEditorSpec;
 
 struct AppState {
   AppState() {
@@ -31,6 +33,9 @@ struct AppState {
   HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
   Session* session = nullptr;          ///< owned by the app: open, save, guard, autosave, recovery
   DocumentDialogs* dialogs = nullptr;  ///< owned by the app: draws the session's questions
+  /// When set, called with each matrix editor's spec just before the Inputs panel draws it: an
+  /// edit committed through that spec shows in the editor and in every panel drawn after it.
+  std::function<void(const MatrixEditorSpec&)> before_matrix_editor;
 };
 
 }  // namespace attnlab::app

@@ -2,7 +2,7 @@
 #include "panels/panel_mask.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // GetCurrentWindow()->Name for the layout dump
+#include <imgui_internal.h>  // GetCurrentWindow()->Name for HeatmapContext::on_drawn
 
 #include <algorithm>
 #include <cfloat>
@@ -13,7 +13,6 @@
 
 #include "widgets/heatmap.h"
 #include "view/inspector_math.h"
-#include "instruments/layout_dump.h"
 #include "view/stage_labels.h"
 #include "widgets/theme.h"
 
@@ -203,7 +202,7 @@ void Toggle(AppState& state, int r, int c) {
 }
 
 void RecordPlacement(AppState& state, const Grid& g) {
-  if (!state.heatmaps || !state.heatmaps->dump) return;
+  if (!state.heatmaps || !state.heatmaps->on_drawn) return;
   HeatmapPlacement p;
   p.window = ImGui::GetCurrentWindow()->Name;
   p.id = "mask";
@@ -219,7 +218,7 @@ void RecordPlacement(AppState& state, const Grid& g) {
   p.clip[1] = cmin.y;
   p.clip[2] = cmax.x;
   p.clip[3] = cmax.y;
-  state.heatmaps->dump->Add(std::move(p));
+  state.heatmaps->on_drawn(p);
 }
 
 void MaskGrid(AppState& state) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attnlab/edits.h"
@@ -15,6 +16,7 @@
 #include "widgets/matrix_editor.h"
 #include "panels/panel_dimensions.h"
 #include "panels/panel_tokens.h"
+#include "panels/panels.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::MatricesPanel {
@@ -77,29 +79,8 @@ void Caption(const char* name, const Matrix* m, const char* shape_names, const c
   }
 }
 
-// The --edit-cell text, or none when it does not parse (the run then fails: it is never applied).
-std::optional<attnlab::CellEdit> ParsedCellEdit(const std::string& text) {
-  try {
-    return attnlab::parse_cell_edit(text);
-  } catch (const attnlab::ScenarioError&) {
-    return std::nullopt;
-  }
-}
-
-// Tests (--edit-cell) type one value into one cell through the same path as a double-click.
-void ApplyScriptedEdit(AppState& state, const MatrixEditorSpec& spec) {
-  if (!state.ui.scripted_cell_edit_now || state.ui.scripted_cell_edit.empty()) return;
-  const std::optional<attnlab::CellEdit> edit = ParsedCellEdit(state.ui.scripted_cell_edit);
-  if (!edit || edit->source() != spec.source) return;
-  state.ui.scripted_cell_edit_now = false;
-  if (CommitTypedCell(state.document, spec, edit->row, edit->col, edit->value_text))
-    state.ui.scripted_cell_edit.clear();  // left set when refused: the run then fails
-  else
-    std::fprintf(stderr, "attnlab: --edit-cell refused: %s\n", state.document.LastEditError().message.c_str());
-}
-
 void Editor(AppState& state, const MatrixEditorSpec& spec) {
-  ApplyScriptedEdit(state, spec);
+  if (state.before_matrix_editor) state.before_matrix_editor(spec);
   MatrixEditor(state.document, state.ui.colormap, spec);
 }
 
@@ -325,11 +306,10 @@ void OutputTab(AppState& state, MatrixEditorState& editor) {
   Editor(state, bias);
 }
 
-// The tab a scripted edit needs, so the editor it types into is on screen.
-const char* TabFor(const std::string& spec) {
-  const std::optional<attnlab::CellEdit> edit = ParsedCellEdit(spec);
-  if (!edit) return nullptr;
-  const std::string& source = edit->matrix;
+// The tab that holds the editor of `source` ("heads[1].W_q": per-head matrices share W_q's tab).
+const char* TabFor(std::string source) {
+  const std::size_t dot = source.find('.');
+  if (dot != std::string::npos) source = source.substr(dot + 1);
   if (source == "X" || source == "Z") return "Tokens";
   if (source == "W_q" || source == "b_q") return "W_q";
   if (source == "W_k" || source == "b_k") return "W_k";
@@ -375,9 +355,10 @@ class Inputs final : public PanelContents {
 }  // namespace
 
 void Inputs::Draw(AppState& state) {
-  const char* wanted = state.ui.scripted_cell_edit.empty() ? nullptr : TabFor(state.ui.scripted_cell_edit);
   const NarrowTabs tabs_style;
   if (!ImGui::BeginTabBar("##inputs", ImGuiTabBarFlags_FittingPolicyResizeDown)) return;
+  const std::string wanted_tab = std::exchange(state.ui.inputs_tab, std::string());
+  const char* wanted = wanted_tab.empty() ? nullptr : wanted_tab.c_str();
   struct MatrixTab {
     const char* label;
     void (*draw)(AppState&, InputsState&);
@@ -407,5 +388,10 @@ void Inputs::Draw(AppState& state) {
 }
 
 std::unique_ptr<PanelContents> Make() { return std::make_unique<Inputs>(); }
+
+void ShowEditor(AppState& state, PanelRegistry& panels, const std::string& source) {
+  panels.ShowPanel(state, "Inputs");
+  if (const char* tab = TabFor(source)) state.ui.inputs_tab = tab;
+}
 
 }  // namespace attnlab::app::MatricesPanel

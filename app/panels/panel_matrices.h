@@ -4,12 +4,18 @@
 /// (DimensionsPanel). Matrices are shown as stored, i.e. in the scenario's layout; the full W's show
 /// the band each head takes in that head's colour, per-head weights are edited head by head.
 #include <memory>
+#include <string>
 
+#include "panels/app_state.h"
 #include "panels/panel_contents.h"
+#include "panels/panels.h"
 
 namespace attnlab::app::MatricesPanel {
 
 /// The panel, with what it keeps between frames.
 std::unique_ptr<PanelContents> Make();
+/// Brings the Inputs panel to the front, and in it the tab with the editor of `source` ("X",
+/// "W_q", "heads[1].b_k", ...), as a user clicking their tabs would.
+void ShowEditor(AppState& state, PanelRegistry& panels, const std::string& source);
 
 }  // namespace attnlab::app::MatricesPanel

@@ -202,8 +202,6 @@ const Panel* PanelRegistry::FindPanel(const char* name) const {
 void PanelRegistry::DrawPanels(AppState& state) {
   std::vector<Panel>& panels = panels_;
   const Rect work = WorkArea();
-  // The scripted cell edit (tests) types into the Inputs panel: bring it to the front as a user would.
-  if (!state.ui.scripted_cell_edit.empty()) ShowPanel(state, "Inputs");
   const std::vector<Slot> slots = Slots(panels, work);
   const ImGuiCond cond = state.ui.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   last_compact_ = Compact(work);

@@ -3,37 +3,27 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <thread>
 #include <utility>
-#include <vector>
 
 #include "panels/app_state.h"
-#include "attnlab/scenario_io.h"
+#include "session/document_io.h"
+#include "session/session.h"
 #include "shell/actions.h"
 #include "shell/commands.h"
 #include "shell/dialogs.h"
-#include "session/document_io.h"
-#include "session/session.h"
-#include "instruments/frame_bench.h"
 #include "widgets/heatmap.h"
-#include "instruments/io_bench.h"
-#include "instruments/layout_dump.h"
 #include "shell/main_menu.h"
-#include "instruments/open_check.h"
 #include "panels/panels.h"
 #include "shell/platform.h"
-#include "instruments/scripted_edit.h"
 #include "shell/screenshot.h"
-#include "instruments/smoke.h"
 #include "widgets/theme.h"
 #include "session/trace_worker.h"
 #include "session/user_dirs.h"
@@ -41,8 +31,6 @@
 
 namespace attnlab::app {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // ImGui's window layout lives in the user's config directory, never the working directory.
 std::string ConfigIniPath() {
@@ -68,7 +56,6 @@ void OpenInitialDocument(AppState& state, Session& session, PanelRegistry& panel
   });
   session.OpenAtStart(options.file, load_later, interactive);
   state.ui.selected_head = std::clamp(options.head, 0, state.document.HeadCount() - 1);
-  if (!options.show_panel.empty()) panels.ShowPanel(state, options.show_panel.c_str());
   SetLectureMode(state, panels, options.lecture);
 }
 
@@ -108,213 +95,117 @@ void DrawFrame(ActionContext& ctx, const ActionTable& actions) {
   if (state.dialogs) state.dialogs->DrawDialogs(state);
 }
 
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t i = static_cast<std::size_t>(std::clamp(p * (v.size() - 1) + 0.5, 0.0, v.size() - 1.0));
-  return v[i];
-}
+// Everything one run of the window owns. Members are declared in the order they are needed.
+struct Window {
+  AppState state;
+  const ActionTable actions;  // the menus, the shortcuts and Help's list of them
+  PanelRegistry panels{actions.HelpRows()};
+  ActionContext action_context{state, panels};
+  Session session;
+  Platform platform;
+  HeatmapContext heatmaps;
+  DocumentDialogs dialogs{session};
+  std::unique_ptr<TraceWorker> trace_worker;
+  WindowCapture window_capture;
+  ThemeSync theme;
+  std::string title;
+};
 
-bool WriteScreenshot(const Options& options, const Capture& capture, const LayoutDump& dump,
-                     const AppState& state, float fb_scale) {
+// The document first (scripted runs read even a large file now), then the window, then the
+// dialogs around the document. Returns false when the window cannot be opened.
+bool Open(Window& w, const Options& options, const RunStyle& style) {
+  AppState& state = w.state;
+  const bool load_later = !style.read_file_first && !options.file.empty() && LoadsOffThread(options.file);
+  // Recent files and the autosave live in the user's directories; scripted runs leave them alone
+  // unless told what to do with a crashed run's work.
+  const bool user_files = !style.scripted;
+  state.presets = ListPresets(FindPresetDir());
+  w.session.Init(state.document, state.presets, user_files ? ConfigDir() : std::string(),
+                 user_files ? StateDir() : std::string());
+  state.session = &w.session;
+  OpenInitialDocument(state, w.session, w.panels, options, load_later, user_files);
+  PlatformConfig config;
+  config.width = options.width;
+  config.height = options.height;
+  config.vsync = !style.scripted;
+  config.ini_path = style.scripted ? std::string() : ConfigIniPath();  // scripted runs: reproducible
+  config.park_cursor = style.scripted;
   std::string error;
-  if (!WritePng(options.screenshot_path, capture, &error) ||
-      !dump.Write(options.screenshot_path + ".json", capture.width, capture.height, fb_scale, state,
-                  &error)) {
+  if (!w.platform.Init(config, &error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     return false;
   }
+  state.heatmaps = &w.heatmaps;
+  w.heatmaps.context_menu = [&state](const HeatmapSpec& spec) { HeatmapContextMenu(state, spec); };
+  state.dialogs = &w.dialogs;
+  // Large traces compute here; a finished trace, read or write wakes the event loop.
+  w.trace_worker = std::make_unique<TraceWorker>([] { Platform::Wake(); });
+  state.document.trace_worker = w.trace_worker.get();
+  w.session.Tasks().SetOnFinished([] { Platform::Wake(); });
+  if (user_files || !style.recovery_answer.empty()) w.session.OfferRecovery(style.recovery_answer);
+  w.platform.SetCloseGuard(user_files);  // the close button asks about unsaved changes
   return true;
 }
 
-struct RunMode {
-  bool screenshot, bench, smoke, bench_edit, startup, check_open, bench_io;
-  bool Scripted() const {
-    return screenshot || bench || smoke || bench_edit || startup || check_open || bench_io;
-  }
-};
+// One frame: events, the document's news, drawing, rendering, then what the frame asked for.
+// Returns false once the hooks end the run.
+bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
+  AppState& state = w.state;
+  w.platform.WaitForEvents(scripted);
+  for (const std::string& path : w.platform.TakeDroppedPaths()) w.session.RequestOpen(path);
+  w.theme.Apply(state, w.platform);
+  w.window_capture.BeforeFrame(state, w.platform);
+  const std::uint64_t trace_before = state.document.TraceVersion();
+  w.session.Poll();  // before any panel holds the trace: finished traces, reads and writes, autosave
+  hooks.BeforeFrame(state, frame);
+  w.heatmaps.BeginFrame();
+  const std::uint64_t version_before = state.document.Version();
+  w.platform.NewFrame();
+  hooks.BeforeDraw(state, frame);
+  DrawFrame(w.action_context, w.actions);
+  hooks.AfterDraw(state, frame);
 
-// Scripted screenshots wait (bounded) for a trace still computing off the UI thread.
-constexpr int kMaxTraceWaitFrames = 20000;
+  Capture* const capture = hooks.CaptureTarget(frame);
+  w.platform.Render(capture ? capture : w.window_capture.Target());
+  w.window_capture.AfterFrame(state, w.platform);
+  if (const int key = w.platform.TakeScreenshotKey())  // 1: F12, 2: Shift+F12
+    w.actions.RunPlatformKey(w.action_context, {GLFW_KEY_F12, false, key == 2});
+  if (const int scale = w.dialogs.TakeScreenshotRequest())
+    w.window_capture.Request(scale, NextScreenshotPath(scale));
+  w.heatmaps.EndFrame();
+  hooks.AfterFrame(state, frame);
 
-bool WaitForTrace(AppState& state, const Options& options) {
-  if (options.capture_stale) return false;
-  state.document.GetTrace();  // a small trace computes now; a large one is requested
-  if (!state.document.TraceStale()) return false;
-  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // leave the cores to the worker
+  if (WindowTitle(state) != w.title) w.platform.SetTitle(w.title = WindowTitle(state));
+  // An edit made during this frame is drawn in the next one: ask for it even when idle.
+  if (state.document.Version() != version_before || state.document.TraceVersion() != trace_before ||
+      w.heatmaps.WorkDeferred() || w.session.Busy())  // "Opening..." is drawn until the file is in
+    w.platform.RequestFrames(2);
+  if (hooks.Done(frame)) return false;
+  if (w.platform.TakeCloseRequest() || std::exchange(state.ui.quit_requested, false))
+    w.session.RequestQuit();  // asks first when there are unsaved changes
+  if (w.session.QuitConfirmed()) w.platform.SetShouldClose();
   return true;
 }
 
 }  // namespace
 
-int RunApp(const Options& options) {
-  const RunMode mode{!options.screenshot_path.empty(), options.bench_frames > 0, options.smoke,
-                     options.bench_edit > 0, options.bench_startup, !options.check_open.empty(),
-                     !options.bench_open.empty() || options.bench_save};
-  AppState state;
-  const ActionTable actions;  // the menus, the shortcuts and Help's list of them
-  PanelRegistry panels(actions.HelpRows());
-  ActionContext action_context{state, panels};
-  // Scripted runs and --test-edit read the file before the first frame, so that their frame
-  // numbers (--test-edit at frame 2, ...) refer to it; the window shows "Opening..." instead.
-  const bool load_later = !mode.Scripted() && options.test_edit.empty() && !options.file.empty() &&
-                          LoadsOffThread(options.file);
-  state.presets = ListPresets(FindPresetDir());
-  // Recent files and the autosave live in the user's directories; scripted runs (tests) leave
-  // them alone unless told what to do with a crashed run's work (--restore-autosave).
-  Session session;
-  session.Init(state.document, state.presets, mode.Scripted() ? std::string() : ConfigDir(),
-               mode.Scripted() ? std::string() : StateDir());
-  state.session = &session;
-  OpenInitialDocument(state, session, panels, options, load_later, !mode.Scripted());
-  state.ui.scripted_cell_edit = options.edit_cell;  // its tab comes to the front first
-
-  std::unique_ptr<OpenCheck> open_check;
-  if (mode.check_open) {
-    open_check = std::make_unique<OpenCheck>();
-    std::string list_error;
-    if (!open_check->Load(options.check_open, &list_error)) {
-      std::fprintf(stderr, "attnlab: --check-open %s\n", list_error.c_str());
-      return 1;
-    }
-  }
-
-  PlatformConfig config;
-  config.width = options.width;
-  config.height = options.height;
-  config.vsync = !mode.Scripted();
-  config.ini_path = mode.Scripted() ? std::string() : ConfigIniPath();  // scripted runs: reproducible
-  config.park_cursor = mode.Scripted();
-  Platform platform;
-  std::string error;
-  if (!platform.Init(config, &error)) {
-    std::fprintf(stderr, "attnlab: %s\n", error.c_str());
-    return 1;
-  }
-  HeatmapContext heatmaps;
-  heatmaps.work.SetUnlimited(mode.screenshot && !options.capture_stale);  // a finished picture
-  state.heatmaps = &heatmaps;
-  heatmaps.context_menu = [&state](const HeatmapSpec& spec) { HeatmapContextMenu(state, spec); };
-  session.Tasks().SetOnFinished([] { Platform::Wake(); });  // a finished read or write is drawn
-  DocumentDialogs dialogs(session);
-  state.dialogs = &dialogs;
-  // Large traces compute here; a finished one wakes the event loop (issue 5).
-  auto trace_worker = std::make_unique<TraceWorker>([] { Platform::Wake(); });
-  state.document.trace_worker = trace_worker.get();
-  std::unique_ptr<EditBench> edit_bench;
-  if (mode.bench_edit) edit_bench = std::make_unique<EditBench>(options.bench_edit, options.edit_every, options.edit_what);
-  std::unique_ptr<IoBench> io_bench;
-  if (mode.bench_io) io_bench = std::make_unique<IoBench>(options.bench_open, options.bench_save);
-  if (!mode.Scripted() || !options.restore_autosave.empty())
-    session.OfferRecovery(options.restore_autosave);
-  platform.SetCloseGuard(!mode.Scripted());  // the close button asks about unsaved changes
-  WindowCapture window_capture;
-  ThemeSync theme;
-  LayoutDump dump;
-  SmokeReport smoke;
-  std::vector<double> frame_ms;
-  std::string title;
-  int exit_code = 0;
-  int last_frame = mode.bench ? options.bench_frames : mode.startup ? 1 : options.frames;
-  ProcessCpuTimer bench_cpu;  // started after start-up: frames only
-  if (mode.bench_edit || mode.bench_io) last_frame = 1 << 30;  // ends when its work is drawn
-  if (open_check) last_frame = open_check->FrameCount();
-
-  for (int frame = 0; !platform.ShouldClose(); ++frame) {
-    platform.WaitForEvents(mode.Scripted());
-    for (const std::string& path : platform.TakeDroppedPaths()) session.RequestOpen(path);
-    theme.Apply(state, platform);
-    window_capture.BeforeFrame(state, platform);
-    const Clock::time_point start = Clock::now();
-    const std::uint64_t trace_before = state.document.TraceVersion();
-    session.Poll();  // before any panel holds the trace: finished traces, reads and writes, autosave
-    if (edit_bench && !edit_bench->BeforeFrame(state)) exit_code = 1;
-    if (io_bench) io_bench->BeforeFrame(session);
-    if (mode.screenshot && frame == last_frame - 1 && frame < kMaxTraceWaitFrames &&
-        WaitForTrace(state, options))
-      ++last_frame;
-    const bool capture_now = mode.screenshot && frame == last_frame - 1;
-    heatmaps.BeginFrame();
-    heatmaps.dump = capture_now ? &dump : nullptr;
-    const std::uint64_t version_before = state.document.Version();
-    // --edit-cell: the Inputs panel types the value while drawing the captured frame.
-    state.ui.scripted_cell_edit_now = !options.edit_cell.empty() && (capture_now || (!mode.screenshot && frame == 2));
-    platform.NewFrame();
-    if (open_check) open_check->BeforeDraw(state, session, frame);
-    DrawFrame(action_context, actions);
-    if (open_check) open_check->AfterDraw(state, session, frame);
-    if (open_check) last_frame = open_check->FrameCount();  // grows while large files load
-    if (mode.smoke) SmokeStep(state, panels, frame, &smoke);
-    if (!options.test_edit.empty() && frame == 2 && !ApplyScriptedEdit(state, options.test_edit, &error)) {
-      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
-      exit_code = 1;
-    }
-    if (!options.test_edit_next.empty() && frame == 3 &&
-        !ApplyScriptedEdit(state, options.test_edit_next, &error)) {
-      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
-      exit_code = 1;
-    }
-    Capture capture;
-    platform.Render(capture_now ? &capture : window_capture.Target());
-    window_capture.AfterFrame(state, platform);
-    if (const int key = platform.TakeScreenshotKey())  // 1: F12, 2: Shift+F12
-      actions.RunPlatformKey(action_context, {GLFW_KEY_F12, false, key == 2});
-    if (const int scale = dialogs.TakeScreenshotRequest())
-      window_capture.Request(scale, NextScreenshotPath(scale));
-    heatmaps.EndFrame();
-    frame_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    if (mode.startup && frame == 0) std::printf("{\"first_frame_ms\":%.1f}\n", MillisecondsSinceLaunch());
-    if (edit_bench) edit_bench->AfterFrame(state);
-    if (io_bench) io_bench->AfterFrame(state, session);
-    if (WindowTitle(state) != title) platform.SetTitle(title = WindowTitle(state));
-    // An edit made during this frame is drawn in the next one: ask for it even when idle.
-    if (state.document.Version() != version_before || state.document.TraceVersion() != trace_before ||
-        heatmaps.WorkDeferred() || session.Busy())  // "Opening..." is drawn until the file is in
-      platform.RequestFrames(2);
-    if (capture_now && !WriteScreenshot(options, capture, dump, state, platform.FramebufferScale()))
-      exit_code = 1;
-    if (mode.Scripted() && frame + 1 >= last_frame) break;
-    if (edit_bench && edit_bench->Done()) break;
-    if (io_bench && io_bench->Done()) break;
-    if (platform.TakeCloseRequest() || std::exchange(state.ui.quit_requested, false))
-      session.RequestQuit();  // asks first when there are unsaved changes
-    if (session.QuitConfirmed()) platform.SetShouldClose();
-  }
-  if (!options.edit_cell.empty() && !state.ui.scripted_cell_edit.empty()) {
-    std::fprintf(stderr, "attnlab: --edit-cell %s was not applied\n", options.edit_cell.c_str());
-    exit_code = 1;
-  }
+int RunApp(const Options& options, FrameHooks* hooks) {
+  FrameHooks interactive;
+  FrameHooks& run = hooks ? *hooks : interactive;
+  const RunStyle style = run.Style();
+  Window w;
+  if (!Open(w, options, style)) return 1;
+  run.Start(w.state, w.panels);
+  for (int frame = 0; !w.platform.ShouldClose(); ++frame)
+    if (!Frame(w, run, style.scripted, frame)) break;
   // A clean exit: the work was saved or deliberately discarded, the autosave is no longer needed.
-  session.Close();
-  if (options.print_scenario)
-    std::printf("%s\n", attnlab::scenario_to_json(state.document.GetScenario()).dump(2).c_str());
-
-  if (mode.bench)  // CPU time of every thread (llvmpipe's too): the load-independent cost
-    std::printf("{\"frames\":%d,\"p50_ms\":%.3f,\"p95_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f}\n",
-                int(frame_ms.size()), Percentile(frame_ms, 0.50), Percentile(frame_ms, 0.95),
-                Percentile(frame_ms, 1.0), bench_cpu.PerFrameMs(int(frame_ms.size())));
-  if (edit_bench) edit_bench->Print(state);
-  if (io_bench) io_bench->Print(session);
-  if (options.trace_stats) PrintTraceStats(state);
-  if (mode.smoke) {
-    std::printf("{\"frames\":%d,\"actions\":%d,\"versions\":%d,\"computes\":%d,\"uploads\":%d}\n",
-                int(frame_ms.size()), smoke.actions, smoke.versions, state.document.ComputeCount(),
-                heatmaps.uploads);
-    // Recompute only on change: never more computes than scenario versions seen.
-    if (state.document.ComputeCount() > smoke.versions + 1) {
-      smoke.ok = false;
-      smoke.failure = "the trace was recomputed without a change";
-    }
-    if (!smoke.ok) {
-      std::fprintf(stderr, "attnlab: smoke run failed: %s\n", smoke.failure.c_str());
-      exit_code = 1;
-    }
-  }
-  heatmaps.Release();
-  state.document.trace_worker = nullptr;
-  trace_worker.reset();  // joins the worker before GLFW, which it wakes, goes away
-  session.Tasks().SetOnFinished({});  // tasks still running finish without waking GLFW
-  platform.Shutdown();
+  w.session.Close();
+  const int exit_code = run.Finish(w.state);
+  w.heatmaps.Release();
+  w.state.document.trace_worker = nullptr;
+  w.trace_worker.reset();  // joins the worker before GLFW, which it wakes, goes away
+  w.session.Tasks().SetOnFinished({});  // tasks still running finish without waking GLFW
+  w.platform.Shutdown();
   return exit_code;
 }
 

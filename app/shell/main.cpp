@@ -1,22 +1,26 @@
-// attnlab: the window. Parses the command line and runs the application (app.cpp).
+// attnlab: the window. Parses the command line and runs the application (app.cpp); its only
+// scripted run is --screenshot. Tests and benchmarks drive attnlab-harness (app/instruments/).
 #include <cstdio>
 #include <string>
 
-#include "shell/app.h"
 #include "attnlab/memory.h"
+#include "shell/app.h"
 #include "shell/options.h"
+#include "shell/screenshot_hooks.h"
 
 int main(int argc, char** argv) {
   attnlab::keep_freed_memory_for_reuse();
   attnlab::app::Options options;
   std::string error;
   if (!attnlab::app::ParseOptions(argc, argv, &options, &error)) {
-    std::fprintf(stderr, "attnlab: %s\n%s", error.c_str(), attnlab::app::UsageText());
+    std::fprintf(stderr, "attnlab: %s\n%s", error.c_str(), attnlab::app::UsageLine());
     return 2;
   }
   if (options.help) {
     std::fputs(attnlab::app::UsageText(), stdout);
     return 0;
   }
-  return attnlab::app::RunApp(options);
+  if (options.screenshot_path.empty()) return attnlab::app::RunApp(options, nullptr);
+  attnlab::app::ScreenshotHooks screenshot(options.screenshot_path, options.frames);
+  return attnlab::app::RunApp(options, &screenshot);
 }

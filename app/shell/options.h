@@ -1,6 +1,7 @@
 #pragma once
-/// The command line: `attnlab [FILE] [--screenshot OUT.png] [--frames N] [--bench-frames N]
-/// [--size WxH] [--lecture] [--head H] [--smoke]`.
+/// The command line of `attnlab`, the window users run: `attnlab [FILE.json] [--screenshot OUT.png
+/// [--frames N]] [--size WxH] [--lecture] [--head H] [--help]`. Test and benchmark flags belong to
+/// attnlab-harness (app/instruments/), which parses these too.
 #include <string>
 
 namespace attnlab::app {
@@ -9,31 +10,21 @@ struct Options {
   std::string file;             ///< scenario to open; empty = the built-in example
   std::string screenshot_path;  ///< non-empty: render `frames` frames, write this PNG, exit
   int frames = 3;               ///< frames rendered before the screenshot
-  int bench_frames = 0;         ///< > 0: render this many frames, print timing JSON, exit
   int width = 1280, height = 800;
   bool lecture = false;         ///< start in lecture mode (projector fonts)
   int head = 0;                 ///< head selected at start (0-based)
-  bool smoke = false;           ///< scripted tour of every panel and edit (tests), then exit
-  std::string restore_autosave; ///< "yes"/"no": answer the crash-recovery offer without asking
-  bool print_scenario = false;  ///< print the document as scenario JSON on exit (tests)
-  std::string test_edit;        ///< an edit applied through ApplyEdit after a few frames (tests)
-  std::string edit_cell;        ///< "W_q[0][1]=0.5": typed into that cell in the frame captured
-  std::string test_edit_next;   ///< a second edit, the frame after test_edit (tests: supersede)
-  std::string show_panel;       ///< a panel brought to the front of its tab group at start
-  bool capture_stale = false;   ///< screenshot at --frames even while a large trace computes
-  bool trace_stats = false;     ///< print how traces were computed on exit (tests)
-  int bench_edit = 0;           ///< > 0: time this many edits to the frame showing them (JSON)
-  int edit_every = 10;          ///< frames between --bench-edit edits
-  std::string edit_what = "scale";  ///< what --bench-edit changes: "scale" or "x" (X[0][0])
-  bool bench_startup = false;   ///< print ms from launch to the first drawn frame, exit
-  std::string check_open;      ///< a list of files: open each as File > Open does, print JSON lines
-  std::string bench_open;      ///< open this file as File > Open does; time the UI thread (JSON)
-  bool bench_save = false;     ///< then save in place as Ctrl+S does; time the UI thread (JSON)
   bool help = false;
 };
 
-/// Parses argv; on a bad argument returns false and fills `error`.
+enum class ArgResult { Taken, Unknown, Bad };
+/// Parses argv[*i] (and its value, advancing *i) into `options`: Taken; Unknown when it is an
+/// option `attnlab` does not have; Bad with `error` set when its value is wrong.
+ArgResult ParseOption(int argc, char** argv, int* i, Options* options, std::string* error);
+/// Parses argv; on a bad or unknown argument returns false and fills `error` (one line).
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
+/// Every flag ParseOptions accepts (--help).
 const char* UsageText();
+/// The first line of UsageText, printed under a bad usage message.
+const char* UsageLine();
 
 }  // namespace attnlab::app

@@ -19,8 +19,7 @@ struct UiState {
   int single_query = 0;                   ///< query token of the Single query panel
   attnlab::RandomSpec random;             ///< Inputs > Sizes: randomize settings (seed, distribution)
   bool grow_random = false;               ///< pad grown matrices with random values, not zeros
-  std::string scripted_cell_edit;         ///< tests (--edit-cell "W_q[0][1]=0.5"): shown, then typed
-  bool scripted_cell_edit_now = false;    ///< ... into its cell by the Inputs panel this frame
+  std::string inputs_tab;                 ///< an Inputs tab ("W_q", ...) to bring to the front once
   bool lecture_mode = false;
   float lecture_scale = 2.0f;
   bool help_open_before_lecture = true;

@@ -9,7 +9,6 @@
 
 #include <imgui_internal.h>
 
-#include "instruments/layout_dump.h"
 #include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_texture.h"
 #include "widgets/theme.h"
@@ -427,7 +426,7 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
 }
 
 void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
-  if (!ctx.dump) return;
+  if (!ctx.on_drawn) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   HeatmapPlacement p;
   p.window = ImGui::GetCurrentWindow()->Name;
@@ -453,7 +452,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.colormap = ColormapName(spec.scale.map);
   p.lo = spec.scale.lo;
   p.hi = spec.scale.hi;
-  ctx.dump->Add(std::move(p));
+  ctx.on_drawn(p);
 }
 
 }  // namespace

@@ -20,8 +20,6 @@
 
 namespace attnlab::app {
 
-class LayoutDump;
-
 /// Matrices with more cells than this along either side are drawn as a texture.
 constexpr int kTextureThreshold = 64;
 
@@ -54,6 +52,29 @@ struct HeatmapSpec {
   bool stale = false;                            ///< dimmed: a newer trace is being computed
   Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
   int head = -1;
+};
+
+/// Where one heatmap drew its cells this frame (HeatmapContext::on_drawn), e.g. so that a pixel
+/// test knows where to look.
+struct HeatmapPlacement {
+  std::string window;  ///< ImGui window the heatmap is in
+  std::string id;
+  Stage stage = Stage::None;
+  int head = -1;
+  int rows = 0, cols = 0;
+  float x0 = 0, y0 = 0;  ///< top-left of cell (0, 0), in window coordinates (pixels / fb scale)
+  float cell = 0;        ///< pitch between cells
+  float gap = 0;         ///< background gap at the right/bottom of each cell
+  float clip[4] = {0, 0, 0, 0};  ///< visible part: x0, y0, x1, y1
+  bool values_drawn = false;     ///< numbers printed over the cells
+  bool texture = false;          ///< drawn as a texture instead of rectangles
+  /// "none": every cell has its own pixels. Else (cell < 1) texel x of texels_w covers columns
+  /// [x * cols / texels_w, (x + 1) * cols / texels_w), rows likewise, drawn one texel a pixel in
+  /// the colour of the block's "max" (or "max_abs": farthest from 0) unmasked value.
+  std::string pooling = "none";
+  int texels_w = 0, texels_h = 0;
+  std::string colormap;
+  double lo = 0, hi = 1;
 };
 
 struct HeatmapResult {
@@ -97,12 +118,13 @@ struct HeatmapTexture {
 };
 
 /// The window's heatmap state: textures (keyed by widget id), cached scans, the frame's work
-/// budget, and the optional layout recorder.
+/// budget, and who is told where heatmaps were drawn.
 struct HeatmapContext {
   std::unordered_map<ImGuiID, HeatmapTexture> textures;
   ScanCache scans;
   FrameWork work;
-  LayoutDump* dump = nullptr;  ///< when set, every drawn heatmap records its cell geometry
+  /// When set, told where every heatmap drawn (the Mask grid's too) put its cells.
+  std::function<void(const HeatmapPlacement&)> on_drawn;
   /// Contents of a heatmap's right-click menu (export, copy; heatmap_export.h), if any.
   std::function<void(const HeatmapSpec&)> context_menu;
   int frame = 0;

@@ -1,0 +1,153 @@
+#include "instruments/harness.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <utility>
+
+#include "attnlab/scenario_io.h"
+#include "instruments/keep_libraries.h"
+#include "instruments/scripted_edit.h"
+#include "panels/app_state.h"
+#include "panels/panels.h"
+#include "session/session.h"
+#include "shell/screenshot_hooks.h"
+#include "widgets/heatmap.h"
+
+namespace attnlab::app {
+
+Harness::Harness(HarnessOptions options) : o_(std::move(options)) {
+  const HarnessOptions& o = o_;
+  last_frame_ = o.bench_frames > 0 ? o.bench_frames : o.bench_startup ? 1 : o.window.frames;
+  if (o.bench_edit > 0) edit_bench_ = std::make_unique<EditBench>(o.bench_edit, o.edit_every, o.edit_what);
+  if (!o.bench_open.empty() || o.bench_save) io_bench_ = std::make_unique<IoBench>(o.bench_open, o.bench_save);
+  if (edit_bench_ || io_bench_) last_frame_ = 1 << 30;  // ends when its work is drawn
+  std::string error;
+  if (!o.edit_cell.empty()) cell_edit_.Parse(o.edit_cell, &error);  // checked by ParseHarnessOptions
+}
+
+bool Harness::Prepare() {
+  if (o_.check_open.empty()) return true;
+  open_check_ = std::make_unique<OpenCheck>();
+  std::string error;
+  if (!open_check_->Load(o_.check_open, &error)) {
+    std::fprintf(stderr, "attnlab: --check-open %s\n", error.c_str());
+    return false;
+  }
+  last_frame_ = open_check_->FrameCount();
+  return true;
+}
+
+bool Harness::Scripted() const {
+  return Screenshot() || o_.bench_frames > 0 || o_.smoke || edit_bench_ || o_.bench_startup || open_check_ ||
+         io_bench_;
+}
+
+RunStyle Harness::Style() const {
+  RunStyle style;
+  style.scripted = Scripted();
+  // Frame numbers of --test-edit (frame 2, ...) refer to the file: read it before the first frame.
+  style.read_file_first = Scripted() || !o_.test_edit.empty();
+  style.recovery_answer = o_.restore_autosave;
+  return style;
+}
+
+void Harness::Start(AppState& state, PanelRegistry& panels) {
+  panels_ = &panels;
+  state.heatmaps->work.SetUnlimited(Screenshot() && !o_.capture_stale);  // a finished picture
+  if (!o_.show_panel.empty()) panels.ShowPanel(state, o_.show_panel.c_str());
+  if (!o_.edit_cell.empty()) cell_edit_.Attach(state, panels);
+  frame_times_.Start();
+}
+
+void Harness::BeforeFrame(AppState& state, int frame) {
+  frame_times_.BeginFrame();
+  if (edit_bench_ && !edit_bench_->BeforeFrame(state)) exit_code_ = 1;
+  if (io_bench_) io_bench_->BeforeFrame(*state.session);
+  if (Screenshot() && !o_.capture_stale && frame == last_frame_ - 1 && frame < kMaxTraceWaitFrames &&
+      WaitForTrace(state))
+    ++last_frame_;
+  capture_now_ = Screenshot() && frame == last_frame_ - 1;
+  state.heatmaps->on_drawn = nullptr;
+  if (capture_now_) state.heatmaps->on_drawn = [this](const HeatmapPlacement& p) { dump_.Add(p); };
+  // --edit-cell: the Inputs panel types the value while drawing the captured frame.
+  if (!o_.edit_cell.empty()) cell_edit_.BeforeFrame(state, capture_now_ || (!Screenshot() && frame == 2));
+}
+
+void Harness::BeforeDraw(AppState& state, int frame) {
+  if (open_check_) open_check_->BeforeDraw(state, *state.session, frame);
+}
+
+void Harness::AfterDraw(AppState& state, int frame) {
+  if (open_check_) {
+    open_check_->AfterDraw(state, *state.session, frame);
+    last_frame_ = open_check_->FrameCount();  // grows while large files load
+  }
+  if (o_.smoke) SmokeStep(state, *panels_, frame, &smoke_);
+  if (!o_.test_edit.empty() && frame == 2) Edit(state, o_.test_edit);
+  if (!o_.test_edit_next.empty() && frame == 3) Edit(state, o_.test_edit_next);
+}
+
+void Harness::Edit(AppState& state, const std::string& spec) {
+  std::string error;
+  if (ApplyScriptedEdit(state, spec, &error)) return;
+  std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+  exit_code_ = 1;
+}
+
+void Harness::AfterFrame(AppState& state, int frame) {
+  frame_times_.EndFrame();
+  if (o_.bench_startup && frame == 0) std::printf("{\"first_frame_ms\":%.1f}\n", MillisecondsSinceLaunch());
+  if (edit_bench_) edit_bench_->AfterFrame(state);
+  if (io_bench_) io_bench_->AfterFrame(state, *state.session);
+  if (capture_now_) WriteScreenshot(state);
+}
+
+void Harness::WriteScreenshot(const AppState& state) {
+  std::string error;
+  const std::string& path = o_.window.screenshot_path;
+  const float fb_scale = ImGui::GetIO().DisplayFramebufferScale.x;
+  if (!WritePng(path, capture_, &error) ||
+      !dump_.Write(path + ".json", capture_.width, capture_.height, fb_scale, state, &error)) {
+    std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+    exit_code_ = 1;
+  }
+}
+
+bool Harness::Done(int frame) const {
+  return (Scripted() && frame + 1 >= last_frame_) || (edit_bench_ && edit_bench_->Done()) ||
+         (io_bench_ && io_bench_->Done());
+}
+
+int Harness::Finish(AppState& state) {
+  if (!o_.edit_cell.empty() && !cell_edit_.Applied()) {
+    std::fprintf(stderr, "attnlab: --edit-cell %s was not applied\n", o_.edit_cell.c_str());
+    exit_code_ = 1;
+  }
+  if (o_.print_scenario)
+    std::printf("%s\n", attnlab::scenario_to_json(state.document.GetScenario()).dump(2).c_str());
+  if (o_.bench_frames > 0) frame_times_.Print();
+  if (edit_bench_) edit_bench_->Print(state);
+  if (io_bench_) io_bench_->Print(*state.session);
+  if (o_.trace_stats) PrintTraceStats(state);
+  if (o_.smoke) FinishSmoke(state);
+  KeepLibrariesLoadedUntilExit();  // the GL driver too, for LeakSanitizer's report at exit
+  return exit_code_;
+}
+
+void Harness::FinishSmoke(AppState& state) {
+  std::printf("{\"frames\":%d,\"actions\":%d,\"versions\":%d,\"computes\":%d,\"uploads\":%d}\n",
+              frame_times_.Frames(), smoke_.actions, smoke_.versions, state.document.ComputeCount(),
+              state.heatmaps->uploads);
+  // Recompute only on change: never more computes than scenario versions seen.
+  if (state.document.ComputeCount() > smoke_.versions + 1) {
+    smoke_.ok = false;
+    smoke_.failure = "the trace was recomputed without a change";
+  }
+  if (!smoke_.ok) {
+    std::fprintf(stderr, "attnlab: smoke run failed: %s\n", smoke_.failure.c_str());
+    exit_code_ = 1;
+  }
+}
+
+}  // namespace attnlab::app

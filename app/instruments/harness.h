@@ -1,0 +1,60 @@
+#pragma once
+/// attnlab-harness's hooks into the window's frame loop (shell/frame_hooks.h): the instruments its
+/// command line asks for, each called at its point of the frame. Screenshots here also write
+/// OUT.png.json, the layout dump the pixel checkers read.
+#include <memory>
+#include <string>
+
+#include "instruments/cell_edit.h"
+#include "instruments/frame_bench.h"
+#include "instruments/harness_options.h"
+#include "instruments/io_bench.h"
+#include "instruments/layout_dump.h"
+#include "instruments/open_check.h"
+#include "instruments/smoke.h"
+#include "panels/panels.h"
+#include "shell/frame_hooks.h"
+#include "shell/screenshot.h"
+
+namespace attnlab::app {
+
+class Harness : public FrameHooks {
+ public:
+  explicit Harness(HarnessOptions options);
+  /// What must be read before a window opens (--check-open's list). False: the error is printed.
+  bool Prepare();
+
+  RunStyle Style() const override;
+  void Start(AppState& state, PanelRegistry& panels) override;
+  void BeforeFrame(AppState& state, int frame) override;
+  void BeforeDraw(AppState& state, int frame) override;
+  void AfterDraw(AppState& state, int frame) override;
+  Capture* CaptureTarget(int /*frame*/) override { return capture_now_ ? &capture_ : nullptr; }
+  void AfterFrame(AppState& state, int frame) override;
+  bool Done(int frame) const override;
+  int Finish(AppState& state) override;
+
+ private:
+  /// Runs that end by themselves: no vsync, no user files, reproducible.
+  bool Scripted() const;
+  bool Screenshot() const { return !o_.window.screenshot_path.empty(); }
+  void Edit(AppState& state, const std::string& spec);
+  void WriteScreenshot(const AppState& state);
+  void FinishSmoke(AppState& state);
+
+  HarnessOptions o_;
+  std::unique_ptr<OpenCheck> open_check_;
+  std::unique_ptr<EditBench> edit_bench_;
+  std::unique_ptr<IoBench> io_bench_;
+  ScriptedCellEdit cell_edit_;
+  FrameTimes frame_times_;
+  SmokeReport smoke_;
+  LayoutDump dump_;
+  Capture capture_;
+  bool capture_now_ = false;
+  PanelRegistry* panels_ = nullptr;  ///< the window's, from Start()
+  int last_frame_ = 0;
+  int exit_code_ = 0;
+};
+
+}  // namespace attnlab::app

@@ -1,0 +1,146 @@
+#include "instruments/harness_options.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "instruments/cell_edit.h"
+
+namespace attnlab::app {
+namespace {
+
+bool ParseInt(const char* text, int low, int high, int* out) {
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || v < low || v > high) return false;
+  *out = static_cast<int>(v);
+  return true;
+}
+
+bool Is(const char* arg, const char* name) { return std::strcmp(arg, name) == 0; }
+
+// Flags without a value.
+bool ParseSwitch(const char* arg, HarnessOptions* o) {
+  bool* flag = Is(arg, "--smoke") ? &o->smoke
+               : Is(arg, "--print-scenario") ? &o->print_scenario
+               : Is(arg, "--capture-stale") ? &o->capture_stale
+               : Is(arg, "--trace-stats") ? &o->trace_stats
+               : Is(arg, "--bench-startup") ? &o->bench_startup
+               : Is(arg, "--bench-save") ? &o->bench_save
+                                             : nullptr;
+  if (flag) *flag = true;
+  return flag != nullptr;
+}
+
+// Flags with a text value: the expected value when `arg` is one (checked by the caller), else null.
+const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
+  struct Flag {
+    const char* name;
+    std::string* target;
+    const char* expected;
+  };
+  const Flag flags[] = {
+      {"--restore-autosave", &o->restore_autosave, "yes or no"},
+      {"--edit-cell", &o->edit_cell, "M[r][c]=V, e.g. W_q[0][1]=0.5"},
+      {"--test-edit", &o->test_edit, "layout, heads=N or scale=S"},
+      {"--test-edit-next", &o->test_edit_next, "layout, heads=N or scale=S"},
+      {"--show-panel", &o->show_panel, "a panel name"},
+      {"--edit-what", &o->edit_what, "scale or x"},
+      {"--check-open", &o->check_open, "a file listing one scenario path per line"},
+      {"--bench-open", &o->bench_open, "a scenario file"},
+  };
+  for (const Flag& f : flags)
+    if (Is(arg, f.name)) {
+      *target = f.target;
+      return f.expected;
+    }
+  return nullptr;
+}
+
+bool ValidText(const char* arg, const std::string& value) {
+  if (Is(arg, "--restore-autosave")) return value == "yes" || value == "no";
+  if (Is(arg, "--edit-what")) return value == "scale" || value == "x";
+  if (Is(arg, "--edit-cell")) {
+    std::string error;
+    return ScriptedCellEdit().Parse(value, &error);
+  }
+  return true;
+}
+
+// Flags with a count: the count's target and range when `arg` is one.
+int* CountFlag(const char* arg, HarnessOptions* o, int* high) {
+  *high = Is(arg, "--bench-frames") ? 1000000 : 100000;
+  return Is(arg, "--bench-frames") ? &o->bench_frames
+         : Is(arg, "--bench-edit") ? &o->bench_edit
+         : Is(arg, "--edit-every") ? &o->edit_every
+                                   : nullptr;
+}
+
+ArgResult ParseInstrumentOption(int argc, char** argv, int* i, HarnessOptions* o, std::string* error) {
+  const char* arg = argv[*i];
+  const bool has_value = *i + 1 < argc;
+  std::string* text = nullptr;
+  int high = 0;
+  if (ParseSwitch(arg, o)) return ArgResult::Taken;
+  if (const char* expected = TextFlag(arg, o, &text)) {
+    if (has_value && ValidText(arg, argv[*i + 1])) {
+      *text = argv[++*i];
+      return ArgResult::Taken;
+    }
+    *error = std::string(arg) + ": expected " + expected;
+    return ArgResult::Bad;
+  }
+  if (int* count = CountFlag(arg, o, &high)) {
+    if (has_value && ParseInt(argv[++*i], 1, high, count)) return ArgResult::Taken;
+    *error = std::string(arg) + (Is(arg, "--bench-edit") ? ": expected an edit count >= 1" : ": expected a frame count >= 1");
+    return ArgResult::Bad;
+  }
+  return ArgResult::Unknown;
+}
+
+}  // namespace
+
+const char* HarnessUsageText() {
+  return "usage: attnlab-harness [FILE.json] [attnlab's options] [instrument options]\n"
+         "The window of attnlab with its test and benchmark instruments (tests/gui, bench/).\n"
+         "  FILE.json, --size WxH, --lecture, --head H   as for attnlab\n"
+         "  --screenshot PATH   render N frames, write the window as PNG and PATH.json (where\n"
+         "                      every heatmap drew its cells), exit\n"
+         "  --frames N          frames before the screenshot, or of --smoke (default 3)\n"
+         "  --bench-frames N    render N frames and print {\"frames\",\"p50_ms\",\"p95_ms\"} JSON\n"
+         "  --smoke             drive every panel and edit for --frames frames, then exit\n"
+         "  --restore-autosave yes|no   restore (or discard) work left by a crash, without asking\n"
+         "  --print-scenario    print the document as scenario JSON on exit\n"
+         "  --test-edit layout|heads=N|scale=S|x=V|undo|redo   apply an edit as a user would (tests;\n"
+         "                      several separated by commas: in order, in one frame)\n"
+         "  --show-panel NAME   bring panel NAME (\"Single query\", ...) to the front of its tabs\n"
+         "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
+         "                      in the Inputs panel, in the very frame the screenshot captures\n"
+         "  --test-edit-next E  a second edit, one frame after --test-edit\n"
+         "  --capture-stale     screenshot even while a large trace is computing (default: wait)\n"
+         "  --trace-stats       print trace computation counters as JSON on exit\n"
+         "  --bench-edit N [--edit-every K] [--edit-what scale|x]   apply N edits, K frames\n"
+         "                      apart (default 10), of the scale (keeps the projections) or of\n"
+         "                      X[0][0] (recomputes everything); print edit-to-frame latency and\n"
+         "                      frame times as JSON\n"
+         "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n"
+         "  --check-open LIST   open each file in LIST (one per line) as File > Open does, print\n"
+         "                      one JSON line per file (accepted, message shown, document kept), exit\n"
+         "  --bench-open FILE   open FILE as File > Open does (a large one loads off the UI thread)\n"
+         "  --bench-save        save the document in place as Ctrl+S does (after --bench-open)\n"
+         "                      either: print the UI thread's longest frame CPU and the frames\n"
+         "                      drawn meanwhile as JSON, exit once done\n";
+}
+
+bool ParseHarnessOptions(int argc, char** argv, HarnessOptions* options, std::string* error) {
+  HarnessOptions o;
+  for (int i = 1; i < argc; ++i) {
+    ArgResult result = ParseInstrumentOption(argc, argv, &i, &o, error);
+    if (result == ArgResult::Unknown) result = ParseOption(argc, argv, &i, &o.window, error);
+    if (result == ArgResult::Unknown) *error = std::string("unknown option ") + argv[i];
+    if (result != ArgResult::Taken) return false;
+  }
+  *options = o;
+  return true;
+}
+
+}  // namespace attnlab::app

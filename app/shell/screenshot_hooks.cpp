@@ -1,0 +1,42 @@
+#include "shell/screenshot_hooks.h"
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "panels/app_state.h"
+#include "widgets/heatmap.h"
+
+namespace attnlab::app {
+
+bool WaitForTrace(AppState& state) {
+  state.document.GetTrace();  // a small trace computes now; a large one is requested
+  if (!state.document.TraceStale()) return false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // leave the cores to the worker
+  return true;
+}
+
+RunStyle ScreenshotHooks::Style() const {
+  RunStyle style;
+  style.scripted = true;
+  style.read_file_first = true;
+  return style;
+}
+
+void ScreenshotHooks::Start(AppState& state, PanelRegistry& /*panels*/) {
+  state.heatmaps->work.SetUnlimited(true);  // every texture and scan done in the captured frame
+}
+
+void ScreenshotHooks::BeforeFrame(AppState& state, int frame) {
+  if (frame == last_frame_ - 1 && frame < kMaxTraceWaitFrames && WaitForTrace(state)) ++last_frame_;
+  capture_now_ = frame == last_frame_ - 1;
+}
+
+void ScreenshotHooks::AfterFrame(AppState& /*state*/, int /*frame*/) {
+  if (!capture_now_) return;
+  std::string error;
+  written_ = WritePng(path_, capture_, &error);
+  if (!written_) std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+}
+
+}  // namespace attnlab::app
