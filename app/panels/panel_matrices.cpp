@@ -12,7 +12,6 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/scenario.h"
-#include "shell/commands.h"
 #include "widgets/matrix_editor.h"
 #include "panels/panel_dimensions.h"
 #include "panels/panel_tokens.h"
@@ -132,7 +131,7 @@ void HeadChooser(AppState& state) {
     const bool selected = h == state.ui.selected_head;
     ImGui::PushStyleColor(ImGuiCol_Button, selected ? HeadColor(h) : HeadColor(h, 0.25f));
     ImGui::PushStyleColor(ImGuiCol_Text, selected ? IM_COL32(20, 20, 24, 255) : ImGui::GetColorU32(ImGuiCol_Text));
-    if (ImGui::Button(name)) SelectHead(state, h);
+    if (ImGui::Button(name)) state.SelectHead(h);
     ImGui::PopStyleColor(2);
   }
 }

@@ -114,7 +114,7 @@ void AddHeadKeys(std::vector<Action>& t) {
       head.help = "Select head";
       head.help_keys = "1 ... 9";
     }
-    head.run = [k](ActionContext& c) { SelectHead(c.state, k); };
+    head.run = [k](ActionContext& c) { c.state.SelectHead(k); };
   }
   Action& previous = Add(t, "Previous head", nullptr);
   previous.keys = {Key(GLFW_KEY_LEFT_BRACKET)};
@@ -122,13 +122,13 @@ void AddHeadKeys(std::vector<Action>& t) {
   previous.repeat = true;
   previous.help = "Previous / next head";
   previous.help_keys = "[  ]";
-  previous.run = [](ActionContext& c) { SelectHead(c.state, std::max(c.state.ui.selected_head - 1, 0)); };
+  previous.run = [](ActionContext& c) { c.state.SelectHead(std::max(c.state.ui.selected_head - 1, 0)); };
   Action& next = Add(t, "Next head", nullptr);
   next.keys = {Key(GLFW_KEY_RIGHT_BRACKET)};
   next.scope = KeyScope::Document;
   next.repeat = true;
   next.run = [](ActionContext& c) {
-    SelectHead(c.state, std::min(c.state.ui.selected_head + 1, c.state.document.HeadCount() - 1));
+    c.state.SelectHead(std::min(c.state.ui.selected_head + 1, c.state.document.HeadCount() - 1));
   };
 }
 

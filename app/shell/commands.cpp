@@ -27,8 +27,4 @@ void ToggleLectureMode(AppState& state, PanelRegistry& panels) {
   SetLectureMode(state, panels, !state.ui.lecture_mode);
 }
 
-void SelectHead(AppState& state, int head) {
-  if (head >= 0 && head < state.document.HeadCount()) state.ui.selected_head = head;
-}
-
 }  // namespace attnlab::app

@@ -10,6 +10,5 @@ namespace attnlab::app {
 /// Lecture mode: projector fonts and contrast; the Help panel steps aside (F1 brings it back).
 void SetLectureMode(AppState& state, PanelRegistry& panels, bool on);
 void ToggleLectureMode(AppState& state, PanelRegistry& panels);
-void SelectHead(AppState& state, int head);
 
 }  // namespace attnlab::app

@@ -52,7 +52,31 @@ def offences(app_dir):
     return found
 
 
+def self_test():
+    """The check finds what it is meant to find: a tree with one offence of each kind."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        files = {"session/doc.h": "#include <imgui.h>\n#include \"session/io.h\"\n",
+                 "session/io.h": "#include <GLFW/glfw3.h>\n",
+                 "widgets/w.cpp": "#include \"shell/app.h\"\n#include \"view/stage.h\"\n",
+                 "panels/p.cpp": "#include \"app_state.h\"\n"}
+        for name, text in files.items():
+            os.makedirs(os.path.join(root, os.path.dirname(name)), exist_ok=True)
+            with open(os.path.join(root, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        found = offences(root)
+        expected = ["session/doc.h:1", "session/io.h:1", "widgets/w.cpp:1", "panels/p.cpp:1"]
+        missing = [e for e in expected if not any(e in line for line in found)]
+        if missing or len(found) != len(expected):
+            print("self-test failed: expected", expected, "found", found)
+            return 1
+    print("self-test: every kind of offence found")
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     app_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "app")
     found = offences(app_dir)
     for line in found:
