@@ -8,14 +8,6 @@
 namespace attnlab::app {
 namespace {
 
-bool ParseInt(const char* text, int low, int high, int* out) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || v < low || v > high) return false;
-  *out = static_cast<int>(v);
-  return true;
-}
-
 bool Is(const char* arg, const char* name) { return std::strcmp(arg, name) == 0; }
 
 // Flags without a value.
@@ -90,7 +82,7 @@ ArgResult ParseInstrumentOption(int argc, char** argv, int* i, HarnessOptions* o
     return ArgResult::Bad;
   }
   if (int* count = CountFlag(arg, o, &high)) {
-    if (has_value && ParseInt(argv[++*i], 1, high, count)) return ArgResult::Taken;
+    if (has_value && ParseIntArg(argv[++*i], 1, high, count)) return ArgResult::Taken;
     *error = std::string(arg) + (Is(arg, "--bench-edit") ? ": expected an edit count >= 1" : ": expected a frame count >= 1");
     return ArgResult::Bad;
   }

@@ -7,14 +7,6 @@
 namespace attnlab::app {
 namespace {
 
-bool ParseInt(const char* text, int low, int high, int* out) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || v < low || v > high) return false;
-  *out = static_cast<int>(v);
-  return true;
-}
-
 bool ParseSize(const char* text, int* w, int* h) {
   int a = 0, b = 0;
   char x = 0;
@@ -27,6 +19,14 @@ bool ParseSize(const char* text, int* w, int* h) {
 }
 
 }  // namespace
+
+bool ParseIntArg(const char* text, int low, int high, int* out) {
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || v < low || v > high) return false;
+  *out = static_cast<int>(v);
+  return true;
+}
 
 const char* UsageText() {
   return "usage: attnlab [FILE.json] [--screenshot OUT.png [--frames N]] [--size WxH] [--lecture] [--head H]\n"
@@ -57,13 +57,13 @@ ArgResult ParseOption(int argc, char** argv, int* i, Options* o, std::string* er
     if (!has_value) return value_error("an output path");
     o->screenshot_path = argv[++*i];
   } else if (std::strcmp(arg, "--frames") == 0) {
-    if (!has_value || !ParseInt(argv[++*i], 1, 1000000, &o->frames))
+    if (!has_value || !ParseIntArg(argv[++*i], 1, 1000000, &o->frames))
       return value_error("a frame count >= 1");
   } else if (std::strcmp(arg, "--size") == 0) {
     if (!has_value || !ParseSize(argv[++*i], &o->width, &o->height))
       return value_error("WxH, e.g. 1280x800 (320x240 to 8192x8192)");
   } else if (std::strcmp(arg, "--head") == 0) {
-    if (!has_value || !ParseInt(argv[++*i], 0, 255, &o->head)) return value_error("a head index");
+    if (!has_value || !ParseIntArg(argv[++*i], 0, 255, &o->head)) return value_error("a head index");
   } else if (std::strcmp(arg, "--lecture") == 0) {
     o->lecture = true;
   } else if (arg[0] == '-' && arg[1] != '\0') {

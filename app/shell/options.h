@@ -23,6 +23,8 @@ ArgResult ParseOption(int argc, char** argv, int* i, Options* options, std::stri
 /// Parses argv; on a bad or unknown argument returns false and fills `error` (one line).
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
 /// Every flag ParseOptions accepts (--help).
+/// A whole number from low to high, the whole of `text`; false leaves `out` alone.
+bool ParseIntArg(const char* text, int low, int high, int* out);
 const char* UsageText();
 /// The first line of UsageText, printed under a bad usage message.
 const char* UsageLine();
