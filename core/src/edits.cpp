@@ -68,7 +68,10 @@ Matrix from_rows(const Matrix& rows, Layout l) {
 }
 
 // Distinct random streams per matrix, so grown W_q and W_k do not get the same numbers.
-enum Stream : std::uint64_t { kX = 101, kZ, kWq, kWk, kWv, kBq, kBk, kBv, kWo, kBo };
+enum Stream : std::uint64_t {
+  stream_x = 101, stream_z, stream_w_q, stream_w_k, stream_w_v,
+  stream_b_q, stream_b_k, stream_b_v, stream_w_o, stream_b_o
+};
 
 Matrix blank(long rows, long cols, const Fill& fill, std::uint64_t stream) {
   if (fill.random) return random_matrix(int(rows), int(cols), fill.spec, stream);
@@ -239,17 +242,17 @@ void set_model_width(Scenario& s, int d_x, const Fill& fill) {
   long d_out = -1;
   if (s.W_o) d_out = l == Layout::rows ? s.W_o->cols() : s.W_o->rows();
   for (Projections* p : all_projections(s)) {
-    resize_input(p->W_q, old, d_x, l, fill, kWq);
+    resize_input(p->W_q, old, d_x, l, fill, stream_w_q);
     if (self) {
-      resize_input(p->W_k, old, d_x, l, fill, kWk);
-      resize_input(p->W_v, old, d_x, l, fill, kWv);
+      resize_input(p->W_k, old, d_x, l, fill, stream_w_k);
+      resize_input(p->W_v, old, d_x, l, fill, stream_w_v);
     }
   }
-  s.X = from_rows(resized(to_rows(s.X, l), s.n_x(), d_x, fill, kX), l);
+  s.X = from_rows(resized(to_rows(s.X, l), s.n_x(), d_x, fill, stream_x), l);
   if (s.W_o && d_out == old) {  // the output projection maps back to d_model: it follows
     const Matrix r = to_rows(*s.W_o, l);
-    s.W_o = from_rows(resized(r, r.rows(), d_x, fill, kWo), l);
-    resize_bias(s.b_o, 1, old, d_x, fill, kBo);
+    s.W_o = from_rows(resized(r, r.rows(), d_x, fill, stream_w_o), l);
+    resize_bias(s.b_o, 1, old, d_x, fill, stream_b_o);
   }
 }
 
@@ -259,10 +262,10 @@ void set_context_width(Scenario& s, int d_z, const Fill& fill) {
   const long old = s.d_z();
   const Layout l = s.layout;
   for (Projections* p : all_projections(s)) {
-    resize_input(p->W_k, old, d_z, l, fill, kWk);
-    resize_input(p->W_v, old, d_z, l, fill, kWv);
+    resize_input(p->W_k, old, d_z, l, fill, stream_w_k);
+    resize_input(p->W_v, old, d_z, l, fill, stream_w_v);
   }
-  s.Z = from_rows(resized(to_rows(*s.Z, l), s.n_z(), d_z, fill, kZ), l);
+  s.Z = from_rows(resized(to_rows(*s.Z, l), s.n_z(), d_z, fill, stream_z), l);
 }
 
 void set_key_width(Scenario& s, int d_k, const Fill& fill) {
@@ -272,10 +275,10 @@ void set_key_width(Scenario& s, int d_k, const Fill& fill) {
   for (Projections* p : all_projections(s)) {
     const long old = qk_width(*p, s) / H;
     if (old == d_k) continue;
-    resize_output(p->W_q, s.d_x(), H, old, d_k, l, fill, kWq);
-    resize_output(p->W_k, s.d_z(), H, old, d_k, l, fill, kWk);
-    resize_bias(p->b_q, H, old, d_k, fill, kBq);
-    resize_bias(p->b_k, H, old, d_k, fill, kBk);
+    resize_output(p->W_q, s.d_x(), H, old, d_k, l, fill, stream_w_q);
+    resize_output(p->W_k, s.d_z(), H, old, d_k, l, fill, stream_w_k);
+    resize_bias(p->b_q, H, old, d_k, fill, stream_b_q);
+    resize_bias(p->b_k, H, old, d_k, fill, stream_b_k);
   }
 }
 
@@ -287,20 +290,20 @@ void set_value_width(Scenario& s, int d_v, const Fill& fill) {
   for (Projections* p : all_projections(s)) {
     old = v_width(*p, s) / H;
     if (old == d_v) continue;
-    resize_output(p->W_v, s.d_z(), H, old, d_v, l, fill, kWv);
-    resize_bias(p->b_v, H, old, d_v, fill, kBv);
+    resize_output(p->W_v, s.d_z(), H, old, d_v, l, fill, stream_w_v);
+    resize_bias(p->b_v, H, old, d_v, fill, stream_b_v);
   }
   if (s.W_o && old != d_v) {
     // W_o's inputs are the heads' concatenated outputs: H bands of d_v rows.
     const Matrix r = to_rows(*s.W_o, l);
-    const Matrix t = resized_bands(Matrix(r.transpose()), s.head_count(), old, d_v, fill, kWo);
+    const Matrix t = resized_bands(Matrix(r.transpose()), s.head_count(), old, d_v, fill, stream_w_o);
     s.W_o = from_rows(Matrix(t.transpose()), l);
   }
 }
 
 void randomize_embeddings(Scenario& s, const RandomSpec& spec) {
-  s.X = random_matrix(int(s.X.rows()), int(s.X.cols()), spec, kX);
-  if (s.Z) s.Z = random_matrix(int(s.Z->rows()), int(s.Z->cols()), spec, kZ);
+  s.X = random_matrix(int(s.X.rows()), int(s.X.cols()), spec, stream_x);
+  if (s.Z) s.Z = random_matrix(int(s.Z->rows()), int(s.Z->cols()), spec, stream_z);
 }
 
 void set_head_count(Scenario& s, int heads) {
