@@ -60,9 +60,12 @@ void FrameTimes::Print() const {
               Percentile(frame_ms_, 1.0), cpu_.PerFrameMs(Frames()));
 }
 
-bool EditBench::BeforeFrame(AppState& state) {
+void EditBench::StartFrame() {
   frame_start_ = BenchClock::now();
   frame_start_cpu_ms_ = ThreadCpuMs();
+}
+
+bool EditBench::BeforeFrame(AppState& state) {
   edit_this_frame_ = false;
   if (next_edit_frame_ < 0) {
     state.document.GetTrace();  // the document's own first trace must be on screen before timing edits

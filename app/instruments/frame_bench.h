@@ -1,5 +1,5 @@
 #pragma once
-/// Window instruments of issue 5 (docs/PERFORMANCE.md): `--bench-edit N` (edit-to-pixel latency
+/// Window instruments of the performance work (docs/PERFORMANCE.md): `--bench-edit N` (edit-to-pixel latency
 /// and the longest UI-thread frame while traces compute), `--bench-startup` (launch to the first
 /// drawn frame) and `--trace-stats` (how traces were computed). They print JSON, never a verdict.
 #include <chrono>
@@ -35,6 +35,8 @@ class EditBench {
   EditBench(int edits, int every, std::string what) : edits_(edits), every_(every), what_(std::move(what)) {}
 
   /// Before drawing: applies the next edit when due. Returns false if the edit was refused.
+  /// At the start of the frame: its clocks start.
+  void StartFrame();
   bool BeforeFrame(AppState& state);
   /// After the frame was rendered and swapped.
   void AfterFrame(const AppState& state);
@@ -77,7 +79,7 @@ class ProcessCpuTimer {
   double start_ms_;
 };
 
-/// `--bench-frames N`: the wall time of every frame (from the harness's BeforeFrame to the end of
+/// `--bench-frames N`: the wall time of every frame (from the harness's FrameStart to the end of
 /// the frame) and the CPU time of every thread (llvmpipe's too) per frame since Start.
 class FrameTimes {
  public:

@@ -26,6 +26,7 @@ class Harness : public FrameHooks {
 
   RunStyle Style() const override;
   void Start(AppState& state, PanelRegistry& panels) override;
+  void FrameStart(int frame) override;
   void BeforeFrame(AppState& state, int frame) override;
   void BeforeDraw(AppState& state, int frame) override;
   void AfterDraw(AppState& state, int frame) override;

@@ -27,9 +27,12 @@ IoBench::IoBench(std::string open_path, bool save)
 
 bool IoBench::Done() const { return step_ == Step::Done && quiet_frames_ >= kQuietFrames; }
 
-void IoBench::BeforeFrame(Session& session) {
+void IoBench::StartFrame() {
   frame_cpu_start_ms_ = ThreadCpuMs();
   frame_start_ = std::chrono::steady_clock::now();
+}
+
+void IoBench::BeforeFrame(Session& session) {
   if (step_ != Step::Done && !Current().requested && frame_ >= kFirstFrame &&
       quiet_frames_ >= kQuietFrames)
     Request(session);

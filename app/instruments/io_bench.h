@@ -19,6 +19,8 @@ class IoBench {
  public:
   IoBench(std::string open_path, bool save);
   /// At the start of a frame: makes the next request when due.
+  /// At the start of the frame, before the session delivers a finished read or write.
+  void StartFrame();
   void BeforeFrame(Session& session);
   /// After the frame was rendered.
   void AfterFrame(const AppState& state, const Session& session);

@@ -1,6 +1,6 @@
 #pragma once
 /// TraceWorker: computes large traces on one background thread so that the window never freezes
-/// (issue 5: up to N = 2048 the UI thread never waits for a computation).
+/// (up to N = 2048 the UI thread never waits for a computation).
 ///
 /// The UI thread posts versions of the document (shared, never copied) with Request() and
 /// collects finished traces with TakeResult(); neither waits for a computation. A newer request

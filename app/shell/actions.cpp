@@ -215,12 +215,8 @@ void AddExportQuit(std::vector<Action>& t) {
   quit.separator_before = true;
   quit.keys = {Ctrl(GLFW_KEY_Q)};
   quit.help = "Quit";
-  // Asks first when there are unsaved changes; without the dialogs the frame loop quits.
-  quit.run = [](ActionContext& c) {
-    if (c.state.dialogs)
-      c.state.dialogs->RequestQuit(c.state);
-    else
-      c.state.ui.quit_requested = true;
+  quit.run = [](ActionContext& c) {  // asks first when there are unsaved changes
+    if (c.state.session) c.state.session->RequestQuit();
   };
 }
 

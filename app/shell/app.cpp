@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -34,17 +32,8 @@ namespace {
 
 // ImGui's window layout lives in the user's config directory, never the working directory.
 std::string ConfigIniPath() {
-  namespace fs = std::filesystem;
-  fs::path dir;
-  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-    dir = fs::path(xdg) / "attnlab";
-  else if (const char* home = std::getenv("HOME"); home && *home)
-    dir = fs::path(home) / ".config" / "attnlab";
-  else
-    return {};
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  return ec ? std::string() : (dir / "imgui.ini").string();
+  const std::string dir = ConfigDir();
+  return dir.empty() ? std::string() : dir + "/imgui.ini";
 }
 
 // The file given on the command line, through the session's one path. `load_later`: the file is
@@ -52,10 +41,10 @@ std::string ConfigIniPath() {
 void OpenInitialDocument(AppState& state, Session& session, PanelRegistry& panels,
                          const Options& options, bool load_later, bool interactive) {
   session.SetOnStartFileOpened([&state, head = options.head] {  // --head, once a large file is in
-    state.ui.selected_head = std::clamp(head, 0, state.document.HeadCount() - 1);
+    state.ui.selected_head = std::clamp(head, 0, std::max(0, state.document.HeadCount() - 1));
   });
   session.OpenAtStart(options.file, load_later, interactive);
-  state.ui.selected_head = std::clamp(options.head, 0, state.document.HeadCount() - 1);
+  state.ui.selected_head = std::clamp(options.head, 0, std::max(0, state.document.HeadCount() - 1));
   SetLectureMode(state, panels, options.lecture);
 }
 
@@ -156,6 +145,7 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   w.theme.Apply(state, w.platform);
   w.window_capture.BeforeFrame(state, w.platform);
   const std::uint64_t trace_before = state.document.TraceVersion();
+  hooks.FrameStart(frame);
   w.session.Poll();  // before any panel holds the trace: finished traces, reads and writes, autosave
   hooks.BeforeFrame(state, frame);
   w.heatmaps.BeginFrame();
@@ -181,7 +171,7 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
       w.heatmaps.WorkDeferred() || w.session.Busy())  // "Opening..." is drawn until the file is in
     w.platform.RequestFrames(2);
   if (hooks.Done(frame)) return false;
-  if (w.platform.TakeCloseRequest() || std::exchange(state.ui.quit_requested, false))
+  if (w.platform.TakeCloseRequest())
     w.session.RequestQuit();  // asks first when there are unsaved changes
   if (w.session.QuitConfirmed()) w.platform.SetShouldClose();
   return true;

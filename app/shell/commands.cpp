@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "shell/dialogs.h"
 #include "panels/panels.h"
 
 namespace attnlab::app {

@@ -1,7 +1,5 @@
 #pragma once
 /// View commands, run by the action table (actions.h) and at start-up.
-#include <string>
-
 #include "panels/app_state.h"
 #include "panels/panels.h"
 

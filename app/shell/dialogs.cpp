@@ -23,7 +23,6 @@ constexpr const char* kRecoveryId = "Recover unsaved work?###recovery";
 constexpr const char* kExportAllId = "Export all views###export_all";
 constexpr const char* kBusyId = "###busy";
 
-std::string FileName(const std::string& path) { return fs::path(path).filename().string(); }
 
 std::string WithJson(std::string name) {
   if (name.empty()) name = "scenario";
@@ -153,7 +152,7 @@ void DocumentDialogs::ShowExportAll(AppState& state) {
 
 void DocumentDialogs::OnBrowserResult(AppState& state, const std::string& path) {
   switch (purpose_) {
-    case BrowserPurpose::Open: RequestOpenFile(state, path); break;
+    case BrowserPurpose::Open: session_.RequestOpen(path); break;
     case BrowserPurpose::SaveAs: session_.SaveAs(path); break;
     case BrowserPurpose::ExportFigure: {
       std::string error;

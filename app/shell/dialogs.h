@@ -1,9 +1,9 @@
 #pragma once
 /// The document's dialogs: draws the session's questions ("Save changes?", "Cannot open", the
 /// offer to restore an autosave, "Opening..."/"Saving..."), the in-app file browser (Open, Save
-/// As, figure export) and the Export-all dialog, and the File menu. The document's file story
+/// As, figure export) and the Export-all dialog. The document's file story
 /// itself (the guard, loads and saves, recovery, recent files, autosave) is the session's
-/// (session/session.h): these entry points forward to it.
+/// (session/session.h): the dialogs pass the user's answers to it.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,18 +21,9 @@ class DocumentDialogs {
  public:
   /// `session` must outlive the dialogs.
   explicit DocumentDialogs(Session& session) : session_(session) {}
-  Session& GetSession() { return session_; }
 
   ExportSettings export_settings;
 
-  // Guarded actions: run now when the document is clean, else after "Save changes?".
-  void RequestOpenFile(AppState&, const std::string& path) { session_.RequestOpen(path); }
-  void RequestOpenPreset(AppState&, const PresetInfo& preset) { session_.RequestOpenPreset(preset); }
-  void RequestQuit(AppState&) { session_.RequestQuit(); }
-  bool QuitConfirmed() const { return session_.QuitConfirmed(); }
-
-  /// A large file is being read or written off the UI thread.
-  bool Busy() const { return session_.Busy(); }
   /// The "Opening..." / "Saving..." modal is up: meanwhile the document cannot change.
   bool Blocking() const { return session_.Blocking(); }
 
@@ -44,8 +35,8 @@ class DocumentDialogs {
   /// Asks where to write one heatmap's figure (right-click > Export ...).
   void RequestFigureExport(AppState& state, FigureExport job);
 
-  /// F12 (1) / Shift+F12 (2): a screenshot at that multiple of the framebuffer; the app takes
-  /// the request (it needs the GL context) and reports back through ScreenshotWritten().
+  /// F12 (1) / Shift+F12 (2): a screenshot at that multiple of the framebuffer; the frame loop
+  /// takes the request (it needs the GL context).
   void RequestScreenshot(int scale) { screenshot_request_ = scale; }
   int TakeScreenshotRequest() { return std::exchange(screenshot_request_, 0); }
 

@@ -30,6 +30,9 @@ class FrameHooks {
   virtual RunStyle Style() const { return {}; }
   /// Once, when the document is open and the window exists, before the first frame.
   virtual void Start(AppState& /*state*/, PanelRegistry& /*panels*/) {}
+  /// At the start of the frame, before the session's news (finished traces, files read or
+  /// written, the autosave) are taken in: where a frame's time starts.
+  virtual void FrameStart(int /*frame*/) {}
   /// After a finished trace was swapped in, before ImGui's new frame.
   virtual void BeforeFrame(AppState& /*state*/, int /*frame*/) {}
   /// Right after ImGui's new frame and right after the frame's windows were drawn.
@@ -37,7 +40,7 @@ class FrameHooks {
   virtual void AfterDraw(AppState& /*state*/, int /*frame*/) {}
   /// Where this frame's pixels are read back to, or nullptr when it is not captured.
   virtual Capture* CaptureTarget(int /*frame*/) { return nullptr; }
-  /// After the frame was rendered and swapped (F12 screenshots, autosave and heatmaps done).
+  /// After the frame was rendered and swapped (F12 screenshots and heatmaps done).
   virtual void AfterFrame(AppState& /*state*/, int /*frame*/) {}
   /// Ends the run after this frame.
   virtual bool Done(int /*frame*/) const { return false; }

@@ -22,9 +22,9 @@ enum class ArgResult { Taken, Unknown, Bad };
 ArgResult ParseOption(int argc, char** argv, int* i, Options* options, std::string* error);
 /// Parses argv; on a bad or unknown argument returns false and fills `error` (one line).
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
-/// Every flag ParseOptions accepts (--help).
 /// A whole number from low to high, the whole of `text`; false leaves `out` alone.
 bool ParseIntArg(const char* text, int low, int high, int* out);
+/// Every flag ParseOptions accepts (--help).
 const char* UsageText();
 /// The first line of UsageText, printed under a bad usage message.
 const char* UsageLine();

@@ -24,7 +24,7 @@ constexpr int kFramesAfterInput = 3;
 // An idle window still wakes up now and then (cheap) so that timed UI like tooltips resolves.
 constexpr double kIdleTimeoutSeconds = 0.5;
 // ... for a while after the last activity (the autosave's 3 s interval too); a window left alone
-// longer sleeps longer: every wake-up draws a frame, ~20 ms of CPU with llvmpipe (issue 5: an idle
+// longer sleeps longer: every wake-up draws a frame, ~20 ms of CPU with llvmpipe (an idle
 // window under 2% of a core).
 constexpr double kRecentActivitySeconds = 5.0;
 constexpr double kLongIdleTimeoutSeconds = 5.0;

@@ -9,8 +9,8 @@ namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();  // a block with no value yet
 
-// MapValue through a table: a 2048 x 2048 matrix is 4M cells, and the UI thread must never stall
-// (issue 5). 4096 steps are far finer than 8-bit colour (the pixel tests allow 2 levels).
+// MapValue through a table: a 2048 x 2048 matrix is 4M cells, and the UI thread must never stall.
+// 4096 steps are far finer than 8-bit colour (the pixel tests allow 2 levels).
 class ColorTable {
  public:
   explicit ColorTable(const ColorScale& scale) : scale_(scale) {

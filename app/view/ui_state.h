@@ -27,7 +27,6 @@ struct UiState {
   /// Panel group -> the panel whose tab is in front (panels.cpp). Set it (ShowPanel) to bring a
   /// tab to the front; a click on a tab updates it.
   std::map<std::string, std::string> front_tab;
-  bool quit_requested = false;
 };
 
 }  // namespace attnlab::app

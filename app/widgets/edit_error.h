@@ -1,5 +1,5 @@
 #pragma once
-/// The refusal message of an edit, shown beside the control that made it (issue 3).
+/// The refusal message of an edit, shown beside the control that made it.
 #include "session/document.h"
 
 namespace attnlab::app {
