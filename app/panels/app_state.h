@@ -13,7 +13,6 @@
 namespace attnlab::app {
 
 struct HeatmapContext;
-class DocumentDialogs;
 class Session;
 struct MatrixEditorSpec;
 
@@ -37,7 +36,6 @@ struct AppState {
   std::vector<PresetInfo> presets;
   HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
   Session* session = nullptr;          ///< owned by the app: open, save, guard, autosave, recovery
-  DocumentDialogs* dialogs = nullptr;  ///< owned by the app: draws the session's questions
   /// When set, called with each matrix editor's spec just before the Inputs panel draws it: an
   /// edit committed through that spec shows in the editor and in every panel drawn after it.
   std::function<void(const MatrixEditorSpec&)> before_matrix_editor;

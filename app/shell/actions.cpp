@@ -29,7 +29,7 @@ Action& Add(std::vector<Action>& table, const char* label, const char* menu) {
 }
 
 // File actions go through the app's dialogs (the "Save changes?" guard, files off the UI thread).
-bool HasDialogs(const ActionContext& c) { return c.state.dialogs != nullptr; }
+bool HasDialogs(const ActionContext& c) { return c.dialogs != nullptr; }
 
 void OpenRecentMenu(ActionContext& c) {
   Session* session = c.state.session;
@@ -62,7 +62,7 @@ void AddOpenSave(std::vector<Action>& t) {
   open.scope = KeyScope::NoDialog;
   open.help = "Open a scenario file";
   open.enabled = HasDialogs;
-  open.run = [](ActionContext& c) { c.state.dialogs->ShowOpen(c.state); };
+  open.run = [](ActionContext& c) { c.dialogs->ShowOpen(c.state); };
   Add(t, "Open recent", "File").draw = OpenRecentMenu;
   Add(t, "Open preset", "File").draw = OpenPresetMenu;
   Action& save = Add(t, "Save", "File");
@@ -71,7 +71,7 @@ void AddOpenSave(std::vector<Action>& t) {
   save.scope = KeyScope::NoDialog;
   save.help = "Save (a preset asks where to keep a copy)";
   save.enabled = HasDialogs;
-  save.run = [](ActionContext& c) { c.state.dialogs->Save(c.state); };
+  save.run = [](ActionContext& c) { c.dialogs->Save(c.state); };
   save.tooltip = [](ActionContext& c) {
     const Document& d = c.state.document;
     ImGui::SetTooltip("%s", d.path.empty() || d.is_preset ? "Asks where to save (presets stay read-only)"
@@ -82,7 +82,7 @@ void AddOpenSave(std::vector<Action>& t) {
   save_as.scope = KeyScope::NoDialog;
   save_as.help = "Save as";
   save_as.enabled = HasDialogs;
-  save_as.run = [](ActionContext& c) { c.state.dialogs->ShowSaveAs(c.state); };
+  save_as.run = [](ActionContext& c) { c.dialogs->ShowSaveAs(c.state); };
 }
 
 void AddUndoRedo(std::vector<Action>& t) {
@@ -195,14 +195,14 @@ void AddExportQuit(std::vector<Action>& t) {
   Action& export_all = Add(t, "Export all views...", "File");
   export_all.separator_before = true;
   export_all.enabled = HasDialogs;
-  export_all.run = [](ActionContext& c) { c.state.dialogs->ShowExportAll(c.state); };
+  export_all.run = [](ActionContext& c) { c.dialogs->ShowExportAll(c.state); };
   for (int scale : {1, 2}) {
     Action& shot = Add(t, scale == 1 ? "Screenshot" : "Screenshot at 2x", "File");
     shot.keys = {scale == 1 ? Key(GLFW_KEY_F12) : Shift(GLFW_KEY_F12)};
     shot.scope = KeyScope::Platform;
     shot.help = scale == 1 ? "Screenshot of the window" : "Screenshot at 2x";
     shot.enabled = HasDialogs;
-    shot.run = [scale](ActionContext& c) { c.state.dialogs->RequestScreenshot(scale); };
+    shot.run = [scale](ActionContext& c) { c.dialogs->RequestScreenshot(scale); };
   }
   t.back().tooltip = [](ActionContext&) {
     ImGui::SetTooltip("Screenshots go to %s", PicturesDir().c_str());
@@ -269,7 +269,7 @@ void ActionTable::HandleShortcuts(ActionContext& ctx) const {
     if (a.scope == KeyScope::NoDialog && ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId))
       continue;
     if (a.scope == KeyScope::Document &&
-        (ImGui::GetIO().WantTextInput || (ctx.state.dialogs && ctx.state.dialogs->Blocking())))
+        (ImGui::GetIO().WantTextInput || (ctx.dialogs && ctx.dialogs->Blocking())))
       continue;
     // Each chord on its own (Ctrl+L and F11 in one frame toggle twice, as two presses would).
     for (const KeyChord& k : a.keys)

@@ -12,10 +12,14 @@
 
 namespace attnlab::app {
 
-/// What an action's callbacks act on: the document and view state, and the window's panels.
+class DocumentDialogs;
+
+/// What an action's callbacks act on: the document and view state, the window's panels and its
+/// dialogs.
 struct ActionContext {
   AppState& state;
   PanelRegistry& panels;
+  DocumentDialogs* dialogs = nullptr;  ///< the window's; null: file actions are disabled
 };
 
 /// A key and its modifiers: {GLFW_KEY_S, true, true} is Ctrl+Shift+S.

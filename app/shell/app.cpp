@@ -81,7 +81,7 @@ void DrawFrame(ActionContext& ctx, const ActionTable& actions) {
   DrawMainMenuBar(ctx, actions);
   DrawStatusBar(state);
   ctx.panels.DrawPanels(state);
-  if (state.dialogs) state.dialogs->DrawDialogs(state);
+  if (ctx.dialogs) ctx.dialogs->DrawDialogs(state);
 }
 
 // Everything one run of the window owns. Members are declared in the order they are needed.
@@ -89,7 +89,7 @@ struct Window {
   AppState state;
   const ActionTable actions;  // the menus, the shortcuts and Help's list of them
   PanelRegistry panels{actions.HelpRows()};
-  ActionContext action_context{state, panels};
+  ActionContext action_context{state, panels, nullptr};
   Session session;
   Platform platform;
   HeatmapContext heatmaps;
@@ -125,8 +125,10 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
     return false;
   }
   state.heatmaps = &w.heatmaps;
-  w.heatmaps.context_menu = [&state](const HeatmapSpec& spec) { HeatmapContextMenu(state, spec); };
-  state.dialogs = &w.dialogs;
+  w.heatmaps.context_menu = [&state, &dialogs = w.dialogs](const HeatmapSpec& spec) {
+    HeatmapContextMenu(state, dialogs, spec);
+  };
+  w.action_context.dialogs = &w.dialogs;
   // Large traces compute here; a finished trace, read or write wakes the event loop.
   w.trace_worker = std::make_unique<TraceWorker>([] { Platform::Wake(); });
   state.document.trace_worker = w.trace_worker.get();

@@ -100,8 +100,6 @@ std::string ScenarioSummary(const attnlab::Scenario& s) {
 
 }  // namespace
 
-DocumentDialogs* Dialogs(AppState& state) { return state.dialogs; }
-
 // ---- files -------------------------------------------------------------------------------
 
 std::string DocumentDialogs::DefaultFolder(const AppState& state) const {

@@ -74,7 +74,4 @@ class DocumentDialogs {
   int screenshot_request_ = 0;
 };
 
-/// Shortcuts to the app's dialogs (state.dialogs); harmless no-ops when there are none.
-DocumentDialogs* Dialogs(AppState& state);
-
 }  // namespace attnlab::app

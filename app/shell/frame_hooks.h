@@ -23,7 +23,7 @@ struct RunStyle {
   std::string recovery_answer;
 };
 
-/// Calls in frame order; `frame` counts from 0. AppState::heatmaps and AppState::dialogs are set.
+/// Calls in frame order; `frame` counts from 0. AppState::heatmaps and AppState::session are set.
 class FrameHooks {
  public:
   virtual ~FrameHooks() = default;

@@ -43,11 +43,6 @@ ex::Colormaps MapsFor(const AppState& state) {
   return {state.ui.colormap, DivergingFor(state.ui.colormap)};
 }
 
-ExportSettings SettingsOf(AppState& state) {
-  const DocumentDialogs* d = Dialogs(state);
-  return d ? d->export_settings : ExportSettings{};
-}
-
 // A file stem from a widget title: "W_o", "head output" -> "head_output".
 std::string StemFromTitle(const char* title) {
   std::string stem;
@@ -147,32 +142,32 @@ bool RunWithInput(const std::string& program, std::vector<std::string> args,
   return true;
 }
 
-void ExportItem(AppState& state, const HeatmapSpec& spec, const char* label, ExportFormat format,
-                int scale) {
+void ExportItem(AppState& state, DocumentDialogs& dialogs, const HeatmapSpec& spec,
+                const char* label, ExportFormat format, int scale) {
   if (!ImGui::MenuItem(label)) return;
-  FigureExport job = FigureForHeatmap(state, spec);
+  FigureExport job = FigureForHeatmap(state, dialogs.export_settings, spec);
   job.format = format;
   job.scale = scale;
-  if (DocumentDialogs* d = Dialogs(state)) d->RequestFigureExport(state, std::move(job));
+  dialogs.RequestFigureExport(state, std::move(job));
 }
 
-void PngMenu(AppState& state, const HeatmapSpec& spec) {
+void PngMenu(AppState& state, DocumentDialogs& dialogs, const HeatmapSpec& spec) {
   if (!ImGui::BeginMenu("Export PNG")) return;
-  const FigureExport job = FigureForHeatmap(state, spec);
+  const FigureExport job = FigureForHeatmap(state, dialogs.export_settings, spec);
   const ex::FigureLayout layout = ex::figure_layout(job.figure, job.style);
   for (int scale : {1, 2, 4}) {
     char label[64];
     std::snprintf(label, sizeof label, "%dx   %d \xC3\x97 %d px...", scale, layout.width * scale,
                   layout.height * scale);
-    ExportItem(state, spec, label, ExportFormat::Png, scale);
+    ExportItem(state, dialogs, spec, label, ExportFormat::Png, scale);
   }
   ImGui::EndMenu();
 }
 
-void CopyItems(AppState& state, const HeatmapSpec& spec) {
+void CopyItems(AppState& state, const ExportSettings& settings, const HeatmapSpec& spec) {
   const bool can_copy = CanCopyImage();
   if (ImGui::MenuItem("Copy image (PNG 2x)", nullptr, false, can_copy)) {
-    FigureExport job = FigureForHeatmap(state, spec);
+    FigureExport job = FigureForHeatmap(state, settings, spec);
     job.scale = 2;
     std::string error;
     state.document.status = CopyImageToClipboard(job, &error) ? "copied " + job.stem + " (PNG 2x) to the clipboard"
@@ -182,7 +177,7 @@ void CopyItems(AppState& state, const HeatmapSpec& spec) {
     ImGui::SetTooltip("Copying images needs xclip (Debian package xclip).\n"
                       "Export PNG writes the same image to a file.");
   if (ImGui::MenuItem("Copy values as CSV")) {
-    FigureExport job = FigureForHeatmap(state, spec);
+    FigureExport job = FigureForHeatmap(state, settings, spec);
     job.format = ExportFormat::Csv;
     ImGui::SetClipboardText(Bytes(job).c_str());
     state.document.status = "copied " + job.stem + " as CSV to the clipboard";
@@ -200,8 +195,8 @@ const char* ExportExtension(ExportFormat format) {
   return "";
 }
 
-FigureExport FigureForHeatmap(AppState& state, const HeatmapSpec& spec) {
-  const ExportSettings settings = SettingsOf(state);
+FigureExport FigureForHeatmap(AppState& state, const ExportSettings& settings,
+                              const HeatmapSpec& spec) {
   FigureExport job;
   job.style.values = settings.values;
   job.style.transparent = settings.transparent;
@@ -250,19 +245,17 @@ bool CopyImageToClipboard(const FigureExport& job, std::string* error) {
   }
 }
 
-void HeatmapContextMenu(AppState& state, const HeatmapSpec& spec) {
-  ImGui::TextColored(DimTextColor(), "%s", FigureForHeatmap(state, spec).figure.title.c_str());
+void HeatmapContextMenu(AppState& state, DocumentDialogs& dialogs, const HeatmapSpec& spec) {
+  ImGui::TextColored(DimTextColor(), "%s", FigureForHeatmap(state, dialogs.export_settings, spec).figure.title.c_str());
   ImGui::Separator();
-  PngMenu(state, spec);
-  ExportItem(state, spec, "Export SVG...", ExportFormat::Svg, 1);
-  ExportItem(state, spec, "Export CSV...", ExportFormat::Csv, 1);
+  PngMenu(state, dialogs, spec);
+  ExportItem(state, dialogs, spec, "Export SVG...", ExportFormat::Svg, 1);
+  ExportItem(state, dialogs, spec, "Export CSV...", ExportFormat::Csv, 1);
   ImGui::Separator();
-  CopyItems(state, spec);
+  CopyItems(state, dialogs.export_settings, spec);
   ImGui::Separator();
-  if (DocumentDialogs* d = Dialogs(state)) {
-    ImGui::MenuItem("Values in cells", nullptr, &d->export_settings.values);
-    ImGui::MenuItem("Transparent background", nullptr, &d->export_settings.transparent);
-  }
+  ImGui::MenuItem("Values in cells", nullptr, &dialogs.export_settings.values);
+  ImGui::MenuItem("Transparent background", nullptr, &dialogs.export_settings.transparent);
 }
 
 bool ExportAllViews(AppState& state, const ExportSettings& settings, const std::string& dir,

@@ -10,7 +10,8 @@
 
 namespace attnlab::app {
 
-class AppState;
+struct AppState;
+class DocumentDialogs;
 struct HeatmapSpec;
 
 enum class ExportFormat { Png, Svg, Csv };
@@ -35,7 +36,8 @@ struct FigureExport {
 
 /// The CLI's figure for the matrix `spec` shows (stage and head), or one built from the widget's
 /// own data for matrices the CLI does not export (W_o, editors).
-FigureExport FigureForHeatmap(AppState& state, const HeatmapSpec& spec);
+FigureExport FigureForHeatmap(AppState& state, const ExportSettings& settings,
+                              const HeatmapSpec& spec);
 /// Writes `job` to `path` atomically. Returns false with `error` set.
 bool WriteFigure(const FigureExport& job, const std::string& path, std::string* error);
 
@@ -45,7 +47,7 @@ bool CanCopyImage();
 bool CopyImageToClipboard(const FigureExport& job, std::string* error);
 
 /// The contents of a heatmap's right-click menu (heatmap.cpp opens the popup).
-void HeatmapContextMenu(AppState& state, const HeatmapSpec& spec);
+void HeatmapContextMenu(AppState& state, DocumentDialogs& dialogs, const HeatmapSpec& spec);
 
 /// Every view of the current scenario into `dir`, with the CLI's file names (docs/EXPORT.md).
 /// Appends each written path to `written`; returns false with `error` set on the first failure.
