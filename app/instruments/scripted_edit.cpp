@@ -43,8 +43,9 @@ bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
       s.scale.value = scale;
     });
   } else if (name == "x" && !value.empty()) {
-    const double x = std::atof(value.c_str());
-    applied = state.document.ApplyEdit("X", [x](attnlab::Scenario& s) { s.X(0, 0) = x; });
+    // X[0][0] as the Inputs panel's cell editor sets it (the one cell-edit path).
+    const attnlab::CellEdit edit = attnlab::cell_edit_of("X", 0, 0, value);
+    applied = state.document.ApplyEdit("X", [&edit](attnlab::Scenario& s) { attnlab::set_cell(s, edit); });
   } else {
     *error = "--test-edit: unknown edit '" + spec + "' (layout, heads=N, scale=S, x=V, undo, redo)";
     return false;
