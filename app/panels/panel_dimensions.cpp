@@ -1,4 +1,3 @@
-#include "widgets/edit_error.h"
 #include "panels/panel_dimensions.h"
 
 #include <imgui.h>
@@ -9,6 +8,7 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/scenario.h"
+#include "widgets/edit_error.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::DimensionsPanel {
@@ -23,17 +23,17 @@ void RowLabel(const char* label, const char* tip) {
   ImGui::TableSetColumnIndex(1);
 }
 
-attnlab::Fill CurrentFill(const AppState& state) { return {state.ui.grow_random, state.ui.random}; }
+attnlab::Fill CurrentFill(const State& self) { return {self.grow_random, self.random}; }
 
 // One size control: +/- apply at once, typed numbers on Enter (never a half-typed "1" of "12").
-void SizeControl(AppState& state, const char* label, const char* tip, int current,
+void SizeControl(AppState& state, const State& self, const char* label, const char* tip, int current,
                  void (*apply)(attnlab::Scenario&, int, const attnlab::Fill&)) {
   RowLabel(label, tip);
   int value = current;
   ImGui::PushID(label);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   if (ImGui::InputInt("##size", &value, 1, 1, ImGuiInputTextFlags_EnterReturnsTrue) && value != current) {
-    const attnlab::Fill fill = CurrentFill(state);
+    const attnlab::Fill fill = CurrentFill(self);
     state.document.ApplyEdit(label, [&](attnlab::Scenario& s) { apply(s, value, fill); });
   }
   ImGui::PopID();
@@ -52,28 +52,27 @@ Widths CurrentWidths(AppState& state) {
   return {int(rows ? h.Q.cols() : h.Q.rows()), int(rows ? h.V.cols() : h.V.rows())};
 }
 
-void SizeControls(AppState& state) {
+void SizeControls(AppState& state, State& self) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const Widths w = CurrentWidths(state);
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##sizes", 2, flags)) return;
   ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5.2f);
   ImGui::TableSetupColumn("control", ImGuiTableColumnFlags_WidthStretch);
-  SizeControl(state, "d_model", "width of X's embeddings (d_x)", s.d_x(), attnlab::set_model_width);
+  SizeControl(state, self, "d_model", "width of X's embeddings (d_x)", s.d_x(), attnlab::set_model_width);
   if (s.cross_attention())
-    SizeControl(state, "d_z", "width of the context Z's embeddings", s.d_z(), attnlab::set_context_width);
-  SizeControl(state, "d_k", "query/key width of each head", w.d_k, attnlab::set_key_width);
-  SizeControl(state, "d_v", "value width of each head", w.d_v, attnlab::set_value_width);
+    SizeControl(state, self, "d_z", "width of the context Z's embeddings", s.d_z(), attnlab::set_context_width);
+  SizeControl(state, self, "d_k", "query/key width of each head", w.d_k, attnlab::set_key_width);
+  SizeControl(state, self, "d_v", "value width of each head", w.d_v, attnlab::set_value_width);
   RowLabel("New cells", "what a matrix that grows is padded with");
-  if (ImGui::RadioButton("zeros", !state.ui.grow_random)) state.ui.grow_random = false;
+  if (ImGui::RadioButton("zeros", !self.grow_random)) self.grow_random = false;
   ImGui::SameLine();
-  if (ImGui::RadioButton("random", state.ui.grow_random)) state.ui.grow_random = true;
+  if (ImGui::RadioButton("random", self.grow_random)) self.grow_random = true;
   ImGui::EndTable();
 }
 
-void DistributionControl(AppState& state) {
+void DistributionControl(attnlab::RandomSpec& r) {
   using Kind = attnlab::RandomSpec::Kind;
-  attnlab::RandomSpec& r = state.ui.random;
   struct Choice {
     Kind kind;
     const char* label;
@@ -114,7 +113,7 @@ void DistributionControl(AppState& state) {
   }
 }
 
-void RandomControls(AppState& state) {
+void RandomControls(AppState& state, State& self) {
   ImGui::PushFont(GetFonts().bold);
   ImGui::TextUnformatted("Random values");
   ImGui::PopFont();
@@ -122,13 +121,13 @@ void RandomControls(AppState& state) {
   if (!ImGui::BeginTable("##random", 2, flags)) return;
   ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5.2f);
   ImGui::TableSetupColumn("control", ImGuiTableColumnFlags_WidthStretch);
-  DistributionControl(state);
+  DistributionControl(self.random);
   RowLabel("Seed", "same seed, same numbers on every machine");
-  int seed = static_cast<int>(state.ui.random.seed);
+  int seed = static_cast<int>(self.random.seed);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::InputInt("##seed", &seed)) state.ui.random.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  if (ImGui::InputInt("##seed", &seed)) self.random.seed = static_cast<std::uint64_t>(std::max(seed, 0));
   ImGui::EndTable();
-  const attnlab::RandomSpec spec = state.ui.random;
+  const attnlab::RandomSpec spec = self.random;
   if (ImGui::Button("Randomize weights"))
     state.document.ApplyEdit("randomize", [spec](attnlab::Scenario& s) { attnlab::randomize_weights(s, spec); });
   if (ImGui::IsItemHovered())
@@ -142,14 +141,14 @@ void RandomControls(AppState& state) {
 
 }  // namespace
 
-void Draw(AppState& state) {
-  SizeControls(state);
+void Draw(AppState& state, State& self) {
+  SizeControls(state, self);
   ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
   ImGui::TextWrapped("Growing keeps every head's own columns; change the number of heads in "
                      "Scenario and watch the bands in W_q re-split.");
   ImGui::PopStyleColor();
   ImGui::Separator();
-  RandomControls(state);
+  RandomControls(state, self);
 }
 
 }  // namespace attnlab::app::DimensionsPanel

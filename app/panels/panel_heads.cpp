@@ -1,4 +1,3 @@
-#include "session/trace_worker.h"
 #include "panels/panel_heads.h"
 
 #include <imgui.h>
@@ -8,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "session/trace_worker.h"
 #include "widgets/heatmap.h"
 #include "view/stage_labels.h"
 #include "widgets/theme.h"

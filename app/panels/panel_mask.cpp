@@ -1,4 +1,3 @@
-#include "widgets/edit_error.h"
 #include "panels/panel_mask.h"
 
 #include <imgui.h>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
 #include "view/inspector_math.h"
 #include "view/stage_labels.h"

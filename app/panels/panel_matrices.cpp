@@ -1,4 +1,3 @@
-#include "widgets/edit_error.h"
 #include "panels/panel_matrices.h"
 
 #include <imgui.h>
@@ -12,6 +11,7 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/scenario.h"
+#include "widgets/edit_error.h"
 #include "widgets/matrix_editor.h"
 #include "panels/panel_dimensions.h"
 #include "panels/panel_tokens.h"
@@ -103,10 +103,11 @@ void EmbeddingEditor(AppState& state, MatrixEditorState& editor, bool context) {
 }
 
 // What the panel keeps between frames: the matrix editors' scrubbed or typed cell, the token
-// label being typed.
+// label being typed, the Sizes tab's fill and randomize settings.
 struct InputsState {
   MatrixEditorState editor;
   TokensPanel::State tokens;
+  DimensionsPanel::State sizes;
 };
 
 void TokensTab(AppState& state, InputsState& self) {
@@ -379,7 +380,7 @@ void Inputs::Draw(AppState& state) {
   }
   if (tabs_style.Begin("Sizes", wanted)) {
     ImGui::BeginChild("##sizes");
-    DimensionsPanel::Draw(state);
+    DimensionsPanel::Draw(state, self_.sizes);
     ImGui::EndChild();
     tabs_style.End();
   }

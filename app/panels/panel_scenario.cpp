@@ -1,4 +1,3 @@
-#include "widgets/edit_error.h"
 #include "panels/panel_scenario.h"
 
 #include <imgui.h>
@@ -10,6 +9,7 @@
 #include "attnlab/edits.h"
 #include "attnlab/model.h"
 #include "session/session.h"
+#include "widgets/edit_error.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::ScenarioPanel {

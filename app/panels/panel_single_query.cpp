@@ -35,14 +35,15 @@ void MonoWrapped(const std::string& text) {
   ImGui::PopFont();
 }
 
-void Pickers(AppState& state, const std::vector<std::string>& queries) {
+// The query token (`query`, kept by the panel) and the head to show.
+void Pickers(AppState& state, const std::vector<std::string>& queries, int& query) {
   const int n = static_cast<int>(queries.size());
-  state.ui.single_query = std::clamp(state.ui.single_query, 0, n - 1);
+  query = std::clamp(query, 0, n - 1);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Query");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  const std::string preview = queries[static_cast<std::size_t>(state.ui.single_query)];
+  const std::string preview = queries[static_cast<std::size_t>(query)];
   if (ImGui::BeginCombo("##query", preview.c_str())) {
     ImGuiListClipper clipper;  // only the tokens in view: there may be 2048
     clipper.Begin(n);
@@ -50,7 +51,7 @@ void Pickers(AppState& state, const std::vector<std::string>& queries) {
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
         char label[96];
         std::snprintf(label, sizeof label, "%s  (%d)", queries[static_cast<std::size_t>(i)].c_str(), i);
-        if (ImGui::Selectable(label, i == state.ui.single_query)) state.ui.single_query = i;
+        if (ImGui::Selectable(label, i == query)) query = i;
       }
     }
     ImGui::EndCombo();
@@ -194,6 +195,7 @@ class SingleQuery final : public PanelContents {
 
  private:
   QueryCache cache_;
+  int query_ = 0;  ///< the query token shown
 };
 
 }  // namespace
@@ -201,9 +203,9 @@ class SingleQuery final : public PanelContents {
 void SingleQuery::Draw(AppState& state) {
   const std::vector<std::string> queries = QueryTokenLabels(state.document.GetScenario());
   if (queries.empty()) return;
-  Pickers(state, queries);
+  Pickers(state, queries, query_);
   const int head = std::clamp(state.ui.selected_head, 0, state.document.HeadCount() - 1);
-  const int query = state.ui.single_query;
+  const int query = query_;
   const attnlab::Trace& trace = state.document.GetTrace();
   const QueryView* view = cache_.Get(state, head, query);
   // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.

@@ -1,4 +1,3 @@
-#include "widgets/edit_error.h"
 #include "panels/panel_tokens.h"
 
 #include <imgui.h>
@@ -9,6 +8,7 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/scenario.h"
+#include "widgets/edit_error.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::TokensPanel {

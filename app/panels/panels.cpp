@@ -178,7 +178,8 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
   add({"Inspector", InspectorPanel::Make(), PanelColumn::Right, 0.45f, 0.4f});
   add({"Single query", SingleQueryPanel::Make(), PanelColumn::Right, 0.45f, 0.4f, true, 0, 0.0f,
        true});
-  add({"Help", HelpPanel::Make(std::move(shortcuts)), PanelColumn::Right, 0.45f, 0.4f});
+  add({"Help", HelpPanel::Make(std::move(shortcuts)), PanelColumn::Right, 0.45f, 0.4f, true, 0, 0.0f,
+       true});
   for (Panel& panel : panels_) {
     const std::string name = panel.name;
     if (name == "Scenario" || name == "Inputs") panel.group = "Setup";

@@ -11,11 +11,6 @@ void SetLectureMode(AppState& state, PanelRegistry& panels, bool on) {
   state.ui.lecture_mode = on;
   state.ui.reset_layout = true;  // the menu bar height and the columns change with the font
   for (Panel& panel : panels.List()) {
-    if (std::string(panel.name) != "Help") continue;
-    if (on) state.ui.help_open_before_lecture = panel.open;
-    panel.open = on ? false : state.ui.help_open_before_lecture;
-  }
-  for (Panel& panel : panels.List()) {
     if (!panel.hide_in_lecture) continue;
     if (on) panel.open_before_lecture = panel.open;
     panel.open = on ? false : panel.open_before_lecture;

@@ -5,7 +5,8 @@
 
 namespace attnlab::app {
 
-/// Lecture mode: projector fonts and contrast; the Help panel steps aside (F1 brings it back).
+/// Lecture mode: projector fonts and contrast; the panels marked hide_in_lecture (Single query,
+/// Help) step aside and come back as they were (F1 brings Help back meanwhile).
 void SetLectureMode(AppState& state, PanelRegistry& panels, bool on);
 void ToggleLectureMode(AppState& state, PanelRegistry& panels);
 

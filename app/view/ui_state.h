@@ -5,7 +5,6 @@
 #include <string>
 
 #include "attnlab/colormap.h"
-#include "attnlab/random.h"
 #include "view/stage.h"
 
 namespace attnlab::app {
@@ -16,13 +15,9 @@ struct UiState {
   HoveredCell hovered;                    ///< cleared at the start of every frame
   HoveredCell hovered_last_frame;         ///< for panels drawn before the heatmaps (formula strip)
   HoveredCell pinned;                     ///< clicked cell the Inspector keeps showing
-  int single_query = 0;                   ///< query token of the Single query panel
-  attnlab::RandomSpec random;             ///< Inputs > Sizes: randomize settings (seed, distribution)
-  bool grow_random = false;               ///< pad grown matrices with random values, not zeros
   std::string inputs_tab;                 ///< an Inputs tab ("W_q", ...) to bring to the front once
   bool lecture_mode = false;
   float lecture_scale = 2.0f;
-  bool help_open_before_lecture = true;
   bool reset_layout = false;    ///< re-apply the default window arrangement next frame
   /// Panel group -> the panel whose tab is in front (panels.cpp). Set it (ShowPanel) to bring a
   /// tab to the front; a click on a tab updates it.

@@ -1,4 +1,3 @@
-#include "widgets/edit_error.h"
 #include "widgets/matrix_editor.h"
 
 #define GLFW_INCLUDE_NONE
@@ -17,6 +16,7 @@
 #include "attnlab/matrix_text.h"
 #include "attnlab/scenario.h"
 #include "attnlab/trace_io.h"
+#include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
 
