@@ -1,7 +1,6 @@
 #include "panels/panel_mask.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // GetCurrentWindow()->Name for HeatmapContext::on_drawn
 
 #include <algorithm>
 #include <cfloat>
@@ -203,22 +202,8 @@ void Toggle(AppState& state, int r, int c) {
 
 void RecordPlacement(AppState& state, const Grid& g) {
   if (!state.heatmaps || !state.heatmaps->on_drawn) return;
-  HeatmapPlacement p;
-  p.window = ImGui::GetCurrentWindow()->Name;
-  p.id = "mask";
-  p.rows = g.rows;
-  p.cols = g.cols;
-  p.x0 = g.origin.x;
-  p.y0 = g.origin.y;
-  p.cell = g.cell;
-  p.gap = g.cell >= 10.0f ? 1.0f : 0.0f;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 cmin = dl->GetClipRectMin(), cmax = dl->GetClipRectMax();
-  p.clip[0] = cmin.x;
-  p.clip[1] = cmin.y;
-  p.clip[2] = cmax.x;
-  p.clip[3] = cmax.y;
-  state.heatmaps->on_drawn(p);
+  state.heatmaps->on_drawn(PlacementInCurrentWindow("mask", g.rows, g.cols, g.origin, g.cell,
+                                                    g.cell >= 10.0f ? 1.0f : 0.0f));
 }
 
 void MaskGrid(AppState& state) {

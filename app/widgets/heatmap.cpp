@@ -427,23 +427,11 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
 
 void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   if (!ctx.on_drawn) return;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  HeatmapPlacement p;
-  p.window = ImGui::GetCurrentWindow()->Name;
-  p.id = spec.id;
+  HeatmapPlacement p =
+      PlacementInCurrentWindow(spec.id, static_cast<int>(spec.values->rows()),
+                               static_cast<int>(spec.values->cols()), grid, spec.cell, g.gap);
   p.stage = spec.stage;
   p.head = spec.head;
-  p.rows = static_cast<int>(spec.values->rows());
-  p.cols = static_cast<int>(spec.values->cols());
-  p.x0 = grid.x;
-  p.y0 = grid.y;
-  p.cell = spec.cell;
-  p.gap = g.gap;
-  const ImVec2 cmin = dl->GetClipRectMin(), cmax = dl->GetClipRectMax();
-  p.clip[0] = cmin.x;
-  p.clip[1] = cmin.y;
-  p.clip[2] = cmax.x;
-  p.clip[3] = cmax.y;
   p.values_drawn = g.show_values && !g.texture;
   p.texture = g.texture;
   p.pooling = PoolingName(g.texels.pooling);
@@ -456,6 +444,26 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
 }
 
 }  // namespace
+
+HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, ImVec2 origin,
+                                          float cell, float gap) {
+  HeatmapPlacement p;
+  p.window = ImGui::GetCurrentWindow()->Name;
+  p.id = id;
+  p.rows = rows;
+  p.cols = cols;
+  p.x0 = origin.x;
+  p.y0 = origin.y;
+  p.cell = cell;
+  p.gap = gap;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 cmin = dl->GetClipRectMin(), cmax = dl->GetClipRectMax();
+  p.clip[0] = cmin.x;
+  p.clip[1] = cmin.y;
+  p.clip[2] = cmax.x;
+  p.clip[3] = cmax.y;
+  return p;
+}
 
 float ChooseCellSize(int rows, int cols, float max_width, float max_height) {
   const float preferred = std::round(MonoFont()->FontSize * 3.4f);

@@ -77,6 +77,12 @@ struct HeatmapPlacement {
   double lo = 0, hi = 1;
 };
 
+/// A placement of a `rows` x `cols` grid drawn in the current window from `origin` (cell (0, 0)'s
+/// top-left) at `cell` pixels a cell, with the window's name and visible rectangle filled in; the
+/// caller adds what else it knows (stage, texture, colours).
+HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, ImVec2 origin,
+                                          float cell, float gap);
+
 struct HeatmapResult {
   bool hovered = false;  ///< the mouse is over a cell (row, col valid)
   bool clicked = false;  ///< the widget was clicked (anywhere on it)
