@@ -86,6 +86,20 @@ bool EscapePressed() {
   return !ImGui::IsWindowAppearing() && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false);
 }
 
+// The modal `id` of one of the session's questions, centred and sized to its contents, closed as
+// soon as the session no longer asks it (`asked` false: answered elsewhere). True while its body
+// is to be drawn; the caller then ends it with EndPopup.
+bool BeginQuestionModal(const char* id, bool asked) {
+  CenterNextWindow();
+  if (!ImGui::BeginPopupModal(id, nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return false;
+  if (asked) return true;
+  ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+  return false;
+}
+
 // Windows appearing in the first frames take the focus, and focusing a window closes popups: a
 // modal asked for at start (recovery, a file that would not open) waits until they are all up.
 bool ReadyForModal() { return ImGui::GetFrameCount() > 3; }
@@ -195,15 +209,7 @@ void DocumentDialogs::DrawRecovery(const Question* question) {
     ImGui::OpenPopup(kRecoveryId);
     shown_serial_ = question->serial;
   }
-  CenterNextWindow();
-  if (!ImGui::BeginPopupModal(kRecoveryId, nullptr,
-                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
-    return;
-  if (!asked) {  // answered elsewhere
-    ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-    return;
-  }
+  if (!BeginQuestionModal(kRecoveryId, asked)) return;
   const RecoveredWork& w = *question->recovery;
   BeginModalBody();
   Heading("attnlab closed without saving \xE2\x80\x9C" + w.document_name + "\xE2\x80\x9D");
@@ -228,15 +234,7 @@ void DocumentDialogs::DrawSaveChanges(AppState& state, const Question* question)
     ImGui::OpenPopup(kSaveChangesId);
     shown_serial_ = question->serial;
   }
-  CenterNextWindow();
-  if (!ImGui::BeginPopupModal(kSaveChangesId, nullptr,
-                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
-    return;
-  if (!asked) {
-    ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-    return;
-  }
+  if (!BeginQuestionModal(kSaveChangesId, asked)) return;
   BeginModalBody();
   Heading("Save changes to \xE2\x80\x9C" + state.document.name + "\xE2\x80\x9D before " +
           question->action + "?");
@@ -263,15 +261,7 @@ void DocumentDialogs::DrawError(const Question* question) {
     ImGui::OpenPopup(id.c_str());
     shown_serial_ = question->serial;
   }
-  CenterNextWindow();
-  if (!ImGui::BeginPopupModal(id.c_str(), nullptr,
-                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
-    return;
-  if (!asked) {
-    ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-    return;
-  }
+  if (!BeginQuestionModal(id.c_str(), asked)) return;
   BeginModalBody();
   ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
   ImGui::TextWrapped("%s", question->message.c_str());
@@ -291,15 +281,7 @@ void DocumentDialogs::DrawBusy(const Question* question) {
   const std::string id = (busy ? question->title : std::string()) + kBusyId;
   if (busy && ReadyForModal() && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId))
     ImGui::OpenPopup(id.c_str());
-  CenterNextWindow();
-  if (!ImGui::BeginPopupModal(id.c_str(), nullptr,
-                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
-    return;
-  if (!busy) {
-    ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-    return;
-  }
+  if (!BeginQuestionModal(id.c_str(), busy)) return;
   BeginModalBody();
   DimParagraph(question->busy == Question::BusyKind::Restoring
                    ? "Your unsaved work is restored on top of its file once the file is "
