@@ -104,7 +104,6 @@ class Session {
   RecentFiles& Recent() { return recent_; }
   const Autosave& GetAutosave() const { return autosave_; }
   TaskRunner& Tasks() { return tasks_; }
-  const std::vector<PresetInfo>& Presets() const { return *presets_; }
   /// A clean exit: the work was saved or deliberately discarded, the autosave is not needed.
   void Close() { autosave_.Remove(); }
 
