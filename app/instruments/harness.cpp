@@ -56,6 +56,7 @@ void Harness::Start(AppState& state, PanelRegistry& panels) {
   panels_ = &panels;
   state.heatmaps->work.SetUnlimited(Screenshot() && !o_.capture_stale);  // a finished picture
   if (!o_.show_panel.empty()) panels.ShowPanel(state, o_.show_panel.c_str());
+  if (!o_.layout_log.empty()) layout_log_ = std::make_unique<LayoutLog>(o_.layout_log);
   if (!o_.edit_cell.empty()) cell_edit_.Attach(state, panels);
   frame_times_.Start();
 }
@@ -91,6 +92,8 @@ void Harness::AfterDraw(AppState& state, int frame) {
     last_frame_ = open_check_->FrameCount();  // grows while large files load
   }
   if (o_.smoke) SmokeStep(state, *panels_, frame, &smoke_);
+  if (layout_log_) layout_log_->AfterDraw(state, *panels_);
+  if (capture_now_) dump_.SetArrangement(WindowArrangement(state, *panels_));
   if (!o_.test_edit.empty() && frame == 2) Edit(state, o_.test_edit);
   if (!o_.test_edit_next.empty() && frame == 3) Edit(state, o_.test_edit_next);
 }

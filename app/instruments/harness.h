@@ -10,6 +10,7 @@
 #include "instruments/harness_options.h"
 #include "instruments/io_bench.h"
 #include "instruments/layout_dump.h"
+#include "instruments/layout_log.h"
 #include "instruments/open_check.h"
 #include "instruments/smoke.h"
 #include "panels/panels.h"
@@ -51,6 +52,7 @@ class Harness : public FrameHooks {
   FrameTimes frame_times_;
   SmokeReport smoke_;
   LayoutDump dump_;
+  std::unique_ptr<LayoutLog> layout_log_;
   Capture capture_;
   bool capture_now_ = false;
   PanelRegistry* panels_ = nullptr;  ///< the window's, from Start()

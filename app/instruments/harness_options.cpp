@@ -36,6 +36,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--test-edit", &o->test_edit, "layout, heads=N or scale=S"},
       {"--test-edit-next", &o->test_edit_next, "layout, heads=N or scale=S"},
       {"--show-panel", &o->show_panel, "a panel name"},
+      {"--layout-log", &o->layout_log, "a file to write"},
       {"--edit-what", &o->edit_what, "scale or x"},
       {"--check-open", &o->check_open, "a file listing one scenario path per line"},
       {"--bench-open", &o->bench_open, "a scenario file"},
@@ -104,6 +105,8 @@ const char* HarnessUsageText() {
          "  --print-scenario    print the document as scenario JSON on exit\n"
          "  --test-edit layout|heads=N|scale=S|x=V|undo|redo   apply an edit as a user would (tests;\n"
          "                      several separated by commas: in order, in one frame)\n"
+         "  --layout-log FILE   keep FILE up to date with where the menu bar, status bar and every\n"
+         "                      panel are (JSON, rewritten whenever the arrangement changes)\n"
          "  --show-panel NAME   bring panel NAME (\"Single query\", ...) to the front of its tabs\n"
          "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
          "                      in the Inputs panel, in the very frame the screenshot captures\n"

@@ -16,6 +16,7 @@ struct HarnessOptions {
   std::string test_edit;        ///< an edit applied through ApplyEdit after a few frames (tests)
   std::string edit_cell;        ///< "W_q[0][1]=0.5": typed into that cell in the frame captured
   std::string test_edit_next;   ///< a second edit, the frame after test_edit (tests: supersede)
+  std::string layout_log;       ///< --layout-log: the arrangement, rewritten when it changes
   std::string show_panel;       ///< a panel brought to the front of its tab group at start
   bool capture_stale = false;   ///< screenshot at --frames even while a large trace computes
   bool trace_stats = false;     ///< print how traces were computed on exit (tests)

@@ -40,6 +40,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
                     {"hi", p.hi}});
   }
   doc["heatmaps"] = std::move(list);
+  doc["window_arrangement"] = arrangement_;
   try {
     attnlab::write_file_atomically(path, doc.dump(1));
   } catch (const std::exception& e) {

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "panels/app_state.h"
 #include "widgets/heatmap.h"
 
@@ -13,6 +15,8 @@ class LayoutDump {
  public:
   void Add(HeatmapPlacement placement) { placements_.push_back(std::move(placement)); }
   void Clear() { placements_.clear(); }
+  /// Where the window's own windows were (layout_log.h), written as "window_arrangement".
+  void SetArrangement(nlohmann::json arrangement) { arrangement_ = std::move(arrangement); }
   /// Writes JSON: framebuffer size and scale, selected head, colormap, masked colour, heatmaps.
   /// Returns false with `error` set when the file cannot be written.
   bool Write(const std::string& path, int fb_width, int fb_height, float fb_scale,
@@ -20,6 +24,7 @@ class LayoutDump {
 
  private:
   std::vector<HeatmapPlacement> placements_;
+  nlohmann::json arrangement_;
 };
 
 }  // namespace attnlab::app

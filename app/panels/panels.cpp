@@ -19,173 +19,121 @@
 namespace attnlab::app {
 namespace {
 
-struct Rect {
-  ImVec2 pos, size;
+// One slot of an arrangement: a panel of its own, or a group sharing one window, a tab each.
+struct SlotDef {
+  const char* key;
+  std::vector<const char*> members;  // tab order
+  float share, min_em;               // minimum height in font sizes
 };
+struct ColumnDef {
+  const char* key;
+  float share, min_em;
+  std::vector<SlotDef> slots;
+};
+
+// Normal: [Scenario | Inputs] above the Mask; the formula strip above the Pipeline; the Heads
+// above [Inspector | Single query | Help]. Compact (lecture mode, narrow windows): the side
+// panels in one column beside the Pipeline. Presenter: the stage beside the inputs, so that
+// every step can still be edited.
+const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
+  static const std::vector<ColumnDef> kNormal = {
+      {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
+      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}},
+      {"right", 0.27f, 16,
+       {{"Heads", {"Heads"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Help"}, 0.45f, 6}}}};
+  static const std::vector<ColumnDef> kCompact = {
+      {"left", 0.34f, 17,
+       {{"Setup", {"Scenario", "Inputs", "Mask"}, 0.45f, 6},
+        {"Heads", {"Heads"}, 0.3f, 5},
+        {"Details", {"Inspector", "Single query", "Help"}, 0.25f, 5}}},
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}}};
+  static const std::vector<ColumnDef> kPresenter = {
+      {"left", 0.3f, 16,
+       {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
+        {"Details", {"Inspector", "Heads", "Single query", "Help"}, 0.4f, 6}}},
+      {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
+  switch (arrangement) {
+    case Arrangement::Compact: return kCompact;
+    case Arrangement::Presenter: return kPresenter;
+    case Arrangement::Normal: break;
+  }
+  return kNormal;
+}
+
+const SlotDef* FindSlot(Arrangement arrangement, const std::string& key) {
+  for (const ColumnDef& column : Definition(arrangement))
+    for (const SlotDef& slot : column.slots)
+      if (key == slot.key) return &slot;
+  return nullptr;
+}
 
 // The window's area between the menu bar and the status bar, computed from the style rather than
 // read from the viewport's work area, which only catches up one frame later.
-Rect WorkArea() {
+Box WorkArea() {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float bar = ImGui::GetFrameHeight();
-  return {ImVec2(vp->Pos.x, vp->Pos.y + bar), ImVec2(vp->Size.x, vp->Size.y - 2.0f * bar)};
+  const float bar = ImGui::GetFrameHeight();  // fractional at some zooms: tiles keep clear of it
+  const float top = std::ceil(vp->Pos.y + bar), bottom = std::floor(vp->Pos.y + vp->Size.y - bar);
+  return {vp->Pos.x, top, vp->Size.x, std::max(0.0f, bottom - top)};
 }
 
-// Narrow in font units (lecture mode on a small screen): two columns, the right column's panels
-// joining the left one, so the pipeline keeps enough room.
-bool Compact(const Rect& work) { return work.size.x / ImGui::GetFontSize() < 70.0f; }
+// Narrow in font units: the side panels share one column, so the pipeline keeps enough room.
+bool Narrow(const Box& work) { return work.w / ImGui::GetFontSize() < 60.0f; }
 
-PanelColumn EffectiveColumn(PanelColumn column, const Rect& work) {
-  return Compact(work) && column == PanelColumn::Right ? PanelColumn::Left : column;
-}
+// Between neighbouring panels: room to grab a splitter, growing with the UI scale.
+float Gap() { return std::max(3.0f, std::round(ImGui::GetFontSize() * 0.3f)); }
 
-Rect ColumnRect(PanelColumn column, const Rect& work) {
-  const float fs = ImGui::GetFontSize();
-  const bool compact = Compact(work);
-  const float side = compact ? std::floor(std::max(work.size.x * 0.3f, fs * 12.0f))
-                             : std::clamp(std::floor(work.size.x * 0.25f), fs * 16.0f, fs * 29.0f);
-  const float right = compact ? 0.0f
-                              : std::clamp(std::floor(work.size.x * 0.27f), fs * 17.0f, fs * 31.0f);
-  const float centre = std::max(fs * 12.0f, work.size.x - side - right);
-  switch (column) {
-    case PanelColumn::Left: return {work.pos, ImVec2(side, work.size.y)};
-    case PanelColumn::Centre:
-      return {ImVec2(work.pos.x + side, work.pos.y), ImVec2(centre, work.size.y)};
-    case PanelColumn::Right:
-      return {ImVec2(work.pos.x + side + centre, work.pos.y), ImVec2(right, work.size.y)};
-  }
-  return work;
+std::string ShareKey(Arrangement arrangement, const std::string& column, const char* slot = nullptr) {
+  std::string key = std::string(ArrangementName(arrangement)) + "/" + column;
+  return slot ? key + "/" + slot : key;
 }
 
 using ShownTabs = std::map<std::string, std::string>;
 
-const char* GroupOf(const Panel& p, bool compact) { return compact ? p.compact_group : p.group; }
-
-// One window of the arrangement: a panel of its own, or a group of panels (open members, in
-// list order) sharing one window with a tab each.
-struct Slot {
-  const char* group = nullptr;
-  std::vector<std::size_t> members;
-  PanelColumn column = PanelColumn::Left;
-  float weight = 0, strip = 0;
-};
-
-std::vector<Slot> Slots(const std::vector<Panel>& panels, const Rect& work) {
-  const bool compact = Compact(work);
-  std::vector<Slot> slots;
-  for (std::size_t i = 0; i < panels.size(); ++i) {
-    const Panel& p = panels[i];
-    if (!p.open) continue;
-    const char* group = GroupOf(p, compact);
-    auto same = [group](const Slot& s) { return group && s.group && std::string(s.group) == group; };
-    auto it = std::find_if(slots.begin(), slots.end(), same);
-    if (it == slots.end()) {
-      slots.push_back({group, {}, EffectiveColumn(p.column, work)});
-      it = slots.end() - 1;
-    }
-    it->members.push_back(i);
-    // Strips get their text height first; the others share what is left by weight.
-    if (p.strip_lines > 0)
-      it->strip = std::floor(p.strip_lines * ImGui::GetTextLineHeight() +
-                             ImGui::GetStyle().WindowPadding.y * 2.0f);
-    else
-      it->weight = std::max(it->weight, compact ? p.compact_weight : p.weight);
-  }
-  return slots;
-}
-
-// Default rectangle of slot `index`: its share of its column among the open slots there.
-Rect DefaultRect(const std::vector<Slot>& slots, std::size_t index, const Rect& work) {
-  const PanelColumn column = slots[index].column;
-  const Rect col = ColumnRect(column, work);
-  float total = 0, fixed = 0;
-  for (const Slot& s : slots) {
-    if (s.column != column) continue;
-    total += s.weight;
-    fixed += s.strip;
-  }
-  const float flexible = std::max(0.0f, col.size.y - fixed);
-  auto height = [&](const Slot& s) { return s.strip + (total > 0 ? flexible * s.weight / total : 0.0f); };
-  float before = 0;
-  for (std::size_t i = 0; i < index; ++i)
-    if (slots[i].column == column) before += height(slots[i]);
-  const float y0 = std::floor(before);
-  const float y1 = std::floor(before + height(slots[index]));
-  return {ImVec2(col.pos.x, col.pos.y + y0), ImVec2(col.size.x, y1 - y0)};
-}
-
 // The member whose tab is in front: the one asked for (UiState), else the one shown last frame,
 // else the first.
-std::size_t FrontMember(const std::vector<Panel>& panels, const Slot& slot, const AppState& state,
+std::size_t FrontMember(const std::vector<Panel>& panels, const std::string& group,
+                        const std::vector<std::size_t>& members, const AppState& state,
                         const ShownTabs& shown_tab) {
   for (const ShownTabs* tabs : {&state.ui.front_tab, &shown_tab}) {
-    const auto it = tabs->find(slot.group);
+    const auto it = tabs->find(group);
     if (it == tabs->end()) continue;
-    for (std::size_t m : slot.members)
+    for (std::size_t m : members)
       if (it->second == panels[m].name) return m;
   }
-  return slot.members.front();
+  return members.front();
 }
 
-void DrawGroup(AppState& state, std::vector<Panel>& panels, const Slot& slot,
-               ShownTabs& shown_tab) {
-  const std::string group = slot.group;
-  const std::string wanted = panels[FrontMember(panels, slot, state, shown_tab)].name;
-  // A request (F1, the View menu) differs from what the tab bar showed last frame: select that
-  // tab. ImGui switches on the next frame, so the request stands until the tab bar shows it.
-  const bool request = !shown_tab.count(group) || shown_tab[group] != wanted;
-  std::string shown;
-  if (ImGui::Begin(slot.group, nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoCollapse) &&
-      ImGui::BeginTabBar("##panels", ImGuiTabBarFlags_FittingPolicyScroll)) {
-    for (std::size_t m : slot.members) {
-      Panel& panel = panels[m];
-      const ImGuiTabItemFlags flags = request && wanted == panel.name ? ImGuiTabItemFlags_SetSelected : 0;
-      // Only the front tab has a close button: the others then need no room for one, and the
-      // tabs of a narrow lecture-mode column keep their names.
-      const bool front = shown_tab.count(group) ? shown_tab[group] == panel.name : m == slot.members.front();
-      if (!ImGui::BeginTabItem(panel.name, front ? &panel.open : nullptr, flags)) continue;
-      shown = panel.name;
-      // A child per panel: the tabs stay in place while the panel's contents scroll.
-      if (ImGui::BeginChild(panel.name, ImVec2(0, 0), false, panel.flags))
-        panel.contents->Draw(state);
-      ImGui::EndChild();
-      ImGui::EndTabItem();
-    }
-    ImGui::EndTabBar();
-  }
-  ImGui::End();
-  if (shown.empty()) return;
-  if (!request || shown == wanted) state.ui.front_tab[group] = shown;
-  shown_tab[group] = shown;
-}
+// The tiles' windows are placed every frame: never moved, resized or remembered by ImGui.
+constexpr ImGuiWindowFlags kTileFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                        ImGuiWindowFlags_NoCollapse |
+                                        ImGuiWindowFlags_NoSavedSettings;
 
 }  // namespace
 
-PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
-  // Normal width: left = [Scenario | Inputs] above the Mask, right = Heads above [Inspector |
-  // Single query | Help]. Compact (lecture mode, narrow): one column of two slots, every panel
-  // but Heads tabbed above it, so that neither is a sliver.
-  auto add = [this](Panel panel) { panels_.push_back(std::move(panel)); };
-  add({"Scenario", ScenarioPanel::Make(), PanelColumn::Left, 0.6f, 0.4f});
-  // Before the Pipeline: an edit made while the Inputs draw shows in the same frame.
-  add({"Inputs", MatricesPanel::Make(), PanelColumn::Left, 0.6f, 0.4f});
-  add({"Mask", MaskPanel::Make(), PanelColumn::Left, 0.4f, 0.4f});
-  // The strip draws before the heatmaps (it shows last frame's hover); the Inspector after.
-  add({"Formula", FormulaPanel::Make(), PanelColumn::Centre, 0.0f, 0.0f, true,
-       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f});
-  add({"Pipeline", PipelinePanel::Make(), PanelColumn::Centre, 1.0f, 1.0f});
-  add({"Heads", HeadsPanel::Make(), PanelColumn::Right, 0.55f, 0.6f});
-  add({"Inspector", InspectorPanel::Make(), PanelColumn::Right, 0.45f, 0.4f});
-  add({"Single query", SingleQueryPanel::Make(), PanelColumn::Right, 0.45f, 0.4f, true, 0, 0.0f,
-       true});
-  add({"Help", HelpPanel::Make(std::move(shortcuts)), PanelColumn::Right, 0.45f, 0.4f, true, 0, 0.0f,
-       true});
-  for (Panel& panel : panels_) {
-    const std::string name = panel.name;
-    if (name == "Scenario" || name == "Inputs") panel.group = "Setup";
-    if (name == "Inspector" || name == "Single query" || name == "Help") panel.group = "Details";
-    if (name != "Formula" && name != "Pipeline" && name != "Heads") panel.compact_group = "Setup";
+const char* ArrangementName(Arrangement arrangement) {
+  switch (arrangement) {
+    case Arrangement::Compact: return "compact";
+    case Arrangement::Presenter: return "presenter";
+    case Arrangement::Normal: break;
   }
+  return "normal";
+}
+
+PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
+  // Drawing order: the Inputs before the Pipeline (an edit made while the Inputs draw shows in
+  // the same frame), the formula strip before the heatmaps (it shows last frame's hover), the
+  // Inspector after them. Where each goes is the arrangement's (Definition).
+  auto add = [this](Panel panel) { panels_.push_back(std::move(panel)); };
+  add({"Scenario", ScenarioPanel::Make()});
+  add({"Inputs", MatricesPanel::Make()});
+  add({"Mask", MaskPanel::Make()});
+  add({"Formula", FormulaPanel::Make(), true,
+       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f});
+  add({"Pipeline", PipelinePanel::Make()});
+  add({"Heads", HeadsPanel::Make()});
+  add({"Inspector", InspectorPanel::Make()});
+  add({"Single query", SingleQueryPanel::Make(), true, 0, 0.0f, true});
+  add({"Help", HelpPanel::Make(std::move(shortcuts)), true, 0, 0.0f, true});
 }
 
 Panel* PanelRegistry::FindPanel(const char* name) {
@@ -200,50 +148,168 @@ const Panel* PanelRegistry::FindPanel(const char* name) const {
   return nullptr;
 }
 
+std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement) const {
+  const float fs = ImGui::GetFontSize();
+  auto share = [this](const std::string& key, float fallback) {
+    const auto it = shares_.find(key);
+    return it == shares_.end() ? fallback : it->second;
+  };
+  std::vector<TileColumn> columns;
+  for (const ColumnDef& def : Definition(arrangement)) {
+    TileColumn column{def.key, share(ShareKey(arrangement, def.key), def.share), def.min_em * fs, {}};
+    for (const SlotDef& slot : def.slots) {
+      const Panel* open = nullptr;
+      for (const char* name : slot.members)
+        if (const Panel* p = FindPanel(name); p && p->open && !open) open = p;
+      if (!open) continue;
+      TileSlot tile{slot.key, share(ShareKey(arrangement, def.key, slot.key), slot.share),
+                    slot.min_em * fs};
+      // A strip gets its text height; the others share what is left.
+      if (open->strip_lines > 0)
+        tile.fixed = std::floor(open->strip_lines * ImGui::GetTextLineHeight() +
+                                ImGui::GetStyle().WindowPadding.y * 2.0f);
+      column.slots.push_back(tile);
+    }
+    if (!column.slots.empty()) columns.push_back(std::move(column));
+  }
+  return columns;
+}
+
+void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members) {
+  const std::string& group = tile.key;
+  const std::string wanted = panels_[FrontMember(panels_, group, members, state, shown_tab_)].name;
+  // A request (F1, the View menu) differs from what the tab bar showed last frame: select that
+  // tab. ImGui switches on the next frame, so the request stands until the tab bar shows it.
+  const bool request = !shown_tab_.count(group) || shown_tab_[group] != wanted;
+  std::string shown;
+  if (ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar) &&
+      ImGui::BeginTabBar("##panels", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
+    for (std::size_t m : members) {
+      Panel& panel = panels_[m];
+      const ImGuiTabItemFlags flags = request && wanted == panel.name ? ImGuiTabItemFlags_SetSelected : 0;
+      // Only the front tab has a close button: the others then need no room for one, and the
+      // tabs of a narrow lecture-mode column keep their names.
+      const bool front = shown_tab_.count(group) ? shown_tab_[group] == panel.name : m == members.front();
+      if (!ImGui::BeginTabItem(panel.name, front ? &panel.open : nullptr, flags)) continue;
+      shown = panel.name;
+      // A child per panel: the tabs stay in place while the panel's contents scroll.
+      if (ImGui::BeginChild(panel.name, ImVec2(0, 0), false, panel.flags))
+        panel.contents->Draw(state);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+  if (shown.empty()) return;
+  if (!request || shown == wanted) state.ui.front_tab[group] = shown;
+  shown_tab_[group] = shown;
+}
+
 void PanelRegistry::DrawPanels(AppState& state) {
-  std::vector<Panel>& panels = panels_;
-  const Rect work = WorkArea();
-  const std::vector<Slot> slots = Slots(panels, work);
-  const ImGuiCond cond = state.ui.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  last_compact_ = Compact(work);
-  // In list order of the panel in front: each panel draws where the list puts it (the Inputs
-  // before the Pipeline, the Inspector after the heatmaps), tabbed or not.
-  for (std::size_t i = 0; i < panels.size(); ++i) {
-    auto has = [i](const Slot& s) { return std::find(s.members.begin(), s.members.end(), i) != s.members.end(); };
-    const auto slot = std::find_if(slots.begin(), slots.end(), has);
-    if (slot == slots.end()) continue;
-    if (slot->group && FrontMember(panels, *slot, state, shown_tab_) != i) continue;
-    const Rect r = DefaultRect(slots, std::size_t(slot - slots.begin()), work);
-    ImGui::SetNextWindowPos(r.pos, cond);
-    ImGui::SetNextWindowSize(r.size, cond);
-    ImGui::SetNextWindowBgAlpha(PanelBackgroundAlpha(slot->group ? slot->group : panels[i].name));
-    if (slot->group) {
-      DrawGroup(state, panels, *slot, shown_tab_);
+  const Box work = WorkArea();
+  const Arrangement arrangement = state.ui.presenting ? Arrangement::Presenter
+                                  : state.ui.lecture_mode || Narrow(work) ? Arrangement::Compact
+                                                                           : Arrangement::Normal;
+  std::vector<TileColumn> columns = Columns(arrangement);
+  const Tiling tiling = TileArea(work, columns, Gap());
+  last_arrangement_ = arrangement;
+  placed_.clear();
+  // Each tile's open members, in its tab order.
+  std::vector<std::vector<std::size_t>> members(tiling.tiles.size());
+  for (std::size_t t = 0; t < tiling.tiles.size(); ++t)
+    for (const char* name : FindSlot(arrangement, tiling.tiles[t].key)->members)
+      if (const Panel* p = FindPanel(name); p && p->open) members[t].push_back(std::size_t(p - panels_.data()));
+  // In list order of the panel in front: each panel draws where the list puts it, tabbed or not.
+  for (std::size_t i = 0; i < panels_.size(); ++i) {
+    std::size_t t = 0;
+    while (t < members.size() && std::find(members[t].begin(), members[t].end(), i) == members[t].end()) ++t;
+    if (t == members.size()) continue;
+    const Tile& tile = tiling.tiles[t];
+    const bool group = FindSlot(arrangement, tile.key)->members.size() > 1;
+    if (group && FrontMember(panels_, tile.key, members[t], state, shown_tab_) != i) continue;
+    ImGui::SetNextWindowPos(ImVec2(tile.box.x, tile.box.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(tile.box.w, tile.box.h), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(PanelBackgroundAlpha(group ? tile.key.c_str() : panels_[i].name));
+    PlacedWindow placed{group ? tile.key : panels_[i].name, {}, tile.box};
+    for (std::size_t m : members[t]) placed.panels.push_back(panels_[m].name);
+    placed_.push_back(std::move(placed));
+    if (group) {
+      DrawGroup(state, tile, members[t]);
       continue;
     }
-    Panel& panel = panels[i];
-    if (ImGui::Begin(panel.name, &panel.open, panel.flags | ImGuiWindowFlags_NoCollapse))
-      panel.contents->Draw(state);
+    Panel& panel = panels_[i];
+    if (ImGui::Begin(panel.name, &panel.open, panel.flags | kTileFlags)) panel.contents->Draw(state);
     ImGui::End();
   }
-  state.ui.reset_layout = false;
+  DrawSplitters(arrangement, columns, tiling);
+}
+
+// The gaps between tiles belong to no window: a press there grabs the splitter, and each frame of
+// the drag trades size between its two neighbours (the new shares persist).
+void PanelRegistry::DrawSplitters(Arrangement arrangement, std::vector<TileColumn>& columns,
+                                  const Tiling& tiling) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool over_window = ImGui::IsWindowHovered(ImGuiHoveredFlags_AnyWindow) || ImGui::IsAnyItemActive();
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) dragging_ = -1;
+  for (std::size_t i = 0; i < tiling.splitters.size(); ++i) {
+    const Splitter& s = tiling.splitters[i];
+    const bool hovered = !over_window && io.MousePos.x >= s.box.x && io.MousePos.x < s.box.Right() &&
+                         io.MousePos.y >= s.box.y && io.MousePos.y < s.box.Bottom();
+    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) dragging_ = int(i);
+    const bool active = dragging_ == int(i);
+    if (!hovered && !active) continue;
+    ImGui::SetMouseCursor(s.vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+    ImGui::GetBackgroundDrawList()->AddRectFilled(ImVec2(s.box.x, s.box.y),
+                                                  ImVec2(s.box.Right(), s.box.Bottom()),
+                                                  ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive
+                                                                            : ImGuiCol_SeparatorHovered));
+    if (!active) continue;
+    const float delta = s.vertical ? io.MouseDelta.x : io.MouseDelta.y;
+    if (delta == 0) continue;
+    DragSplitter(columns, tiling, s, delta);
+    for (const TileColumn& column : columns) {
+      shares_[ShareKey(arrangement, column.key)] = column.share;
+      for (const TileSlot& slot : column.slots)
+        if (slot.fixed <= 0) shares_[ShareKey(arrangement, column.key, slot.key.c_str())] = slot.share;
+    }
+  }
 }
 
 void PanelRegistry::ShowPanel(AppState& state, const char* name) {
   Panel* panel = FindPanel(name);
   if (!panel) return;
   panel->open = true;
-  for (const char* group : {panel->group, panel->compact_group})
-    if (group) state.ui.front_tab[group] = name;
+  for (Arrangement a : {Arrangement::Normal, Arrangement::Compact, Arrangement::Presenter})
+    for (const ColumnDef& column : Definition(a))
+      for (const SlotDef& slot : column.slots)
+        if (slot.members.size() > 1 &&
+            std::any_of(slot.members.begin(), slot.members.end(), [name](const char* m) { return std::string(m) == name; }))
+          state.ui.front_tab[slot.key] = name;
 }
 
 bool PanelRegistry::PanelInFront(const AppState& state, const char* name) const {
   const Panel* panel = FindPanel(name);
   if (!panel || !panel->open) return false;
-  const char* group = GroupOf(*panel, last_compact_);
-  if (!group) return true;
-  auto it = state.ui.front_tab.find(group);
-  return it != state.ui.front_tab.end() && it->second == name;
+  for (const PlacedWindow& placed : placed_) {
+    if (std::find(placed.panels.begin(), placed.panels.end(), name) == placed.panels.end()) continue;
+    if (placed.window == name) return true;
+    const auto it = state.ui.front_tab.find(placed.window);
+    return it != state.ui.front_tab.end() && it->second == name;
+  }
+  return false;
+}
+
+std::map<std::string, bool> PanelRegistry::OpenPanels(bool lecture_mode) const {
+  std::map<std::string, bool> open;
+  for (const Panel& panel : panels_)
+    open[panel.name] = lecture_mode && panel.hide_in_lecture ? panel.open_before_lecture : panel.open;
+  return open;
+}
+
+void PanelRegistry::SetOpenPanels(const std::map<std::string, bool>& open) {
+  for (Panel& panel : panels_)
+    if (const auto it = open.find(panel.name); it != open.end()) panel.open = it->second;
 }
 
 }  // namespace attnlab::app

@@ -1,6 +1,8 @@
 #pragma once
 /// The panel registry: every panel of the window in one list, each a file pair
-/// `panel_<name>.h/.cpp` whose PanelContents draws the window's contents and keeps its state.
+/// `panel_<name>.h/.cpp` whose PanelContents draws the window's contents and keeps its state, and
+/// the arrangement that tiles them (computed every frame from the window's size and UI scale:
+/// view/tiling.h). Only the shares the user dragged and which panels are open persist.
 #include <map>
 #include <memory>
 #include <string>
@@ -11,31 +13,34 @@
 #include "panels/app_state.h"
 #include "panels/panel_contents.h"
 #include "panels/panel_help.h"
+#include "view/tiling.h"
 
 namespace attnlab::app {
 
-/// Default column of a panel; panels sharing a column are stacked top to bottom in list order.
-enum class PanelColumn { Left, Centre, Right };
-
 struct Panel {
-  const char* name;             ///< window (or tab) title; stable (ImGui ini, tests)
+  const char* name;  ///< window (or tab) title; stable (settings, tests)
   std::unique_ptr<PanelContents> contents;
-  PanelColumn column;
-  float weight;                 ///< share of the column's height (a group: its largest member's)
-  float compact_weight;         ///< share when the right column folds into the left one
   bool open = true;
   ImGuiWindowFlags flags = 0;
-  float strip_lines = 0.0f;      ///< > 0: a strip this many text lines tall; weights ignored
+  float strip_lines = 0.0f;      ///< > 0: a strip this many text lines tall
   bool hide_in_lecture = false;  ///< closed while lecture mode is on (room for the Pipeline)
   bool open_before_lecture = true;
-  /// Panels of one group share one window, one tab each (null: a window of its own). The
-  /// compact arrangement (narrow window, lecture mode) has its own grouping: fewer, larger slots.
-  const char* group = nullptr;
-  const char* compact_group = nullptr;
 };
 
-/// The window's panels, in drawing order, and how their tab groups were shown last frame. Owned
-/// by the shell, one per window; new panels register in its constructor (panels.cpp).
+/// Which arrangement tiles the window: the normal three columns; two wider ones for lecture mode
+/// and narrow windows; the presenter's stage beside the inputs.
+enum class Arrangement { Normal, Compact, Presenter };
+const char* ArrangementName(Arrangement arrangement);  ///< "normal", "compact", "presenter"
+
+/// Where one window of the arrangement was drawn last frame (tests, the layout log).
+struct PlacedWindow {
+  std::string window;                ///< the ImGui window's name: a panel's, or its group's
+  std::vector<std::string> panels;   ///< the open panels it holds, tab order
+  Box box;
+};
+
+/// The window's panels, in drawing order, and how they were arranged last frame. Owned by the
+/// shell, one per window; new panels register in its constructor (panels.cpp).
 class PanelRegistry {
  public:
   /// `shortcuts`: the rows of the Help panel's shortcut table (the shell's action table).
@@ -45,17 +50,37 @@ class PanelRegistry {
   Panel* FindPanel(const char* name);
   const Panel* FindPanel(const char* name) const;
 
-  /// Draws every open panel at its default place (first use, or after View > Reset layout).
+  /// Tiles the area between the menu bar and the status bar with the open panels, draws them and
+  /// the splitters between them, and takes in a splitter the user drags.
   void DrawPanels(AppState& state);
   /// Opens the panel and brings its tab to the front of its group (F1, the View menu).
   void ShowPanel(AppState& state, const char* name);
   /// The panel is open and not hidden behind another tab of its group.
   bool PanelInFront(const AppState& state, const char* name) const;
+  /// View > Reset layout: the default shares in every arrangement.
+  void ResetLayout() { shares_.clear(); }
+
+  /// The dragged shares, by "arrangement/column[/slot]" key, and which panels are open: what
+  /// persists between runs (the shell keeps them in the user's settings).
+  const std::map<std::string, float>& Shares() const { return shares_; }
+  void SetShares(std::map<std::string, float> shares) { shares_ = std::move(shares); }
+  /// In lecture mode, the panels it closed count as they were before it.
+  std::map<std::string, bool> OpenPanels(bool lecture_mode) const;
+  void SetOpenPanels(const std::map<std::string, bool>& open);
+
+  Arrangement LastArrangement() const { return last_arrangement_; }
+  const std::vector<PlacedWindow>& LastPlacement() const { return placed_; }
 
  private:
+  std::vector<TileColumn> Columns(Arrangement arrangement) const;
+  void DrawSplitters(Arrangement arrangement, std::vector<TileColumn>& columns, const Tiling& tiling);
+  void DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members);
+
   std::vector<Panel> panels_;
-  /// The arrangement of the last frame drawn: which grouping PanelInFront() answers for.
-  bool last_compact_ = false;
+  std::map<std::string, float> shares_;
+  Arrangement last_arrangement_ = Arrangement::Normal;
+  std::vector<PlacedWindow> placed_;
+  int dragging_ = -1;  ///< the splitter being dragged (index into last frame's tiling), or -1
   /// Group -> the panel its tab bar showed last frame (tells a click on a tab from a request).
   std::map<std::string, std::string> shown_tab_;
 };

@@ -12,6 +12,7 @@
 #include "session/user_dirs.h"
 #include "shell/commands.h"
 #include "shell/dialogs.h"
+#include "view/ui_scale.h"
 
 namespace attnlab::app {
 namespace {
@@ -134,13 +135,12 @@ void AddHeadKeys(std::vector<Action>& t) {
 
 void LectureScaleMenu(ActionContext& c) {
   if (!ImGui::BeginMenu("Lecture scale")) return;
+  if (ImGui::MenuItem("Fit the window", nullptr, c.state.ui.lecture_scale == 0.0f))
+    c.state.ui.lecture_scale = 0.0f;
   for (float s : {1.5f, 2.0f, 2.5f}) {
     char label[16];
     std::snprintf(label, sizeof label, "%.1fx", s);
-    if (ImGui::MenuItem(label, nullptr, c.state.ui.lecture_scale == s)) {
-      c.state.ui.lecture_scale = s;
-      c.state.ui.reset_layout = true;
-    }
+    if (ImGui::MenuItem(label, nullptr, c.state.ui.lecture_scale == s)) c.state.ui.lecture_scale = s;
   }
   ImGui::EndMenu();
 }
@@ -171,6 +171,23 @@ void PanelItems(ActionContext& c) {
     }
 }
 
+// The window's height: what the lecture scale fits (view/ui_scale.h).
+float WindowHeight() { return ImGui::GetIO().DisplaySize.y; }
+
+void AddZoom(std::vector<Action>& t) {
+  Action& in = Add(t, "Zoom in", "View");
+  in.keys = {Ctrl(GLFW_KEY_EQUAL), Ctrl(GLFW_KEY_KP_ADD)};
+  in.help = "Zoom in / out / back to 100% (also Ctrl+wheel)";
+  in.help_keys = "Ctrl+=  Ctrl+-  Ctrl+0";
+  in.run = [](ActionContext& c) { Zoom(c.state.ui, WindowHeight(), +1); };
+  Action& out = Add(t, "Zoom out", "View");
+  out.keys = {Ctrl(GLFW_KEY_MINUS), Ctrl(GLFW_KEY_KP_SUBTRACT)};
+  out.run = [](ActionContext& c) { Zoom(c.state.ui, WindowHeight(), -1); };
+  Action& reset = Add(t, "Actual size", "View");
+  reset.keys = {Ctrl(GLFW_KEY_0), Ctrl(GLFW_KEY_KP_0)};
+  reset.run = [](ActionContext& c) { Zoom(c.state.ui, WindowHeight(), 0); };
+}
+
 void AddView(std::vector<Action>& t) {
   Action& lecture = Add(t, "Lecture mode", "View");
   lecture.keys = {Ctrl(GLFW_KEY_L), Key(GLFW_KEY_F11)};
@@ -178,13 +195,14 @@ void AddView(std::vector<Action>& t) {
   lecture.checked = [](const ActionContext& c) { return c.state.ui.lecture_mode; };
   lecture.run = [](ActionContext& c) { ToggleLectureMode(c.state, c.panels); };
   Add(t, "Lecture scale", "View").draw = LectureScaleMenu;
+  AddZoom(t);
   Add(t, "Colormap", "View").draw = ColormapMenu;
   Action& panels = Add(t, "Panels", "View");
   panels.separator_before = true;
   panels.draw = PanelItems;
   Action& reset = Add(t, "Reset layout", "View");
   reset.separator_before = true;
-  reset.run = [](ActionContext& c) { c.state.ui.reset_layout = true; };
+  reset.run = [](ActionContext& c) { c.panels.ResetLayout(); };
   Action& help = Add(t, "Keyboard shortcuts", "Help");
   help.keys = {Key(GLFW_KEY_F1)};
   help.help = "Show this help";

@@ -25,15 +25,17 @@
 #include "widgets/theme.h"
 #include "session/trace_worker.h"
 #include "session/user_dirs.h"
+#include "session/window_settings.h"
 #include "shell/window_capture.h"
+#include "view/ui_scale.h"
 
 namespace attnlab::app {
 namespace {
 
-// ImGui's window layout lives in the user's config directory, never the working directory.
-std::string ConfigIniPath() {
+// What the window remembers lives in the user's config directory, never the working directory.
+std::string SettingsPath() {
   const std::string dir = ConfigDir();
-  return dir.empty() ? std::string() : dir + "/imgui.ini";
+  return dir.empty() ? std::string() : dir + "/settings.json";
 }
 
 // The file given on the command line, through the session's one path. `load_later`: the file is
@@ -48,12 +50,12 @@ void OpenInitialDocument(AppState& state, Session& session, PanelRegistry& panel
   SetLectureMode(state, panels, options.lecture);
 }
 
-// Applies lecture mode changes between frames: a new font atlas at the lecture scale (crisp) and
-// the matching style.
+// Applies zoom and lecture mode changes between frames: a new font atlas at the UI scale (crisp)
+// and the matching style.
 class ThemeSync {
  public:
   void Apply(const AppState& state, Platform& platform) {
-    const float scale = state.ui.lecture_mode ? state.ui.lecture_scale : 1.0f;
+    const float scale = UiScale(state.ui, platform.WindowHeight());
     if (applied_ && scale == scale_ && state.ui.lecture_mode == lecture_) return;
     if (!applied_ || scale != scale_) platform.RebuildFonts(scale);
     platform.ApplyStyle(state.ui.lecture_mode, scale);
@@ -65,6 +67,35 @@ class ThemeSync {
  private:
   bool applied_ = false, lecture_ = false;
   float scale_ = 1.0f;
+};
+
+// Reads the user's window settings at start and writes them back whenever they change (not in
+// the middle of a drag). Scripted runs have no path: they never read or write them.
+class SettingsSync {
+ public:
+  void Load(const std::string& path, AppState& state, PanelRegistry& panels) {
+    path_ = path;
+    if (path_.empty()) return;
+    saved_ = LoadWindowSettings(path_);
+    state.ui.zoom = saved_.zoom;
+    state.ui.lecture_scale = saved_.lecture_scale;
+    panels.SetShares(saved_.shares);
+    panels.SetOpenPanels(saved_.open_panels);
+  }
+  void Save(const AppState& state, const PanelRegistry& panels) {
+    if (path_.empty() || ImGui::IsMouseDown(ImGuiMouseButton_Left)) return;
+    WindowSettings now{state.ui.zoom, state.ui.lecture_scale, panels.Shares(),
+                       panels.OpenPanels(state.ui.lecture_mode)};
+    if (now == saved_) return;
+    std::string error;
+    if (!SaveWindowSettings(path_, now, &error))
+      std::fprintf(stderr, "attnlab: cannot keep the window settings: %s\n", error.c_str());
+    saved_ = std::move(now);  // one line per change, not one per frame
+  }
+
+ private:
+  std::string path_;
+  WindowSettings saved_;
 };
 
 std::string WindowTitle(const AppState& state) {
@@ -97,6 +128,7 @@ struct Window {
   std::unique_ptr<TraceWorker> trace_worker;
   WindowCapture window_capture;
   ThemeSync theme;
+  SettingsSync settings;
   std::string title;
 };
 
@@ -112,12 +144,12 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   w.session.Init(state.document, state.presets, user_files ? ConfigDir() : std::string(),
                  user_files ? StateDir() : std::string());
   state.session = &w.session;
+  w.settings.Load(user_files ? SettingsPath() : std::string(), state, w.panels);
   OpenInitialDocument(state, w.session, w.panels, options, load_later, user_files);
   PlatformConfig config;
   config.width = options.width;
   config.height = options.height;
   config.vsync = !style.scripted;
-  config.ini_path = style.scripted ? std::string() : ConfigIniPath();  // scripted runs: reproducible
   config.park_cursor = style.scripted;
   std::string error;
   if (!w.platform.Init(config, &error)) {
@@ -144,6 +176,7 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   AppState& state = w.state;
   w.platform.WaitForEvents(scripted);
   for (const std::string& path : w.platform.TakeDroppedPaths()) w.session.RequestOpen(path);
+  if (const int zoom = w.platform.TakeCtrlWheel()) Zoom(state.ui, w.platform.WindowHeight(), zoom);
   w.theme.Apply(state, w.platform);
   w.window_capture.BeforeFrame(state, w.platform);
   const std::uint64_t trace_before = state.document.TraceVersion();
@@ -166,6 +199,7 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
     w.window_capture.Request(scale, NextScreenshotPath(scale));
   w.heatmaps.EndFrame();
   hooks.AfterFrame(state, frame);
+  w.settings.Save(state, w.panels);
 
   if (WindowTitle(state) != w.title) w.platform.SetTitle(w.title = WindowTitle(state));
   // An edit made during this frame is drawn in the next one: ask for it even when idle.

@@ -9,7 +9,6 @@ namespace attnlab::app {
 void SetLectureMode(AppState& state, PanelRegistry& panels, bool on) {
   if (state.ui.lecture_mode == on) return;
   state.ui.lecture_mode = on;
-  state.ui.reset_layout = true;  // the menu bar height and the columns change with the font
   for (Panel& panel : panels.List()) {
     if (!panel.hide_in_lecture) continue;
     if (on) panel.open_before_lecture = panel.open;

@@ -69,8 +69,9 @@ bool Platform::Init(const PlatformConfig& config, std::string* error) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   theme_.Attach();
-  ini_path_ = config.ini_path;
-  ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+  // The arrangement is computed every frame (panels.cpp); ImGui's own layout file would only
+  // remember positions that no longer fit the next screen.
+  ImGui::GetIO().IniFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
@@ -201,5 +202,19 @@ std::vector<std::string> Platform::TakeDroppedPaths() {
 }
 
 float Platform::FramebufferScale() const { return ImGui::GetIO().DisplayFramebufferScale.x; }
+
+float Platform::WindowHeight() const {
+  int width = 0, height = 0;
+  glfwGetWindowSize(window_, &width, &height);
+  return float(height);
+}
+
+int Platform::TakeCtrlWheel() {
+  ImGuiIO& io = ImGui::GetIO();  // the GLFW backend of 1.86 writes wheel and Ctrl as they come
+  if (!io.KeyCtrl || io.MouseWheel == 0.0f) return 0;
+  const int direction = io.MouseWheel > 0 ? 1 : -1;
+  io.MouseWheel = 0.0f;
+  return direction;
+}
 
 }  // namespace attnlab::app

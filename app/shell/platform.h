@@ -16,7 +16,6 @@ struct PlatformConfig {
   int width = 1280, height = 800;
   std::string title = "attnlab";
   bool vsync = true;
-  std::string ini_path;  ///< ImGui layout file; empty = none (scripted runs stay reproducible)
   float font_scale = 1.0f;
   bool park_cursor = false;  ///< move the pointer off the window (screenshots without hover)
 };
@@ -57,6 +56,11 @@ class Platform {
   /// Files dropped onto the window since the last call.
   std::vector<std::string> TakeDroppedPaths();
   float FramebufferScale() const;
+  /// The window's height in screen coordinates (what the lecture scale fits).
+  float WindowHeight() const;
+  /// Ctrl+wheel since the last call: +1 (away from the user), -1 or 0. Call before NewFrame():
+  /// the wheel is then taken as a zoom, not a scroll.
+  int TakeCtrlWheel();
 
  private:
   static void OnInput(GLFWwindow* window);
@@ -65,7 +69,6 @@ class Platform {
   void InstallCallbacks();
 
   GLFWwindow* window_ = nullptr;
-  std::string ini_path_;
   int pending_frames_ = 3;
   double last_active_ = 0;  ///< glfwGetTime() of the last frame that was asked for
   std::vector<std::string> dropped_;

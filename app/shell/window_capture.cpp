@@ -1,5 +1,7 @@
 #include "shell/window_capture.h"
 
+#include "view/ui_scale.h"
+
 #include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
@@ -13,6 +15,7 @@
 #include "shell/platform.h"
 #include "widgets/theme.h"
 #include "session/user_dirs.h"
+#include "view/ui_scale.h"
 #include "widgets/window_backgrounds.h"
 
 namespace attnlab::app {
@@ -30,7 +33,9 @@ bool IsLaidOutByUs(const ImGuiWindow* w) {
 
 ImVec2 Mul(ImVec2 v, float k) { return ImVec2(v.x * k, v.y * k); }
 
-float UiScale(const AppState& state) { return state.ui.lecture_mode ? state.ui.lecture_scale : 1.0f; }
+float UiScale(const AppState& state, const Platform& platform) {
+  return UiScale(state.ui, platform.WindowHeight());
+}
 
 }  // namespace
 
@@ -105,11 +110,8 @@ void WindowCapture::BeforeFrame(AppState& state, Platform& platform) {
   if (phase_ != Phase::Offscreen) return;
   const float k = static_cast<float>(scale_);
   if (saved_.empty()) {
-    platform.RebuildFonts(UiScale(state) * k);
-    platform.ApplyStyle(state.ui.lecture_mode, UiScale(state) * k);
-    ImGuiIO& io = ImGui::GetIO();
-    ini_ = io.IniFilename;
-    io.IniFilename = nullptr;  // never persist the doubled layout
+    platform.RebuildFonts(UiScale(state, platform) * k);
+    platform.ApplyStyle(state.ui.lecture_mode, UiScale(state, platform) * k);
     platform.SetOffscreenScale(k);
   }
   ScaleWindows(k, false);  // every frame: scroll targets clamp against last frame's content
@@ -130,10 +132,9 @@ void WindowCapture::AfterFrame(AppState& state, Platform& platform) {
 void WindowCapture::Finish(AppState& state, Platform& platform) {
   if (phase_ == Phase::Offscreen) {
     platform.SetOffscreenScale(1.0f);
-    platform.RebuildFonts(UiScale(state));
-    platform.ApplyStyle(state.ui.lecture_mode, UiScale(state));
+    platform.RebuildFonts(UiScale(state, platform));
+    platform.ApplyStyle(state.ui.lecture_mode, UiScale(state, platform));
     ScaleWindows(1.0f, true);
-    ImGui::GetIO().IniFilename = ini_;
     platform.RequestFrames(3);
   }
   phase_ = Phase::Idle;

@@ -47,7 +47,6 @@ class WindowCapture {
   int frames_left_ = 0;  ///< offscreen frames still to render (the last one is captured)
   std::string path_;
   Capture capture_;
-  const char* ini_ = nullptr;
   std::vector<SavedWindow> saved_;  ///< the windows' places, between BeforeFrame and Finish
 };
 

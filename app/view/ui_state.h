@@ -1,6 +1,6 @@
 #pragma once
 /// What the window shows, as opposed to what the document holds: the selected head, colormap,
-/// hover, lecture mode. Never saved in a scenario file; never recomputes a trace.
+/// hover, zoom, lecture mode. Never saved in a scenario file; never recomputes a trace.
 #include <map>
 #include <string>
 
@@ -16,9 +16,10 @@ struct UiState {
   HoveredCell hovered_last_frame;         ///< for panels drawn before the heatmaps (formula strip)
   HoveredCell pinned;                     ///< clicked cell the Inspector keeps showing
   std::string inputs_tab;                 ///< an Inputs tab ("W_q", ...) to bring to the front once
+  float zoom = 1.0f;             ///< the UI scale out of lecture mode (view/ui_scale.h)
   bool lecture_mode = false;
-  float lecture_scale = 2.0f;
-  bool reset_layout = false;    ///< re-apply the default window arrangement next frame
+  float lecture_scale = 0.0f;    ///< 0: fit the window's height (FitLectureScale)
+  bool presenting = false;       ///< presenter mode: the lesson's steps instead of the Pipeline
   /// Panel group -> the panel whose tab is in front (panels.cpp). Set it (ShowPanel) to bring a
   /// tab to the front; a click on a tab updates it.
   std::map<std::string, std::string> front_tab;

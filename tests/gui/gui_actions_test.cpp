@@ -24,6 +24,7 @@ TEST(Actions, HelpListsEveryShortcutInItsOrder) {
       {"[  ]", "Previous / next head"},
       {"Ctrl+L", "Lecture mode"},
       {"F11", "Lecture mode"},
+      {"Ctrl+=  Ctrl+-  Ctrl+0", "Zoom in / out / back to 100% (also Ctrl+wheel)"},
       {"F1", "Show this help"},
       {"F12", "Screenshot of the window"},
       {"Shift+F12", "Screenshot at 2x"},
@@ -52,7 +53,9 @@ TEST(Actions, MenusShowTheirFirstChord) {
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"Open...", "Ctrl+O"},          {"Save", "Ctrl+S"},  {"Save as...", "Ctrl+Shift+S"},
       {"Undo", "Ctrl+Z"},             {"Redo", "Ctrl+Shift+Z"},
-      {"Lecture mode", "Ctrl+L"},     {"Keyboard shortcuts", "F1"},
+      {"Lecture mode", "Ctrl+L"},     {"Zoom in", "Ctrl+="},
+      {"Zoom out", "Ctrl+-"},         {"Actual size", "Ctrl+0"},
+      {"Keyboard shortcuts", "F1"},
       {"Screenshot", "F12"},          {"Screenshot at 2x", "Shift+F12"},
       {"Quit", "Ctrl+Q"},
   };
