@@ -40,7 +40,11 @@ class Help final : public PanelContents {
   std::vector<ShortcutRow> shortcuts_;
 };
 
-void Help::Draw(AppState&) {
+void Help::Draw(AppState& state) {
+  if (state.ui.guide_from_top) {  // F1: the guide, not wherever the reader scrolled to last time
+    ImGui::SetScrollY(0.0f);
+    state.ui.guide_from_top = false;
+  }
   for (const GuideBlock& block : guide_.intro) GuideBlockText(block);
   ImGui::Spacing();
   // Closed at first: the reader sees every topic at once and opens the one wanted.

@@ -112,6 +112,7 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   w.session.Init(state.document, state.presets, user_files ? ConfigDir() : std::string(),
                  user_files ? StateDir() : std::string());
   state.session = &w.session;
+  if (user_files || style.first_run_hint) state.first_run_hint.Load(ConfigDir());
   OpenInitialDocument(state, w.session, w.panels, options, load_later, user_files);
   PlatformConfig config;
   config.width = options.width;

@@ -16,6 +16,7 @@ struct UiState {
   HoveredCell hovered_last_frame;         ///< for panels drawn before the heatmaps (formula strip)
   HoveredCell pinned;                     ///< clicked cell the Inspector keeps showing
   std::string inputs_tab;                 ///< an Inputs tab ("W_q", ...) to bring to the front once
+  bool guide_from_top = false;            ///< the Help panel scrolls back to its guide once (F1)
   bool lecture_mode = false;
   float lecture_scale = 2.0f;
   bool reset_layout = false;    ///< re-apply the default window arrangement next frame

@@ -52,7 +52,7 @@ TEST(Actions, MenusShowTheirFirstChord) {
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"Open...", "Ctrl+O"},          {"Save", "Ctrl+S"},  {"Save as...", "Ctrl+Shift+S"},
       {"Undo", "Ctrl+Z"},             {"Redo", "Ctrl+Shift+Z"},
-      {"Lecture mode", "Ctrl+L"},     {"Keyboard shortcuts", "F1"},
+      {"Lecture mode", "Ctrl+L"},     {"Guide and shortcuts", "F1"},
       {"Screenshot", "F12"},          {"Screenshot at 2x", "Shift+F12"},
       {"Quit", "Ctrl+Q"},
   };
