@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "attnlab/scenario_io.h"
 #include "instruments/keep_libraries.h"
 #include "instruments/scripted_edit.h"
@@ -49,6 +51,7 @@ RunStyle Harness::Style() const {
   // Frame numbers of --test-edit (frame 2, ...) refer to the file: read it before the first frame.
   style.read_file_first = Scripted() || !o_.test_edit.empty();
   style.recovery_answer = o_.restore_autosave;
+  style.first_run_hint = o_.first_run_hint;
   return style;
 }
 
@@ -140,9 +143,19 @@ int Harness::Finish(AppState& state) {
   if (edit_bench_) edit_bench_->Print(state);
   if (io_bench_) io_bench_->Print(*state.session);
   if (o_.trace_stats) PrintTraceStats(state);
+  if (o_.print_view) PrintView(state);
   if (o_.smoke) FinishSmoke(state);
   KeepLibrariesLoadedUntilExit();  // the GL driver too, for LeakSanitizer's report at exit
   return exit_code_;
+}
+
+void Harness::PrintView(const AppState& state) const {
+  nlohmann::json in_front = nlohmann::json::array();
+  for (const Panel& panel : panels_->List())
+    if (panels_->PanelInFront(state, panel.name)) in_front.push_back(panel.name);
+  const nlohmann::json view = {{"first_run_hint", state.first_run_hint.Due()},
+                               {"in_front", in_front}};
+  std::printf("%s\n", view.dump().c_str());
 }
 
 void Harness::FinishSmoke(AppState& state) {

@@ -43,6 +43,7 @@ class Harness : public FrameHooks {
   void Edit(AppState& state, const std::string& spec);
   void WriteScreenshot(const AppState& state);
   void FinishSmoke(AppState& state);
+  void PrintView(const AppState& state) const;
 
   HarnessOptions o_;
   std::unique_ptr<OpenCheck> open_check_;

@@ -14,6 +14,8 @@ bool Is(const char* arg, const char* name) { return std::strcmp(arg, name) == 0;
 bool ParseSwitch(const char* arg, HarnessOptions* o) {
   bool* flag = Is(arg, "--smoke") ? &o->smoke
                : Is(arg, "--print-scenario") ? &o->print_scenario
+               : Is(arg, "--print-view") ? &o->print_view
+               : Is(arg, "--first-run-hint") ? &o->first_run_hint
                : Is(arg, "--capture-stale") ? &o->capture_stale
                : Is(arg, "--trace-stats") ? &o->trace_stats
                : Is(arg, "--bench-startup") ? &o->bench_startup
@@ -103,6 +105,10 @@ const char* HarnessUsageText() {
          "  --smoke             drive every panel and edit for --frames frames, then exit\n"
          "  --restore-autosave yes|no   restore (or discard) work left by a crash, without asking\n"
          "  --print-scenario    print the document as scenario JSON on exit\n"
+         "  --print-view        print {\"first_run_hint\", \"in_front\"} JSON on exit: whether\n"
+         "                      the hint is still due, the panels not hidden behind a tab\n"
+         "  --first-run-hint    show the first-run hint as a first start would (config dir),\n"
+         "                      even in a scripted run (--screenshot)\n"
          "  --test-edit layout|heads=N|scale=S|x=V|undo|redo   apply an edit as a user would (tests;\n"
          "                      several separated by commas: in order, in one frame)\n"
          "  --layout-log FILE   keep FILE up to date with where the menu bar, status bar and every\n"

@@ -13,6 +13,8 @@ struct HarnessOptions {
   bool smoke = false;           ///< scripted tour of every panel and edit (tests), then exit
   std::string restore_autosave; ///< "yes"/"no": answer the crash-recovery offer without asking
   bool print_scenario = false;  ///< print the document as scenario JSON on exit (tests)
+  bool print_view = false;      ///< print the panels in front and the hint's state on exit (tests)
+  bool first_run_hint = false;  ///< the first-run hint as on a first start, even when scripted
   std::string test_edit;        ///< an edit applied through ApplyEdit after a few frames (tests)
   std::string edit_cell;        ///< "W_q[0][1]=0.5": typed into that cell in the frame captured
   std::string test_edit_next;   ///< a second edit, the frame after test_edit (tests: supersede)

@@ -1,11 +1,14 @@
 #include "instruments/layout_dump.h"
 
+#include <imgui.h>
+
 #include <exception>
 
 #include <nlohmann/json.hpp>
 
 #include "attnlab/scenario_io.h"
 #include "widgets/heatmap.h"
+#include "widgets/theme.h"
 
 namespace attnlab::app {
 
@@ -18,6 +21,12 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
   doc["colormap"] = ColormapName(state.ui.colormap);
   doc["masked_rgb"] = {kMaskedFill.r, kMaskedFill.g, kMaskedFill.b};
   doc["document"] = state.document.name;
+  // The hint's colour (the accent, nowhere else in the menu bar) and the bar's height: where a
+  // checker looks for it.
+  const ImU32 accent = AccentColor();
+  doc["first_run_hint"] = {{"due", state.first_run_hint.Due()},
+                           {"rgb", {accent & 0xFF, (accent >> 8) & 0xFF, (accent >> 16) & 0xFF}},
+                           {"menu_bar_height", ImGui::GetFrameHeight()}};
   nlohmann::json list = nlohmann::json::array();
   for (const HeatmapPlacement& p : placements_) {
     list.push_back({{"window", p.window},

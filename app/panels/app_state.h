@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "session/document.h"
+#include "session/first_run_hint.h"
 #include "session/presets.h"
 #include "view/stage.h"
 #include "view/ui_state.h"
@@ -34,6 +35,9 @@ struct AppState {
   Document document;
   UiState ui;
   std::vector<PresetInfo> presets;
+  /// "New here? Press F1 ...": loaded by the shell from the user's config dir (never in scripted
+  /// runs), dismissed by its x or by opening the guide.
+  FirstRunHint first_run_hint;
   HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
   Session* session = nullptr;          ///< owned by the app: open, save, guard, autosave, recovery
   /// When set, called with each matrix editor's spec just before the Inputs panel draws it: an

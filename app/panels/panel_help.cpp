@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "view/guide.h"
+#include "widgets/guide_text.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::HelpPanel {
@@ -26,24 +28,33 @@ void ShortcutTable(const std::vector<ShortcutRow>& shortcuts) {
   ImGui::EndTable();
 }
 
+// The guide (docs/GUIDE.md, compiled in), a section per collapsing header, then the shortcuts.
 class Help final : public PanelContents {
  public:
-  explicit Help(std::vector<ShortcutRow> shortcuts) : shortcuts_(std::move(shortcuts)) {}
+  explicit Help(std::vector<ShortcutRow> shortcuts)
+      : guide_(ParseGuide(GuideMarkdown())), shortcuts_(std::move(shortcuts)) {}
   void Draw(AppState& state) override;
 
  private:
+  Guide guide_;
   std::vector<ShortcutRow> shortcuts_;
 };
 
-void Help::Draw(AppState&) {
-  ShortcutTable(shortcuts_);
+void Help::Draw(AppState& state) {
+  if (state.ui.guide_from_top) {  // F1: the guide, not wherever the reader scrolled to last time
+    ImGui::SetScrollY(0.0f);
+    state.ui.guide_from_top = false;
+  }
+  for (const GuideBlock& block : guide_.intro) GuideBlockText(block);
   ImGui::Spacing();
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(DimTextColor(),
-                     "Hover a cell for its exact value. Weights use a fixed 0 to 1 scale; "
-                     "signed matrices use a diverging scale centred on 0. Hatched cells are "
-                     "masked (-\xE2\x88\x9E before the softmax, 0 after it).");
-  ImGui::PopTextWrapPos();
+  // Closed at first: the reader sees every topic at once and opens the one wanted.
+  for (const GuideSection& section : guide_.sections) {
+    if (!ImGui::CollapsingHeader(section.title.c_str())) continue;
+    for (const GuideBlock& block : section.blocks) GuideBlockText(block);
+    ImGui::Spacing();
+  }
+  if (ImGui::CollapsingHeader("Keyboard shortcuts", ImGuiTreeNodeFlags_DefaultOpen))
+    ShortcutTable(shortcuts_);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 #pragma once
-/// Help panel: keyboard shortcuts and how to read the views.
+/// Help panel: the guide to the window (docs/GUIDE.md, compiled in) and the keyboard shortcuts.
 #include <memory>
 #include <string>
 #include <vector>

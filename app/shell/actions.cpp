@@ -12,6 +12,7 @@
 #include "session/user_dirs.h"
 #include "shell/commands.h"
 #include "shell/dialogs.h"
+#include "shell/guide.h"
 #include "view/ui_scale.h"
 
 namespace attnlab::app {
@@ -203,10 +204,10 @@ void AddView(std::vector<Action>& t) {
   Action& reset = Add(t, "Reset layout", "View");
   reset.separator_before = true;
   reset.run = [](ActionContext& c) { c.panels.ResetLayout(); };
-  Action& help = Add(t, "Keyboard shortcuts", "Help");
+  Action& help = Add(t, "Guide and shortcuts", "Help");
   help.keys = {Key(GLFW_KEY_F1)};
   help.help = "Show this help";
-  help.run = [](ActionContext& c) { c.panels.ShowPanel(c.state, "Help"); };
+  help.run = [](ActionContext& c) { ShowGuide(c.state, c.panels); };
 }
 
 void AddExportQuit(std::vector<Action>& t) {

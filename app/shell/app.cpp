@@ -145,6 +145,7 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
                  user_files ? StateDir() : std::string());
   state.session = &w.session;
   w.settings.Load(user_files ? SettingsPath() : std::string(), state, w.panels);
+  if (user_files || style.first_run_hint) state.first_run_hint.Load(ConfigDir());
   OpenInitialDocument(state, w.session, w.panels, options, load_later, user_files);
   PlatformConfig config;
   config.width = options.width;

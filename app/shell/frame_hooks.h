@@ -21,6 +21,9 @@ struct RunStyle {
   /// "yes" / "no": answers the offer to restore a crashed run's work without asking (scripted
   /// runs get no offer otherwise).
   std::string recovery_answer;
+  /// The first-run hint as a user's first start shows it (read from, and a dismissal written to,
+  /// the config dir), even in a scripted run: its own tests. Scripted runs never show it otherwise.
+  bool first_run_hint = false;
 };
 
 /// Calls in frame order; `frame` counts from 0. AppState::heatmaps and AppState::session are set.

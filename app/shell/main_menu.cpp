@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "shell/guide.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
@@ -43,6 +44,7 @@ std::string DocumentLabel(AppState& state) {
 void DrawMainMenuBar(ActionContext& ctx, const ActionTable& actions) {
   if (!ImGui::BeginMainMenuBar()) return;
   for (const char* menu : {"File", "Edit", "View", "Help"}) DrawMenu(ctx, actions, menu);
+  DrawFirstRunHint(ctx.state, ctx.panels);
   ImGui::EndMainMenuBar();
 }
 

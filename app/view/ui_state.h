@@ -16,6 +16,7 @@ struct UiState {
   HoveredCell hovered_last_frame;         ///< for panels drawn before the heatmaps (formula strip)
   HoveredCell pinned;                     ///< clicked cell the Inspector keeps showing
   std::string inputs_tab;                 ///< an Inputs tab ("W_q", ...) to bring to the front once
+  bool guide_from_top = false;            ///< the Help panel scrolls back to its guide once (F1)
   float zoom = 1.0f;             ///< the UI scale out of lecture mode (view/ui_scale.h)
   bool lecture_mode = false;
   float lecture_scale = 0.0f;    ///< 0: fit the window's height (FitLectureScale)

@@ -55,7 +55,7 @@ TEST(Actions, MenusShowTheirFirstChord) {
       {"Undo", "Ctrl+Z"},             {"Redo", "Ctrl+Shift+Z"},
       {"Lecture mode", "Ctrl+L"},     {"Zoom in", "Ctrl+="},
       {"Zoom out", "Ctrl+-"},         {"Actual size", "Ctrl+0"},
-      {"Keyboard shortcuts", "F1"},
+      {"Guide and shortcuts", "F1"},
       {"Screenshot", "F12"},          {"Screenshot at 2x", "Shift+F12"},
       {"Quit", "Ctrl+Q"},
   };

@@ -13,14 +13,9 @@
 #include "attnlab/colormap.h"
 #include "attnlab/scenario_io.h"
 #include "gui_check_support.h"  // before X11 too: it includes nlohmann/json and attnlab
+#include "gui_x11_support.h"
 
-#include <X11/Xlib.h>
-#include <X11/Xutil.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stb_image_write.h>  // implementation in Debian's libstb.so
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -34,8 +29,6 @@
 
 #include <nlohmann/json.hpp>
 
-extern char** environ;
-
 namespace {
 
 namespace fs = std::filesystem;
@@ -44,38 +37,6 @@ using namespace gui_check;
 
 constexpr int kTolerance = 2;  // per 8-bit channel
 constexpr int kQuery = 0, kKey = 2;  // the mask cell clicked (rows layout: query row, key column)
-
-// Runs `cmd` (xdotool) and returns its output without the trailing newline (a window id).
-std::string Run(const std::string& cmd) {
-  std::string out;
-  int ignored = 0;
-  RunCapture(cmd, &out, &ignored);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
-void Sleep(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
-
-// The window's pixels, read from the X server (what the user sees).
-bool Capture(Display* dpy, unsigned long window, Image* img) {
-  XWindowAttributes attr;
-  if (!XGetWindowAttributes(dpy, window, &attr)) return false;
-  XImage* x = XGetImage(dpy, window, 0, 0, attr.width, attr.height, AllPlanes, ZPixmap);
-  if (!x) return false;
-  img->width = attr.width;
-  img->height = attr.height;
-  img->rgb.resize(static_cast<std::size_t>(attr.width) * attr.height * 3);
-  for (int y = 0; y < attr.height; ++y)
-    for (int px = 0; px < attr.width; ++px) {
-      const unsigned long p = XGetPixel(x, px, y);
-      unsigned char* o = &img->rgb[(static_cast<std::size_t>(y) * attr.width + px) * 3];
-      o[0] = static_cast<unsigned char>((p & x->red_mask) >> __builtin_ctzl(x->red_mask));
-      o[1] = static_cast<unsigned char>((p & x->green_mask) >> __builtin_ctzl(x->green_mask));
-      o[2] = static_cast<unsigned char>((p & x->blue_mask) >> __builtin_ctzl(x->blue_mask));
-    }
-  XDestroyImage(x);
-  return true;
-}
 
 void Save(const Image& img, const fs::path& path) {
   stbi_write_png(path.c_str(), img.width, img.height, 3, img.rgb.data(), img.width * 3);
@@ -137,27 +98,6 @@ const Json* FindHeatmap(const Json& dump, const std::string& id) {
   return nullptr;
 }
 
-// Polls the window until `ok` holds for its pixels (the app redraws after input) or times out.
-template <class Pred>
-bool WaitFor(Display* dpy, unsigned long win, Image* img, Pred ok, int timeout_ms = 8000) {
-  for (int waited = 0; waited <= timeout_ms; waited += 100) {
-    if (Capture(dpy, win, img) && ok(*img)) return true;
-    Sleep(100);
-  }
-  return false;
-}
-
-struct App {
-  pid_t pid = -1;
-  ~App() {
-    if (pid > 0) {
-      kill(pid, SIGTERM);
-      int status = 0;
-      waitpid(pid, &status, 0);
-    }
-  }
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -210,17 +150,11 @@ int main(int argc, char** argv) {
 
   // 2. The real window, driven by real X input events.
   App running;
-  std::vector<std::string> args = {app, scenario_path, "--size", size};
-  std::vector<char*> argv_c;
-  for (std::string& a : args) argv_c.push_back(a.data());
-  argv_c.push_back(nullptr);
-  if (posix_spawn(&running.pid, app.c_str(), nullptr, nullptr, argv_c.data(), environ) != 0) {
+  if (!running.Start({app, scenario_path, "--size", size})) {
     std::printf("FAIL: could not start %s\n", app.c_str());
     return 1;
   }
-  const std::string win_text =
-      Run("timeout 20 xdotool search --sync --onlyvisible --pid " + std::to_string(running.pid) +
-          " 2>/dev/null | head -n 1");
+  const std::string win_text = running.Window();
   if (win_text.empty()) {
     std::printf("FAIL: the window did not appear\n");
     return 1;
