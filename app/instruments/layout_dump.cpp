@@ -16,6 +16,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
   doc["framebuffer_scale"] = fb_scale;
   doc["selected_head"] = state.ui.selected_head;
   doc["colormap"] = ColormapName(state.ui.colormap);
+  doc["decimals"] = state.ui.decimals;  // View > Precision
   doc["masked_rgb"] = {kMaskedFill.r, kMaskedFill.g, kMaskedFill.b};
   doc["document"] = state.document.name;
   nlohmann::json list = nlohmann::json::array();
@@ -32,6 +33,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
                     {"gap", p.gap},
                     {"clip", {p.clip[0], p.clip[1], p.clip[2], p.clip[3]}},
                     {"values_drawn", p.values_drawn},
+                    {"decimals", p.decimals},
                     {"texture", p.texture},
                     {"pooling", p.pooling},
                     {"texels", {p.texels_w, p.texels_h}},

@@ -26,7 +26,7 @@ void FitTextureCells(AppState& state, HeatmapSpec& spec, ImVec2 room) {
   const ImVec2 trial = HeatmapSize(*state.heatmaps, spec);
   const float grid_w = std::max(8.0f, room.x - std::max(0.0f, trial.x - cols));
   const float grid_h = std::max(8.0f, room.y - (trial.y - rows));
-  spec.cell = FitCellSize(rows, cols, grid_w, grid_h);
+  spec.cell = FitCellSize(rows, cols, grid_w, grid_h, state.ui.decimals);
 }
 
 // The largest whole-pixel cell (2 .. cap) for which the whole multiple (title, labels, grid)
@@ -82,6 +82,7 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   spec.values = &weights;
   spec.allowed = &allowed;
   spec.scale = WeightsScale(state.ui.colormap);
+  spec.decimals = state.ui.decimals;
   spec.legend = false;  // one shared legend below the grid
   spec.shape_in_title = false;  // the hint gives the shape once: narrow multiples keep their names
   spec.selected = head == state.ui.selected_head;
@@ -234,7 +235,8 @@ void Heads::Draw(AppState& state) {
     if (r.hovered) state.ui.hovered = {Stage::Weights, h, r.row, r.col};
   }
   ImGui::Spacing();
-  HeatmapLegend(WeightsScale(state.ui.colormap), std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked);
+  HeatmapLegend(WeightsScale(state.ui.colormap),
+                std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked, state.ui.decimals);
 }
 
 std::unique_ptr<PanelContents> Make() { return std::make_unique<Heads>(); }

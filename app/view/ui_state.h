@@ -5,6 +5,7 @@
 #include <string>
 
 #include "attnlab/colormap.h"
+#include "attnlab/number_format.h"
 #include "view/stage.h"
 
 namespace attnlab::app {
@@ -16,6 +17,8 @@ struct UiState {
   HoveredCell hovered_last_frame;         ///< for panels drawn before the heatmaps (formula strip)
   HoveredCell pinned;                     ///< clicked cell the Inspector keeps showing
   std::string inputs_tab;                 ///< an Inputs tab ("W_q", ...) to bring to the front once
+  int decimals = attnlab::kDefaultDecimals;  ///< precision of shown numbers (View > Precision),
+                                             ///< kMinDecimals to kMaxDecimals
   bool lecture_mode = false;
   float lecture_scale = 2.0f;
   bool reset_layout = false;    ///< re-apply the default window arrangement next frame

@@ -9,6 +9,8 @@
 
 #include <imgui_internal.h>
 
+#include "attnlab/number_format.h"
+
 #include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_texture.h"
 #include "widgets/theme.h"
@@ -72,25 +74,28 @@ bool IsMaskedCell(const HeatmapSpec& spec, int r, int c) {
   return IsMaskedCell(DataOf(spec), r, c);
 }
 
-// One format per matrix so that the numbers line up: integers stay integers, small values get
-// two decimals.
-ValueFormat ChooseFormat(const ValueScan& scan) {
-  ValueFormat f;
-  f.decimals = scan.integers ? 0 : scan.max_abs < 10 ? 2 : scan.max_abs < 100 ? 1 : 0;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", f.decimals, scan.negative ? -scan.max_abs : scan.max_abs);
-  f.text_width = TextWidth(MonoFont(), buf);
-  if (scan.masked) f.text_width = std::max(f.text_width, TextWidth(MonoFont(), "-inf"));
-  return f;
+// Today's decimals for values this large: the fewest a cell falls back to before it gives up.
+int DecimalsForMagnitude(double max_abs) { return max_abs < 10 ? 2 : max_abs < 100 ? 1 : 0; }
+
+float WidestValueWidth(const ValueScan& scan, int decimals) {
+  const std::string widest =
+      attnlab::format_fixed(scan.negative ? -scan.max_abs : scan.max_abs, decimals);
+  float w = TextWidth(MonoFont(), widest.c_str());
+  if (scan.masked) w = std::max(w, TextWidth(MonoFont(), "-inf"));
+  return w;
 }
 
-void FormatValue(char* buf, std::size_t n, double v, int decimals) {
-  if (v == -INFINITY)
-    std::snprintf(buf, n, "-inf");
-  else if (std::isnan(v))
-    std::snprintf(buf, n, "nan");
-  else
-    std::snprintf(buf, n, "%.*f", decimals, v == 0.0 ? 0.0 : v);  // no "-0.00"
+// One format per matrix so that the numbers line up: integers stay integers, others get the
+// chosen decimals, fewer (down to what this magnitude always had) when they would not fit in
+// `room` pixels; past that the values are not drawn (ComputeGeometry).
+ValueFormat ChooseFormat(const ValueScan& scan, int wanted, float room) {
+  ValueFormat f;
+  f.decimals = scan.integers ? 0 : std::clamp(wanted, attnlab::kMinDecimals, attnlab::kMaxDecimals);
+  const int fewest = std::min(f.decimals, DecimalsForMagnitude(scan.max_abs));
+  f.text_width = WidestValueWidth(scan, f.decimals);
+  while (f.text_width > room && f.decimals > fewest)
+    f.text_width = WidestValueWidth(scan, --f.decimals);
+  return f;
 }
 
 // The widest of the labels drawn (every step-th): 2048 token names measured for each heatmap,
@@ -157,6 +162,12 @@ void ComputeLabelGeometry(const HeatmapSpec& spec, Geometry& g) {
   g.axis_h = (spec.col_axis || spec.col_band > 0) ? std::ceil(fs + 2.0f) : 0.0f;
 }
 
+// Background gap at the right and bottom of each cell: only cells large enough can spare it.
+float CellGap(float cell) { return cell >= 14.0f ? 1.0f : 0.0f; }
+
+// Pixels a printed value may take in a cell (a little air on both sides).
+float ValueRoom(float cell) { return cell - CellGap(cell) - 4.0f; }
+
 bool DrawnAsTexture(const HeatmapSpec& spec) {
   return spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold ||
          spec.cell < 1.0f;
@@ -192,7 +203,7 @@ Resolved Resolve(HeatmapContext& ctx, const HeatmapSpec& spec) {
   if (!texture || spec.legend || spec.symmetric_range) {
     const std::optional<ValueScan> scan = ScanOf(ctx, spec, !texture);
     if (!scan) return {r.scale, r.format, r.has_masked, true};
-    if (!texture) r.format = ChooseFormat(*scan);
+    if (!texture) r.format = ChooseFormat(*scan, spec.decimals, ValueRoom(spec.cell));
     if (spec.symmetric_range) r.scale = SymmetricScale(spec.scale.map, scan->max_abs);
     r.has_masked = scan->masked;
   }
@@ -218,9 +229,9 @@ Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   const bool pooled = g.texels.pooling != Pooling::None;
   g.grid_w = pooled ? float(g.texels.cols_px) : cols * spec.cell;  // pooled: a texel a pixel
   g.grid_h = pooled ? float(g.texels.rows_px) : rows * spec.cell;
-  g.gap = spec.cell >= 14.0f ? 1.0f : 0.0f;
+  g.gap = CellGap(spec.cell);
   g.show_values = spec.values_in_cells && !g.texture &&
-                  g.data.format.text_width + 4.0f <= spec.cell - g.gap &&
+                  g.data.format.text_width <= ValueRoom(spec.cell) &&
                   MonoFont()->FontSize + 2.0f <= spec.cell;
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
@@ -341,7 +352,6 @@ void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geom
 void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const attnlab::Matrix& m = *spec.values;
   ImFont* mono = MonoFont();
-  char buf[32];
   for (int r = 0; r < m.rows(); ++r) {
     for (int c = 0; c < m.cols(); ++c) {
       const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
@@ -351,14 +361,14 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
       dl->AddRectFilled(a, b, ToU32(fill));
       if (masked && spec.cell >= 8.0f) AddHatch(dl, a, b);
       if (!g.show_values) continue;
-      FormatValue(buf, sizeof buf, m(r, c), g.data.format.decimals);
-      const float w = TextWidth(mono, buf);
+      const std::string text = attnlab::format_fixed(m(r, c), g.data.format.decimals);
+      const float w = TextWidth(mono, text.c_str());
       const ImU32 ink = masked ? IM_COL32(235, 235, 240, 255)
                         : Luminance(fill) > 0.5 ? IM_COL32(16, 16, 16, 255)
                                                 : IM_COL32(250, 250, 250, 255);
       const ImVec2 p(std::floor((a.x + b.x - w) * 0.5f),
                      std::floor((a.y + b.y - mono->FontSize) * 0.5f));
-      dl->AddText(mono, mono->FontSize, p, ink, buf);
+      dl->AddText(mono, mono->FontSize, p, ink, text.c_str());
     }
   }
 }
@@ -433,6 +443,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.stage = spec.stage;
   p.head = spec.head;
   p.values_drawn = g.show_values && !g.texture;
+  p.decimals = p.values_drawn ? g.data.format.decimals : 0;
   p.texture = g.texture;
   p.pooling = PoolingName(g.texels.pooling);
   p.texels_w = g.texels.cols_px;
@@ -465,16 +476,19 @@ HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, Im
   return p;
 }
 
-float ChooseCellSize(int rows, int cols, float max_width, float max_height) {
-  const float preferred = std::round(MonoFont()->FontSize * 3.4f);
+float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
+  // Room for "-0." and the decimals when the panel has it (at 2 decimals the look of old).
+  const std::string widest = "-0." + std::string(std::size_t(std::max(decimals, 0)), '0');
+  const float for_values = std::ceil(TextWidth(MonoFont(), widest.c_str()) + 4.0f + 1.0f);
+  const float preferred = std::max(std::round(MonoFont()->FontSize * 3.4f), for_values);
   const float by_width = std::floor(max_width / std::max(cols, 1));
   const float by_height = std::floor(max_height / std::max(rows, 1));
   return std::max(2.0f, std::min({preferred, by_width, by_height}));
 }
 
-float FitCellSize(int rows, int cols, float max_width, float max_height) {
+float FitCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
   const float fit = std::min(max_width / std::max(cols, 1), max_height / std::max(rows, 1));
-  if (fit >= 2.0f) return ChooseCellSize(rows, cols, max_width, max_height);
+  if (fit >= 2.0f) return ChooseCellSize(rows, cols, max_width, max_height, decimals);
   if (fit >= 1.5f) return fit;  // a cell's centre pixel always samples its own texel
   if (fit >= 1.0f) return 1.0f;
   return fit;
@@ -534,7 +548,8 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
     dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
                 AccentColor(), 0.0f, 0, 3.0f);
   if (spec.legend)
-    DrawHeatmapLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w, g.data.has_masked);
+    DrawHeatmapLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w,
+                      g.data.has_masked, spec.decimals);
   if (hover.on) DrawHover(dl, grid, drawn, g, hover);
   RecordPlacement(ctx, grid, drawn, g);
   ImGui::PopID();

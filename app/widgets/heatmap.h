@@ -11,12 +11,13 @@
 
 #include <imgui.h>
 
-#include "view/stage.h"
-#include "attnlab/matrix.h"
 #include "attnlab/colormap.h"
+#include "attnlab/matrix.h"
+#include "attnlab/number_format.h"
 #include "view/frame_work.h"
 #include "view/heatmap_pooling.h"
 #include "view/heatmap_scan.h"
+#include "view/stage.h"
 
 namespace attnlab::app {
 
@@ -45,6 +46,8 @@ struct HeatmapSpec {
   bool labels = true;
   bool shape_in_title = true;                    ///< "weights  256x256" (small multiples: no)
   bool values_in_cells = true;
+  int decimals = attnlab::kDefaultDecimals;  ///< wanted in the cells (UiState::decimals); fewer
+                                             ///< when they do not fit, integers always 0
   bool legend = true;
   bool selected = false;                         ///< frame the grid (selected head)
   std::uint64_t data_version = 0;                ///< texture rebuilt when this changes;
@@ -67,6 +70,7 @@ struct HeatmapPlacement {
   float gap = 0;         ///< background gap at the right/bottom of each cell
   float clip[4] = {0, 0, 0, 0};  ///< visible part: x0, y0, x1, y1
   bool values_drawn = false;     ///< numbers printed over the cells
+  int decimals = 0;              ///< decimals of those numbers (when drawn)
   bool texture = false;          ///< drawn as a texture instead of rectangles
   /// "none": every cell has its own pixels. Else (cell < 1) texel x of texels_w covers columns
   /// [x * cols / texels_w, (x + 1) * cols / texels_w), rows likewise, drawn one texel a pixel in
@@ -90,12 +94,12 @@ struct HeatmapResult {
 };
 
 /// A cell size (whole pixels, at least 2) for a rows x cols matrix: large enough to print values
-/// when the grid fits in max_width x max_height pixels, smaller otherwise.
-float ChooseCellSize(int rows, int cols, float max_width, float max_height);
+/// with `decimals` decimals when the grid fits in max_width x max_height pixels, smaller otherwise.
+float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals);
 /// A cell size at which the whole grid fits in max_width x max_height: as ChooseCellSize from 2
 /// pixels up; 1, or 1.5 to 2 (every cell keeps a pixel of its own, which samples its own texel);
 /// below 1 pixel the cells are pooled (several a pixel) so that any matrix fits.
-float FitCellSize(int rows, int cols, float max_width, float max_height);
+float FitCellSize(int rows, int cols, float max_width, float max_height, int decimals);
 /// Whole size of the widget for `spec` (title, labels, grid, legend), for flow layout.
 ImVec2 HeatmapSize(struct HeatmapContext& ctx, const HeatmapSpec& spec);
 /// Whether `spec` at its cell size prints the values over the cells (they fit).
@@ -104,7 +108,7 @@ bool HeatmapShowsValues(HeatmapContext& ctx, const HeatmapSpec& spec);
 HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec);
 
 /// A stand-alone colour legend (bar, range ticks, optional masked swatch) at the cursor.
-void HeatmapLegend(const ColorScale& scale, float width, bool show_masked = true);
+void HeatmapLegend(const ColorScale& scale, float width, bool show_masked, int decimals);
 
 /// Symmetric range +-max|finite value| for signed data (diverging map centred on 0).
 ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential);

@@ -24,6 +24,7 @@ TEST(Actions, HelpListsEveryShortcutInItsOrder) {
       {"[  ]", "Previous / next head"},
       {"Ctrl+L", "Lecture mode"},
       {"F11", "Lecture mode"},
+      {".  ,", "More / fewer decimals (View > Precision)"},
       {"F1", "Show this help"},
       {"F12", "Screenshot of the window"},
       {"Shift+F12", "Screenshot at 2x"},
