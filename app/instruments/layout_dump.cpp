@@ -39,7 +39,11 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
                     {"texels", {p.texels_w, p.texels_h}},
                     {"colormap", p.colormap},
                     {"lo", p.lo},
-                    {"hi", p.hi}});
+                    {"hi", p.hi},
+                    {"row_axis", p.row_axis},
+                    {"col_axis", p.col_axis},
+                    {"row_labels", p.row_labels},  // [index, text as drawn]
+                    {"col_labels", p.col_labels}});
   }
   doc["heatmaps"] = std::move(list);
   try {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <imgui.h>
@@ -44,6 +45,8 @@ struct HeatmapSpec {
   float cell = 32.0f;                            ///< cell size in pixels (ChooseCellSize,
                                                  ///< FitCellSize); below 1, pooled
   bool labels = true;
+  float label_max = 0;                           ///< longest token label in pixels (0: 7 font
+                                                 ///< sizes); longer ones shortened in the middle
   bool shape_in_title = true;                    ///< "weights  256x256" (small multiples: no)
   bool values_in_cells = true;
   int decimals = attnlab::kDefaultDecimals;  ///< wanted in the cells (UiState::decimals); fewer
@@ -55,6 +58,11 @@ struct HeatmapSpec {
   bool stale = false;                            ///< dimmed: a newer trace is being computed
   Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
   int head = -1;
+};
+
+/// Token labels as drawn: (index, text) of every label shown, shortened where room is short.
+struct DrawnLabels {
+  std::vector<std::pair<int, std::string>> rows, cols;
 };
 
 /// Where one heatmap drew its cells this frame (HeatmapContext::on_drawn), e.g. so that a pixel
@@ -79,6 +87,8 @@ struct HeatmapPlacement {
   int texels_w = 0, texels_h = 0;
   std::string colormap;
   double lo = 0, hi = 1;
+  std::vector<std::pair<int, std::string>> row_labels, col_labels;  ///< as drawn (DrawnLabels)
+  std::string row_axis, col_axis;  ///< the axis names drawn ("queries", "keys", "d_k"), or ""
 };
 
 /// A placement of a `rows` x `cols` grid drawn in the current window from `origin` (cell (0, 0)'s

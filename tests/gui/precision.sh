@@ -16,7 +16,7 @@ trigger="$work/capture"
 capture() {  # capture NAME: the next frame as $out/NAME.png and NAME.png.json
   touch "$trigger"
   xdotool mousemove 5 790 mousemove 6 790  # an event, so that the idle window draws a frame
-  wait_for 10 sh -c "test ! -e '$trigger' && test -s '$trigger.png.json'" || fail "no capture $1"
+  wait_for 30 sh -c "test ! -e '$trigger' && test -s '$trigger.png.json'" || fail "no capture $1"
   mv "$trigger.png" "$out/$1.png"
   mv "$trigger.png.json" "$out/$1.png.json"
 }

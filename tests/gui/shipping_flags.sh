@@ -15,8 +15,8 @@ trap 'rm -rf "$work"' EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 user_flags="--frames --head --help --lecture --screenshot --size"
-instrument_flags="--bench-edit --bench-frames --bench-open --bench-save --bench-startup --capture-stale
---check-open --edit-cell --edit-every --edit-what --print-scenario --restore-autosave --show-panel
+instrument_flags="--bench-edit --bench-frames --bench-open --bench-save --bench-startup --capture-on
+--capture-stale --check-open --edit-cell --edit-every --edit-what --print-scenario --restore-autosave --show-panel
 --smoke --test-edit --test-edit-next --trace-stats"
 flags_in() { grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 
