@@ -72,7 +72,8 @@ std::vector<std::string> parse_formats(const std::string& text) {
 
 ExportOptions parse_options(const Args& raw) {
   ExportOptions o;
-  const ParsedArgs p = parse_args(take_flags(raw, o.style), {"out", "what", "head", "format", "scale", "colormap"});
+  const ParsedArgs p = parse_args(
+      take_flags(raw, o.style), {"out", "what", "head", "format", "scale", "colormap", "decimals"});
   if (!p.has("out")) throw UsageError("export needs --out DIR");
   o.file = p.file;
   o.out = p.option("out", "");
@@ -82,6 +83,7 @@ ExportOptions parse_options(const Args& raw) {
   const int scale = int_option(p, "scale", 1, 1, 4);
   if (scale == 3) throw UsageError("--scale expects 1, 2 or 4, got '3'");
   o.scale = scale;
+  o.style.decimals = int_option(p, "decimals", kDefaultDecimals, kMinDecimals, kMaxDecimals);
   const std::string map = p.option("colormap", "viridis");
   const auto maps = colormaps_from_name(map);
   if (!maps) throw UsageError("--colormap expects viridis, cividis, grayscale, rdbu or gray-diverging, got '" + map + "'");

@@ -13,7 +13,8 @@ const std::vector<Command>& commands() {
       {"bench", "bench --shape NxExH [--repeats R] [--json] [--layout rows|columns] [--edit none|x|scale|wq|wo]   time the whole trace, or recomputes after edits of one kind (docs/PERFORMANCE.md)",
        run_bench},
       {"export", "export FILE --out DIR [--what LIST|all] [--head N|all] [--format png,svg,csv,numpy]\n"
-                 "         [--scale 1|2|4] [--colormap NAME] [--values] [--transparent]   figures, CSV, NumPy (docs/EXPORT.md)",
+                 "         [--scale 1|2|4] [--colormap NAME] [--values] [--decimals 1-6] [--transparent]\n"
+                 "         figures, CSV, NumPy (docs/EXPORT.md)",
        run_export},
   };
   return list;

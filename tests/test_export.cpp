@@ -16,6 +16,7 @@
 #include "attnlab/attention.h"
 #include "attnlab/export/csv.h"
 #include "attnlab/export/figure.h"
+#include "attnlab/export/font.h"
 #include "attnlab/export/views.h"
 #include "attnlab/scenario_io.h"
 #include "test_support.h"
@@ -352,6 +353,78 @@ TEST(ExportCli, BadUsageExitsTwoAndInvalidInputExitsOne) {
   const Shell invalid = cli("export " + bad.string() + out);
   EXPECT_EQ(invalid.status, 1);
   EXPECT_NE(invalid.out.find("X[1]"), std::string::npos) << invalid.out;
+}
+
+// UDL 12.2's true X' (notebook 002 prints it with precision=3) starts with -21.207.
+constexpr const char* kMinus = "\xE2\x88\x92";
+
+/// The text of the value in cell (row, col) of an exported SVG, or "" when there is none.
+std::string svg_value(const std::string& svg, int row, int col) {
+  const std::regex re("<text class=\"value\" data-row=\"" + std::to_string(row) + "\" data-col=\"" +
+                      std::to_string(col) + "\"[^>]*>([^<]*)</text>");
+  std::smatch m;
+  return std::regex_search(svg, m, re) ? m[1].str() : "";
+}
+
+TEST(ExportCli, DecimalsSetThePrecisionOfTheValuesInCells) {
+  const fs::path dir3 = fresh_dir("decimals3"), dir2 = fresh_dir("decimals2");
+  const std::string file = preset("udl-12-2-multihead");
+  const Shell r3 = cli("export " + file + " --out " + dir3.string() +
+                       " --what output --format svg,png --values --decimals 3");
+  ASSERT_EQ(r3.status, 0) << r3.out;
+  const Shell r2 =
+      cli("export " + file + " --out " + dir2.string() + " --what output --format svg --values");
+  ASSERT_EQ(r2.status, 0) << r2.out;
+  EXPECT_EQ(svg_value(read_file(dir3 / "output.svg"), 0, 0), std::string(kMinus) + "21.207");
+  EXPECT_EQ(svg_value(read_file(dir2 / "output.svg"), 0, 0),
+            std::string(kMinus) + "21.21");  // default 2
+  for (const std::string& bad : {"0", "7", "two", "2.5"}) {
+    const Shell b = cli("export " + file + " --out " + dir2.string() + " --decimals " + bad);
+    EXPECT_EQ(b.status, 2) << bad;
+    // One line names the option, then the usage, as for every other option.
+    EXPECT_EQ(b.out.substr(0, b.out.find('\n')),
+              "attnlab-cli: --decimals expects a whole number from 1 to 6, got '" + bad + "'");
+  }
+}
+
+TEST(ExportPng, ACellShowsItsValueAtTheChosenDecimalsAsTheExportFontDrawsIt) {
+  // Reference: the cell's colour and the string "−21.207" drawn with the export font where the
+  // layout puts the cell's value; the PNG written by the CLI must match it pixel for pixel.
+  const fs::path dir = fresh_dir("decimals_png");
+  ASSERT_EQ(cli("export " + preset("udl-12-2-multihead") + " --out " + dir.string() +
+                " --what output --format png --values --decimals 3")
+                .status,
+            0);
+  const Image png = decode_png(dir / "output.png");
+  ASSERT_TRUE(png.pixels);
+  const Computed c = computed("udl-12-2-multihead");
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, Stage::output, 0);
+  FigureStyle style;
+  style.values = true;
+  style.decimals = 3;
+  const FigureLayout layout = figure_layout(figure, style);
+  ASSERT_EQ(png.width, layout.width);
+  const RectI cell = layout.cell_rect(0, 0);
+  const std::string want = std::string(kMinus) + "21.207";
+  const Font& font = default_fonts().regular;
+  Canvas ref(layout.width, layout.height, palette::page);
+  ref.fill(cell, cell_color(figure, 0, 0));
+  const Rgb8 fill{cell_color(figure, 0, 0).r, cell_color(figure, 0, 0).g,
+                  cell_color(figure, 0, 0).b};
+  const Rgba8 ink = Luminance(fill) > 0.45 ? Rgba8{0, 0, 0, 255} : Rgba8{255, 255, 255, 255};
+  const double size = layout.value_size, baseline = cell.y + cell.h / 2.0 + 0.36 * size;
+  ASSERT_GT(size, 0) << "values should fit";
+  font.draw(ref, want, cell.x + cell.w / 2.0 - font.text_width(want, size) / 2.0, baseline, size,
+            ink);
+  int differ = 0, inked = 0;
+  for (int y = cell.y; y < cell.y + cell.h; ++y)
+    for (int x = cell.x; x < cell.x + cell.w; ++x) {
+      differ += !(png.at(x, y) == ref.pixel(x, y));
+      inked += !(ref.pixel(x, y) == cell_color(figure, 0, 0));
+    }
+  EXPECT_GT(inked, 40) << "the reference string left no ink";
+  EXPECT_EQ(differ, 0) << "pixels of cell (0, 0) unlike \"" << want
+                       << "\" drawn with the export font";
 }
 
 TEST(ExportCli, AMissingFontIsAClearErrorNotACrash) {

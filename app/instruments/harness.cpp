@@ -3,6 +3,8 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -78,11 +80,21 @@ void Harness::BeforeFrame(AppState& state, int frame) {
   if (Screenshot() && !o_.capture_stale && frame == last_frame_ - 1 && frame < kMaxTraceWaitFrames &&
       WaitForTrace(state))
     ++last_frame_;
-  capture_now_ = Screenshot() && frame == last_frame_ - 1;
+  capture_now_ = (Screenshot() && frame == last_frame_ - 1) || CaptureTriggered();
   state.heatmaps->on_drawn = nullptr;
+  dump_.Clear();
   if (capture_now_) state.heatmaps->on_drawn = [this](const HeatmapPlacement& p) { dump_.Add(p); };
   // --edit-cell: the Inputs panel types the value while drawing the captured frame.
   if (!o_.edit_cell.empty()) cell_edit_.BeforeFrame(state, capture_now_ || (!Screenshot() && frame == 2));
+}
+
+// --capture-on: the trigger file is taken (removed) by the frame that captures.
+bool Harness::CaptureTriggered() {
+  if (o_.capture_on.empty() || Screenshot()) return false;
+  std::error_code ec;
+  if (!std::filesystem::remove(o_.capture_on, ec)) return false;
+  capture_path_ = o_.capture_on + ".png";
+  return true;
 }
 
 void Harness::BeforeDraw(AppState& state, int frame) {
@@ -118,7 +130,7 @@ void Harness::AfterFrame(AppState& state, int frame) {
 
 void Harness::WriteScreenshot(const AppState& state) {
   std::string error;
-  const std::string& path = o_.window.screenshot_path;
+  const std::string& path = Screenshot() ? o_.window.screenshot_path : capture_path_;
   const float fb_scale = ImGui::GetIO().DisplayFramebufferScale.x;
   if (!WritePng(path, capture_, &error) ||
       !dump_.Write(path + ".json", capture_.width, capture_.height, fb_scale, state, &error)) {

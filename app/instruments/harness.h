@@ -40,6 +40,7 @@ class Harness : public FrameHooks {
   /// Runs that end by themselves: no vsync, no user files, reproducible.
   bool Scripted() const;
   bool Screenshot() const { return !o_.window.screenshot_path.empty(); }
+  bool CaptureTriggered();
   void Edit(AppState& state, const std::string& spec);
   void WriteScreenshot(const AppState& state);
   void FinishSmoke(AppState& state);
@@ -56,6 +57,7 @@ class Harness : public FrameHooks {
   std::unique_ptr<LayoutLog> layout_log_;
   Capture capture_;
   bool capture_now_ = false;
+  std::string capture_path_;         ///< --capture-on's picture
   PanelRegistry* panels_ = nullptr;  ///< the window's, from Start()
   int last_frame_ = 0;
   int exit_code_ = 0;

@@ -39,6 +39,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--test-edit-next", &o->test_edit_next, "layout, heads=N or scale=S"},
       {"--show-panel", &o->show_panel, "a panel name"},
       {"--layout-log", &o->layout_log, "a file to write"},
+      {"--capture-on", &o->capture_on, "a trigger file's path"},
       {"--edit-what", &o->edit_what, "scale or x"},
       {"--check-open", &o->check_open, "a file listing one scenario path per line"},
       {"--bench-open", &o->bench_open, "a scenario file"},
@@ -117,6 +118,8 @@ const char* HarnessUsageText() {
          "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
          "                      in the Inputs panel, in the very frame the screenshot captures\n"
          "  --test-edit-next E  a second edit, one frame after --test-edit\n"
+         "  --capture-on FILE   (no --screenshot) whenever FILE appears, write the next frame as\n"
+         "                      FILE.png and FILE.png.json, remove FILE, keep running\n"
          "  --capture-stale     screenshot even while a large trace is computing (default: wait)\n"
          "  --trace-stats       print trace computation counters as JSON on exit\n"
          "  --bench-edit N [--edit-every K] [--edit-what scale|x]   apply N edits, K frames\n"

@@ -20,6 +20,7 @@ struct HarnessOptions {
   std::string test_edit_next;   ///< a second edit, the frame after test_edit (tests: supersede)
   std::string layout_log;       ///< --layout-log: the arrangement, rewritten when it changes
   std::string show_panel;       ///< a panel brought to the front of its tab group at start
+  std::string capture_on;       ///< when this file appears: next frame to FILE.png(.json) (tests)
   bool capture_stale = false;   ///< screenshot at --frames even while a large trace computes
   bool trace_stats = false;     ///< print how traces were computed on exit (tests)
   int bench_edit = 0;           ///< > 0: time this many edits to the frame showing them (JSON)

@@ -19,6 +19,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
   doc["framebuffer_scale"] = fb_scale;
   doc["selected_head"] = state.ui.selected_head;
   doc["colormap"] = ColormapName(state.ui.colormap);
+  doc["decimals"] = state.ui.decimals;  // View > Precision
   doc["masked_rgb"] = {kMaskedFill.r, kMaskedFill.g, kMaskedFill.b};
   doc["document"] = state.document.name;
   // The hint's colour (the accent, nowhere else in the menu bar) and the bar's height: where a
@@ -41,12 +42,17 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
                     {"gap", p.gap},
                     {"clip", {p.clip[0], p.clip[1], p.clip[2], p.clip[3]}},
                     {"values_drawn", p.values_drawn},
+                    {"decimals", p.decimals},
                     {"texture", p.texture},
                     {"pooling", p.pooling},
                     {"texels", {p.texels_w, p.texels_h}},
                     {"colormap", p.colormap},
                     {"lo", p.lo},
-                    {"hi", p.hi}});
+                    {"hi", p.hi},
+                    {"row_axis", p.row_axis},
+                    {"col_axis", p.col_axis},
+                    {"row_labels", p.row_labels},  // [index, text as drawn]
+                    {"col_labels", p.col_labels}});
   }
   doc["heatmaps"] = std::move(list);
   doc["window_arrangement"] = arrangement_;

@@ -8,10 +8,11 @@
 #include <string>
 
 #include "session/trace_worker.h"
-#include "widgets/heatmap.h"
+#include "view/label_fit.h"
 #include "view/stage_labels.h"
-#include "widgets/theme.h"
 #include "widgets/computing_badge.h"
+#include "widgets/heatmap.h"
+#include "widgets/theme.h"
 
 namespace attnlab::app::HeadsPanel {
 namespace {
@@ -26,7 +27,7 @@ void FitTextureCells(AppState& state, HeatmapSpec& spec, ImVec2 room) {
   const ImVec2 trial = HeatmapSize(*state.heatmaps, spec);
   const float grid_w = std::max(8.0f, room.x - std::max(0.0f, trial.x - cols));
   const float grid_h = std::max(8.0f, room.y - (trial.y - rows));
-  spec.cell = FitCellSize(rows, cols, grid_w, grid_h);
+  spec.cell = FitCellSize(rows, cols, grid_w, grid_h, state.ui.decimals);
 }
 
 // The largest whole-pixel cell (2 .. cap) for which the whole multiple (title, labels, grid)
@@ -51,27 +52,61 @@ float LargestFittingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float c
 // a picture of a matrix rather than a table.
 float CellCap() { return std::round(ImGui::GetFontSize() * 5.0f); }
 
-// Labels and cell size for a multiple in `room`: token labels when they cost little (they name
-// the rows and columns), dropped when they would squeeze the cells (or hide the values).
-void FitCells(AppState& state, HeatmapSpec& spec, ImVec2 room) {
+// How a multiple names its rows and columns, most to least room taken: whole token labels and
+// the axis names ("queries", "keys"), labels shortened in the middle, shortened labels alone
+// (the hint names the axes), nothing.
+struct LabelChoice {
+  bool labels = false;
+  float label_max = 0;  // HeatmapSpec::label_max
+  bool axes = false;
+};
+
+void ApplyLabels(HeatmapSpec& spec, const AxisLabels& labels, const LabelChoice& choice) {
+  spec.labels = choice.labels;
+  spec.label_max = choice.label_max;
+  spec.row_axis = choice.axes ? labels.row_axis : nullptr;
+  spec.col_axis = choice.axes ? labels.col_axis : nullptr;
+}
+
+// Labels and cell size for a multiple in `room`: labels whenever they leave the cells readable
+// (they name the rows and columns, worth more to a reader than the values the Pipeline prints
+// anyway). A plainer choice wins only with cells 25% larger: "translation" upright above its
+// column costs a lot of height, "t…n" little.
+LabelChoice FitCells(AppState& state, HeatmapSpec& spec, const AxisLabels& labels, ImVec2 room) {
   const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
-  if (rows > kTextureThreshold || cols > kTextureThreshold)
-    return FitTextureCells(state, spec, room);
   const bool want_labels = spec.labels;
-  spec.labels = false;
-  const float bare = LargestFittingCell(state, spec, room, CellCap());
-  spec.cell = bare;
-  const bool bare_values = HeatmapShowsValues(*state.heatmaps, spec);
-  if (!want_labels) return;
-  spec.labels = true;
-  const float labelled = LargestFittingCell(state, spec, room, CellCap());
-  spec.cell = labelled;
-  const bool keep = labelled >= ImGui::GetFontSize() && labelled >= 0.7f * bare &&
-                    (HeatmapShowsValues(*state.heatmaps, spec) || !bare_values);
-  if (!keep) {
-    spec.labels = false;
-    spec.cell = bare;
+  if (rows > kTextureThreshold || cols > kTextureThreshold) {
+    FitTextureCells(state, spec, room);
+    return {};
   }
+  ApplyLabels(spec, labels, {});
+  const float bare = LargestFittingCell(state, spec, room, CellCap());
+  const float fs = ImGui::GetFontSize(), short_label = std::round(fs * 2.5f);
+  const float tiny_label = std::round(fs * 1.8f);  // an ellipsis and a character or two: "…_1"
+  const LabelChoice choices[] = {{true, 0, true},
+                                 {true, short_label, true},
+                                 {true, short_label, false},
+                                 {true, tiny_label, false}};
+  const TextWidthFn width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+  LabelChoice best;
+  float best_cell = 0;
+  for (const LabelChoice& choice : choices) {
+    if (!want_labels) break;
+    if (choice.label_max > 0 && !(TellsApart(ElideEach(labels.rows, choice.label_max, width)) &&
+                                  TellsApart(ElideEach(labels.cols, choice.label_max, width))))
+      continue;  // shortened that much, two tokens would read alike
+    ApplyLabels(spec, labels, choice);
+    const float labelled = LargestFittingCell(state, spec, room, CellCap());
+    // Half a line a cell still names every other row (the heatmap steps its row labels).
+    const bool readable = labelled >= 0.5f * fs && labelled >= 0.4f * bare;
+    if (readable && labelled > best_cell * 1.25f) {
+      best = choice;
+      best_cell = labelled;
+    }
+  }
+  ApplyLabels(spec, labels, best);
+  spec.cell = best.labels ? best_cell : bare;
+  return best;
 }
 
 HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
@@ -82,6 +117,7 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   spec.values = &weights;
   spec.allowed = &allowed;
   spec.scale = WeightsScale(state.ui.colormap);
+  spec.decimals = state.ui.decimals;
   spec.legend = false;  // one shared legend below the grid
   spec.shape_in_title = false;  // the hint gives the shape once: narrow multiples keep their names
   spec.selected = head == state.ui.selected_head;
@@ -114,16 +150,21 @@ struct Arrangement {
   int columns = 1;
   float spacing = 0;
   float cell = 0;
-  bool labels = false;
-  float Score() const { return cell + (labels ? 0.5f : 0.0f); }  // ties go to labels
+  LabelChoice labels;
+  // Ties go to labels, then to axis names.
+  float Score() const {
+    return cell + (labels.labels ? 0.5f : 0.0f) + (labels.axes ? 0.25f : 0.0f);
+  }
 };
 
-// "Attention weights of every head, 256×256 each. Click one to select it."
-std::string Hint(const attnlab::Matrix& weights) {
-  char hint[128];
+// "Attention weights of every head, 256×256 each, queries down, keys across. Click one to
+// select it." (the columns layout has keys down)
+std::string Hint(const attnlab::Matrix& weights, const AxisLabels& labels) {
+  char hint[192];
   std::snprintf(hint, sizeof hint,
-                "Attention weights of every head, %d\xC3\x97%d each. Click one to select it.",
-                int(weights.rows()), int(weights.cols()));
+                "Attention weights of every head, %d\xC3\x97%d each, %s down, %s across. Click one "
+                "to select it.",
+                int(weights.rows()), int(weights.cols()), labels.row_axis, labels.col_axis);
   return hint;
 }
 
@@ -150,9 +191,8 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
     const ImVec2 room(std::floor((avail.x - a.spacing * (columns - 1)) / columns),
                       std::floor((avail.y - legend_h) / rows - style.ItemSpacing.y));
     HeatmapSpec spec = SmallMultiple(state, h0.weights, trace.allowed, labels, 0, "head 1");
-    FitCells(state, spec, room);
+    a.labels = FitCells(state, spec, labels, room);
     a.cell = spec.cell;
-    a.labels = spec.labels;
     if (a.Score() >= best.Score()) best = a;
   }
   return best;
@@ -174,7 +214,7 @@ void ShowHint(const std::string& hint) {
 Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
                                  const AxisLabels& labels, ImVec2 avail, float top, bool computing,
                                  float badge_height, float legend_h) {
-  const std::string hint = Hint(trace.heads.front().weights);
+  const std::string hint = Hint(trace.heads.front().weights, labels);
   const float hint_h = ImGui::CalcTextSize(hint.c_str(), nullptr, false, avail.x).y +
                        ImGui::GetStyle().ItemSpacing.y * 2.0f;
   if (ComputeOffThread(state.document.GetScenario())) {
@@ -186,7 +226,9 @@ Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
   const Arrangement without = Arrange(state, trace, labels, avail, legend_h);
   const ImVec2 below_hint(avail.x, avail.y - hint_h);
   const Arrangement with = Arrange(state, trace, labels, below_hint, legend_h);
-  if (with.cell < 0.9f * without.cell || with.labels != without.labels) return without;
+  if (with.cell < 0.9f * without.cell || with.labels.labels != without.labels.labels ||
+      with.labels.axes != without.labels.axes)
+    return without;
   ShowHint(hint);
   return with;
 }
@@ -227,14 +269,15 @@ void Heads::Draw(AppState& state) {
     HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
     spec.id = id;
     spec.cell = a.cell;
-    spec.labels = a.labels;
+    ApplyLabels(spec, labels, a.labels);
     if (h % a.columns != 0) ImGui::SameLine(0.0f, a.spacing);
     const HeatmapResult r = Heatmap(*state.heatmaps, spec);
     if (r.clicked) state.ui.selected_head = h;
     if (r.hovered) state.ui.hovered = {Stage::Weights, h, r.row, r.col};
   }
   ImGui::Spacing();
-  HeatmapLegend(WeightsScale(state.ui.colormap), std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked);
+  HeatmapLegend(WeightsScale(state.ui.colormap),
+                std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked, state.ui.decimals);
 }
 
 std::unique_ptr<PanelContents> Make() { return std::make_unique<Heads>(); }

@@ -23,12 +23,17 @@ class ExplanationCache {
  public:
   const Explanation& Get(const AppState& state, const attnlab::Trace& trace, const HoveredCell& cell) {
     const attnlab::Model* model = state.document.TraceModel();
-    if (SameCell(cell, cell_) && state.document.TraceVersion() == trace_version_ && model == model_) return e_;
+    const int decimals = state.ui.decimals;
+    if (SameCell(cell, cell_) && state.document.TraceVersion() == trace_version_ &&
+        model == model_ && decimals == decimals_)
+      return e_;
     cell_ = cell;
+    decimals_ = decimals;
     trace_version_ = state.document.TraceVersion();
     model_ = model;
-    e_ = model && cell.stage != Stage::None ? Explain(*state.document.TraceScenario(), *model, trace, cell)
-                                            : Explanation{};
+    e_ = model && cell.stage != Stage::None
+             ? Explain(*state.document.TraceScenario(), *model, trace, cell, decimals)
+             : Explanation{};
     return e_;
   }
 
@@ -36,6 +41,7 @@ class ExplanationCache {
   HoveredCell cell_;
   std::uint64_t trace_version_ = 0;
   const attnlab::Model* model_ = nullptr;
+  int decimals_ = 0;
   Explanation e_;
 };
 
@@ -83,7 +89,7 @@ void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
 }
 
 // The shown terms of a long sum (or a weight's whole row), the inspected one highlighted.
-void TermTable(const Explanation& e) {
+void TermTable(const Explanation& e, int decimals) {
   const int ncols = static_cast<int>(e.columns.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
@@ -102,11 +108,11 @@ void TermTable(const Explanation& e) {
       for (double f : t.factors) {
         if (col >= ncols) break;
         ImGui::TableSetColumnIndex(col++);
-        ImGui::TextUnformatted(Num(f).c_str());
+        ImGui::TextUnformatted(Num(f, decimals).c_str());
       }
       if (col < ncols) {
         ImGui::TableSetColumnIndex(col);
-        ImGui::TextUnformatted(Num(t.value).c_str());
+        ImGui::TextUnformatted(Num(t.value, decimals).c_str());
       }
       if (t.masked) ImGui::PopStyleColor();
     }
@@ -121,7 +127,7 @@ void TermTable(const Explanation& e) {
   }
 }
 
-void ShowExplanation(const Explanation& e) {
+void ShowExplanation(const Explanation& e, int decimals) {
   ImGui::PushFont(GetFonts().bold);
   ImGui::TextWrapped("%s", e.title.c_str());
   ImGui::PopFont();
@@ -134,12 +140,12 @@ void ShowExplanation(const Explanation& e) {
   }
   // Weights always list their row; other sums only when terms were elided (labels matter then).
   const bool weights = e.columns.size() == 5;
-  if (!e.columns.empty() && (weights || e.omitted > 0)) TermTable(e);
+  if (!e.columns.empty() && (weights || e.omitted > 0)) TermTable(e, decimals);
   if (!e.written.empty()) MonoWrapped(e.written);
   for (const std::string& line : e.lines) MonoWrapped(line);
   ImGui::Spacing();
   ImGui::PushFont(GetFonts().bold);
-  ImGui::Text("= %s", Num(e.value).c_str());
+  ImGui::Text("= %s", Num(e.value, decimals).c_str());
   ImGui::PopFont();
 }
 
@@ -176,7 +182,7 @@ void Inspector::Draw(AppState& state) {
   // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.
   const bool stale = ComputingBadge(state.document, trace);
   if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
-  ShowExplanation(e);
+  ShowExplanation(e, state.ui.decimals);
   if (stale) ImGui::PopStyleVar();
 }
 

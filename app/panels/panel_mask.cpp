@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "view/inspector_math.h"
+#include "view/label_fit.h"
+#include "view/stage_labels.h"
 #include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
-#include "view/inspector_math.h"
-#include "view/stage_labels.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::MaskPanel {
@@ -115,29 +117,64 @@ struct Grid {
   ImVec2 origin;  // top-left of cell (0, 0)
 };
 
-// The first letters of a label that fit in `width`, or its index when none do.
-std::string Fit(const std::string& label, int index, float width) {
-  if (ImGui::CalcTextSize(label.c_str()).x <= width) return label;
-  std::string s = label;
-  while (!s.empty() && ImGui::CalcTextSize((s + ".").c_str()).x > width) s.pop_back();
-  return s.size() >= 2 ? s + "." : std::to_string(index);
+float TextW(const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }
+
+// Every step-th column label shortened to `room`, or none when two of them would read alike.
+std::vector<std::pair<int, std::string>> DistinctColumnLabels(const AxisLabels& labels, int cols,
+                                                              int step, float room) {
+  std::vector<std::string> every;
+  for (int c = 0; c < cols; c += step) every.push_back(labels.cols[std::size_t(c)]);
+  const std::vector<std::string> shown = ElideEach(every, room, TextW);
+  if (!TellsApart(shown)) return {};
+  std::vector<std::pair<int, std::string>> out;
+  for (std::size_t k = 0; k < shown.size(); ++k) out.emplace_back(int(k) * step, shown[k]);
+  return out;
 }
 
-void DrawLabels(ImDrawList* dl, const Grid& g, const AxisLabels& labels) {
+// The labels drawn: every k-th when cells are small, shortened in the middle ("w…_1") so that
+// labels with a common beginning stay apart.
+DrawnLabels MaskLabels(const Grid& g, const AxisLabels& labels) {
+  DrawnLabels out;
+  for (int step = 1; step <= g.cols && out.cols.empty(); ++step)
+    out.cols = DistinctColumnLabels(labels, g.cols, step, step * g.cell - 2.0f);
+  const int row_step = LabelStride(ImGui::GetTextLineHeight(), g.cell);
+  for (int r = 0; r < g.rows; r += row_step)
+    out.rows.emplace_back(r, ElideMiddle(labels.rows[std::size_t(r)], g.label_w - 6.0f, TextW));
+  return out;
+}
+
+void DrawLabels(ImDrawList* dl, const Grid& g, const AxisLabels& labels, const DrawnLabels& drawn) {
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
   const float lh = ImGui::GetTextLineHeight();
-  for (int c = 0; c < g.cols; ++c) {
-    const std::string t = Fit(labels.cols[static_cast<std::size_t>(c)], c, g.cell - 2.0f);
-    const float w = ImGui::CalcTextSize(t.c_str()).x;
-    dl->AddText(ImVec2(g.origin.x + c * g.cell + (g.cell - w) * 0.5f, g.origin.y - lh - 2.0f), text,
-                t.c_str());
-  }
-  for (int r = 0; r < g.rows; ++r) {
-    const std::string t = Fit(labels.rows[static_cast<std::size_t>(r)], r, g.label_w - 6.0f);
-    const float w = ImGui::CalcTextSize(t.c_str()).x;
-    dl->AddText(ImVec2(g.origin.x - w - 6.0f, g.origin.y + r * g.cell + (g.cell - lh) * 0.5f), text,
-                t.c_str());
-  }
+  // Centred on its column; one wider than its column (every k-th drawn) starts at its left edge.
+  for (const auto& [c, t] : drawn.cols)
+    dl->AddText(ImVec2(g.origin.x + c * g.cell + std::max(0.0f, (g.cell - TextW(t)) * 0.5f),
+                       g.origin.y - lh - 2.0f),
+                text, t.c_str());
+  for (const auto& [r, t] : drawn.rows)
+    dl->AddText(
+        ImVec2(g.origin.x - TextW(t) - 6.0f, g.origin.y + r * g.cell + (g.cell - lh) * 0.5f), text,
+        t.c_str());
+  // Axis names as the heatmaps have them: what runs down (left, above the row labels) and what
+  // runs across (centred over the columns); the columns layout swaps them.
+  const float grid_w = g.cell * g.cols;
+  dl->AddText(ImVec2(g.origin.x + std::max(0.0f, (grid_w - TextW(labels.col_axis)) * 0.5f),
+                     g.origin.y - 2.0f * lh - 4.0f),
+              dim, labels.col_axis);
+  dl->AddText(ImVec2(g.origin.x - TextW(labels.row_axis) - 6.0f, g.origin.y - lh - 2.0f), dim,
+              labels.row_axis);
+}
+
+// The whole label under the mouse on either axis.
+void LabelTooltip(const Grid& g, const AxisLabels& labels) {
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const int c = int(std::floor((m.x - g.origin.x) / g.cell));
+  const int r = int(std::floor((m.y - g.origin.y) / g.cell));
+  if (m.x < g.origin.x && r >= 0 && r < g.rows)
+    ImGui::SetTooltip("%s %d: %s", labels.row_axis, r, labels.rows[std::size_t(r)].c_str());
+  else if (m.y < g.origin.y && c >= 0 && c < g.cols)
+    ImGui::SetTooltip("%s %d: %s", labels.col_axis, c, labels.cols[std::size_t(c)].c_str());
 }
 
 // The letters in a forbidden cell: C causal, P padding, X custom.
@@ -200,10 +237,15 @@ void Toggle(AppState& state, int r, int c) {
   });
 }
 
-void RecordPlacement(AppState& state, const Grid& g) {
+void RecordPlacement(AppState& state, const Grid& g, const AxisLabels& labels, DrawnLabels drawn) {
   if (!state.heatmaps || !state.heatmaps->on_drawn) return;
-  state.heatmaps->on_drawn(PlacementInCurrentWindow("mask", g.rows, g.cols, g.origin, g.cell,
-                                                    g.cell >= 10.0f ? 1.0f : 0.0f));
+  HeatmapPlacement p = PlacementInCurrentWindow("mask", g.rows, g.cols, g.origin, g.cell,
+                                                g.cell >= 10.0f ? 1.0f : 0.0f);
+  p.row_labels = std::move(drawn.rows);
+  p.col_labels = std::move(drawn.cols);
+  p.row_axis = labels.row_axis;
+  p.col_axis = labels.col_axis;
+  state.heatmaps->on_drawn(p);
 }
 
 void MaskGrid(AppState& state) {
@@ -214,10 +256,10 @@ void MaskGrid(AppState& state) {
   g.cols = cols ? s.n_x() : s.n_z();
   const AxisLabels labels = StageLabels(Stage::Weights, s, g.rows, g.cols);
   const float fs = ImGui::GetFontSize();
-  float widest = 0;
-  for (const std::string& l : labels.rows) widest = std::max(widest, ImGui::CalcTextSize(l.c_str()).x);
-  g.label_w = std::min(widest, fs * 5.0f) + 8.0f;
-  g.header_h = ImGui::GetTextLineHeight() + 4.0f;
+  float widest = TextW(labels.row_axis);
+  for (const std::string& l : labels.rows) widest = std::max(widest, std::min(TextW(l), fs * 5.0f));
+  g.label_w = widest + 8.0f;
+  g.header_h = 2.0f * ImGui::GetTextLineHeight() + 6.0f;  // axis name, then the column labels
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float room_w = avail.x - g.label_w - 4.0f;
   const float room_h = std::max(fs * 6.0f, avail.y - g.header_h - fs * 7.0f);  // text below
@@ -235,9 +277,13 @@ void MaskGrid(AppState& state) {
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   DrawCells(dl, g, s, hr, hc);
-  if (g.cell >= fs * 1.2f) DrawLabels(dl, g, labels);
-  RecordPlacement(state, g);
-  if (hr < 0) return;
+  const DrawnLabels drawn = MaskLabels(g, labels);
+  DrawLabels(dl, g, labels, drawn);
+  RecordPlacement(state, g, labels, drawn);
+  if (hr < 0) {
+    if (ImGui::IsItemHovered()) LabelTooltip(g, labels);
+    return;
+  }
   const int i = cols ? hc : hr, j = cols ? hr : hc;
   const std::string why = MaskReason(s, i, j);
   const std::vector<std::string> q = QueryTokenLabels(s), k = KeyTokenLabels(s);

@@ -67,9 +67,10 @@ constexpr float kMaxExactGrid = 1024.0f;
 
 float CellSize(const View& v, const attnlab::Matrix& m) {
   const int rows = int(m.rows()), cols = int(m.cols());
-  const float cell = ChooseCellSize(rows, cols, v.max_width, v.max_height);
+  const int decimals = v.state.ui.decimals;
+  const float cell = ChooseCellSize(rows, cols, v.max_width, v.max_height, decimals);
   if (std::max(rows, cols) * cell <= kMaxExactGrid) return cell;
-  return FitCellSize(rows, cols, v.max_width, v.max_height);
+  return FitCellSize(rows, cols, v.max_width, v.max_height, decimals);
 }
 
 void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
@@ -93,6 +94,7 @@ void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
   spec.col_band = mv.col_band;
   spec.row_band = mv.row_band;
   spec.cell = CellSize(v, *mv.m);
+  spec.decimals = v.state.ui.decimals;
   spec.data_version = mv.version;
   // W_o is the Scenario's own matrix; every other stage belongs to the (maybe older) trace.
   spec.stale = mv.stale || (mv.stage != Stage::Wo && v.state.document.TraceStale());

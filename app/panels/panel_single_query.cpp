@@ -11,18 +11,19 @@
 #include <vector>
 
 #include "attnlab/attention.h"
+#include "attnlab/number_format.h"
 #include "view/inspector_math.h"
 #include "view/stage_labels.h"
-#include "widgets/theme.h"
 #include "widgets/computing_badge.h"
+#include "widgets/theme.h"
 
 namespace attnlab::app::SingleQueryPanel {
 namespace {
 
-std::string VectorText(const attnlab::Vector& v) {
+std::string VectorText(const attnlab::Vector& v, int decimals) {
   constexpr int kMaxShown = 12;
   std::string out = "[";
-  for (int i = 0; i < v.size() && i < kMaxShown; ++i) out += (i ? ", " : "") + Num(v(i));
+  for (int i = 0; i < v.size() && i < kMaxShown; ++i) out += (i ? ", " : "") + Num(v(i), decimals);
   if (v.size() > kMaxShown) out += ", \xE2\x80\xA6 (" + std::to_string(v.size()) + " values)";
   return out + "]";
 }
@@ -68,7 +69,7 @@ void Pickers(AppState& state, const std::vector<std::string>& queries, int& quer
 }
 
 // One horizontal bar per key, filled to its weight, with the number beside it.
-void WeightBar(double weight, bool masked) {
+void WeightBar(double weight, bool masked, int decimals) {
   const float fs = ImGui::GetFontSize();
   const float width = std::max(fs * 3.0f, ImGui::GetContentRegionAvail().x - fs * 3.2f);
   const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -83,12 +84,13 @@ void WeightBar(double weight, bool masked) {
   if (masked)
     ImGui::TextColored(DimTextColor(), "0");
   else
-    ImGui::Text("%.3f", weight);
+    ImGui::TextUnformatted(attnlab::format_fixed(weight, decimals).c_str());
   ImGui::PopFont();
 }
 
 // y = sum_j a_j v_j: the largest contributions by name.
-std::string WeightedSum(const attnlab::SingleQuery& r, const std::vector<std::string>& keys) {
+std::string WeightedSum(const attnlab::SingleQuery& r, const std::vector<std::string>& keys,
+                        int decimals) {
   std::vector<int> order(static_cast<std::size_t>(r.weights.size()));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return r.weights(a) > r.weights(b); });
@@ -96,7 +98,8 @@ std::string WeightedSum(const attnlab::SingleQuery& r, const std::vector<std::st
   int shown = 0;
   for (int j : order) {
     if (shown == 4 || r.weights(j) <= 0) break;
-    sum += (shown ? " + " : "") + Num(r.weights(j)) + "\xC3\x97v(" + keys[static_cast<std::size_t>(j)] + ")";
+    sum += (shown ? " + " : "") + Num(r.weights(j), decimals) + "\xC3\x97v(" +
+           keys[static_cast<std::size_t>(j)] + ")";
     ++shown;
   }
   if (shown < static_cast<int>(std::count_if(order.begin(), order.end(), [&](int j) { return r.weights(j) > 0; })))
@@ -119,8 +122,11 @@ class QueryCache {
   const QueryView* Get(const AppState& state, int head, int query) {
     const attnlab::Model* model = state.document.TraceModel();
     if (!model) return nullptr;
-    if (model != model_ || state.document.TraceVersion() != trace_version_ || head != head_ || query != query_) {
+    const int decimals = state.ui.decimals;
+    if (model != model_ || state.document.TraceVersion() != trace_version_ || head != head_ ||
+        query != query_ || decimals != decimals_) {
       model_ = model;
+      decimals_ = decimals;
       trace_version_ = state.document.TraceVersion();
       head_ = head;
       query_ = query;
@@ -137,20 +143,21 @@ class QueryCache {
       return false;
     }
     view_.keys = KeyTokenLabels(s);
-    view_.weighted_sum = WeightedSum(view_.result, view_.keys);
+    view_.weighted_sum = WeightedSum(view_.result, view_.keys, decimals_);
     return true;
   }
 
   const attnlab::Model* model_ = nullptr;
   std::uint64_t trace_version_ = 0;
   int head_ = -1, query_ = -1;
+  int decimals_ = 0;
   bool ok_ = false;
   QueryView view_;
 };
 
 // One row per key, only those in view (2048 keys are 2048 rows).
 void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const QueryView& view,
-              int query) {
+              int query, int decimals) {
   const attnlab::SingleQuery& r = view.result;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
@@ -174,16 +181,16 @@ void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const Que
       ImGui::TextUnformatted(view.keys[static_cast<std::size_t>(j)].c_str());
       ImGui::PushFont(GetFonts().mono);
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(Num(r.scores(j)).c_str());
+      ImGui::TextUnformatted(Num(r.scores(j), decimals).c_str());
       ImGui::TableSetColumnIndex(2);
       if (masked)
         ImGui::TextColored(DimTextColor(), "\xE2\x88\x92\xE2\x88\x9E");
       else
-        ImGui::TextUnformatted(Num(r.scores(j) * model.scale).c_str());
+        ImGui::TextUnformatted(Num(r.scores(j) * model.scale, decimals).c_str());
       ImGui::PopFont();
       if (masked && ImGui::IsItemHovered()) ImGui::SetTooltip("masked: %s", MaskReason(s, query, j).c_str());
       ImGui::TableSetColumnIndex(3);
-      WeightBar(r.weights(j), masked);
+      WeightBar(r.weights(j), masked, decimals);
     }
   }
   ImGui::EndTable();
@@ -216,14 +223,14 @@ void SingleQuery::Draw(AppState& state) {
   const attnlab::Model& model = *state.document.TraceModel();
   const std::string x = "x_" + std::to_string(query);
   MonoWrapped((s.layout == attnlab::Layout::rows ? "q = " + x + " W_q" : "q = W_q " + x) +
-              " + b_q = " + VectorText(view->result.q));
+              " + b_q = " + VectorText(view->result.q, state.ui.decimals));
   ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
   ImGui::TextWrapped("a = softmax(q\xC2\xB7k_j \xC3\x97 %s) over the keys it may attend",
-                     Num(model.scale).c_str());
+                     Num(model.scale, state.ui.decimals).c_str());
   ImGui::PopStyleColor();
-  KeyTable(s, model, *view, query);
+  KeyTable(s, model, *view, query, state.ui.decimals);
   MonoWrapped(view->weighted_sum);
-  MonoWrapped("  = " + VectorText(view->result.output));
+  MonoWrapped("  = " + VectorText(view->result.output, state.ui.decimals));
   if (stale) ImGui::PopStyleVar();
 }
 

@@ -32,8 +32,8 @@ struct ColumnDef {
 };
 
 // Normal: [Scenario | Inputs] above the Mask; the formula strip above the Pipeline; the Heads
-// above [Inspector | Single query | Help]. Compact (lecture mode, narrow windows): the side
-// panels in one column beside the Pipeline. Presenter: the stage beside the inputs, so that
+// above [Inspector | Single query | Help]. Compact (narrow in font units: small windows, lecture
+// mode on a small screen): the side panels in one column beside the Pipeline. Presenter: the stage beside the inputs, so that
 // every step can still be edited.
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
@@ -43,8 +43,8 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
        {{"Heads", {"Heads"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
       {"left", 0.34f, 17,
-       {{"Setup", {"Scenario", "Inputs", "Mask"}, 0.45f, 6},
-        {"Heads", {"Heads"}, 0.3f, 5},
+       {{"Setup", {"Scenario", "Inputs", "Mask"}, 0.4f, 6},
+        {"Heads", {"Heads"}, 0.35f, 5},
         {"Details", {"Inspector", "Single query", "Help"}, 0.25f, 5}}},
       {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
@@ -208,9 +208,10 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
 
 void PanelRegistry::DrawPanels(AppState& state) {
   const Box work = WorkArea();
+  // Lecture mode only scales: the arrangement follows from the room left in font units.
   const Arrangement arrangement = state.ui.presenting ? Arrangement::Presenter
-                                  : state.ui.lecture_mode || Narrow(work) ? Arrangement::Compact
-                                                                           : Arrangement::Normal;
+                                  : Narrow(work)      ? Arrangement::Compact
+                                                      : Arrangement::Normal;
   std::vector<TileColumn> columns = Columns(arrangement);
   const Tiling tiling = TileArea(work, columns, Gap());
   last_arrangement_ = arrangement;

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <string>
+
+#include "attnlab/number_format.h"
 
 #include "session/session.h"
 #include "session/user_dirs.h"
@@ -161,6 +164,34 @@ void ColormapMenu(ActionContext& c) {
   ImGui::EndMenu();
 }
 
+void PrecisionMenu(ActionContext& c) {
+  if (!ImGui::BeginMenu("Precision")) return;
+  for (int d = attnlab::kMinDecimals; d <= attnlab::kMaxDecimals; ++d) {
+    const std::string label = std::to_string(d) + (d == 1 ? " decimal" : " decimals");
+    if (ImGui::MenuItem(label.c_str(), nullptr, c.state.ui.decimals == d)) c.state.ui.decimals = d;
+  }
+  ImGui::EndMenu();
+}
+
+// One decimal more or fewer in every number shown (heatmaps, Inspector, Single query, exports),
+// as a spreadsheet's "increase decimal" buttons.
+void AddPrecisionKeys(std::vector<Action>& t) {
+  Action& more = Add(t, "More decimals", nullptr);
+  more.keys = {Key(GLFW_KEY_PERIOD)};
+  more.scope = KeyScope::Document;
+  more.help = "More / fewer decimals (View > Precision)";
+  more.help_keys = ".  ,";
+  more.run = [](ActionContext& c) {
+    c.state.ui.decimals = std::min(c.state.ui.decimals + 1, attnlab::kMaxDecimals);
+  };
+  Action& fewer = Add(t, "Fewer decimals", nullptr);
+  fewer.keys = {Key(GLFW_KEY_COMMA)};
+  fewer.scope = KeyScope::Document;
+  fewer.run = [](ActionContext& c) {
+    c.state.ui.decimals = std::max(c.state.ui.decimals - 1, attnlab::kMinDecimals);
+  };
+}
+
 // A panel behind another tab comes to the front; one in front closes; a closed one opens.
 void PanelItems(ActionContext& c) {
   for (Panel& panel : c.panels.List())
@@ -198,6 +229,8 @@ void AddView(std::vector<Action>& t) {
   Add(t, "Lecture scale", "View").draw = LectureScaleMenu;
   AddZoom(t);
   Add(t, "Colormap", "View").draw = ColormapMenu;
+  Add(t, "Precision", "View").draw = PrecisionMenu;
+  AddPrecisionKeys(t);
   Action& panels = Add(t, "Panels", "View");
   panels.separator_before = true;
   panels.draw = PanelItems;

@@ -200,6 +200,7 @@ FigureExport FigureForHeatmap(AppState& state, const ExportSettings& settings,
   FigureExport job;
   job.style.values = settings.values;
   job.style.transparent = settings.transparent;
+  job.style.decimals = state.ui.decimals;  // the figure shows what the window shows
   const attnlab::Trace& trace = state.document.GetTrace();
   const std::optional<ex::Stage> stage = ExporterStage(spec.stage);
   const int head = stage && ex::per_head(*stage) ? std::max(spec.head, 0) : 0;
@@ -280,7 +281,7 @@ bool ExportAllViews(AppState& state, const ExportSettings& settings, const std::
       for (int h = 0; h < (ex::per_head(stage) ? heads : 1); ++h) {
         FigureExport job;
         job.figure = ex::stage_figure(scenario, trace, stage, h, MapsFor(state));
-        job.style = {settings.values, settings.transparent};
+        job.style = {settings.values, settings.transparent, state.ui.decimals};
         job.scale = settings.scale;
         for (ExportFormat f : formats) {
           job.format = f;

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <optional>
 
+#include "attnlab/number_format.h"
 #include "view/stage_labels.h"
 
 namespace attnlab::app {
@@ -29,7 +30,9 @@ double At(const M& m, int i, int j, bool columns) {
 }
 
 // A factor inside a product: negative numbers in parentheses.
-std::string Factor(double v) { return v < 0 ? "(" + Num(v) + ")" : Num(v); }
+std::string Factor(double v, int decimals) {
+  return v < 0 ? "(" + Num(v, decimals) + ")" : Num(v, decimals);
+}
 
 std::string Quoted(const std::vector<std::string>& labels, int i) {
   if (i < 0 || i >= static_cast<int>(labels.size())) return std::to_string(i);
@@ -67,7 +70,7 @@ std::vector<int> ChooseTerms(const std::vector<SumTerm>& all) {
 }
 
 // Stores the chosen terms and writes the sum out: "a×b + c×d + … = total".
-void SetSum(Explanation& e, const std::vector<SumTerm>& all, double total) {
+void SetSum(Explanation& e, const std::vector<SumTerm>& all, double total, int decimals) {
   const std::vector<int> keep = ChooseTerms(all);
   std::string w;
   int previous = -1;
@@ -76,13 +79,13 @@ void SetSum(Explanation& e, const std::vector<SumTerm>& all, double total) {
     if (!w.empty()) w += " + ";
     if (k != previous + 1) w += std::string(kEllipsis) + " + ";
     for (std::size_t f = 0; f < t.factors.size(); ++f)
-      w += (f ? kTimes : "") + Factor(t.factors[f]);
+      w += (f ? kTimes : "") + Factor(t.factors[f], decimals);
     e.terms.push_back(t);
     previous = k;
   }
   if (previous + 1 < static_cast<int>(all.size())) w += std::string(" + ") + kEllipsis;
   e.omitted = static_cast<int>(all.size() - keep.size());
-  e.written = w + " = " + Num(total);
+  e.written = w + " = " + Num(total, decimals);
 }
 
 // A dot product a . b of rows-convention vectors, one term per component.
@@ -108,6 +111,7 @@ struct Ctx {
   int h;
   bool cols;
   std::vector<std::string> queries, keys;
+  int decimals;  // of every number written
 };
 
 // Q, K, V: one token's embedding times one column of the projection, plus the bias.
@@ -134,9 +138,10 @@ void ExplainProjection(const Ctx& x, Stage stage, int r, int c, Explanation& e) 
   std::vector<SumTerm> all;
   const double dot = DotTerms(int(in.cols()), [&](int d) { return in(token, d); },
                               [&](int d) { return W(d, feature); }, &all);
-  SetSum(e, all, dot);
+  SetSum(e, all, dot, x.decimals);
   const double bias = b.size() > feature ? b(feature) : 0.0;
-  e.lines.push_back(Num(dot) + " + " + bname + " " + Factor(bias) + " = " + Num(dot + bias));
+  e.lines.push_back(Num(dot, x.decimals) + " + " + bname + " " + Factor(bias, x.decimals) + " = " +
+                    Num(dot + bias, x.decimals));
 }
 
 // q_i . k_j, term by term; `upto` adds the scaling (and the mask) steps.
@@ -154,20 +159,21 @@ void ExplainScore(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
   std::vector<SumTerm> all;
   const double s = DotTerms(d_k, [&](int d) { return At(x.head.Q, i, d, x.cols); },
                             [&](int d) { return At(x.head.K, j, d, x.cols); }, &all);
-  SetSum(e, all, s);
+  SetSum(e, all, s, x.decimals);
   const double scaled = s * x.model.scale;
   if (x.s.scale.kind == attnlab::Scale::Kind::inv_sqrt_dk)
-    e.lines.push_back("scaled: " + Num(s) + " " + kTimes + " 1/\xE2\x88\x9A" + std::to_string(d_k) +
-                      " = " + Num(s) + " " + kTimes + " " + Num(x.model.scale) + " = " + Num(scaled));
+    e.lines.push_back("scaled: " + Num(s, x.decimals) + " " + kTimes + " 1/\xE2\x88\x9A" +
+                      std::to_string(d_k) + " = " + Num(s, x.decimals) + " " + kTimes + " " +
+                      Num(x.model.scale, x.decimals) + " = " + Num(scaled, x.decimals));
   else
-    e.lines.push_back("scaled: " + Num(s) + " " + kTimes + " " + Num(x.model.scale) + " = " +
-                      Num(scaled));
+    e.lines.push_back("scaled: " + Num(s, x.decimals) + " " + kTimes + " " +
+                      Num(x.model.scale, x.decimals) + " = " + Num(scaled, x.decimals));
   const std::string why = MaskReason(x.s, i, j);
   if (!why.empty()) {
     e.why_masked = why;
     e.lines.push_back(std::string("masked: ") + kMinus + "\xE2\x88\x9E  (" + why + ")");
   } else if (stage == Stage::Masked) {
-    e.lines.push_back("masked: allowed, unchanged = " + Num(scaled));
+    e.lines.push_back("masked: allowed, unchanged = " + Num(scaled, x.decimals));
   }
 }
 
@@ -212,13 +218,15 @@ void ExplainWeight(const Ctx& x, int r, int c, Explanation& e) {
     return;
   }
   const double sj_val = At(masked, i, j, x.cols);
-  e.lines.push_back("max = " + Num(max) + ",   " + kSigma + " exp = " + Num(sum));
+  e.lines.push_back("max = " + Num(max, x.decimals) + ",   " + kSigma +
+                    " exp = " + Num(sum, x.decimals));
   if (sj_val == -INFINITY) {
     e.why_masked = MaskReason(x.s, i, j);
-    e.written = std::string("exp(") + kMinus + "\xE2\x88\x9E) / " + Num(sum) + " = 0";
+    e.written = std::string("exp(") + kMinus + "\xE2\x88\x9E) / " + Num(sum, x.decimals) + " = 0";
   } else {
-    e.written = "exp(" + Num(sj_val) + " " + kMinus + " " + Factor(max) + ") / " + Num(sum) + " = " +
-                Num(std::exp(sj_val - max)) + " / " + Num(sum) + " = " + Num(e.value);
+    e.written = "exp(" + Num(sj_val, x.decimals) + " " + kMinus + " " + Factor(max, x.decimals) +
+                ") / " + Num(sum, x.decimals) + " = " + Num(std::exp(sj_val - max), x.decimals) +
+                " / " + Num(sum, x.decimals) + " = " + Num(e.value, x.decimals);
   }
 }
 
@@ -244,7 +252,7 @@ void ExplainHeadOutput(const Ctx& x, int r, int c, Explanation& e) {
     total += t.value;
     all.push_back(std::move(t));
   }
-  SetSum(e, all, total);
+  SetSum(e, all, total, x.decimals);
 }
 
 void ExplainConcat(const Ctx& x, int r, int c, Explanation& e) {
@@ -259,7 +267,7 @@ void ExplainConcat(const Ctx& x, int r, int c, Explanation& e) {
                            std::to_string((h + 1) * x.model.d_v - 1) + " are head " +
                            std::to_string(h + 1);
   e.lines.push_back("= head " + std::to_string(h + 1) + " output, column " + std::to_string(ch) +
-                    " = " + Num(e.value));
+                    " = " + Num(e.value, x.decimals));
 }
 
 void ExplainWo(const Ctx& x, int r, int c, Explanation& e) {
@@ -268,8 +276,8 @@ void ExplainWo(const Ctx& x, int r, int c, Explanation& e) {
   e.formula = "a learned weight (input, not computed)";
   e.lines.push_back("concat column " + std::to_string(t) + " (head " +
                     std::to_string(t / x.model.d_v + 1) + ", column " +
-                    std::to_string(t % x.model.d_v) + ") " + kTimes + " " + Num(e.value) +
-                    " \xE2\x86\x92 output column " + std::to_string(o));
+                    std::to_string(t % x.model.d_v) + ") " + kTimes + " " +
+                    Num(e.value, x.decimals) + " \xE2\x86\x92 output column " + std::to_string(o));
 }
 
 // out_io = concat_i . W_o[:, o] + b_o[o].
@@ -279,8 +287,8 @@ void ExplainOutput(const Ctx& x, int r, int c, Explanation& e) {
             std::to_string(o);
   if (!x.model.has_W_o()) {
     e.formula = "no W_o: output = concat";
-    e.lines.push_back("= concat[" + std::to_string(r) + ", " + std::to_string(c) + "] = " +
-                      Num(e.value));
+    e.lines.push_back("= concat[" + std::to_string(r) + ", " + std::to_string(c) +
+                      "] = " + Num(e.value, x.decimals));
     return;
   }
   const std::string si = std::to_string(i), so = std::to_string(o);
@@ -293,9 +301,10 @@ void ExplainOutput(const Ctx& x, int r, int c, Explanation& e) {
   const double dot = DotTerms(int(x.model.W_o->rows()),
                               [&](int t) { return At(x.trace.concat, i, t, x.cols); },
                               [&](int t) { return (*x.model.W_o)(t, o); }, &all);
-  SetSum(e, all, dot);
+  SetSum(e, all, dot, x.decimals);
   const double bias = x.model.b_o.size() > o ? x.model.b_o(o) : 0.0;
-  e.lines.push_back(Num(dot) + " + b_o " + Factor(bias) + " = " + Num(dot + bias));
+  e.lines.push_back(Num(dot, x.decimals) + " + b_o " + Factor(bias, x.decimals) + " = " +
+                    Num(dot + bias, x.decimals));
 }
 
 // The matrix a cell is read from: its stage's own, or for the derived stages (scaled, masked)
@@ -334,13 +343,11 @@ std::optional<double> DisplayedValue(const attnlab::Scenario& s, const attnlab::
 
 }  // namespace
 
-std::string Num(double v) {
+std::string Num(double v, int decimals) {
   if (v == -INFINITY) return std::string(kMinus) + "\xE2\x88\x9E";
   if (v == INFINITY) return "\xE2\x88\x9E";
-  if (std::fabs(v) < 5e-13) v = 0;  // no "-0" or "1e-17" from rounding
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", std::fabs(v));
-  return (v < 0 ? std::string(kMinus) : std::string()) + buf;
+  const std::string text = attnlab::format_trimmed(v, decimals);
+  return text[0] == '-' ? kMinus + text.substr(1) : text;
 }
 
 std::string MaskReason(const attnlab::Scenario& s, int i, int j) {
@@ -360,15 +367,22 @@ std::string MaskReason(const attnlab::Scenario& s, int i, int j) {
 }
 
 Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
-                    const attnlab::Trace& trace, const HoveredCell& cell) {
+                    const attnlab::Trace& trace, const HoveredCell& cell, int decimals) {
   Explanation e;
   const std::optional<double> value = DisplayedValue(s, trace, cell);
   if (!value) return e;
   const int h = cell.head >= 0 ? cell.head : 0;
   if (h >= model.num_heads || trace.heads.empty()) return e;
   e.value = *value;
-  const Ctx x{s, model, trace, trace.heads[static_cast<std::size_t>(h)], h, Columns(s),
-              QueryTokenLabels(s), KeyTokenLabels(s)};
+  const Ctx x{s,
+              model,
+              trace,
+              trace.heads[static_cast<std::size_t>(h)],
+              h,
+              Columns(s),
+              QueryTokenLabels(s),
+              KeyTokenLabels(s),
+              decimals};
   const int r = cell.row, c = cell.col;
   switch (cell.stage) {
     case Stage::Q:

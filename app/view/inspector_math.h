@@ -39,14 +39,16 @@ struct Explanation {
 constexpr int kFirstTerms = 6;
 constexpr int kLargestTerms = 3;
 
-/// Explains `cell` (stage, head, row/col as displayed in the scenario's layout).
+/// Explains `cell` (stage, head, row/col as displayed in the scenario's layout), every number
+/// written with at most `decimals` decimals (Num).
 Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
-                    const attnlab::Trace& trace, const HoveredCell& cell);
+                    const attnlab::Trace& trace, const HoveredCell& cell, int decimals);
 
 /// Why query i may not attend key j (rows-convention indices), or empty when allowed.
 std::string MaskReason(const attnlab::Scenario& s, int i, int j);
 
-/// A number for formulas: 4 significant digits, a real minus sign, "−∞" for -infinity.
-std::string Num(double v);
+/// A number for formulas: `decimals` decimals without trailing zeros ("0.5", "2", never "-0"),
+/// a real minus sign, "−∞" for -infinity (attnlab::format_trimmed).
+std::string Num(double v, int decimals);
 
 }  // namespace attnlab::app

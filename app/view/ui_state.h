@@ -5,6 +5,7 @@
 #include <string>
 
 #include "attnlab/colormap.h"
+#include "attnlab/number_format.h"
 #include "view/stage.h"
 
 namespace attnlab::app {
@@ -18,6 +19,8 @@ struct UiState {
   std::string inputs_tab;                 ///< an Inputs tab ("W_q", ...) to bring to the front once
   bool guide_from_top = false;            ///< the Help panel scrolls back to its guide once (F1)
   float zoom = 1.0f;             ///< the UI scale out of lecture mode (view/ui_scale.h)
+  int decimals = attnlab::kDefaultDecimals;  ///< precision of shown numbers (View > Precision),
+                                             ///< kMinDecimals to kMaxDecimals
   bool lecture_mode = false;
   float lecture_scale = 0.0f;    ///< 0: fit the window's height (FitLectureScale)
   bool presenting = false;       ///< presenter mode: the lesson's steps instead of the Pipeline

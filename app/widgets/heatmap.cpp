@@ -9,17 +9,16 @@
 
 #include <imgui_internal.h>
 
+#include "attnlab/number_format.h"
+
+#include "view/label_fit.h"
 #include "widgets/heatmap_legend.h"
+#include "widgets/heatmap_text.h"
 #include "widgets/heatmap_texture.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
 namespace {
-
-struct ValueFormat {
-  int decimals = 2;
-  float text_width = 0;  // widest formatted value, in the mono font
-};
 
 // What a heatmap draws with this frame, from the scans of its data: its colour range, number
 // format and masked swatch. While the frame's work budget holds a scan back, the range and
@@ -72,27 +71,6 @@ bool IsMaskedCell(const HeatmapSpec& spec, int r, int c) {
   return IsMaskedCell(DataOf(spec), r, c);
 }
 
-// One format per matrix so that the numbers line up: integers stay integers, small values get
-// two decimals.
-ValueFormat ChooseFormat(const ValueScan& scan) {
-  ValueFormat f;
-  f.decimals = scan.integers ? 0 : scan.max_abs < 10 ? 2 : scan.max_abs < 100 ? 1 : 0;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", f.decimals, scan.negative ? -scan.max_abs : scan.max_abs);
-  f.text_width = TextWidth(MonoFont(), buf);
-  if (scan.masked) f.text_width = std::max(f.text_width, TextWidth(MonoFont(), "-inf"));
-  return f;
-}
-
-void FormatValue(char* buf, std::size_t n, double v, int decimals) {
-  if (v == -INFINITY)
-    std::snprintf(buf, n, "-inf");
-  else if (std::isnan(v))
-    std::snprintf(buf, n, "nan");
-  else
-    std::snprintf(buf, n, "%.*f", decimals, v == 0.0 ? 0.0 : v);  // no "-0.00"
-}
-
 // The widest of the labels drawn (every step-th): 2048 token names measured for each heatmap,
 // twice a frame (layout, then drawing), cost milliseconds, and only the drawn ones need room.
 float MaxLabelWidth(const std::vector<std::string>* labels, int step, float cap) {
@@ -137,7 +115,8 @@ void ComputeTitleGeometry(const HeatmapSpec& spec, float natural_w, Geometry& g)
 void ComputeLabelGeometry(const HeatmapSpec& spec, Geometry& g) {
   const float fs = ImGui::GetFontSize();
   const float pad = std::floor(fs * 0.4f);
-  const float cap = fs * 7.0f;  // long token names are clipped, not allowed to squeeze the grid
+  // Long token names are shortened in the middle, not allowed to squeeze the grid.
+  const float cap = spec.label_max > 0 ? spec.label_max : fs * 7.0f;
   // One label per line height: rows always, columns when their labels turn vertical. Upright
   // column labels are all measured (they may all be drawn).
   const int line_step = std::max(1, static_cast<int>(std::ceil(fs / spec.cell)));
@@ -156,6 +135,12 @@ void ComputeLabelGeometry(const HeatmapSpec& spec, Geometry& g) {
   g.col_step = std::max(1, static_cast<int>(std::ceil(step_px / spec.cell)));
   g.axis_h = (spec.col_axis || spec.col_band > 0) ? std::ceil(fs + 2.0f) : 0.0f;
 }
+
+// Background gap at the right and bottom of each cell: only cells large enough can spare it.
+float CellGap(float cell) { return cell >= 14.0f ? 1.0f : 0.0f; }
+
+// Pixels a printed value may take in a cell (a little air on both sides).
+float ValueRoom(float cell) { return cell - CellGap(cell) - 4.0f; }
 
 bool DrawnAsTexture(const HeatmapSpec& spec) {
   return spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold ||
@@ -192,7 +177,8 @@ Resolved Resolve(HeatmapContext& ctx, const HeatmapSpec& spec) {
   if (!texture || spec.legend || spec.symmetric_range) {
     const std::optional<ValueScan> scan = ScanOf(ctx, spec, !texture);
     if (!scan) return {r.scale, r.format, r.has_masked, true};
-    if (!texture) r.format = ChooseFormat(*scan);
+    if (!texture)
+      r.format = ChooseValueFormat(*scan, spec.decimals, ValueRoom(spec.cell), MonoFont());
     if (spec.symmetric_range) r.scale = SymmetricScale(spec.scale.map, scan->max_abs);
     r.has_masked = scan->masked;
   }
@@ -218,9 +204,9 @@ Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   const bool pooled = g.texels.pooling != Pooling::None;
   g.grid_w = pooled ? float(g.texels.cols_px) : cols * spec.cell;  // pooled: a texel a pixel
   g.grid_h = pooled ? float(g.texels.rows_px) : rows * spec.cell;
-  g.gap = spec.cell >= 14.0f ? 1.0f : 0.0f;
+  g.gap = CellGap(spec.cell);
   g.show_values = spec.values_in_cells && !g.texture &&
-                  g.data.format.text_width + 4.0f <= spec.cell - g.gap &&
+                  g.data.format.text_width <= ValueRoom(spec.cell) &&
                   MonoFont()->FontSize + 2.0f <= spec.cell;
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
@@ -233,18 +219,6 @@ Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   g.size.x = std::ceil(std::max(g.size.x, 1.0f));
   g.size.y = std::ceil(std::max(g.size.y, 1.0f));
   return g;
-}
-
-// Draws text rotated a quarter turn counter-clockwise (reading bottom to top); `bottom_left` is
-// where the first character starts.
-void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text) {
-  const int first = dl->VtxBuffer.Size;
-  dl->AddText(bottom_left, color, text);
-  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
-    ImVec2& p = dl->VtxBuffer[i].pos;
-    const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
-    p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
-  }
 }
 
 void DrawTitle(ImDrawList* dl, ImVec2 pos, const HeatmapSpec& spec, const Geometry& g) {
@@ -299,6 +273,27 @@ void DrawAxisHeader(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const 
   }
 }
 
+// The labels drawn (every step-th), shortened in the middle to the room the geometry gave them.
+DrawnLabels LabelsToDraw(const HeatmapSpec& spec, const Geometry& g) {
+  const float pad = std::floor(ImGui::GetFontSize() * 0.4f);
+  const TextWidthFn width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+  DrawnLabels out;
+  if (spec.row_labels) {
+    const int rows = std::min<int>(spec.values->rows(), spec.row_labels->size());
+    for (int r = 0; r < rows; r += g.row_step)
+      out.rows.emplace_back(
+          r, ElideMiddle((*spec.row_labels)[r], g.row_label_w - pad - kFrameMargin, width));
+  }
+  if (spec.col_labels) {
+    const int cols = std::min<int>(spec.values->cols(), spec.col_labels->size());
+    // Upright labels were measured against the cell (capped by label_max): longer ones are cut.
+    const float room = g.rotate_cols ? g.col_label_h - pad - kFrameMargin : spec.cell - 4.0f;
+    for (int c = 0; c < cols; c += g.col_step)
+      out.cols.emplace_back(c, ElideMiddle((*spec.col_labels)[c], room, width));
+  }
+  return out;
+}
+
 void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g,
                 int hot_row, int hot_col) {
   const float fs = ImGui::GetFontSize();
@@ -308,40 +303,46 @@ void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geom
   // Half a line of slack above and below: the first and last labels are centred on their rows.
   const ImVec4 clip_rows(grid.x - g.row_label_w, grid.y - fs * 0.5f, grid.x - kFrameMargin,
                          grid.y + g.grid_h + fs * 0.5f);
-  if (spec.row_labels) {
-    const int rows = std::min<int>(spec.values->rows(), spec.row_labels->size());
-    for (int r = 0; r < rows; r += g.row_step) {
-      const char* s = (*spec.row_labels)[r].c_str();
-      const float w = ImGui::CalcTextSize(s).x;
-      const ImVec2 p(grid.x - pad - kFrameMargin - w, grid.y + (r + 0.5f) * spec.cell - fs * 0.5f);
-      dl->AddText(ImGui::GetFont(), fs, p, r == hot_row ? hot : text, s, nullptr, 0.0f, &clip_rows);
+  const DrawnLabels labels = LabelsToDraw(spec, g);
+  for (const auto& [r, s] : labels.rows) {
+    const float w = ImGui::CalcTextSize(s.c_str()).x;
+    const ImVec2 p(grid.x - pad - kFrameMargin - w, grid.y + (r + 0.5f) * spec.cell - fs * 0.5f);
+    dl->AddText(ImGui::GetFont(), fs, p, r == hot_row ? hot : text, s.c_str(), nullptr, 0.0f,
+                &clip_rows);
+  }
+  for (const auto& [c, s] : labels.cols) {
+    const ImU32 color = c == hot_col ? hot : text;
+    const float cx = grid.x + (c + 0.5f) * spec.cell;
+    if (g.rotate_cols) {
+      AddVerticalText(dl, ImVec2(cx - fs * 0.5f, grid.y - pad * 0.5f - kFrameMargin), color,
+                      s.c_str());
+    } else {
+      const float w = ImGui::CalcTextSize(s.c_str()).x;
+      dl->AddText(ImVec2(cx - w * 0.5f, grid.y - fs - pad * 0.5f - kFrameMargin), color, s.c_str());
     }
   }
-  if (spec.col_labels) {
-    const int cols = std::min<int>(spec.values->cols(), spec.col_labels->size());
-    for (int c = 0; c < cols; c += g.col_step) {
-      const char* s = (*spec.col_labels)[c].c_str();
-      const ImU32 color = c == hot_col ? hot : text;
-      const float cx = grid.x + (c + 0.5f) * spec.cell;
-      if (g.rotate_cols) {
-        const float max_w = g.col_label_h - pad;
-        std::string clipped = s;
-        while (clipped.size() > 1 && ImGui::CalcTextSize(clipped.c_str()).x > max_w)
-          clipped.pop_back();
-        AddVerticalText(dl, ImVec2(cx - fs * 0.5f, grid.y - pad * 0.5f - kFrameMargin), color,
-                        clipped.c_str());
-      } else {
-        const float w = ImGui::CalcTextSize(s).x;
-        dl->AddText(ImVec2(cx - w * 0.5f, grid.y - fs - pad * 0.5f - kFrameMargin), color, s);
-      }
-    }
-  }
+}
+
+// The whole name of the token label under the mouse (labels may be shortened or skipped).
+void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  if (spec.cell < 1.0f) return;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const int r = static_cast<int>(std::floor((m.y - grid.y) / spec.cell));
+  const int c = static_cast<int>(std::floor((m.x - grid.x) / spec.cell));
+  const auto show = [](const std::vector<std::string>* labels, int i, const char* axis) {
+    if (!labels || i < 0 || i >= static_cast<int>(labels->size())) return;
+    ImGui::SetTooltip("%s %d: %s", axis ? axis : "index", i, (*labels)[std::size_t(i)].c_str());
+  };
+  if (m.x < grid.x && m.x >= grid.x - g.row_label_w && m.y >= grid.y && m.y < grid.y + g.grid_h)
+    show(spec.row_labels, r, spec.row_axis);
+  else if (m.y < grid.y && m.y >= grid.y - g.col_label_h && m.x >= grid.x &&
+           m.x < grid.x + g.grid_w)
+    show(spec.col_labels, c, spec.col_axis);
 }
 
 void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const attnlab::Matrix& m = *spec.values;
   ImFont* mono = MonoFont();
-  char buf[32];
   for (int r = 0; r < m.rows(); ++r) {
     for (int c = 0; c < m.cols(); ++c) {
       const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
@@ -351,14 +352,14 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
       dl->AddRectFilled(a, b, ToU32(fill));
       if (masked && spec.cell >= 8.0f) AddHatch(dl, a, b);
       if (!g.show_values) continue;
-      FormatValue(buf, sizeof buf, m(r, c), g.data.format.decimals);
-      const float w = TextWidth(mono, buf);
+      const std::string text = attnlab::format_fixed(m(r, c), g.data.format.decimals);
+      const float w = TextWidth(mono, text.c_str());
       const ImU32 ink = masked ? IM_COL32(235, 235, 240, 255)
                         : Luminance(fill) > 0.5 ? IM_COL32(16, 16, 16, 255)
                                                 : IM_COL32(250, 250, 250, 255);
       const ImVec2 p(std::floor((a.x + b.x - w) * 0.5f),
                      std::floor((a.y + b.y - mono->FontSize) * 0.5f));
-      dl->AddText(mono, mono->FontSize, p, ink, buf);
+      dl->AddText(mono, mono->FontSize, p, ink, text.c_str());
     }
   }
 }
@@ -433,6 +434,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.stage = spec.stage;
   p.head = spec.head;
   p.values_drawn = g.show_values && !g.texture;
+  p.decimals = p.values_drawn ? g.data.format.decimals : 0;
   p.texture = g.texture;
   p.pooling = PoolingName(g.texels.pooling);
   p.texels_w = g.texels.cols_px;
@@ -440,6 +442,13 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.colormap = ColormapName(spec.scale.map);
   p.lo = spec.scale.lo;
   p.hi = spec.scale.hi;
+  if (spec.labels) {
+    const DrawnLabels labels = LabelsToDraw(spec, g);
+    p.row_labels = labels.rows;
+    p.col_labels = labels.cols;
+    p.row_axis = spec.row_axis ? spec.row_axis : "";
+    p.col_axis = spec.col_axis ? spec.col_axis : "";
+  }
   ctx.on_drawn(p);
 }
 
@@ -465,16 +474,19 @@ HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, Im
   return p;
 }
 
-float ChooseCellSize(int rows, int cols, float max_width, float max_height) {
-  const float preferred = std::round(MonoFont()->FontSize * 3.4f);
+float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
+  // Room for "-0." and the decimals when the panel has it (at 2 decimals the look of old).
+  const std::string widest = "-0." + std::string(std::size_t(std::max(decimals, 0)), '0');
+  const float for_values = std::ceil(TextWidth(MonoFont(), widest.c_str()) + 4.0f + 1.0f);
+  const float preferred = std::max(std::round(MonoFont()->FontSize * 3.4f), for_values);
   const float by_width = std::floor(max_width / std::max(cols, 1));
   const float by_height = std::floor(max_height / std::max(rows, 1));
   return std::max(2.0f, std::min({preferred, by_width, by_height}));
 }
 
-float FitCellSize(int rows, int cols, float max_width, float max_height) {
+float FitCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
   const float fit = std::min(max_width / std::max(cols, 1), max_height / std::max(rows, 1));
-  if (fit >= 2.0f) return ChooseCellSize(rows, cols, max_width, max_height);
+  if (fit >= 2.0f) return ChooseCellSize(rows, cols, max_width, max_height, decimals);
   if (fit >= 1.5f) return fit;  // a cell's centre pixel always samples its own texel
   if (fit >= 1.0f) return 1.0f;
   return fit;
@@ -534,8 +546,11 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
     dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
                 AccentColor(), 0.0f, 0, 3.0f);
   if (spec.legend)
-    DrawHeatmapLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w, g.data.has_masked);
+    DrawHeatmapLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w,
+                      g.data.has_masked, spec.decimals);
   if (hover.on) DrawHover(dl, grid, drawn, g, hover);
+  else if (spec.labels && ImGui::IsItemHovered())
+    LabelTooltip(grid, drawn, g);
   RecordPlacement(ctx, grid, drawn, g);
   ImGui::PopID();
   return result;

@@ -7,16 +7,18 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <imgui.h>
 
-#include "view/stage.h"
-#include "attnlab/matrix.h"
 #include "attnlab/colormap.h"
+#include "attnlab/matrix.h"
+#include "attnlab/number_format.h"
 #include "view/frame_work.h"
 #include "view/heatmap_pooling.h"
 #include "view/heatmap_scan.h"
+#include "view/stage.h"
 
 namespace attnlab::app {
 
@@ -43,8 +45,12 @@ struct HeatmapSpec {
   float cell = 32.0f;                            ///< cell size in pixels (ChooseCellSize,
                                                  ///< FitCellSize); below 1, pooled
   bool labels = true;
+  float label_max = 0;                           ///< longest token label in pixels (0: 7 font
+                                                 ///< sizes); longer ones shortened in the middle
   bool shape_in_title = true;                    ///< "weights  256x256" (small multiples: no)
   bool values_in_cells = true;
+  int decimals = attnlab::kDefaultDecimals;  ///< wanted in the cells (UiState::decimals); fewer
+                                             ///< when they do not fit, integers always 0
   bool legend = true;
   bool selected = false;                         ///< frame the grid (selected head)
   std::uint64_t data_version = 0;                ///< texture rebuilt when this changes;
@@ -52,6 +58,11 @@ struct HeatmapSpec {
   bool stale = false;                            ///< dimmed: a newer trace is being computed
   Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
   int head = -1;
+};
+
+/// Token labels as drawn: (index, text) of every label shown, shortened where room is short.
+struct DrawnLabels {
+  std::vector<std::pair<int, std::string>> rows, cols;
 };
 
 /// Where one heatmap drew its cells this frame (HeatmapContext::on_drawn), e.g. so that a pixel
@@ -67,6 +78,7 @@ struct HeatmapPlacement {
   float gap = 0;         ///< background gap at the right/bottom of each cell
   float clip[4] = {0, 0, 0, 0};  ///< visible part: x0, y0, x1, y1
   bool values_drawn = false;     ///< numbers printed over the cells
+  int decimals = 0;              ///< decimals of those numbers (when drawn)
   bool texture = false;          ///< drawn as a texture instead of rectangles
   /// "none": every cell has its own pixels. Else (cell < 1) texel x of texels_w covers columns
   /// [x * cols / texels_w, (x + 1) * cols / texels_w), rows likewise, drawn one texel a pixel in
@@ -75,6 +87,8 @@ struct HeatmapPlacement {
   int texels_w = 0, texels_h = 0;
   std::string colormap;
   double lo = 0, hi = 1;
+  std::vector<std::pair<int, std::string>> row_labels, col_labels;  ///< as drawn (DrawnLabels)
+  std::string row_axis, col_axis;  ///< the axis names drawn ("queries", "keys", "d_k"), or ""
 };
 
 /// A placement of a `rows` x `cols` grid drawn in the current window from `origin` (cell (0, 0)'s
@@ -90,12 +104,12 @@ struct HeatmapResult {
 };
 
 /// A cell size (whole pixels, at least 2) for a rows x cols matrix: large enough to print values
-/// when the grid fits in max_width x max_height pixels, smaller otherwise.
-float ChooseCellSize(int rows, int cols, float max_width, float max_height);
+/// with `decimals` decimals when the grid fits in max_width x max_height pixels, smaller otherwise.
+float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals);
 /// A cell size at which the whole grid fits in max_width x max_height: as ChooseCellSize from 2
 /// pixels up; 1, or 1.5 to 2 (every cell keeps a pixel of its own, which samples its own texel);
 /// below 1 pixel the cells are pooled (several a pixel) so that any matrix fits.
-float FitCellSize(int rows, int cols, float max_width, float max_height);
+float FitCellSize(int rows, int cols, float max_width, float max_height, int decimals);
 /// Whole size of the widget for `spec` (title, labels, grid, legend), for flow layout.
 ImVec2 HeatmapSize(struct HeatmapContext& ctx, const HeatmapSpec& spec);
 /// Whether `spec` at its cell size prints the values over the cells (they fit).
@@ -104,7 +118,7 @@ bool HeatmapShowsValues(HeatmapContext& ctx, const HeatmapSpec& spec);
 HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec);
 
 /// A stand-alone colour legend (bar, range ticks, optional masked swatch) at the cursor.
-void HeatmapLegend(const ColorScale& scale, float width, bool show_masked = true);
+void HeatmapLegend(const ColorScale& scale, float width, bool show_masked, int decimals);
 
 /// Symmetric range +-max|finite value| for signed data (diverging map centred on 0).
 ColorScale DivergingScale(const attnlab::Matrix& m, Colormap sequential);

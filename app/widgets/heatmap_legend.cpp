@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+
+#include "attnlab/number_format.h"
 
 #include "widgets/theme.h"
 
@@ -11,9 +14,8 @@ namespace {
 
 ImU32 ToU32(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
 
-void FormatTick(char* buf, std::size_t n, double v) {
-  std::snprintf(buf, n, "%.3g", std::fabs(v) < 1e-12 ? 0.0 : v);
-}
+// The range's ends at the chosen precision, without trailing zeros: weights read "0" and "1".
+std::string TickText(double v, int decimals) { return attnlab::format_trimmed(v, decimals); }
 
 }  // namespace
 
@@ -33,7 +35,8 @@ float HeatmapLegendHeight(bool has_masked) {
   return std::ceil(fs * 0.5f + fs * 0.6f + 2.0f + fs) + (has_masked ? std::ceil(fs * 1.3f) : 0.0f);
 }
 
-void DrawHeatmapLegend(ImDrawList* dl, ImVec2 at, const ColorScale& scale, float width, bool has_masked) {
+void DrawHeatmapLegend(ImDrawList* dl, ImVec2 at, const ColorScale& scale, float width,
+                       bool has_masked, int decimals) {
   const float fs = ImGui::GetFontSize();
   const float bar_h = std::floor(fs * 0.6f);
   const ImVec2 a(at.x, at.y + std::floor(fs * 0.5f));
@@ -48,14 +51,13 @@ void DrawHeatmapLegend(ImDrawList* dl, ImVec2 at, const ColorScale& scale, float
   }
   const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
   const float ty = a.y + bar_h + 2.0f;
-  char lo[32], mid[32], hi[32];
-  FormatTick(lo, sizeof lo, scale.lo);
-  FormatTick(mid, sizeof mid, 0.5 * (scale.lo + scale.hi));
-  FormatTick(hi, sizeof hi, scale.hi);
-  dl->AddText(ImVec2(a.x, ty), dim, lo);
-  const float mid_w = ImGui::CalcTextSize(mid).x;
-  dl->AddText(ImVec2(a.x + (width - mid_w) * 0.5f, ty), dim, mid);
-  dl->AddText(ImVec2(a.x + width - ImGui::CalcTextSize(hi).x, ty), dim, hi);
+  const std::string lo = TickText(scale.lo, decimals);
+  const std::string mid = TickText(0.5 * (scale.lo + scale.hi), decimals);
+  const std::string hi = TickText(scale.hi, decimals);
+  dl->AddText(ImVec2(a.x, ty), dim, lo.c_str());
+  const float mid_w = ImGui::CalcTextSize(mid.c_str()).x;
+  dl->AddText(ImVec2(a.x + (width - mid_w) * 0.5f, ty), dim, mid.c_str());
+  dl->AddText(ImVec2(a.x + width - ImGui::CalcTextSize(hi.c_str()).x, ty), dim, hi.c_str());
   if (has_masked) {
     const float y = ty + std::ceil(fs * 1.2f);
     const ImVec2 s0(a.x, y + 1), s1(a.x + fs, y + fs - 1);
@@ -65,12 +67,12 @@ void DrawHeatmapLegend(ImDrawList* dl, ImVec2 at, const ColorScale& scale, float
   }
 }
 
-void HeatmapLegend(const ColorScale& scale, float width, bool show_masked) {
+void HeatmapLegend(const ColorScale& scale, float width, bool show_masked, int decimals) {
   const ImVec2 pos = ImGui::GetCursorScreenPos();
   const ImVec2 size(width, HeatmapLegendHeight(show_masked));
   ImGui::Dummy(size);
   DrawHeatmapLegend(ImGui::GetWindowDrawList(), ImVec2(std::floor(pos.x), std::floor(pos.y)), scale,
-             width, show_masked);
+                    width, show_masked, decimals);
 }
 
 }  // namespace attnlab::app

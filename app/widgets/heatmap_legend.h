@@ -9,9 +9,9 @@ namespace attnlab::app {
 
 /// Height of the legend: the colour bar, its ticks, and the masked swatch when `has_masked`.
 float HeatmapLegendHeight(bool has_masked);
-/// Draws the legend with its top-left at `at`, `width` wide.
+/// Draws the legend with its top-left at `at`, `width` wide, the range to `decimals` decimals.
 void DrawHeatmapLegend(ImDrawList* dl, ImVec2 at, const ColorScale& scale, float width,
-                       bool has_masked);
+                       bool has_masked, int decimals);
 /// Diagonal hatching of a masked cell [a, b].
 void AddHatch(ImDrawList* dl, ImVec2 a, ImVec2 b);
 

@@ -14,6 +14,7 @@
 #include "attnlab/edits.h"
 #include "attnlab/limits.h"
 #include "attnlab/matrix_text.h"
+#include "attnlab/number_format.h"
 #include "attnlab/scenario.h"
 #include "attnlab/trace_io.h"
 #include "widgets/edit_error.h"
@@ -53,7 +54,7 @@ int ChooseDecimals(const attnlab::Matrix& m, double* max_abs) {
 }
 
 void FormatCell(char* buf, std::size_t n, double v, int decimals) {
-  std::snprintf(buf, n, "%.*f", decimals, v == 0.0 ? 0.0 : v);  // no "-0.00"
+  std::snprintf(buf, n, "%s", attnlab::format_fixed(v, decimals).c_str());
 }
 
 std::string LabelAt(const std::vector<std::string>* labels, int i) {

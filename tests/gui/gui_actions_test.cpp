@@ -25,6 +25,7 @@ TEST(Actions, HelpListsEveryShortcutInItsOrder) {
       {"Ctrl+L", "Lecture mode"},
       {"F11", "Lecture mode"},
       {"Ctrl+=  Ctrl+-  Ctrl+0", "Zoom in / out / back to 100% (also Ctrl+wheel)"},
+      {".  ,", "More / fewer decimals (View > Precision)"},
       {"F1", "Show this help"},
       {"F12", "Screenshot of the window"},
       {"Shift+F12", "Screenshot at 2x"},

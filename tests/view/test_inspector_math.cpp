@@ -129,7 +129,8 @@ TEST(InspectorMath, EveryStageExplainsTheTracesOwnNumbers) {
           const std::string where = c.name + " " + attnlab::app::StageName(stage) + " head " +
                                     std::to_string(h) + " [" + std::to_string(r) + ", " +
                                     std::to_string(col) + "]";
-          const Explanation e = attnlab::app::Explain(s, model, t, HoveredCell{stage, h, r, col});
+          const Explanation e =
+              attnlab::app::Explain(s, model, t, HoveredCell{stage, h, r, col}, 4);
           ASSERT_TRUE(e.valid) << where;
           EXPECT_EQ(e.value, m(r, col)) << where;
           EXPECT_FALSE(e.title.empty() || e.formula.empty()) << where;
@@ -177,11 +178,12 @@ TEST(InspectorMath, CellsOutsideTheirMatrixOrStageNoneAreNotExplained) {
   const attnlab::Scenario s = attnlab::view_testing::made_cases().front().scenario;
   const attnlab::Model model = attnlab::resolve(s);
   const attnlab::Trace t = attnlab::compute(s);
-  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::None, 0, 0, 0}).valid);
-  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Weights, 0, 5, 0}).valid);
-  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Weights, 3, 0, 0}).valid);  // 3 heads: 0..2
-  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Q, 0, -1, 0}).valid);
-  EXPECT_TRUE(attnlab::app::Explain(s, model, t, {Stage::Weights, 2, 4, 4}).valid);
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::None, 0, 0, 0}, 2).valid);
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Weights, 0, 5, 0}, 2).valid);
+  EXPECT_FALSE(
+      attnlab::app::Explain(s, model, t, {Stage::Weights, 3, 0, 0}, 2).valid);  // 3 heads: 0..2
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Q, 0, -1, 0}, 2).valid);
+  EXPECT_TRUE(attnlab::app::Explain(s, model, t, {Stage::Weights, 2, 4, 4}, 2).valid);
 }
 
 TEST(InspectorMath, MaskReasonsNameEachPartThatForbids) {
@@ -202,11 +204,32 @@ TEST(InspectorMath, MaskReasonsNameEachPartThatForbids) {
   EXPECT_EQ(attnlab::app::MaskReason(s, 4, 2), "");
 }
 
-TEST(InspectorMath, NumWritesFourSignificantDigitsARealMinusAndInfinity) {
-  EXPECT_EQ(attnlab::app::Num(0.123456), "0.1235");
-  EXPECT_EQ(attnlab::app::Num(-2.5), "\xE2\x88\x92" "2.5");
-  EXPECT_EQ(attnlab::app::Num(-INFINITY), "\xE2\x88\x92\xE2\x88\x9E");
-  EXPECT_EQ(attnlab::app::Num(-1e-17), "0");
+TEST(InspectorMath, NumWritesTheChosenDecimalsARealMinusAndInfinity) {
+  EXPECT_EQ(attnlab::app::Num(0.123456, 4), "0.1235");
+  EXPECT_EQ(attnlab::app::Num(0.123456, 2), "0.12");
+  EXPECT_EQ(attnlab::app::Num(-21.20701, 3),
+            "\xE2\x88\x92"
+            "21.207");
+  EXPECT_EQ(attnlab::app::Num(-2.5, 6),
+            "\xE2\x88\x92"
+            "2.5");  // no trailing zeros in formulas
+  EXPECT_EQ(attnlab::app::Num(-INFINITY, 2), "\xE2\x88\x92\xE2\x88\x9E");
+  EXPECT_EQ(attnlab::app::Num(-1e-17, 2), "0");
+  EXPECT_EQ(attnlab::app::Num(-0.004, 2), "0");  // rounds to zero: no "−0"
+}
+
+TEST(InspectorMath, TheWrittenSumFollowsThePrecision) {
+  const attnlab::Scenario s = attnlab::view_testing::made_cases().front().scenario;
+  const attnlab::Model model = attnlab::resolve(s);
+  const attnlab::Trace t = attnlab::compute(s);
+  const HoveredCell cell{Stage::Scores, 0, 3, 2};
+  const Explanation two = attnlab::app::Explain(s, model, t, cell, 2);
+  const Explanation five = attnlab::app::Explain(s, model, t, cell, 5);
+  const std::string end2 = " = " + attnlab::app::Num(two.value, 2);
+  const std::string end5 = " = " + attnlab::app::Num(two.value, 5);
+  ASSERT_NE(end2, end5) << "pick a cell whose value needs more than 2 decimals";
+  EXPECT_EQ(two.written.substr(two.written.size() - end2.size()), end2) << two.written;
+  EXPECT_EQ(five.written.substr(five.written.size() - end5.size()), end5) << five.written;
 }
 
 }  // namespace

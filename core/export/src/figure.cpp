@@ -5,6 +5,7 @@
 
 #include "attnlab/export/figure.h"
 #include "attnlab/export/font.h"
+#include "attnlab/number_format.h"
 
 namespace attnlab::exporter {
 namespace {
@@ -25,13 +26,7 @@ std::string with_minus(std::string s) {
   return s;
 }
 
-std::string fixed(double v, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-  std::string s = buffer;
-  if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s = s.substr(1);  // no "-0.00"
-  return with_minus(s);
-}
+std::string fixed(double v, int decimals) { return with_minus(format_fixed(v, decimals)); }
 
 /// `text` cut to fit `max_width` with a trailing ellipsis.
 std::string clip(const Font& font, const std::string& text, double size, double max_width) {
@@ -57,13 +52,9 @@ bool all_integers(const Matrix& m) {
   return true;
 }
 
-int value_decimals(const HeatmapFigure& f) {
-  if (f.scale.lo == 0.0 && f.scale.hi == 1.0) return 2;  // weights
-  if (all_integers(f.values)) return 0;
-  double max_abs = 0;
-  for (Eigen::Index k = 0; k < f.values.size(); ++k)
-    if (std::isfinite(f.values.data()[k])) max_abs = std::max(max_abs, std::fabs(f.values.data()[k]));
-  return max_abs < 1 ? 3 : max_abs < 10 ? 2 : max_abs < 100 ? 1 : 0;
+// Integers stay integers (a mask, integer toy matrices); everything else at the chosen precision.
+int value_decimals(const HeatmapFigure& f, int decimals) {
+  return all_integers(f.values) ? 0 : decimals;
 }
 
 std::vector<std::string> all_cell_texts(const HeatmapFigure& f, int decimals) {
@@ -81,10 +72,9 @@ double nice_step(double rough) {
   return 10 * p;
 }
 
-std::string tick_text(double v, bool end) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, end ? "%.3g" : "%.4g", v);
-  return with_minus(buffer);
+/// The range's ends at the figure's precision, round ticks as they are ("0.25", "10").
+std::string tick_text(double v, bool end, int decimals) {
+  return with_minus(format_trimmed(v, end ? decimals : kMaxDecimals));
 }
 
 /// The range's ends always, plus round values between them at least `min_gap` (in units of the
@@ -145,7 +135,7 @@ struct Builder {
   int label_stride() const { return std::max(1, static_cast<int>(std::ceil(kLabelSize * 1.2 / out.cell))); }
 
   void build() {
-    out.value_decimals = value_decimals(f);
+    out.value_decimals = value_decimals(f, style.decimals);
     out.cell = choose_cell();
     fit_values();
     const int rows = static_cast<int>(f.values.rows()), cols = static_cast<int>(f.values.cols());
@@ -244,7 +234,7 @@ struct Builder {
                             : out.colorbar.y + out.colorbar.h / 2;
       out.ticks.push_back({v, y});
       const bool end = k == 0 || k + 1 == values.size();
-      const std::string label = tick_text(v, end);
+      const std::string label = tick_text(v, end, style.decimals);
       const double x = out.colorbar.x + out.colorbar.w + 8.0;
       text(label, x, y + kMidline * kTickSize, kTickSize, palette::ink, "tick");
       right = std::max(right, x + fonts.regular.text_width(label, kTickSize));

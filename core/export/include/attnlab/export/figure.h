@@ -8,6 +8,7 @@
 #include "attnlab/colormap.h"
 #include "attnlab/export/canvas.h"
 #include "attnlab/matrix.h"
+#include "attnlab/number_format.h"
 
 namespace attnlab::exporter {
 
@@ -29,6 +30,8 @@ struct HeatmapFigure {
 struct FigureStyle {
   bool values = false;       ///< print each value in its cell (black or white by luminance)
   bool transparent = false;  ///< no page colour (PNG alpha 0, SVG without background rect)
+  int decimals = kDefaultDecimals;  ///< of the values in cells and the colour bar's ends
+                                    ///< (kMinDecimals to kMaxDecimals; integer matrices: none)
 };
 
 /// One piece of text, positioned in figure units (1x pixels). (x, y) is the baseline anchor.

@@ -1,0 +1,31 @@
+#pragma once
+/// Token labels where room is short (GUI-free; the width of a text is measured by the caller):
+/// shortened in the middle, so that labels sharing a beginning stay apart ("word_1", "word_2"
+/// become "w…_1", "w…_2", not "wor." twice), or drawn only every k-th.
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace attnlab::app {
+
+/// Width of a text in pixels, as the font that draws it measures it.
+using TextWidthFn = std::function<float(const std::string&)>;
+
+/// `label` itself when it fits in `max_width`, else as many of its first and last characters as
+/// fit around a "…" (the end gets the odd one: it is where "_1" and "_2" differ); whole UTF-8
+/// code points only; "…" alone when nothing more fits.
+std::string ElideMiddle(const std::string& label, float max_width, const TextWidthFn& width);
+
+/// Whether `shown` (labels as shortened) still tells every token apart: no two alike, none
+/// reduced to the ellipsis alone.
+bool TellsApart(const std::vector<std::string>& shown);
+
+/// Every label of `labels` through ElideMiddle.
+std::vector<std::string> ElideEach(const std::vector<std::string>& labels, float max_width,
+                                   const TextWidthFn& width);
+
+/// Every how many-th label can be drawn along an axis of `cell`-pixel cells when each label needs
+/// `need` pixels along that axis: 1 when they all fit.
+int LabelStride(float need, float cell);
+
+}  // namespace attnlab::app

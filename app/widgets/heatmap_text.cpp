@@ -1,0 +1,53 @@
+#include "widgets/heatmap_text.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <string>
+
+#include "attnlab/number_format.h"
+
+namespace attnlab::app {
+namespace {
+
+float TextWidth(ImFont* font, const char* text) {
+  return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text).x;
+}
+
+// Today's decimals for values this large: the fewest a cell falls back to before it gives up.
+int DecimalsForMagnitude(double max_abs) { return max_abs < 10 ? 2 : max_abs < 100 ? 1 : 0; }
+
+float WidestValueWidth(const ValueScan& scan, int decimals, ImFont* mono) {
+  const std::string widest =
+      attnlab::format_fixed(scan.negative ? -scan.max_abs : scan.max_abs, decimals);
+  float w = TextWidth(mono, widest.c_str());
+  if (scan.masked) w = std::max(w, TextWidth(mono, "-inf"));
+  return w;
+}
+
+}  // namespace
+
+ValueFormat ChooseValueFormat(const ValueScan& scan, int wanted, float room, ImFont* mono) {
+  ValueFormat f;
+  f.decimals = scan.integers ? 0 : std::clamp(wanted, attnlab::kMinDecimals, attnlab::kMaxDecimals);
+  const int fewest = std::min(f.decimals, DecimalsForMagnitude(scan.max_abs));
+  f.text_width = WidestValueWidth(scan, f.decimals, mono);
+  while (f.text_width > room && f.decimals > fewest)
+    f.text_width = WidestValueWidth(scan, --f.decimals, mono);
+  return f;
+}
+
+void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text) {
+  const int first = dl->VtxBuffer.Size;
+  // ImGui drops glyphs outside the clip rectangle as it lays them out, before they are turned:
+  // a label near the window's right edge would lose its end. Turned, it stays in the widget.
+  dl->PushClipRectFullScreen();
+  dl->AddText(bottom_left, color, text);
+  dl->PopClipRect();
+  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
+    ImVec2& p = dl->VtxBuffer[i].pos;
+    const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
+    p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
+  }
+}
+
+}  // namespace attnlab::app

@@ -1,0 +1,25 @@
+#pragma once
+/// Text inside a heatmap: the one number format of a matrix's cells, and labels turned upright.
+#include <imgui.h>
+
+#include "view/heatmap_scan.h"
+
+namespace attnlab::app {
+
+/// How a matrix prints its values.
+struct ValueFormat {
+  int decimals = 2;
+  float text_width = 0;  // widest formatted value, in the mono font
+};
+
+/// One format per matrix so that the numbers line up: integers stay integers, others get `wanted`
+/// decimals, fewer (down to what their magnitude always had: 2 below 10, 1 below 100, else 0)
+/// when the widest would not fit in `room` pixels in the `mono` font; past that the caller
+/// draws no values.
+ValueFormat ChooseValueFormat(const ValueScan& scan, int wanted, float room, ImFont* mono);
+
+/// Draws text turned a quarter turn counter-clockwise (reading bottom to top); `bottom_left` is
+/// where the first character starts.
+void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text);
+
+}  // namespace attnlab::app

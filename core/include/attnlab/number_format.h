@@ -1,0 +1,22 @@
+#pragma once
+/// How numbers are shown to people: heatmap cells, legends, the Inspector, exported figures. One
+/// function, so that the window and the exports agree and "-0.00" never appears.
+#include <string>
+
+namespace attnlab {
+
+/// The precision a user can choose (decimals after the point) and the one shown by default.
+constexpr int kMinDecimals = 1;
+constexpr int kMaxDecimals = 6;
+constexpr int kDefaultDecimals = 2;
+
+/// `v` with exactly `decimals` (0 to 17) decimals, as printf's %.*f, except that a value that
+/// rounds to zero prints without its sign ("0.00", never "-0.00"); infinities are "inf" and
+/// "-inf", NaN "nan".
+std::string format_fixed(double v, int decimals);
+
+/// As format_fixed, then trailing zeros and a bare point dropped: "0.25", "1", "-21.21". For
+/// numbers inside sentences and formulas, where "1.00 x 0.50" would only add noise.
+std::string format_trimmed(double v, int decimals);
+
+}  // namespace attnlab

@@ -1,0 +1,29 @@
+#include "attnlab/number_format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab {
+
+std::string format_fixed(double v, int decimals) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  decimals = std::clamp(decimals, 0, 17);
+  char buffer[400];  // %f of the largest double is 309 digits before the point
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
+  std::string s = buffer;
+  // Every digit zero: the value rounded to zero, whatever its sign was.
+  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+  return s;
+}
+
+std::string format_trimmed(double v, int decimals) {
+  std::string s = format_fixed(v, decimals);
+  if (s.find('.') == std::string::npos || !std::isfinite(v)) return s;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Orientation cues, from the layout dumps of --screenshot runs under Xvfb:
+#  - the Mask grid of Machine Learning Mastery's preset ("word_1" ... "word_4") draws column labels
+#    that tell the words apart (no two alike, none a bare "…"; cut at the end they all read
+#    "wor.") and names its axes: queries down, keys across; in the columns layout (--test-edit
+#    layout) keys down, queries across, as the Pipeline's weights;
+#  - the Heads panel of UDL 12.2 and Vaswani Q3 draws token labels on both axes at 1280x800 and
+#    in lecture mode at 1920x1080.
+# usage: labels.sh APP PRESETS_DIR OUT_DIR
+set -eu
+app=$1
+presets=$2
+out=$3
+. "$(dirname "$0")/isolated_home.sh"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+shot() {  # shot NAME PRESET ARGS...
+  name=$1; preset=$2; shift 2
+  "$app" "$presets/$preset.json" --screenshot "$out/$name.png" "$@" >/dev/null || { echo "FAIL: $name"; exit 1; }
+}
+shot mlm-rows mlm-general-attention --size 1280x800
+shot mlm-columns mlm-general-attention --size 1280x800 --test-edit layout --frames 6
+shot udl udl-12-2-multihead --size 1280x800
+shot q3 vaswani-q3-two-heads --size 1280x800
+shot udl-lecture udl-12-2-multihead --size 1920x1080 --lecture
+shot q3-lecture vaswani-q3-two-heads --size 1920x1080 --lecture
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+failures = []
+def dump(name):
+    return json.load(open("%s/%s.png.json" % (out, name)))
+def texts(labels):
+    return [t for _, t in labels]
+def tells_apart(shown):
+    return len(shown) >= 2 and len(set(shown)) == len(shown) and "\u2026" not in shown
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok: failures.append(what)
+
+for name, down, across in (("mlm-rows", "queries", "keys"), ("mlm-columns", "keys", "queries")):
+    mask = [h for h in dump(name)["heatmaps"] if h["id"] == "mask"]
+    check(len(mask) == 1, name + ": one Mask grid")
+    if not mask: continue
+    m = mask[0]
+    cols = texts(m["col_labels"])
+    check(tells_apart(cols), "%s: mask column labels %s tell the words apart" % (name, cols))
+    check(len(texts(m["row_labels"])) == m["rows"], "%s: every mask row labelled %s" % (name, texts(m["row_labels"])))
+    check((m["row_axis"], m["col_axis"]) == (down, across),
+          "%s: mask axes %s down, %s across (got %s, %s)" % (name, down, across, m["row_axis"], m["col_axis"]))
+    weights = [h for h in dump(name)["heatmaps"] if h["window"].startswith("Pipeline") and h["matrix"] == "weights"]
+    check(bool(weights) and (weights[0]["row_axis"], weights[0]["col_axis"]) == (down, across),
+          "%s: the Pipeline's weights name the same axes" % name)
+
+for name in ("udl", "q3", "udl-lecture", "q3-lecture"):
+    heads = [h for h in dump(name)["heatmaps"] if h["window"].startswith("Heads")]
+    check(len(heads) == 2, name + ": two head multiples")
+    for h in heads:
+        rows, cols = texts(h["row_labels"]), texts(h["col_labels"])
+        check(tells_apart(rows) and tells_apart(cols),
+              "%s: head %d labelled, rows %s, columns %s" % (name, h["head"] + 1, rows, cols))
+sys.exit(1 if failures else 0)
+PY
