@@ -12,6 +12,33 @@
 
 namespace attnlab::app {
 
+nlohmann::json PlacementJson(const HeatmapPlacement& p) {
+  return {{"window", p.window},
+          {"id", p.id},
+          {"matrix", StageName(p.stage)},
+          {"head", p.head},
+          {"rows", p.rows},
+          {"cols", p.cols},
+          {"x0", p.x0},
+          {"y0", p.y0},
+          {"cell", p.cell},
+          {"gap", p.gap},
+          {"clip", {p.clip[0], p.clip[1], p.clip[2], p.clip[3]}},
+          {"values_drawn", p.values_drawn},
+          {"decimals", p.decimals},
+          {"texture", p.texture},
+          {"hidden", p.hidden},
+          {"pooling", p.pooling},
+          {"texels", {p.texels_w, p.texels_h}},
+          {"colormap", p.colormap},
+          {"lo", p.lo},
+          {"hi", p.hi},
+          {"row_axis", p.row_axis},
+          {"col_axis", p.col_axis},
+          {"row_labels", p.row_labels},  // [index, text as drawn]
+          {"col_labels", p.col_labels}};
+}
+
 bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, float fb_scale,
                        const AppState& state, std::string* error) const {
   nlohmann::json doc;
@@ -29,31 +56,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
                            {"rgb", {accent & 0xFF, (accent >> 8) & 0xFF, (accent >> 16) & 0xFF}},
                            {"menu_bar_height", ImGui::GetFrameHeight()}};
   nlohmann::json list = nlohmann::json::array();
-  for (const HeatmapPlacement& p : placements_) {
-    list.push_back({{"window", p.window},
-                    {"id", p.id},
-                    {"matrix", StageName(p.stage)},
-                    {"head", p.head},
-                    {"rows", p.rows},
-                    {"cols", p.cols},
-                    {"x0", p.x0},
-                    {"y0", p.y0},
-                    {"cell", p.cell},
-                    {"gap", p.gap},
-                    {"clip", {p.clip[0], p.clip[1], p.clip[2], p.clip[3]}},
-                    {"values_drawn", p.values_drawn},
-                    {"decimals", p.decimals},
-                    {"texture", p.texture},
-                    {"pooling", p.pooling},
-                    {"texels", {p.texels_w, p.texels_h}},
-                    {"colormap", p.colormap},
-                    {"lo", p.lo},
-                    {"hi", p.hi},
-                    {"row_axis", p.row_axis},
-                    {"col_axis", p.col_axis},
-                    {"row_labels", p.row_labels},  // [index, text as drawn]
-                    {"col_labels", p.col_labels}});
-  }
+  for (const HeatmapPlacement& p : placements_) list.push_back(PlacementJson(p));
   doc["heatmaps"] = std::move(list);
   doc["window_arrangement"] = arrangement_;
   try {

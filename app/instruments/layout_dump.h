@@ -11,6 +11,9 @@
 
 namespace attnlab::app {
 
+/// One heatmap's placement as the dumps write it.
+nlohmann::json PlacementJson(const HeatmapPlacement& placement);
+
 class LayoutDump {
  public:
   void Add(HeatmapPlacement placement) { placements_.push_back(std::move(placement)); }

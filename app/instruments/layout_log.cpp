@@ -27,6 +27,8 @@ nlohmann::json WindowArrangement(const AppState& state, const PanelRegistry& pan
                         {"arrangement", ArrangementName(panels.LastArrangement())},
                         {"lecture", state.ui.lecture_mode},
                         {"presenting", state.ui.presenting},
+                        {"presenter_step", state.ui.presenter_step},
+                        {"presenter_revealed", state.ui.presenter_revealed},
                         {"menu_bar", BoxOf("##MainMenuBar")},
                         {"status_bar", BoxOf("##status")}};
   nlohmann::json windows = nlohmann::json::array();
@@ -37,7 +39,12 @@ nlohmann::json WindowArrangement(const AppState& state, const PanelRegistry& pan
 }
 
 void LayoutLog::AfterDraw(const AppState& state, const PanelRegistry& panels) {
-  const std::string text = WindowArrangement(state, panels).dump(1);
+  nlohmann::json doc = WindowArrangement(state, panels);
+  doc["heatmaps"] = std::move(heatmaps_);
+  doc["masked_rgb"] = {kMaskedFill.r, kMaskedFill.g, kMaskedFill.b};
+  doc["hidden_rgb"] = {kHiddenFill.r, kHiddenFill.g, kHiddenFill.b};
+  heatmaps_ = nlohmann::json::array();
+  const std::string text = doc.dump(1);
   if (text == last_) return;
   try {
     attnlab::write_file_atomically(path_, text);

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "panels/stage_heatmap.h"
 #include "view/derived_stages.h"
-#include "view/formulas.h"
 #include "widgets/heatmap.h"
 #include "view/stage_labels.h"
 #include "widgets/theme.h"
@@ -43,21 +43,7 @@ struct View {
   const attnlab::Scenario& s;
   const attnlab::Trace& trace;
   int head;
-  int d_k;
   float max_width, max_height;  // room for one matrix's grid, in pixels
-};
-
-enum class Values { Signed, Weights };
-
-struct MatrixView {
-  Stage stage;
-  const char* title;
-  const attnlab::Matrix* m;
-  std::uint64_t version;  // of m's contents: textures and scans are cached on it
-  Values values;          // signed: diverging map over -m .. m; weights: [0, 1]
-  const attnlab::BoolArray* allowed = nullptr;
-  int col_band = 0, row_band = 0;
-  bool stale = false;     // older than the trace (derived stages still to compute)
 };
 
 // Matrices up to this many pixels a side at 2 pixels a cell are drawn cell by cell, to scroll
@@ -73,37 +59,11 @@ float CellSize(const View& v, const attnlab::Matrix& m) {
   return FitCellSize(rows, cols, v.max_width, v.max_height, decimals);
 }
 
-void ShowMatrix(View& v, Flow& flow, const MatrixView& mv) {
-  const AxisLabels labels = StageLabels(mv.stage, v.s, int(mv.m->rows()), int(mv.m->cols()));
-  const std::string formula = StageFormula(mv.stage, v.s, v.head, v.d_k);
-  char id[48];
-  std::snprintf(id, sizeof id, "%s/%d", StageName(mv.stage), v.head);
-  HeatmapSpec spec;
-  spec.id = id;
-  spec.title = mv.title;
-  spec.formula = formula.c_str();
-  spec.values = mv.m;
-  spec.row_labels = &labels.rows;
-  spec.col_labels = &labels.cols;
-  spec.row_axis = labels.row_axis;
-  spec.col_axis = labels.col_axis;
-  const Colormap cm = v.state.ui.colormap;
-  spec.scale = mv.values == Values::Signed ? SignedScale(cm) : WeightsScale(cm);
-  spec.symmetric_range = mv.values == Values::Signed;
-  spec.allowed = mv.allowed;
-  spec.col_band = mv.col_band;
-  spec.row_band = mv.row_band;
-  spec.cell = CellSize(v, *mv.m);
-  spec.decimals = v.state.ui.decimals;
-  spec.data_version = mv.version;
-  // W_o is the Scenario's own matrix; every other stage belongs to the (maybe older) trace.
-  spec.stale = mv.stale || (mv.stage != Stage::Wo && v.state.document.TraceStale());
-  spec.stage = mv.stage;
-  spec.head = mv.stage == Stage::Concat || mv.stage == Stage::Wo || mv.stage == Stage::Output
-                  ? -1 : v.head;
-  flow.Place(HeatmapSize(*v.state.heatmaps, spec).x);
-  const HeatmapResult r = Heatmap(*v.state.heatmaps, spec);
-  if (r.hovered && !mv.stale) v.state.ui.hovered = {mv.stage, spec.head, r.row, r.col};
+void ShowMatrix(View& v, Flow& flow, StageMatrix mv) {
+  mv.head = v.head;
+  StageHeatmap heatmap(v.state, mv, CellSize(v, *mv.m));
+  flow.Place(heatmap.Size().x);
+  heatmap.Draw();
 }
 
 void SectionHeader(const char* number, const char* title, const char* hint) {
@@ -146,10 +106,6 @@ void HeadSelector(AppState& state) {
   ImGui::TextColored(DimTextColor(), "of %d  (keys 1-9)", count);
 }
 
-int HeadDk(const attnlab::Scenario& s, const attnlab::HeadTrace& h) {
-  return int(s.layout == attnlab::Layout::rows ? h.Q.cols() : h.Q.rows());
-}
-
 // `derived`: the selected head's scaled and masked stages (the trace derives them, it does not
 // store them), kept by the panel.
 void HeadStages(View& v, DerivedStages& derived) {
@@ -157,25 +113,25 @@ void HeadStages(View& v, DerivedStages& derived) {
   const std::uint64_t tv = v.state.document.TraceVersion();  // textures and ranges built once per trace
   SectionHeader("1", "Project the tokens", "queries, keys and values");
   Flow qkv;
-  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, tv, Values::Signed});
-  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, tv, Values::Signed});
-  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, Values::Signed});
+  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, tv, false});
+  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, tv, false});
+  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, false});
 
   SectionHeader("2", "Score every query against every key", nullptr);
   derived.Update(v.trace, tv, v.head, v.state.heatmaps->work);
   const DerivedStages& d = derived;
   Flow scores;
-  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, Values::Signed});
-  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &d.Scaled(), d.ScaledVersion(), Values::Signed,
+  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, false});
+  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &d.Scaled(), d.ScaledVersion(), false,
                          nullptr, 0, 0, !d.ScaledCurrent()});
-  ShowMatrix(v, scores, {Stage::Masked, "masked", &d.Masked(), d.MaskedVersion(), Values::Signed,
+  ShowMatrix(v, scores, {Stage::Masked, "masked", &d.Masked(), d.MaskedVersion(), false,
                          nullptr, 0, 0, !d.MaskedCurrent()});
   ShowMatrix(v, scores,
-             {Stage::Weights, "weights", &h.weights, tv, Values::Weights, &v.trace.allowed});
+             {Stage::Weights, "weights", &h.weights, tv, true, &v.trace.allowed});
 
   SectionHeader("3", "Mix the values", "each output is a weighted sum of value vectors");
   Flow out;
-  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, tv, Values::Signed});
+  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, tv, false});
 }
 
 void CombineStages(View& v) {
@@ -185,15 +141,15 @@ void CombineStages(View& v) {
   const int d_v = int(rows ? h0.output.cols() : h0.output.rows());
   SectionHeader("4", "Combine the heads", v.trace.heads.size() > 1 ? nullptr : "(one head)");
   Flow flow;
-  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, tv, Values::Signed, nullptr,
+  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, tv, false, nullptr,
                        rows ? d_v : 0, rows ? 0 : d_v});
   if (v.s.W_o) {
     const attnlab::Matrix& wo = *v.s.W_o;
     const std::uint64_t sv = v.state.document.Version();  // the Scenario's own matrix
-    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, sv, Values::Signed, nullptr, 0, rows ? d_v : 0});
+    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, sv, false, nullptr, 0, rows ? d_v : 0});
   }
   const attnlab::Matrix& out = v.trace.output;
-  ShowMatrix(v, flow, {Stage::Output, "output", &out, tv, Values::Signed});
+  ShowMatrix(v, flow, {Stage::Output, "output", &out, tv, false});
   if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
 }
 
@@ -218,8 +174,7 @@ void Pipeline::Draw(AppState& state) {
   const int head = std::clamp(state.ui.selected_head, 0, int(trace.heads.size()) - 1);
   const float avail = ImGui::GetContentRegionAvail().x;
   const float fs = ImGui::GetFontSize();
-  View v{state, s, trace, head, HeadDk(s, trace.heads[static_cast<std::size_t>(head)]),
-         std::clamp(avail * 0.42f, fs * 10.0f, fs * 30.0f), fs * 32.0f};
+  View v{state, s, trace, head, std::clamp(avail * 0.42f, fs * 10.0f, fs * 30.0f), fs * 32.0f};
   HeadSelector(state);
   HeadStages(v, derived_);
   CombineStages(v);

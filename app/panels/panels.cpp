@@ -12,6 +12,7 @@
 #include "panels/panel_matrices.h"
 #include "panels/panel_help.h"
 #include "panels/panel_pipeline.h"
+#include "panels/panel_presenter.h"
 #include "panels/panel_scenario.h"
 #include "panels/panel_single_query.h"
 #include "widgets/window_backgrounds.h"
@@ -131,6 +132,9 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
        ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f});
   add({"Pipeline", PipelinePanel::Make()});
   add({"Heads", HeadsPanel::Make()});
+  Panel presenter{"Presenter", PresenterPanel::Make(), true, ImGuiWindowFlags_NoTitleBar};
+  presenter.listed = false;
+  add(std::move(presenter));
   add({"Inspector", InspectorPanel::Make()});
   add({"Single query", SingleQueryPanel::Make(), true, 0, 0.0f, true});
   add({"Help", HelpPanel::Make(std::move(shortcuts)), true, 0, 0.0f, true});

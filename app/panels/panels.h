@@ -25,6 +25,7 @@ struct Panel {
   float strip_lines = 0.0f;      ///< > 0: a strip this many text lines tall
   bool hide_in_lecture = false;  ///< closed while lecture mode is on (room for the Pipeline)
   bool open_before_lecture = true;
+  bool listed = true;  ///< in View > Panels (the presenter's stage is a mode, not a panel to toggle)
 };
 
 /// Which arrangement tiles the window: the normal three columns; two wider ones for lecture mode

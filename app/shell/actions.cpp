@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "attnlab/number_format.h"
 
@@ -195,7 +196,7 @@ void AddPrecisionKeys(std::vector<Action>& t) {
 // A panel behind another tab comes to the front; one in front closes; a closed one opens.
 void PanelItems(ActionContext& c) {
   for (Panel& panel : c.panels.List())
-    if (ImGui::MenuItem(panel.name, nullptr, panel.open)) {
+    if (panel.listed && ImGui::MenuItem(panel.name, nullptr, panel.open)) {
       if (c.panels.PanelInFront(c.state, panel.name))
         panel.open = false;
       else
@@ -220,6 +221,57 @@ void AddZoom(std::vector<Action>& t) {
   reset.run = [](ActionContext& c) { Zoom(c.state.ui, WindowHeight(), 0); };
 }
 
+bool Presenting(const ActionContext& c) {
+  return c.state.ui.presenting && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId);
+}
+
+// `to` the step's index (the presenter clamps it to the lesson); a new step starts hidden.
+void GoToStep(ActionContext& c, int to) {
+  c.state.ui.presenter_step = std::max(0, to);
+  c.state.ui.presenter_revealed = false;
+}
+
+// A presenter key: only while presenting, never while typing or a dialog is up.
+Action& AddStepKey(std::vector<Action>& t, const char* label, std::vector<KeyChord> keys) {
+  Action& a = Add(t, label, nullptr);
+  a.keys = std::move(keys);
+  a.scope = KeyScope::Document;
+  a.enabled = Presenting;
+  return a;
+}
+
+void AddPresenter(std::vector<Action>& t) {
+  Action& present = Add(t, "Present", "View");
+  present.keys = {Key(GLFW_KEY_P)};
+  present.scope = KeyScope::Document;
+  present.help = "Present the lesson step by step";
+  present.checked = [](const ActionContext& c) { return c.state.ui.presenting; };
+  present.run = [](ActionContext& c) {
+    c.state.ui.presenting = !c.state.ui.presenting;
+    c.state.ui.presenter_revealed = false;
+  };
+  Action& next = AddStepKey(t, "Next step", {Key(GLFW_KEY_RIGHT), Key(GLFW_KEY_SPACE), Key(GLFW_KEY_PAGE_DOWN)});
+  next.repeat = true;
+  next.help = "Presenter: next / previous step";
+  next.help_keys = "Right Space PgDn / Left PgUp";
+  next.run = [](ActionContext& c) { GoToStep(c, c.state.ui.presenter_step + 1); };
+  Action& back = AddStepKey(t, "Previous step", {Key(GLFW_KEY_LEFT), Key(GLFW_KEY_PAGE_UP)});
+  back.repeat = true;
+  back.run = [](ActionContext& c) { GoToStep(c, c.state.ui.presenter_step - 1); };
+  Action& first = AddStepKey(t, "First step", {Key(GLFW_KEY_HOME)});
+  first.help = "Presenter: first / last step";
+  first.help_keys = "Home / End";
+  first.run = [](ActionContext& c) { GoToStep(c, 0); };
+  AddStepKey(t, "Last step", {Key(GLFW_KEY_END)}).run = [](ActionContext& c) { GoToStep(c, 1 << 20); };
+  Action& reveal = AddStepKey(t, "Reveal", {Key(GLFW_KEY_R)});
+  reveal.help = "Presenter: reveal a step's hidden result";
+  reveal.run = [](ActionContext& c) { c.state.ui.presenter_revealed = true; };
+  Action& leave = AddStepKey(t, "Leave the presenter", {Key(GLFW_KEY_ESCAPE)});
+  leave.help = "Presenter: leave";
+  leave.help_keys = "Esc";
+  leave.run = [](ActionContext& c) { c.state.ui.presenting = false; };
+}
+
 void AddView(std::vector<Action>& t) {
   Action& lecture = Add(t, "Lecture mode", "View");
   lecture.keys = {Ctrl(GLFW_KEY_L), Key(GLFW_KEY_F11)};
@@ -227,6 +279,7 @@ void AddView(std::vector<Action>& t) {
   lecture.checked = [](const ActionContext& c) { return c.state.ui.lecture_mode; };
   lecture.run = [](ActionContext& c) { ToggleLectureMode(c.state, c.panels); };
   Add(t, "Lecture scale", "View").draw = LectureScaleMenu;
+  AddPresenter(t);
   AddZoom(t);
   Add(t, "Colormap", "View").draw = ColormapMenu;
   Add(t, "Precision", "View").draw = PrecisionMenu;

@@ -24,6 +24,8 @@ struct UiState {
   bool lecture_mode = false;
   float lecture_scale = 0.0f;    ///< 0: fit the window's height (FitLectureScale)
   bool presenting = false;       ///< presenter mode: the lesson's steps instead of the Pipeline
+  int presenter_step = 0;        ///< 0-based; the presenter clamps it to the lesson
+  bool presenter_revealed = false;  ///< the current step's prediction was revealed (R)
   /// Panel group -> the panel whose tab is in front (panels.cpp). Set it (ShowPanel) to bring a
   /// tab to the front; a click on a tab updates it.
   std::map<std::string, std::string> front_tab;

@@ -364,6 +364,35 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   }
 }
 
+// Before the reveal: the grid's shape, each cell a "?" on grey (one grey block past the size
+// drawn as a texture).
+void DrawHiddenCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  ImFont* mono = MonoFont();
+  const float w = TextWidth(mono, "?");
+  if (g.texture) {
+    dl->AddRectFilled(grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h), ToU32(kHiddenFill));
+    return;
+  }
+  for (int r = 0; r < spec.values->rows(); ++r)
+    for (int c = 0; c < spec.values->cols(); ++c) {
+      const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
+      const ImVec2 b(a.x + spec.cell - g.gap, a.y + spec.cell - g.gap);
+      dl->AddRectFilled(a, b, ToU32(kHiddenFill));
+      if (spec.cell >= mono->FontSize)
+        dl->AddText(mono, mono->FontSize, ImVec2(std::floor((a.x + b.x - w) * 0.5f), std::floor((a.y + b.y - mono->FontSize) * 0.5f)),
+                    IM_COL32(235, 235, 240, 255), "?");
+    }
+}
+
+void DrawOutlines(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec) {
+  const float t = std::max(2.0f, std::floor(ImGui::GetFontSize() * 0.18f));
+  for (const auto& [r, c] : *spec.outlined) {
+    if (r < 0 || c < 0 || r >= spec.values->rows() || c >= spec.values->cols()) continue;
+    const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
+    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + spec.cell, a.y + spec.cell), AccentColor(), 0.0f, 0, t);
+  }
+}
+
 void DrawBands(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const float t = std::max(2.0f, std::floor(ImGui::GetFontSize() * 0.15f));
   for (int c = spec.col_band; spec.col_band > 0 && c < spec.values->cols(); c += spec.col_band) {
@@ -433,8 +462,9 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
                                static_cast<int>(spec.values->cols()), grid, spec.cell, g.gap);
   p.stage = spec.stage;
   p.head = spec.head;
-  p.values_drawn = g.show_values && !g.texture;
+  p.values_drawn = g.show_values && !g.texture && !spec.hidden;
   p.decimals = p.values_drawn ? g.data.format.decimals : 0;
+  p.hidden = spec.hidden;
   p.texture = g.texture;
   p.pooling = PoolingName(g.texels.pooling);
   p.texels_w = g.texels.cols_px;
@@ -516,19 +546,21 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 grid = Add(pos, g.grid_offset);
-  const Hover hover = ImGui::IsItemHovered() ? HoverAt(grid, spec, g) : Hover{};
+  const Hover hover = ImGui::IsItemHovered() && !spec.hidden ? HoverAt(grid, spec, g) : Hover{};
   result.hovered = hover.on;
   result.row = hover.on ? hover.cell.row : -1;
   result.col = hover.on ? hover.cell.col : -1;
   // Right-click: export and copy (heatmap_export.h). After the hover test, which needs the
   // button to be the last item.
-  if (ctx.context_menu && ImGui::BeginPopupContextItem("##context")) {
+  if (ctx.context_menu && !spec.hidden && ImGui::BeginPopupContextItem("##context")) {
     ctx.context_menu(drawn);
     ImGui::EndPopup();
   }
   DrawTitle(dl, pos, drawn, g);
   bool current = true;  // false: an older texture (or none yet) is drawn
-  if (g.texture)
+  if (spec.hidden)
+    DrawHiddenCells(dl, grid, drawn, g);
+  else if (g.texture)
     current = DrawHeatmapTexture(ctx, state, dl, grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h),
                                  drawn, g.texels, g.data.scale, g.data.pending);
   else
@@ -545,7 +577,8 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   if (spec.selected)
     dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
                 AccentColor(), 0.0f, 0, 3.0f);
-  if (spec.legend)
+  if (spec.outlined && !spec.hidden) DrawOutlines(dl, grid, drawn);
+  if (spec.legend && !spec.hidden)
     DrawHeatmapLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w,
                       g.data.has_masked, spec.decimals);
   if (hover.on) DrawHover(dl, grid, drawn, g, hover);

@@ -22,6 +22,9 @@
 
 namespace attnlab::app {
 
+/// The grey of cells whose values are still to be guessed (HeatmapSpec::hidden).
+constexpr Rgb8 kHiddenFill{92, 92, 100};
+
 /// Matrices with more cells than this along either side are drawn as a texture.
 constexpr int kTextureThreshold = 64;
 
@@ -56,6 +59,10 @@ struct HeatmapSpec {
   std::uint64_t data_version = 0;                ///< texture rebuilt when this changes;
                                                  ///< non-zero: whole-matrix scans are cached
   bool stale = false;                            ///< dimmed: a newer trace is being computed
+  /// Predict, then reveal: the grid's shape and labels only, every cell a grey "?" (no colour,
+  /// value, legend, hover or export gives the numbers away).
+  bool hidden = false;
+  const std::vector<std::pair<int, int>>* outlined = nullptr;  ///< cells (row, col) to outline
   Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
   int head = -1;
 };
@@ -80,6 +87,7 @@ struct HeatmapPlacement {
   bool values_drawn = false;     ///< numbers printed over the cells
   int decimals = 0;              ///< decimals of those numbers (when drawn)
   bool texture = false;          ///< drawn as a texture instead of rectangles
+  bool hidden = false;           ///< every cell a grey "?" (HeatmapSpec::hidden)
   /// "none": every cell has its own pixels. Else (cell < 1) texel x of texels_w covers columns
   /// [x * cols / texels_w, (x + 1) * cols / texels_w), rows likewise, drawn one texel a pixel in
   /// the colour of the block's "max" (or "max_abs": farthest from 0) unmasked value.

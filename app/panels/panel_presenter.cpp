@@ -1,0 +1,216 @@
+#include "panels/panel_presenter.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attnlab/lesson.h"
+#include "panels/stage_heatmap.h"
+#include "view/derived_stages.h"
+#include "widgets/computing_badge.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::PresenterPanel {
+namespace {
+
+namespace lesson = attnlab::lesson;
+using lesson::StepKind;
+
+// The lesson of the document's current version (a malformed view.lesson was refused at load,
+// so an error here means an edit left its highlights or heads out of range: the default then).
+struct CachedLesson {
+  lesson::Lesson lesson;
+  std::string error;
+  std::uint64_t version = ~std::uint64_t{0};
+};
+
+Stage StageOf(StepKind kind) {
+  switch (kind) {
+    case StepKind::Q: return Stage::Q;
+    case StepKind::K: return Stage::K;
+    case StepKind::V: return Stage::V;
+    case StepKind::scores: return Stage::Scores;
+    case StepKind::scaled: return Stage::Scaled;
+    case StepKind::masked: return Stage::Masked;
+    case StepKind::weights:
+    case StepKind::heads: return Stage::Weights;
+    case StepKind::head_output: return Stage::HeadOutput;
+    case StepKind::concat: return Stage::Concat;
+    case StepKind::W_o: return Stage::Wo;
+    case StepKind::output: return Stage::Output;
+    case StepKind::inputs: break;
+  }
+  return Stage::None;
+}
+
+class Presenter final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+
+ private:
+  const lesson::Lesson& LessonOf(AppState& state);
+  std::vector<StageMatrix> Matrices(AppState& state, const lesson::Step& step, int head);
+  void DrawHeader(AppState& state, const lesson::Step& step, int head, int index, int count);
+  void DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden);
+
+  CachedLesson cached_;
+  DerivedStages derived_;
+  std::vector<std::pair<int, int>> outlined_;
+};
+
+const lesson::Lesson& Presenter::LessonOf(AppState& state) {
+  if (cached_.version == state.document.Version()) return cached_.lesson;
+  cached_.version = state.document.Version();
+  cached_.error.clear();
+  const attnlab::Scenario& s = state.document.GetScenario();
+  try {
+    cached_.lesson = lesson::lesson_of(s);
+  } catch (const std::invalid_argument& e) {
+    cached_.error = e.what();
+    cached_.lesson = lesson::default_lesson(s);
+  }
+  return cached_.lesson;
+}
+
+// The matrices a step shows: one, or each input, or every head's weights.
+std::vector<StageMatrix> Presenter::Matrices(AppState& state, const lesson::Step& step, int head) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const attnlab::Trace& t = state.document.GetTrace();
+  const std::uint64_t tv = state.document.TraceVersion();
+  const attnlab::HeadTrace& h = t.heads[std::size_t(head)];
+  const bool rows = s.layout == attnlab::Layout::rows;
+  const int d_v = int(rows ? h.output.cols() : h.output.rows());
+  const Stage stage = StageOf(step.kind);
+  switch (step.kind) {
+    case StepKind::inputs: {
+      std::vector<StageMatrix> out = {{Stage::None, "X", &s.X, state.document.Version()}};
+      if (s.Z) out.push_back({Stage::None, "Z", &*s.Z, state.document.Version()});
+      return out;
+    }
+    case StepKind::Q: return {{stage, "Q", &h.Q, tv, false, nullptr, 0, 0, false, head}};
+    case StepKind::K: return {{stage, "K", &h.K, tv, false, nullptr, 0, 0, false, head}};
+    case StepKind::V: return {{stage, "V", &h.V, tv, false, nullptr, 0, 0, false, head}};
+    case StepKind::scores: return {{stage, "scores", &h.scores, tv, false, nullptr, 0, 0, false, head}};
+    case StepKind::scaled:
+    case StepKind::masked: {
+      derived_.Update(t, tv, head, state.heatmaps->work);
+      const bool scaled = step.kind == StepKind::scaled;
+      return {{stage, scaled ? "scaled" : "masked", scaled ? &derived_.Scaled() : &derived_.Masked(),
+               scaled ? derived_.ScaledVersion() : derived_.MaskedVersion(), false, nullptr, 0, 0,
+               !(scaled ? derived_.ScaledCurrent() : derived_.MaskedCurrent()), head}};
+    }
+    case StepKind::weights: return {{stage, "weights", &h.weights, tv, true, &t.allowed, 0, 0, false, head}};
+    case StepKind::head_output:
+      return {{stage, "head output", &h.output, tv, false, nullptr, 0, 0, false, head}};
+    case StepKind::heads: {
+      std::vector<StageMatrix> out;
+      for (std::size_t k = 0; k < t.heads.size(); ++k)
+        out.push_back({stage, "", &t.heads[k].weights, tv, true, &t.allowed, 0, 0, false, int(k)});
+      return out;
+    }
+    case StepKind::concat:
+      return {{stage, "concat", &t.concat, tv, false, nullptr, rows ? d_v : 0, rows ? 0 : d_v}};
+    case StepKind::W_o:
+      if (!s.W_o) return {};
+      return {{stage, "W_o", &*s.W_o, state.document.Version(), false, nullptr, 0, rows ? d_v : 0}};
+    case StepKind::output: return {{stage, "output", &t.output, tv}};
+  }
+  return {};
+}
+
+void Presenter::DrawHeader(AppState& state, const lesson::Step& step, int head, int index, int count) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  ImGui::TextColored(DimTextColor(), "Step %d of %d", index + 1, count);
+  ImGui::SameLine();
+  // One dot per step: where the lesson is and how much is left.
+  const float r = ImGui::GetFontSize() * 0.22f;
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  p.y += ImGui::GetTextLineHeight() * 0.5f;
+  for (int i = 0; i < count; ++i)
+    ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(p.x + r + i * r * 3.0f, p.y), r,
+                                                i == index ? AccentColor() : ImGui::GetColorU32(ImGuiCol_TextDisabled));
+  ImGui::NewLine();
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextWrapped("%s", lesson::step_title(step, s, head).c_str());
+  ImGui::PopFont();
+  if (!step.caption.empty()) ImGui::TextWrapped("%s", step.caption.c_str());
+  ImGui::PushFont(GetFonts().mono);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(AccentColor()), "%s",
+                     lesson::step_formula(step, s, head).c_str());
+  ImGui::PopFont();
+}
+
+void Presenter::DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden) {
+  std::vector<StageMatrix> matrices = Matrices(state, step, head);
+  if (matrices.empty()) {
+    ImGui::TextColored(DimTextColor(), "This scenario has no W_o: the output is the concatenation.");
+    return;
+  }
+  outlined_.clear();
+  for (const lesson::Cell& c : step.highlight) outlined_.emplace_back(c.row, c.col);
+  // The room left, shared by the step's matrices side by side; cells as large as fit, up to
+  // five digits' worth.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const float count = float(matrices.size());
+  const float width = std::max(fs * 6.0f, avail.x / count - fs * (count > 1 ? 2.0f : 6.0f));
+  const float height = std::max(fs * 6.0f, avail.y - fs * 7.0f);
+  const float cap = std::round(GetFonts().mono->FontSize * 7.0f);
+  for (std::size_t i = 0; i < matrices.size(); ++i) {
+    const attnlab::Matrix& m = *matrices[i].m;
+    const float fit = std::min(width / float(m.cols()), height / float(m.rows()));
+    const float cell = fit >= 2.0f ? std::min(cap, fit)
+                                   : FitCellSize(int(m.rows()), int(m.cols()), width, height, state.ui.decimals);
+    StageHeatmap heatmap(state, matrices[i], std::floor(cell), "presenter/");
+    char title[32];
+    if (step.kind == StepKind::heads) {
+      std::snprintf(title, sizeof title, "head %d", matrices[i].head + 1);
+      heatmap.Spec().title = title;
+      heatmap.Spec().selected = matrices[i].head == head;
+    }
+    heatmap.Spec().formula = nullptr;  // the step's formula is above, large
+    heatmap.Spec().hidden = hidden;
+    heatmap.Spec().outlined = &outlined_;
+    if (i > 0) ImGui::SameLine(0.0f, fs * 2.0f);
+    const HeatmapResult r = heatmap.Draw();
+    if (step.kind == StepKind::heads && r.clicked) state.SelectHead(matrices[i].head);
+  }
+}
+
+void Presenter::Draw(AppState& state) {
+  const attnlab::Trace& trace = state.document.GetTrace();
+  if (ComputingBadge(state.document, trace) && trace.heads.empty()) return;
+  if (trace.heads.empty()) {
+    ImGui::TextColored(ErrorTextColor(), "Nothing to present: %s", state.document.status.c_str());
+    return;
+  }
+  const lesson::Lesson& lesson = LessonOf(state);
+  if (lesson.steps.empty()) return;
+  const int count = int(lesson.steps.size());
+  state.ui.presenter_step = std::clamp(state.ui.presenter_step, 0, count - 1);
+  const lesson::Step& step = lesson.steps[std::size_t(state.ui.presenter_step)];
+  const int head = std::clamp(step.head >= 0 ? step.head : state.ui.selected_head, 0,
+                              int(trace.heads.size()) - 1);
+  const bool hidden = step.predict && !state.ui.presenter_revealed;
+  DrawHeader(state, step, head, state.ui.presenter_step, count);
+  if (!cached_.error.empty()) ImGui::TextColored(WarningTextColor(), "view.lesson: %s", cached_.error.c_str());
+  if (hidden)
+    ImGui::TextColored(WarningTextColor(), "Predict first: what will these cells be? Press R to reveal.");
+  else
+    ImGui::TextWrapped("%s", lesson::step_explanation(step, state.document.GetScenario(), trace, head).c_str());
+  ImGui::Spacing();
+  DrawMatrices(state, step, head, hidden);
+  ImGui::Spacing();
+  ImGui::TextColored(DimTextColor(), "Right / Space: next   Left: back   R: reveal   Esc: leave");
+}
+
+}  // namespace
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Presenter>(); }
+
+}  // namespace attnlab::app::PresenterPanel

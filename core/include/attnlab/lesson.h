@@ -1,0 +1,79 @@
+#pragma once
+/// A lesson: the computation as a sequence of steps, one stage at a time, for the window's
+/// presenter mode and `attnlab-cli export --lesson`. A scenario file may carry its own under
+/// `view.lesson` (docs/FORMAT.md); otherwise every stage the scenario has, in computation order.
+/// Also the text of a step: its title, its formula in the layout's notation and an explanation
+/// with the live numbers.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attnlab/scenario.h"
+#include "attnlab/trace.h"
+
+namespace attnlab::lesson {
+
+/// The stages a step can show, in computation order. `heads`: every head's weights; `W_o`: the
+/// output projection itself.
+enum class StepKind { inputs, Q, K, V, scores, scaled, masked, weights, head_output, heads, concat, W_o, output };
+
+/// "inputs", "Q", "K", "V", "scores", "scaled", "masked", "weights", "head_output", "heads",
+/// "concat", "W_o", "output" (the file's and the CLI's names).
+const char* step_kind_name(StepKind kind);
+std::optional<StepKind> step_kind_from_name(const std::string& name);
+/// True for the stages that exist once per head.
+bool per_head(StepKind kind);
+
+struct Cell {
+  int row = 0, col = 0;  ///< 0-based, in the matrix as the file's layout shows it
+};
+
+struct Step {
+  StepKind kind = StepKind::inputs;
+  int head = -1;            ///< 0-based query head; -1: whichever head the presenter has selected
+  std::string caption;      ///< the author's words, shown above the generated explanation
+  bool predict = false;     ///< hide the step's result until it is revealed
+  std::vector<Cell> highlight;  ///< cells to outline
+};
+
+struct Lesson {
+  std::string title;
+  std::vector<Step> steps;
+};
+
+/// Every stage the scenario has, in computation order, the weights asking for a prediction:
+/// inputs, Q, K, V, scores, scaled (unless the scale is 1), masked (with a mask), weights, head
+/// output, then with several heads or a W_o: heads (several), concat (several), W_o, output.
+Lesson default_lesson(const Scenario& s);
+
+/// Reads a `view.lesson` object. Throws ScenarioError naming the field, e.g.
+/// `view.lesson.steps[2].stage: expected one of inputs, Q, ..., got "foo"`.
+Lesson parse_lesson(const nlohmann::json& lesson);
+/// Checks a lesson against its scenario: heads below the head count, highlighted cells of
+/// query-by-key stages within the tokens. Throws ScenarioError naming the field.
+void check_lesson(const Lesson& lesson, const Scenario& s);
+/// The lesson to present: `view.lesson` when the scenario has one, else default_lesson().
+/// Throws ScenarioError for a malformed one (the loader refuses such files before).
+Lesson lesson_of(const Scenario& s);
+/// The inverse of parse_lesson.
+nlohmann::json to_json(const Lesson& lesson);
+
+/// e.g. "Scores: every query against every key (head 2)".
+std::string step_title(const Step& step, const Scenario& s, int head);
+/// The step's equation in the layout's notation, e.g. rows "S = Q K^T", columns "S = K^T Q".
+std::string step_formula(const Step& step, const Scenario& s, int head);
+/// One or two sentences with the live numbers and the tokens' names, speaking of rows or columns
+/// as the layout has them. `head` 0-based.
+std::string step_explanation(const Step& step, const Scenario& s, const Trace& t, int head);
+
+/// The formula of a stage (as step_formula) for a head whose keys are `d_k` wide.
+std::string stage_formula(StepKind kind, const Scenario& s, int head, int d_k);
+/// The scale in words, e.g. "1/\u221Ad_k = 1/\u221A2 = 0.7071".
+std::string scale_description(const Scenario& s, int d_k);
+/// One head's whole computation in one line, e.g. rows "A = softmax_row(Q K^T / \u221Ad_k),
+/// Y = A V".
+std::string attention_summary(const Scenario& s);
+
+}  // namespace attnlab::lesson

@@ -1,0 +1,182 @@
+#include "attnlab/lesson.h"
+
+#include <string>
+
+namespace attnlab::lesson {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kNames[] = {"inputs", "Q",           "K",     "V",      "scores",
+                                  "scaled", "masked",      "weights", "head_output", "heads",
+                                  "concat", "W_o",         "output"};
+constexpr std::size_t kMaxCaption = 2000;
+constexpr std::size_t kMaxSteps = 200;
+
+[[noreturn]] void fail(const std::string& field, const std::string& message) {
+  throw ScenarioError(field + ": " + message);
+}
+
+std::string kind_list() {
+  std::string out;
+  for (const char* name : kNames) out += std::string(out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+// What a value is, for a message: "a string", "the number 3", ...
+std::string what(const json& v) {
+  if (v.is_string()) return "the string " + v.dump();
+  if (v.is_number()) return "the number " + v.dump();
+  if (v.is_boolean()) return v.dump();
+  if (v.is_null()) return "null";
+  if (v.is_array()) return "an array of " + std::to_string(v.size());
+  return "an object";
+}
+
+Cell parse_cell(const json& v, const std::string& field) {
+  if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer() ||
+      v[0].get<long long>() < 0 || v[1].get<long long>() < 0 || v[0].get<long long>() > 1000000 ||
+      v[1].get<long long>() > 1000000)
+    fail(field, "expected [row, col], two whole numbers from 0, got " + what(v));
+  return {v[0].get<int>(), v[1].get<int>()};
+}
+
+Step parse_step(const json& v, const std::string& field) {
+  if (!v.is_object()) fail(field, "expected an object, got " + what(v));
+  for (const auto& [key, value] : v.items())
+    if (key != "stage" && key != "head" && key != "caption" && key != "predict" && key != "highlight")
+      fail(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight)");
+  if (!v.contains("stage")) fail(field + ".stage", "expected one of " + kind_list() + ", got nothing");
+  const json& stage = v["stage"];
+  const std::optional<StepKind> kind = stage.is_string() ? step_kind_from_name(stage.get<std::string>()) : std::nullopt;
+  if (!kind) fail(field + ".stage", "expected one of " + kind_list() + ", got " + what(stage));
+  Step step;
+  step.kind = *kind;
+  if (v.contains("head")) {
+    const json& h = v["head"];
+    if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() > 255)
+      fail(field + ".head", "expected a head from 0 (the first) to 255, got " + what(h));
+    step.head = h.get<int>();
+  }
+  if (v.contains("caption")) {
+    const json& c = v["caption"];
+    if (!c.is_string() || c.get<std::string>().size() > kMaxCaption)
+      fail(field + ".caption", "expected a string of at most 2000 bytes, got " +
+                                   (c.is_string() ? "one of " + std::to_string(c.get<std::string>().size()) : what(c)));
+    step.caption = c.get<std::string>();
+  }
+  if (v.contains("predict")) {
+    if (!v["predict"].is_boolean()) fail(field + ".predict", "expected true or false, got " + what(v["predict"]));
+    step.predict = v["predict"].get<bool>();
+  }
+  if (v.contains("highlight")) {
+    const json& cells = v["highlight"];
+    if (!cells.is_array() || cells.size() > 10000)
+      fail(field + ".highlight", "expected an array of [row, col] cells, got " + what(cells));
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      step.highlight.push_back(parse_cell(cells[i], field + ".highlight[" + std::to_string(i) + "]"));
+  }
+  return step;
+}
+
+bool queries_by_keys(StepKind k) {
+  return k == StepKind::scores || k == StepKind::scaled || k == StepKind::masked ||
+         k == StepKind::weights || k == StepKind::heads;
+}
+
+}  // namespace
+
+const char* step_kind_name(StepKind kind) { return kNames[static_cast<int>(kind)]; }
+
+std::optional<StepKind> step_kind_from_name(const std::string& name) {
+  for (std::size_t i = 0; i < std::size(kNames); ++i)
+    if (name == kNames[i]) return static_cast<StepKind>(i);
+  return std::nullopt;
+}
+
+bool per_head(StepKind kind) {
+  return kind != StepKind::inputs && kind != StepKind::heads && kind != StepKind::concat &&
+         kind != StepKind::W_o && kind != StepKind::output;
+}
+
+Lesson default_lesson(const Scenario& s) {
+  Lesson lesson;
+  lesson.title = s.title;
+  auto add = [&lesson](StepKind kind, bool predict = false) { lesson.steps.push_back({kind, -1, {}, predict, {}}); };
+  for (StepKind k : {StepKind::inputs, StepKind::Q, StepKind::K, StepKind::V, StepKind::scores}) add(k);
+  if (s.scale.kind != Scale::Kind::none) add(StepKind::scaled);
+  if (!s.mask.empty()) add(StepKind::masked);
+  add(StepKind::weights, true);
+  add(StepKind::head_output);
+  const bool several = s.head_count() > 1;
+  if (several) add(StepKind::heads);
+  if (several) add(StepKind::concat);
+  if (s.W_o) add(StepKind::W_o);
+  if (several || s.W_o) add(StepKind::output);
+  return lesson;
+}
+
+Lesson parse_lesson(const json& v) {
+  const std::string field = "view.lesson";
+  if (!v.is_object()) fail(field, "expected an object, got " + what(v));
+  for (const auto& [key, value] : v.items())
+    if (key != "title" && key != "steps") fail(field + "." + key, "unknown key (a lesson has title, steps)");
+  Lesson lesson;
+  if (v.contains("title")) {
+    if (!v["title"].is_string()) fail(field + ".title", "expected a string, got " + what(v["title"]));
+    lesson.title = v["title"].get<std::string>();
+  }
+  if (!v.contains("steps") || !v["steps"].is_array() || v["steps"].empty() || v["steps"].size() > kMaxSteps)
+    fail(field + ".steps", "expected an array of 1 to 200 steps, got " +
+                               (v.contains("steps") ? what(v["steps"]) : std::string("nothing")));
+  for (std::size_t i = 0; i < v["steps"].size(); ++i)
+    lesson.steps.push_back(parse_step(v["steps"][i], field + ".steps[" + std::to_string(i) + "]"));
+  return lesson;
+}
+
+void check_lesson(const Lesson& lesson, const Scenario& s) {
+  const bool rows = s.layout == Layout::rows;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    const Step& step = lesson.steps[i];
+    const std::string field = "view.lesson.steps[" + std::to_string(i) + "]";
+    if (step.head >= s.head_count())
+      fail(field + ".head", "expected a head from 0 to " + std::to_string(s.head_count() - 1) +
+                                " (the scenario has " + std::to_string(s.head_count()) + "), got " +
+                                std::to_string(step.head));
+    if (!queries_by_keys(step.kind)) continue;
+    const int n_rows = rows ? s.n_x() : s.n_z(), n_cols = rows ? s.n_z() : s.n_x();
+    for (std::size_t c = 0; c < step.highlight.size(); ++c)
+      if (step.highlight[c].row >= n_rows || step.highlight[c].col >= n_cols)
+        fail(field + ".highlight[" + std::to_string(c) + "]",
+             "expected a cell of the " + std::to_string(n_rows) + "x" + std::to_string(n_cols) + " " +
+                 step_kind_name(step.kind) + ", got [" + std::to_string(step.highlight[c].row) + ", " +
+                 std::to_string(step.highlight[c].col) + "]");
+  }
+}
+
+Lesson lesson_of(const Scenario& s) {
+  if (!s.view.is_object() || !s.view.contains("lesson")) return default_lesson(s);
+  Lesson lesson = parse_lesson(s.view["lesson"]);
+  if (lesson.title.empty()) lesson.title = s.title;
+  return lesson;
+}
+
+json to_json(const Lesson& lesson) {
+  json steps = json::array();
+  for (const Step& step : lesson.steps) {
+    json v = {{"stage", step_kind_name(step.kind)}};
+    if (step.head >= 0) v["head"] = step.head;
+    if (!step.caption.empty()) v["caption"] = step.caption;
+    if (step.predict) v["predict"] = true;
+    if (!step.highlight.empty()) {
+      v["highlight"] = json::array();
+      for (const Cell& c : step.highlight) v["highlight"].push_back({c.row, c.col});
+    }
+    steps.push_back(std::move(v));
+  }
+  json out = {{"steps", std::move(steps)}};
+  if (!lesson.title.empty()) out["title"] = lesson.title;
+  return out;
+}
+
+}  // namespace attnlab::lesson

@@ -1,0 +1,286 @@
+// The words of a lesson's step: title, formula in the layout's notation, and an explanation in
+// the live numbers. Also the window's formula strip (app/view/formulas.h adapts these).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "attnlab/lesson.h"
+#include "attnlab/number_format.h"
+
+namespace attnlab::lesson {
+namespace {
+
+const Projections& projections(const Scenario& s, int head) {
+  return s.per_head() ? s.heads[static_cast<std::size_t>(head)] : s.full;
+}
+
+bool has_bias(const Scenario& s, int head, char which) {
+  const Projections& p = projections(s, head);
+  return which == 'q' ? p.b_q.has_value() : which == 'k' ? p.b_k.has_value() : p.b_v.has_value();
+}
+
+// "Q = X W_q + b_q" in rows, "Q = W_q X + b_q 1^T" in columns; identity projections drop W.
+std::string projection(const Scenario& s, int head, char which) {
+  const bool rows = s.layout == Layout::rows;
+  const char* input = which == 'q' || !s.cross_attention() ? "X" : "Z";
+  const std::string name(1, static_cast<char>(std::toupper(which)));
+  const Projections& p = projections(s, head);
+  const bool has_w = which == 'q' ? p.W_q.has_value() : which == 'k' ? p.W_k.has_value() : p.W_v.has_value();
+  const std::string w = std::string("W_") + which + (s.head_count() > 1 ? "\xE2\x81\xBD\xCA\xB0\xE2\x81\xBE" : "");
+  std::string out = name + " = ";
+  if (!has_w)
+    out += input;
+  else
+    out += rows ? std::string(input) + " " + w : w + " " + input;
+  if (has_bias(s, head, which)) out += std::string(" + b_") + which + (rows ? "" : " 1^T");
+  return out;
+}
+
+// d_k of `head`: its W_q's width (rows layout) or height (columns); without W_q, X's width
+// split among the heads.
+int d_k_of(const Scenario& s, int head) {
+  const bool rows = s.layout == Layout::rows;
+  const Projections& p = projections(s, head);
+  const int split = s.per_head() ? 1 : std::max(1, s.head_count());
+  if (p.W_q) return int(rows ? p.W_q->cols() : p.W_q->rows()) / split;
+  return int(rows ? s.X.cols() : s.X.rows()) / split;
+}
+
+std::string num(double v) { return format_trimmed(v, 2); }
+std::string in_quotes(const std::string& label) { return "'" + label + "'"; }
+
+std::vector<std::string> named(const std::vector<std::string>& given, int n, const char* prefix) {
+  if (static_cast<int>(given.size()) == n) return given;
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back(prefix + std::to_string(i));
+  return out;
+}
+
+// What the explanations need to know of the scenario and the head, in the file's layout.
+struct Context {
+  const Scenario& s;
+  const Trace& t;
+  const HeadTrace& h;
+  int head;
+  bool rows;
+  const char* line;  // "row" or "column": what one token is
+  std::vector<std::string> queries, keys;
+
+  // Entry (query i, key j) of a queries-by-keys matrix in the file's layout.
+  double qk(const Matrix& m, int i, int j) const { return rows ? m(i, j) : m(j, i); }
+  // Token i's vector of a token-by-width matrix in the file's layout.
+  std::string vector_of(const Matrix& m, int i) const {
+    const Eigen::Index n = rows ? m.cols() : m.rows();
+    std::string out = "[";
+    for (Eigen::Index d = 0; d < std::min<Eigen::Index>(n, 6); ++d)
+      out += (d ? ", " : "") + num(rows ? m(i, d) : m(d, i));
+    return out + (n > 6 ? ", ...]" : "]");
+  }
+};
+
+// The query the explanation speaks of: the first highlighted one, else the most decided one
+// (the largest single weight).
+int focus_query(const Context& c, const Step& step) {
+  if (!step.highlight.empty())
+    return std::clamp(c.rows ? step.highlight.front().row : step.highlight.front().col, 0,
+                      int(c.queries.size()) - 1);
+  int best = 0;
+  double best_w = -1;
+  for (int i = 0; i < int(c.queries.size()); ++i)
+    for (int j = 0; j < int(c.keys.size()); ++j)
+      if (c.qk(c.h.weights, i, j) > best_w) best_w = c.qk(c.h.weights, i, j), best = i;
+  return best;
+}
+
+int argmax_key(const Context& c, const Matrix& m, int i) {
+  int best = 0;
+  for (int j = 1; j < int(c.keys.size()); ++j)
+    if (c.qk(m, i, j) > c.qk(m, i, best)) best = j;
+  return best;
+}
+
+std::string explain_projection(const Context& c, char which) {
+  const Matrix& m = which == 'q' ? c.h.Q : which == 'k' ? c.h.K : c.h.V;
+  const std::vector<std::string>& tokens = which == 'q' ? c.queries : c.keys;
+  const char* role = which == 'q' ? "query" : which == 'k' ? "key" : "value";
+  const char* use = which == 'q' ? "it asks every key how well it matches"
+                    : which == 'k' ? "every query is compared with it"
+                                   : "the head's output mixes these, weighted by attention";
+  return std::string("Each ") + c.line + " is one token's " + role + " vector (" + use + "): " +
+         in_quotes(tokens.front()) + " has " + c.vector_of(m, 0) + ".";
+}
+
+std::string explain_scores(const Context& c) {
+  int bi = 0, bj = 0;
+  for (int i = 0; i < int(c.queries.size()); ++i)
+    for (int j = 0; j < int(c.keys.size()); ++j)
+      if (c.qk(c.h.scores, i, j) > c.qk(c.h.scores, bi, bj)) bi = i, bj = j;
+  return "Each entry is the dot product of one query with one key: the largest, " +
+         num(c.qk(c.h.scores, bi, bj)) + ", is query " + in_quotes(c.queries[std::size_t(bi)]) +
+         " against key " + in_quotes(c.keys[std::size_t(bj)]) + ".";
+}
+
+std::string explain_masked(const Context& c) {
+  long masked = 0;
+  for (Eigen::Index r = 0; r < c.t.allowed.rows(); ++r)
+    for (Eigen::Index k = 0; k < c.t.allowed.cols(); ++k) masked += c.t.is_masked(r, k) ? 1 : 0;
+  return std::to_string(masked) + " of the " + std::to_string(c.t.allowed.size()) +
+         " scores are masked to \xE2\x88\x92\xE2\x88\x9E: after the softmax those keys get exactly 0.";
+}
+
+std::string explain_weights(const Context& c, const Step& step) {
+  const int i = focus_query(c, step);
+  const int j = argmax_key(c, c.h.weights, i);
+  return std::string("Each ") + c.line + " is a softmax and sums to 1: " + in_quotes(c.queries[std::size_t(i)]) +
+         " gives " + num(c.qk(c.h.weights, i, j)) + " of its attention to " + in_quotes(c.keys[std::size_t(j)]) +
+         ", its largest weight.";
+}
+
+std::string explain_head_output(const Context& c, const Step& step) {
+  const int i = focus_query(c, step);
+  std::string sum;
+  for (int j = 0; j < int(c.keys.size()) && j < 4; ++j)
+    sum += (j ? " + " : "") + num(c.qk(c.h.weights, i, j)) + "\xC2\xB7v(" + c.keys[std::size_t(j)] + ")";
+  if (c.keys.size() > 4) sum += " + ...";
+  return std::string("Each ") + c.line + " mixes the value vectors by its weights: " +
+         in_quotes(c.queries[std::size_t(i)]) + " = " + sum + " = " + c.vector_of(c.h.output, i) + ".";
+}
+
+std::string explain_heads(const Context& c) {
+  std::string out = std::to_string(c.t.heads.size()) + " heads, each with its own weights.";
+  for (std::size_t k = 0; k < c.t.heads.size() && k < 4; ++k) {
+    const Context hk{c.s, c.t, c.t.heads[k], int(k), c.rows, c.line, c.queries, c.keys};
+    const int i = focus_query(hk, Step{});
+    const int j = argmax_key(hk, hk.h.weights, i);
+    out += " Head " + std::to_string(k + 1) + ": " + in_quotes(c.queries[std::size_t(i)]) + " \xE2\x86\x92 " +
+           in_quotes(c.keys[std::size_t(j)]) + " " + num(hk.qk(hk.h.weights, i, j)) + ".";
+  }
+  return out;
+}
+
+std::string shape(const Matrix& m) { return std::to_string(m.rows()) + "\xC3\x97" + std::to_string(m.cols()); }
+
+}  // namespace
+
+std::string scale_description(const Scenario& s, int d_k) {
+  switch (s.scale.kind) {
+    case Scale::Kind::inv_sqrt_dk:
+      return "1/\xE2\x88\x9A" "d_k = 1/\xE2\x88\x9A" + std::to_string(d_k) + " = " +
+             format_trimmed(1.0 / std::sqrt(double(d_k)), 4);
+    case Scale::Kind::none: return "1 (unscaled)";
+    case Scale::Kind::value:
+      return format_trimmed(s.scale.value, 4) + " (temperature T = " + format_trimmed(1.0 / s.scale.value, 4) + ")";
+  }
+  return {};
+}
+
+std::string attention_summary(const Scenario& s) {
+  const bool rows = s.layout == Layout::rows;
+  std::string scale;
+  if (s.scale.kind == Scale::Kind::inv_sqrt_dk) scale = " / \xE2\x88\x9A" "d_k";
+  if (s.scale.kind == Scale::Kind::value) scale = " \xC2\xB7 " + format_trimmed(s.scale.value, 3);
+  const std::string mask = s.mask.empty() ? "" : " + M";
+  const std::string out = s.W_o ? (rows ? ",  out = concat W_o" : ",  out = W_o concat") : "";
+  return rows ? "A = softmax_row(Q K^T" + scale + mask + "),  Y = A V" + out
+              : "A = softmax_col(K^T Q" + scale + mask + "),  Y = V A" + out;
+}
+
+std::string stage_formula(StepKind kind, const Scenario& s, int head, int d_k) {
+  const bool rows = s.layout == Layout::rows;
+  switch (kind) {
+    case StepKind::inputs: {
+      const std::string x = rows ? "X: one row per token" : "X: one column per token";
+      return s.cross_attention() ? x + " (the queries'); Z likewise (the keys' and values')" : x;
+    }
+    case StepKind::Q: return projection(s, head, 'q');
+    case StepKind::K: return projection(s, head, 'k');
+    case StepKind::V: return projection(s, head, 'v');
+    case StepKind::scores: return rows ? "S = Q K^T" : "S = K^T Q";
+    case StepKind::scaled: return "S\xE2\x80\xB2 = S \xC2\xB7 " + scale_description(s, d_k);
+    case StepKind::masked: return "S\xE2\x80\xB3 = S\xE2\x80\xB2, \xE2\x88\x92\xE2\x88\x9E where masked";
+    case StepKind::weights:
+    case StepKind::heads:
+      return rows ? "A = softmax(S\xE2\x80\xB3) along each row" : "A = softmax(S\xE2\x80\xB3) down each column";
+    case StepKind::head_output: return rows ? "Y = A V" : "Y = V A";
+    case StepKind::concat:
+      return rows ? "[Y\xE2\x82\x81 \xE2\x80\xA6 Y_H] side by side" : "[Y\xE2\x82\x81; \xE2\x80\xA6; Y_H] stacked";
+    case StepKind::W_o: return rows ? "H\xC2\xB7" "d_v \xC3\x97 d_out" : "d_out \xC3\x97 H\xC2\xB7" "d_v";
+    case StepKind::output: {
+      const bool bias = s.b_o.has_value();
+      if (!s.W_o) return "output = concat";
+      return rows ? std::string("concat W_o") + (bias ? " + b_o" : "") : std::string("W_o concat") + (bias ? " + b_o 1^T" : "");
+    }
+  }
+  return {};
+}
+
+std::string step_title(const Step& step, const Scenario& s, int head) {
+  const char* what = "";
+  switch (step.kind) {
+    case StepKind::inputs: what = "The inputs: one vector per token"; break;
+    case StepKind::Q: what = "Queries: what each token looks for"; break;
+    case StepKind::K: what = "Keys: what each token offers"; break;
+    case StepKind::V: what = "Values: what each token passes on"; break;
+    case StepKind::scores: what = "Scores: every query against every key"; break;
+    case StepKind::scaled: what = "Scaled scores"; break;
+    case StepKind::masked: what = "The mask: keys a query may not see"; break;
+    case StepKind::weights: what = "Attention weights: a softmax per query"; break;
+    case StepKind::head_output: what = "The head's output: values mixed by the weights"; break;
+    case StepKind::heads: what = "Every head's weights"; break;
+    case StepKind::concat: what = "The heads' outputs, concatenated"; break;
+    case StepKind::W_o: what = "W_o: the output projection"; break;
+    case StepKind::output: what = "The output"; break;
+  }
+  std::string title = what;
+  if (per_head(step.kind) && s.head_count() > 1) title += " (head " + std::to_string(head + 1) + ")";
+  return title;
+}
+
+std::string step_formula(const Step& step, const Scenario& s, int head) {
+  head = std::clamp(head, 0, std::max(0, s.head_count() - 1));
+  return stage_formula(step.kind, s, head, d_k_of(s, head));
+}
+
+std::string step_explanation(const Step& step, const Scenario& s, const Trace& t, int head) {
+  if (t.heads.empty()) return {};
+  head = std::clamp(head, 0, int(t.heads.size()) - 1);
+  const bool rows = s.layout == Layout::rows;
+  const HeadTrace& h = t.heads[std::size_t(head)];
+  const int n_x = int(rows ? h.Q.rows() : h.Q.cols()), n_z = int(rows ? h.K.rows() : h.K.cols());
+  std::vector<std::string> queries = named(s.tokens, n_x, "x");
+  std::vector<std::string> keys = s.cross_attention() ? named(s.context_tokens, n_z, "z") : queries;
+  const Context c{s, t, h, head, rows, rows ? "row" : "column", queries, keys};
+  switch (step.kind) {
+    case StepKind::inputs:
+      return std::string("X holds the ") + std::to_string(n_x) + " tokens as " + c.line + "s of " +
+             std::to_string(rows ? s.X.cols() : s.X.rows()) + " numbers: " + in_quotes(queries.front()) +
+             " is " + c.vector_of(s.X, 0) + "." +
+             (s.cross_attention() ? " Z holds the " + std::to_string(n_z) + " tokens the queries attend to." : "");
+    case StepKind::Q: return explain_projection(c, 'q');
+    case StepKind::K: return explain_projection(c, 'k');
+    case StepKind::V: return explain_projection(c, 'v');
+    case StepKind::scores: return explain_scores(c);
+    case StepKind::scaled:
+      return "Every score is multiplied by " + format_trimmed(t.scale, 4) +
+             " so that the softmax does not saturate as d_k grows: " + num(c.qk(h.scores, 0, 0)) + " becomes " +
+             num(c.qk(h.scores, 0, 0) * t.scale) + ".";
+    case StepKind::masked: return explain_masked(c);
+    case StepKind::weights: return explain_weights(c, step);
+    case StepKind::head_output: return explain_head_output(c, step);
+    case StepKind::heads: return explain_heads(c);
+    case StepKind::concat:
+      return "The " + std::to_string(t.heads.size()) + " heads' outputs " +
+             (rows ? "side by side" : "stacked") + ": one " + c.line + " per token, " + shape(t.concat) + " in all.";
+    case StepKind::W_o:
+      return s.W_o ? "W_o mixes the concatenated features of every head into the output, " + shape(*s.W_o) + "."
+                   : "This scenario has no W_o: the output is the concatenation.";
+    case StepKind::output:
+      return "The final output, " + shape(t.output) + ": " + in_quotes(queries.front()) + " is " +
+             c.vector_of(t.output, 0) + ".";
+  }
+  return {};
+}
+
+}  // namespace attnlab::lesson

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Presenter mode with a clicker's keys (issue 13): P presents the preset's lesson; Right steps
+# through every step to the end (and no further); each step's screenshot (F12) has the colormap
+# colour of the core's value in every cell the presenter drew (attnlab_gui_presenter_check); a
+# predict step shows only "?" cells until R; Left and Home go back; Esc leaves, the arrangement
+# whole again.
+# usage: presenter.sh APP CHECKER PRESET.json SIZE
+set -eu
+app=$1
+checker=$2
+preset=$3
+size=$4
+. "$(dirname "$0")/isolated_home.sh"
+. "$(dirname "$0")/window_driver.sh"
+log="$work/layout.json"
+shots="$work/shots"
+mkdir -p "$shots"
+get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$log" "$1"; }
+is() { [ "$(get "$1")" = "$2" ]; }
+# shot NAME: F12, wait for the PNG, keep it with the log of that frame
+shot() {
+  before=$(ls "$XDG_PICTURES_DIR" 2>/dev/null | wc -l)
+  cp "$log" "$shots/$1.json"
+  xdotool key F12
+  wait_for 10 sh -c "[ \$(ls '$XDG_PICTURES_DIR' 2>/dev/null | wc -l) -gt $before ]" || fail "no screenshot for $1"
+  sleep 0.3
+  mv "$(ls -t "$XDG_PICTURES_DIR"/*.png | head -1)" "$shots/$1.png"
+}
+check() {  # check NAME [hidden|revealed]
+  "$checker" "$preset" "$shots/$1.png" "$shots/$1.json" "${2:-}" || fail "step $1: pixels"
+}
+
+start "$preset" --size "$size" --layout-log "$log"
+xdotool mousemove --window "$(xdotool search --name attnlab | head -1)" 5 "$((${size#*x} - 5))"
+press p
+wait_for 5 is 'd["presenting"]' True || fail "P did not start the presenter"
+python3 "$(dirname "$0")/check_arrangement.py" "$log" --presenting 1 --has Presenter --has Inputs ||
+  fail "the presenter's arrangement is not whole"
+step=0 predicted=0
+while :; do
+  wait_for 5 is 'd["presenter_step"]' "$step" || fail "the presenter is not at step $step"
+  sleep 0.3
+  if is 'any(h["hidden"] for h in d["heatmaps"])' True; then
+    shot "$step-predict"; check "$step-predict" hidden
+    press r
+    wait_for 5 is 'd["presenter_revealed"] and not any(h["hidden"] for h in d["heatmaps"])' True ||
+      fail "R did not reveal step $step"
+    sleep 0.3
+    shot "$step"; check "$step" revealed
+    predicted=$((predicted + 1))
+  else
+    shot "$step"; check "$step"
+  fi
+  press Right
+  sleep 0.3
+  is 'd["presenter_step"]' "$step" && break  # the last step: Right stays
+  step=$((step + 1))
+done
+[ "$step" -ge 5 ] || fail "the lesson has only $((step + 1)) steps"
+[ "$predicted" -ge 1 ] || fail "no step asked for a prediction"
+echo "ok: $((step + 1)) steps stepped with Right, $predicted predicted and revealed with R, pixels checked"
+press Left
+wait_for 5 is 'd["presenter_step"]' "$((step - 1))" || fail "Left did not go back"
+press Home
+wait_for 5 is 'd["presenter_step"]' 0 || fail "Home did not go to the first step"
+press Escape
+wait_for 5 is 'd["presenting"]' False || fail "Esc did not leave the presenter"
+python3 "$(dirname "$0")/check_arrangement.py" "$log" --presenting 0 --has Pipeline || fail "not whole after Esc"
+echo "ok: Left, Home and Esc"
+quit_and_wait
+echo PASS
