@@ -23,10 +23,10 @@ std::string kind_list() {
   return out;
 }
 
-// What a value is, for a message: "a string", "the number 3", ...
+// What a value is, as the loader's messages say it: string "x", 3, an array of 2, ...
 std::string what(const json& v) {
-  if (v.is_string()) return "the string " + v.dump();
-  if (v.is_number()) return "the number " + v.dump();
+  if (v.is_string()) return "string " + v.dump();
+  if (v.is_number()) return v.dump();
   if (v.is_boolean()) return v.dump();
   if (v.is_null()) return "null";
   if (v.is_array()) return "an array of " + std::to_string(v.size());

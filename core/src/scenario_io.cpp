@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "attnlab/lesson.h"
 #include "attnlab/limits.h"
 
 namespace attnlab {
@@ -441,6 +442,8 @@ Scenario scenario_from_json(const json& doc) {
   if (doc.contains("view")) {
     if (!doc["view"].is_object()) fail("view", "expected an object, got " + describe(doc["view"]));
     s.view = doc["view"];
+    // A lesson is the one part of the view the core reads (the presenter, export --lesson).
+    if (s.view.contains("lesson")) lesson::check_lesson(lesson::parse_lesson(s.view["lesson"]), s);
   }
   return s;
 }

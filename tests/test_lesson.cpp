@@ -1,0 +1,136 @@
+// attnlab/lesson.h: default lessons follow the scenario's stages, view.lesson round-trips, every
+// malformed lesson is refused naming its field, and the explanations carry the live numbers (the
+// Vaswani Q2 notebook's printed weights for 'is'; UDL 12.2 in the columns layout).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "attnlab/attention.h"
+#include "attnlab/lesson.h"
+#include "attnlab/scenario_io.h"
+#include "test_support.h"
+
+namespace {
+
+using attnlab::lesson::Lesson;
+using attnlab::lesson::Step;
+using attnlab::lesson::StepKind;
+
+attnlab::Scenario preset(const std::string& name) {
+  return attnlab::load_scenario(attnlab::testing::preset_path(name));
+}
+
+std::vector<std::string> kinds(const Lesson& lesson) {
+  std::vector<std::string> out;
+  for (const Step& s : lesson.steps) out.push_back(attnlab::lesson::step_kind_name(s.kind));
+  return out;
+}
+
+TEST(Lesson, DefaultFollowsTheScenariosStages) {
+  using V = std::vector<std::string>;
+  // One head, no W_o, no mask: the output is the head's output.
+  attnlab::Scenario q2 = preset("vaswani-q2-is-attends");
+  q2.view = nlohmann::json::object();
+  EXPECT_EQ(kinds(attnlab::lesson::default_lesson(q2)),
+            (V{"inputs", "Q", "K", "V", "scores", "scaled", "weights", "head_output"}));
+  // Two heads and W_o: every head, the concatenation, W_o and the output.
+  attnlab::Scenario udl = preset("udl-12-2-multihead");
+  EXPECT_EQ(kinds(attnlab::lesson::default_lesson(udl)),
+            (V{"inputs", "Q", "K", "V", "scores", "scaled", "weights", "head_output", "heads", "concat",
+               "W_o", "output"}));
+  // Unscaled (PyTorch): no scaled step; masked (Phuong & Hutter 4): a masked step.
+  EXPECT_EQ(kinds(attnlab::lesson::default_lesson(preset("pytorch-unscaled"))).at(5), "weights");
+  const V alg4 = kinds(attnlab::lesson::default_lesson(preset("phuong-hutter-alg4-masked")));
+  EXPECT_NE(std::find(alg4.begin(), alg4.end(), "masked"), alg4.end());
+  // The weights ask for a prediction, nothing else does.
+  for (const Step& s : attnlab::lesson::default_lesson(udl).steps)
+    EXPECT_EQ(s.predict, s.kind == StepKind::weights) << attnlab::lesson::step_kind_name(s.kind);
+}
+
+TEST(Lesson, RoundTripsThroughJson) {
+  Lesson lesson;
+  lesson.title = "Q2";
+  lesson.steps = {{StepKind::inputs, -1, "three tokens", false, {}},
+                  {StepKind::weights, 0, "guess first", true, {{1, 2}, {1, 0}}},
+                  {StepKind::heads, -1, "", false, {}}};
+  const Lesson back = attnlab::lesson::parse_lesson(attnlab::lesson::to_json(lesson));
+  EXPECT_EQ(attnlab::lesson::to_json(back), attnlab::lesson::to_json(lesson));
+  EXPECT_EQ(back.steps[1].highlight[0].col, 2);
+  EXPECT_TRUE(back.steps[1].predict);
+  EXPECT_EQ(back.steps[0].head, -1);
+}
+
+TEST(Lesson, EveryPresetsLessonIsValidAndItsTextIsWritten) {
+  for (const char* name : {"vaswani-q1-decoder-over-encoder", "vaswani-q2-is-attends", "vaswani-q3-two-heads",
+                           "mlm-general-attention", "udl-12-2-multihead", "pytorch-unscaled",
+                           "phuong-hutter-alg3-single-query", "phuong-hutter-alg4-masked",
+                           "phuong-hutter-alg5-multihead"}) {
+    const attnlab::Scenario s = preset(name);
+    const attnlab::Trace t = attnlab::compute(s);
+    const Lesson lesson = attnlab::lesson::lesson_of(s);
+    ASSERT_FALSE(lesson.steps.empty()) << name;
+    for (const Step& step : lesson.steps) {
+      const int head = step.head >= 0 ? step.head : 0;
+      EXPECT_FALSE(attnlab::lesson::step_title(step, s, head).empty()) << name;
+      EXPECT_FALSE(attnlab::lesson::step_formula(step, s, head).empty()) << name;
+      EXPECT_FALSE(attnlab::lesson::step_explanation(step, s, t, head).empty()) << name;
+    }
+  }
+}
+
+TEST(Lesson, TheWeightsExplanationCarriesTheNotebooksNumbers) {
+  // Notebook 000, Q2: the weights of 'is' are [0.3638497, 0.2022857, 0.4338646].
+  const attnlab::Scenario s = preset("vaswani-q2-is-attends");
+  const attnlab::Trace t = attnlab::compute(s);
+  Step step{StepKind::weights, 0, "", false, {{1, 2}}};  // the row of 'is'
+  const std::string text = attnlab::lesson::step_explanation(step, s, t, 0);
+  EXPECT_NE(text.find("'is' gives 0.43 of its attention to 'translation'"), std::string::npos) << text;
+  EXPECT_NE(text.find("row"), std::string::npos) << text;
+  step.kind = StepKind::head_output;  // 0.36 v(this) + 0.2 v(is) + 0.43 v(translation)
+  const std::string mix = attnlab::lesson::step_explanation(step, s, t, 0);
+  EXPECT_NE(mix.find("0.36\xC2\xB7v(this) + 0.2\xC2\xB7v(is) + 0.43\xC2\xB7v(translation)"), std::string::npos) << mix;
+}
+
+TEST(Lesson, ColumnsLayoutSpeaksOfColumns) {
+  const attnlab::Scenario s = preset("udl-12-2-multihead");
+  const attnlab::Trace t = attnlab::compute(s);
+  const Step weights{StepKind::weights, 1, "", false, {}};
+  const std::string text = attnlab::lesson::step_explanation(weights, s, t, 1);
+  EXPECT_NE(text.find("Each column is a softmax"), std::string::npos) << text;
+  EXPECT_EQ(attnlab::lesson::step_formula(Step{StepKind::scores, -1, "", false, {}}, s, 0), "S = K^T Q");
+  EXPECT_EQ(attnlab::lesson::step_title(weights, s, 1), "Attention weights: a softmax per query (head 2)");
+  // The largest weight the text names is the core's.
+  double best = 0;
+  for (Eigen::Index q = 0; q < t.heads[1].weights.cols(); ++q)
+    for (Eigen::Index k = 0; k < t.heads[1].weights.rows(); ++k) best = std::max(best, t.heads[1].weights(k, q));
+  char expected[32];
+  std::snprintf(expected, sizeof expected, "gives %.2f", best);
+  std::string want = expected;
+  while (want.back() == '0') want.pop_back();  // format_trimmed
+  EXPECT_NE(text.find(want), std::string::npos) << text << " / " << want;
+}
+
+TEST(Lesson, MalformedLessonsAreRefusedNamingTheField) {
+  struct Case {
+    const char* lesson;
+    const char* message;
+  };
+  const Case cases[] = {
+      {R"({"steps": [{"stage": "softmax"}]})", "view.lesson.steps[0].stage: expected one of inputs, Q"},
+      {R"({"steps": [{"stage": "Q"}, {"stage": "K", "predict": 1}]})", "view.lesson.steps[1].predict: expected true or false, got 1"},
+      {R"({"steps": [{"stage": "weights", "highlight": [[0, -1]]}]})", "view.lesson.steps[0].highlight[0]: expected [row, col]"},
+      {R"({"steps": "all"})", "view.lesson.steps: expected an array of 1 to 200 steps, got string \"all\""},
+      {R"({"title": "t", "pace": 3, "steps": [{"stage": "Q"}]})", "view.lesson.pace: unknown key"},
+  };
+  for (const Case& c : cases) {
+    try {
+      attnlab::lesson::parse_lesson(nlohmann::json::parse(c.lesson));
+      ADD_FAILURE() << "accepted " << c.lesson;
+    } catch (const attnlab::ScenarioError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(c.message, 0), 0u) << e.what();
+    }
+  }
+}
+
+}  // namespace
