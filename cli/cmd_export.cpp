@@ -8,6 +8,7 @@
 #include "args.h"
 #include "attnlab/attention.h"
 #include "attnlab/export/csv.h"
+#include "attnlab/export/lesson_slides.h"
 #include "attnlab/export/numpy_script.h"
 #include "attnlab/export/views.h"
 #include "attnlab/scenario_io.h"
@@ -28,6 +29,7 @@ std::vector<std::string> split_list(const std::string& text) {
 
 struct ExportOptions {
   std::string file;
+  bool lesson = false;  ///< --lesson: one slide per step of the scenario's lesson
   std::filesystem::path out;
   std::vector<Stage> stages;
   std::vector<int> heads;  ///< 0-based; empty = all (known once the file is read)
@@ -37,11 +39,12 @@ struct ExportOptions {
   FigureStyle style;
 };
 
-/// --values and --transparent are flags; the shared parser only knows `--name VALUE`.
-Args take_flags(const Args& args, FigureStyle& style) {
+/// --values, --transparent and --lesson are flags; the shared parser only knows `--name VALUE`.
+Args take_flags(const Args& args, FigureStyle& style, bool& lesson) {
   Args rest;
   for (const std::string& a : args) {
-    if (a == "--values") style.values = true;
+    if (a == "--lesson") lesson = true;
+    else if (a == "--values") style.values = true;
     else if (a == "--transparent") style.transparent = true;
     else rest.push_back(a);
   }
@@ -73,7 +76,7 @@ std::vector<std::string> parse_formats(const std::string& text) {
 ExportOptions parse_options(const Args& raw) {
   ExportOptions o;
   const ParsedArgs p = parse_args(
-      take_flags(raw, o.style), {"out", "what", "head", "format", "scale", "colormap", "decimals"});
+      take_flags(raw, o.style, o.lesson), {"out", "what", "head", "format", "scale", "colormap", "decimals"});
   if (!p.has("out")) throw UsageError("export needs --out DIR");
   o.file = p.file;
   o.out = p.option("out", "");
@@ -88,6 +91,9 @@ ExportOptions parse_options(const Args& raw) {
   const auto maps = colormaps_from_name(map);
   if (!maps) throw UsageError("--colormap expects viridis, cividis, grayscale, rdbu or gray-diverging, got '" + map + "'");
   o.maps = *maps;
+  if (o.lesson && (p.has("what") || p.has("head") || p.option("format", "png") != "png"))
+    throw UsageError("--lesson writes one PNG slide per step: it takes no --what, --head or --format");
+  if (o.lesson && o.scale > 2) throw UsageError("--lesson expects --scale 1 or 2, got '4'");
   const bool only_numpy = o.formats.size() == 1 && o.formats[0] == "numpy";
   if (o.out == "-" && !only_numpy) throw UsageError("--out - (standard output) works with --format numpy only");
   return o;
@@ -127,6 +133,19 @@ void export_all(const ExportOptions& o, const Scenario& scenario, const Trace& t
   }
 }
 
+// One slide per step, and one before the reveal for a step that asks for a prediction.
+void export_lesson(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
+  std::filesystem::create_directories(o.out);
+  const lesson::Lesson lesson = lesson::lesson_of(scenario);
+  const SlideOptions slides{o.scale, o.style.decimals, o.maps};
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i)
+    for (bool hidden : {true, false}) {
+      if (hidden && !lesson.steps[i].predict) continue;
+      const Canvas slide = render_slide(scenario, trace, lesson, i, hidden, slides);
+      write(o.out / (slide_stem(lesson, i, hidden) + ".png"), encode_png(slide));
+    }
+}
+
 }  // namespace
 
 int run_export(const Args& args) {
@@ -143,7 +162,10 @@ int run_export(const Args& args) {
     throw UsageError("--head " + std::to_string(o.heads[0] + 1) + ": the scenario has " +
                      std::to_string(trace.heads.size()) + " head(s)");
   try {
-    export_all(o, scenario, trace, o.file);
+    if (o.lesson)
+      export_lesson(o, scenario, trace);
+    else
+      export_all(o, scenario, trace, o.file);
   } catch (const std::exception& e) {  // no font, unwritable directory: the message names the path
     std::cerr << "attnlab-cli: export: " << e.what() << "\n";
     return 1;

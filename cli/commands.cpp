@@ -14,7 +14,9 @@ const std::vector<Command>& commands() {
        run_bench},
       {"export", "export FILE --out DIR [--what LIST|all] [--head N|all] [--format png,svg,csv,numpy]\n"
                  "         [--scale 1|2|4] [--colormap NAME] [--values] [--decimals 1-6] [--transparent]\n"
-                 "         figures, CSV, NumPy (docs/EXPORT.md)",
+                 "         figures, CSV, NumPy (docs/EXPORT.md)\n"
+                 "  export FILE --lesson --out DIR [--scale 1|2] [--colormap NAME] [--decimals 1-6]\n"
+                 "         one 1920x1080 PNG slide per step of the scenario's lesson",
        run_export},
   };
   return list;

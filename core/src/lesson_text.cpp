@@ -101,15 +101,19 @@ int argmax_key(const Context& c, const Matrix& m, int i) {
   return best;
 }
 
-std::string explain_projection(const Context& c, char which) {
+std::string explain_projection(const Context& c, const Step& step, char which) {
   const Matrix& m = which == 'q' ? c.h.Q : which == 'k' ? c.h.K : c.h.V;
   const std::vector<std::string>& tokens = which == 'q' ? c.queries : c.keys;
+  // The highlighted token (its row, or column), else the first.
+  const int t = step.highlight.empty() ? 0
+                : std::clamp(c.rows ? step.highlight.front().row : step.highlight.front().col, 0,
+                             int(tokens.size()) - 1);
   const char* role = which == 'q' ? "query" : which == 'k' ? "key" : "value";
   const char* use = which == 'q' ? "it asks every key how well it matches"
                     : which == 'k' ? "every query is compared with it"
                                    : "the head's output mixes these, weighted by attention";
   return std::string("Each ") + c.line + " is one token's " + role + " vector (" + use + "): " +
-         in_quotes(tokens.front()) + " has " + c.vector_of(m, 0) + ".";
+         in_quotes(tokens[std::size_t(t)]) + " has " + c.vector_of(m, t) + ".";
 }
 
 std::string explain_scores(const Context& c) {
@@ -258,9 +262,9 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
              std::to_string(rows ? s.X.cols() : s.X.rows()) + " numbers: " + in_quotes(queries.front()) +
              " is " + c.vector_of(s.X, 0) + "." +
              (s.cross_attention() ? " Z holds the " + std::to_string(n_z) + " tokens the queries attend to." : "");
-    case StepKind::Q: return explain_projection(c, 'q');
-    case StepKind::K: return explain_projection(c, 'k');
-    case StepKind::V: return explain_projection(c, 'v');
+    case StepKind::Q: return explain_projection(c, step, 'q');
+    case StepKind::K: return explain_projection(c, step, 'k');
+    case StepKind::V: return explain_projection(c, step, 'v');
     case StepKind::scores: return explain_scores(c);
     case StepKind::scaled:
       return "Every score is multiplied by " + format_trimmed(t.scale, 4) +
