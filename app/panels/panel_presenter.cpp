@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnlab/lesson.h"
+#include "panels/lesson_author.h"
 #include "panels/stage_heatmap.h"
 #include "view/derived_stages.h"
 #include "widgets/computing_badge.h"
@@ -60,6 +61,7 @@ class Presenter final : public PanelContents {
 
   CachedLesson cached_;
   DerivedStages derived_;
+  LessonAuthor author_;
   std::vector<std::pair<int, int>> outlined_;
 };
 
@@ -178,7 +180,10 @@ void Presenter::DrawMatrices(AppState& state, const lesson::Step& step, int head
     heatmap.Spec().outlined = &outlined_;
     if (i > 0) ImGui::SameLine(0.0f, fs * 2.0f);
     const HeatmapResult r = heatmap.Draw();
-    if (step.kind == StepKind::heads && r.clicked) state.SelectHead(matrices[i].head);
+    if (r.clicked && r.row >= 0 && author_.Highlighting())
+      author_.ToggleHighlight(state, cached_.lesson, state.ui.presenter_step, r.row, r.col);
+    else if (step.kind == StepKind::heads && r.clicked)
+      state.SelectHead(matrices[i].head);
   }
 }
 
@@ -207,6 +212,8 @@ void Presenter::Draw(AppState& state) {
   DrawMatrices(state, step, head, hidden);
   ImGui::Spacing();
   ImGui::TextColored(DimTextColor(), "Right / Space: next   Left: back   R: reveal   Esc: leave");
+  ImGui::Spacing();
+  author_.Draw(state, lesson, state.ui.presenter_step);
 }
 
 }  // namespace

@@ -577,7 +577,7 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   if (spec.selected)
     dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
                 AccentColor(), 0.0f, 0, 3.0f);
-  if (spec.outlined && !spec.hidden) DrawOutlines(dl, grid, drawn);
+  if (spec.outlined) DrawOutlines(dl, grid, drawn);  // where to look, even before the reveal
   if (spec.legend && !spec.hidden)
     DrawHeatmapLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w,
                       g.data.has_masked, spec.decimals);
