@@ -111,6 +111,15 @@ TEST(ExportLesson, APredictSlideShowsNoneOfTheHiddenColours) {
   EXPECT_GT(grey, 9 * 100) << "the nine cells are grey";
 }
 
+TEST(ExportLesson, CellsAnEditRemovedAreSkipped) {
+  Slide x = load("vaswani-q2-is-attends");
+  x.lesson.steps = {{lesson::StepKind::weights, 7, "", false, {{40, 40}, {0, 0}}}};
+  std::vector<SlideGrid> grids;
+  const Canvas c = render_slide(x.s, x.t, x.lesson, 0, false, {}, &grids);
+  EXPECT_EQ(grids.size(), 1u);  // head 7 of 1: the last head; cell (40, 40) not drawn, no crash
+  EXPECT_EQ(c.width(), kSlideWidth);
+}
+
 TEST(ExportLessonCli, OneSlidePerStepAndOneBeforeEachReveal) {
   const fs::path dir = fs::temp_directory_path() / ("attnlab_lesson_" + std::to_string(::getpid()));
   fs::remove_all(dir);

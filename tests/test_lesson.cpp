@@ -111,6 +111,17 @@ TEST(Lesson, ColumnsLayoutSpeaksOfColumns) {
   EXPECT_NE(text.find(want), std::string::npos) << text << " / " << want;
 }
 
+TEST(Lesson, AFileWhoseLessonOutlivedAnEditStillOpensAndPresents) {
+  // Saved after deleting a token and a head: the lesson names head 1 and row 2 no longer there.
+  nlohmann::json doc = attnlab::scenario_to_json(preset("vaswani-q2-is-attends"));
+  doc["view"]["lesson"] = {{"steps", {{{"stage", "weights"}, {"head", 1}, {"highlight", {{9, 9}, {1, 2}}}}}}};
+  const attnlab::Scenario s = attnlab::scenario_from_string(doc.dump());
+  const attnlab::Trace t = attnlab::compute(s);
+  const Lesson lesson = attnlab::lesson::lesson_of(s);
+  ASSERT_EQ(lesson.steps.size(), 1u);
+  EXPECT_FALSE(attnlab::lesson::step_explanation(lesson.steps[0], s, t, 1).empty());
+}
+
 TEST(Lesson, MalformedLessonsAreRefusedNamingTheField) {
   struct Case {
     const char* lesson;

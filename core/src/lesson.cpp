@@ -79,11 +79,6 @@ Step parse_step(const json& v, const std::string& field) {
   return step;
 }
 
-bool queries_by_keys(StepKind k) {
-  return k == StepKind::scores || k == StepKind::scaled || k == StepKind::masked ||
-         k == StepKind::weights || k == StepKind::heads;
-}
-
 }  // namespace
 
 const char* step_kind_name(StepKind kind) { return kNames[static_cast<int>(kind)]; }
@@ -132,26 +127,6 @@ Lesson parse_lesson(const json& v) {
   for (std::size_t i = 0; i < v["steps"].size(); ++i)
     lesson.steps.push_back(parse_step(v["steps"][i], field + ".steps[" + std::to_string(i) + "]"));
   return lesson;
-}
-
-void check_lesson(const Lesson& lesson, const Scenario& s) {
-  const bool rows = s.layout == Layout::rows;
-  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
-    const Step& step = lesson.steps[i];
-    const std::string field = "view.lesson.steps[" + std::to_string(i) + "]";
-    if (step.head >= s.head_count())
-      fail(field + ".head", "expected a head from 0 to " + std::to_string(s.head_count() - 1) +
-                                " (the scenario has " + std::to_string(s.head_count()) + "), got " +
-                                std::to_string(step.head));
-    if (!queries_by_keys(step.kind)) continue;
-    const int n_rows = rows ? s.n_x() : s.n_z(), n_cols = rows ? s.n_z() : s.n_x();
-    for (std::size_t c = 0; c < step.highlight.size(); ++c)
-      if (step.highlight[c].row >= n_rows || step.highlight[c].col >= n_cols)
-        fail(field + ".highlight[" + std::to_string(c) + "]",
-             "expected a cell of the " + std::to_string(n_rows) + "x" + std::to_string(n_cols) + " " +
-                 step_kind_name(step.kind) + ", got [" + std::to_string(step.highlight[c].row) + ", " +
-                 std::to_string(step.highlight[c].col) + "]");
-  }
 }
 
 Lesson lesson_of(const Scenario& s) {

@@ -33,9 +33,10 @@ struct Cell {
 struct Step {
   StepKind kind = StepKind::inputs;
   int head = -1;            ///< 0-based query head; -1: whichever head the presenter has selected
+                            ///< (one the scenario no longer has: its last head)
   std::string caption;      ///< the author's words, shown above the generated explanation
   bool predict = false;     ///< hide the step's result until it is revealed
-  std::vector<Cell> highlight;  ///< cells to outline
+  std::vector<Cell> highlight;  ///< cells to outline (any outside the matrix are skipped)
 };
 
 struct Lesson {
@@ -51,9 +52,6 @@ Lesson default_lesson(const Scenario& s);
 /// Reads a `view.lesson` object. Throws ScenarioError naming the field, e.g.
 /// `view.lesson.steps[2].stage: expected one of inputs, Q, ..., got "foo"`.
 Lesson parse_lesson(const nlohmann::json& lesson);
-/// Checks a lesson against its scenario: heads below the head count, highlighted cells of
-/// query-by-key stages within the tokens. Throws ScenarioError naming the field.
-void check_lesson(const Lesson& lesson, const Scenario& s);
 /// The lesson to present: `view.lesson` when the scenario has one, else default_lesson().
 /// Throws ScenarioError for a malformed one (the loader refuses such files before).
 Lesson lesson_of(const Scenario& s);
