@@ -76,7 +76,11 @@ void Harness::BeforeFrame(AppState& state, int frame) {
     ++last_frame_;
   capture_now_ = Screenshot() && frame == last_frame_ - 1;
   state.heatmaps->on_drawn = nullptr;
-  if (capture_now_) state.heatmaps->on_drawn = [this](const HeatmapPlacement& p) { dump_.Add(p); };
+  state.on_control = nullptr;
+  if (capture_now_) {
+    state.heatmaps->on_drawn = [this](const HeatmapPlacement& p) { dump_.Add(p); };
+    state.on_control = [this](const ControlMark& m) { dump_.AddControl(m); };
+  }
   // --edit-cell: the Inputs panel types the value while drawing the captured frame.
   if (!o_.edit_cell.empty()) cell_edit_.BeforeFrame(state, capture_now_ || (!Screenshot() && frame == 2));
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "panels/app_state.h"
+#include "widgets/control_marks.h"
 #include "widgets/heatmap.h"
 
 namespace attnlab::app {
@@ -12,14 +13,20 @@ namespace attnlab::app {
 class LayoutDump {
  public:
   void Add(HeatmapPlacement placement) { placements_.push_back(std::move(placement)); }
-  void Clear() { placements_.clear(); }
-  /// Writes JSON: framebuffer size and scale, selected head, colormap, masked colour, heatmaps.
+  void AddControl(ControlMark mark) { controls_.push_back(std::move(mark)); }
+  void Clear() {
+    placements_.clear();
+    controls_.clear();
+  }
+  /// Writes JSON: framebuffer size and scale, selected head, colormap, masked colour, heatmaps,
+  /// named controls.
   /// Returns false with `error` set when the file cannot be written.
   bool Write(const std::string& path, int fb_width, int fb_height, float fb_scale,
              const AppState& state, std::string* error) const;
 
  private:
   std::vector<HeatmapPlacement> placements_;
+  std::vector<ControlMark> controls_;
 };
 
 }  // namespace attnlab::app

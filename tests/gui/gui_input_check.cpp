@@ -13,9 +13,8 @@
 #include "attnlab/colormap.h"
 #include "attnlab/scenario_io.h"
 #include "gui_check_support.h"  // before X11 too: it includes nlohmann/json and attnlab
+#include "gui_x11_capture.h"
 
-#include <X11/Xlib.h>
-#include <X11/Xutil.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stb_image_write.h>  // implementation in Debian's libstb.so
@@ -55,27 +54,6 @@ std::string Run(const std::string& cmd) {
 }
 
 void Sleep(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
-
-// The window's pixels, read from the X server (what the user sees).
-bool Capture(Display* dpy, unsigned long window, Image* img) {
-  XWindowAttributes attr;
-  if (!XGetWindowAttributes(dpy, window, &attr)) return false;
-  XImage* x = XGetImage(dpy, window, 0, 0, attr.width, attr.height, AllPlanes, ZPixmap);
-  if (!x) return false;
-  img->width = attr.width;
-  img->height = attr.height;
-  img->rgb.resize(static_cast<std::size_t>(attr.width) * attr.height * 3);
-  for (int y = 0; y < attr.height; ++y)
-    for (int px = 0; px < attr.width; ++px) {
-      const unsigned long p = XGetPixel(x, px, y);
-      unsigned char* o = &img->rgb[(static_cast<std::size_t>(y) * attr.width + px) * 3];
-      o[0] = static_cast<unsigned char>((p & x->red_mask) >> __builtin_ctzl(x->red_mask));
-      o[1] = static_cast<unsigned char>((p & x->green_mask) >> __builtin_ctzl(x->green_mask));
-      o[2] = static_cast<unsigned char>((p & x->blue_mask) >> __builtin_ctzl(x->blue_mask));
-    }
-  XDestroyImage(x);
-  return true;
-}
 
 void Save(const Image& img, const fs::path& path) {
   stbi_write_png(path.c_str(), img.width, img.height, 3, img.rgb.data(), img.width * 3);
