@@ -245,7 +245,8 @@ void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
 // Moves the field to the next cell (Tab) or the previous one (Shift+Tab), row by row.
 void TypeNextCell(const MatrixEditorSpec& spec, MatrixEditorState::Typing& typing, int step) {
   const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
-  const int next = ((typing.row * cols + typing.col + step) % (rows * cols) + rows * cols) % (rows * cols);
+  const int next =
+      ((typing.row * cols + typing.col + step) % (rows * cols) + rows * cols) % (rows * cols);
   typing.row = next / cols;
   typing.col = next % cols;
   typing.focus = true;
