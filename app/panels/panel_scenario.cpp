@@ -94,7 +94,8 @@ int StepHeads(const std::vector<int>& valid, int current, int step) {
 }
 
 void SetHeads(AppState& state, int heads) {
-  state.document.ApplyEdit("heads", [heads](attnlab::Scenario& s) { attnlab::set_head_count(s, heads); });
+  state.document.ApplyEdit("heads",
+                           [heads](attnlab::Scenario& s) { attnlab::set_head_count(s, heads); });
 }
 
 // A typed count, once confirmed: one edit, refused with the core's reason when it does not fit.
@@ -103,7 +104,8 @@ void ApplyTypedHeads(AppState& state, const char* text) {
   const long typed = std::strtol(text, &end, 10);
   if (end == text || *end != '\0' || typed < 0 || typed > 100000) {
     state.document.ApplyEdit("heads", [text](attnlab::Scenario&) {
-      throw attnlab::ScenarioError(std::string("num_heads: expected a whole number, got \"") + text + "\"");
+      throw attnlab::ScenarioError(std::string("num_heads: expected a whole number, got \"") +
+                                   text + "\"");
     });
     return;
   }
@@ -142,9 +144,10 @@ void HeadsControl(AppState& state, HeadsField& field) {
   const std::vector<int> valid = attnlab::valid_head_counts(s);
   if (!field.editing) std::snprintf(field.text, sizeof field.text, "%d", heads);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 3.0f);
-  const bool enter = ImGui::InputText("##heads", field.text, sizeof field.text,
-                                      ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_AutoSelectAll |
-                                          ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter =
+      ImGui::InputText("##heads", field.text, sizeof field.text,
+                       ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_AutoSelectAll |
+                           ImGuiInputTextFlags_EnterReturnsTrue);
   field.editing = ImGui::IsItemActive();
   MarkLastItem(state.on_control, "heads field");
   if (enter || ImGui::IsItemDeactivatedAfterEdit()) ApplyTypedHeads(state, field.text);
