@@ -49,7 +49,8 @@ TEST_F(DocumentErrors, ARefusalGoesWithASuccessfulEditOfAnotherControl) {
 
 TEST_F(DocumentErrors, ARefusedEditLeavesTheNewestRefusalOnly) {
   RefuseX();
-  EXPECT_FALSE(doc_.ApplyEdit("heads", [](attnlab::Scenario& s) { attnlab::set_head_count(s, 0); }));
+  EXPECT_FALSE(
+      doc_.ApplyEdit("heads", [](attnlab::Scenario& s) { attnlab::set_head_count(s, 0); }));
   EXPECT_EQ(doc_.EditErrorFor("X"), nullptr);
   ASSERT_NE(doc_.EditErrorFor("heads"), nullptr);
   EXPECT_NE(doc_.EditErrorFor("heads")->find("num_heads"), std::string::npos);
