@@ -382,6 +382,35 @@ TEST(HeadEdits, HeadCountRefusalsMatchTheCoresAndPerHeadScenariosRefuse) {
   expect_refused([&] { attnlab::set_head_count(per_head, 3); }, "num_heads");
 }
 
+// The counts offered are exactly those resolve() accepts (the validator is the reference), for
+// square and unequal widths, omitted projections and cross-attention.
+TEST(HeadEdits, ValidHeadCountsAreExactlyTheCountsTheCoreAccepts) {
+  std::vector<std::pair<std::string, Scenario>> cases = {
+      {"d 4", attnlab::testing::random_scenario(2, 4, 1, 1)},
+      {"d 12", attnlab::testing::random_scenario(2, 12, 2, 2)},
+      {"vaswani-q2", preset("vaswani-q2-is-attends")},
+      {"vaswani-q1 (no W)", preset("vaswani-q1-decoder-over-encoder")},
+      {"mlm", preset("mlm-general-attention")}};
+  Scenario unequal = attnlab::testing::random_scenario(2, 12, 1, 3);
+  attnlab::set_value_width(unequal, 8, Fill{});  // H*d_k = 12, H*d_v = 8: common divisors 1, 2, 4
+  cases.emplace_back("d_k 12, d_v 8", unequal);
+  for (const auto& [name, s] : cases) {
+    std::vector<int> accepted;
+    for (int h = 1; h <= 64; ++h) {
+      Scenario edited = s;
+      edited.num_heads = h;
+      try {
+        attnlab::validate(edited);
+        accepted.push_back(h);
+      } catch (const attnlab::ScenarioError&) {
+      }
+    }
+    EXPECT_EQ(attnlab::valid_head_counts(s), accepted) << name;
+  }
+  EXPECT_EQ(attnlab::valid_head_counts(unequal), (std::vector<int>{1, 2, 4}));
+  EXPECT_TRUE(attnlab::valid_head_counts(preset("udl-12-2-multihead")).empty()) << "per-head";
+}
+
 // ---- Every edit of every preset ------------------------------------------------------------------
 
 TEST(EditsOfPresets, EveryEditedPresetStillResolvesAndComputes) {

@@ -83,11 +83,13 @@ void Harness::BeforeFrame(AppState& state, int frame) {
   capture_now_ = (Screenshot() && frame == last_frame_ - 1) || CaptureTriggered();
   state.heatmaps->on_drawn = nullptr;
   dump_.Clear();
+  state.on_control = nullptr;
   if (capture_now_ || layout_log_)
     state.heatmaps->on_drawn = [this](const HeatmapPlacement& p) {
       if (capture_now_) dump_.Add(p);
       if (layout_log_) layout_log_->Add(p);
     };
+  if (capture_now_) state.on_control = [this](const ControlMark& m) { dump_.AddControl(m); };
   // --edit-cell: the Inputs panel types the value while drawing the captured frame.
   if (!o_.edit_cell.empty()) cell_edit_.BeforeFrame(state, capture_now_ || (!Screenshot() && frame == 2));
 }

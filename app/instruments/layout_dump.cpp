@@ -59,6 +59,14 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
   for (const HeatmapPlacement& p : placements_) list.push_back(PlacementJson(p));
   doc["heatmaps"] = std::move(list);
   doc["window_arrangement"] = arrangement_;
+  nlohmann::json controls = nlohmann::json::array();
+  for (const ControlMark& m : controls_)
+    controls.push_back({{"window", m.window},
+                        {"id", m.id},
+                        {"rect", {m.x0, m.y0, m.x1, m.y1}},
+                        {"rows", m.rows},
+                        {"cols", m.cols}});
+  doc["controls"] = std::move(controls);
   try {
     attnlab::write_file_atomically(path, doc.dump(1));
   } catch (const std::exception& e) {

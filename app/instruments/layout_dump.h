@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "panels/app_state.h"
+#include "widgets/control_marks.h"
 #include "widgets/heatmap.h"
 
 namespace attnlab::app {
@@ -17,10 +18,15 @@ nlohmann::json PlacementJson(const HeatmapPlacement& placement);
 class LayoutDump {
  public:
   void Add(HeatmapPlacement placement) { placements_.push_back(std::move(placement)); }
-  void Clear() { placements_.clear(); }
+  void AddControl(ControlMark mark) { controls_.push_back(std::move(mark)); }
+  void Clear() {
+    placements_.clear();
+    controls_.clear();
+  }
   /// Where the window's own windows were (layout_log.h), written as "window_arrangement".
   void SetArrangement(nlohmann::json arrangement) { arrangement_ = std::move(arrangement); }
-  /// Writes JSON: framebuffer size and scale, selected head, colormap, masked colour, heatmaps.
+  /// Writes JSON: framebuffer size and scale, selected head, colormap, masked colour, heatmaps,
+  /// named controls.
   /// Returns false with `error` set when the file cannot be written.
   bool Write(const std::string& path, int fb_width, int fb_height, float fb_scale,
              const AppState& state, std::string* error) const;
@@ -28,6 +34,7 @@ class LayoutDump {
  private:
   std::vector<HeatmapPlacement> placements_;
   nlohmann::json arrangement_;
+  std::vector<ControlMark> controls_;
 };
 
 }  // namespace attnlab::app

@@ -10,6 +10,7 @@
 #include "session/presets.h"
 #include "view/stage.h"
 #include "view/ui_state.h"
+#include "widgets/control_marks.h"
 
 namespace attnlab::app {
 
@@ -43,6 +44,8 @@ struct AppState {
   /// When set, called with each matrix editor's spec just before the Inputs panel draws it: an
   /// edit committed through that spec shows in the editor and in every panel drawn after it.
   std::function<void(const MatrixEditorSpec&)> before_matrix_editor;
+  /// When set, told where named controls (buttons, fields, the editors' grids) were drawn.
+  ControlMarks on_control;
 };
 
 }  // namespace attnlab::app

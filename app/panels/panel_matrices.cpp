@@ -80,7 +80,7 @@ void Caption(const char* name, const Matrix* m, const char* shape_names, const c
 
 void Editor(AppState& state, const MatrixEditorSpec& spec) {
   if (state.before_matrix_editor) state.before_matrix_editor(spec);
-  MatrixEditor(state.document, state.ui.colormap, spec);
+  MatrixEditor(state.document, state.ui.colormap, spec, state.on_control);
 }
 
 void EmbeddingEditor(AppState& state, MatrixEditorState& editor, bool context) {

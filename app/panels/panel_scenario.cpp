@@ -5,10 +5,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "attnlab/edits.h"
 #include "attnlab/model.h"
 #include "session/session.h"
+#include "widgets/control_marks.h"
 #include "widgets/edit_error.h"
 #include "widgets/theme.h"
 
@@ -45,6 +50,12 @@ void TitleAndNotes(const attnlab::Scenario& s) {
   ImGui::EndChild();
 }
 
+/// The heads field's text while it is typed in (applied on Enter or when it loses focus).
+struct HeadsField {
+  char text[16] = {};
+  bool editing = false;
+};
+
 void RowLabel(const char* label) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
@@ -72,7 +83,56 @@ void LayoutControl(AppState& state) {
   ShowEditError(state.document, "layout");
 }
 
-void HeadsControl(AppState& state) {
+// The count after `current` in `valid` (ascending) going `step` (+1 or -1); 0 when there is none.
+int StepHeads(const std::vector<int>& valid, int current, int step) {
+  if (step > 0) {
+    const auto next = std::upper_bound(valid.begin(), valid.end(), current);
+    return next == valid.end() ? 0 : *next;
+  }
+  const auto next = std::lower_bound(valid.begin(), valid.end(), current);
+  return next == valid.begin() ? 0 : *std::prev(next);
+}
+
+void SetHeads(AppState& state, int heads) {
+  state.document.ApplyEdit("heads",
+                           [heads](attnlab::Scenario& s) { attnlab::set_head_count(s, heads); });
+}
+
+// A typed count, once confirmed: one edit, refused with the core's reason when it does not fit.
+void ApplyTypedHeads(AppState& state, const char* text) {
+  char* end = nullptr;
+  const long typed = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || typed < 0 || typed > 100000) {
+    state.document.ApplyEdit("heads", [text](attnlab::Scenario&) {
+      throw attnlab::ScenarioError(std::string("num_heads: expected a whole number, got \"") +
+                                   text + "\"");
+    });
+    return;
+  }
+  if (typed != state.document.GetScenario().num_heads) SetHeads(state, int(typed));
+}
+
+void StepButton(AppState& state, const std::vector<int>& valid, int current, int step) {
+  const int next = StepHeads(valid, current, step);
+  const float side = ImGui::GetFrameHeight();
+  ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::BeginDisabled(next == 0);
+  if (ImGui::Button(step > 0 ? "+" : "-", ImVec2(side, side))) SetHeads(state, next);
+  ImGui::EndDisabled();
+  MarkLastItem(state.on_control, step > 0 ? "heads +" : "heads -");
+  if (next != 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%d heads", next);
+}
+
+std::string CountList(const std::vector<int>& valid) {
+  std::string out;
+  for (std::size_t i = 0; i < valid.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == valid.size() ? " or " : ", ") + std::to_string(valid[i]);
+  return out;
+}
+
+// "+" and "-" step through the counts that divide the widths; a typed count applies on Enter or
+// when the field loses focus, as one edit.
+void HeadsControl(AppState& state, HeadsField& field) {
   RowLabel("Heads");
   const attnlab::Scenario& s = state.document.GetScenario();
   if (s.per_head()) {
@@ -80,13 +140,20 @@ void HeadsControl(AppState& state) {
     ImGui::Text("%d, each with its own weights", s.head_count());
     return;
   }
-  int heads = s.num_heads;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::InputInt("##heads", &heads, 1, 1) && heads != s.num_heads) {
-    // H must divide the projection widths; the core refuses otherwise and we show why.
-    state.document.ApplyEdit("heads", [heads](attnlab::Scenario& sc) { attnlab::set_head_count(sc, heads); });
-  }
-  DimWrapped("splits the full W_q, W_k, W_v");
+  const int heads = s.num_heads;
+  const std::vector<int> valid = attnlab::valid_head_counts(s);
+  if (!field.editing) std::snprintf(field.text, sizeof field.text, "%d", heads);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 3.0f);
+  const bool enter =
+      ImGui::InputText("##heads", field.text, sizeof field.text,
+                       ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_AutoSelectAll |
+                           ImGuiInputTextFlags_EnterReturnsTrue);
+  field.editing = ImGui::IsItemActive();
+  MarkLastItem(state.on_control, "heads field");
+  if (enter || ImGui::IsItemDeactivatedAfterEdit()) ApplyTypedHeads(state, field.text);
+  StepButton(state, valid, heads, -1);
+  StepButton(state, valid, heads, +1);
+  DimWrapped(("splits the full W_q, W_k, W_v: H = " + CountList(valid)).c_str());
   ShowEditError(state.document, "heads");
 }
 
@@ -151,13 +218,13 @@ void ColormapControl(AppState& state) {
   DimWrapped("signed values: blue < 0 < red");
 }
 
-void Controls(AppState& state) {
+void Controls(AppState& state, HeadsField& heads) {
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX;
   if (!ImGui::BeginTable("##controls", 2, flags)) return;
   ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 4.2f);
   ImGui::TableSetupColumn("control", ImGuiTableColumnFlags_WidthStretch);
   LayoutControl(state);
-  HeadsControl(state);
+  HeadsControl(state, heads);
   ScaleControl(state);
   ColormapControl(state);
   ImGui::EndTable();
@@ -185,6 +252,9 @@ void Shapes(AppState& state) {
 class Scenario final : public PanelContents {
  public:
   void Draw(AppState& state) override;
+
+ private:
+  HeadsField heads_;
 };
 
 }  // namespace
@@ -194,7 +264,7 @@ void Scenario::Draw(AppState& state) {
   ImGui::Spacing();
   TitleAndNotes(state.document.GetScenario());
   ImGui::Spacing();
-  Controls(state);
+  Controls(state, heads_);
   ImGui::Separator();
   Shapes(state);
 }

@@ -159,7 +159,7 @@ bool Document::ApplyEdit(const char* source,
     edit_error_ = {source, e.what()};
     return false;
   }
-  if (edit_error_.source == source) edit_error_ = {};
+  edit_error_ = {};  // a refusal is news until the next edit: then it would be stale
   if (!model)  // the version Commit() gives it, and the document to restore if it is refused
     unvalidated_.push_back({last_version_ + 1, source, current_, undo_, redo_, last_commit_source_});
   const bool keep_undo_point = coalesce && last_commit_source_ == source && !undo_.empty();

@@ -72,7 +72,8 @@ class Document {
   void Undo();
   void Redo();
 
-  /// The refusal message for `source`, or nullptr.
+  /// The refusal message for `source`, or nullptr. A refusal lasts until the next successful
+  /// edit (of any control), undo, redo or open.
   const std::string* EditErrorFor(const char* source) const;
   const EditError& LastEditError() const { return edit_error_; }
 

@@ -76,6 +76,7 @@ void FileBrowser::Show(Mode mode, const std::string& title, const std::string& d
   confirm_replace_ = false;
   show_requested_ = true;
   focus_path_ = true;
+  select_name_ = mode == Mode::Save;
   std::error_code ec;
   Navigate(fs::is_directory(dir, ec) ? dir : HomeDir());
   CopyTo(path_, sizeof path_, mode == Mode::Folder ? dir_ : name);
@@ -274,11 +275,14 @@ void FileBrowser::DrawFooter() {
   ImGui::TextUnformatted(mode_ == Mode::Folder ? "Folder" : "File");
   ImGui::SameLine(fs * 3.5f);
   ImGui::SetNextItemWidth(-1.0f);
+  ImGuiInputTextFlags flags = ImGuiInputTextFlags_EnterReturnsTrue;
   if (focus_path_) {
     ImGui::SetKeyboardFocusHere();
-    focus_path_ = false;
+    // The proposed name, selected: a typed name replaces it instead of being appended to it.
+    if (select_name_) flags |= ImGuiInputTextFlags_AutoSelectAll;
+    focus_path_ = select_name_ = false;
   }
-  if (ImGui::InputText("##path", path_, sizeof path_, ImGuiInputTextFlags_EnterReturnsTrue)) {
+  if (ImGui::InputText("##path", path_, sizeof path_, flags)) {
     if (TryConfirm()) confirmed_ = true;
     else focus_path_ = true;  // keep typing after entering a folder or an error
   }

@@ -55,6 +55,7 @@ class FileBrowser {
   bool show_requested_ = false, open_ = false, confirmed_ = false;
   bool confirm_replace_ = false;  ///< Save over an existing file: asked once, inline
   bool focus_path_ = false;
+  bool select_name_ = false;  ///< select the proposed name when the path field takes the focus
 };
 
 }  // namespace attnlab::app

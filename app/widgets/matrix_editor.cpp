@@ -2,6 +2,7 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui_internal.h>  // ActiveIdUsingKeyInputMask: Tab moves the cell field, not the focus
 
 #include <algorithm>
 #include <cfloat>
@@ -242,7 +243,19 @@ void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
   ImGui::EndTooltip();
 }
 
-// The double-click text field over a cell. Enter applies; Escape or clicking away cancels.
+// Moves the field to the next cell (Tab) or the previous one (Shift+Tab), row by row.
+void TypeNextCell(const MatrixEditorSpec& spec, MatrixEditorState::Typing& typing, int step) {
+  const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
+  const int next =
+      ((typing.row * cols + typing.col + step) % (rows * cols) + rows * cols) % (rows * cols);
+  typing.row = next / cols;
+  typing.col = next % cols;
+  typing.focus = true;
+  std::snprintf(typing.buf, sizeof typing.buf, "%.10g", (*spec.values)(typing.row, typing.col));
+}
+
+// The double-click text field over a cell, its value selected so that typing replaces it. Enter
+// applies, Tab applies and moves on; Escape or clicking away cancels.
 void TypingField(Document& document, const MatrixEditorSpec& spec, const Geometry& g,
                  MatrixEditorState::Typing& typing) {
   if (typing.source != spec.source) return;
@@ -255,17 +268,30 @@ void TypingField(Document& document, const MatrixEditorSpec& spec, const Geometr
   ImGui::SetCursorScreenPos(ImVec2(a.x, a.y + std::floor((g.cell_h - ImGui::GetFrameHeight()) * 0.5f)));
   ImGui::SetNextItemWidth(std::max(g.cell_w, ImGui::GetFontSize() * 4.0f));
   if (typing.focus) ImGui::SetKeyboardFocusHere();
-  ImGui::PushStyleColor(ImGuiCol_FrameBg, ImGui::GetStyleColorVec4(ImGuiCol_PopupBg));
+  ImVec4 field = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
+  field.w = 1.0f;  // opaque: the cell's own number must not show through the typed one
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, field);
+  ImGui::PushID(typing.row * int(spec.values->cols()) + typing.col);  // each cell its own field
   const bool enter = ImGui::InputText("##type", typing.buf, sizeof typing.buf,
                                       ImGuiInputTextFlags_EnterReturnsTrue |
                                           ImGuiInputTextFlags_AutoSelectAll |
                                           ImGuiInputTextFlags_CharsScientific);
+  ImGui::PopID();
   ImGui::PopStyleColor();
   const bool active = ImGui::IsItemActive();
+  const bool tab = active && ImGui::IsKeyPressed(GLFW_KEY_TAB, false);
+  // Tab is the field's own key: ImGui's tabbing would move the keyboard focus elsewhere.
+  if (active) ImGui::GetCurrentContext()->ActiveIdUsingKeyInputMask |= 1u << ImGuiKey_Tab;
   ImGui::SetCursorScreenPos(saved);
-  if (enter) {
-    if (CommitTypedCell(document, spec, typing.row, typing.col, typing.buf)) typing = {};
-    return;  // a refused value stays in the field, with the message beside the matrix
+  if (enter || tab) {
+    // A refused value stays in the field, with the message beside the matrix.
+    if (!CommitTypedCell(document, spec, typing.row, typing.col, typing.buf)) return;
+    if (!tab) {
+      typing = {};
+      return;
+    }
+    TypeNextCell(spec, typing, ImGui::GetIO().KeyShift ? -1 : 1);
+    return;
   }
   if (!active && !typing.focus) typing = {};
   typing.focus = false;
@@ -351,7 +377,8 @@ bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const st
   });
 }
 
-void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec) {
+void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec,
+                  const ControlMarks& marks) {
   IM_ASSERT(spec.state && "MatrixEditorSpec::state: the drawer keeps the editor's state");
   MatrixEditorState& editor = *spec.state;
   const attnlab::Matrix& m = *spec.values;
@@ -360,19 +387,27 @@ void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec&
     Geometry g = Measure(spec);
     const ImVec2 top = ImGui::GetCursorScreenPos();
     g.origin = ImVec2(top.x + g.label_w, top.y + g.header_h);
-    // The text field goes first so that it, not the grid under it, owns the mouse.
+    // The text field goes first so that it, not the grid under it, owns the mouse, and is drawn
+    // in a channel above the cells so that it is seen.
+    ImDrawListSplitter layers;
+    layers.Split(ImGui::GetWindowDrawList(), 2);
+    layers.SetCurrentChannel(ImGui::GetWindowDrawList(), 1);
     TypingField(document, spec, g, editor.typing);
+    layers.SetCurrentChannel(ImGui::GetWindowDrawList(), 0);
     ImGui::SetCursorScreenPos(top);
     ImGui::Dummy(ImVec2(g.label_w, g.header_h));
     ImGui::SetCursorScreenPos(g.origin);
     ImGui::InvisibleButton("##grid", ImVec2(m.cols() * g.cell_w, m.rows() * g.cell_h));
+    MarkRect(marks, {"", "grid:" + spec.source, 0, 0, 0, 0, int(m.rows()), int(m.cols())},
+             ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     Scrub(document, spec, g, editor.scrub);
     StartTyping(spec, g, editor.typing);
     ClipboardKeys(document, spec);
-    Tooltip(spec, g);
+    if (editor.typing.source != spec.source) Tooltip(spec, g);  // it would cover the field
     DrawHeaders(spec, g);
     DrawCells(spec, g, colormap, editor.scrub);
     DrawBands(spec, g);
+    layers.Merge(ImGui::GetWindowDrawList());
     ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + g.size.y + 2.0f));
   }
   CopyMenu(spec);

@@ -13,6 +13,7 @@
 #include "attnlab/colormap.h"
 #include "attnlab/matrix.h"
 #include "session/document.h"
+#include "widgets/control_marks.h"
 
 namespace attnlab::app {
 
@@ -54,8 +55,10 @@ struct MatrixEditorSpec {
   MatrixEditorState* state = nullptr;  ///< what the editor keeps between frames (required)
 };
 
-/// Draws the editor at the cursor (grid, then Copy / Paste and any refusal message).
-void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec);
+/// Draws the editor at the cursor (grid, then Copy / Paste and any refusal message). `marks` is
+/// told where the grid is, as "grid:" + spec.source.
+void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec,
+                  const ControlMarks& marks = {});
 
 /// Applies a typed value to cell (row, col) exactly as the double-click editor does, through
 /// attnlab::set_cell (spec.source names the matrix): the text must be one finite number of

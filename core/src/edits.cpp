@@ -316,4 +316,13 @@ void set_head_count(Scenario& s, int heads) {
   s.num_heads = heads;
 }
 
+std::vector<int> valid_head_counts(const Scenario& s) {
+  std::vector<int> counts;
+  if (s.per_head()) return counts;
+  const long qk = qk_width(s.full, s), v = v_width(s.full, s);
+  for (int h = 1; h <= limits::max_heads && h <= std::max(qk, v); ++h)
+    if (qk % h == 0 && v % h == 0) counts.push_back(h);
+  return counts;
+}
+
 }  // namespace attnlab

@@ -47,3 +47,24 @@ no_autosave() { ! autosave_exists; }
 json_scale() {
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print((d["scenario"] if sys.argv[2:] else d)["scale"])' "$@"
 }
+
+# Named controls from a --screenshot run's layout dump (app/widgets/control_marks.h), for the
+# scripts that click them. layout ARGS...: writes $work/layout.png(.json) at the test's size.
+layout() { "$app" "$@" --screenshot "$work/layout.png" >/dev/null || fail "layout run: $*"; }
+# control ID: "X0 Y0 X1 Y1 ROWS COLS" of control ID in that dump (integers, window coordinates)
+control() {
+  python3 - "$work/layout.png.json" "$1" <<'PY'
+import json, sys
+for c in json.load(open(sys.argv[1]))["controls"]:
+    if c["id"] == sys.argv[2]:
+        print(*[int(round(v)) for v in c["rect"]], c["rows"], c["cols"]); break
+PY
+}
+click() {  # click X Y: a real left click, held for a frame
+  xdotool mousemove "$1" "$2"; sleep 0.2
+  xdotool mousedown 1; sleep 0.12; xdotool mouseup 1; sleep 0.5
+}
+double_click() { xdotool mousemove "$1" "$2"; sleep 0.2; xdotool click --repeat 2 --delay 90 1; sleep 0.6; }
+# probe X0 Y0 X1 Y1 [R,G,B,TOL]: "R G B SHARE HASH COUNT" of the window's pixels there ($probe:
+# attnlab_gui_probe), read back from the X server.
+probe() { "$probe" "$(xdotool search --onlyvisible --pid "$pid" --name attnlab | head -1)" "$@"; }

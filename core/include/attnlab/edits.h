@@ -73,6 +73,10 @@ void randomize_embeddings(Scenario& s, const RandomSpec& spec);
 /// number from 1 to 256, got 0", and refuses per-head scenarios (their count is heads.size()).
 /// H must also divide the projection widths: resolve() checks that and says which width.
 void set_head_count(Scenario& s, int heads);
+/// The head counts set_head_count can give `s` that resolve() accepts, ascending: the common
+/// divisors of H*d_k and H*d_v (the widths of W_q and W_v, or of X and Z where they are omitted),
+/// up to limits::max_heads. Empty for per-head scenarios.
+std::vector<int> valid_head_counts(const Scenario& s);
 
 // ---- One cell -------------------------------------------------------------------------------------
 
