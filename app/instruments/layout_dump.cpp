@@ -20,6 +20,9 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
   doc["document"] = state.document.name;
   nlohmann::json list = nlohmann::json::array();
   for (const HeatmapPlacement& p : placements_) {
+    nlohmann::json labels = nlohmann::json::array();
+    for (const HeatmapPlacement::Label& l : p.band_labels)
+      labels.push_back({{"text", l.text}, {"rect", {l.x0, l.y0, l.x1, l.y1}}});
     list.push_back({{"window", p.window},
                     {"id", p.id},
                     {"matrix", StageName(p.stage)},
@@ -37,7 +40,8 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
                     {"texels", {p.texels_w, p.texels_h}},
                     {"colormap", p.colormap},
                     {"lo", p.lo},
-                    {"hi", p.hi}});
+                    {"hi", p.hi},
+                    {"band_labels", std::move(labels)}});
   }
   doc["heatmaps"] = std::move(list);
   nlohmann::json controls = nlohmann::json::array();

@@ -274,19 +274,54 @@ void DrawTitle(ImDrawList* dl, ImVec2 pos, const HeatmapSpec& spec, const Geomet
                 ImGui::ColorConvertFloat4ToU32(DimTextColor()), spec.formula);
 }
 
+bool HasBandLabels(const HeatmapSpec& spec) {
+  return spec.col_band > 0 && spec.values->cols() > spec.col_band;
+}
+
+// The heads' names centred over their bands of columns, never touching: "head 2" where every
+// band has room for it, else "h2", and where even that would run into the last one shown, none
+// (hovering the header names each band).
+std::vector<HeatmapPlacement::Label> BandLabels(ImVec2 grid, const HeatmapSpec& spec,
+                                                const Geometry& g) {
+  std::vector<HeatmapPlacement::Label> out;
+  if (!HasBandLabels(spec)) return out;
+  const int cols = static_cast<int>(spec.values->cols());
+  const int bands = (cols + spec.col_band - 1) / spec.col_band;
+  const float band_w = spec.col_band * spec.cell, gap = std::ceil(ImGui::GetFontSize() * 0.4f);
+  const std::string widest = "head " + std::to_string(bands);
+  const char* format = ImGui::CalcTextSize(widest.c_str()).x + gap <= band_w ? "head %d" : "h%d";
+  const float y = grid.y - g.col_label_h - g.axis_h;
+  float free_from = -FLT_MAX;  // the last label shown ends (with the gap) here
+  for (int b = 0; b < bands; ++b) {
+    char name[32];
+    std::snprintf(name, sizeof name, format, b + 1);
+    const ImVec2 size = ImGui::CalcTextSize(name);
+    const float x = std::floor(grid.x + (b + 0.5f) * band_w - size.x * 0.5f);
+    if (x < free_from) continue;
+    out.push_back({name, x, y, x + size.x, y + size.y});
+    free_from = x + size.x + gap;
+  }
+  return out;
+}
+
+void BandTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  const float y = grid.y - g.col_label_h - g.axis_h;
+  const ImVec2 mouse = ImGui::GetMousePos();
+  if (!ImGui::IsWindowHovered() || mouse.y < y || mouse.y >= y + g.axis_h || mouse.x < grid.x ||
+      mouse.x >= grid.x + g.grid_w)
+    return;
+  const int band = static_cast<int>((mouse.x - grid.x) / (spec.col_band * spec.cell));
+  ImGui::SetTooltip("head %d: columns %d to %d", band + 1, band * spec.col_band,
+                    std::min<int>((band + 1) * spec.col_band, spec.values->cols()) - 1);
+}
+
 void DrawAxisHeader(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
   const float y = grid.y - g.col_label_h - g.axis_h;
-  const int cols = static_cast<int>(spec.values->cols());
-  if (spec.col_band > 0 && cols > spec.col_band) {
-    // Name each band (head) over its columns.
-    for (int b = 0; b * spec.col_band < cols; ++b) {
-      char name[32];
-      std::snprintf(name, sizeof name, "head %d", b + 1);
-      const float w = ImGui::CalcTextSize(name).x;
-      const float x = grid.x + (b + 0.5f) * spec.col_band * spec.cell - w * 0.5f;
-      if (w <= spec.col_band * spec.cell) dl->AddText(ImVec2(x, y), AccentColor(), name);
-    }
+  if (HasBandLabels(spec)) {
+    for (const HeatmapPlacement::Label& l : BandLabels(grid, spec, g))
+      dl->AddText(ImVec2(l.x0, l.y0), AccentColor(), l.text.c_str());
+    BandTooltip(grid, spec, g);
   } else if (spec.col_axis) {
     const float w = ImGui::CalcTextSize(spec.col_axis).x;
     dl->AddText(ImVec2(grid.x + std::max(0.0f, (g.grid_w - w) * 0.5f), y), dim, spec.col_axis);
@@ -440,6 +475,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.colormap = ColormapName(spec.scale.map);
   p.lo = spec.scale.lo;
   p.hi = spec.scale.hi;
+  if (spec.labels) p.band_labels = BandLabels(grid, spec, g);
   ctx.on_drawn(p);
 }
 

@@ -75,6 +75,11 @@ struct HeatmapPlacement {
   int texels_w = 0, texels_h = 0;
   std::string colormap;
   double lo = 0, hi = 1;
+  struct Label {
+    std::string text;
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< window coordinates, as x0, y0 above
+  };
+  std::vector<Label> band_labels;  ///< the heads' names over their bands of columns, as drawn
 };
 
 /// A placement of a `rows` x `cols` grid drawn in the current window from `origin` (cell (0, 0)'s
