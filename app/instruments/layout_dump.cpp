@@ -12,6 +12,13 @@
 
 namespace attnlab::app {
 
+nlohmann::json BandLabelsJson(const HeatmapPlacement& p) {
+  nlohmann::json labels = nlohmann::json::array();
+  for (const HeatmapPlacement::Label& l : p.band_labels)
+    labels.push_back({{"text", l.text}, {"rect", {l.x0, l.y0, l.x1, l.y1}}});
+  return labels;
+}
+
 nlohmann::json PlacementJson(const HeatmapPlacement& p) {
   return {{"window", p.window},
           {"id", p.id},
@@ -36,7 +43,8 @@ nlohmann::json PlacementJson(const HeatmapPlacement& p) {
           {"row_axis", p.row_axis},
           {"col_axis", p.col_axis},
           {"row_labels", p.row_labels},  // [index, text as drawn]
-          {"col_labels", p.col_labels}};
+          {"col_labels", p.col_labels},
+          {"band_labels", BandLabelsJson(p)}};
 }
 
 bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, float fb_scale,

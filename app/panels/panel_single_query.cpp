@@ -14,7 +14,9 @@
 #include "attnlab/number_format.h"
 #include "view/inspector_math.h"
 #include "view/stage_labels.h"
+#include "view/text_wrap.h"
 #include "widgets/computing_badge.h"
+#include "widgets/control_marks.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::SingleQueryPanel {
@@ -28,11 +30,20 @@ std::string VectorText(const attnlab::Vector& v, int decimals) {
   return out + "]";
 }
 
-void MonoWrapped(const std::string& text) {
+// `text` in the current font, wrapped between numbers only (never "-0." and "6732" on two lines);
+// each line is told to `marks` as "text:" + the line.
+void WrappedBetweenNumbers(const std::string& text, const ControlMarks& marks) {
+  const float width = ImGui::GetContentRegionAvail().x;
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  for (const std::string& line : WrapAtSpaces(text, width, measure)) {
+    ImGui::TextUnformatted(line.c_str());
+    MarkLastItem(marks, ("text:" + line).c_str());
+  }
+}
+
+void MonoWrapped(const std::string& text, const ControlMarks& marks) {
   ImGui::PushFont(GetFonts().mono);
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
+  WrappedBetweenNumbers(text, marks);
   ImGui::PopFont();
 }
 
@@ -68,19 +79,26 @@ void Pickers(AppState& state, const std::vector<std::string>& queries, int& quer
   if (ImGui::InputInt("##head", &head, 1, 1)) state.ui.selected_head = std::clamp(head, 1, heads) - 1;
 }
 
-// One horizontal bar per key, filled to its weight, with the number beside it.
+// One horizontal bar per key, filled to its weight, with the number beside it. The bar gives way
+// to the number: in a narrow panel there is only the number, never a cut one.
 void WeightBar(double weight, bool masked, int decimals) {
   const float fs = ImGui::GetFontSize();
-  const float width = std::max(fs * 3.0f, ImGui::GetContentRegionAvail().x - fs * 3.2f);
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float h = ImGui::GetTextLineHeight();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), ImGui::GetColorU32(ImGuiCol_FrameBg));
-  if (!masked)
-    dl->AddRectFilled(p, ImVec2(p.x + width * static_cast<float>(weight), p.y + h), AccentColor());
-  ImGui::Dummy(ImVec2(width, h));
-  ImGui::SameLine();
   ImGui::PushFont(GetFonts().mono);
+  const float number_w = ImGui::CalcTextSize("0.000").x;
+  const ImGuiStyle& style = ImGui::GetStyle();  // the cell's padding clips its right edge
+  const float width = ImGui::GetContentRegionAvail().x - number_w - style.ItemSpacing.x -
+                      style.CellPadding.x * 2.0f;
+  if (width >= fs * 1.5f) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetTextLineHeight();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), ImGui::GetColorU32(ImGuiCol_FrameBg));
+    if (!masked)
+      dl->AddRectFilled(p, ImVec2(p.x + width * static_cast<float>(weight), p.y + h),
+                        AccentColor());
+    ImGui::Dummy(ImVec2(width, h));
+    ImGui::SameLine();
+  }
   if (masked)
     ImGui::TextColored(DimTextColor(), "0");
   else
@@ -222,15 +240,18 @@ void SingleQuery::Draw(AppState& state) {
   const attnlab::Scenario& s = *state.document.TraceScenario();
   const attnlab::Model& model = *state.document.TraceModel();
   const std::string x = "x_" + std::to_string(query);
+  const ControlMarks& marks = state.on_control;
   MonoWrapped((s.layout == attnlab::Layout::rows ? "q = " + x + " W_q" : "q = W_q " + x) +
-              " + b_q = " + VectorText(view->result.q, state.ui.decimals));
+                  " + b_q = " + VectorText(view->result.q, state.ui.decimals),
+              marks);
   ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("a = softmax(q\xC2\xB7k_j \xC3\x97 %s) over the keys it may attend",
-                     Num(model.scale, state.ui.decimals).c_str());
+  WrappedBetweenNumbers(
+      "a = softmax(q\xC2\xB7k_j \xC3\x97 " + Num(model.scale, state.ui.decimals) + ") over the keys it may attend",
+      marks);
   ImGui::PopStyleColor();
   KeyTable(s, model, *view, query, state.ui.decimals);
-  MonoWrapped(view->weighted_sum);
-  MonoWrapped("  = " + VectorText(view->result.output, state.ui.decimals));
+  MonoWrapped(view->weighted_sum, marks);
+  MonoWrapped("= " + VectorText(view->result.output, state.ui.decimals), marks);
   if (stale) ImGui::PopStyleVar();
 }
 

@@ -4,7 +4,8 @@
 
 namespace attnlab::app {
 
-/// Draws Document::EditErrorFor(source) in the error colour, wrapped; nothing when there is none.
+/// Draws Document::EditErrorFor(source) in the error colour, wrapped, scrolled into view; nothing
+/// when there is none.
 void ShowEditError(const Document& document, const char* source);
 
 }  // namespace attnlab::app

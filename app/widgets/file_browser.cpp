@@ -275,14 +275,17 @@ void FileBrowser::DrawFooter() {
   ImGui::TextUnformatted(mode_ == Mode::Folder ? "Folder" : "File");
   ImGui::SameLine(fs * 3.5f);
   ImGui::SetNextItemWidth(-1.0f);
+  // The proposed name, selected when the field takes the focus (a frame or two after the dialog
+  // opens): a typed name replaces it instead of being inserted where the last caret was.
   ImGuiInputTextFlags flags = ImGuiInputTextFlags_EnterReturnsTrue;
+  if (select_name_) flags |= ImGuiInputTextFlags_AutoSelectAll;
   if (focus_path_) {
     ImGui::SetKeyboardFocusHere();
-    // The proposed name, selected: a typed name replaces it instead of being appended to it.
-    if (select_name_) flags |= ImGuiInputTextFlags_AutoSelectAll;
-    focus_path_ = select_name_ = false;
+    focus_path_ = false;
   }
-  if (ImGui::InputText("##path", path_, sizeof path_, flags)) {
+  const bool entered = ImGui::InputText("##path", path_, sizeof path_, flags);
+  if (ImGui::IsItemActive()) select_name_ = false;
+  if (entered) {
     if (TryConfirm()) confirmed_ = true;
     else focus_path_ = true;  // keep typing after entering a folder or an error
   }

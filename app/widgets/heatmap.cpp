@@ -13,6 +13,7 @@
 
 #include "view/label_fit.h"
 #include "widgets/heatmap_legend.h"
+#include "widgets/heatmap_marks.h"
 #include "widgets/heatmap_text.h"
 #include "widgets/heatmap_texture.h"
 #include "widgets/theme.h"
@@ -248,19 +249,39 @@ void DrawTitle(ImDrawList* dl, ImVec2 pos, const HeatmapSpec& spec, const Geomet
                 ImGui::ColorConvertFloat4ToU32(DimTextColor()), spec.formula);
 }
 
+bool HasBandLabels(const HeatmapSpec& spec) {
+  return spec.col_band > 0 && spec.values->cols() > spec.col_band;
+}
+
+// The heads' names centred over their bands of columns, never touching: "head 2" where every
+// band has room for it, else "h2", and where even that would run into the last one shown, none
+// (hovering the header names each band).
+// The heads' names over their bands of columns (concat, W_o), where the headers are.
+std::vector<HeatmapPlacement::Label> BandLabels(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  if (!HasBandLabels(spec)) return {};
+  const GridPlace place{grid, int(spec.values->rows()), int(spec.values->cols()), spec.cell, g.gap,
+                        ImVec2(g.grid_w, g.grid_h)};
+  return HeadBandLabels(place, spec.col_band, grid.y - g.col_label_h - g.axis_h);
+}
+
+void BandTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+  const float y = grid.y - g.col_label_h - g.axis_h;
+  const ImVec2 mouse = ImGui::GetMousePos();
+  if (!ImGui::IsWindowHovered() || mouse.y < y || mouse.y >= y + g.axis_h || mouse.x < grid.x ||
+      mouse.x >= grid.x + g.grid_w)
+    return;
+  const int band = static_cast<int>((mouse.x - grid.x) / (spec.col_band * spec.cell));
+  ImGui::SetTooltip("head %d: columns %d to %d", band + 1, band * spec.col_band,
+                    std::min<int>((band + 1) * spec.col_band, spec.values->cols()) - 1);
+}
+
 void DrawAxisHeader(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
   const float y = grid.y - g.col_label_h - g.axis_h;
-  const int cols = static_cast<int>(spec.values->cols());
-  if (spec.col_band > 0 && cols > spec.col_band) {
-    // Name each band (head) over its columns.
-    for (int b = 0; b * spec.col_band < cols; ++b) {
-      char name[32];
-      std::snprintf(name, sizeof name, "head %d", b + 1);
-      const float w = ImGui::CalcTextSize(name).x;
-      const float x = grid.x + (b + 0.5f) * spec.col_band * spec.cell - w * 0.5f;
-      if (w <= spec.col_band * spec.cell) dl->AddText(ImVec2(x, y), AccentColor(), name);
-    }
+  if (HasBandLabels(spec)) {
+    for (const HeatmapPlacement::Label& l : BandLabels(grid, spec, g))
+      dl->AddText(ImVec2(l.x0, l.y0), AccentColor(), l.text.c_str());
+    BandTooltip(grid, spec, g);
   } else if (spec.col_axis) {
     const float w = ImGui::CalcTextSize(spec.col_axis).x;
     dl->AddText(ImVec2(grid.x + std::max(0.0f, (g.grid_w - w) * 0.5f), y), dim, spec.col_axis);
@@ -364,35 +385,6 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   }
 }
 
-// Before the reveal: the grid's shape, each cell a "?" on grey (one grey block past the size
-// drawn as a texture).
-void DrawHiddenCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
-  ImFont* mono = MonoFont();
-  const float w = TextWidth(mono, "?");
-  if (g.texture) {
-    dl->AddRectFilled(grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h), ToU32(kHiddenFill));
-    return;
-  }
-  for (int r = 0; r < spec.values->rows(); ++r)
-    for (int c = 0; c < spec.values->cols(); ++c) {
-      const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
-      const ImVec2 b(a.x + spec.cell - g.gap, a.y + spec.cell - g.gap);
-      dl->AddRectFilled(a, b, ToU32(kHiddenFill));
-      if (spec.cell >= mono->FontSize)
-        dl->AddText(mono, mono->FontSize, ImVec2(std::floor((a.x + b.x - w) * 0.5f), std::floor((a.y + b.y - mono->FontSize) * 0.5f)),
-                    IM_COL32(235, 235, 240, 255), "?");
-    }
-}
-
-void DrawOutlines(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec) {
-  const float t = std::max(2.0f, std::floor(ImGui::GetFontSize() * 0.18f));
-  for (const auto& [r, c] : *spec.outlined) {
-    if (r < 0 || c < 0 || r >= spec.values->rows() || c >= spec.values->cols()) continue;
-    const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
-    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + spec.cell, a.y + spec.cell), AccentColor(), 0.0f, 0, t);
-  }
-}
-
 void DrawBands(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const float t = std::max(2.0f, std::floor(ImGui::GetFontSize() * 0.15f));
   for (int c = spec.col_band; spec.col_band > 0 && c < spec.values->cols(); c += spec.col_band) {
@@ -478,6 +470,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
     p.col_labels = labels.cols;
     p.row_axis = spec.row_axis ? spec.row_axis : "";
     p.col_axis = spec.col_axis ? spec.col_axis : "";
+    p.band_labels = BandLabels(grid, spec, g);
   }
   ctx.on_drawn(p);
 }
@@ -559,7 +552,8 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   DrawTitle(dl, pos, drawn, g);
   bool current = true;  // false: an older texture (or none yet) is drawn
   if (spec.hidden)
-    DrawHiddenCells(dl, grid, drawn, g);
+    DrawHiddenCells(dl, {grid, int(spec.values->rows()), int(spec.values->cols()), spec.cell, g.gap,
+                         ImVec2(g.grid_w, g.grid_h)}, g.texture, MonoFont());
   else if (g.texture)
     current = DrawHeatmapTexture(ctx, state, dl, grid, ImVec2(grid.x + g.grid_w, grid.y + g.grid_h),
                                  drawn, g.texels, g.data.scale, g.data.pending);
@@ -577,7 +571,9 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   if (spec.selected)
     dl->AddRect(ImVec2(grid.x - 3, grid.y - 3), ImVec2(grid.x + g.grid_w + 2, grid.y + g.grid_h + 2),
                 AccentColor(), 0.0f, 0, 3.0f);
-  if (spec.outlined) DrawOutlines(dl, grid, drawn);  // where to look, even before the reveal
+  if (spec.outlined)  // where to look, even before the reveal
+    DrawOutlines(dl, {grid, int(spec.values->rows()), int(spec.values->cols()), spec.cell, g.gap,
+                      ImVec2(g.grid_w, g.grid_h)}, *spec.outlined);
   if (spec.legend && !spec.hidden)
     DrawHeatmapLegend(dl, ImVec2(grid.x, grid.y + g.grid_h), drawn.scale, g.legend_w,
                       g.data.has_masked, spec.decimals);

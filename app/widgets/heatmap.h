@@ -97,6 +97,11 @@ struct HeatmapPlacement {
   double lo = 0, hi = 1;
   std::vector<std::pair<int, std::string>> row_labels, col_labels;  ///< as drawn (DrawnLabels)
   std::string row_axis, col_axis;  ///< the axis names drawn ("queries", "keys", "d_k"), or ""
+  struct Label {
+    std::string text;
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< window coordinates, as x0, y0 above
+  };
+  std::vector<Label> band_labels;  ///< the heads' names over their bands of columns, as drawn
 };
 
 /// A placement of a `rows` x `cols` grid drawn in the current window from `origin` (cell (0, 0)'s
