@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "attnlab/scenario_io.h"
+
 namespace attnlab::lesson {
 namespace {
 
@@ -13,8 +15,9 @@ constexpr const char* kNames[] = {"inputs", "Q",           "K",     "V",      "s
 constexpr std::size_t kMaxCaption = 2000;
 constexpr std::size_t kMaxSteps = 200;
 
+// Fields and values come from the file: escaped, so that the message stays one line.
 [[noreturn]] void fail(const std::string& field, const std::string& message) {
-  throw ScenarioError(field + ": " + message);
+  throw ScenarioError(printable_text(field + ": " + message));
 }
 
 std::string kind_list() {

@@ -412,6 +412,8 @@ class Prescan {
 
 }  // namespace
 
+std::string printable_text(const std::string& text) { return printable(text); }
+
 Scenario scenario_from_json(const json& doc) {
   if (!doc.is_object()) fail("(file)", "expected a JSON object at the top level, got " + describe(doc));
   check_keys(doc, {"format", "title", "notes", "layout", "tokens", "context_tokens", "X", "Z", "W_q", "W_k", "W_v",
