@@ -30,6 +30,14 @@ struct CachedLesson {
   std::uint64_t version = ~std::uint64_t{0};
 };
 
+// The explanation scans the step's matrices (all of a 2048-token trace's scores): written once
+// per trace, step and head, not every frame.
+struct CachedExplanation {
+  std::string text;
+  std::uint64_t trace_version = ~std::uint64_t{0};
+  int step = -1, head = -1;
+};
+
 Stage StageOf(StepKind kind) {
   switch (kind) {
     case StepKind::Q: return Stage::Q;
@@ -59,7 +67,10 @@ class Presenter final : public PanelContents {
   void DrawHeader(AppState& state, const lesson::Step& step, int head, int index, int count);
   void DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden);
 
+  const std::string& Explanation(AppState& state, const lesson::Step& step, int index, int head);
+
   CachedLesson cached_;
+  CachedExplanation explanation_;
   DerivedStages derived_;
   LessonAuthor author_;
   std::vector<std::pair<int, int>> outlined_;
@@ -77,6 +88,15 @@ const lesson::Lesson& Presenter::LessonOf(AppState& state) {
     cached_.lesson = lesson::default_lesson(s);
   }
   return cached_.lesson;
+}
+
+const std::string& Presenter::Explanation(AppState& state, const lesson::Step& step, int index, int head) {
+  CachedExplanation& e = explanation_;
+  const std::uint64_t version = state.document.TraceVersion();
+  if (e.trace_version == version && e.step == index && e.head == head) return e.text;
+  e = {lesson::step_explanation(step, state.document.GetScenario(), state.document.GetTrace(), head), version,
+       index, head};
+  return e.text;
 }
 
 // The matrices a step shows: one, or each input, or every head's weights.
@@ -207,7 +227,7 @@ void Presenter::Draw(AppState& state) {
   if (hidden)
     ImGui::TextColored(WarningTextColor(), "Predict first: what will these cells be? Press R to reveal.");
   else
-    ImGui::TextWrapped("%s", lesson::step_explanation(step, state.document.GetScenario(), trace, head).c_str());
+    ImGui::TextWrapped("%s", Explanation(state, step, state.ui.presenter_step, head).c_str());
   ImGui::Spacing();
   DrawMatrices(state, step, head, hidden);
   ImGui::Spacing();
