@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "attnlab/positions.h"
 #include "gemm.h"
 #include "task_pool.h"
 
@@ -110,12 +111,25 @@ struct Scratch {
   Matrix scores, weights;
 };
 
-/// A = softmax(S'') for one query, S'' = scale S or -inf where forbidden: the masked stage lives
-/// only in `masked` (one row, in cache). Returns false when the row's scores are not finite.
+/// ALiBi for one query: its head's slope, its position and the keys' positions.
+struct AlibiRow {
+  double slope = 0, position = 0;
+  const double* keys = nullptr;  ///< null: no ALiBi
+};
+
+/// A = softmax(S'') for one query, S'' = scale S (+ ALiBi's bias) or -inf where forbidden: the
+/// masked stage lives only in `masked` (one row, in cache). Returns false when the row's scores are
+/// not finite.
 template <typename Out>
-bool weights_row(const double* __restrict S, const bool* __restrict allowed, double scale, Eigen::RowVectorXd& masked,
-                 Out&& A) {
+bool weights_row(const double* __restrict S, const bool* __restrict allowed, double scale, const AlibiRow& alibi,
+                 Eigen::RowVectorXd& masked, Out&& A) {
   const Eigen::Index n = masked.size();
+  if (alibi.keys) {  // -m |p_i - c_j| added to the scaled scores, before the mask
+    double* __restrict m = masked.data();
+    for (Eigen::Index j = 0; j < n; ++j)
+      m[j] = allowed[j] ? S[j] * scale - alibi.slope * std::abs(alibi.position - alibi.keys[j]) : kMinusInfinity;
+    return softmax_row(masked, A);
+  }
   if (!std::memchr(allowed, false, static_cast<std::size_t>(n))) {  // nothing masked: vectorised
     const auto s = Eigen::Map<const Eigen::RowVectorXd>(S, n);
     // scale > 0 (resolve()), so the largest of scale S is scale max(S), exactly. When no key lies
@@ -157,9 +171,9 @@ struct RowStages {
 /// Q, V, Y are in the rows layout, Kt is K^T (d_k by n_z). S and A are written to `out` (rows
 /// layout) or to `scratch` and then transposed into `out` (columns). Marks `nonfinite[i]` for a
 /// query whose scores overflowed.
-void compute_rows(const Model& model, const Matrix& Q, const Matrix& Kt, const Matrix& V, Eigen::Index r,
-                  Eigen::Index b, Layout layout, RowStages stages, HeadTrace& out, gemm::Ref Y, Scratch& scratch,
-                  char* nonfinite) {
+void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const Matrix& Kt, const Matrix& V,
+                  Eigen::Index r, Eigen::Index b, Layout layout, RowStages stages, HeadTrace& out, gemm::Ref Y,
+                  Scratch& scratch, char* nonfinite) {
   const bool rows = layout == Layout::rows;
   const Eigen::Index n_z = Kt.cols();
   scratch.masked.resize(n_z);
@@ -170,8 +184,12 @@ void compute_rows(const Model& model, const Matrix& Q, const Matrix& Kt, const M
   auto A = rows ? out.weights.middleRows(r, b) : scratch.weights.topRows(b);
   if (stages.scores) gemm::multiply(Q.middleRows(r, b), Kt, S);  // S = Q K^T: b by n_z
   if (stages.weights)
-    for (Eigen::Index i = 0; i < b; ++i)
-      nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, scratch.masked, A.row(i));
+    for (Eigen::Index i = 0; i < b; ++i) {
+      AlibiRow alibi;
+      if (!model.slopes.empty())
+        alibi = {model.slopes[head], model.query_positions[std::size_t(r + i)], model.key_positions.data()};
+      nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, alibi, scratch.masked, A.row(i));
+    }
   gemm::multiply(A, V, Y.middleRows(r, b));  // Y = A V: b by d_v
   if (!rows) {
     transpose_tiled(S, out.scores.middleCols(r, b));
@@ -232,16 +250,22 @@ Unchanged unchanged_stages(const Trace& t, const Model& m, Layout layout) {
   Unchanged u;
   const Model* was = t.computed_from.get();
   if (!was || layout != Layout::rows || t.layout != Layout::rows || was->num_heads != m.num_heads ||
-      was->d_k != m.d_k || was->d_v != m.d_v)
+      was->num_kv_heads != m.num_kv_heads || was->d_k != m.d_k || was->d_v != m.d_v)
     return u;
   const bool X = equal(was->X, m.X);
   const bool keys = (was->Z == nullptr) == (m.Z == nullptr) && equal(was->keys(), m.keys());
-  const bool mask = was->scale == m.scale && equal(was->allowed, m.allowed);
+  // RoPE turns Q and K by the positions (computed in the same tasks); ALiBi's bias reads them too.
+  const bool positions = was->query_positions == m.query_positions && was->key_positions == m.key_positions;
+  const bool rope = was->rope.has_value() == m.rope.has_value() &&
+                    (!m.rope || (positions && was->rope->style == m.rope->style && was->rope->base == m.rope->base &&
+                                 was->rope->dims == m.rope->dims));
+  const bool alibi = was->slopes == m.slopes && (m.slopes.empty() || positions);
+  const bool mask = was->scale == m.scale && equal(was->allowed, m.allowed) && alibi;
   for (int h = 0; h < m.num_heads; ++h) {
     const HeadWeights a = was->head(std::size_t(h)), b = m.head(std::size_t(h));
     HeadKept k;
-    k.Q = X && equal(a.W_q, b.W_q) && equal(a.b_q, b.b_q);
-    k.K = keys && equal(a.W_k, b.W_k) && equal(a.b_k, b.b_k);
+    k.Q = X && rope && equal(a.W_q, b.W_q) && equal(a.b_q, b.b_q);
+    k.K = keys && rope && equal(a.W_k, b.W_k) && equal(a.b_k, b.b_k);
     k.V = keys && equal(a.W_v, b.W_v) && equal(a.b_v, b.b_v);
     k.scores = k.Q && k.K;
     k.weights = k.scores && mask;
@@ -262,7 +286,7 @@ struct Plan {
   Eigen::Index block, blocks;           ///< N x N tasks: blocks of query rows
   Eigen::Index out_rows, out_blocks;    ///< output projection tasks: row blocks of concat
   // Rows-layout matrices for the columns layout, transposed into the trace at the end.
-  std::vector<Matrix> Q_rows, K_rows, V_rows;
+  std::vector<Matrix> Q_rows, K_rows, V_rows, Qr_rows, Kr_rows;
   /// K^T of each head, d_k by n_z: S = Q K^T as a plain product, which OpenBLAS runs unpacked
   /// for small heads (measured 4.2 -> 2 us for a head of 64 tokens, d_k = 16; 96 -> 80 us at 256, 32).
   std::vector<Matrix> Kt;
@@ -272,6 +296,11 @@ struct Plan {
   Matrix& Q(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].Q : Q_rows[std::size_t(h)]; }
   Matrix& K(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].K : K_rows[std::size_t(h)]; }
   Matrix& V(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].V : V_rows[std::size_t(h)]; }
+  Matrix& Q_rot(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].Q_rot : Qr_rows[std::size_t(h)]; }
+  Matrix& K_rot(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].K_rot : Kr_rows[std::size_t(h)]; }
+  /// What the scores read: the rotated queries and keys with RoPE, else Q and K.
+  Matrix& Q_scores(Eigen::Index h) { return model.rope ? Q_rot(h) : Q(h); }
+  Matrix& K_scores(Eigen::Index h) { return model.rope ? K_rot(h) : K(h); }
   Matrix& concat() { return rows ? t.concat : concat_rows; }
   Matrix& output() { return rows ? t.output : output_rows; }
   /// Head h's outputs Y_h, n_x by d_v: a block of the concatenation.
@@ -281,7 +310,7 @@ struct Plan {
 Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   const Eigen::Index H = model.num_heads, n_x = model.X->rows(), n_z = model.keys().rows();
   Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0,
-         {}, {}, {}, {}, {}, {}, kept};
+         {}, {}, {}, {}, {}, {}, {}, {}, kept};
   const Eigen::Index d_in = std::max(model.X->cols(), model.keys().cols());
   p.proj_rows = projection_rows(std::max(n_x, n_z), d_in, std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
@@ -298,9 +327,14 @@ void allocate(Plan& p) {
   p.t.heads.resize(std::size_t(p.H));
   p.Kt.resize(std::size_t(p.H));
   if (!p.rows)
-    for (auto* v : {&p.Q_rows, &p.K_rows, &p.V_rows}) v->resize(std::size_t(p.H));
+    for (auto* v : {&p.Q_rows, &p.K_rows, &p.V_rows, &p.Qr_rows, &p.Kr_rows}) v->resize(std::size_t(p.H));
+  const Eigen::Index rotated = p.model.rope ? 1 : 0;  // Q_rot and K_rot only with RoPE
   for (Eigen::Index h = 0; h < p.H; ++h) {
     HeadTrace& ht = p.t.heads[std::size_t(h)];
+    ht.kv_head = p.model.kv_head(std::size_t(h));
+    p.Q_rot(h).resize(p.n_x * rotated, p.d_k * rotated);
+    p.K_rot(h).resize(p.n_z * rotated, p.d_k * rotated);
+    if (!p.rows) ht.Q_rot.resize(0, 0), ht.K_rot.resize(0, 0);  // transposed in at the end
     for (Matrix* m : {&ht.scores, &ht.weights}) resize_stage(*m, p.rows ? p.n_x : p.n_z, p.rows ? p.n_z : p.n_x);
     p.Q(h).resize(p.n_x, p.d_k);
     p.K(h).resize(p.n_z, p.d_k);
@@ -320,11 +354,14 @@ void project_task(Plan& p, Eigen::Index task) {
   const HeadWeights w = p.model.head(std::size_t(h));
   const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
   const HeadKept kept = p.kept.head(h);
+  const std::optional<Rope>& rope = p.model.rope;
   if (which == 0) {
     if (!kept.Q) project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
+    if (!kept.Q && rope) positional::rotate_rows(*rope, p.Q(h), p.model.query_positions, r, len, p.Q_rot(h));
   } else if (which == 1) {
     if (!kept.K) project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
-    if (!kept.scores) p.Kt[std::size_t(h)].middleCols(r, len) = p.K(h).middleRows(r, len).transpose();
+    if (!kept.K && rope) positional::rotate_rows(*rope, p.K(h), p.model.key_positions, r, len, p.K_rot(h));
+    if (!kept.scores) p.Kt[std::size_t(h)].middleCols(r, len) = p.K_scores(h).middleRows(r, len).transpose();
   } else if (!kept.V) {
     project_rows(in, w.W_v, w.b_v, r, len, p.V(h));
   }
@@ -338,8 +375,8 @@ void attend_task(Plan& p, Eigen::Index task) {
   if (kept.outputs) return;
   const Layout layout = p.rows ? Layout::rows : Layout::columns;
   const RowStages stages{!kept.scores, !kept.weights};
-  compute_rows(p.model, p.Q(h), p.Kt[std::size_t(h)], p.V(h), r, b, layout, stages, p.t.heads[std::size_t(h)],
-               p.Y(h), scratch, p.t.nonfinite.data() + h * p.n_x);
+  compute_rows(p.model, std::size_t(h), p.Q_scores(h), p.Kt[std::size_t(h)], p.V(h), r, b, layout, stages,
+               p.t.heads[std::size_t(h)], p.Y(h), scratch, p.t.nonfinite.data() + h * p.n_x);
 }
 
 /// Output task: a head's Y_h copied out of the concatenation (tasks 0 to H - 1), or a block of
@@ -369,6 +406,10 @@ void transpose_task(Plan& p, Eigen::Index task) {
     store_transposed(p.Q_rows[std::size_t(task)], ht.Q);
     store_transposed(p.K_rows[std::size_t(task)], ht.K);
     store_transposed(p.V_rows[std::size_t(task)], ht.V);
+    if (p.model.rope) {
+      store_transposed(p.Qr_rows[std::size_t(task)], ht.Q_rot);
+      store_transposed(p.Kr_rows[std::size_t(task)], ht.K_rot);
+    }
   } else {
     store_transposed(task == p.H ? p.concat_rows : p.output_rows, task == p.H ? p.t.concat : p.t.output);
   }
@@ -391,6 +432,16 @@ double work(const Plan& p) {
          (p.model.has_W_o() ? n_x * double(p.model.W_o->rows() * p.model.W_o->cols()) : 0.0);
 }
 
+/// What the trace keeps of the positions: the embeddings with their encoding, ALiBi's inputs.
+void record_positions(const Model& model, Layout layout, Trace& t) {
+  const auto in_layout = [layout](const Matrix& m) { return layout == Layout::rows ? m : Matrix(m.transpose()); };
+  t.X_pos = model.positional_encoding ? in_layout(*model.X) : Matrix();
+  t.Z_pos = model.positional_encoding && model.Z ? in_layout(*model.Z) : Matrix();
+  t.slopes = model.slopes;
+  t.query_positions = model.query_positions;
+  t.key_positions = model.key_positions;
+}
+
 }  // namespace
 
 bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic<bool>* cancel, Recompute what) {
@@ -406,6 +457,7 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
     t.allowed = model.allowed.transpose();
   t.warnings.clear();
   warn_unattending_queries(model, t.warnings);
+  record_positions(model, layout, t);
   Plan p = make_plan(model, layout, t, kept);
   allocate(p);
   const bool parallel = work(p) > kParallelWork;
@@ -443,13 +495,26 @@ SingleQuery single_query(const Model& model, int head, int query) {
   if (query < 0 || query >= model.X->rows()) throw std::out_of_range("single_query: query index");
   SingleQuery r;
   r.q = w.W_q.transpose() * model.X->row(query).transpose() + w.b_q;  // q = W_q^T x_i + b_q
-  // s_j = q . k_j with k_j = W_k^T z_j + b_k, so s = Z (W_k q) + (q . b_k) 1: no K (n_z by d_k)
-  // is formed, d_z times less work than projecting every key.
-  const Vector Wk_q = w.W_k * r.q;
-  r.scores = (model.keys() * Wk_q).array() + r.q.dot(w.b_k);
+  if (model.rope) {
+    // Each key turns by its own position: K is formed (n_z by d_k) and rotated.
+    Matrix q_row = r.q.transpose(), q_rot(1, model.d_k);
+    positional::rotate_rows(*model.rope, q_row, {model.query_positions[std::size_t(query)]}, 0, 1, q_rot);
+    const Matrix K = (model.keys() * w.W_k).rowwise() + w.b_k.transpose();
+    Matrix K_rot(K.rows(), K.cols());
+    positional::rotate_rows(*model.rope, K, model.key_positions, 0, K.rows(), K_rot);
+    r.q_rot = q_rot.row(0).transpose();
+    r.scores = K_rot * r.q_rot;
+  } else {
+    // s_j = q . k_j with k_j = W_k^T z_j + b_k, so s = Z (W_k q) + (q . b_k) 1: no K (n_z by d_k)
+    // is formed, d_z times less work than projecting every key.
+    const Vector Wk_q = w.W_k * r.q;
+    r.scores = (model.keys() * Wk_q).array() + r.q.dot(w.b_k);
+  }
   Eigen::RowVectorXd logits = r.scores.transpose() * model.scale;
-  for (Eigen::Index j = 0; j < logits.size(); ++j)
+  for (Eigen::Index j = 0; j < logits.size(); ++j) {
+    if (!model.slopes.empty()) logits(j) += alibi_bias(model, std::size_t(head), query, j);
     if (!model.allowed(query, j)) logits(j) = kMinusInfinity;
+  }
   Eigen::RowVectorXd weights(logits.size());
   softmax_row(logits, weights);
   r.weights = weights.transpose();

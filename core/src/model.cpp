@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "attnlab/limits.h"
+#include "attnlab/positions.h"
 
 namespace attnlab {
 
@@ -87,6 +88,7 @@ void check_all_finite(const Scenario& s) {
   if (s.Z) check_finite("Z", *s.Z);
   check_finite("", s.full);
   for (std::size_t h = 0; h < s.heads.size(); ++h) check_finite("heads[" + std::to_string(h) + "].", s.heads[h]);
+  for (std::size_t g = 0; g < s.kv_heads.size(); ++g) check_finite("kv_heads[" + std::to_string(g) + "].", s.kv_heads[g]);
   if (s.W_o) check_finite("W_o", *s.W_o);
   check_finite("b_o", s.b_o);
 }
@@ -192,10 +194,61 @@ struct Sizes {
 
 /// Everything resolve() allocates follows from these; they are checked before any allocation.
 struct Plan {
-  long H = 1, d_k = 0, d_v = 0, d_out = 0;
+  long H = 1, G = 1, d_k = 0, d_v = 0, d_out = 0;
 };
 
+/// "1, 2 or 4": the divisors of H, the key/value head counts it allows.
+std::string divisors_text(long H) {
+  std::vector<long> d;
+  for (long g = 1; g <= H; ++g)
+    if (H % g == 0) d.push_back(g);
+  std::string out;
+  for (std::size_t k = 0; k < d.size(); ++k)
+    out += (k == 0 ? "" : k + 1 == d.size() ? " or " : ", ") + std::to_string(d[k]);
+  return out;
+}
+
+/// G for full matrices: num_kv_heads, or H.
+long kv_heads_of(const Scenario& s, long H) {
+  if (s.num_kv_heads == 0) return H;
+  if (s.num_kv_heads > H || H % s.num_kv_heads != 0)
+    fail("num_kv_heads", "expected a number of key/value heads that divides num_heads = " + std::to_string(H) + " (" +
+                             divisors_text(H) + "), got " + std::to_string(s.num_kv_heads));
+  return s.num_kv_heads;
+}
+
+/// Full matrices with G < H key/value heads: W_q is d_x by H d_k, W_k d_z by G d_k, W_v d_z by G d_v.
+void plan_grouped(const Scenario& s, const Sizes& n, long G, Plan& plan) {
+  const Projections& p = s.full;
+  const long H = s.num_heads;
+  // H d_k from W_q, else from W_k (G d_k wide), else the identity's d_x.
+  const long qk = p.W_q ? width_of(*p.W_q, s.layout) : p.W_k ? width_of(*p.W_k, s.layout) / G * H : n.d_x;
+  const long v = p.W_v ? width_of(*p.W_v, s.layout) : n.d_z;
+  if (qk % H != 0)
+    fail("num_heads", std::to_string(H) + " heads do not divide H*d_k = " + std::to_string(qk) +
+                          (p.W_q ? " (the width of W_q)" : " (the width of X, as W_q is omitted)"));
+  if (v % G != 0)
+    fail("num_kv_heads", std::to_string(G) + " key/value heads do not divide G*d_v = " + std::to_string(v) +
+                             (p.W_v ? " (the width of W_v)" : " (the width of Z, as W_v is omitted)"));
+  if (qk > limits::max_width || v > limits::max_width)
+    fail(qk > limits::max_width ? "W_q" : "W_v", "expected widths of at most " + std::to_string(limits::max_width));
+  plan.H = H;
+  plan.G = G;
+  plan.d_k = qk / H;
+  plan.d_v = v / G;
+  const Dim dx{n.d_x, "d_x"}, dz{n.d_z, "d_z"}, q{qk, "H*d_k"}, k{G * plan.d_k, "G*d_k"}, vv{v, "G*d_v"};
+  check_projection("W_q", p.W_q, dx, q, s.layout);
+  check_projection("W_k", p.W_k, dz, k, s.layout);
+  check_projection("W_v", p.W_v, dz, vv, s.layout);
+  (void)expect_vector("b_q", p.b_q, qk, "H*d_k");
+  (void)expect_vector("b_k", p.b_k, G * plan.d_k, "G*d_k");
+  (void)expect_vector("b_v", p.b_v, v, "G*d_v");
+}
+
 void plan_full(const Scenario& s, const Sizes& n, Plan& plan) {
+  const int H = s.num_heads;
+  const long G = kv_heads_of(s, H);
+  if (G != H) return plan_grouped(s, n, G, plan);
   const Projections& p = s.full;
   const Widths w = implied_widths(p, s.layout, n.d_x, n.d_z, "", "H*d_k", "H*d_v");
   const Dim dx{n.d_x, "d_x"}, dz{n.d_z, "d_z"}, qk{w.qk, "H*d_k"}, v{w.v, "H*d_v"};
@@ -205,21 +258,48 @@ void plan_full(const Scenario& s, const Sizes& n, Plan& plan) {
   (void)expect_vector("b_q", p.b_q, w.qk, "H*d_k");
   (void)expect_vector("b_k", p.b_k, w.qk, "H*d_k");
   (void)expect_vector("b_v", p.b_v, w.v, "H*d_v");
-  const int H = s.num_heads;
   if (w.qk % H != 0)
     fail("num_heads", std::to_string(H) + " heads do not divide H*d_k = " + std::to_string(w.qk) +
                           (p.W_q ? " (the width of W_q)" : " (the width of X, as W_q is omitted)"));
   if (w.v % H != 0)
     fail("num_heads", std::to_string(H) + " heads do not divide H*d_v = " + std::to_string(w.v) +
                           (p.W_v ? " (the width of W_v)" : " (the width of Z, as W_v is omitted)"));
-  plan.H = H;
+  plan.H = plan.G = H;
   plan.d_k = w.qk / H;
   plan.d_v = w.v / H;
 }
 
+/// Per-head weights: the first head (with its key/value head's W_k and W_v) fixes d_k and d_v.
+Widths per_head_widths(const Scenario& s, const Sizes& n) {
+  if (s.kv_heads.empty()) return implied_widths(s.heads.front(), s.layout, n.d_x, n.d_z, "heads[0].", "d_k", "d_v");
+  Projections first = s.kv_heads.front();
+  first.W_q = s.heads.front().W_q;
+  const Widths w = implied_widths(first, s.layout, n.d_x, n.d_z, "heads[0].", "d_k", "d_v");
+  return w;
+}
+
+void check_kv_heads(const Scenario& s, const Sizes& n, const Plan& plan) {
+  const Dim dz{n.d_z, "d_z"}, qk{plan.d_k, "d_k"}, v{plan.d_v, "d_v"};
+  for (std::size_t g = 0; g < s.kv_heads.size(); ++g) {
+    const std::string prefix = "kv_heads[" + std::to_string(g) + "].";
+    const Projections& p = s.kv_heads[g];
+    check_projection(prefix + "W_k", p.W_k, dz, qk, s.layout);
+    check_projection(prefix + "W_v", p.W_v, dz, v, s.layout);
+    (void)expect_vector(prefix + "b_k", p.b_k, plan.d_k, "d_k");
+    (void)expect_vector(prefix + "b_v", p.b_v, plan.d_v, "d_v");
+  }
+}
+
 void plan_per_head(const Scenario& s, const Sizes& n, Plan& plan) {
-  const Widths first = implied_widths(s.heads.front(), s.layout, n.d_x, n.d_z, "heads[0].", "d_k", "d_v");
+  const Widths first = per_head_widths(s, n);
   plan.H = static_cast<long>(s.heads.size());
+  plan.G = s.kv_heads.empty() ? plan.H : static_cast<long>(s.kv_heads.size());
+  if (s.kv_heads.empty() && s.num_kv_heads != 0 && s.num_kv_heads != plan.H)
+    fail("num_kv_heads", "expected " + std::to_string(plan.H) + " (per-head weights without kv_heads: every head has "
+                         "its own keys and values), got " + std::to_string(s.num_kv_heads));
+  if (plan.H % plan.G != 0)
+    fail("kv_heads", "expected a number of key/value heads that divides the " + std::to_string(plan.H) + " heads (" +
+                         divisors_text(plan.H) + "), got " + std::to_string(plan.G));
   plan.d_k = first.qk;
   plan.d_v = first.v;
   if (plan.H * plan.d_k > limits::max_width || plan.H * plan.d_v > limits::max_width) {
@@ -233,12 +313,14 @@ void plan_per_head(const Scenario& s, const Sizes& n, Plan& plan) {
     const std::string prefix = "heads[" + std::to_string(h) + "].";
     const Projections& p = s.heads[h];
     check_projection(prefix + "W_q", p.W_q, dx, qk, s.layout);
+    (void)expect_vector(prefix + "b_q", p.b_q, plan.d_k, "d_k");
+    if (!s.kv_heads.empty()) continue;  // keys and values are the kv_heads' (checked below)
     check_projection(prefix + "W_k", p.W_k, dz, qk, s.layout);
     check_projection(prefix + "W_v", p.W_v, dz, v, s.layout);
-    (void)expect_vector(prefix + "b_q", p.b_q, plan.d_k, "d_k");
     (void)expect_vector(prefix + "b_k", p.b_k, plan.d_k, "d_k");
     (void)expect_vector(prefix + "b_v", p.b_v, plan.d_v, "d_v");
   }
+  check_kv_heads(s, n, plan);
 }
 
 void build_full(const Owner& owner, const Sizes& n, const Plan& plan, Model& m) {
@@ -247,24 +329,46 @@ void build_full(const Owner& owner, const Sizes& n, const Plan& plan, Model& m) 
   m.W_k = rows_or_identity(owner, p.W_k, n.d_z);
   m.W_v = rows_or_identity(owner, p.W_v, n.d_z);
   m.b_q = p.b_q ? *p.b_q : Vector::Zero(plan.H * plan.d_k);
-  m.b_k = p.b_k ? *p.b_k : Vector::Zero(plan.H * plan.d_k);
-  m.b_v = p.b_v ? *p.b_v : Vector::Zero(plan.H * plan.d_v);
+  m.b_k = p.b_k ? *p.b_k : Vector::Zero(plan.G * plan.d_k);
+  m.b_v = p.b_v ? *p.b_v : Vector::Zero(plan.G * plan.d_v);
 }
 
 void build_per_head(const Scenario& s, const Sizes& n, const Plan& plan, Model& m) {
+  const std::vector<Projections>& kv = s.kv_heads.empty() ? s.heads : s.kv_heads;
   m.W_q = side_by_side(s.heads, &Projections::W_q, n.d_x, plan.d_k, s.layout);
-  m.W_k = side_by_side(s.heads, &Projections::W_k, n.d_z, plan.d_k, s.layout);
-  m.W_v = side_by_side(s.heads, &Projections::W_v, n.d_z, plan.d_v, s.layout);
+  m.W_k = side_by_side(kv, &Projections::W_k, n.d_z, plan.d_k, s.layout);
+  m.W_v = side_by_side(kv, &Projections::W_v, n.d_z, plan.d_v, s.layout);
   m.b_q = stacked(s.heads, &Projections::b_q, plan.d_k);
-  m.b_k = stacked(s.heads, &Projections::b_k, plan.d_k);
-  m.b_v = stacked(s.heads, &Projections::b_v, plan.d_v);
+  m.b_k = stacked(kv, &Projections::b_k, plan.d_k);
+  m.b_v = stacked(kv, &Projections::b_v, plan.d_v);
 }
 
-BoolArray resolve_mask(const MaskSpec& mask, const Sizes& n, Layout layout) {
+/// The tokens' positions: `given`, checked against the token count, or 0 .. count - 1.
+std::vector<double> resolve_positions(const std::vector<int>& given, long count, const std::string& field,
+                                      const char* of) {
+  std::vector<double> positions(static_cast<std::size_t>(count));
+  if (given.empty()) {
+    for (long t = 0; t < count; ++t) positions[std::size_t(t)] = double(t);
+    return positions;
+  }
+  if (long(given.size()) != count)
+    fail(field, "expected " + std::to_string(count) + " positions (one per token of " + of + "), got " +
+                    std::to_string(given.size()));
+  for (long t = 0; t < count; ++t) positions[std::size_t(t)] = given[std::size_t(t)];
+  return positions;
+}
+
+/// Query i may attend key j iff every part of the mask allows it. Causal and the window read
+/// positions: c_j <= p_i, |p_i - c_j| < window (with the default positions, j <= i and |i - j| < w).
+BoolArray resolve_mask(const MaskSpec& mask, const Sizes& n, Layout layout, const std::vector<double>& p,
+                       const std::vector<double>& c) {
   BoolArray allowed = BoolArray::Constant(n.n_x, n.n_z, true);
-  if (mask.causal)
+  if (mask.causal || mask.window > 0)
     for (long i = 0; i < n.n_x; ++i)
-      for (long j = i + 1; j < n.n_z; ++j) allowed(i, j) = false;
+      for (long j = 0; j < n.n_z; ++j) {
+        const double pi = p[std::size_t(i)], cj = c[std::size_t(j)];
+        if ((mask.causal && cj > pi) || (mask.window > 0 && std::abs(pi - cj) >= mask.window)) allowed(i, j) = false;
+      }
   for (std::size_t p = 0; p < mask.padding.size(); ++p) {
     const int j = mask.padding[p];
     if (j < 0 || j >= n.n_z)
@@ -292,10 +396,45 @@ double resolve_scale(const Scale& scale, long d_k) {
   }
 }
 
+/// RoPE with its dims resolved: every coordinate of d_k unless `dims` says fewer.
+std::optional<Rope> resolve_rope(const std::optional<Rope>& rope, long d_k) {
+  if (!rope) return std::nullopt;
+  Rope r = *rope;
+  if (r.dims == 0) {
+    if (d_k % 2 != 0)
+      fail("rope", "expected an even d_k to rotate in pairs, got d_k = " + std::to_string(d_k) +
+                       " (give rope.dims, an even number up to d_k)");
+    r.dims = int(d_k);
+  } else if (r.dims % 2 != 0 || r.dims > d_k) {
+    fail("rope.dims", "expected an even number from 2 to d_k = " + std::to_string(d_k) + ", got " + std::to_string(r.dims));
+  }
+  return r;
+}
+
+std::vector<double> resolve_slopes(const std::optional<Alibi>& alibi, long H) {
+  if (!alibi) return {};
+  if (alibi->slopes.empty()) return positional::alibi_slopes(int(H));
+  if (long(alibi->slopes.size()) != H)
+    fail("alibi", "expected " + std::to_string(H) + " slopes (one per query head), got " +
+                      std::to_string(alibi->slopes.size()));
+  return alibi->slopes;
+}
+
+/// X + PE in the rows convention; refuses an odd width (sin and cos come in pairs).
+SharedMatrix with_encoding(const SharedMatrix& X, const std::vector<double>& positions, const char* field,
+                           const char* width) {
+  if (X->cols() % 2 != 0)
+    fail("positional_encoding", std::string("expected an even embedding width ") + width +
+                                    " for sin/cos pairs, got " + width + " = " + std::to_string(X->cols()) + " (" +
+                                    field + ")");
+  return std::make_shared<const Matrix>(*X + positional::sinusoidal(positions, X->cols()));
+}
+
 /// Values the trace and the resolved weights hold, checked before either is allocated.
-void check_trace_size(const Sizes& n, const Plan& p) {
+void check_trace_size(const Sizes& n, const Plan& p, bool rope) {
   const double H = double(p.H), d_k = double(p.d_k), d_v = double(p.d_v);
-  const double per_head = n.n_x * d_k + n.n_z * (d_k + d_v) + 4.0 * n.n_x * n.n_z + n.n_x * d_v;
+  const double rotated = rope ? (n.n_x + n.n_z) * d_k : 0.0;  // Q_rot and K_rot
+  const double per_head = n.n_x * d_k + n.n_z * (d_k + d_v) + 4.0 * n.n_x * n.n_z + n.n_x * d_v + rotated;
   const double weights = H * (n.d_x * d_k + n.d_z * (d_k + d_v) + 2 * d_k + d_v) + H * d_v * p.d_out + p.d_out;
   const double cells = H * per_head + double(n.n_x) * (H * d_v + p.d_out) + weights +
                        double(n.n_x) * n.d_x + double(n.n_z) * n.d_z + double(n.n_x) * n.n_z;
@@ -397,6 +536,13 @@ std::string reach_text(double bound) {
                            " (" + stage + " " + reach_text(bound) + ")");
 }
 
+/// The largest |p_i - c_j|: ALiBi's bias grows with it.
+double max_distance(const Model& m) {
+  const auto [p_lo, p_hi] = std::minmax_element(m.query_positions.begin(), m.query_positions.end());
+  const auto [c_lo, c_hi] = std::minmax_element(m.key_positions.begin(), m.key_positions.end());
+  return std::max(*p_hi - *c_lo, *c_hi - *p_lo);
+}
+
 /// Refuses a model whose computation could overflow, from bounds on the inputs (before computing):
 /// |Q| <= rowsum|X| max|W_q| + max|b_q|, |S| <= d_k |Q| |K|, |Y| <= |V| (a convex combination),
 /// |out| <= H d_v |Y| max|W_o| + max|b_o|. Far from DBL_MAX, so a trace never holds inf or NaN.
@@ -411,12 +557,15 @@ void check_values(const Scenario& s, const Model& m) {
   for (int h = 0; h < m.num_heads; ++h) {
     const HeadWeights w = m.head(std::size_t(h));
     const std::string prefix = s.per_head() ? "heads[" + std::to_string(h) + "]." : "";
+    const std::string kv = !s.kv_heads.empty() ? "kv_heads[" + std::to_string(m.kv_head(std::size_t(h))) + "]." : prefix;
     const std::string head = s.head_count() > 1 ? "head " + std::to_string(h + 1) + "'s " : "";
-    const Eigen::Index k0 = Eigen::Index(h) * m.d_k, v0 = Eigen::Index(h) * m.d_v;
-    const Source X{"X", x_max}, Z{z_field, z_max}, Wq{prefix + "W_q", max_abs(st.W_q.segment(k0, m.d_k))},
-        Wk{prefix + "W_k", max_abs(st.W_k.segment(k0, m.d_k))}, Wv{prefix + "W_v", max_abs(st.W_v.segment(v0, m.d_v))},
-        bq{prefix + "b_q", max_abs(w.b_q)}, bk{prefix + "b_k", max_abs(w.b_k)}, bv{prefix + "b_v", max_abs(w.b_v)};
-    const double q = x_sum * Wq.magnitude + bq.magnitude, k = z_sum * Wk.magnitude + bk.magnitude;
+    const Eigen::Index q0 = Eigen::Index(h) * m.d_k, g = m.kv_head(std::size_t(h)), k0 = g * m.d_k, v0 = g * m.d_v;
+    const Source X{"X", x_max}, Z{z_field, z_max}, Wq{prefix + "W_q", max_abs(st.W_q.segment(q0, m.d_k))},
+        Wk{kv + "W_k", max_abs(st.W_k.segment(k0, m.d_k))}, Wv{kv + "W_v", max_abs(st.W_v.segment(v0, m.d_v))},
+        bq{prefix + "b_q", max_abs(w.b_q)}, bk{kv + "b_k", max_abs(w.b_k)}, bv{kv + "b_v", max_abs(w.b_v)};
+    // A rotation turns a pair (x, y) into (x cos - y sin, ...): each coordinate at most |x| + |y|.
+    const double turn = m.rope ? 2.0 : 1.0;
+    const double q = (x_sum * Wq.magnitude + bq.magnitude) * turn, k = (z_sum * Wk.magnitude + bk.magnitude) * turn;
     const double v = z_sum * Wv.magnitude + bv.magnitude;
     if (!(q <= limit)) fail_overflow({X, Wq, bq}, head + "queries Q", q);
     if (!(k <= limit)) fail_overflow({Z, Wk, bk}, head + "keys K", k);
@@ -426,6 +575,12 @@ void check_values(const Scenario& s, const Model& m) {
     if (!(scores * m.scale <= limit))
       fail("scale", "expected a scale that keeps " + head + "scaled scores within " + number_text(limit) + ", got " +
                         number_text(m.scale) + " (scores up to " + number_text(scores) + " scaled " + reach_text(scores * m.scale) + ")");
+    if (!m.slopes.empty()) {
+      const double bias = m.slopes[std::size_t(h)] * max_distance(m);
+      if (!(scores * m.scale + bias <= limit))
+        fail("alibi", "expected slopes that keep " + head + "biased scores within " + number_text(limit) + ", got " +
+                          number_text(m.slopes[std::size_t(h)]) + " (at distances up to " + number_text(max_distance(m)) + ")");
+    }
     v_max = std::max(v_max, v);
   }
   if (m.has_W_o()) {
@@ -455,14 +610,22 @@ Model resolve(std::shared_ptr<const Scenario> owner) {
   if (s.per_head()) plan_per_head(s, n, plan);
   else plan_full(s, n, plan);
   plan.d_out = plan_output(s, plan.H * plan.d_v);
-  check_trace_size(n, plan);
-  BoolArray allowed = resolve_mask(s.mask, n, s.layout);
+  check_trace_size(n, plan, s.rope.has_value());
+  if (!s.Z && !s.context_positions.empty())
+    fail("context_positions", "given in self-attention: the keys are X's own tokens, at its positions (give Z for "
+                              "cross-attention)");
+  std::vector<double> p = resolve_positions(s.positions, n.n_x, "positions", "X");
+  std::vector<double> c = s.Z ? resolve_positions(s.context_positions, n.n_z, "context_positions", "Z") : p;
+  BoolArray allowed = resolve_mask(s.mask, n, s.layout, p, c);
   const double scale = resolve_scale(s.scale, plan.d_k);
+  std::optional<Rope> rope = resolve_rope(s.rope, plan.d_k);
+  std::vector<double> slopes = resolve_slopes(s.alibi, plan.H);
 
   Model m;
   if (s.per_head()) build_per_head(s, n, plan, m);
   else build_full(owner, n, plan, m);
   m.num_heads = static_cast<int>(plan.H);
+  m.num_kv_heads = static_cast<int>(plan.G);
   m.d_k = static_cast<int>(plan.d_k);
   m.d_v = static_cast<int>(plan.d_v);
   if (s.W_o) {
@@ -473,6 +636,15 @@ Model resolve(std::shared_ptr<const Scenario> owner) {
   m.scale = scale;
   m.X = rows_view(owner, s.X);
   if (s.Z) m.Z = rows_view(owner, *s.Z);
+  m.positional_encoding = s.positional_encoding == PositionalEncoding::sinusoidal;
+  if (m.positional_encoding) {
+    m.X = with_encoding(m.X, p, "X", "d_x");
+    if (s.Z) m.Z = with_encoding(m.Z, c, "Z", "d_z");
+  }
+  m.query_positions = std::move(p);
+  m.key_positions = std::move(c);
+  m.rope = rope;
+  m.slopes = std::move(slopes);
   m.tokens = std::shared_ptr<const std::vector<std::string>>(owner, &s.tokens);
   check_values(s, m);
   return m;
@@ -504,6 +676,7 @@ Scenario with_layout(const Scenario& scenario, Layout layout) {
   transpose_in_place(s.Z);
   transpose_in_place(s.full);
   for (Projections& p : s.heads) transpose_in_place(p);
+  for (Projections& p : s.kv_heads) transpose_in_place(p);
   transpose_in_place(s.W_o);
   transpose_in_place(s.mask.cells);
   return s;

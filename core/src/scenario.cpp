@@ -28,6 +28,7 @@ int Scenario::d_z() const { return Z ? width(*Z, layout) : d_x(); }
 std::size_t Scenario::number_count() const {
   std::size_t n = count(X) + count(Z) + count(full) + count(W_o) + count(b_o) + count(mask.cells);
   for (const Projections& p : heads) n += count(p);
+  for (const Projections& p : kv_heads) n += count(p);
   return n;
 }
 

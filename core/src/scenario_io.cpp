@@ -259,11 +259,12 @@ MaskSpec read_mask(const json& value) {
   if (value.is_array()) { mask.cells = read_mask_cells(value, "mask"); return mask; }
   if (!value.is_object())
     fail("mask", "expected \"none\", \"causal\", a 0/1 matrix or an object, got " + describe(value));
-  check_keys(value, {"causal", "padding", "cells"}, "mask.");
+  check_keys(value, {"causal", "padding", "cells", "window"}, "mask.");
   if (value.contains("causal")) {
     if (!value["causal"].is_boolean()) fail("mask.causal", "expected true or false, got " + describe(value["causal"]));
     mask.causal = value["causal"].get<bool>();
   }
+  if (value.contains("window")) mask.window = read_positive_int(value["window"], "mask.window", limits::max_position + 1);
   if (value.contains("padding")) mask.padding = read_padding(value["padding"]);
   if (value.contains("cells")) mask.cells = read_mask_cells(value["cells"], "mask.cells");
   return mask;
@@ -284,7 +285,7 @@ Projections read_projections(const json& object, const std::string& prefix) {
   return p;
 }
 
-std::vector<Projections> read_heads(const json& value) {
+std::vector<Projections> read_heads(const json& value, bool grouped) {
   if (!value.is_array()) fail("heads", "expected an array of head objects, got " + describe(value));
   if (value.empty()) fail("heads", "expected at least one head, got an empty array");
   if (value.size() > static_cast<std::size_t>(limits::max_heads))
@@ -293,7 +294,8 @@ std::vector<Projections> read_heads(const json& value) {
   for (std::size_t h = 0; h < value.size(); ++h) {
     const std::string prefix = "heads[" + std::to_string(h) + "].";
     if (!value[h].is_object()) fail("heads[" + std::to_string(h) + "]", "expected an object, got " + describe(value[h]));
-    check_keys(value[h], kProjectionKeys, prefix);
+    if (grouped) check_keys(value[h], {"W_q", "b_q"}, prefix);  // keys and values are in kv_heads
+    else check_keys(value[h], kProjectionKeys, prefix);
     heads.push_back(read_projections(value[h], prefix));
   }
   return heads;
@@ -306,16 +308,119 @@ Layout read_layout(const json& value) {
   fail("layout", "expected \"rows\" or \"columns\", got " + describe(value));
 }
 
+/// Positions: whole numbers from 0 to 1,000,000, in any order, repeats allowed.
+std::vector<int> read_positions(const json& value, const std::string& field) {
+  if (!value.is_array()) fail(field, "expected an array of token positions, got " + describe(value));
+  if (value.empty()) fail(field, "expected one position per token, got an empty array");
+  if (value.size() > static_cast<std::size_t>(limits::max_tokens))
+    fail(field, "expected at most " + std::to_string(limits::max_tokens) + " positions, got " + std::to_string(value.size()));
+  std::vector<int> positions;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const json& p = value[i];
+    const bool whole = p.is_number() && std::isfinite(p.get<double>()) && p.get<double>() == std::floor(p.get<double>());
+    if (!whole || p.get<double>() < 0 || p.get<double>() > limits::max_position)
+      fail(field + "[" + std::to_string(i) + "]",
+           "expected a position, a whole number from 0 to " + std::to_string(limits::max_position) + ", got " + describe(p));
+    positions.push_back(static_cast<int>(p.get<double>()));
+  }
+  return positions;
+}
+
+Rope read_rope(const json& value) {
+  if (!value.is_object())
+    fail("rope", "expected an object {\"style\", \"base\", \"dims\"} (each optional), got " + describe(value));
+  check_keys(value, {"style", "base", "dims"}, "rope.");
+  Rope rope;
+  if (value.contains("style")) {
+    const std::string style = read_string(value["style"], "rope.style");
+    if (style == "interleaved") rope.style = Rope::Style::interleaved;
+    else if (style != "half") fail("rope.style", "expected \"half\" or \"interleaved\", got " + describe(value["style"]));
+  }
+  if (value.contains("base")) {
+    rope.base = read_number(value["base"], "rope.base");
+    if (!(rope.base > 1) || rope.base > limits::max_rope_base)
+      fail("rope.base", "expected a number above 1 and up to 1e9, got " + value["base"].dump());
+  }
+  if (value.contains("dims")) {
+    rope.dims = read_positive_int(value["dims"], "rope.dims", limits::max_width);
+    if (rope.dims % 2 != 0) fail("rope.dims", "expected an even number (coordinates rotate in pairs), got " + std::to_string(rope.dims));
+  }
+  return rope;
+}
+
+Alibi read_alibi(const json& value) {
+  if (value.is_boolean()) {
+    if (!value.get<bool>()) fail("alibi", "expected true or an array of slopes (omit the key for none), got false");
+    return Alibi{};
+  }
+  if (!value.is_array()) fail("alibi", "expected true or an array of slopes (one per query head), got " + describe(value));
+  if (value.empty()) fail("alibi", "expected one slope per query head, got an empty array");
+  if (value.size() > static_cast<std::size_t>(limits::max_heads))
+    fail("alibi", "expected at most " + std::to_string(limits::max_heads) + " slopes, got " + std::to_string(value.size()));
+  Alibi alibi;
+  for (std::size_t h = 0; h < value.size(); ++h) {
+    const std::string field = "alibi[" + std::to_string(h) + "]";
+    const double m = read_number(value[h], field);
+    if (m < 0) fail(field, "expected a slope of 0 or more, got " + value[h].dump());
+    alibi.slopes.push_back(m);
+  }
+  return alibi;
+}
+
+PositionalEncoding read_encoding(const json& value) {
+  const std::string word = read_string(value, "positional_encoding");
+  if (word == "sinusoidal") return PositionalEncoding::sinusoidal;
+  if (word != "none") fail("positional_encoding", "expected \"none\" or \"sinusoidal\", got " + describe(value));
+  return PositionalEncoding::none;
+}
+
+void read_positional(const json& doc, Scenario& s) {
+  if (doc.contains("positions")) s.positions = read_positions(doc["positions"], "positions");
+  if (doc.contains("context_positions")) s.context_positions = read_positions(doc["context_positions"], "context_positions");
+  if (doc.contains("rope")) s.rope = read_rope(doc["rope"]);
+  if (doc.contains("alibi")) s.alibi = read_alibi(doc["alibi"]);
+  if (doc.contains("positional_encoding")) s.positional_encoding = read_encoding(doc["positional_encoding"]);
+}
+
+/// `kv_heads`: G objects of W_k, b_k, W_v, b_v; heads[h] then keep only W_q and b_q.
+std::vector<Projections> read_kv_heads(const json& value, std::size_t query_heads) {
+  if (!value.is_array()) fail("kv_heads", "expected an array of key/value head objects, got " + describe(value));
+  if (value.empty()) fail("kv_heads", "expected at least one key/value head, got an empty array");
+  if (value.size() > query_heads)
+    fail("kv_heads", "expected at most " + std::to_string(query_heads) + " key/value heads (one per query head), got " +
+                         std::to_string(value.size()));
+  std::vector<Projections> kv;
+  for (std::size_t g = 0; g < value.size(); ++g) {
+    const std::string prefix = "kv_heads[" + std::to_string(g) + "].";
+    if (!value[g].is_object()) fail("kv_heads[" + std::to_string(g) + "]", "expected an object, got " + describe(value[g]));
+    check_keys(value[g], {"W_k", "b_k", "W_v", "b_v"}, prefix);
+    kv.push_back(read_projections(value[g], prefix));
+  }
+  return kv;
+}
+
 void read_heads_or_full(const json& doc, Scenario& s) {
   const bool has_full = std::any_of(kProjectionKeys.begin(), kProjectionKeys.end(),
                                     [&](const std::string& k) { return doc.contains(k); });
   if (doc.contains("num_heads")) s.num_heads = read_positive_int(doc["num_heads"], "num_heads", limits::max_heads);
+  if (doc.contains("num_kv_heads"))
+    s.num_kv_heads = read_positive_int(doc["num_kv_heads"], "num_kv_heads", limits::max_heads);
   if (!doc.contains("heads")) {
+    if (doc.contains("kv_heads")) fail("kv_heads", "given without heads (per-head query weights); with full matrices "
+                                                   "give num_kv_heads and W_k, W_v of G*d_k and G*d_v columns");
     s.full = read_projections(doc, "");
     return;
   }
   if (has_full) fail("heads", "give either heads or the full matrices (W_q, W_k, W_v, b_q, b_k, b_v), not both");
-  s.heads = read_heads(doc["heads"]);
+  const bool grouped = doc.contains("kv_heads");
+  s.heads = read_heads(doc["heads"], grouped);
+  if (grouped) {
+    s.kv_heads = read_kv_heads(doc["kv_heads"], s.heads.size());
+    if (doc.contains("num_kv_heads") && s.num_kv_heads != static_cast<int>(s.kv_heads.size()))
+      fail("num_kv_heads", "expected " + std::to_string(s.kv_heads.size()) + " (the number of entries in kv_heads), got " +
+                               std::to_string(s.num_kv_heads));
+    s.num_kv_heads = static_cast<int>(s.kv_heads.size());
+  }
   if (doc.contains("num_heads") && s.num_heads != static_cast<int>(s.heads.size()))
     fail("num_heads", "expected " + std::to_string(s.heads.size()) + " (the number of entries in heads), got " +
                           std::to_string(s.num_heads));
@@ -417,7 +522,8 @@ std::string printable_text(const std::string& text) { return printable(text); }
 Scenario scenario_from_json(const json& doc) {
   if (!doc.is_object()) fail("(file)", "expected a JSON object at the top level, got " + describe(doc));
   check_keys(doc, {"format", "title", "notes", "layout", "tokens", "context_tokens", "X", "Z", "W_q", "W_k", "W_v",
-                   "b_q", "b_k", "b_v", "num_heads", "heads", "W_o", "b_o", "scale", "mask", "view"},
+                   "b_q", "b_k", "b_v", "num_heads", "num_kv_heads", "heads", "kv_heads", "W_o", "b_o", "scale", "mask",
+                   "positions", "context_positions", "rope", "alibi", "positional_encoding", "view"},
              "");
   if (doc.contains("format") && read_string(doc["format"], "format") != kFormat)
     fail("format", std::string("expected \"") + kFormat + "\", got " + describe(doc["format"]));
@@ -441,6 +547,7 @@ Scenario scenario_from_json(const json& doc) {
   if (doc.contains("b_o")) s.b_o = read_vector(doc["b_o"], "b_o");
   if (doc.contains("scale")) s.scale = read_scale(doc["scale"]);
   if (doc.contains("mask")) s.mask = read_mask(doc["mask"]);
+  read_positional(doc, s);
   if (doc.contains("view")) {
     if (!doc["view"].is_object()) fail("view", "expected an object, got " + describe(doc["view"]));
     s.view = doc["view"];
@@ -523,12 +630,25 @@ void write_projections(const Projections& p, json& out) {
 
 json mask_json(const MaskSpec& mask) {
   if (mask.empty()) return "none";
-  if (mask.causal && mask.padding.empty() && !mask.cells) return "causal";
-  if (!mask.causal && mask.padding.empty()) return matrix_json(*mask.cells);
+  if (mask.causal && mask.padding.empty() && !mask.cells && mask.window == 0) return "causal";
+  if (!mask.causal && mask.padding.empty() && mask.window == 0) return matrix_json(*mask.cells);
   json object = {{"causal", mask.causal}};
+  if (mask.window > 0) object["window"] = mask.window;
   if (!mask.padding.empty()) object["padding"] = mask.padding;
   if (mask.cells) object["cells"] = matrix_json(*mask.cells);
   return object;
+}
+
+void write_positional(const Scenario& s, json& doc) {
+  if (!s.positions.empty()) doc["positions"] = s.positions;
+  if (!s.context_positions.empty()) doc["context_positions"] = s.context_positions;
+  if (s.positional_encoding == PositionalEncoding::sinusoidal) doc["positional_encoding"] = "sinusoidal";
+  if (s.rope) {
+    json rope = {{"style", s.rope->style == Rope::Style::half ? "half" : "interleaved"}, {"base", s.rope->base}};
+    if (s.rope->dims > 0) rope["dims"] = s.rope->dims;
+    doc["rope"] = std::move(rope);
+  }
+  if (s.alibi) doc["alibi"] = s.alibi->slopes.empty() ? json(true) : json(s.alibi->slopes);
 }
 
 json scale_json(const Scale& scale) {
@@ -555,14 +675,25 @@ json scenario_to_json(const Scenario& s) {
       heads.push_back(std::move(head));
     }
     doc["heads"] = std::move(heads);
+    if (!s.kv_heads.empty()) {
+      json kv = json::array();
+      for (const Projections& p : s.kv_heads) {
+        json head = json::object();
+        write_projections(p, head);
+        kv.push_back(std::move(head));
+      }
+      doc["kv_heads"] = std::move(kv);
+    }
   } else {
     doc["num_heads"] = s.num_heads;
+    if (s.num_kv_heads > 0) doc["num_kv_heads"] = s.num_kv_heads;
     write_projections(s.full, doc);
   }
   if (s.W_o) doc["W_o"] = matrix_json(*s.W_o);
   if (s.b_o) doc["b_o"] = vector_json(*s.b_o);
   doc["scale"] = scale_json(s.scale);
   doc["mask"] = mask_json(s.mask);
+  write_positional(s, doc);
   if (!s.view.empty()) doc["view"] = s.view;
   return doc;
 }

@@ -23,20 +23,30 @@ json matrix_to_json(const Matrix& m) {
   return rows;
 }
 
-namespace {
-
-constexpr const char* kHeadStages[] = {"Q", "K", "V", "scores", "scaled", "masked", "weights", "output"};
-
-}  // namespace
+std::vector<std::string> head_stage_names(const Trace& t) {
+  std::vector<std::string> names = {"Q", "K", "V"};
+  if (t.has_rope()) names.insert(names.end(), {"Q_rot", "K_rot"});
+  names.insert(names.end(), {"scores", "scaled"});
+  if (t.has_bias()) names.push_back("bias");
+  names.insert(names.end(), {"masked", "weights", "output"});
+  return names;
+}
 
 Matrix head_stage(const Trace& t, std::size_t h, const std::string& name) {
   const HeadTrace& head = t.heads.at(h);
   if (name == "Q") return head.Q;
   if (name == "K") return head.K;
   if (name == "V") return head.V;
+  if (name == "Q_rot") return head.Q_rot;
+  if (name == "K_rot") return head.K_rot;
+  if (name == "bias") return t.bias(h);
   if (name == "scores") return head.scores;
   if (name == "scaled") return t.scaled(h);
-  if (name == "masked") return t.masked(h);
+  if (name == "masked") {
+    Matrix m;
+    t.masked_into(h, m);
+    return m;
+  }
   if (name == "weights") return head.weights;
   if (name == "output") return head.output;
   throw std::invalid_argument("no head stage named '" + name + "'");
@@ -44,16 +54,21 @@ Matrix head_stage(const Trace& t, std::size_t h, const std::string& name) {
 
 json trace_to_json(const Trace& trace) {
   json heads = json::array();
+  const std::vector<std::string> names = head_stage_names(trace);
   for (std::size_t h = 0; h < trace.heads.size(); ++h) {
     json head = json::object();
-    for (const char* name : kHeadStages) head[name] = matrix_to_json(head_stage(trace, h, name));
+    for (const std::string& name : names) head[name] = matrix_to_json(head_stage(trace, h, name));
+    head["kv_head"] = trace.heads[h].kv_head;
     heads.push_back(std::move(head));
   }
-  return {{"layout", layout_name(trace.layout)},
-          {"heads", std::move(heads)},
-          {"concat", matrix_to_json(trace.concat)},
-          {"output", matrix_to_json(trace.output)},
-          {"warnings", trace.warnings}};
+  json out = {{"layout", layout_name(trace.layout)}};
+  if (trace.X_pos.size()) out["X_pos"] = matrix_to_json(trace.X_pos);
+  if (trace.Z_pos.size()) out["Z_pos"] = matrix_to_json(trace.Z_pos);
+  out["heads"] = std::move(heads);
+  out["concat"] = matrix_to_json(trace.concat);
+  out["output"] = matrix_to_json(trace.output);
+  out["warnings"] = trace.warnings;
+  return out;
 }
 
 namespace {
@@ -132,9 +147,16 @@ std::string format_matrix(const Matrix& m, int precision) {
 std::string trace_to_text(const Trace& trace, int precision) {
   std::ostringstream out;
   out << "layout: " << layout_name(trace.layout) << "\n";
-  for (std::size_t h = 0; h < trace.heads.size(); ++h)
-    for (const char* name : kHeadStages)
+  if (trace.X_pos.size()) out << "\nX_pos (X + PE):\n" << format_matrix(trace.X_pos, precision) << "\n";
+  if (trace.Z_pos.size()) out << "\nZ_pos (Z + PE):\n" << format_matrix(trace.Z_pos, precision) << "\n";
+  const std::vector<std::string> names = head_stage_names(trace);
+  bool grouped = false;
+  for (std::size_t h = 0; h < trace.heads.size(); ++h) grouped = grouped || trace.heads[h].kv_head != int(h);
+  for (std::size_t h = 0; h < trace.heads.size(); ++h) {
+    if (grouped) out << "\nhead " << h + 1 << " reads key/value head " << trace.heads[h].kv_head + 1 << "\n";
+    for (const std::string& name : names)
       out << "\nhead " << h + 1 << " " << name << ":\n" << format_matrix(head_stage(trace, h, name), precision) << "\n";
+  }
   out << "\nconcat:\n" << format_matrix(trace.concat, precision) << "\n";
   out << "\noutput:\n" << format_matrix(trace.output, precision) << "\n";
   for (const std::string& w : trace.warnings) out << "\nwarning: " << w << "\n";

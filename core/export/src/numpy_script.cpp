@@ -2,6 +2,8 @@
 // next to the notebook they know and compare every intermediate with the window.
 #include "attnlab/export/numpy_script.h"
 
+#include "attnlab/positions.h"
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
@@ -98,14 +100,48 @@ struct Writer {
     } else {
       out << "Z = X  # self-attention: keys and values come from X too\n";
     }
-    out << "n_x, n_z = X.shape[" << (rows() ? 0 : 1) << "], Z.shape[" << (rows() ? 0 : 1) << "]\n\n";
+    out << "n_x, n_z = X.shape[" << (rows() ? 0 : 1) << "], Z.shape[" << (rows() ? 0 : 1) << "]\n";
+    positions();
+  }
+
+  static std::string py_ints(const std::vector<int>& v) {
+    std::string out = "np.array([";
+    for (std::size_t k = 0; k < v.size(); ++k) out += (k ? ", " : "") + std::to_string(v[k]);
+    return out + "], dtype=float)";
+  }
+
+  /// Every token's position (the mask, RoPE, ALiBi and the encoding read them), then X + PE.
+  void positions() {
+    out << "positions = " << (s.positions.empty() ? "np.arange(n_x, dtype=float)" : py_ints(s.positions))
+        << "  # query token i is at positions[i]\n";
+    if (!s.Z) out << "context_positions = positions  # self-attention: the keys are the same tokens\n";
+    else
+      out << "context_positions = "
+          << (s.context_positions.empty() ? "np.arange(n_z, dtype=float)" : py_ints(s.context_positions)) << "\n";
+    if (s.positional_encoding != PositionalEncoding::sinusoidal) {
+      out << "\n";
+      return;
+    }
+    const char* t = rows() ? "" : ".T";
+    out << "\n\ndef sinusoidal(p, d):\n"
+        << "    \"\"\"Vaswani et al.: PE[t, 2i] = sin(p_t / 10000^(2i/d)), PE[t, 2i+1] = cos(p_t / 10000^(2i/d)).\"\"\"\n"
+        << "    i2 = np.arange(d) // 2 * 2  # 2i for both coordinates of pair i\n"
+        << "    angle = p[:, None] / 10000.0 ** (i2[None, :] / d)\n"
+        << "    return np.where(np.arange(d)[None, :] % 2 == 0, np.sin(angle), np.cos(angle))  # tokens by d\n\n\n"
+        << "X_pos = X + sinusoidal(positions, X.shape[" << (rows() ? 1 : 0) << "])" << t << "  # what the projections read\n";
+    if (s.Z) out << "Z_pos = Z + sinusoidal(context_positions, Z.shape[" << (rows() ? 1 : 0) << "])" << t << "\n";
+    out << "X = X_pos\nZ = " << (s.Z ? "Z_pos" : "X_pos") << "\n\n";
   }
 
   /// W = <literal> or the identity; b = <literal> or zeros of the projection's width.
-  void projection(const std::string& prefix, const Projections& p, const std::string& indent) {
+  /// `which`: "qkv" every projection, "q" W_q and b_q only, "kv" W_k, W_v and their biases.
+  void projection(const std::string& prefix, const Projections& p, const std::string& indent,
+                  const std::string& which = "qkv") {
     const std::pair<const char*, const std::optional<Matrix>*> ws[] = {{"W_q", &p.W_q}, {"W_k", &p.W_k}, {"W_v", &p.W_v}};
     const std::pair<const char*, const std::optional<Vector>*> bs[] = {{"b_q", &p.b_q}, {"b_k", &p.b_k}, {"b_v", &p.b_v}};
+    const auto wanted = [&](int k) { return which.find("qkv"[k]) != std::string::npos; };
     for (int k = 0; k < 3; ++k) {
+      if (!wanted(k)) continue;
       const std::string name = prefix + ws[k].first;
       const char* width = k == 0 ? "X" : "Z";
       if (*ws[k].second)
@@ -114,6 +150,7 @@ struct Writer {
         out << indent << name << " = np.eye(" << width << ".shape[" << (rows() ? 1 : 0) << "])  # omitted: identity\n";
     }
     for (int k = 0; k < 3; ++k) {
+      if (!wanted(k)) continue;
       const std::string name = prefix + bs[k].first, w = prefix + ws[k].first;
       if (*bs[k].second)
         out << indent << name << " = " << py_vector(**bs[k].second) << "\n";
@@ -123,16 +160,18 @@ struct Writer {
   }
 
   void weights() {
+    if (s.per_head() && !s.kv_heads.empty()) return grouped_per_head();
     if (s.per_head()) {
       out << "# Per-head weights (" << (rows() ? "W_q: d_x by d_k" : "W_q: d_k by d_x") << ").\nweights = []\n";
       for (std::size_t h = 0; h < s.heads.size(); ++h) {
         out << "# head " << h + 1 << "\n";
         projection("", s.heads[h], "");
-        out << "weights.append(dict(W_q=W_q, W_k=W_k, W_v=W_v, b_q=b_q, b_k=b_k, b_v=b_v))\n";
+        out << "weights.append(dict(W_q=W_q, W_k=W_k, W_v=W_v, b_q=b_q, b_k=b_k, b_v=b_v, kv_head=" << h << "))\n";
       }
       out << "H = len(weights)\n\n";
       return;
     }
+    if (s.grouped()) return grouped_full();
     out << "# Full projections, split into H heads by " << (rows() ? "columns" : "rows") << " (head h takes block h).\n";
     projection("", s.full, "");
     out << "H = " << s.num_heads << "\n";
@@ -141,9 +180,44 @@ struct Writer {
         << "weights = []\nfor h in range(H):\n"
         << "    qk, v = slice(h * d_k, (h + 1) * d_k), slice(h * d_v, (h + 1) * d_v)\n";
     if (rows())
-      out << "    weights.append(dict(W_q=W_q[:, qk], W_k=W_k[:, qk], W_v=W_v[:, v], b_q=b_q[qk], b_k=b_k[qk], b_v=b_v[v]))\n\n";
+      out << "    weights.append(dict(W_q=W_q[:, qk], W_k=W_k[:, qk], W_v=W_v[:, v], b_q=b_q[qk], b_k=b_k[qk], b_v=b_v[v], kv_head=h))\n\n";
     else
-      out << "    weights.append(dict(W_q=W_q[qk, :], W_k=W_k[qk, :], W_v=W_v[v, :], b_q=b_q[qk], b_k=b_k[qk], b_v=b_v[v]))\n\n";
+      out << "    weights.append(dict(W_q=W_q[qk, :], W_k=W_k[qk, :], W_v=W_v[v, :], b_q=b_q[qk], b_k=b_k[qk], b_v=b_v[v], kv_head=h))\n\n";
+  }
+
+  /// Grouped-query attention with full matrices: W_k and W_v split into G key/value heads.
+  void grouped_full() {
+    const char* by = rows() ? "columns" : "rows";
+    out << "# Full projections: W_q split into H query heads, W_k and W_v into G key/value heads, by " << by
+        << ".\n# Query head h reads key/value head h // (H // G): consecutive heads share (Llama's repeat_kv).\n";
+    projection("", s.full, "");
+    const char* axis = rows() ? "1" : "0";
+    out << "H, G = " << s.num_heads << ", " << s.kv_head_count() << "\n"
+        << "d_k, d_v = W_q.shape[" << axis << "] // H, W_v.shape[" << axis << "] // G\n"
+        << "weights = []\nfor h in range(H):\n    g = h // (H // G)\n"
+        << "    q, k, v = slice(h * d_k, (h + 1) * d_k), slice(g * d_k, (g + 1) * d_k), slice(g * d_v, (g + 1) * d_v)\n";
+    if (rows())
+      out << "    weights.append(dict(W_q=W_q[:, q], W_k=W_k[:, k], W_v=W_v[:, v], b_q=b_q[q], b_k=b_k[k], b_v=b_v[v], kv_head=g))\n\n";
+    else
+      out << "    weights.append(dict(W_q=W_q[q, :], W_k=W_k[k, :], W_v=W_v[v, :], b_q=b_q[q], b_k=b_k[k], b_v=b_v[v], kv_head=g))\n\n";
+  }
+
+  /// Grouped-query attention with per-head weights: each query head's W_q, then the G key/value heads.
+  void grouped_per_head() {
+    out << "# Per-head query weights; G key/value heads, query head h reads key/value head h // (H // G).\nkv = []\n";
+    for (std::size_t g = 0; g < s.kv_heads.size(); ++g) {
+      out << "# key/value head " << g + 1 << "\n";
+      projection("", s.kv_heads[g], "", "kv");
+      out << "kv.append(dict(W_k=W_k, W_v=W_v, b_k=b_k, b_v=b_v))\n";
+    }
+    out << "queries = []\n";
+    for (std::size_t h = 0; h < s.heads.size(); ++h) {
+      out << "# query head " << h + 1 << "\n";
+      projection("", s.heads[h], "", "q");
+      out << "queries.append(dict(W_q=W_q, b_q=b_q))\n";
+    }
+    out << "H, G = len(queries), len(kv)\n"
+        << "weights = [dict(**queries[h], **kv[h // (H // G)], kv_head=h // (H // G)) for h in range(H)]\n\n";
   }
 
   void output_projection() {
@@ -169,16 +243,53 @@ struct Writer {
     const char* shape = rows() ? "(n_x, n_z)" : "(n_z, n_x)";
     out << "\n# mask[" << (rows() ? "i, j" : "j, i") << "] = 1: query i may attend key j ("
         << (rows() ? "n_x by n_z" : "n_z by n_x") << ")\nmask = np.ones(" << shape << ")\n";
-    if (s.mask.causal)
-      out << "mask = mask * " << (rows() ? "np.tril(np.ones((n_x, n_z)))" : "np.triu(np.ones((n_z, n_x)))")
-          << "  # causal: key j <= query i\n";
+    const char* gap = rows() ? "positions[:, None] - context_positions[None, :]"
+                             : "positions[None, :] - context_positions[:, None]";
+    if (s.mask.causal) out << "mask = mask * (" << gap << " >= 0)  # causal: key j at or before query i\n";
+    if (s.mask.window > 0)
+      out << "mask = mask * (np.abs(" << gap << ") < " << s.mask.window << ")  # window: |p_i - c_j| < "
+          << s.mask.window << "\n";
     for (int j : s.mask.padding)
       out << "mask[" << (rows() ? ":, " : "") << j << (rows() ? "" : ", :") << "] = 0  # padding: no query attends key " << j << "\n";
     if (s.mask.cells) out << "mask = mask * (" << py_matrix(*s.mask.cells) << " != 0)\n";
   }
 
+  /// RoPE: each head's Q and K turned pair by pair, as the scenario's style pairs coordinates.
+  void rope() {
+    if (!s.rope) return;
+    const Rope& rope = *s.rope;
+    const bool half = rope.style == Rope::Style::half;
+    out << "\n\ndef rotate(M, p):\n"
+        << "    \"\"\"RoPE (" << (half ? "half: coordinate c pairs with c + R/2, as Hugging Face's rotate_half"
+                                       : "interleaved: 2c pairs with 2c + 1, as RoFormer and GPT-J")
+        << "). M is tokens by d_k; row t turns\n    pair c by p[t] theta_c, theta_c = base^(-2c/R); coordinates from R on stay.\"\"\"\n"
+        << "    R = " << (rope.dims > 0 ? std::to_string(rope.dims) : "M.shape[1]") << "\n"
+        << "    theta = " << py_number(rope.base) << " ** (-2.0 * np.arange(R // 2) / R)\n"
+        << "    angle = p[:, None] * theta[None, :]  # tokens by R/2\n"
+        << "    x, y = " << (half ? "np.arange(R // 2), np.arange(R // 2) + R // 2" : "np.arange(0, R, 2), np.arange(1, R, 2)") << "\n"
+        << "    out = M.copy()\n"
+        << "    out[:, x] = M[:, x] * np.cos(angle) - M[:, y] * np.sin(angle)\n"
+        << "    out[:, y] = M[:, y] * np.cos(angle) + M[:, x] * np.sin(angle)\n"
+        << "    return out\n";
+  }
+
+  /// ALiBi: the slopes, and the distances they multiply.
+  void alibi() {
+    if (!s.alibi) return;
+    const std::vector<double> slopes =
+        s.alibi->slopes.empty() ? positional::alibi_slopes(s.head_count()) : s.alibi->slopes;
+    out << "\n# ALiBi: head h adds -slopes[h] |p_i - c_j| to its scaled scores"
+        << (s.alibi->slopes.empty() ? " (the paper's slopes for H heads)" : "") << ".\nslopes = [";
+    for (std::size_t h = 0; h < slopes.size(); ++h) out << (h ? ", " : "") << py_number(slopes[h]);
+    out << "]\ndistance = np.abs("
+        << (rows() ? "positions[:, None] - context_positions[None, :]" : "positions[None, :] - context_positions[:, None]")
+        << ")  # " << (rows() ? "n_x by n_z" : "n_z by n_x") << "\n";
+  }
+
   void compute() {
     const bool r = rows();
+    rope();
+    alibi();
     out << "\n\ndef softmax(S, axis):\n"
         << "    \"\"\"Softmax along `axis` (1: along each row, 0: down each column). Subtracting the maximum\n"
         << "    first keeps exp from overflowing; a slice with no allowed key (all -inf) gets all-zero weights.\"\"\"\n"
@@ -190,18 +301,27 @@ struct Writer {
     if (r)
       out << "    Q = X @ w[\"W_q\"] + w[\"b_q\"]  # n_x by d_k\n"
           << "    K = Z @ w[\"W_k\"] + w[\"b_k\"]  # n_z by d_k\n"
-          << "    V = Z @ w[\"W_v\"] + w[\"b_v\"]  # n_z by d_v\n"
-          << "    S = Q @ K.T  # scores, n_x by n_z\n";
+          << "    V = Z @ w[\"W_v\"] + w[\"b_v\"]  # n_z by d_v\n";
     else
       out << "    Q = w[\"W_q\"] @ X + w[\"b_q\"][:, None]  # d_k by n_x\n"
           << "    K = w[\"W_k\"] @ Z + w[\"b_k\"][:, None]  # d_k by n_z\n"
-          << "    V = w[\"W_v\"] @ Z + w[\"b_v\"][:, None]  # d_v by n_z\n"
-          << "    S = K.T @ Q  # scores, n_z by n_x\n";
-    out << "    S_scaled = S * scale\n"
-        << "    S_masked = np.where(mask != 0, S_scaled, -np.inf)\n"
+          << "    V = w[\"W_v\"] @ Z + w[\"b_v\"][:, None]  # d_v by n_z\n";
+    if (s.rope && r)
+      out << "    Q_rot, K_rot = rotate(Q, positions), rotate(K, context_positions)  # V is not rotated\n"
+          << "    S = Q_rot @ K_rot.T  # scores, n_x by n_z\n";
+    else if (s.rope)
+      out << "    Q_rot, K_rot = rotate(Q.T, positions).T, rotate(K.T, context_positions).T  # V is not rotated\n"
+          << "    S = K_rot.T @ Q_rot  # scores, n_z by n_x\n";
+    else
+      out << (r ? "    S = Q @ K.T  # scores, n_x by n_z\n" : "    S = K.T @ Q  # scores, n_z by n_x\n");
+    out << "    S_scaled = S * scale\n";
+    if (s.alibi) out << "    B = -slopes[len(heads)] * distance  # ALiBi's bias\n";
+    out << "    S_masked = np.where(mask != 0, S_scaled" << (s.alibi ? " + B" : "") << ", -np.inf)\n"
         << "    A = softmax(S_masked, axis=" << (r ? "1)  # each row sums to 1" : "0)  # each column sums to 1") << "\n"
         << "    Y = " << (r ? "A @ V  # n_x by d_v" : "V @ A  # d_v by n_x") << "\n"
-        << "    heads.append(dict(Q=Q, K=K, V=V, scores=S, scaled=S_scaled, masked=S_masked, weights=A, output=Y))\n\n"
+        << "    heads.append(dict(Q=Q, K=K, V=V, " << (s.rope ? "Q_rot=Q_rot, K_rot=K_rot, " : "")
+        << "scores=S, scaled=S_scaled, " << (s.alibi ? "bias=B, " : "")
+        << "masked=S_masked, weights=A, output=Y, kv_head=w[\"kv_head\"]))\n\n"
         << "concat = np." << (r ? "hstack" : "vstack") << "([head[\"output\"] for head in heads])  # "
         << (r ? "n_x by H d_v" : "H d_v by n_x") << "\n";
     if (!s.W_o)
@@ -218,7 +338,9 @@ struct Writer {
         << "def to_json(M):\n    return [[float(v) if np.isfinite(v) else None for v in row] for row in M]\n\n\n"
         << "print(json.dumps({\n"
         << "    \"layout\": \"" << (r ? "rows" : "columns") << "\",\n"
-        << "    \"heads\": [{name: to_json(M) for name, M in head.items()} for head in heads],\n"
+        << (s.positional_encoding == PositionalEncoding::sinusoidal ? "    \"X_pos\": to_json(X_pos),\n" : "")
+        << (s.positional_encoding == PositionalEncoding::sinusoidal && s.Z ? "    \"Z_pos\": to_json(Z_pos),\n" : "")
+        << "    \"heads\": [{name: M if name == \"kv_head\" else to_json(M) for name, M in head.items()} for head in heads],\n"
         << "    \"concat\": to_json(concat),\n    \"output\": to_json(output),\n    \"warnings\": warnings,\n}))\n";
   }
 };

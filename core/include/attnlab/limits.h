@@ -13,6 +13,8 @@ constexpr int max_json_depth = 32;
 /// (about 16 bytes a value) before it is built.
 constexpr std::size_t max_file_values = std::size_t{1} << 24;
 constexpr double max_scale = 1e12;
+constexpr int max_position = 1000000;         ///< positions and context_positions
+constexpr double max_rope_base = 1e9;
 /// Largest magnitude any stage (Q, K, V, scores, scaled scores, outputs) may reach, judged from
 /// bounds on the inputs before computing: far enough below DBL_MAX (1.8e308) that nothing overflows.
 constexpr double max_magnitude = 1e300;

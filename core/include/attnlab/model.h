@@ -2,7 +2,9 @@
 /// The resolved model: a Scenario checked for shapes and values and turned into the rows convention
 /// (Q = X W_q + b_q, every head's projections side by side), whatever the scenario's layout. Every
 /// shape check lives here.
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,18 +28,24 @@ struct Model {
   /// copied), where the scenario stores it that way: rows layout, whole projections. Otherwise the
   /// Model's own: a transpose (columns layout), the heads side by side (per-head weights) or an
   /// identity (an omitted W).
-  SharedMatrix X;            ///< n_x by d_x
-  SharedMatrix Z;            ///< n_z by d_z for cross-attention; null for self-attention: use keys()
+  SharedMatrix X;            ///< n_x by d_x (with a positional encoding: X + PE, what the projections read)
+  SharedMatrix Z;            ///< n_z by d_z for cross-attention (Z + PE); null for self-attention: use keys()
   /// Every head's projections side by side: head h's W_q is columns [h d_k, (h + 1) d_k) of W_q
-  /// (d_x by H d_k); W_k is d_z by H d_k, W_v d_z by H d_v.
+  /// (d_x by H d_k); W_k is d_z by G d_k, W_v d_z by G d_v (G key/value heads).
   SharedMatrix W_q, W_k, W_v;
-  Vector b_q, b_k, b_v;      ///< H d_k, H d_k, H d_v (zeros when absent)
+  Vector b_q, b_k, b_v;      ///< H d_k, G d_k, G d_v (zeros when absent)
   SharedMatrix W_o;          ///< H d_v by d_out; null without an output projection
   Vector b_o;                ///< d_out (zeros when absent)
   BoolArray allowed;         ///< n_x by n_z
   double scale = 1.0;        ///< multiplies the scores
   int num_heads = 0;         ///< H
+  int num_kv_heads = 0;      ///< G, dividing H
   int d_k = 0, d_v = 0;
+  /// Every token's position: the queries' (n_x) and the keys' (n_z; the queries' in self-attention).
+  std::vector<double> query_positions, key_positions;
+  std::optional<Rope> rope;    ///< dims resolved (> 0); none: no rotation
+  std::vector<double> slopes;  ///< ALiBi, one per query head; empty: none
+  bool positional_encoding = false;  ///< X (and Z) above include the sinusoidal encoding
   /// The queries' names: the scenario's tokens (may be empty).
   std::shared_ptr<const std::vector<std::string>> tokens;
 
@@ -51,13 +59,21 @@ struct Model {
   /// The tokens attended to: Z, or X itself for self-attention.
   const Matrix& keys() const { return Z ? *Z : *X; }
 
-  /// Head h's weights (0 <= h < num_heads).
+  /// The key/value head query head h reads: consecutive query heads share (Llama's repeat_kv).
+  int kv_head(std::size_t h) const { return int(h) / (num_heads / num_kv_heads); }
+
+  /// Head h's weights (0 <= h < num_heads): its own W_q, its key/value head's W_k and W_v.
   HeadWeights head(std::size_t h) const {
-    const Eigen::Index k = Eigen::Index(h) * d_k, v = Eigen::Index(h) * d_v;
-    return {W_q->middleCols(k, d_k), W_k->middleCols(k, d_k), W_v->middleCols(v, d_v),
-            b_q.segment(k, d_k),     b_k.segment(k, d_k),     b_v.segment(v, d_v)};
+    const Eigen::Index q = Eigen::Index(h) * d_k, g = kv_head(h), k = g * d_k, v = g * d_v;
+    return {W_q->middleCols(q, d_k), W_k->middleCols(k, d_k), W_v->middleCols(v, d_v),
+            b_q.segment(q, d_k),     b_k.segment(k, d_k),     b_v.segment(v, d_v)};
   }
 };
+
+/// ALiBi's bias for query head h at (query i, key j), rows convention: -slope_h |p_i - c_j|.
+inline double alibi_bias(const Model& m, std::size_t h, Eigen::Index i, Eigen::Index j) {
+  return -m.slopes[h] * std::abs(m.query_positions[std::size_t(i)] - m.key_positions[std::size_t(j)]);
+}
 
 /// Checks every shape, count and value against the others; throws ScenarioError naming the field,
 /// e.g. `heads[1].W_k: expected 8x4 (d_z x d_k), got 8x3`.

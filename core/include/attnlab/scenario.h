@@ -34,11 +34,30 @@ struct Scale {
 
 /// All parts hold at once: a key is allowed iff every given part allows it.
 struct MaskSpec {
-  bool causal = false;          ///< query i may attend key j iff j <= i
+  bool causal = false;          ///< query i may attend key j iff context_position(j) <= position(i)
   std::vector<int> padding;     ///< context tokens no query may attend (0-based)
   std::optional<Matrix> cells;  ///< 0/1, 1 = may attend; n_x by n_z (rows) or n_z by n_x (columns)
-  bool empty() const { return !causal && padding.empty() && !cells; }
+  int window = 0;               ///< >= 1: only keys with |position(i) - context_position(j)| < window; 0: none
+  bool empty() const { return !causal && padding.empty() && !cells && window == 0; }
 };
+
+/// Rotary position embedding (Su et al.): each head's Q and K turned, pair by pair, by an angle
+/// proportional to the token's position, so that q_i . k_j depends on positions only through i - j.
+struct Rope {
+  /// half: coordinate c pairs with c + R/2 (GPT-NeoX, Hugging Face Llama);
+  /// interleaved: 2c pairs with 2c + 1 (RoFormer, GPT-J, Meta's Llama).
+  enum class Style { half, interleaved };
+  Style style = Style::half;
+  double base = 10000.0;  ///< theta_c = base^(-2c/R)
+  int dims = 0;           ///< R, the coordinates that rotate; 0: all of d_k
+};
+
+/// ALiBi (Press et al.): head h's scaled scores get -slope_h |position(i) - context_position(j)|.
+struct Alibi {
+  std::vector<double> slopes;  ///< one per query head; empty: the paper's geometric slopes
+};
+
+enum class PositionalEncoding { none, sinusoidal };
 
 struct Scenario {
   std::string title;
@@ -49,17 +68,39 @@ struct Scenario {
   Matrix X;                                 ///< n_x by d_x (rows) or d_x by n_x (columns)
   std::optional<Matrix> Z;                  ///< context; absent = self-attention (Z = X)
   int num_heads = 1;
+  /// Key/value heads G (grouped-query attention; 1 = multi-query), 0 = one per query head. Full
+  /// matrices: W_k and W_v are split into G heads; query head h reads key/value head h / (H / G).
+  int num_kv_heads = 0;
   Projections full;                ///< full matrices split into num_heads heads (when heads empty)
   std::vector<Projections> heads;  ///< per-head weights; non-empty = per-head mode
+  /// Per-head mode with grouping: the G key/value heads' W_k, b_k, W_v, b_v (heads[h] then holds
+  /// only W_q and b_q). Empty: every heads[h] has its own keys and values.
+  std::vector<Projections> kv_heads;
   std::optional<Matrix> W_o;       ///< H d_v by d_out (rows) or d_out by H d_v (columns)
   std::optional<Vector> b_o;
   Scale scale;
   MaskSpec mask;
+  std::vector<int> positions;          ///< X's tokens' positions; empty: 0 .. n_x - 1
+  std::vector<int> context_positions;  ///< Z's tokens' positions (cross-attention); empty: 0 .. n_z - 1
+  std::optional<Rope> rope;
+  std::optional<Alibi> alibi;
+  PositionalEncoding positional_encoding = PositionalEncoding::none;
   nlohmann::json view = nlohmann::json::object();  ///< GUI state, ignored by the core
 
   bool per_head() const { return !heads.empty(); }
   bool cross_attention() const { return Z.has_value(); }
   int head_count() const { return per_head() ? static_cast<int>(heads.size()) : num_heads; }
+  /// G: the key/value heads (H without grouping).
+  int kv_head_count() const {
+    return !kv_heads.empty() ? static_cast<int>(kv_heads.size()) : num_kv_heads > 0 ? num_kv_heads : head_count();
+  }
+  bool grouped() const { return !kv_heads.empty() || (num_kv_heads > 0 && num_kv_heads != head_count()); }
+  /// Position of query token i and of key token j (the defaults when none are given).
+  int position(int i) const { return positions.empty() ? i : positions[std::size_t(i)]; }
+  int context_position(int j) const {
+    const std::vector<int>& p = Z ? context_positions : positions;
+    return p.empty() ? j : p[std::size_t(j)];
+  }
   /// Token counts and embedding widths, read in the scenario's layout.
   int n_x() const;
   int d_x() const;

@@ -1,6 +1,7 @@
 #pragma once
 /// The Trace: every intermediate of multi-head attention, in the scenario's layout
 /// (columns layout: each matrix is the transpose of its rows-layout counterpart).
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <memory>
@@ -13,10 +14,12 @@
 namespace attnlab {
 
 struct HeadTrace {
-  Matrix Q, K, V;   ///< rows: n_x by d_k, n_z by d_k, n_z by d_v
-  Matrix scores;    ///< rows: S = Q K^T, n_x by n_z;  columns: S = K^T Q, n_z by n_x
+  Matrix Q, K, V;   ///< rows: n_x by d_k, n_z by d_k, n_z by d_v (K and V: those of its key/value head)
+  Matrix Q_rot, K_rot;  ///< with RoPE: Q and K rotated by their tokens' positions; empty without
+  Matrix scores;    ///< rows: S = Q K^T (with RoPE, Q_rot K_rot^T), n_x by n_z;  columns: S = K^T Q, n_z by n_x
   Matrix weights;   ///< softmax over the keys of the masked stage (rows: along rows; columns: down columns)
   Matrix output;    ///< rows: weights V, n_x by d_v
+  int kv_head = 0;  ///< the key/value head it reads (its own index without grouping)
 };
 
 struct Trace {
@@ -27,6 +30,11 @@ struct Trace {
   std::vector<std::string> warnings;
   double scale = 1.0;  ///< what the scores are multiplied by
   BoolArray allowed;   ///< the scores' shape: false where the mask forbids the (query, key) pair
+  /// With a positional encoding: the embeddings the projections read, X + PE (and Z + PE for
+  /// cross-attention), in the layout; empty without one.
+  Matrix X_pos, Z_pos;
+  /// ALiBi's slope per head (empty: no ALiBi) and the tokens' positions it reads.
+  std::vector<double> slopes, query_positions, key_positions;
 
   /// The model the stages were computed from, once a computation has completed (null before, and
   /// while one runs): compute_into() keeps the stages an edit leaves unchanged.
@@ -45,9 +53,31 @@ struct Trace {
 
   /// S' = scale x S of head h.
   auto scaled(std::size_t h) const { return heads[h].scores * scale; }
-  /// S'' = S', or -infinity where the mask forbids.
+  bool has_bias() const { return !slopes.empty(); }
+  bool has_rope() const { return !heads.empty() && heads.front().Q_rot.size() > 0; }
+  /// ALiBi's bias B of head h at cell (r, c) of the scores-shaped stages: -m_h |p_i - c_j|
+  /// (rows: r is the query; columns: c is). 0 without ALiBi.
+  double bias_at(std::size_t h, Eigen::Index r, Eigen::Index c) const {
+    if (slopes.empty()) return 0.0;
+    const Eigen::Index i = layout == Layout::rows ? r : c, j = layout == Layout::rows ? c : r;
+    return -slopes[h] * std::abs(query_positions[std::size_t(i)] - key_positions[std::size_t(j)]);
+  }
+  /// B of head h, the scores' shape (zeros without ALiBi).
+  Matrix bias(std::size_t h) const {
+    const Matrix& S = heads[h].scores;
+    return Matrix::NullaryExpr(S.rows(), S.cols(), [this, h](Eigen::Index r, Eigen::Index c) { return bias_at(h, r, c); });
+  }
+  /// S'' = S' + B, or -infinity where the mask forbids: a lazy expression, to index.
   auto masked(std::size_t h) const {
-    return allowed.select(scaled(h).array(), -std::numeric_limits<double>::infinity()).matrix();
+    const Matrix& S = heads[h].scores;
+    return Matrix::NullaryExpr(S.rows(), S.cols(), [this, h](Eigen::Index r, Eigen::Index c) {
+      return allowed(r, c) ? heads[h].scores(r, c) * scale + bias_at(h, r, c) : -std::numeric_limits<double>::infinity();
+    });
+  }
+  /// `out` = S'' of head h, evaluated (vectorised without ALiBi).
+  void masked_into(std::size_t h, Matrix& out) const {
+    if (slopes.empty()) out = allowed.select(scaled(h).array(), -std::numeric_limits<double>::infinity()).matrix();
+    else out = masked(h);
   }
   /// True when cell (r, c) of the scores-shaped stages is masked (-infinity in `masked`).
   bool is_masked(Eigen::Index r, Eigen::Index c) const { return !allowed(r, c); }

@@ -2,6 +2,7 @@
 /// Writing a Trace for people (NumPy-style text) and for programs (JSON).
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,12 +12,16 @@ namespace attnlab {
 
 /// Array of rows; non-finite entries (e.g. -infinity in `masked`) become null.
 nlohmann::json matrix_to_json(const Matrix& m);
-/// {"heads": [{"Q","K","V","scores","scaled","masked","weights","output"}...], "concat", "output",
-///  "warnings", "layout"}
+/// {"layout", "X_pos" and "Z_pos" (with a positional encoding), "heads": [{"Q","K","V", "Q_rot","K_rot"
+///  (RoPE), "scores","scaled", "bias" (ALiBi), "masked","weights","output", "kv_head"}...], "concat",
+///  "output", "warnings"}
 nlohmann::json trace_to_json(const Trace& trace);
 
-/// One stage of head h by its JSON name ("Q", "K", "V", "scores", "scaled", "masked", "weights",
-/// "output"), in the trace's layout; scaled and masked are materialised from the scores.
+/// The per-head stages the trace has, in computation order (as trace_to_json names them).
+std::vector<std::string> head_stage_names(const Trace& trace);
+
+/// One stage of head h by its JSON name (one of head_stage_names()), in the trace's layout;
+/// scaled, bias and masked are materialised from the scores.
 /// Throws std::invalid_argument for another name.
 Matrix head_stage(const Trace& trace, std::size_t head, const std::string& name);
 
