@@ -57,7 +57,7 @@ std::vector<Stage> parse_stages(const std::string& text) {
   for (const std::string& name : split_list(text)) {
     const auto stage = stage_from_name(name);
     if (!stage)
-      throw UsageError("--what expects a list of Q,K,V,scores,scaled,masked,weights,head_output,concat,output or all, got '" + name + "'");
+      throw UsageError("--what expects a list of X_pos,Q,K,V,Q_rot,K_rot,scores,scaled,bias,masked,weights,head_output,concat,output or all, got '" + name + "'");
     stages.push_back(*stage);
   }
   if (stages.empty()) throw UsageError("--what expects at least one matrix");
@@ -124,7 +124,13 @@ void export_all(const ExportOptions& o, const Scenario& scenario, const Trace& t
   std::vector<int> heads = o.heads;
   if (heads.empty())
     for (int h = 0; h < static_cast<int>(trace.heads.size()); ++h) heads.push_back(h);
+  const bool all = o.stages == all_stages();
   for (Stage stage : o.stages) {
+    if (!has_stage(trace, stage)) {
+      if (all) continue;
+      throw ScenarioError(std::string("--what ") + stage_name(stage) + ": this scenario has no such stage (X_pos needs "
+                          "positional_encoding, Q_rot and K_rot need rope, bias needs alibi)");
+    }
     if (!per_head(stage)) {
       export_figure(o, stage_figure(scenario, trace, stage, 0, o.maps), file_stem(stage, 0));
       continue;

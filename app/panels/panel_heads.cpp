@@ -261,10 +261,13 @@ void Heads::Draw(AppState& state) {
                      ImGui::GetContentRegionAvail().y + ImGui::GetCursorPosY() - top);
   const Arrangement a =
       ShowNoticeAndArrange(state, trace, labels, avail, top, computing, badge_height_, legend_h);
+  const bool grouped = s.grouped();
   for (int h = 0; h < heads; ++h) {
     const attnlab::HeadTrace& ht = trace.heads[static_cast<std::size_t>(h)];
-    char title[32], id[32];
-    std::snprintf(title, sizeof title, "head %d", h + 1);
+    char title[40], id[32];
+    // Grouped-query attention: each title names the key/value head its group shares.
+    if (grouped) std::snprintf(title, sizeof title, "head %d \xC2\xB7 K/V %d", h + 1, ht.kv_head + 1);
+    else std::snprintf(title, sizeof title, "head %d", h + 1);
     std::snprintf(id, sizeof id, "overview/%d", h);
     HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
     spec.id = id;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "view/inspector_math.h"
+#include "widgets/control_marks.h"
 #include "view/label_fit.h"
 #include "view/stage_labels.h"
 #include "widgets/edit_error.h"
@@ -48,9 +49,30 @@ std::string Summary(const attnlab::Scenario& s) {
   std::string out;
   auto add = [&out](const std::string& part) { out += (out.empty() ? "" : " + ") + part; };
   if (s.mask.causal) add("causal");
+  if (s.mask.window > 0) add("window " + std::to_string(s.mask.window));
   if (!s.mask.padding.empty()) add("padding (" + std::to_string(s.mask.padding.size()) + ")");
   if (s.mask.cells) add("custom (" + std::to_string(CustomOff(s)) + " cells off)");
   return out;
+}
+
+// A sliding window: only keys fewer than w positions away (Mistral's, with causal beside it).
+void WindowControl(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  bool on = s.mask.window > 0;
+  if (ImGui::Checkbox("Window", &on)) {
+    const int w = on ? std::max(1, std::min(3, s.n_z())) : 0;
+    state.document.ApplyEdit(kSource, [w](attnlab::Scenario& e) { e.mask.window = w; });
+  }
+  MarkLastItem(state.on_control, "mask window");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Sliding window: query i may attend key j only when |p_i \xE2\x88\x92 c_j| < w");
+  if (!on) return;
+  ImGui::SameLine();
+  int w = s.mask.window;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+  if (ImGui::InputInt("##window", &w, 1, 1) && w >= 1 && w != s.mask.window)
+    state.document.ApplyEdit(kSource, [w](attnlab::Scenario& e) { e.mask.window = w; });
+  MarkLastItem(state.on_control, "mask window width");
 }
 
 void CausalAndButtons(AppState& state) {
@@ -58,7 +80,9 @@ void CausalAndButtons(AppState& state) {
   bool causal = s.mask.causal;
   if (ImGui::Checkbox("Causal", &causal))
     state.document.ApplyEdit(kSource, [causal](attnlab::Scenario& e) { e.mask.causal = causal; });
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Query i may attend key j only when j \xE2\x89\xA4 i");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Query i may attend key j only when j \xE2\x89\xA4 i (by position)");
+  ImGui::SameLine();
+  WindowControl(state);
   ImGui::SameLine();
   ImGui::BeginDisabled(s.mask.empty());
   if (ImGui::Button("Clear"))
@@ -180,7 +204,9 @@ void LabelTooltip(const Grid& g, const AxisLabels& labels) {
 // The letters in a forbidden cell: C causal, P padding, X custom.
 std::string ReasonLetters(const attnlab::Scenario& s, int i, int j) {
   std::string out;
-  if (s.mask.causal && j > i) out += "C";
+  const int p = s.position(i), c = s.context_position(j);
+  if (s.mask.causal && c > p) out += "C";
+  if (s.mask.window > 0 && std::abs(p - c) >= s.mask.window) out += "W";
   if (IsPadding(s, j)) out += "P";
   if (s.mask.cells) {
     const bool cols = ColumnsLayout(s);
@@ -307,7 +333,7 @@ void Legend() {
   ImGui::SameLine(0.0f, h);
   swatch(kMaskedFill, "forbidden (\xE2\x88\x92\xE2\x88\x9E)");
   ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("C causal, P padding, X custom cell. Click a cell to toggle its custom cell.");
+  ImGui::TextWrapped("C causal, W window, P padding, X custom cell. Click a cell to toggle its custom cell.");
   ImGui::PopStyleColor();
 }
 

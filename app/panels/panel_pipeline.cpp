@@ -111,11 +111,21 @@ void HeadSelector(AppState& state) {
 void HeadStages(View& v, DerivedStages& derived) {
   const attnlab::HeadTrace& h = v.trace.heads[static_cast<std::size_t>(v.head)];
   const std::uint64_t tv = v.state.document.TraceVersion();  // textures and ranges built once per trace
-  SectionHeader("1", "Project the tokens", "queries, keys and values");
+  if (v.trace.X_pos.size()) {
+    SectionHeader("0", "Add the positions", "X + PE: sines and cosines of each token's position");
+    Flow pos;
+    ShowMatrix(v, pos, {Stage::XPos, "X + PE", &v.trace.X_pos, tv, false});
+  }
+  SectionHeader("1", "Project the tokens", v.trace.has_rope() ? "then turn Q and K by position (RoPE)"
+                                                               : "queries, keys and values");
   Flow qkv;
   ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, tv, false});
   ShowMatrix(v, qkv, {Stage::K, "K", &h.K, tv, false});
   ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, false});
+  if (v.trace.has_rope()) {
+    ShowMatrix(v, qkv, {Stage::QRot, "Q_rot", &h.Q_rot, tv, false});
+    ShowMatrix(v, qkv, {Stage::KRot, "K_rot", &h.K_rot, tv, false});
+  }
 
   SectionHeader("2", "Score every query against every key", nullptr);
   derived.Update(v.trace, tv, v.head, v.state.heatmaps->work);
@@ -124,6 +134,9 @@ void HeadStages(View& v, DerivedStages& derived) {
   ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, false});
   ShowMatrix(v, scores, {Stage::Scaled, "scaled", &d.Scaled(), d.ScaledVersion(), false,
                          nullptr, 0, 0, !d.ScaledCurrent()});
+  if (v.trace.has_bias())
+    ShowMatrix(v, scores, {Stage::Bias, "ALiBi bias", &d.Bias(), d.BiasVersion(), false, nullptr, 0, 0,
+                           !d.BiasCurrent()});
   ShowMatrix(v, scores, {Stage::Masked, "masked", &d.Masked(), d.MaskedVersion(), false,
                          nullptr, 0, 0, !d.MaskedCurrent()});
   ShowMatrix(v, scores,

@@ -52,6 +52,10 @@ Stage StageOf(StepKind kind) {
     case StepKind::concat: return Stage::Concat;
     case StepKind::W_o: return Stage::Wo;
     case StepKind::output: return Stage::Output;
+    case StepKind::X_pos: return Stage::XPos;
+    case StepKind::Q_rot: return Stage::QRot;
+    case StepKind::K_rot: return Stage::KRot;
+    case StepKind::bias: return Stage::Bias;
     case StepKind::inputs: break;
   }
   return Stage::None;
@@ -113,6 +117,17 @@ std::vector<StageMatrix> Presenter::Matrices(AppState& state, const lesson::Step
       std::vector<StageMatrix> out = {{Stage::None, "X", &s.X, state.document.Version()}};
       if (s.Z) out.push_back({Stage::None, "Z", &*s.Z, state.document.Version()});
       return out;
+    }
+    case StepKind::X_pos:
+    case StepKind::Q_rot:
+    case StepKind::K_rot:
+    case StepKind::bias: {
+      if (!lesson::has_stage(step.kind, t)) return {};  // the explanation says what turns it on
+      if (step.kind == StepKind::X_pos) return {{stage, "X + PE", &t.X_pos, tv, false}};
+      if (step.kind == StepKind::Q_rot) return {{stage, "Q_rot", &h.Q_rot, tv, false, nullptr, 0, 0, false, head}};
+      if (step.kind == StepKind::K_rot) return {{stage, "K_rot", &h.K_rot, tv, false, nullptr, 0, 0, false, head}};
+      derived_.Update(t, tv, head, state.heatmaps->work);
+      return {{stage, "bias", &derived_.Bias(), derived_.BiasVersion(), false, nullptr, 0, 0, !derived_.BiasCurrent(), head}};
     }
     case StepKind::Q: return {{stage, "Q", &h.Q, tv, false, nullptr, 0, 0, false, head}};
     case StepKind::K: return {{stage, "K", &h.K, tv, false, nullptr, 0, 0, false, head}};

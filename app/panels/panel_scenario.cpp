@@ -12,6 +12,7 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/model.h"
+#include "panels/positions_controls.h"
 #include "session/session.h"
 #include "widgets/control_marks.h"
 #include "widgets/edit_error.h"
@@ -225,6 +226,7 @@ void Controls(AppState& state, HeadsField& heads) {
   ImGui::TableSetupColumn("control", ImGuiTableColumnFlags_WidthStretch);
   LayoutControl(state);
   HeadsControl(state, heads);
+  KvHeadsControl(state);
   ScaleControl(state);
   ColormapControl(state);
   ImGui::EndTable();
@@ -255,6 +257,7 @@ class Scenario final : public PanelContents {
 
  private:
   HeadsField heads_;
+  PositionsField positions_;
 };
 
 }  // namespace
@@ -265,6 +268,7 @@ void Scenario::Draw(AppState& state) {
   TitleAndNotes(state.document.GetScenario());
   ImGui::Spacing();
   Controls(state, heads_);
+  PositionsSection(state, positions_);
   ImGui::Separator();
   Shapes(state);
 }

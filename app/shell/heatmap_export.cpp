@@ -278,6 +278,7 @@ bool ExportAllViews(AppState& state, const ExportSettings& settings, const std::
     if (settings.csv) formats.push_back(ExportFormat::Csv);
     const int heads = static_cast<int>(trace.heads.size());
     for (ex::Stage stage : ex::all_stages()) {
+      if (!ex::has_stage(trace, stage)) continue;
       for (int h = 0; h < (ex::per_head(stage) ? heads : 1); ++h) {
         FigureExport job;
         job.figure = ex::stage_figure(scenario, trace, stage, h, MapsFor(state));

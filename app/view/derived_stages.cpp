@@ -21,7 +21,9 @@ void DerivedStages::Update(const attnlab::Trace& trace, std::uint64_t trace_vers
   Refresh(scaled_, trace_version, head, cells, work,
           [&](attnlab::Matrix& m) { m = trace.scaled(h); });
   Refresh(masked_, trace_version, head, cells, work,
-          [&](attnlab::Matrix& m) { m = trace.masked(h); });
+          [&](attnlab::Matrix& m) { trace.masked_into(h, m); });
+  if (trace.has_bias())
+    Refresh(bias_, trace_version, head, cells, work, [&](attnlab::Matrix& m) { m = trace.bias(h); });
 }
 
 }  // namespace attnlab::app

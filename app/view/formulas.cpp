@@ -9,6 +9,10 @@ namespace {
 attnlab::lesson::StepKind KindOf(Stage stage) {
   using K = attnlab::lesson::StepKind;
   switch (stage) {
+    case Stage::XPos: return K::X_pos;
+    case Stage::QRot: return K::Q_rot;
+    case Stage::KRot: return K::K_rot;
+    case Stage::Bias: return K::bias;
     case Stage::Q: return K::Q;
     case Stage::K: return K::K;
     case Stage::V: return K::V;

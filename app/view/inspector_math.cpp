@@ -1,5 +1,7 @@
 #include "view/inspector_math.h"
 
+#include "attnlab/positions.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -157,8 +159,12 @@ void ExplainScore(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
                            "   (S = Q K^T)";
   e.columns = {"d", "q[d]", "k[d]", "product"};
   std::vector<SumTerm> all;
-  const double s = DotTerms(d_k, [&](int d) { return At(x.head.Q, i, d, x.cols); },
-                            [&](int d) { return At(x.head.K, j, d, x.cols); }, &all);
+  const bool rope = x.trace.has_rope();  // the scores read the rotated queries and keys
+  const attnlab::Matrix& Q = rope ? x.head.Q_rot : x.head.Q;
+  const attnlab::Matrix& K = rope ? x.head.K_rot : x.head.K;
+  if (rope) e.formula += "   (q, k: rotated by RoPE)";
+  const double s = DotTerms(d_k, [&](int d) { return At(Q, i, d, x.cols); },
+                            [&](int d) { return At(K, j, d, x.cols); }, &all);
   SetSum(e, all, s, x.decimals);
   const double scaled = s * x.model.scale;
   if (x.s.scale.kind == attnlab::Scale::Kind::inv_sqrt_dk)
@@ -168,12 +174,17 @@ void ExplainScore(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
   else
     e.lines.push_back("scaled: " + Num(s, x.decimals) + " " + kTimes + " " +
                       Num(x.model.scale, x.decimals) + " = " + Num(scaled, x.decimals));
+  if (x.trace.has_bias()) {
+    const double b = x.trace.bias_at(std::size_t(x.h), r, c);
+    e.lines.push_back("ALiBi: " + Num(scaled, x.decimals) + " + (" + Num(b, x.decimals) + ") = " +
+                      Num(scaled + b, x.decimals));
+  }
   const std::string why = MaskReason(x.s, i, j);
   if (!why.empty()) {
     e.why_masked = why;
     e.lines.push_back(std::string("masked: ") + kMinus + "\xE2\x88\x9E  (" + why + ")");
   } else if (stage == Stage::Masked) {
-    e.lines.push_back("masked: allowed, unchanged = " + Num(scaled, x.decimals));
+    e.lines.push_back("masked: allowed, unchanged = " + Num(scaled + x.trace.bias_at(std::size_t(x.h), r, c), x.decimals));
   }
 }
 
@@ -307,6 +318,69 @@ void ExplainOutput(const Ctx& x, int r, int c, Explanation& e) {
                     Num(dot + bias, x.decimals));
 }
 
+// X + PE: the embedding and the sinusoid of the token's position.
+void ExplainEncoding(const Ctx& x, int r, int c, Explanation& e) {
+  const int token = x.cols ? c : r, d = x.cols ? r : c;
+  const int width = int(x.cols ? x.trace.X_pos.rows() : x.trace.X_pos.cols());
+  const double p = x.trace.query_positions[std::size_t(token)];
+  const int i2 = d - d % 2;  // 2i of the pair
+  const double angle = p / std::pow(10000.0, double(i2) / width);
+  const double pe = d % 2 == 0 ? std::sin(angle) : std::cos(angle);
+  const double embedding = At(x.trace.X_pos, token, d, x.cols) - pe;
+  e.title = Cell("X_pos", r, c) + "   token " + Quoted(x.queries, token) + " at position " + Num(p, 0);
+  e.formula = std::string("X_pos = X + PE,  PE(p, ") + std::to_string(d) + ") = " + (d % 2 ? "cos" : "sin") +
+              "(p / 10000^(" + std::to_string(i2) + "/" + std::to_string(width) + "))";
+  e.lines.push_back("PE = " + std::string(d % 2 ? "cos(" : "sin(") + Num(p, 0) + " / " +
+                    Num(std::pow(10000.0, double(i2) / width), x.decimals) + ") = " + Num(pe, x.decimals));
+  e.written = Num(embedding, x.decimals) + " + " + Factor(pe, x.decimals) + " = " + Num(embedding + pe, x.decimals);
+}
+
+// One rotated coordinate: x cos(p theta) - y sin(p theta), or y cos + x sin for the pair's second.
+void ExplainRotation(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
+  const bool q = stage == Stage::QRot;
+  const int token = x.cols ? c : r, d = x.cols ? r : c;
+  const attnlab::Matrix& in = q ? x.head.Q : x.head.K;
+  const char* name = q ? "Q_rot" : "K_rot";
+  e.title = Cell(name, r, c) + "   token " + Quoted(q ? x.queries : x.keys, token);
+  const attnlab::Rope& rope = *x.model.rope;
+  if (d >= rope.dims) {
+    e.formula = "coordinate " + std::to_string(d) + " is past the rotary dims R = " + std::to_string(rope.dims);
+    e.written = "unchanged = " + Num(At(in, token, d, x.cols), x.decimals);
+    return;
+  }
+  const bool half = rope.style == attnlab::Rope::Style::half;
+  const int pair = half ? d % (rope.dims / 2) : d / 2;
+  const auto [a, b] = attnlab::positional::rope_pair(rope.style, pair, rope.dims);
+  const double p = (q ? x.trace.query_positions : x.trace.key_positions)[std::size_t(token)];
+  const double theta = attnlab::positional::rope_theta(pair, rope.dims, rope.base), angle = p * theta;
+  const double xa = At(in, token, a, x.cols), xb = At(in, token, b, x.cols);
+  const bool first = d == a;
+  const std::string sa = "[" + std::to_string(a) + "]", sb = "[" + std::to_string(b) + "]";
+  const char* v = q ? "q" : "k";
+  e.formula = first ? std::string(v) + "'" + sa + " = " + v + sa + " cos(pÎ¸) " + kMinus + " " + v + sb + " sin(pÎ¸)"
+                    : std::string(v) + "'" + sb + " = " + v + sb + " cos(pÎ¸) + " + v + sa + " sin(pÎ¸)";
+  e.formula += "   (pair " + std::to_string(pair) + ", " + (half ? "half" : "interleaved") + " style)";
+  e.lines.push_back("Î¸ = " + Num(rope.base, 0) + "^(" + kMinus + "2Â·" + std::to_string(pair) + "/" +
+                    std::to_string(rope.dims) + ") = " + Num(theta, x.decimals) + ",  p = " + Num(p, 0) +
+                    ",  pÎ¸ = " + Num(angle, x.decimals));
+  const double cs = std::cos(angle), sn = std::sin(angle);
+  e.written = first ? Factor(xa, x.decimals) + kTimes + Factor(cs, x.decimals) + " " + kMinus + " " +
+                          Factor(xb, x.decimals) + kTimes + Factor(sn, x.decimals) + " = " + Num(xa * cs - xb * sn, x.decimals)
+                    : Factor(xb, x.decimals) + kTimes + Factor(cs, x.decimals) + " + " + Factor(xa, x.decimals) + kTimes +
+                          Factor(sn, x.decimals) + " = " + Num(xb * cs + xa * sn, x.decimals);
+}
+
+// ALiBi: -m |p_i - c_j|.
+void ExplainBias(const Ctx& x, int r, int c, Explanation& e) {
+  const int i = x.cols ? c : r, j = x.cols ? r : c;
+  const double m = x.trace.slopes[std::size_t(x.h)];
+  const double p = x.trace.query_positions[std::size_t(i)], k = x.trace.key_positions[std::size_t(j)];
+  e.title = Cell("bias", r, c) + "   query " + Quoted(x.queries, i) + " vs key " + Quoted(x.keys, j);
+  e.formula = std::string("B = ") + kMinus + "m |p_i " + kMinus + " c_j|   (ALiBi: the farther, the lower)";
+  e.written = kMinus + Num(m, x.decimals) + " " + kTimes + " |" + Num(p, 0) + " " + kMinus + " " + Num(k, 0) +
+              "| = " + Num(-m * std::fabs(p - k), x.decimals);
+}
+
 // The matrix a cell is read from: its stage's own, or for the derived stages (scaled, masked)
 // the scores they are computed from (same shape).
 const attnlab::Matrix* Source(const attnlab::Scenario& s, const attnlab::Trace& t,
@@ -314,14 +388,18 @@ const attnlab::Matrix* Source(const attnlab::Scenario& s, const attnlab::Trace& 
   if (cell.stage == Stage::Concat) return &t.concat;
   if (cell.stage == Stage::Output) return &t.output;
   if (cell.stage == Stage::Wo) return s.W_o ? &*s.W_o : nullptr;
+  if (cell.stage == Stage::XPos) return &t.X_pos;
   if (cell.head < 0 || cell.head >= static_cast<int>(t.heads.size())) return nullptr;
   const attnlab::HeadTrace& h = t.heads[static_cast<std::size_t>(cell.head)];
   switch (cell.stage) {
     case Stage::Q: return &h.Q;
     case Stage::K: return &h.K;
     case Stage::V: return &h.V;
+    case Stage::QRot: return &h.Q_rot;
+    case Stage::KRot: return &h.K_rot;
     case Stage::Scores:
     case Stage::Scaled:
+    case Stage::Bias:
     case Stage::Masked: return &h.scores;
     case Stage::Weights: return &h.weights;
     case Stage::HeadOutput: return &h.output;
@@ -338,6 +416,7 @@ std::optional<double> DisplayedValue(const attnlab::Scenario& s, const attnlab::
   const auto h = static_cast<std::size_t>(cell.head);
   if (cell.stage == Stage::Scaled) return t.scaled(h)(cell.row, cell.col);
   if (cell.stage == Stage::Masked) return t.masked(h)(cell.row, cell.col);
+  if (cell.stage == Stage::Bias) return t.bias_at(h, cell.row, cell.col);
   return (*m)(cell.row, cell.col);
 }
 
@@ -353,8 +432,13 @@ std::string Num(double v, int decimals) {
 std::string MaskReason(const attnlab::Scenario& s, int i, int j) {
   std::string why;
   auto add = [&why](const std::string& part) { why += (why.empty() ? "" : "; ") + part; };
-  if (s.mask.causal && j > i)
-    add("causal: key " + std::to_string(j) + " comes after query " + std::to_string(i));
+  const int p = s.position(i), c = s.context_position(j);
+  if (s.mask.causal && c > p)
+    add("causal: key " + std::to_string(j) + (c == j && p == i ? "" : " (position " + std::to_string(c) + ")") +
+        " comes after query " + std::to_string(i) + (c == j && p == i ? "" : " (position " + std::to_string(p) + ")"));
+  if (s.mask.window > 0 && std::abs(p - c) >= s.mask.window)
+    add("window: key " + std::to_string(j) + " is " + std::to_string(std::abs(p - c)) + " positions from query " +
+        std::to_string(i) + ", the window is " + std::to_string(s.mask.window));
   if (std::find(s.mask.padding.begin(), s.mask.padding.end(), j) != s.mask.padding.end())
     add("padding: key " + std::to_string(j) + " is a padding token");
   if (s.mask.cells) {
@@ -396,6 +480,16 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
     case Stage::Concat: ExplainConcat(x, r, c, e); break;
     case Stage::Wo: ExplainWo(x, r, c, e); break;
     case Stage::Output: ExplainOutput(x, r, c, e); break;
+    case Stage::XPos: ExplainEncoding(x, r, c, e); break;
+    case Stage::QRot:
+    case Stage::KRot:
+      if (!model.rope) return e;
+      ExplainRotation(x, cell.stage, r, c, e);
+      break;
+    case Stage::Bias:
+      if (!trace.has_bias()) return e;
+      ExplainBias(x, r, c, e);
+      break;
     case Stage::None: return e;
   }
   if (cell.head >= 0 && model.num_heads > 1)

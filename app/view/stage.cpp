@@ -5,6 +5,10 @@ namespace attnlab::app {
 const char* StageName(Stage stage) {
   switch (stage) {
     case Stage::None: return "none";
+    case Stage::XPos: return "X_pos";
+    case Stage::QRot: return "Q_rot";
+    case Stage::KRot: return "K_rot";
+    case Stage::Bias: return "bias";
     case Stage::Q: return "Q";
     case Stage::K: return "K";
     case Stage::V: return "V";

@@ -4,7 +4,7 @@
 namespace attnlab::app {
 
 /// Stages of the pipeline, in computation order; names a matrix for hover and layout dumps.
-enum class Stage { None, Q, K, V, Scores, Scaled, Masked, Weights, HeadOutput, Concat, Wo, Output };
+enum class Stage { None, XPos, Q, K, V, QRot, KRot, Scores, Scaled, Bias, Masked, Weights, HeadOutput, Concat, Wo, Output };
 const char* StageName(Stage stage);  ///< "Q", "scores", "weights", ... (stable: used in dumps)
 
 /// A cell of one stage's matrix, e.g. the one under the mouse.

@@ -24,11 +24,15 @@ struct StageAxes {
 
 StageAxes RowsLayoutAxes(Stage stage) {
   switch (stage) {
-    case Stage::Q: return {Axis::Queries, Axis::Width, "queries", "d_k"};
-    case Stage::K: return {Axis::Keys, Axis::Width, "keys", "d_k"};
+    case Stage::XPos: return {Axis::Queries, Axis::Width, "queries", "d_x"};
+    case Stage::Q:
+    case Stage::QRot: return {Axis::Queries, Axis::Width, "queries", "d_k"};
+    case Stage::K:
+    case Stage::KRot: return {Axis::Keys, Axis::Width, "keys", "d_k"};
     case Stage::V: return {Axis::Keys, Axis::Width, "keys", "d_v"};
     case Stage::Scores:
     case Stage::Scaled:
+    case Stage::Bias:
     case Stage::Masked:
     case Stage::Weights: return {Axis::Queries, Axis::Keys, "queries", "keys"};
     case Stage::HeadOutput: return {Axis::Queries, Axis::Width, "queries", "d_v"};

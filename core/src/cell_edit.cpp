@@ -39,19 +39,21 @@ bool parse_index(const std::string& text, int* out) {
   return true;
 }
 
-/// "W_q" or "heads[1].W_q" -> matrix and head.
-void parse_source(const std::string& source, std::string* matrix, int* head) {
+/// "W_q", "heads[1].W_q" or "kv_heads[0].W_k" -> matrix, head and whether it is a key/value head.
+void parse_source(const std::string& source, std::string* matrix, int* head, bool* kv) {
   *head = -1;
   *matrix = source;
-  const std::string prefix = "heads[";
+  *kv = source.compare(0, 3, "kv_") == 0;
+  const std::string prefix = *kv ? "kv_heads[" : "heads[";
   if (source.compare(0, prefix.size(), prefix) == 0) {
     const std::size_t close = source.find("].", prefix.size());
     if (close == std::string::npos || !parse_index(source.substr(prefix.size(), close - prefix.size()), head) ||
         *head < 0)
-      throw ScenarioError(source + ": expected heads[h].MATRIX with a head index h >= 0");
+      throw ScenarioError(source + ": expected " + prefix + "h].MATRIX with a head index h >= 0");
     *matrix = source.substr(close + 2);
-    if (!per_head_matrix(*matrix))
-      throw ScenarioError(source + ": a head owns only W_q, W_k, W_v, b_q, b_k, b_v");
+    if (!per_head_matrix(*matrix) || (*kv && (*matrix)[2] == 'q'))
+      throw ScenarioError(source + (*kv ? ": a key/value head owns only W_k, W_v, b_k, b_v"
+                                        : ": a head owns only W_q, W_k, W_v, b_q, b_k, b_v"));
     return;
   }
   if (!known_matrix(*matrix))
@@ -72,6 +74,11 @@ struct CellTarget {
 
 Projections& projections_of(Scenario& s, const CellEdit& e) {
   const std::string name = e.source();
+  if (e.kv) {
+    if (e.head >= static_cast<int>(s.kv_heads.size()))
+      throw ScenarioError(name + ": no such key/value head (the scenario has " + std::to_string(s.kv_heads.size()) + ")");
+    return s.kv_heads[static_cast<std::size_t>(e.head)];
+  }
   if (e.head >= 0) {
     if (!s.per_head())
       throw ScenarioError(name + ": this scenario has no per-head weights; edit the full " + e.matrix);
@@ -119,7 +126,7 @@ CellTarget target_of(Scenario& s, const CellEdit& e) {
 }  // namespace
 
 std::string CellEdit::source() const {
-  return (head >= 0 ? "heads[" + std::to_string(head) + "]." : std::string()) + matrix;
+  return (head >= 0 ? std::string(kv ? "kv_heads[" : "heads[") + std::to_string(head) + "]." : std::string()) + matrix;
 }
 
 CellEdit parse_cell_edit(const std::string& text) {
@@ -139,7 +146,7 @@ CellEdit parse_cell_edit(const std::string& text) {
 
 CellEdit cell_edit_of(const std::string& source, int row, int col, const std::string& value_text) {
   CellEdit e;
-  parse_source(source, &e.matrix, &e.head);
+  parse_source(source, &e.matrix, &e.head, &e.kv);
   e.row = row;
   e.col = col;
   e.value_text = value_text;

@@ -136,12 +136,29 @@ long v_width(const Projections& p, const Scenario& s) {
   return p.W_v ? stored_width(*p.W_v, s) : s.d_z();
 }
 
-std::vector<Projections*> all_projections(Scenario& s) {
-  std::vector<Projections*> out;
-  if (s.per_head())
-    for (Projections& p : s.heads) out.push_back(&p);
-  else
-    out.push_back(&s.full);
+/// A projection set and how many bands its query and key/value matrices hold: the full matrices
+/// (H and G bands), a head's own (one; only W_q and b_q when the scenario has kv_heads) or a
+/// key/value head's (W_k, W_v and their biases, one band).
+struct Part {
+  Projections* p;
+  int query_bands, kv_bands;  ///< 0: the part has no such matrices
+};
+
+std::vector<Part> all_parts(Scenario& s) {
+  std::vector<Part> out;
+  if (!s.per_head()) return {{&s.full, s.num_heads, s.kv_head_count()}};
+  const int own_kv = s.kv_heads.empty() ? 1 : 0;
+  for (Projections& p : s.heads) out.push_back({&p, 1, own_kv});
+  for (Projections& p : s.kv_heads) out.push_back({&p, 0, 1});
+  return out;
+}
+
+/// One entry per new token: its old position, or one past the largest for a new token.
+std::vector<int> take_positions(const std::vector<int>& positions, const std::vector<int>& order) {
+  if (positions.empty()) return positions;  // the defaults 0 .. n - 1 renumber themselves
+  const int next = std::min(*std::max_element(positions.begin(), positions.end()) + 1, limits::max_position);
+  std::vector<int> out;
+  for (int k : order) out.push_back(k < 0 ? next : positions[static_cast<std::size_t>(k)]);
   return out;
 }
 
@@ -157,11 +174,13 @@ void reorder_tokens(Scenario& s, Sequence seq, const std::vector<int>& order,
   if (seq == Sequence::X) {
     s.X = take_along(s.X, rows, order, 0.0);
     s.tokens = take_labels(s.tokens, order, new_label);
+    s.positions = take_positions(s.positions, order);
     if (self) s.context_tokens = take_labels(s.context_tokens, order, new_label);
   } else {
     if (!s.Z) return;
     s.Z = take_along(*s.Z, rows, order, 0.0);
     s.context_tokens = take_labels(s.context_tokens, order, new_label);
+    s.context_positions = take_positions(s.context_positions, order);
   }
   // The mask's query axis is X's tokens; its key axis is Z's (X's in self-attention).
   const bool queries = seq == Sequence::X, keys = seq == Sequence::Z || self;
@@ -218,6 +237,7 @@ void set_cross_attention(Scenario& s, bool cross) {
   if (cross) {
     s.Z = s.X;
     if (s.context_tokens.empty()) s.context_tokens = s.tokens;
+    s.context_positions = s.positions;
     return;
   }
   if (s.d_z() != s.d_x())
@@ -231,6 +251,7 @@ void set_cross_attention(Scenario& s, bool cross) {
   s.mask.padding = remap_padding(s.mask.padding, keys);
   s.Z.reset();
   s.context_tokens.clear();
+  s.context_positions.clear();
 }
 
 void set_model_width(Scenario& s, int d_x, const Fill& fill) {
@@ -241,9 +262,10 @@ void set_model_width(Scenario& s, int d_x, const Fill& fill) {
   const bool self = !s.cross_attention();
   long d_out = -1;
   if (s.W_o) d_out = l == Layout::rows ? s.W_o->cols() : s.W_o->rows();
-  for (Projections* p : all_projections(s)) {
-    resize_input(p->W_q, old, d_x, l, fill, stream_w_q);
-    if (self) {
+  for (const Part& part : all_parts(s)) {
+    Projections* p = part.p;
+    if (part.query_bands) resize_input(p->W_q, old, d_x, l, fill, stream_w_q);
+    if (self && part.kv_bands) {
       resize_input(p->W_k, old, d_x, l, fill, stream_w_k);
       resize_input(p->W_v, old, d_x, l, fill, stream_w_v);
     }
@@ -261,9 +283,10 @@ void set_context_width(Scenario& s, int d_z, const Fill& fill) {
   if (!s.Z || d_z == s.d_z()) return;
   const long old = s.d_z();
   const Layout l = s.layout;
-  for (Projections* p : all_projections(s)) {
-    resize_input(p->W_k, old, d_z, l, fill, stream_w_k);
-    resize_input(p->W_v, old, d_z, l, fill, stream_w_v);
+  for (const Part& part : all_parts(s)) {
+    if (!part.kv_bands) continue;
+    resize_input(part.p->W_k, old, d_z, l, fill, stream_w_k);
+    resize_input(part.p->W_v, old, d_z, l, fill, stream_w_v);
   }
   s.Z = from_rows(resized(to_rows(*s.Z, l), s.n_z(), d_z, fill, stream_z), l);
 }
@@ -271,27 +294,36 @@ void set_context_width(Scenario& s, int d_z, const Fill& fill) {
 void set_key_width(Scenario& s, int d_k, const Fill& fill) {
   check_size("d_k", d_k);
   const Layout l = s.layout;
-  const int H = s.per_head() ? 1 : s.num_heads;  // per-head matrices are one band each
-  for (Projections* p : all_projections(s)) {
-    const long old = qk_width(*p, s) / H;
+  for (const Part& part : all_parts(s)) {
+    Projections* p = part.p;
+    const int H = part.query_bands, G = part.kv_bands;
+    // The current d_k: from W_q's bands, else W_k's, else the identity's (a key/value head's is d_z wide).
+    const long old = H && p->W_q ? stored_width(*p->W_q, s) / H
+                     : G && p->W_k ? stored_width(*p->W_k, s) / G
+                     : H ? s.d_x() / H : s.d_z() / G;
     if (old == d_k) continue;
-    resize_output(p->W_q, s.d_x(), H, old, d_k, l, fill, stream_w_q);
-    resize_output(p->W_k, s.d_z(), H, old, d_k, l, fill, stream_w_k);
-    resize_bias(p->b_q, H, old, d_k, fill, stream_b_q);
-    resize_bias(p->b_k, H, old, d_k, fill, stream_b_k);
+    if (H) {
+      resize_output(p->W_q, s.d_x(), H, old, d_k, l, fill, stream_w_q);
+      resize_bias(p->b_q, H, old, d_k, fill, stream_b_q);
+    }
+    if (G) {
+      resize_output(p->W_k, s.d_z(), G, old, d_k, l, fill, stream_w_k);
+      resize_bias(p->b_k, G, old, d_k, fill, stream_b_k);
+    }
   }
 }
 
 void set_value_width(Scenario& s, int d_v, const Fill& fill) {
   check_size("d_v", d_v);
   const Layout l = s.layout;
-  const int H = s.per_head() ? 1 : s.num_heads;
   long old = 0;
-  for (Projections* p : all_projections(s)) {
-    old = v_width(*p, s) / H;
+  for (const Part& part : all_parts(s)) {
+    const int G = part.kv_bands;
+    if (!G) continue;
+    old = v_width(*part.p, s) / G;
     if (old == d_v) continue;
-    resize_output(p->W_v, s.d_z(), H, old, d_v, l, fill, stream_w_v);
-    resize_bias(p->b_v, H, old, d_v, fill, stream_b_v);
+    resize_output(part.p->W_v, s.d_z(), G, old, d_v, l, fill, stream_w_v);
+    resize_bias(part.p->b_v, G, old, d_v, fill, stream_b_v);
   }
   if (s.W_o && old != d_v) {
     // W_o's inputs are the heads' concatenated outputs: H bands of d_v rows.
@@ -320,9 +352,60 @@ std::vector<int> valid_head_counts(const Scenario& s) {
   std::vector<int> counts;
   if (s.per_head()) return counts;
   const long qk = qk_width(s.full, s), v = v_width(s.full, s);
-  for (int h = 1; h <= limits::max_heads && h <= std::max(qk, v); ++h)
-    if (qk % h == 0 && v % h == 0) counts.push_back(h);
+  const int G = s.num_kv_heads;
+  for (int h = 1; h <= limits::max_heads && h <= std::max(qk, v); ++h) {
+    // Grouped: W_k and W_v keep their G bands; H is a multiple of G and d_k = H d_k / H.
+    // Grouped: W_k stays G d_k wide, so d_k = H d_k / h must give G d_k = its width.
+    const long kv = s.full.W_k ? stored_width(*s.full.W_k, s) : s.d_z();
+    const bool fits = G > 0 ? h % G == 0 && qk % h == 0 && qk / h * G == kv : qk % h == 0 && v % h == 0;
+    if (fits) counts.push_back(h);
+  }
   return counts;
+}
+
+std::vector<int> valid_kv_head_counts(const Scenario& s) {
+  std::vector<int> counts;
+  if (s.per_head()) return counts;
+  for (int g = 1; g <= s.num_heads; ++g)
+    if (s.num_heads % g == 0) counts.push_back(g);
+  return counts;
+}
+
+namespace {
+/// Bands of `width` columns (rows convention): new band g is old band pick(g).
+Matrix pick_bands(const Matrix& m, long width, const std::vector<int>& pick) {
+  Matrix out(m.rows(), long(pick.size()) * width);
+  for (std::size_t g = 0; g < pick.size(); ++g) out.middleCols(long(g) * width, width) = m.middleCols(pick[g] * width, width);
+  return out;
+}
+void pick_output(std::optional<Matrix>& W, long in, long width, const std::vector<int>& pick, Layout l) {
+  const Matrix r = rows_or_identity(W, in, l);
+  W = from_rows(pick_bands(r, width, pick), l);
+}
+void pick_bias(std::optional<Vector>& b, long width, const std::vector<int>& pick) {
+  if (!b) return;
+  const Matrix row = pick_bands(Matrix(b->transpose()), width, pick);
+  b = Vector(row.row(0).transpose());
+}
+}  // namespace
+
+void set_kv_head_count(Scenario& s, int kv_heads) {
+  if (s.per_head())
+    throw ScenarioError("num_kv_heads: per-head weights give their key/value heads in kv_heads; the count is theirs");
+  const int H = s.num_heads, old = s.kv_head_count();
+  if (kv_heads < 1 || kv_heads > H || H % kv_heads != 0)
+    throw ScenarioError("num_kv_heads: expected a divisor of num_heads = " + std::to_string(H) + ", got " +
+                        std::to_string(kv_heads));
+  if (kv_heads == old) return;
+  const long d_k = qk_width(s.full, s) / H;
+  const long d_v = v_width(s.full, s) / old;
+  std::vector<int> pick;  // new key/value head g: the one its first query head, g H / G, read
+  for (int g = 0; g < kv_heads; ++g) pick.push_back(g * (H / kv_heads) / (H / old));
+  pick_output(s.full.W_k, s.d_z(), d_k, pick, s.layout);
+  pick_output(s.full.W_v, s.d_z(), d_v, pick, s.layout);
+  pick_bias(s.full.b_k, d_k, pick);
+  pick_bias(s.full.b_v, d_v, pick);
+  s.num_kv_heads = kv_heads == H ? 0 : kv_heads;
 }
 
 }  // namespace attnlab

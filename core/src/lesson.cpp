@@ -11,7 +11,8 @@ using json = nlohmann::json;
 
 constexpr const char* kNames[] = {"inputs", "Q",           "K",     "V",      "scores",
                                   "scaled", "masked",      "weights", "head_output", "heads",
-                                  "concat", "W_o",         "output"};
+                                  "concat", "W_o",         "output",  "X_pos",       "Q_rot",
+                                  "K_rot",  "bias"};
 constexpr std::size_t kMaxCaption = 2000;
 constexpr std::size_t kMaxSteps = 200;
 
@@ -94,16 +95,31 @@ std::optional<StepKind> step_kind_from_name(const std::string& name) {
 
 bool per_head(StepKind kind) {
   return kind != StepKind::inputs && kind != StepKind::heads && kind != StepKind::concat &&
-         kind != StepKind::W_o && kind != StepKind::output;
+         kind != StepKind::W_o && kind != StepKind::output && kind != StepKind::X_pos;
+}
+
+bool has_stage(StepKind kind, const Trace& t) {
+  switch (kind) {
+    case StepKind::X_pos: return t.X_pos.size() > 0;
+    case StepKind::Q_rot:
+    case StepKind::K_rot: return t.has_rope();
+    case StepKind::bias: return t.has_bias();
+    default: return true;
+  }
 }
 
 Lesson default_lesson(const Scenario& s) {
   Lesson lesson;
   lesson.title = s.title;
   auto add = [&lesson](StepKind kind, bool predict = false) { lesson.steps.push_back({kind, -1, {}, predict, {}}); };
-  for (StepKind k : {StepKind::inputs, StepKind::Q, StepKind::K, StepKind::V, StepKind::scores}) add(k);
+  add(StepKind::inputs);
+  if (s.positional_encoding == PositionalEncoding::sinusoidal) add(StepKind::X_pos);
+  for (StepKind k : {StepKind::Q, StepKind::K, StepKind::V}) add(k);
+  if (s.rope) add(StepKind::Q_rot), add(StepKind::K_rot);
+  add(StepKind::scores);
   if (s.scale.kind != Scale::Kind::none) add(StepKind::scaled);
-  if (!s.mask.empty()) add(StepKind::masked);
+  if (s.alibi) add(StepKind::bias);
+  if (!s.mask.empty() || s.alibi) add(StepKind::masked);
   add(StepKind::weights, true);
   add(StepKind::head_output);
   const bool several = s.head_count() > 1;

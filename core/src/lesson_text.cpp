@@ -164,6 +164,37 @@ std::string explain_heads(const Context& c) {
   return out;
 }
 
+/// The positional stages, with the live numbers; a stage the trace lacks says what turns it on.
+std::string explain_positional(const Context& c, const Step& step) {
+  if (!has_stage(step.kind, c.t))
+    return step.kind == StepKind::X_pos ? "No positional encoding now: set Positions > encoding to sinusoidal."
+           : step.kind == StepKind::bias ? "ALiBi is off now: turn it on in Positions."
+                                         : "RoPE is off now: turn it on in Positions.";
+  const std::string first = in_quotes(c.queries.front());
+  switch (step.kind) {
+    case StepKind::X_pos:
+      return "Each token's embedding plus a pattern of sines and cosines of its position, so that order "
+             "reaches the projections: " + first + " becomes " + c.vector_of(c.t.X_pos, 0) + ".";
+    case StepKind::Q_rot:
+    case StepKind::K_rot: {
+      const bool q = step.kind == StepKind::Q_rot;
+      const Matrix& m = q ? c.h.Q_rot : c.h.K_rot;
+      const std::vector<std::string>& names = q ? c.queries : c.keys;
+      const std::size_t last = names.size() - 1;
+      return std::string(q ? "Each query" : "Each key") + " is turned, pair by pair, by an angle proportional to its "
+             "position; lengths stay, directions change. " + in_quotes(names[last]) + " becomes " +
+             c.vector_of(m, int(last)) + ". The scores then depend only on how far apart two tokens are.";
+    }
+    case StepKind::bias: {
+      const int i = int(c.queries.size()) - 1;
+      return "Head " + std::to_string(c.head + 1) + " subtracts " + num(c.t.slopes[std::size_t(c.head)]) +
+             " per position of distance: far keys lose score before the softmax. " + in_quotes(c.queries[std::size_t(i)]) +
+             " to " + in_quotes(c.keys.front()) + ": " + num(c.qk(c.t.bias(std::size_t(c.head)), i, 0)) + ".";
+    }
+    default: return {};
+  }
+}
+
 std::string shape(const Matrix& m) { return std::to_string(m.rows()) + "\xC3\x97" + std::to_string(m.cols()); }
 
 }  // namespace
@@ -185,10 +216,11 @@ std::string attention_summary(const Scenario& s) {
   std::string scale;
   if (s.scale.kind == Scale::Kind::inv_sqrt_dk) scale = " / \xE2\x88\x9A" "d_k";
   if (s.scale.kind == Scale::Kind::value) scale = " \xC2\xB7 " + format_trimmed(s.scale.value, 3);
-  const std::string mask = s.mask.empty() ? "" : " + M";
+  const std::string mask = std::string(s.alibi ? " + B" : "") + (s.mask.empty() ? "" : " + M");
   const std::string out = s.W_o ? (rows ? ",  out = concat W_o" : ",  out = W_o concat") : "";
-  return rows ? "A = softmax_row(Q K^T" + scale + mask + "),  Y = A V" + out
-              : "A = softmax_col(K^T Q" + scale + mask + "),  Y = V A" + out;
+  const std::string q = s.rope ? "Q_rot" : "Q", k = s.rope ? "K_rot" : "K";
+  return rows ? "A = softmax_row(" + q + " " + k + "^T" + scale + mask + "),  Y = A V" + out
+              : "A = softmax_col(" + k + "^T " + q + scale + mask + "),  Y = V A" + out;
 }
 
 std::string stage_formula(StepKind kind, const Scenario& s, int head, int d_k) {
@@ -201,9 +233,20 @@ std::string stage_formula(StepKind kind, const Scenario& s, int head, int d_k) {
     case StepKind::Q: return projection(s, head, 'q');
     case StepKind::K: return projection(s, head, 'k');
     case StepKind::V: return projection(s, head, 'v');
-    case StepKind::scores: return rows ? "S = Q K^T" : "S = K^T Q";
+    case StepKind::X_pos: return "X + PE,  PE(p, 2i) = sin(p / 10000^(2i/d)),  PE(p, 2i+1) = cos(p / 10000^(2i/d))";
+    case StepKind::Q_rot:
+    case StepKind::K_rot:
+      return std::string(kind == StepKind::Q_rot ? "q" : "k") +
+             "\xE2\x80\xB2 = (x cos p\xCE\xB8_i \xE2\x88\x92 y sin p\xCE\xB8_i,  y cos p\xCE\xB8_i + x sin p\xCE\xB8_i) per pair,  "
+             "\xCE\xB8_i = base^(\xE2\x88\x92" "2i/R)";
+    case StepKind::scores:
+      if (s.rope) return rows ? "S = Q_rot K_rot^T" : "S = K_rot^T Q_rot";
+      return rows ? "S = Q K^T" : "S = K^T Q";
     case StepKind::scaled: return "S\xE2\x80\xB2 = S \xC2\xB7 " + scale_description(s, d_k);
-    case StepKind::masked: return "S\xE2\x80\xB3 = S\xE2\x80\xB2, \xE2\x88\x92\xE2\x88\x9E where masked";
+    case StepKind::bias: return "B = \xE2\x88\x92m |p_i \xE2\x88\x92 c_j|  (ALiBi, one slope m per head)";
+    case StepKind::masked:
+      return s.alibi ? "S\xE2\x80\xB3 = S\xE2\x80\xB2 + B, \xE2\x88\x92\xE2\x88\x9E where masked"
+                     : "S\xE2\x80\xB3 = S\xE2\x80\xB2, \xE2\x88\x92\xE2\x88\x9E where masked";
     case StepKind::weights:
     case StepKind::heads:
       return rows ? "A = softmax(S\xE2\x80\xB3) along each row" : "A = softmax(S\xE2\x80\xB3) down each column";
@@ -236,6 +279,10 @@ std::string step_title(const Step& step, const Scenario& s, int head) {
     case StepKind::concat: what = "The heads' outputs, concatenated"; break;
     case StepKind::W_o: what = "W_o: the output projection"; break;
     case StepKind::output: what = "The output"; break;
+    case StepKind::X_pos: what = "Positions added: X + PE"; break;
+    case StepKind::Q_rot: what = "Queries turned by their positions (RoPE)"; break;
+    case StepKind::K_rot: what = "Keys turned by their positions (RoPE)"; break;
+    case StepKind::bias: what = "ALiBi: a penalty growing with distance"; break;
   }
   std::string title = what;
   if (per_head(step.kind) && s.head_count() > 1) title += " (head " + std::to_string(head + 1) + ")";
@@ -283,6 +330,10 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
     case StepKind::output:
       return "The final output, " + shape(t.output) + ": " + in_quotes(queries.front()) + " is " +
              c.vector_of(t.output, 0) + ".";
+    case StepKind::X_pos:
+    case StepKind::Q_rot:
+    case StepKind::K_rot:
+    case StepKind::bias: return explain_positional(c, step);
   }
   return {};
 }

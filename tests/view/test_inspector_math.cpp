@@ -46,6 +46,10 @@ Matrix Displayed(const attnlab::Scenario& s, const attnlab::Trace& t, Stage stag
     case Stage::Concat: return t.concat;
     case Stage::Wo: return s.W_o ? *s.W_o : Matrix();
     case Stage::Output: return t.output;
+    case Stage::XPos: return t.X_pos;
+    case Stage::QRot: return t.heads[k].Q_rot;
+    case Stage::KRot: return t.heads[k].K_rot;
+    case Stage::Bias: return t.bias(k);
     case Stage::None: break;
   }
   return {};

@@ -32,6 +32,10 @@ const Matrix* StageMatrix(const attnlab::Scenario& s, const attnlab::Trace& t, S
     case Stage::Concat: return &t.concat;
     case Stage::Wo: return s.W_o ? &*s.W_o : nullptr;
     case Stage::Output: return &t.output;
+    case Stage::XPos: return &t.X_pos;
+    case Stage::QRot: return &h.Q_rot;
+    case Stage::KRot: return &h.K_rot;
+    case Stage::Bias: return &h.scores;
     case Stage::None: break;
   }
   return nullptr;

@@ -72,6 +72,10 @@ Stage exporter_stage(lesson::StepKind kind) {
     case lesson::StepKind::head_output: return Stage::head_output;
     case lesson::StepKind::concat: return Stage::concat;
     case lesson::StepKind::output: return Stage::output;
+    case lesson::StepKind::X_pos: return Stage::X_pos;
+    case lesson::StepKind::Q_rot: return Stage::Q_rot;
+    case lesson::StepKind::K_rot: return Stage::K_rot;
+    case lesson::StepKind::bias: return Stage::bias;
     default: break;
   }
   return Stage::weights;
@@ -151,7 +155,9 @@ std::vector<HeatmapFigure> step_figures(const Scenario& s, const Trace& t, const
     case lesson::StepKind::W_o:
       if (!s.W_o) return {};
       return {w_o_figure(s, maps)};
-    default: return {stage_figure(s, t, exporter_stage(step.kind), head, maps)};
+    default:
+      if (!lesson::has_stage(step.kind, t)) return {};  // the explanation says what turns it on
+      return {stage_figure(s, t, exporter_stage(step.kind), head, maps)};
   }
 }
 

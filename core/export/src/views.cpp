@@ -21,11 +21,15 @@ struct StageInfo {
 };
 
 const StageInfo kStages[] = {
+    {Stage::X_pos, "X_pos", "embeddings + positions", StageInfo::queries, StageInfo::width, "d_x"},
     {Stage::Q, "Q", "queries Q", StageInfo::queries, StageInfo::width, "d_k"},
     {Stage::K, "K", "keys K", StageInfo::keys, StageInfo::width, "d_k"},
     {Stage::V, "V", "values V", StageInfo::keys, StageInfo::width, "d_v"},
+    {Stage::Q_rot, "Q_rot", "rotated queries (RoPE)", StageInfo::queries, StageInfo::width, "d_k"},
+    {Stage::K_rot, "K_rot", "rotated keys (RoPE)", StageInfo::keys, StageInfo::width, "d_k"},
     {Stage::scores, "scores", "scores S", StageInfo::queries, StageInfo::keys, nullptr},
     {Stage::scaled, "scaled", "scaled scores", StageInfo::queries, StageInfo::keys, nullptr},
+    {Stage::bias, "bias", "ALiBi bias", StageInfo::queries, StageInfo::keys, nullptr},
     {Stage::masked, "masked", "masked scores", StageInfo::queries, StageInfo::keys, nullptr},
     {Stage::weights, "weights", "attention weights", StageInfo::queries, StageInfo::keys, nullptr},
     {Stage::head_output, "head_output", "head output", StageInfo::queries, StageInfo::width, "d_v"},
@@ -58,12 +62,16 @@ const char* axis_name(StageInfo::Axis axis, const StageInfo& i) {
 Matrix stage_matrix(const Trace& t, Stage stage, int head) {
   if (stage == Stage::concat) return t.concat;
   if (stage == Stage::output) return t.output;
+  if (stage == Stage::X_pos) return t.X_pos;
   const auto index = static_cast<std::size_t>(head);
   const HeadTrace& h = t.heads.at(index);
   switch (stage) {
     case Stage::Q: return h.Q;
     case Stage::K: return h.K;
     case Stage::V: return h.V;
+    case Stage::Q_rot: return h.Q_rot;
+    case Stage::K_rot: return h.K_rot;
+    case Stage::bias: return t.bias(index);
     case Stage::scores: return h.scores;
     case Stage::scaled: return t.scaled(index);
     case Stage::masked: return t.masked(index);
@@ -92,12 +100,19 @@ std::string formula(Stage stage, const Scenario& s, const Trace& t) {
   const char* z = s.cross_attention() ? "Z" : "X";
   const std::string axis = rows ? "along each row" : "down each column";
   switch (stage) {
+    case Stage::X_pos: return "X + PE, PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(\u2026)";
+    case Stage::Q_rot: return "Q turned pair by pair by position \u00B7 \u03B8_i (RoPE)";
+    case Stage::K_rot: return "K turned pair by pair by position \u00B7 \u03B8_i (RoPE)";
+    case Stage::bias: return "B = \u2212m |p_i \u2212 c_j| (ALiBi)";
     case Stage::Q: return rows ? "Q = X W_q + b_q" : "Q = W_q X + b_q";
     case Stage::K: return rows ? std::string("K = ") + z + " W_k + b_k" : std::string("K = W_k ") + z + " + b_k";
     case Stage::V: return rows ? std::string("V = ") + z + " W_v + b_v" : std::string("V = W_v ") + z + " + b_v";
-    case Stage::scores: return rows ? "S = Q K\xE1\xB5\x80" : "S = K\xE1\xB5\x80 Q";
+    case Stage::scores:
+      if (t.has_rope()) return rows ? "S = Q_rot K_rot\xE1\xB5\x80" : "S = K_rot\xE1\xB5\x80 Q_rot";
+      return rows ? "S = Q K\xE1\xB5\x80" : "S = K\xE1\xB5\x80 Q";
     case Stage::scaled: return "S \xC2\xB7 " + scale_text(s, t);
-    case Stage::masked: return "S \xC2\xB7 " + scale_text(s, t) + ", \xE2\x88\x92\xE2\x88\x9E where the mask forbids";
+    case Stage::masked:
+      return "S \xC2\xB7 " + scale_text(s, t) + (t.has_bias() ? " + B" : "") + ", \xE2\x88\x92\xE2\x88\x9E where the mask forbids";
     case Stage::weights: return "A = softmax(masked scores) " + axis;
     case Stage::head_output: return rows ? "Y = A V" : "Y = V A";
     case Stage::concat: return rows ? "[Y\xE2\x82\x81 \xE2\x80\xA6 Y_H], heads side by side" : "[Y\xE2\x82\x81; \xE2\x80\xA6; Y_H], heads stacked";
@@ -127,10 +142,21 @@ ColorScale scale_for(Stage stage, const Matrix& m, const Colormaps& maps) {
 }  // namespace
 
 const std::vector<Stage>& all_stages() {
-  static const std::vector<Stage> stages = {Stage::Q,       Stage::K,           Stage::V,      Stage::scores,
-                                            Stage::scaled,  Stage::masked,      Stage::weights, Stage::head_output,
-                                            Stage::concat,  Stage::output};
+  static const std::vector<Stage> stages = {Stage::X_pos,  Stage::Q,      Stage::K,       Stage::V,
+                                            Stage::Q_rot,  Stage::K_rot,  Stage::scores,  Stage::scaled,
+                                            Stage::bias,   Stage::masked, Stage::weights, Stage::head_output,
+                                            Stage::concat, Stage::output};
   return stages;
+}
+
+bool has_stage(const Trace& trace, Stage stage) {
+  switch (stage) {
+    case Stage::X_pos: return trace.X_pos.size() > 0;
+    case Stage::Q_rot:
+    case Stage::K_rot: return trace.has_rope();
+    case Stage::bias: return trace.has_bias();
+    default: return true;
+  }
 }
 
 const char* stage_name(Stage stage) { return info(stage).name; }
@@ -141,7 +167,7 @@ std::optional<Stage> stage_from_name(const std::string& name) {
   return std::nullopt;
 }
 
-bool per_head(Stage stage) { return stage != Stage::concat && stage != Stage::output; }
+bool per_head(Stage stage) { return stage != Stage::concat && stage != Stage::output && stage != Stage::X_pos; }
 
 std::string file_stem(Stage stage, int head) {
   if (!per_head(stage)) return stage_name(stage);

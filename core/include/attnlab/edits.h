@@ -75,8 +75,16 @@ void randomize_embeddings(Scenario& s, const RandomSpec& spec);
 void set_head_count(Scenario& s, int heads);
 /// The head counts set_head_count can give `s` that resolve() accepts, ascending: the common
 /// divisors of H*d_k and H*d_v (the widths of W_q and W_v, or of X and Z where they are omitted),
-/// up to limits::max_heads. Empty for per-head scenarios.
+/// up to limits::max_heads; with key/value heads G, the multiples of G dividing H*d_k. Empty for
+/// per-head scenarios.
 std::vector<int> valid_head_counts(const Scenario& s);
+/// Key/value heads G (full matrices): W_k, W_v, b_k, b_v get G bands of d_k and d_v; new key/value
+/// head g starts as the one its first query head (g H / G) read, so that head's scores stay.
+/// Throws "num_kv_heads: expected a divisor of num_heads = 4 (1, 2 or 4), got 3"; refuses
+/// per-head scenarios (their key/value heads are kv_heads' entries).
+void set_kv_head_count(Scenario& s, int kv_heads);
+/// The divisors of H (full matrices); empty for per-head scenarios.
+std::vector<int> valid_kv_head_counts(const Scenario& s);
 
 // ---- One cell -------------------------------------------------------------------------------------
 
@@ -91,6 +99,7 @@ constexpr double max_cell_magnitude = 1e6;
 struct CellEdit {
   std::string matrix;      ///< "W_q", "b_k", "X", ...
   int head = -1;           ///< `heads[h].`: head h's own weights; -1: the full ones (or X, Z, W_o, b_o)
+  bool kv = false;         ///< `kv_heads[h].`: key/value head h's W_k, W_v, b_k or b_v
   int row = 0, col = 0;
   std::string value_text;  ///< parsed by set_cell, so a refusal can quote what was typed
 

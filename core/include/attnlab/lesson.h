@@ -15,16 +15,23 @@
 
 namespace attnlab::lesson {
 
-/// The stages a step can show, in computation order. `heads`: every head's weights; `W_o`: the
-/// output projection itself.
-enum class StepKind { inputs, Q, K, V, scores, scaled, masked, weights, head_output, heads, concat, W_o, output };
+/// The stages a step can show: `heads` is every head's weights, `W_o` the output projection itself.
+/// The positional stages come last in the enum (their names were added later), but in computation
+/// order X_pos follows the inputs, Q_rot and K_rot follow V, and bias follows scaled.
+enum class StepKind {
+  inputs, Q, K, V, scores, scaled, masked, weights, head_output, heads, concat, W_o, output,
+  X_pos, Q_rot, K_rot, bias
+};
 
 /// "inputs", "Q", "K", "V", "scores", "scaled", "masked", "weights", "head_output", "heads",
-/// "concat", "W_o", "output" (the file's and the CLI's names).
+/// "concat", "W_o", "output", "X_pos", "Q_rot", "K_rot", "bias" (the file's and the CLI's names).
 const char* step_kind_name(StepKind kind);
 std::optional<StepKind> step_kind_from_name(const std::string& name);
 /// True for the stages that exist once per head.
 bool per_head(StepKind kind);
+/// False for a positional stage the trace lacks (Q_rot without RoPE, ...): the presenter and the
+/// slides say so instead of drawing it.
+bool has_stage(StepKind kind, const Trace& t);
 
 struct Cell {
   int row = 0, col = 0;  ///< 0-based, in the matrix as the file's layout shows it
@@ -45,7 +52,8 @@ struct Lesson {
 };
 
 /// Every stage the scenario has, in computation order, the weights asking for a prediction:
-/// inputs, Q, K, V, scores, scaled (unless the scale is 1), masked (with a mask), weights, head
+/// inputs, X_pos (with an encoding), Q, K, V, Q_rot and K_rot (RoPE), scores, scaled (unless the
+/// scale is 1), bias (ALiBi), masked (with a mask or ALiBi), weights, head
 /// output, then with several heads or a W_o: heads (several), concat (several), W_o, output.
 Lesson default_lesson(const Scenario& s);
 

@@ -11,15 +11,17 @@
 
 namespace attnlab::exporter {
 
-enum class Stage { Q, K, V, scores, scaled, masked, weights, head_output, concat, output };
+enum class Stage { X_pos, Q, K, V, Q_rot, K_rot, scores, scaled, bias, masked, weights, head_output, concat, output };
 
-/// Every stage in pipeline order.
+/// Every stage in pipeline order (some exist only with a positional feature: has_stage()).
 const std::vector<Stage>& all_stages();
-/// CLI names: "Q", "K", "V", "scores", "scaled", "masked", "weights", "head_output", "concat", "output"
-/// ("output" is the final output; "head_output" each head's Y_h).
+/// The stages `trace` has: X_pos with a positional encoding, Q_rot and K_rot with RoPE, bias with ALiBi.
+bool has_stage(const Trace& trace, Stage stage);
+/// CLI names: "X_pos", "Q", "K", "V", "Q_rot", "K_rot", "scores", "scaled", "bias", "masked", "weights",
+/// "head_output", "concat", "output" ("output" is the final output; "head_output" each head's Y_h).
 const char* stage_name(Stage stage);
 std::optional<Stage> stage_from_name(const std::string& name);
-/// True for the stages that exist once per head (all but concat and output).
+/// True for the stages that exist once per head (all but X_pos, concat and output).
 bool per_head(Stage stage);
 
 /// File name without extension: "head2_weights" (heads counted from 1), "concat", "output".

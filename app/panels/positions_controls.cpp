@@ -1,0 +1,195 @@
+#include "panels/positions_controls.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "attnlab/edits.h"
+#include "attnlab/number_format.h"
+#include "attnlab/positions.h"
+#include "widgets/control_marks.h"
+#include "widgets/edit_error.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app {
+namespace {
+
+constexpr const char* kSource = "positions";
+
+void Dim(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+std::string Joined(const std::vector<int>& v) {
+  std::string out;
+  for (int p : v) out += (out.empty() ? "" : " ") + std::to_string(p);
+  return out;
+}
+
+/// "3 4 5" -> {3, 4, 5}; the loader's range is checked by resolve() when the edit is applied.
+std::vector<int> ParsePositions(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<int> out;
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    const long p = std::strtol(word.c_str(), &end, 10);
+    if (*end != '\0' || p < 0 || p > 1000000)
+      throw attnlab::ScenarioError("positions: expected whole numbers from 0 to 1000000 separated by spaces, got \"" +
+                                   word + "\"");
+    out.push_back(int(p));
+  }
+  return out;
+}
+
+// The queries' positions as a line of numbers; empty means 0 .. n_x - 1.
+void PositionsRow(AppState& state, PositionsField& field) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  std::vector<int> shown = s.positions;
+  if (shown.empty())
+    for (int i = 0; i < s.n_x(); ++i) shown.push_back(i);
+  if (!field.editing) std::snprintf(field.text, sizeof field.text, "%s", Joined(shown).c_str());
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Positions");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4.0f);
+  const bool enter = ImGui::InputText("##positions", field.text, sizeof field.text, ImGuiInputTextFlags_EnterReturnsTrue);
+  field.editing = ImGui::IsItemActive();
+  MarkLastItem(state.on_control, "positions field");
+  if (enter || ImGui::IsItemDeactivatedAfterEdit()) {
+    const std::string text = field.text;
+    state.document.ApplyEdit(kSource, [text](attnlab::Scenario& e) { e.positions = ParsePositions(text); });
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(s.positions.empty());
+  if (ImGui::Button("0..n")) state.document.ApplyEdit(kSource, [](attnlab::Scenario& e) { e.positions.clear(); });
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Positions 0, 1, ..., n_x - 1");
+  if (s.cross_attention())
+    Dim("keys (Z) at " + (s.context_positions.empty() ? std::string("0 .. n_z - 1") : Joined(s.context_positions)));
+}
+
+void EncodingRow(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  bool on = s.positional_encoding == attnlab::PositionalEncoding::sinusoidal;
+  if (ImGui::Checkbox("Sinusoidal encoding (X + PE)", &on))
+    state.document.ApplyEdit(kSource, [on](attnlab::Scenario& e) {
+      e.positional_encoding = on ? attnlab::PositionalEncoding::sinusoidal : attnlab::PositionalEncoding::none;
+    });
+  MarkLastItem(state.on_control, "encoding");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Vaswani et al. 2017: sin and cos of the position added to X");
+}
+
+void RopeRows(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  bool on = s.rope.has_value();
+  if (ImGui::Checkbox("RoPE (rotary)", &on))
+    state.document.ApplyEdit(kSource, [on](attnlab::Scenario& e) {
+      if (on) e.rope = attnlab::Rope{};
+      else e.rope.reset();
+    });
+  MarkLastItem(state.on_control, "rope");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Turn each query and key, pair by pair, by its position (Llama, Mistral, GPT-NeoX)");
+  if (!s.rope) return;
+  const attnlab::Rope rope = *s.rope;
+  ImGui::Indent();
+  for (auto style : {attnlab::Rope::Style::half, attnlab::Rope::Style::interleaved}) {
+    const bool half = style == attnlab::Rope::Style::half;
+    if (!half) ImGui::SameLine();
+    if (ImGui::RadioButton(half ? "half (HF Llama)" : "interleaved (GPT-J)", rope.style == style) && rope.style != style)
+      state.document.ApplyEdit(kSource, [style](attnlab::Scenario& e) { e.rope->style = style; });
+  }
+  double base = rope.base;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::InputDouble("base", &base, 0.0, 0.0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue) && base != rope.base)
+    state.document.ApplyEdit(kSource, [base](attnlab::Scenario& e) {
+      if (!(base > 1) || base > 1e9)
+        throw attnlab::ScenarioError("rope.base: expected a number above 1 and up to 1e9, got " + attnlab::format_trimmed(base, 6));
+      e.rope->base = base;
+    });
+  ImGui::SameLine();
+  int dims = rope.dims;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+  if (ImGui::InputInt("dims", &dims, 2, 2) && dims != rope.dims && dims >= 0)
+    state.document.ApplyEdit(kSource, [dims](attnlab::Scenario& e) { e.rope->dims = dims; });
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rotary dims R (even, at most d_k; 0 = all of d_k)");
+  ImGui::Unindent();
+}
+
+void AlibiRows(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  bool on = s.alibi.has_value();
+  if (ImGui::Checkbox("ALiBi (distance penalty)", &on))
+    state.document.ApplyEdit(kSource, [on](attnlab::Scenario& e) {
+      if (on) e.alibi = attnlab::Alibi{};
+      else e.alibi.reset();
+    });
+  MarkLastItem(state.on_control, "alibi");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Press et al. 2022 (BLOOM, MPT): head h subtracts m_h |p_i - c_j|");
+  if (!s.alibi) return;
+  const std::vector<double> slopes =
+      s.alibi->slopes.empty() ? attnlab::positional::alibi_slopes(s.head_count()) : s.alibi->slopes;
+  std::string text = s.alibi->slopes.empty() ? "the paper's slopes: " : "slopes: ";
+  for (std::size_t h = 0; h < slopes.size(); ++h) text += (h ? ", " : "") + attnlab::format_trimmed(slopes[h], 4);
+  ImGui::Indent();
+  Dim(text);
+  ImGui::Unindent();
+}
+
+}  // namespace
+
+void KvHeadsControl(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const attnlab::Trace& t = state.document.GetTrace();
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("K/V heads");
+  ImGui::TableSetColumnIndex(1);
+  const int G = s.kv_head_count(), H = s.head_count();
+  const std::vector<int> valid = attnlab::valid_kv_head_counts(s);
+  if (valid.empty()) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%d (kv_heads)", G);
+  } else {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.0f);
+    if (ImGui::BeginCombo("##kvheads", std::to_string(G).c_str())) {
+      for (int g : valid)
+        if (ImGui::Selectable(std::to_string(g).c_str(), g == G) && g != G)
+          state.document.ApplyEdit("kv heads", [g](attnlab::Scenario& e) { attnlab::set_kv_head_count(e, g); });
+      ImGui::EndCombo();
+    }
+    MarkLastItem(state.on_control, "kv heads");
+  }
+  ImGui::SameLine();
+  ImGui::TextColored(DimTextColor(), "%s", G == 1 ? "multi-query" : G < H ? "grouped-query" : "one per head");
+  if (!t.heads.empty()) {
+    const bool rows = s.layout == attnlab::Layout::rows;
+    const attnlab::HeadTrace& h = t.heads.front();
+    const long d_kv = long(rows ? h.K.cols() + h.V.cols() : h.K.rows() + h.V.rows());
+    Dim("K/V cache: " + std::to_string(G * d_kv) + " numbers per token (" + std::to_string(H * d_kv) +
+        " with a K/V head per query head)");
+  }
+  ShowEditError(state.document, "kv heads");
+}
+
+void PositionsSection(AppState& state, PositionsField& field) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const bool any = !s.positions.empty() || s.rope || s.alibi || s.positional_encoding != attnlab::PositionalEncoding::none;
+  ImGui::SetNextItemOpen(any, ImGuiCond_Appearing);
+  if (!ImGui::CollapsingHeader("Positions")) return;
+  MarkLastItem(state.on_control, "positions header");
+  PositionsRow(state, field);
+  EncodingRow(state);
+  RopeRows(state);
+  AlibiRows(state);
+  ShowEditError(state.document, kSource);
+}
+
+}  // namespace attnlab::app

@@ -1,0 +1,20 @@
+#pragma once
+/// Setup's controls for what 2017's attention did not have: key/value heads shared by groups of
+/// query heads, and where the tokens are (positions, sinusoidal encoding, RoPE, ALiBi).
+#include "panels/app_state.h"
+
+namespace attnlab::app {
+
+/// A positions list while it is typed in (applied on Enter or when it loses focus).
+struct PositionsField {
+  char text[512] = {};
+  bool editing = false;
+};
+
+/// One row of the Setup table: K/V heads G, the divisors of H, and the K/V cache a token costs.
+void KvHeadsControl(AppState& state);
+/// The Positions section: positions, encoding, RoPE with its style, base and dims, ALiBi with its
+/// slopes. Each change is one undoable edit.
+void PositionsSection(AppState& state, PositionsField& field);
+
+}  // namespace attnlab::app
