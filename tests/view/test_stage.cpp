@@ -13,9 +13,10 @@ namespace {
 using attnlab::app::Stage;
 
 TEST(Stage, EveryExporterStageHasAViewStageOfTheSameName) {
-  const Stage all[] = {Stage::None,    Stage::Q,          Stage::K,      Stage::V,
-                       Stage::Scores,  Stage::Scaled,     Stage::Masked, Stage::Weights,
-                       Stage::HeadOutput, Stage::Concat,  Stage::Wo,     Stage::Output};
+  const Stage all[] = {Stage::None,       Stage::XPos,   Stage::Q,      Stage::K,      Stage::V,
+                       Stage::QRot,       Stage::KRot,   Stage::Scores, Stage::Scaled, Stage::Bias,
+                       Stage::Masked,     Stage::Weights, Stage::HeadOutput, Stage::Concat, Stage::Wo,
+                       Stage::Output};
   std::set<std::string> names;
   for (Stage s : all) EXPECT_TRUE(names.insert(attnlab::app::StageName(s)).second) << "unique";
   for (attnlab::exporter::Stage e : attnlab::exporter::all_stages())
