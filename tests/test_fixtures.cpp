@@ -44,6 +44,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const char* const kTraceKeys[] = {"Q", "K", "V", "scores", "scaled", "masked", "weights", "output"};
 
+
 fs::path fixture_dir() { return fs::path(ATTNLAB_SOURCE_DIR) / "tests" / "fixtures"; }
 
 std::vector<std::string> fixture_files() {
@@ -141,10 +142,30 @@ FixtureResult check_fixture(const std::string& name) {
     auto res = matches(what, e, a, r.max_err);
     if (!res) r.failures.push_back(res.message());
   };
+  const std::vector<std::string> stages = attnlab::head_stage_names(trace);
   for (std::size_t h = 0; h < heads.size(); ++h) {
-    for (const char* key : kTraceKeys)
-      check("heads[" + std::to_string(h) + "]." + key, heads[h].at(key),
-            attnlab::head_stage(trace, h, key));
+    const std::string head = "heads[" + std::to_string(h) + "].";
+    // The reference and the trace have the same stages (Q_rot and K_rot with RoPE, bias with
+    // ALiBi), every one compared; kv_head names the key/value head the query head reads.
+    for (const auto& item : heads[h].items())
+      if (item.key() != "kv_head" && std::find(stages.begin(), stages.end(), item.key()) == stages.end())
+        r.failures.push_back(head + item.key() + ": in the reference, not in the trace");
+    for (const std::string& key : stages) {
+      if (!heads[h].contains(key)) {
+        r.failures.push_back(head + key + ": in the trace, not in the reference");
+        continue;
+      }
+      check(head + key, heads[h].at(key), attnlab::head_stage(trace, h, key));
+    }
+    const int kv_head = heads[h].value("kv_head", int(h));
+    if (trace.heads[h].kv_head != kv_head)
+      r.failures.push_back(head + "kv_head: " + std::to_string(trace.heads[h].kv_head) + ", expected " +
+                           std::to_string(kv_head));
+  }
+  for (const char* key : {"X_pos", "Z_pos"}) {
+    const Matrix& m = std::string(key) == "X_pos" ? trace.X_pos : trace.Z_pos;
+    if (expected.contains(key)) check(key, expected.at(key), m);
+    else if (m.size()) r.failures.push_back(std::string(key) + ": in the trace, not in the reference");
   }
   check("concat", expected.at("concat"), trace.concat);
   check("output", expected.at("output"), trace.output);
