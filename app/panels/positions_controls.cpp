@@ -183,8 +183,9 @@ void PositionsSection(AppState& state, PositionsField& field) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool any = !s.positions.empty() || s.rope || s.alibi || s.positional_encoding != attnlab::PositionalEncoding::none;
   ImGui::SetNextItemOpen(any, ImGuiCond_Appearing);
-  if (!ImGui::CollapsingHeader("Positions")) return;
+  const bool open = ImGui::CollapsingHeader("Positions");
   MarkLastItem(state.on_control, "positions header");
+  if (!open) return;
   PositionsRow(state, field);
   EncodingRow(state);
   RopeRows(state);
