@@ -357,12 +357,13 @@ void ExplainRotation(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
   const bool first = d == a;
   const std::string sa = "[" + std::to_string(a) + "]", sb = "[" + std::to_string(b) + "]";
   const char* v = q ? "q" : "k";
-  e.formula = first ? std::string(v) + "'" + sa + " = " + v + sa + " cos(pÎ¸) " + kMinus + " " + v + sb + " sin(pÎ¸)"
-                    : std::string(v) + "'" + sb + " = " + v + sb + " cos(pÎ¸) + " + v + sa + " sin(pÎ¸)";
+  e.formula = first ? std::string(v) + "'" + sa + " = " + v + sa + " cos(p\xCE\xB8) " + kMinus + " " + v + sb + " sin(p\xCE\xB8)"
+                    : std::string(v) + "'" + sb + " = " + v + sb + " cos(p\xCE\xB8) + " + v + sa + " sin(p\xCE\xB8)";
   e.formula += "   (pair " + std::to_string(pair) + ", " + (half ? "half" : "interleaved") + " style)";
-  e.lines.push_back("Î¸ = " + Num(rope.base, 0) + "^(" + kMinus + "2Â·" + std::to_string(pair) + "/" +
+  e.lines.push_back("\xCE\xB8 = " + Num(rope.base, 0) + "^(" + kMinus + "2\xC2\xB7" + std::to_string(pair) + "/" +
                     std::to_string(rope.dims) + ") = " + Num(theta, x.decimals) + ",  p = " + Num(p, 0) +
-                    ",  pÎ¸ = " + Num(angle, x.decimals));
+                    ",  p\xCE\xB8 = " + Num(angle, x.decimals));
+  e.turn = {true, xa, xb, angle, a, b};
   const double cs = std::cos(angle), sn = std::sin(angle);
   e.written = first ? Factor(xa, x.decimals) + kTimes + Factor(cs, x.decimals) + " " + kMinus + " " +
                           Factor(xb, x.decimals) + kTimes + Factor(sn, x.decimals) + " = " + Num(xa * cs - xb * sn, x.decimals)

@@ -32,6 +32,13 @@ struct Explanation {
   std::string why_masked;            ///< set for a masked cell: causal / padding / custom
   double value = 0;                  ///< the cell's value as the trace has it
   bool valid = false;
+  /// A RoPE cell: its coordinate pair before the turn and the angle it turns by (radians), for
+  /// the Inspector's circle diagram.
+  struct Turn {
+    bool shown = false;
+    double x = 0, y = 0, angle = 0;
+    int first = 0, second = 0;  ///< the pair's coordinates
+  } turn;
 };
 
 /// How many terms a written-out sum shows before eliding: the first kFirstTerms, then the
