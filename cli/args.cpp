@@ -1,6 +1,7 @@
 #include "args.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace attnlab::cli {
 
@@ -51,6 +52,14 @@ int int_option(const ParsedArgs& p, const std::string& name, int fallback, int l
   }
   throw UsageError("--" + name + " expects a whole number from " + std::to_string(lo) + " to " +
                    std::to_string(hi) + ", got '" + text + "'");
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
 }
 
 }  // namespace attnlab::cli

@@ -21,5 +21,7 @@ ParsedArgs parse_args(const Args& args, const std::vector<std::string>& known_op
 
 /// --name as a whole number in [lo, hi]; throws UsageError naming the option otherwise.
 int int_option(const ParsedArgs& p, const std::string& name, int fallback, int lo, int hi);
+/// "a,b,,c" -> {"a", "b", "c"}: an option's comma-separated list, empty items dropped.
+std::vector<std::string> split_list(const std::string& text);
 
 }  // namespace attnlab::cli

@@ -23,6 +23,7 @@
 
 #include "args.h"
 #include "attnlab/attention.h"
+#include "attnlab/edits.h"
 #include "attnlab/limits.h"
 #include "attnlab/model.h"
 #include "attnlab/random.h"
@@ -93,6 +94,20 @@ double peak_rss_mb() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
+/// --with rope,alibi,window,sinusoidal,gqa: the positional features a model of today turns on
+/// (RoPE half style, the ALiBi paper's slopes, a causal window of N/4, the 2017 encoding, two
+/// key/value heads).
+void with_features(Scenario& s, const std::string& list) {
+  for (const std::string& f : split_list(list)) {
+    if (f == "rope") s.rope = Rope{};
+    else if (f == "alibi") s.alibi = Alibi{};
+    else if (f == "window") s.mask.causal = true, s.mask.window = std::max(1, s.n_x() / 4);
+    else if (f == "sinusoidal") s.positional_encoding = PositionalEncoding::sinusoidal;
+    else if (f == "gqa") set_kv_head_count(s, s.num_heads % 2 == 0 ? 2 : 1);
+    else throw UsageError("--with expects a list of rope, alibi, window, sinusoidal, gqa, got '" + f + "'");
+  }
+}
+
 }  // namespace
 
 int run_bench(const Args& args) {
@@ -105,7 +120,7 @@ int run_bench(const Args& args) {
     else
       rest.push_back(a);
   }
-  const ParsedArgs p = parse_args(rest, {"shape", "repeats", "seed", "layout", "edit"}, false);
+  const ParsedArgs p = parse_args(rest, {"shape", "repeats", "seed", "layout", "edit", "with"}, false);
   if (!p.file.empty()) throw UsageError("unexpected argument '" + p.file + "'");
   if (!p.has("shape")) throw UsageError("bench needs --shape NxExH");
   const Shape shape = parse_shape(p.option("shape", ""));
@@ -119,6 +134,7 @@ int run_bench(const Args& args) {
     throw UsageError("--edit expects none, x, scale, wq or wo, got '" + edit + "'");
 
   Scenario built = bench_scenario(shape, static_cast<std::uint64_t>(seed));
+  with_features(built, p.option("with", ""));
   if (layout == "columns") built = with_layout(built, Layout::columns);
   std::shared_ptr<const Scenario> scenario = std::make_shared<const Scenario>(std::move(built));
   // Each repeat is what the window does after an edit of X: resolve the committed scenario

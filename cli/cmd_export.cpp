@@ -19,14 +19,6 @@ namespace {
 
 using namespace attnlab::exporter;
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
-
 struct ExportOptions {
   std::string file;
   bool lesson = false;  ///< --lesson: one slide per step of the scenario's lesson
