@@ -41,9 +41,33 @@ const std::optional<Vector>& BOf(const attnlab::Projections& p, Which w) {
   return w == Which::Q ? p.b_q : w == Which::K ? p.b_k : p.b_v;
 }
 
-// The projections being edited: the full matrices, or head h's own (per-head mode).
-attnlab::Projections& ProjectionsOf(attnlab::Scenario& s, int head) {
-  return s.per_head() ? s.heads[static_cast<std::size_t>(head)] : s.full;
+// The key/value head query head `head` reads (grouped-query attention), else `head` itself.
+int KvHeadOf(const attnlab::Scenario& s, int head) { return head / std::max(1, s.head_count() / s.kv_head_count()); }
+
+// Whether W_k, W_v and their biases of a per-head scenario are a key/value head's (kv_heads).
+bool SharedKv(const attnlab::Scenario& s, Which w) { return w != Which::Q && !s.kv_heads.empty(); }
+
+// The projections being edited: the full matrices, head h's own (per-head mode) or, for keys and
+// values shared through kv_heads, those of the key/value head it reads.
+template <class Scenario>  // attnlab::Scenario, const or not
+auto& ProjectionsOf(Scenario& s, int head, Which w) {
+  if (!s.per_head()) return s.full;
+  if (SharedKv(s, w)) return s.kv_heads[static_cast<std::size_t>(KvHeadOf(s, head))];
+  return s.heads[static_cast<std::size_t>(head)];
+}
+
+// "", "heads[1]." or "kv_heads[0].": how messages and cell edits name the matrices edited.
+std::string PrefixOf(const attnlab::Scenario& s, int head, Which w) {
+  if (!s.per_head()) return "";
+  if (SharedKv(s, w)) return "kv_heads[" + std::to_string(KvHeadOf(s, head)) + "].";
+  return "heads[" + std::to_string(head) + "].";
+}
+
+// Full matrices: W_q holds H bands, W_k and W_v G (one per key/value head); the band shown selected
+// is the selected head's.
+int BandsOf(const attnlab::Scenario& s, Which w) { return w == Which::Q ? s.num_heads : s.kv_head_count(); }
+int SelectedBand(const attnlab::Scenario& s, Which w, int selected_head) {
+  return w == Which::Q ? selected_head : KvHeadOf(s, selected_head);
 }
 
 bool RowsLayout(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::rows; }
@@ -142,12 +166,12 @@ void AbsentWeight(AppState& state, const std::string& source, Which w, int head,
                      w == Which::Q ? "X" : "Z");
   if (ImGui::SmallButton("Add as identity"))
     state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& s) {
-      WOf(ProjectionsOf(s, head), w) = Matrix(Matrix::Identity(in, in));
+      WOf(ProjectionsOf(s, head, w), w) = Matrix(Matrix::Identity(in, in));
     });
   ImGui::SameLine();
   if (ImGui::SmallButton("Add as zeros"))
     state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& s) {
-      WOf(ProjectionsOf(s, head), w) = Matrix(Matrix::Zero(in, in));
+      WOf(ProjectionsOf(s, head, w), w) = Matrix(Matrix::Zero(in, in));
     });
   ShowEditError(state.document, source.c_str());
 }
@@ -157,8 +181,8 @@ long InputWidth(const attnlab::Scenario& s, Which w) { return w == Which::Q ? s.
 void WeightEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool rows = RowsLayout(s), per_head = s.per_head();
-  const attnlab::Projections& p = per_head ? s.heads[static_cast<std::size_t>(head)] : s.full;
-  const std::string prefix = per_head ? "heads[" + std::to_string(head) + "]." : "";
+  const attnlab::Projections& p = ProjectionsOf(s, head, w);
+  const std::string prefix = PrefixOf(s, head, w);
   const std::string name = std::string("W_") + Letter(w);
   const std::string source = prefix + name;
   char formula[96];
@@ -168,7 +192,9 @@ void WeightEditor(AppState& state, MatrixEditorState& editor, Which w, int head)
     std::snprintf(formula, sizeof formula, "%c = %s W_%s + b_%s", up, input, Letter(w), Letter(w));
   else
     std::snprintf(formula, sizeof formula, "%c = W_%s %s + b_%s", up, Letter(w), input, Letter(w));
-  const char* width = w == Which::V ? (per_head ? "d_v" : "H\xC2\xB7" "d_v") : (per_head ? "d_k" : "H\xC2\xB7" "d_k");
+  const bool grouped = w != Which::Q && s.grouped() && !per_head;  // G bands, not H
+  const char* width = w == Which::V ? (per_head ? "d_v" : grouped ? "G\xC2\xB7" "d_v" : "H\xC2\xB7" "d_v")
+                                    : (per_head ? "d_k" : grouped ? "G\xC2\xB7" "d_k" : "H\xC2\xB7" "d_k");
   const char* in_name = w == Which::Q ? "d_x" : "d_z";
   char shape[48];
   std::snprintf(shape, sizeof shape, rows ? "(%s \xC3\x97 %s)" : "(%s \xC3\x97 %s)", rows ? in_name : width,
@@ -182,14 +208,14 @@ void WeightEditor(AppState& state, MatrixEditorState& editor, Which w, int head)
   MatrixEditorSpec spec;
   spec.source = source;
   spec.values = &*W;
-  spec.store = [w, head](attnlab::Scenario& sc, const Matrix& m) { WOf(ProjectionsOf(sc, head), w) = m; };
+  spec.store = [w, head](attnlab::Scenario& sc, const Matrix& m) { WOf(ProjectionsOf(sc, head, w), w) = m; };
   if (!per_head) {
     const long total = rows ? W->cols() : W->rows();
-    spec.band = static_cast<int>(total / std::max(1, s.num_heads));
+    spec.band = static_cast<int>(total / std::max(1, BandsOf(s, w)));
     spec.band_on_cols = rows;
-    spec.selected_band = state.ui.selected_head;
+    spec.selected_band = SelectedBand(s, w, state.ui.selected_head);
   }
-  spec.remove = [w, head](attnlab::Scenario& sc) { WOf(ProjectionsOf(sc, head), w).reset(); };
+  spec.remove = [w, head](attnlab::Scenario& sc) { WOf(ProjectionsOf(sc, head, w), w).reset(); };
   spec.remove_tip = "Omit it: the identity takes its place (needs a square matrix)";
   spec.state = &editor;
   Editor(state, spec);
@@ -198,8 +224,8 @@ void WeightEditor(AppState& state, MatrixEditorState& editor, Which w, int head)
 void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool rows = RowsLayout(s), per_head = s.per_head();
-  const attnlab::Projections& p = per_head ? s.heads[static_cast<std::size_t>(head)] : s.full;
-  const std::string source = (per_head ? "heads[" + std::to_string(head) + "]." : std::string()) + "b_" + Letter(w);
+  const attnlab::Projections& p = ProjectionsOf(s, head, w);
+  const std::string source = PrefixOf(s, head, w) + "b_" + Letter(w);
   const std::optional<Vector>& b = BOf(p, w);
   if (!b) {
     ImGui::PushFont(GetFonts().bold);
@@ -212,10 +238,10 @@ void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
     if (t.heads.empty()) return;
     const attnlab::HeadTrace& h = t.heads.front();
     const long per = w == Which::V ? (rows ? h.V.cols() : h.V.rows()) : (rows ? h.Q.cols() : h.Q.rows());
-    const long size = per_head ? per : per * s.num_heads;
+    const long size = per_head ? per : per * BandsOf(s, w);
     if (ImGui::SmallButton(("Add " + source).c_str()))
       state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& sc) {
-        BOf(ProjectionsOf(sc, head), w) = Vector(Vector::Zero(size));
+        BOf(ProjectionsOf(sc, head, w), w) = Vector(Vector::Zero(size));
       });
     ShowEditError(state.document, source.c_str());
     return;
@@ -225,13 +251,13 @@ void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   MatrixEditorSpec spec;
   spec.source = source;
   spec.values = &shown;
-  spec.store = [w, head](attnlab::Scenario& sc, const Matrix& m) { BOf(ProjectionsOf(sc, head), w) = BiasFromShown(m); };
+  spec.store = [w, head](attnlab::Scenario& sc, const Matrix& m) { BOf(ProjectionsOf(sc, head, w), w) = BiasFromShown(m); };
   if (!per_head) {
-    spec.band = static_cast<int>(b->size() / std::max(1, s.num_heads));
+    spec.band = static_cast<int>(b->size() / std::max(1, BandsOf(s, w)));
     spec.band_on_cols = rows;
-    spec.selected_band = state.ui.selected_head;
+    spec.selected_band = SelectedBand(s, w, state.ui.selected_head);
   }
-  spec.remove = [w, head](attnlab::Scenario& sc) { BOf(ProjectionsOf(sc, head), w).reset(); };
+  spec.remove = [w, head](attnlab::Scenario& sc) { BOf(ProjectionsOf(sc, head, w), w).reset(); };
   spec.remove_tip = "Omit it: zeros";
   spec.state = &editor;
   Editor(state, spec);
@@ -243,9 +269,16 @@ void ProjectionTab(AppState& state, MatrixEditorState& editor, Which w) {
   if (s.per_head()) {
     HeadChooser(state);
     head = std::min(state.ui.selected_head, s.head_count() - 1);
-  } else if (s.num_heads > 1) {
+    if (SharedKv(s, w))
+      ImGui::TextColored(DimTextColor(), "Head %d reads key/value head %d (kv_heads[%d]), shared with its group.",
+                         head + 1, KvHeadOf(s, head) + 1, KvHeadOf(s, head));
+  } else if (BandsOf(s, w) > 1) {
     ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-    ImGui::TextWrapped("%d heads split W_%s: each takes the band in its colour.", s.num_heads, Letter(w));
+    if (w != Which::Q && s.grouped())
+      ImGui::TextWrapped("%d key/value heads split W_%s; each band serves %d query heads.", BandsOf(s, w), Letter(w),
+                         s.num_heads / BandsOf(s, w));
+    else
+      ImGui::TextWrapped("%d heads split W_%s: each takes the band in its colour.", s.num_heads, Letter(w));
     ImGui::PopStyleColor();
   }
   WeightEditor(state, editor, w, head);

@@ -115,6 +115,7 @@ void HeadStages(View& v, DerivedStages& derived) {
     SectionHeader("0", "Add the positions", "X + PE: sines and cosines of each token's position");
     Flow pos;
     ShowMatrix(v, pos, {Stage::XPos, "X + PE", &v.trace.X_pos, tv, false});
+    if (v.trace.Z_pos.size()) ShowMatrix(v, pos, {Stage::None, "Z + PE", &v.trace.Z_pos, tv, false});
   }
   SectionHeader("1", "Project the tokens", v.trace.has_rope() ? "then turn Q and K by position (RoPE)"
                                                                : "queries, keys and values");

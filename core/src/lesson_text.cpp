@@ -12,12 +12,17 @@
 namespace attnlab::lesson {
 namespace {
 
-const Projections& projections(const Scenario& s, int head) {
-  return s.per_head() ? s.heads[static_cast<std::size_t>(head)] : s.full;
+/// The projections `which` ('q', 'k', 'v') of `head` comes from: the full ones, the head's own,
+/// or for keys and values shared through kv_heads, its key/value head's.
+const Projections& projections(const Scenario& s, int head, char which = 'q') {
+  if (!s.per_head()) return s.full;
+  if (which != 'q' && !s.kv_heads.empty())
+    return s.kv_heads[static_cast<std::size_t>(head / std::max(1, s.head_count() / s.kv_head_count()))];
+  return s.heads[static_cast<std::size_t>(head)];
 }
 
 bool has_bias(const Scenario& s, int head, char which) {
-  const Projections& p = projections(s, head);
+  const Projections& p = projections(s, head, which);
   return which == 'q' ? p.b_q.has_value() : which == 'k' ? p.b_k.has_value() : p.b_v.has_value();
 }
 
@@ -26,7 +31,7 @@ std::string projection(const Scenario& s, int head, char which) {
   const bool rows = s.layout == Layout::rows;
   const char* input = which == 'q' || !s.cross_attention() ? "X" : "Z";
   const std::string name(1, static_cast<char>(std::toupper(which)));
-  const Projections& p = projections(s, head);
+  const Projections& p = projections(s, head, which);
   const bool has_w = which == 'q' ? p.W_q.has_value() : which == 'k' ? p.W_k.has_value() : p.W_v.has_value();
   const std::string w = std::string("W_") + which + (s.head_count() > 1 ? "\xE2\x81\xBD\xCA\xB0\xE2\x81\xBE" : "");
   std::string out = name + " = ";
