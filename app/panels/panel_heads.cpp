@@ -284,8 +284,11 @@ void Heads::Draw(AppState& state) {
     const attnlab::HeadTrace& ht = trace.heads[static_cast<std::size_t>(h)];
     char title[40], id[32];
     // Grouped-query attention: each title names the key/value head its group shares.
+    // Short where the long one would be wider than the head's grid (a lecture-mode slot).
     if (grouped) std::snprintf(title, sizeof title, "head %d \xC2\xB7 K/V %d", h + 1, ht.kv_head + 1);
     else std::snprintf(title, sizeof title, "head %d", h + 1);
+    if (grouped && ImGui::CalcTextSize(title).x > a.cell * float(ht.weights.cols()))
+      std::snprintf(title, sizeof title, "h%d\xC2\xB7kv%d", h + 1, ht.kv_head + 1);
     std::snprintf(id, sizeof id, "overview/%d", h);
     HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
     spec.id = id;
