@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,17 +86,24 @@ void EncodingRow(AppState& state) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Vaswani et al. 2017: sin and cos of the position added to X");
 }
 
+// A checkbox for an optional part of the scenario (`field`): on gives its defaults, off drops it.
+template <typename T>
+void OptionalToggle(AppState& state, const char* label, const char* mark, const char* tip,
+                    std::optional<T> attnlab::Scenario::*field) {
+  bool on = (state.document.GetScenario().*field).has_value();
+  if (ImGui::Checkbox(label, &on))
+    state.document.ApplyEdit(kSource, [on, field](attnlab::Scenario& e) {
+      if (on) e.*field = T{};
+      else (e.*field).reset();
+    });
+  MarkLastItem(state.on_control, mark);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+}
+
 void RopeRows(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
-  bool on = s.rope.has_value();
-  if (ImGui::Checkbox("RoPE (rotary)", &on))
-    state.document.ApplyEdit(kSource, [on](attnlab::Scenario& e) {
-      if (on) e.rope = attnlab::Rope{};
-      else e.rope.reset();
-    });
-  MarkLastItem(state.on_control, "rope");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Turn each query and key, pair by pair, by its position (Llama, Mistral, GPT-NeoX)");
+  OptionalToggle(state, "RoPE (rotary)", "rope",
+                 "Turn each query and key, pair by pair, by its position (Llama, Mistral, GPT-NeoX)", &attnlab::Scenario::rope);
   if (!s.rope) return;
   const attnlab::Rope rope = *s.rope;
   ImGui::Indent();
@@ -124,14 +132,8 @@ void RopeRows(AppState& state) {
 
 void AlibiRows(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
-  bool on = s.alibi.has_value();
-  if (ImGui::Checkbox("ALiBi (distance penalty)", &on))
-    state.document.ApplyEdit(kSource, [on](attnlab::Scenario& e) {
-      if (on) e.alibi = attnlab::Alibi{};
-      else e.alibi.reset();
-    });
-  MarkLastItem(state.on_control, "alibi");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Press et al. 2022 (BLOOM, MPT): head h subtracts m_h |p_i - c_j|");
+  OptionalToggle(state, "ALiBi (distance penalty)", "alibi",
+                 "Press et al. 2022 (BLOOM, MPT): head h subtracts m_h |p_i - c_j|", &attnlab::Scenario::alibi);
   if (!s.alibi) return;
   const std::vector<double> slopes =
       s.alibi->slopes.empty() ? attnlab::positional::alibi_slopes(s.head_count()) : s.alibi->slopes;

@@ -628,6 +628,17 @@ void write_projections(const Projections& p, json& out) {
   if (p.b_v) out["b_v"] = vector_json(*p.b_v);
 }
 
+/// `heads` or `kv_heads`: one object of the matrices each head has.
+json heads_json(const std::vector<Projections>& heads) {
+  json out = json::array();
+  for (const Projections& p : heads) {
+    json head = json::object();
+    write_projections(p, head);
+    out.push_back(std::move(head));
+  }
+  return out;
+}
+
 json mask_json(const MaskSpec& mask) {
   if (mask.empty()) return "none";
   if (mask.causal && mask.padding.empty() && !mask.cells && mask.window == 0) return "causal";
@@ -668,22 +679,8 @@ json scenario_to_json(const Scenario& s) {
   doc["X"] = matrix_json(s.X);
   if (s.Z) doc["Z"] = matrix_json(*s.Z);
   if (s.per_head()) {
-    json heads = json::array();
-    for (const Projections& p : s.heads) {
-      json head = json::object();
-      write_projections(p, head);
-      heads.push_back(std::move(head));
-    }
-    doc["heads"] = std::move(heads);
-    if (!s.kv_heads.empty()) {
-      json kv = json::array();
-      for (const Projections& p : s.kv_heads) {
-        json head = json::object();
-        write_projections(p, head);
-        kv.push_back(std::move(head));
-      }
-      doc["kv_heads"] = std::move(kv);
-    }
+    doc["heads"] = heads_json(s.heads);
+    if (!s.kv_heads.empty()) doc["kv_heads"] = heads_json(s.kv_heads);
   } else {
     doc["num_heads"] = s.num_heads;
     if (s.num_kv_heads > 0) doc["num_kv_heads"] = s.num_kv_heads;
