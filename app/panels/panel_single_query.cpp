@@ -131,6 +131,7 @@ std::string WeightedSum(const attnlab::SingleQuery& r, const std::vector<std::st
 // the head or the query changes.
 struct QueryView {
   attnlab::SingleQuery result;
+  attnlab::Vector logits;         ///< what the softmax reads: scale q.k_j (+ ALiBi's bias), -inf masked
   std::vector<std::string> keys;  ///< the keys' labels
   std::string weighted_sum;       ///< "y = Σ_j a_j v_j = 0.5×v(cat) + …"
 };
@@ -157,6 +158,9 @@ class QueryCache {
   bool Compute(const attnlab::Scenario& s, const attnlab::Model& model) {
     try {
       view_.result = attnlab::single_query(model, head_, query_);
+      view_.logits = view_.result.scores * model.scale;
+      for (Eigen::Index j = 0; j < view_.logits.size() && !model.slopes.empty(); ++j)
+        view_.logits(j) += attnlab::alibi_bias(model, std::size_t(head_), query_, j);
     } catch (const std::exception&) {
       return false;
     }
@@ -186,7 +190,7 @@ void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const Que
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("q\xC2\xB7k_j", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("scaled", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn(model.slopes.empty() ? "scaled" : "scaled + bias", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("weight", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
@@ -204,7 +208,7 @@ void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const Que
       if (masked)
         ImGui::TextColored(DimTextColor(), "\xE2\x88\x92\xE2\x88\x9E");
       else
-        ImGui::TextUnformatted(Num(r.scores(j) * model.scale, decimals).c_str());
+        ImGui::TextUnformatted(Num(view.logits(j), decimals).c_str());
       ImGui::PopFont();
       if (masked && ImGui::IsItemHovered()) ImGui::SetTooltip("masked: %s", MaskReason(s, query, j).c_str());
       ImGui::TableSetColumnIndex(3);
@@ -244,9 +248,15 @@ void SingleQuery::Draw(AppState& state) {
   MonoWrapped((s.layout == attnlab::Layout::rows ? "q = " + x + " W_q" : "q = W_q " + x) +
                   " + b_q = " + VectorText(view->result.q, state.ui.decimals),
               marks);
+  if (view->result.q_rot.size())
+    MonoWrapped("q_rot = q turned by position " + Num(model.query_positions[std::size_t(query)], 0) + " = " +
+                    VectorText(view->result.q_rot, state.ui.decimals) + "  (k_j turned by theirs)",
+                marks);
   ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  const std::string dot = view->result.q_rot.size() ? "q_rot\xC2\xB7k_rot_j" : "q\xC2\xB7k_j";
+  const std::string bias = model.slopes.empty() ? "" : " \xE2\x88\x92 m|p \xE2\x88\x92 c_j|";
   WrappedBetweenNumbers(
-      "a = softmax(q\xC2\xB7k_j \xC3\x97 " + Num(model.scale, state.ui.decimals) + ") over the keys it may attend",
+      "a = softmax(" + dot + " \xC3\x97 " + Num(model.scale, state.ui.decimals) + bias + ") over the keys it may attend",
       marks);
   ImGui::PopStyleColor();
   KeyTable(s, model, *view, query, state.ui.decimals);
