@@ -99,9 +99,9 @@ void LessonAuthor::DrawStepList(AppState& state, const lesson::Lesson& current, 
   }
   ImGui::EndDisabled();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  const char* names[13];
-  for (int k = 0; k < 13; ++k) names[k] = lesson::step_kind_name(static_cast<lesson::StepKind>(k));
-  ImGui::Combo("##kind", &new_kind_, names, 13);
+  const char* names[lesson::kStepKinds];
+  for (int k = 0; k < lesson::kStepKinds; ++k) names[k] = lesson::step_kind_name(static_cast<lesson::StepKind>(k));
+  ImGui::Combo("##kind", &new_kind_, names, lesson::kStepKinds);
   ImGui::SameLine();
   if (ImGui::Button("Add after this step") && steps.size() < 200) {
     steps.insert(steps.begin() + index + 1, lesson::Step{static_cast<lesson::StepKind>(new_kind_), -1, {}, false, {}});

@@ -13,6 +13,7 @@ constexpr const char* kNames[] = {"inputs", "Q",           "K",     "V",      "s
                                   "scaled", "masked",      "weights", "head_output", "heads",
                                   "concat", "W_o",         "output",  "X_pos",       "Q_rot",
                                   "K_rot",  "bias"};
+static_assert(std::size(kNames) == std::size_t(kStepKinds), "a name for every StepKind");
 constexpr std::size_t kMaxCaption = 2000;
 constexpr std::size_t kMaxSteps = 200;
 

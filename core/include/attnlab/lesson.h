@@ -22,6 +22,8 @@ enum class StepKind {
   inputs, Q, K, V, scores, scaled, masked, weights, head_output, heads, concat, W_o, output,
   X_pos, Q_rot, K_rot, bias
 };
+/// How many kinds there are (StepKind values are 0 .. kStepKinds - 1).
+constexpr int kStepKinds = static_cast<int>(StepKind::bias) + 1;
 
 /// "inputs", "Q", "K", "V", "scores", "scaled", "masked", "weights", "head_output", "heads",
 /// "concat", "W_o", "output", "X_pos", "Q_rot", "K_rot", "bias" (the file's and the CLI's names).
