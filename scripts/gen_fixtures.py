@@ -772,6 +772,11 @@ def build_all():
     return files, report
 
 
+def owned(fname):
+    """The fixtures this script writes: every JSON file but gen_fixtures_modern.py's modern_*."""
+    return fname.endswith(".json") and not fname.startswith("modern_")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=OUT_DIR, help="output directory (default tests/fixtures)")
@@ -788,14 +793,14 @@ def main():
             path = os.path.join(args.out, fname)
             if not os.path.exists(path) or open(path).read() != text:
                 bad.append(fname)
-        stale = sorted(set(f for f in os.listdir(args.out) if f.endswith(".json")) - set(files))
+        stale = sorted(set(f for f in os.listdir(args.out) if owned(f)) - set(files))
         if bad or stale:
             sys.exit(f"fixtures out of date: {bad} stale: {stale}")
         print(f"{len(files)} fixtures up to date")
         return
     os.makedirs(args.out, exist_ok=True)
     for fname in os.listdir(args.out):
-        if fname.endswith(".json") and fname not in files:
+        if owned(fname) and fname not in files:
             os.remove(os.path.join(args.out, fname))
     for fname, text in sorted(files.items()):
         with open(os.path.join(args.out, fname), "w") as f:

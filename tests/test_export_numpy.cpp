@@ -94,7 +94,12 @@ TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
       "causal_cross_nx_gt_nz", "padding_cross_h1", "cells_object_cross_h2", "combined_mask_h2",
       "fully_masked_row_causal_padding", "fully_masked_row_no_wo_h4", "perhead_partial_biases_h2",
       "identity_projections_biases_scale_none", "identity_v_only_cross", "scale_number_temperature",
-      "cross_h2_dv_ne_dk", "split_full_h4_cross", "large_logits_stability", "single_token", "torch_self_h2_bias"};
+      "cross_h2_dv_ne_dk", "split_full_h4_cross", "large_logits_stability", "single_token", "torch_self_h2_bias",
+      // Positions, GQA (full and kv_heads), RoPE in both styles, partial, ALiBi, windows, X + PE and Z + PE.
+      "modern_gqa_h4_g2_causal_wo", "modern_mqa_h4_perhead_kv_heads", "modern_rope_half_h2",
+      "modern_rope_interleaved_positions", "modern_rope_partial_base500_cross", "modern_alibi_h6_paper_rule",
+      "modern_alibi_given_slopes_cross", "modern_window_cross_padding", "modern_sinusoidal_cross",
+      "modern_everything_perhead", "modern_everything_full_h4_g1"};
   const fs::path dir = fs::temp_directory_path() / ("attnlab_numpy_fixtures_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   for (const char* name : names)
