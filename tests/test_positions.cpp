@@ -256,6 +256,12 @@ TEST(Recompute, TogglingRopeOrAlibiRecomputesTheStagesTheyChange) {
   s.alibi = attnlab::Alibi{};
   attnlab::compute_into(attnlab::resolve(s), Layout::rows, t);
   EXPECT_LE(trace_error(t, attnlab::compute(s)), 0.0);
+  EXPECT_FALSE(t.recomputed.projections) << "ALiBi changes no projection: Q, K, V are kept";
+  EXPECT_TRUE(t.recomputed.attention);
+  s.mask.window = 2;
+  attnlab::compute_into(attnlab::resolve(s), Layout::rows, t);
+  EXPECT_FALSE(t.recomputed.projections) << "a window changes no projection";
+  EXPECT_LE(trace_error(t, attnlab::compute(s)), 0.0);
   s.positions = {5, 6, 7, 8, 9, 10};
   attnlab::compute_into(attnlab::resolve(s), Layout::rows, t);
   EXPECT_LE(trace_error(t, attnlab::compute(s)), 0.0);
