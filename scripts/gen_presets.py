@@ -199,6 +199,8 @@ def _emit(v, indent):
         return "[\n" + ",\n".join(inner + _emit(x, indent + 2) for x in v) + "\n" + pad + "]"
     if isinstance(v, str):
         return json.dumps(v, ensure_ascii=True)
+    if isinstance(v, bool):  # a flag ("causal", "predict"), never a matrix entry (_is_vector)
+        return "true" if v else "false"
     return _num(v)
 
 

@@ -182,7 +182,9 @@ bool ChangeKeyWidth(AppState& state, std::string* why) {
   if (t.heads.empty()) return true;
   const bool rows = t.layout == attnlab::Layout::rows;
   const int d_k = int(rows ? t.heads[0].Q.cols() : t.heads[0].Q.rows());
-  const int next = d_k > 2 ? d_k - 1 : d_k + 1;
+  // RoPE rotates pairs: its d_k stays even (an odd one is refused, rightly).
+  const int step = state.document.GetScenario().rope ? 2 : 1;
+  const int next = d_k > step + 1 ? d_k - step : d_k + step;
   attnlab::Fill fill;
   if (!state.document.ApplyEdit("d_k", [&](attnlab::Scenario& s) { attnlab::set_key_width(s, next, fill); }))
     return Fail(why, "d_k " + std::to_string(next) + " refused: " + state.document.LastEditError().message);

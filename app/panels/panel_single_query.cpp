@@ -160,7 +160,8 @@ class QueryCache {
       view_.result = attnlab::single_query(model, head_, query_);
       view_.logits = view_.result.scores * model.scale;
       for (Eigen::Index j = 0; j < view_.logits.size() && !model.slopes.empty(); ++j)
-        view_.logits(j) += attnlab::alibi_bias(model, std::size_t(head_), query_, j);
+        view_.logits(j) = attnlab::biased_logit(view_.result.scores(j), model.scale,
+                                                attnlab::alibi_bias(model, std::size_t(head_), query_, j));
     } catch (const std::exception&) {
       return false;
     }

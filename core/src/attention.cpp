@@ -127,7 +127,8 @@ bool weights_row(const double* __restrict S, const bool* __restrict allowed, dou
   if (alibi.keys) {  // -m |p_i - c_j| added to the scaled scores, before the mask
     double* __restrict m = masked.data();
     for (Eigen::Index j = 0; j < n; ++j)
-      m[j] = allowed[j] ? S[j] * scale - alibi.slope * std::abs(alibi.position - alibi.keys[j]) : kMinusInfinity;
+      m[j] = allowed[j] ? biased_logit(S[j], scale, -alibi.slope * std::abs(alibi.position - alibi.keys[j]))
+                        : kMinusInfinity;
     return softmax_row(masked, A);
   }
   if (!std::memchr(allowed, false, static_cast<std::size_t>(n))) {  // nothing masked: vectorised
@@ -512,7 +513,8 @@ SingleQuery single_query(const Model& model, int head, int query) {
   }
   Eigen::RowVectorXd logits = r.scores.transpose() * model.scale;
   for (Eigen::Index j = 0; j < logits.size(); ++j) {
-    if (!model.slopes.empty()) logits(j) += alibi_bias(model, std::size_t(head), query, j);
+    if (!model.slopes.empty())
+      logits(j) = biased_logit(r.scores(j), model.scale, alibi_bias(model, std::size_t(head), query, j));
     if (!model.allowed(query, j)) logits(j) = kMinusInfinity;
   }
   Eigen::RowVectorXd weights(logits.size());

@@ -33,7 +33,10 @@ TEST(DerivedStages, ScaledIsScaleTimesScoresAndMaskedIsMinusInfinityExactlyWhere
           EXPECT_EQ(d.Scaled()(r, k), model.scale * scores(r, k)) << c.name;
           // The model's mask is n_x by n_z (rows convention); the columns layout shows its transpose.
           const bool allowed = cols ? model.allowed(k, r) : model.allowed(r, k);
-          if (allowed) {
+          if (allowed && t.has_bias()) {  // S'' = scale S + B, one rounding (biased_logit)
+            EXPECT_EQ(d.Masked()(r, k), attnlab::biased_logit(scores(r, k), model.scale, t.bias_at(std::size_t(h), r, k)))
+                << c.name << " [" << r << ", " << k << "]";
+          } else if (allowed) {
             EXPECT_EQ(d.Masked()(r, k), d.Scaled()(r, k)) << c.name << " [" << r << ", " << k << "]";
           } else {
             EXPECT_EQ(d.Masked()(r, k), -INFINITY) << c.name << " [" << r << ", " << k << "]";

@@ -24,11 +24,14 @@ TEST(Formulas, EveryStageHasAnEquationInEachLayoutAndTheProductsTurnAround) {
     const bool rows = s.layout == attnlab::Layout::rows;
     for (Stage stage : kStages)
       EXPECT_FALSE(attnlab::app::StageFormula(stage, s, 0, 2).empty()) << c.name << " " << attnlab::app::StageName(stage);
-    EXPECT_EQ(attnlab::app::StageFormula(Stage::Scores, s, 0, 2), rows ? "S = Q K^T" : "S = K^T Q") << c.name;
+    const std::string qs = s.rope ? "Q_rot" : "Q", ks = s.rope ? "K_rot" : "K";  // RoPE: the rotated ones
+    EXPECT_EQ(attnlab::app::StageFormula(Stage::Scores, s, 0, 2), rows ? "S = " + qs + " " + ks + "^T" : "S = " + ks + "^T " + qs)
+        << c.name;
     EXPECT_EQ(attnlab::app::StageFormula(Stage::HeadOutput, s, 0, 2), rows ? "Y = A V" : "Y = V A") << c.name;
     EXPECT_TRUE(Has(attnlab::app::StageFormula(Stage::Weights, s, 0, 2), rows ? "along each row" : "down each column"))
         << c.name;
-    EXPECT_TRUE(Has(attnlab::app::AttentionSummary(s), rows ? "softmax_row(Q K^T" : "softmax_col(K^T Q")) << c.name;
+    EXPECT_TRUE(Has(attnlab::app::AttentionSummary(s), rows ? "softmax_row(" + qs + " " + ks + "^T" : "softmax_col(" + ks + "^T " + qs))
+        << c.name;
     EXPECT_EQ(Has(attnlab::app::AttentionSummary(s), " + M)"), !s.mask.empty()) << c.name;
     const attnlab::Projections& p = s.per_head() ? s.heads[0] : s.full;
     const std::string q = attnlab::app::StageFormula(Stage::Q, s, 0, 2);

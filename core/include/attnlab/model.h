@@ -70,6 +70,11 @@ struct Model {
   }
 };
 
+/// A scaled score plus ALiBi's bias, scale S + B, with one rounding (a fused multiply-add), so that
+/// the softmax, the trace's masked stage and the window's Inspector get the same double wherever
+/// the compiler would or would not have fused it.
+inline double biased_logit(double score, double scale, double bias) { return std::fma(score, scale, bias); }
+
 /// ALiBi's bias for query head h at (query i, key j), rows convention: -slope_h |p_i - c_j|.
 inline double alibi_bias(const Model& m, std::size_t h, Eigen::Index i, Eigen::Index j) {
   return -m.slopes[h] * std::abs(m.query_positions[std::size_t(i)] - m.key_positions[std::size_t(j)]);

@@ -71,7 +71,8 @@ struct Trace {
   auto masked(std::size_t h) const {
     const Matrix& S = heads[h].scores;
     return Matrix::NullaryExpr(S.rows(), S.cols(), [this, h](Eigen::Index r, Eigen::Index c) {
-      return allowed(r, c) ? heads[h].scores(r, c) * scale + bias_at(h, r, c) : -std::numeric_limits<double>::infinity();
+      return allowed(r, c) ? biased_logit(heads[h].scores(r, c), scale, bias_at(h, r, c))
+                           : -std::numeric_limits<double>::infinity();
     });
   }
   /// `out` = S'' of head h, evaluated (vectorised without ALiBi).

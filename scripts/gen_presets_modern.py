@@ -1,0 +1,283 @@
+#!/usr/bin/python3
+"""Writes the presets of attention as today's models run it: assets/presets/modern-*.json.
+
+    /usr/bin/python3 scripts/gen_presets_modern.py            # write them
+    /usr/bin/python3 scripts/gen_presets_modern.py --check    # only check, write nothing
+
+Each preset switches on one feature of a model of today on small, readable numbers, with notes
+that say what changed since 2017 and what to try, and a lesson for the presenter. Weights are
+drawn from a seeded NumPy generator and rounded to two decimals, so the files stay readable and
+the same script writes the same bytes. Before a preset is written, the NumPy reference of
+scripts/gen_fixtures_modern.py (independent of the C++ core) computes it and the script asserts
+that it shows what its notes claim.
+"""
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_presets  # noqa: E402  (to_json_text: the presets' layout on disk)
+from gen_fixtures_modern import alibi_slopes, reference  # noqa: E402
+
+OUT_DIR = gen_presets.OUT_DIR
+SENTENCE = ["The", "cat", "sat", "on", "the", "mat"]
+
+
+def draw(seed, rows, cols, scale=0.6):
+    return np.round(np.random.default_rng(seed).normal(0.0, scale, size=(rows, cols)), 2)
+
+
+def spec_of(p):
+    """The preset as the reference reads it: matrices as arrays."""
+    s = {k: (np.array(v, dtype=float) if k in ("X", "Z", "W_q", "W_k", "W_v", "W_o") else v) for k, v in p.items()}
+    if "heads" in p:
+        s["heads"] = [{k: np.array(v, dtype=float) for k, v in h.items()} for h in p["heads"]]
+    return s
+
+
+def lesson(title, steps):
+    return {"lesson": {"title": title, "steps": steps}}
+
+
+def step(stage, caption, **extra):
+    return dict({"stage": stage, "caption": caption}, **extra)
+
+
+def preset_llama():
+    d, H, G, dk = 8, 4, 2, 2
+    p = {"format": "attnlab/1",
+         "title": "Llama-style: 4 query heads sharing 2 K/V heads, RoPE, causal",
+         "layout": "rows", "tokens": SENTENCE,
+         "X": draw(140, 6, d).tolist(), "num_heads": H, "num_kv_heads": G,
+         "W_q": draw(141, d, H * dk).tolist(), "W_k": draw(142, d, G * dk).tolist(),
+         "W_v": draw(143, d, G * dk).tolist(), "W_o": draw(144, H * dk, d, 0.4).tolist(),
+         "mask": "causal", "rope": {"style": "half", "base": 10000}}
+    t = reference(spec_of(p))
+    assert [h["kv_head"] for h in t["heads"]] == [0, 0, 1, 1]
+    assert np.array_equal(t["heads"][0]["K"], t["heads"][1]["K"]) and not np.array_equal(t["heads"][1]["K"], t["heads"][2]["K"])
+    assert not np.allclose(t["heads"][0]["Q_rot"][1:], t["heads"][0]["Q"][1:])  # every token but the first turns
+    assert np.array_equal(t["heads"][0]["Q_rot"][0], t["heads"][0]["Q"][0])    # position 0 does not
+    p["notes"] = (
+        "What Llama 2 and 3, Mistral and most open models of today run, on numbers small enough to read. "
+        "Two things changed since 2017's attention.\n\n"
+        "Grouped-query attention (Ainslie et al., 2023). There are 4 query heads but only 2 key/value heads: "
+        "heads 1 and 2 read the same K and V, heads 3 and 4 the other pair (Llama's repeat_kv). W_q is 8 x 8 "
+        "(4 heads of d_k = 2), but W_k and W_v are only 8 x 4 (2 heads). Each query head still asks its own "
+        "question, so the four weight patterns in the Heads panel differ; but a model generating text must keep "
+        "every past token's K and V in memory, and here that K/V cache is 8 numbers per token instead of 16 "
+        "(Setup shows it). Llama 3 70B shares each K/V head among 8 query heads.\n\n"
+        "Rotary position embedding (RoPE, Su et al.). Nothing is added to X; instead each query and key is turned, "
+        "pair by pair, by an angle that grows with its position: compare Q with Q_rot in the Pipeline (the first "
+        "token, at position 0, does not move). The dot product of two turned vectors depends only on how far apart "
+        "the tokens are, so the model learns relative positions. Hover a Q_rot cell: the Inspector draws the pair "
+        "turning on a circle.\n\n"
+        "Try: set K/V heads to 4 (plain multi-head attention) or 1 (multi-query) and watch the cache line; "
+        "switch RoPE off in Setup > Positions and see which stages change (Q_rot and K_rot vanish, scores and "
+        "weights move, V does not).")
+    p["view"] = lesson("Grouped-query attention with RoPE", [
+        step("inputs", "Six tokens, eight numbers each: 'The cat sat on the mat'."),
+        step("Q", "Four query heads: each token asks four questions, two numbers each.", head=0),
+        step("K", "Only two key heads. Heads 1 and 2 share this K; heads 3 and 4 share the other.", head=0),
+        step("Q_rot", "RoPE turns each query by its position. Which row does not move?", head=0,
+             predict=True, highlight=[[0, 0], [0, 1]]),
+        step("K_rot", "The keys turn by their positions too, the same angles.", head=0),
+        step("scores", "Turned queries against turned keys: only the distance between two tokens matters.", head=0),
+        step("weights", "Causal: each token looks back only. Where does 'mat' look?", head=0, predict=True,
+             highlight=[[5, 0], [5, 1], [5, 2], [5, 3], [5, 4], [5, 5]]),
+        step("heads", "Four query heads, four patterns, though they share two K/V heads."),
+        step("output", "W_o mixes the four heads back into eight numbers per token.")])
+    return "modern-llama-gqa-rope.json", p
+
+
+def preset_mqa():
+    d, H, dk = 8, 4, 2
+    p = {"format": "attnlab/1",
+         "title": "MQA: 4 heads, one K/V head",
+         "layout": "rows", "tokens": SENTENCE,
+         "X": draw(150, 6, d).tolist(), "num_heads": H, "num_kv_heads": 1,
+         "W_q": draw(151, d, H * dk).tolist(), "W_k": draw(152, d, dk).tolist(),
+         "W_v": draw(153, d, dk).tolist(), "mask": "causal"}
+    t = reference(spec_of(p))
+    assert all(np.array_equal(h["K"], t["heads"][0]["K"]) and np.array_equal(h["V"], t["heads"][0]["V"]) for h in t["heads"])
+    assert not np.allclose(t["heads"][0]["weights"], t["heads"][1]["weights"])
+    p["notes"] = (
+        "Multi-query attention (Shazeer, 2019; PaLM, Falcon): every query head shares one key head and one value "
+        "head. W_q is 8 x 8 (4 heads of d_k = 2); W_k and W_v are 8 x 2.\n\n"
+        "What to look at: K and V are the same in every head (select heads 1 to 4 in the Pipeline), but the "
+        "queries differ, so the four weight patterns in the Heads panel still differ. The K/V cache a generating "
+        "model keeps is 4 numbers per token instead of 16: a quarter of the memory, which is why long-context "
+        "models share keys and values. The price is less freedom: all heads must find what they look for in the "
+        "same keys.\n\n"
+        "Try: K/V heads 2 (grouped-query, the compromise Llama 2 70B chose) or 4 (2017's multi-head attention).")
+    p["view"] = lesson("One key/value head for four query heads", [
+        step("inputs", "Six tokens, eight numbers each."),
+        step("K", "The one key head every query head reads.", head=0),
+        step("Q", "Each head's own queries: here head 1.", head=0),
+        step("Q", "Head 2 asks something else of the same keys.", head=1),
+        step("heads", "Will the four patterns be the same, since the keys are shared?", predict=True),
+        step("concat", "Four heads' outputs side by side: mixes of the same values, weighted differently.")])
+    return "modern-mqa-one-kv-head.json", p
+
+
+def preset_mistral():
+    tokens = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dogs"]
+    d = 4
+    p = {"format": "attnlab/1",
+         "title": "Mistral: sliding window 3 over 8 tokens",
+         "layout": "rows", "tokens": tokens,
+         "X": draw(160, 8, d).tolist(), "num_heads": 2,
+         "W_q": draw(161, d, d).tolist(), "W_k": draw(162, d, d).tolist(), "W_v": draw(163, d, d).tolist(),
+         "mask": {"causal": True, "window": 3}}
+    t = reference(spec_of(p))
+    w = t["heads"][0]["weights"]
+    for i in range(8):
+        for j in range(8):
+            assert (w[i, j] > 0) == (i - 3 < j <= i), (i, j)
+    p["notes"] = (
+        "Sliding-window attention (Mistral 7B; Longformer, Beltagy et al. 2020): each token attends only to the "
+        "last w = 3 positions, itself included, instead of every earlier one. The Mask panel marks the cells the "
+        "window forbids with W, the causal ones with C.\n\n"
+        "Why: full causal attention costs n^2 scores and a cache that grows with the text; a window costs n w and "
+        "a fixed cache. Information still travels further than w: in the next layer a token reads tokens that "
+        "had read theirs, so after k layers the reach is about k w (Mistral: 4096 x 32 layers).\n\n"
+        "What to look at: in the weights, each row has at most three non-zero cells on and left of the diagonal; "
+        "'dogs' never sees 'the'. Try: widen the window to 8 (it becomes plain causal attention), or turn causal "
+        "off (a symmetric band, as in Longformer's local attention). Mistral also uses RoPE and grouped-query "
+        "heads: see the Llama-style preset.")
+    p["view"] = lesson("A sliding window of 3", [
+        step("inputs", "Eight tokens."),
+        step("masked", "Causal and a window of 3: which keys may 'dogs' see?", head=0, predict=True,
+             highlight=[[7, 5], [7, 6], [7, 7]]),
+        step("weights", "Each row spreads its attention over three keys at most.", head=0),
+        step("heads", "Both heads obey the same window.")])
+    return "modern-mistral-sliding-window.json", p
+
+
+def preset_alibi():
+    d, H = 8, 4
+    p = {"format": "attnlab/1",
+         "title": "ALiBi: 4 heads and their slopes",
+         "layout": "rows", "tokens": SENTENCE,
+         "X": draw(170, 6, d).tolist(), "num_heads": H,
+         "W_q": draw(171, d, d).tolist(), "W_k": draw(172, d, d).tolist(), "W_v": draw(173, d, d).tolist(),
+         "mask": "causal", "alibi": True}
+    t = reference(spec_of(p))
+    assert alibi_slopes(4) == [0.25, 0.0625, 0.015625, 0.00390625]
+    assert t["heads"][0]["bias"][5, 0] == -1.25 and t["heads"][3]["bias"][5, 0] == -5 * 0.00390625
+    # The steep head attends closer: its weight on the first token is smaller than the flat head's.
+    assert t["heads"][0]["weights"][5, 0] < t["heads"][3]["weights"][5, 0]
+    p["notes"] = (
+        "ALiBi, attention with linear biases (Press et al., 2022; BLOOM, MPT): no position is added to the tokens "
+        "and nothing is rotated. Instead each head subtracts a penalty proportional to the distance, "
+        "B[i, j] = -m |i - j|, from its scaled scores before the softmax.\n\n"
+        "The slopes m are fixed, not learned: for 4 heads, 1/4, 1/16, 1/64 and 1/256 (2^(-8k/H)). Head 1 is "
+        "short-sighted: a token 5 places back loses 1.25 of score. Head 4 barely notices distance (0.02). Compare "
+        "the bias heatmaps of heads 1 and 4 in the Pipeline, and their weights in the Heads panel: head 1 keeps "
+        "to its neighbours, head 4 looks far back.\n\n"
+        "Because the penalty only grows with distance, a model trained on short texts still behaves on longer "
+        "ones. Try: type your own slopes (a 0 slope is plain attention), or shift the positions: ALiBi reads "
+        "only their differences.")
+    p["view"] = lesson("ALiBi: the farther, the lower", [
+        step("inputs", "Six tokens."),
+        step("scaled", "Head 1's scaled scores, before any position.", head=0),
+        step("bias", "The penalty: slope 1/4 times the distance.", head=0),
+        step("bias", "Head 4's slope is 1/256: how much does distance cost here?", head=3, predict=True,
+             highlight=[[5, 0]]),
+        step("weights", "Head 1 stays near the diagonal.", head=0),
+        step("weights", "Head 4 looks far back.", head=3),
+        step("heads", "Four slopes, four reaches.")])
+    return "modern-alibi-slopes.json", p
+
+
+def preset_sinusoidal():
+    tokens = ["the", "cat", "saw", "the", "dog"]
+    vocab = {"the": [0.5, -0.2, 0.3, 0.1], "cat": [-0.4, 0.6, 0.2, -0.3], "saw": [0.1, 0.1, -0.6, 0.4],
+             "dog": [-0.3, 0.5, 0.4, -0.2]}
+    p = {"format": "attnlab/1",
+         "title": "Vaswani: sinusoidal positions",
+         "layout": "rows", "tokens": tokens,
+         "X": [vocab[w] for w in tokens], "positional_encoding": "sinusoidal"}
+    t = reference(spec_of(p))
+    without = reference(spec_of({k: v for k, v in p.items() if k != "positional_encoding"}))
+    w0 = without["heads"][0]["weights"]
+    assert np.allclose(w0[0], w0[3][[0, 1, 2, 3, 4]]) and np.array_equal(without["heads"][0]["output"][0], without["heads"][0]["output"][3])
+    assert not np.allclose(t["heads"][0]["output"][0], t["heads"][0]["output"][3])
+    assert np.allclose(t["X_pos"][0], np.array(vocab["the"]) + [0, 1, 0, 1])   # PE at position 0: sin 0, cos 0
+    p["notes"] = (
+        "The positional encoding of 'Attention Is All You Need' (Vaswani et al., 2017, section 3.5). Attention "
+        "itself ignores order: without positions, the two 'the' tokens (the same embedding) get exactly the same "
+        "output, wherever they stand. The fix of 2017 adds to each embedding a pattern of sines and cosines of its "
+        "position, PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(p / 10000^(2i/d)), before the projections.\n\n"
+        "What to look at: the Pipeline starts with X + PE. Position 0 adds [0, 1, 0, 1]; later positions add "
+        "other patterns, fast-turning in the first coordinates, slow in the last. The projections are omitted "
+        "(identities), so Q = K = V = X + PE and the numbers stay easy to follow. Now the two 'the' rows of the "
+        "weights and of the output differ.\n\n"
+        "Try: untick Sinusoidal encoding in Setup > Positions: rows 0 and 3 become identical. Today's models "
+        "mostly rotate instead (RoPE) or penalise distance (ALiBi): see those presets.")
+    p["view"] = lesson("Order through sines and cosines", [
+        step("inputs", "'the' appears twice with the same four numbers."),
+        step("X_pos", "Each token gets its position's pattern added: the two 'the' rows now differ.",
+             highlight=[[0, 0], [3, 0]]),
+        step("weights", "Do the two 'the' rows attend alike?", predict=True, highlight=[[0, 0], [3, 3]]),
+        step("output", "Different positions, different outputs for the same word.")])
+    return "modern-vaswani-sinusoidal.json", p
+
+
+def preset_rope_relative():
+    tokens = ["to", "be", "or", "not"]
+    d = 4
+    p = {"format": "attnlab/1",
+         "title": "RoPE sees only relative positions",
+         "layout": "rows", "tokens": tokens,
+         "X": draw(180, 4, d).tolist(), "W_q": draw(181, d, d).tolist(), "W_k": draw(182, d, d).tolist(),
+         "W_v": draw(183, d, d).tolist(), "positions": [100, 101, 102, 103], "rope": {}}
+    here = reference(spec_of(p))
+    start = reference(spec_of(dict(p, positions=[0, 1, 2, 3])))
+    far = reference(spec_of(dict(p, positions=[5000, 5001, 5002, 5003])))
+    for other in (start, far):
+        err = np.abs(other["heads"][0]["scores"] - here["heads"][0]["scores"]).max()
+        assert err < 1e-12, err
+        assert np.abs(other["heads"][0]["Q_rot"] - here["heads"][0]["Q_rot"]).max() > 0.1
+    p["notes"] = (
+        "Why RoPE works: the same four tokens, 'to be or not', at positions 100 to 103, as if they continued a "
+        "text of 100 tokens. Each query and key is turned by an angle proportional to its position. Turning q by "
+        "p theta and k by c theta and taking their dot product gives the same number as turning q by (p - c) "
+        "theta alone: only the distance p - c survives.\n\n"
+        "Try: type positions 0 1 2 3 in Setup > Positions (or 5000 5001 5002 5003). Q_rot and K_rot change "
+        "completely; the scores and weights do not change at all (to 1e-12). Then type 0 1 2 10: now the "
+        "distances changed, and so do the scores.\n\n"
+        "This is why a model with RoPE can continue a text from a cached prefix: the new tokens' attention does "
+        "not depend on where the text began.")
+    p["view"] = lesson("Shift every position: the scores stay", [
+        step("inputs", "Four tokens at positions 100 to 103."),
+        step("Q_rot", "Each query turned by 100, 101, 102 or 103 times its angles."),
+        step("scores", "The scores. Now imagine the tokens at positions 0 to 3: what changes here?",
+             predict=True),
+        step("weights", "Type 0 1 2 3 in Positions and step back: Q_rot changes, these do not.")])
+    return "modern-rope-relative-positions.json", p
+
+
+def main(argv):
+    only_check = "--check" in argv
+    for build in (preset_llama, preset_mqa, preset_mistral, preset_alibi, preset_sinusoidal, preset_rope_relative):
+        name, p = build()
+        p["notes"] = re.sub(r" +\n", "\n", p["notes"]).strip()
+        text = gen_presets.to_json_text(p)
+        assert text.isascii(), f"{name}: keep the text ASCII (the window's default font)"
+        assert json.loads(text) == json.loads(json.dumps(p)), f"{name}: JSON text does not round-trip"
+        path = os.path.join(OUT_DIR, name)
+        if only_check:
+            with open(path, encoding="utf-8") as f:
+                assert f.read() == text, f"{path} is stale: rerun scripts/gen_presets_modern.py"
+            print(f"up to date: {path}")
+        else:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
