@@ -170,13 +170,13 @@ void KvHeadsControl(AppState& state) {
     MarkLastItem(state.on_control, "kv heads");
   }
   ImGui::SameLine();
-  ImGui::TextColored(DimTextColor(), "%s", G == 1 ? "multi-query" : G < H ? "grouped-query" : "one per head");
+  ImGui::TextColored(DimTextColor(), "%s", G == H ? "one per head" : G == 1 ? "multi-query" : "grouped-query");
   if (!t.heads.empty()) {
     const bool rows = s.layout == attnlab::Layout::rows;
     const attnlab::HeadTrace& h = t.heads.front();
     const long d_kv = long(rows ? h.K.cols() + h.V.cols() : h.K.rows() + h.V.rows());
-    Dim("K/V cache: " + std::to_string(G * d_kv) + " numbers per token (" + std::to_string(H * d_kv) +
-        " with a K/V head per query head)");
+    Dim("K/V cache: " + std::to_string(G * d_kv) + " numbers per token" +
+        (G < H ? " (" + std::to_string(H * d_kv) + " with a K/V head per query head)" : std::string()));
   }
   ShowEditError(state.document, "kv heads");
 }
