@@ -257,7 +257,7 @@ class Scenario final : public PanelContents {
 
  private:
   HeadsField heads_;
-  PositionsField positions_;
+  PositionsFields positions_;
 };
 
 }  // namespace

@@ -48,31 +48,39 @@ std::vector<int> ParsePositions(const std::string& text) {
   return out;
 }
 
-// The queries' positions as a line of numbers; empty means 0 .. n_x - 1.
-void PositionsRow(AppState& state, PositionsField& field) {
+// One sequence's positions as a line of numbers (`member`: positions or context_positions; empty
+// means 0 .. n - 1). Long sequences are edited in the file: the field shows up to its buffer.
+void PositionsRow(AppState& state, PositionsField& field, const char* label, const std::string& mark,
+                  std::vector<int> attnlab::Scenario::*member, int count) {
   const attnlab::Scenario& s = state.document.GetScenario();
-  std::vector<int> shown = s.positions;
+  std::vector<int> shown = s.*member;
   if (shown.empty())
-    for (int i = 0; i < s.n_x(); ++i) shown.push_back(i);
-  if (!field.editing) std::snprintf(field.text, sizeof field.text, "%s", Joined(shown).c_str());
+    for (int i = 0; i < count; ++i) shown.push_back(i);
+  const std::string joined = Joined(shown);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Positions");
+  ImGui::TextUnformatted(label);
   ImGui::SameLine();
+  if (joined.size() >= sizeof field.text) {
+    Dim(std::to_string(count) + " positions, from " + std::to_string(shown.front()) + " (edit them in the file)");
+    return;
+  }
+  if (!field.editing) std::snprintf(field.text, sizeof field.text, "%s", joined.c_str());
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4.0f);
-  const bool enter = ImGui::InputText("##positions", field.text, sizeof field.text, ImGuiInputTextFlags_EnterReturnsTrue);
+  const std::string id = "##" + mark;
+  const bool enter = ImGui::InputText(id.c_str(), field.text, sizeof field.text, ImGuiInputTextFlags_EnterReturnsTrue);
   field.editing = ImGui::IsItemActive();
-  MarkLastItem(state.on_control, "positions field");
+  MarkLastItem(state.on_control, mark.c_str());
   if (enter || ImGui::IsItemDeactivatedAfterEdit()) {
     const std::string text = field.text;
-    state.document.ApplyEdit(kSource, [text](attnlab::Scenario& e) { e.positions = ParsePositions(text); });
+    state.document.ApplyEdit(kSource, [text, member](attnlab::Scenario& e) { e.*member = ParsePositions(text); });
   }
   ImGui::SameLine();
-  ImGui::BeginDisabled(s.positions.empty());
-  if (ImGui::Button("0..n")) state.document.ApplyEdit(kSource, [](attnlab::Scenario& e) { e.positions.clear(); });
+  ImGui::PushID(mark.c_str());
+  ImGui::BeginDisabled((s.*member).empty());
+  if (ImGui::Button("0..n")) state.document.ApplyEdit(kSource, [member](attnlab::Scenario& e) { (e.*member).clear(); });
   ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Positions 0, 1, ..., n_x - 1");
-  if (s.cross_attention())
-    Dim("keys (Z) at " + (s.context_positions.empty() ? std::string("0 .. n_z - 1") : Joined(s.context_positions)));
+  ImGui::PopID();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Positions 0, 1, ..., n - 1");
 }
 
 void EncodingRow(AppState& state) {
@@ -181,14 +189,17 @@ void KvHeadsControl(AppState& state) {
   ShowEditError(state.document, "kv heads");
 }
 
-void PositionsSection(AppState& state, PositionsField& field) {
+void PositionsSection(AppState& state, PositionsFields& fields) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool any = !s.positions.empty() || s.rope || s.alibi || s.positional_encoding != attnlab::PositionalEncoding::none;
   ImGui::SetNextItemOpen(any, ImGuiCond_Appearing);
   const bool open = ImGui::CollapsingHeader("Positions");
   MarkLastItem(state.on_control, "positions header");
   if (!open) return;
-  PositionsRow(state, field);
+  PositionsRow(state, fields.queries, s.cross_attention() ? "X at" : "Positions", "positions",
+               &attnlab::Scenario::positions, s.n_x());
+  if (s.cross_attention())
+    PositionsRow(state, fields.keys, "Z at", "context positions", &attnlab::Scenario::context_positions, s.n_z());
   EncodingRow(state);
   RopeRows(state);
   AlibiRows(state);

@@ -7,14 +7,18 @@ namespace attnlab::app {
 
 /// A positions list while it is typed in (applied on Enter or when it loses focus).
 struct PositionsField {
-  char text[512] = {};
+  char text[1024] = {};
   bool editing = false;
+};
+/// The queries' positions, and the keys' in cross-attention.
+struct PositionsFields {
+  PositionsField queries, keys;
 };
 
 /// One row of the Setup table: K/V heads G, the divisors of H, and the K/V cache a token costs.
 void KvHeadsControl(AppState& state);
 /// The Positions section: positions, encoding, RoPE with its style, base and dims, ALiBi with its
 /// slopes. Each change is one undoable edit.
-void PositionsSection(AppState& state, PositionsField& field);
+void PositionsSection(AppState& state, PositionsFields& fields);
 
 }  // namespace attnlab::app
