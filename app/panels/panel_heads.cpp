@@ -12,6 +12,7 @@
 #include "view/stage_labels.h"
 #include "widgets/computing_badge.h"
 #include "widgets/heatmap.h"
+#include "widgets/matrix_editor.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::HeadsPanel {
@@ -296,6 +297,12 @@ void Heads::Draw(AppState& state) {
     ApplyLabels(spec, labels, a.labels);
     if (h % a.columns != 0) ImGui::SameLine(0.0f, a.spacing);
     const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+    if (grouped) {  // a bar over each head in its key/value head's colour: the groups at a glance
+      const ImVec2 lo = ImGui::GetItemRectMin();
+      const float width = std::min(ImGui::GetItemRectSize().x, a.cell * float(ht.weights.cols()) + fs * 6.0f);
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(lo.x, lo.y - 3.0f), ImVec2(lo.x + width, lo.y - 1.0f),
+                                                HeadColor(ht.kv_head));
+    }
     if (r.clicked) state.ui.selected_head = h;
     if (r.hovered) state.ui.hovered = {Stage::Weights, h, r.row, r.col};
   }
