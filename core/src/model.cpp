@@ -363,7 +363,15 @@ std::vector<double> resolve_positions(const std::vector<int>& given, long count,
 BoolArray resolve_mask(const MaskSpec& mask, const Sizes& n, Layout layout, const std::vector<double>& p,
                        const std::vector<double>& c) {
   BoolArray allowed = BoolArray::Constant(n.n_x, n.n_z, true);
-  if (mask.causal || mask.window > 0)
+  const auto counting = [](const std::vector<double>& v) {  // 0, 1, 2, ...: the default positions
+    for (std::size_t t = 0; t < v.size(); ++t)
+      if (v[t] != double(t)) return false;
+    return true;
+  };
+  if (mask.causal && mask.window == 0 && counting(p) && counting(c))  // the triangle, as before positions
+    for (long i = 0; i < n.n_x; ++i)
+      for (long j = i + 1; j < n.n_z; ++j) allowed(i, j) = false;
+  else if (mask.causal || mask.window > 0)
     for (long i = 0; i < n.n_x; ++i)
       for (long j = 0; j < n.n_z; ++j) {
         const double pi = p[std::size_t(i)], cj = c[std::size_t(j)];
