@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attnlab/edits.h"
+#include "attnlab/limits.h"
 #include "attnlab/number_format.h"
 #include "attnlab/positions.h"
 #include "widgets/control_marks.h"
@@ -32,17 +33,18 @@ std::string Joined(const std::vector<int>& v) {
   return out;
 }
 
-/// "3 4 5" -> {3, 4, 5}; the loader's range is checked by resolve() when the edit is applied.
-std::vector<int> ParsePositions(const std::string& text) {
+/// "3 4 5" -> {3, 4, 5}, each in the loader's range (resolve() then checks the count). `field`
+/// names them in a refusal: "positions" or "context_positions".
+std::vector<int> ParsePositions(const std::string& field, const std::string& text) {
   std::istringstream in(text);
   std::vector<int> out;
   std::string word;
   while (in >> word) {
     char* end = nullptr;
     const long p = std::strtol(word.c_str(), &end, 10);
-    if (*end != '\0' || p < 0 || p > 1000000)
-      throw attnlab::ScenarioError("positions: expected whole numbers from 0 to 1000000 separated by spaces, got \"" +
-                                   word + "\"");
+    if (*end != '\0' || p < 0 || p > attnlab::limits::max_position)
+      throw attnlab::ScenarioError(field + ": expected whole numbers from 0 to " +
+                                   std::to_string(attnlab::limits::max_position) + " separated by spaces, got \"" + word + "\"");
     out.push_back(int(p));
   }
   return out;
@@ -72,7 +74,10 @@ void PositionsRow(AppState& state, PositionsField& field, const char* label, con
   MarkLastItem(state.on_control, mark.c_str());
   if (enter || ImGui::IsItemDeactivatedAfterEdit()) {
     const std::string text = field.text;
-    state.document.ApplyEdit(kSource, [text, member](attnlab::Scenario& e) { e.*member = ParsePositions(text); });
+    const std::string field_name = member == &attnlab::Scenario::positions ? "positions" : "context_positions";
+    state.document.ApplyEdit(kSource, [text, member, field_name](attnlab::Scenario& e) {
+      e.*member = ParsePositions(field_name, text);
+    });
   }
   ImGui::SameLine();
   ImGui::PushID(mark.c_str());
