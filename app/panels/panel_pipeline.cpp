@@ -13,6 +13,7 @@
 #include "view/stage_labels.h"
 #include "widgets/theme.h"
 #include "widgets/computing_badge.h"
+#include "widgets/turn_diagram.h"
 
 namespace attnlab::app::PipelinePanel {
 namespace {
@@ -106,6 +107,39 @@ void HeadSelector(AppState& state) {
   ImGui::TextColored(DimTextColor(), "of %d  (keys 1-9)", count);
 }
 
+// RoPE: one coordinate pair of the token under the mouse (in Q, K, Q_rot or K_rot; else the
+// pinned cell's, else the last query) turning on a circle.
+void TurnOfHoveredToken(View& v, Flow& flow) {
+  const attnlab::Model* model = v.state.document.TraceModel();
+  if (!model) return;
+  const UiState& ui = v.state.ui;
+  const auto on_qk = [&](const HoveredCell& c) {
+    return c.head == v.head && (c.stage == Stage::Q || c.stage == Stage::K || c.stage == Stage::QRot || c.stage == Stage::KRot);
+  };
+  const HoveredCell cell = on_qk(ui.hovered) ? ui.hovered : on_qk(ui.pinned) ? ui.pinned : HoveredCell{};
+  const bool cols = v.s.layout == attnlab::Layout::columns;
+  const bool query = cell.stage == Stage::None || cell.stage == Stage::Q || cell.stage == Stage::QRot;
+  const int last = int(v.trace.query_positions.size()) - 1;
+  const int token = cell.stage == Stage::None ? last : cols ? cell.col : cell.row;
+  const int coordinate = cell.stage == Stage::None ? 0 : cols ? cell.row : cell.col;
+  const RopeTurn turn = TurnOf(*model, v.trace, v.head, query, token, coordinate);
+  if (!turn.shown) return;
+  const std::vector<std::string> names = query ? QueryTokenLabels(v.s) : KeyTokenLabels(v.s);
+  const float fs = ImGui::GetFontSize();
+  flow.Place(fs * 17.0f);
+  ImGui::BeginGroup();
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::Text("%s \xE2\x80\x9C%s\xE2\x80\x9D turned", query ? "query" : "key",
+              token < int(names.size()) ? names[std::size_t(token)].c_str() : "?");
+  ImGui::PopFont();
+  const char* which = cell.stage == Stage::None ? "hover a cell of Q, K, Q_rot or K_rot"
+                      : on_qk(ui.hovered)       ? "the cell under the mouse"
+                                                : "the pinned cell";
+  ImGui::TextColored(DimTextColor(), "%s", which);
+  TurnDiagram(turn, v.state.ui.decimals);
+  ImGui::EndGroup();
+}
+
 // `derived`: the selected head's scaled and masked stages (the trace derives them, it does not
 // store them), kept by the panel.
 void HeadStages(View& v, DerivedStages& derived) {
@@ -126,6 +160,7 @@ void HeadStages(View& v, DerivedStages& derived) {
   if (v.trace.has_rope()) {
     ShowMatrix(v, qkv, {Stage::QRot, "Q_rot", &h.Q_rot, tv, false});
     ShowMatrix(v, qkv, {Stage::KRot, "K_rot", &h.K_rot, tv, false});
+    TurnOfHoveredToken(v, qkv);
   }
 
   SectionHeader("2", "Score every query against every key", nullptr);

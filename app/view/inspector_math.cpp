@@ -350,10 +350,11 @@ void ExplainRotation(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
   }
   const bool half = rope.style == attnlab::Rope::Style::half;
   const int pair = half ? d % (rope.dims / 2) : d / 2;
-  const auto [a, b] = attnlab::positional::rope_pair(rope.style, pair, rope.dims);
+  e.turn = TurnOf(x.model, x.trace, x.h, q, token, d);
+  const int a = e.turn.first, b = e.turn.second;
   const double p = (q ? x.trace.query_positions : x.trace.key_positions)[std::size_t(token)];
-  const double theta = attnlab::positional::rope_theta(pair, rope.dims, rope.base), angle = p * theta;
-  const double xa = At(in, token, a, x.cols), xb = At(in, token, b, x.cols);
+  const double theta = attnlab::positional::rope_theta(pair, rope.dims, rope.base), angle = e.turn.angle;
+  const double xa = e.turn.x, xb = e.turn.y;
   const bool first = d == a;
   const std::string sa = "[" + std::to_string(a) + "]", sb = "[" + std::to_string(b) + "]";
   const char* v = q ? "q" : "k";
@@ -363,7 +364,6 @@ void ExplainRotation(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
   e.lines.push_back("\xCE\xB8 = " + Num(rope.base, 0) + "^(" + kMinus + "2\xC2\xB7" + std::to_string(pair) + "/" +
                     std::to_string(rope.dims) + ") = " + Num(theta, x.decimals) + ",  p = " + Num(p, 0) +
                     ",  p\xCE\xB8 = " + Num(angle, x.decimals));
-  e.turn = {true, xa, xb, angle, a, b};
   const double cs = std::cos(angle), sn = std::sin(angle);
   e.written = first ? Factor(xa, x.decimals) + kTimes + Factor(cs, x.decimals) + " " + kMinus + " " +
                           Factor(xb, x.decimals) + kTimes + Factor(sn, x.decimals) + " = " + Num(xa * cs - xb * sn, x.decimals)
@@ -422,6 +422,21 @@ std::optional<double> DisplayedValue(const attnlab::Scenario& s, const attnlab::
 }
 
 }  // namespace
+
+RopeTurn TurnOf(const attnlab::Model& model, const attnlab::Trace& trace, int head, bool query, int token,
+                int coordinate) {
+  if (!model.rope || head < 0 || head >= int(trace.heads.size())) return {};
+  const attnlab::Rope& rope = *model.rope;
+  const bool cols = trace.layout == attnlab::Layout::columns;
+  const attnlab::Matrix& in = query ? trace.heads[std::size_t(head)].Q : trace.heads[std::size_t(head)].K;
+  const std::vector<double>& positions = query ? trace.query_positions : trace.key_positions;
+  if (token < 0 || token >= int(positions.size())) return {};
+  const int d = coordinate < rope.dims ? coordinate : 0;
+  const int pair = rope.style == attnlab::Rope::Style::half ? d % (rope.dims / 2) : d / 2;
+  const auto [a, b] = attnlab::positional::rope_pair(rope.style, pair, rope.dims);
+  const double angle = positions[std::size_t(token)] * attnlab::positional::rope_theta(pair, rope.dims, rope.base);
+  return {true, At(in, token, a, cols), At(in, token, b, cols), angle, a, b};
+}
 
 std::string Num(double v, int decimals) {
   if (v == -INFINITY) return std::string(kMinus) + "\xE2\x88\x9E";

@@ -21,6 +21,19 @@ struct SumTerm {
   bool masked = false;          ///< a -inf entry (weights: contributes 0)
 };
 
+/// One coordinate pair of a token's query or key turned by RoPE: (x, y) before, by `angle` radians
+/// (position times theta), the pair's coordinates `first` and `second`.
+struct RopeTurn {
+  bool shown = false;
+  double x = 0, y = 0, angle = 0;
+  int first = 0, second = 0;
+};
+
+/// The turn of the pair holding coordinate `coordinate` (the first pair when it is past the rotary
+/// dims) of token `token`'s query (`query`) or key in head `head`; not shown without RoPE.
+RopeTurn TurnOf(const attnlab::Model& model, const attnlab::Trace& trace, int head, bool query, int token,
+                int coordinate);
+
 struct Explanation {
   std::string title;    ///< "scores[1, 2]  query 'cat' vs key 'sat'"
   std::string formula;  ///< the cell's equation in symbols, in the layout's notation
@@ -32,13 +45,9 @@ struct Explanation {
   std::string why_masked;            ///< set for a masked cell: causal / padding / custom
   double value = 0;                  ///< the cell's value as the trace has it
   bool valid = false;
-  /// A RoPE cell: its coordinate pair before the turn and the angle it turns by (radians), for
-  /// the Inspector's circle diagram.
-  struct Turn {
-    bool shown = false;
-    double x = 0, y = 0, angle = 0;
-    int first = 0, second = 0;  ///< the pair's coordinates
-  } turn;
+  /// A RoPE cell: its coordinate pair before the turn and the angle it turns by, for the
+  /// Inspector's circle diagram.
+  RopeTurn turn;
 };
 
 /// How many terms a written-out sum shows before eliding: the first kFirstTerms, then the
