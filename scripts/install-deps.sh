@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config ninja-build
-  libeigen3-dev nlohmann-json3-dev libstb-dev libopenblas-dev
+  libeigen3-dev nlohmann-json3-dev libstb-dev libopenblas-dev libgif-dev
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool xclip x11-utils libx11-dev libxml2-utils fonts-dejavu-core
