@@ -9,13 +9,14 @@ Run with Debian's interpreter (NumPy and PyTorch are installed for it):
 Every fixture is one JSON object:
 
     { "scenario": {an attnlab/1 scenario, docs/FORMAT.md},
-      "expected": {"heads": [{"Q","K","V","scores","scaled","masked","weights","output"}, ...],
-                   "concat", "output"},
+      "expected": {"heads": [{"Q","K","V","scores","scaled","masked","weights","output",
+                              "stats"}, ...], "concat", "output"},
       "source": "numpy" | "torch",
       "description": "..." }
 
 Matrices are arrays of rows in the scenario's own layout (in the columns layout every matrix is the
-transpose of its rows-layout counterpart); -infinity in `masked` is written as null.
+transpose of its rows-layout counterpart); -infinity in `masked` is written as null. "stats" holds
+the per-head statistics of each query (scripts/fixture_stats.py, from the expected weights).
 
 The NumPy reference below is written from the math (Vaswani et al.; Phuong & Hutter, Algorithm 4)
 and shares no code with the C++ core. Selected cases are computed with torch.nn.MultiheadAttention
@@ -30,6 +31,9 @@ import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixture_stats  # noqa: E402  (the expected per-head statistics)
 
 try:
     import torch
@@ -761,7 +765,7 @@ def build_all():
                 "source": source,
                 "description": f"{description} [{layout} layout]",
             }
-            files[fname] = dumps(doc) + "\n"
+            files[fname] = dumps(fixture_stats.with_stats(doc)) + "\n"
     # The split pairs must carry identical expected traces.
     for a, b in (("split_full_h2", "split_perhead_h2"),
                  ("split_full_h4_cross", "split_perhead_h4_cross")):

@@ -8,8 +8,8 @@ multi-query heads, RoPE, ALiBi, sliding windows and the sinusoidal encoding (doc
 The fixtures have the shape of scripts/gen_fixtures.py's (whose writers this script reuses):
 {"scenario", "expected", "source", "description"}, every matrix in the scenario's own layout, -inf
 as null. "expected" holds per query head Q, K, V (K and V those of its key/value head), Q_rot and
-K_rot (RoPE), scores, scaled, bias (ALiBi), masked, weights, output and kv_head; then concat,
-output, and X_pos / Z_pos with the sinusoidal encoding.
+K_rot (RoPE), scores, scaled, bias (ALiBi), masked, weights, output, kv_head and stats
+(scripts/fixture_stats.py); then concat, output, and X_pos / Z_pos with the sinusoidal encoding.
 
 The references are written from the papers' and the libraries' documented math, each in the form
 its source uses, and share no code with the C++ core:
@@ -32,6 +32,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_fixtures as base  # noqa: E402  (the fixture writers: mat, vec, dumps, rnd)
+import fixture_stats  # noqa: E402  (the expected per-head statistics)
 
 try:
     import torch
@@ -421,7 +422,7 @@ def build():
         for layout in ("rows", "columns"):
             doc = {"scenario": scenario_json(spec, layout, name), "expected": trace_json(ref, layout),
                    "source": source, "description": description}
-            files[f"{PREFIX}{name}_{layout}.json"] = base.dumps(doc) + "\n"
+            files[f"{PREFIX}{name}_{layout}.json"] = base.dumps(fixture_stats.with_stats(doc)) + "\n"
     invariants(np.random.default_rng(99))
     return files
 

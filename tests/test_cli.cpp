@@ -48,6 +48,22 @@ TEST(Cli, ComputePrintsTheTraceAsJsonWithNullForMinusInfinity) {
   EXPECT_FALSE(trace["warnings"].empty());
 }
 
+TEST(Cli, ComputeGivesEveryHeadItsStatisticsOnePerQuery) {
+  const CliRun r = cli("compute " + preset_path("phuong-hutter-alg4-masked"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto trace = nlohmann::json::parse(r.out);
+  const std::size_t n_x = trace["heads"][0]["weights"][0].size();  // columns layout: a query per column
+  for (const auto& head : trace["heads"]) {
+    const auto& stats = head["stats"];
+    EXPECT_EQ(stats.size(), 6u) << stats.dump();
+    for (const char* key : {"entropy", "max_weight", "argmax", "keys_for_90", "first_key", "mean_distance"})
+      EXPECT_EQ(stats[key].size(), n_x) << key;
+  }
+  const CliRun text = cli("compute " + preset_path("phuong-hutter-alg4-masked") + " --format text");
+  EXPECT_NE(text.out.find("head 1 stats"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("  keys_for_90   ["), std::string::npos) << text.out;
+}
+
 TEST(Cli, ComputeOnUdl122PrintsTheBooksXPrimeTo1e3) {
   const CliRun r = cli("compute " + preset_path("udl-12-2-multihead"));
   ASSERT_EQ(r.status, 0) << r.err;

@@ -3,6 +3,7 @@
 //
 // Fixtures: tests/fixtures/*.json, each {"scenario", "expected", "source", "description"}; every
 // expected matrix is compared to a relative 1e-7: |a - b| <= 1e-7 * max(1, |b|); null = -inf.
+// Each expected head's "stats" (scripts/fixture_stats.py) to 1e-9 the same way, integers exactly.
 // Regenerate with: /usr/bin/python3 scripts/gen_fixtures.py
 #include <gtest/gtest.h>
 
@@ -11,16 +12,19 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "attnlab/attention.h"
+#include "attnlab/head_stats.h"
 #include "attnlab/model.h"
 #include "attnlab/scenario.h"
 #include "attnlab/scenario_io.h"
@@ -38,6 +42,7 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr double kFixtureTolerance = 1e-7;  // acceptance: relative 1e-7
+constexpr double kStatsTolerance = 1e-9;    // the per-head statistics, relative as above
 constexpr std::size_t kMinFixtures = 60;    // gen_fixtures.py writes 72
 constexpr std::size_t kMinTorchFixtures = 8;
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -121,8 +126,46 @@ bool has_fully_masked_query(const json& masked, Layout layout) {
 
 struct FixtureResult {
   double max_err = 0;
+  double max_stats_err = 0;
   std::vector<std::string> failures;
 };
+
+/// Compares head h's statistics with the reference's "stats": real values to kStatsTolerance,
+/// argmax and keys_for_90 exactly.
+void check_stats(const std::string& what, const json& expected, const attnlab::HeadStats& s, FixtureResult& r) {
+  const std::pair<const char*, const std::vector<double>*> reals[] = {
+      {"entropy", &s.entropy}, {"max_weight", &s.max_weight}, {"first_key", &s.first_key},
+      {"mean_distance", &s.mean_distance}};
+  const std::pair<const char*, const std::vector<int>*> ints[] = {{"argmax", &s.argmax},
+                                                                  {"keys_for_90", &s.keys_for_90}};
+  if (expected.size() != std::size(reals) + std::size(ints))
+    r.failures.push_back(what + ": " + std::to_string(expected.size()) + " statistics in the reference, expected 6");
+  const auto sized = [&](const char* name, std::size_t n) {
+    if (!expected.contains(name) || expected.at(name).size() != n) {
+      r.failures.push_back(what + "." + name + ": missing, or not one entry per query (" + std::to_string(n) + ")");
+      return false;
+    }
+    return true;
+  };
+  for (const auto& [name, got] : reals) {
+    if (!sized(name, got->size())) continue;
+    for (std::size_t i = 0; i < got->size(); ++i) {
+      const double a = (*got)[i], b = expected.at(name)[i].get<double>();
+      const double err = std::abs(a - b) / std::max(1.0, std::abs(b));
+      r.max_stats_err = std::max(r.max_stats_err, std::isfinite(a) ? err : kInf);
+      if (!(err <= kStatsTolerance))
+        r.failures.push_back(what + "." + name + "[" + std::to_string(i) + "]: got " + std::to_string(a) +
+                             ", expected " + expected.at(name)[i].dump());
+    }
+  }
+  for (const auto& [name, got] : ints) {
+    if (!sized(name, got->size())) continue;
+    for (std::size_t i = 0; i < got->size(); ++i)
+      if ((*got)[i] != expected.at(name)[i].get<int>())
+        r.failures.push_back(what + "." + name + "[" + std::to_string(i) + "]: got " + std::to_string((*got)[i]) +
+                             ", expected " + expected.at(name)[i].dump());
+  }
+}
 
 /// Computes one fixture and compares every expected matrix.
 FixtureResult check_fixture(const std::string& name) {
@@ -148,7 +191,7 @@ FixtureResult check_fixture(const std::string& name) {
     // The reference and the trace have the same stages (Q_rot and K_rot with RoPE, bias with
     // ALiBi), every one compared; kv_head names the key/value head the query head reads.
     for (const auto& item : heads[h].items())
-      if (item.key() != "kv_head" && std::find(stages.begin(), stages.end(), item.key()) == stages.end())
+      if (item.key() != "kv_head" && item.key() != "stats" && std::find(stages.begin(), stages.end(), item.key()) == stages.end())
         r.failures.push_back(head + item.key() + ": in the reference, not in the trace");
     for (const std::string& key : stages) {
       if (!heads[h].contains(key)) {
@@ -157,6 +200,8 @@ FixtureResult check_fixture(const std::string& name) {
       }
       check(head + key, heads[h].at(key), attnlab::head_stage(trace, h, key));
     }
+    if (heads[h].contains("stats")) check_stats(head + "stats", heads[h].at("stats"), attnlab::head_stats(trace, h), r);
+    else r.failures.push_back(head + "stats: not in the reference (run scripts/fixture_stats.py)");
     const int kv_head = heads[h].value("kv_head", int(h));
     if (trace.heads[h].kv_head != kv_head)
       r.failures.push_back(head + "kv_head: " + std::to_string(trace.heads[h].kv_head) + ", expected " +
@@ -192,7 +237,8 @@ TEST_P(FixtureTest, MatchesReference) {
   std::ostringstream msg;
   for (const auto& f : r.failures) msg << "\n  " << f;
   EXPECT_TRUE(r.failures.empty()) << name << ": max relative error " << r.max_err
-                                  << " (tolerance " << kFixtureTolerance << ")" << msg.str();
+                                  << " (tolerance " << kFixtureTolerance << "), statistics " << r.max_stats_err
+                                  << " (tolerance " << kStatsTolerance << ")" << msg.str();
 }
 
 std::string fixture_test_name(const ::testing::TestParamInfo<std::string>& info) {
@@ -227,7 +273,7 @@ TEST(FixtureSuite, CountAndSources) {
 
 /// One line for the log: the largest error over all fixtures, per source.
 TEST(FixtureSuite, MaxErrorSummary) {
-  double max_numpy = 0, max_torch = 0;
+  double max_numpy = 0, max_torch = 0, max_stats = 0;
   std::string worst;
   double worst_err = -1;
   for (const auto& f : fixture_files()) {
@@ -239,10 +285,12 @@ TEST(FixtureSuite, MaxErrorSummary) {
     }
     const bool torch = read_fixture(f).at("source") == "torch";
     (torch ? max_torch : max_numpy) = std::max(torch ? max_torch : max_numpy, r.max_err);
+    max_stats = std::max(max_stats, r.max_stats_err);
     if (r.max_err > worst_err) worst_err = r.max_err, worst = f;
   }
   std::cout << "[ fixtures ] max relative error: numpy " << max_numpy << ", torch " << max_torch
-            << " (worst: " << worst << ")\n";
+            << " (worst: " << worst << "); statistics " << max_stats << "\n";
+  EXPECT_LE(max_stats, kStatsTolerance);
   EXPECT_LE(max_numpy, kFixtureTolerance);
   EXPECT_LE(max_torch, kFixtureTolerance);
 }

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "attnlab/head_stats.h"
+
 namespace attnlab {
 
 using nlohmann::json;
@@ -59,6 +61,9 @@ json trace_to_json(const Trace& trace) {
     json head = json::object();
     for (const std::string& name : names) head[name] = matrix_to_json(head_stage(trace, h, name));
     head["kv_head"] = trace.heads[h].kv_head;
+    const HeadStats st = head_stats(trace, h);
+    head["stats"] = {{"entropy", st.entropy},   {"max_weight", st.max_weight},   {"argmax", st.argmax},
+                     {"keys_for_90", st.keys_for_90}, {"first_key", st.first_key}, {"mean_distance", st.mean_distance}};
     heads.push_back(std::move(head));
   }
   json out = {{"layout", layout_name(trace.layout)}};
@@ -144,6 +149,40 @@ std::string format_matrix(const Matrix& m, int precision) {
   return out.str();
 }
 
+namespace {
+
+/// One statistic as a NumPy-style row, `[0.69 1.  ]`: format_matrix's [[...]] without the outer pair.
+std::string stat_row(const Matrix& values, int precision) {
+  const std::string m = format_matrix(values, precision);
+  return m.substr(1, m.size() - 2);
+}
+
+template <typename T>
+Matrix as_row(const std::vector<T>& v) {
+  Matrix m(1, Eigen::Index(v.size()));
+  for (std::size_t k = 0; k < v.size(); ++k) m(0, Eigen::Index(k)) = double(v[k]);
+  return m;
+}
+
+std::string int_row(const std::vector<int>& v) {
+  std::string s = "[";
+  for (std::size_t k = 0; k < v.size(); ++k) s += (k ? " " : "") + std::to_string(v[k]);
+  return s + "]";
+}
+
+/// Head h's statistics, one line each, one entry per query (docs/FORMAT.md, "Per-head statistics").
+void stats_to_text(const HeadStats& st, std::size_t h, int precision, std::ostringstream& out) {
+  out << "\nhead " << h + 1 << " stats (per query; entropy in nats; argmax -1: attends no key):\n"
+      << "  entropy       " << stat_row(as_row(st.entropy), precision) << "\n"
+      << "  max_weight    " << stat_row(as_row(st.max_weight), precision) << "\n"
+      << "  argmax        " << int_row(st.argmax) << "\n"
+      << "  keys_for_90   " << int_row(st.keys_for_90) << "\n"
+      << "  first_key     " << stat_row(as_row(st.first_key), precision) << "\n"
+      << "  mean_distance " << stat_row(as_row(st.mean_distance), precision) << "\n";
+}
+
+}  // namespace
+
 std::string trace_to_text(const Trace& trace, int precision) {
   std::ostringstream out;
   out << "layout: " << layout_name(trace.layout) << "\n";
@@ -156,6 +195,7 @@ std::string trace_to_text(const Trace& trace, int precision) {
     if (grouped) out << "\nhead " << h + 1 << " reads key/value head " << trace.heads[h].kv_head + 1 << "\n";
     for (const std::string& name : names)
       out << "\nhead " << h + 1 << " " << name << ":\n" << format_matrix(head_stage(trace, h, name), precision) << "\n";
+    stats_to_text(head_stats(trace, h), h, precision, out);
   }
   out << "\nconcat:\n" << format_matrix(trace.concat, precision) << "\n";
   out << "\noutput:\n" << format_matrix(trace.output, precision) << "\n";

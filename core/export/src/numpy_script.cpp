@@ -330,6 +330,28 @@ struct Writer {
       out << "output = " << (r ? "concat @ W_o + b_o" : "W_o @ concat + b_o[:, None]") << "\n";
   }
 
+  /// Per-head statistics of the weights, one value per query (docs/FORMAT.md).
+  void stats() {
+    out << "\n\ndef head_stats(A, p, c):\n"
+        << "    \"\"\"Per query: A is queries by keys (row i: query i's weights), p and c the queries' and keys' positions.\n"
+        << "    A query with all-zero weights (it attends nothing) gets 0 everywhere and argmax -1.\"\"\"\n"
+        << "    attends = A.max(axis=1) > 0\n"
+        << "    entropy = -np.sum(A * np.log(np.where(A > 0, A, 1.0)), axis=1)  # nats; 0 ln 0 = 0\n"
+        << "    largest_first = -np.sort(-A, axis=1)\n"
+        << "    # The largest weights summed until they reach 0.9 (1e-9 of slack: ten weights of 0.1 make 0.8999999999999999).\n"
+        << "    reach = np.minimum(np.sum(np.cumsum(largest_first, axis=1) < 0.9 - 1e-9, axis=1) + 1, A.shape[1])\n"
+        << "    return {\n"
+        << "        \"entropy\": [float(v) for v in entropy],\n"
+        << "        \"max_weight\": [float(v) for v in A.max(axis=1)],\n"
+        << "        \"argmax\": [int(j) if a else -1 for j, a in zip(np.argmax(A, axis=1), attends)],  # ties: the lowest key\n"
+        << "        \"keys_for_90\": [int(k) if a else 0 for k, a in zip(reach, attends)],\n"
+        << "        \"first_key\": [float(v) for v in A[:, 0]],  # an attention sink\n"
+        << "        \"mean_distance\": [float(v) for v in np.sum(A * np.abs(p[:, None] - c[None, :]), axis=1)],\n"
+        << "    }\n\n\n"
+        << "for head in heads:\n"
+        << "    head[\"stats\"] = head_stats(head[\"weights\"]" << (rows() ? "" : ".T") << ", positions, context_positions)\n";
+  }
+
   void print_json() {
     const bool r = rows();
     out << "\n# Warnings, worded as attnlab's.\nlabels = tokens if tokens else [f\"#{i}\" for i in range(n_x)]\n"
@@ -340,7 +362,7 @@ struct Writer {
         << "    \"layout\": \"" << (r ? "rows" : "columns") << "\",\n"
         << (s.positional_encoding == PositionalEncoding::sinusoidal ? "    \"X_pos\": to_json(X_pos),\n" : "")
         << (s.positional_encoding == PositionalEncoding::sinusoidal && s.Z ? "    \"Z_pos\": to_json(Z_pos),\n" : "")
-        << "    \"heads\": [{name: M if name == \"kv_head\" else to_json(M) for name, M in head.items()} for head in heads],\n"
+        << "    \"heads\": [{name: M if name in (\"kv_head\", \"stats\") else to_json(M) for name, M in head.items()} for head in heads],\n"
         << "    \"concat\": to_json(concat),\n    \"output\": to_json(output),\n    \"warnings\": warnings,\n}))\n";
   }
 };
@@ -356,6 +378,7 @@ std::string numpy_script(const Scenario& scenario, const std::string& source) {
   w.scale();
   w.mask();
   w.compute();
+  w.stats();
   w.print_json();
   return w.out.str();
 }
