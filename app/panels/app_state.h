@@ -8,6 +8,7 @@
 #include "session/document.h"
 #include "session/first_run_hint.h"
 #include "session/presets.h"
+#include "session/sweep.h"
 #include "view/stage.h"
 #include "view/ui_state.h"
 #include "widgets/control_marks.h"
@@ -33,8 +34,16 @@ struct AppState {
     if (head >= 0 && head < document.HeadCount()) ui.selected_head = head;
   }
 
+  /// Hands a number ("scale", "W_q[0][1]") to the Sweep panel and brings its tab to the front.
+  void RequestSweep(const std::string& param) {
+    ui.sweep_request = param;
+    ui.front_tab["Details"] = "Sweep";
+  }
+
   Document document;
   UiState ui;
+  /// The sweep playing (Sweep panel), ticked by the shell every frame whichever tab is in front.
+  SweepPlayer sweep;
   std::vector<PresetInfo> presets;
   /// "New here? Press F1 ...": loaded by the shell from the user's config dir (never in scripted
   /// runs), dismissed by its x or by opening the guide.

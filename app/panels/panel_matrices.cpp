@@ -102,7 +102,8 @@ void Caption(const char* name, const Matrix* m, const char* shape_names, const c
   }
 }
 
-void Editor(AppState& state, const MatrixEditorSpec& spec) {
+void Editor(AppState& state, MatrixEditorSpec spec) {
+  spec.sweep_cell = [&state](const std::string& cell) { state.RequestSweep(cell); };
   if (state.before_matrix_editor) state.before_matrix_editor(spec);
   MatrixEditor(state.document, state.ui.colormap, spec, state.on_control);
 }

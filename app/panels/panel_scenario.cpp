@@ -172,7 +172,8 @@ void ScaleControl(AppState& state) {
   const char* preview = choices[0].label;
   for (const Choice& c : choices)
     if (c.kind == scale.kind) preview = c.label;
-  ImGui::SetNextItemWidth(-1.0f);
+  const float sweep_w = ImGui::CalcTextSize("Sweep").x + ImGui::GetStyle().FramePadding.x * 2.0f;
+  ImGui::SetNextItemWidth(-(sweep_w + ImGui::GetStyle().ItemInnerSpacing.x));
   if (ImGui::BeginCombo("##scale", preview)) {
     for (const Choice& c : choices) {
       if (!ImGui::Selectable(c.label, c.kind == scale.kind) || c.kind == scale.kind) continue;
@@ -183,6 +184,10 @@ void ScaleControl(AppState& state) {
     }
     ImGui::EndCombo();
   }
+  ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+  if (ImGui::Button("Sweep")) state.RequestSweep("scale");
+  MarkLastItem(state.on_control, "sweep scale");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the scale from sharp to flat weights (Sweep panel)");
   if (scale.kind == Kind::value) {
     float t = static_cast<float>(1.0 / scale.value);
     ImGui::SetNextItemWidth(-1.0f);

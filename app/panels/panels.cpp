@@ -15,6 +15,7 @@
 #include "panels/panel_presenter.h"
 #include "panels/panel_scenario.h"
 #include "panels/panel_single_query.h"
+#include "panels/panel_sweep.h"
 #include "widgets/window_backgrounds.h"
 
 namespace attnlab::app {
@@ -41,17 +42,17 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
       {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
-       {{"Heads", {"Heads"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Help"}, 0.45f, 6}}}};
+       {{"Heads", {"Heads"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
       {"left", 0.34f, 17,
        {{"Setup", {"Scenario", "Inputs", "Mask"}, 0.4f, 6},
         {"Heads", {"Heads"}, 0.35f, 5},
-        {"Details", {"Inspector", "Single query", "Help"}, 0.25f, 5}}},
+        {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.25f, 5}}},
       {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
-        {"Details", {"Inspector", "Heads", "Single query", "Help"}, 0.4f, 6}}},
+        {"Details", {"Inspector", "Heads", "Single query", "Sweep", "Help"}, 0.4f, 6}}},
       {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
   switch (arrangement) {
     case Arrangement::Compact: return kCompact;
@@ -137,6 +138,7 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
   add(std::move(presenter));
   add({"Inspector", InspectorPanel::Make()});
   add({"Single query", SingleQueryPanel::Make(), true, 0, 0.0f, true});
+  add({"Sweep", SweepPanel::Make()});
   add({"Help", HelpPanel::Make(std::move(shortcuts)), true, 0, 0.0f, true});
 }
 

@@ -111,7 +111,9 @@ void DrawFrame(ActionContext& ctx, const ActionTable& actions) {
   actions.HandleShortcuts(ctx);
   DrawMainMenuBar(ctx, actions);
   DrawStatusBar(state);
+  state.sweep.Tick(state.document, ImGui::GetTime());  // before the panels: they draw this frame's value
   ctx.panels.DrawPanels(state);
+  state.sweep.Record(state.document, state.document.GetTrace());
   if (ctx.dialogs) ctx.dialogs->DrawDialogs(state);
 }
 
@@ -205,7 +207,7 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   if (WindowTitle(state) != w.title) w.platform.SetTitle(w.title = WindowTitle(state));
   // An edit made during this frame is drawn in the next one: ask for it even when idle.
   if (state.document.Version() != version_before || state.document.TraceVersion() != trace_before ||
-      w.heatmaps.WorkDeferred() || w.session.Busy())  // "Opening..." is drawn until the file is in
+      w.heatmaps.WorkDeferred() || w.session.Busy() || state.sweep.Playing())  // "Opening..." is drawn until the file is in
     w.platform.RequestFrames(2);
   if (hooks.Done(frame)) return false;
   if (w.platform.TakeCloseRequest())

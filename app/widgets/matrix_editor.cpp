@@ -232,6 +232,19 @@ void Scrub(Document& document, const MatrixEditorSpec& spec, const Geometry& g,
   scrub.committed = scrub.committed || document.EditErrorFor(spec.source.c_str()) == nullptr;
 }
 
+// Right-click on a cell: what can be done with that one number.
+void CellMenu(const MatrixEditorSpec& spec, const Geometry& g, std::string& menu_cell) {
+  if (!spec.sweep_cell) return;
+  int r = -1, c = -1;
+  if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Right) && CellUnderMouse(g, *spec.values, &r, &c)) {
+    menu_cell = spec.source + "[" + std::to_string(r) + "][" + std::to_string(c) + "]";
+    ImGui::OpenPopup("##cell menu");
+  }
+  if (!ImGui::BeginPopup("##cell menu")) return;
+  if (ImGui::MenuItem(("Sweep " + menu_cell).c_str())) spec.sweep_cell(menu_cell);
+  ImGui::EndPopup();
+}
+
 void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
   int r = -1, c = -1;
   if (ImGui::IsItemActive() || !ImGui::IsItemHovered() || !CellUnderMouse(g, *spec.values, &r, &c))
@@ -240,6 +253,7 @@ void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
   ImGui::Text("%s[%d][%d] = %.6g", spec.source.c_str(), r, c, (*spec.values)(r, c));
   ImGui::TextColored(DimTextColor(), "drag \xE2\x86\x94 to scrub (Shift fine, Ctrl coarse)");
   ImGui::TextColored(DimTextColor(), "double-click to type \xC2\xB7 Ctrl+V pastes a matrix");
+  if (spec.sweep_cell) ImGui::TextColored(DimTextColor(), "right-click to sweep this number");
   ImGui::EndTooltip();
 }
 
@@ -404,6 +418,7 @@ void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec&
     StartTyping(spec, g, editor.typing);
     ClipboardKeys(document, spec);
     if (editor.typing.source != spec.source) Tooltip(spec, g);  // it would cover the field
+    CellMenu(spec, g, editor.menu_cell);
     DrawHeaders(spec, g);
     DrawCells(spec, g, colormap, editor.scrub);
     DrawBands(spec, g);

@@ -37,6 +37,7 @@ struct MatrixEditorState {
   };
   Scrub scrub;
   Typing typing;
+  std::string menu_cell;  ///< the cell right-clicked last, "W_q[0][1]"
 };
 
 struct MatrixEditorSpec {
@@ -53,6 +54,9 @@ struct MatrixEditorSpec {
   bool band_on_cols = true;        ///< bands are columns (rows layout) or rows (columns layout)
   int selected_band = -1;          ///< the selected head, drawn with a heavier outline
   MatrixEditorState* state = nullptr;  ///< what the editor keeps between frames (required)
+  /// When set, a right-click on a cell offers "Sweep W_q[0][1]", which calls this with the cell
+  /// in the one cell syntax (attnlab/cell_ref.h).
+  std::function<void(const std::string& cell)> sweep_cell;
 };
 
 /// Draws the editor at the cursor (grid, then Copy / Paste and any refusal message). `marks` is

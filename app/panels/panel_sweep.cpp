@@ -1,0 +1,213 @@
+#include "panels/panel_sweep.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "session/sweep.h"
+#include "widgets/control_marks.h"
+#include "widgets/matrix_editor.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::SweepPanel {
+namespace {
+
+struct SweepState {
+  char param[96] = "scale";
+  double from = 0.1, to = 2.0;
+  float seconds = 4.0f;
+  SweepRepeat repeat = SweepRepeat::Bounce;
+  std::string error;
+};
+
+void Dim(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
+// A range around the current value that shows something: the scale from a quarter to four times
+// itself (flat to sharp weights), a cell one unit either side.
+void DefaultRange(SweepState& sweep, const attnlab::Scenario& s) {
+  try {
+    const attnlab::CellRef ref = attnlab::parse_cell_ref(sweep.param);
+    const double v = attnlab::scenario_value(s, ref);
+    const bool positive = ref.name == "scale" || ref.name == "rope.base" || ref.name == "alibi";
+    sweep.from = positive ? v / 4.0 : v - 1.0;
+    sweep.to = positive ? v * 4.0 : v + 1.0;
+    if (ref.name == "rope.base") sweep.from = std::max(sweep.from, 2.0);
+    sweep.error.clear();
+  } catch (const attnlab::ScenarioError& e) {
+    sweep.error = e.what();
+  }
+}
+
+// A request from elsewhere (the scale's "Sweep" button, a cell's context menu): that parameter,
+// around its current value.
+void TakeRequest(AppState& state, SweepState& sweep) {
+  if (state.ui.sweep_request.empty()) return;
+  std::snprintf(sweep.param, sizeof sweep.param, "%s", state.ui.sweep_request.c_str());
+  state.ui.sweep_request.clear();
+  state.sweep.Pause(ImGui::GetTime());
+  DefaultRange(sweep, state.document.GetScenario());
+}
+
+// "scale = 0.354  (T = 2.83)": what the parameter holds now.
+std::string ValueText(const attnlab::Scenario& s, const char* param) {
+  try {
+    const attnlab::CellRef ref = attnlab::parse_cell_ref(param);
+    const double v = attnlab::scenario_value(s, ref);
+    char buf[96];
+    if (ref.name == "scale") std::snprintf(buf, sizeof buf, "now %.4g  (T = 1/scale = %.4g)", v, 1.0 / v);
+    else std::snprintf(buf, sizeof buf, "now %.4g", v);
+    return buf;
+  } catch (const attnlab::ScenarioError& e) {
+    return e.what();
+  }
+}
+
+void Controls(AppState& state, SweepState& sweep) {
+  const float label_w = ImGui::CalcTextSize("Seconds ").x;
+  const auto label = [&](const char* text) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(text);
+    ImGui::SameLine(label_w + ImGui::GetStyle().WindowPadding.x);
+    ImGui::SetNextItemWidth(-1.0f);
+  };
+  label("Number");
+  if (ImGui::InputTextWithHint("##param", "scale, X[0][1], heads[1].W_k[0][0], alibi[0]", sweep.param,
+                               sizeof sweep.param, ImGuiInputTextFlags_EnterReturnsTrue))
+    DefaultRange(sweep, state.document.GetScenario());
+  MarkLastItem(state.on_control, "sweep param");
+  Dim(ValueText(state.document.GetScenario(), sweep.param).c_str());
+  label("From");
+  ImGui::InputDouble("##from", &sweep.from, 0, 0, "%.4g");
+  MarkLastItem(state.on_control, "sweep from");
+  label("To");
+  ImGui::InputDouble("##to", &sweep.to, 0, 0, "%.4g");
+  MarkLastItem(state.on_control, "sweep to");
+  label("Seconds");
+  ImGui::SliderFloat("##seconds", &sweep.seconds, 0.5f, 30.0f, "%.1f s", ImGuiSliderFlags_Logarithmic);
+  int repeat = int(sweep.repeat);
+  ImGui::RadioButton("once", &repeat, int(SweepRepeat::Once));
+  ImGui::SameLine();
+  ImGui::RadioButton("loop", &repeat, int(SweepRepeat::Loop));
+  ImGui::SameLine();
+  ImGui::RadioButton("bounce", &repeat, int(SweepRepeat::Bounce));
+  sweep.repeat = SweepRepeat(repeat);
+}
+
+void PlayButtons(AppState& state, SweepState& sweep) {
+  const double now = ImGui::GetTime();
+  SweepPlayer& player = state.sweep;
+  // Resume only the sweep the fields still describe; after a change of number, Play starts anew.
+  const bool resumable = player.Started() && player.Spec().param.text() == sweep.param &&
+                         player.Spec().from == sweep.from && player.Spec().to == sweep.to;
+  const char* label = player.Playing() ? "Pause" : resumable ? "Resume" : "Play";
+  if (ImGui::Button(label, ImVec2(ImGui::GetFontSize() * 6.0f, 0))) {
+    if (player.Playing()) {
+      player.Pause(now);
+    } else if (resumable) {
+      player.Resume(now);
+    } else {
+      SweepSpec spec;
+      try {
+        spec.param = attnlab::parse_cell_ref(sweep.param);
+        spec.from = sweep.from;
+        spec.to = sweep.to;
+        spec.seconds = sweep.seconds;
+        spec.repeat = sweep.repeat;
+        sweep.error = player.Start(state.document, spec, now);
+      } catch (const attnlab::ScenarioError& e) {
+        sweep.error = e.what();
+      }
+    }
+  }
+  MarkLastItem(state.on_control, "sweep play");
+  if (player.Started()) {
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%s = %.4g", player.Spec().param.text().c_str(), player.Value());
+  }
+  if (!sweep.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
+    ImGui::TextWrapped("%s", sweep.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  Dim("Each frame is a new version of the scenario; pausing keeps the value, and the whole "
+      "sweep is one undo step (Ctrl+Z).");
+}
+
+// Mean entropy of each head (nats) against the swept value, or against T = 1/scale.
+void EntropyPlot(AppState& state, const SweepPlayer& player) {
+  const auto& samples = player.Samples();
+  if (samples.size() < 2) {
+    Dim("Play a sweep to draw each head's mean entropy against the value.");
+    return;
+  }
+  const bool temperature = player.Spec().param.name == "scale";
+  const auto x_of = [&](double v) { return temperature ? 1.0 / v : v; };
+  double x0 = x_of(samples.front().value), x1 = x_of(samples.back().value), y1 = 1e-9;
+  if (x0 > x1) std::swap(x0, x1);
+  for (const SweepSample& s : samples)
+    for (double e : s.mean_entropy) y1 = std::max(y1, e);
+  ImGui::Text("Mean entropy of each head's weights (nats) against %s", temperature ? "T = 1/scale" : player.Spec().param.text().c_str());
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, fs * 8.0f), fs * 9.0f);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##entropy plot", size);
+  MarkLastItem(state.on_control, "sweep entropy plot");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float left = p.x + fs * 2.5f, right = p.x + size.x - fs * 0.5f, top = p.y + fs * 0.5f, bottom = p.y + size.y - fs * 1.5f;
+  dl->AddRect(ImVec2(left, top), ImVec2(right, bottom), ImGui::GetColorU32(ImGuiCol_Border));
+  const auto X = [&](double x) { return float(left + (right - left) * (x1 > x0 ? (x - x0) / (x1 - x0) : 0.5)); };
+  const auto Y = [&](double y) { return float(bottom - (bottom - top) * (y / y1)); };
+  const std::size_t heads = samples.front().mean_entropy.size();
+  for (std::size_t h = 0; h < heads; ++h) {
+    std::vector<ImVec2> line;
+    for (const SweepSample& s : samples)
+      if (h < s.mean_entropy.size()) line.push_back(ImVec2(X(x_of(s.value)), Y(s.mean_entropy[h])));
+    std::sort(line.begin(), line.end(), [](const ImVec2& a, const ImVec2& b) { return a.x < b.x; });
+    dl->AddPolyline(line.data(), int(line.size()), HeadColor(int(h)), 0, std::max(2.0f, fs * 0.12f));
+  }
+  const float now_x = X(x_of(player.Value()));
+  dl->AddLine(ImVec2(now_x, top), ImVec2(now_x, bottom), AccentColor(), 1.0f);
+  char buf[32];
+  const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+  std::snprintf(buf, sizeof buf, "%.3g", y1);
+  dl->AddText(ImVec2(p.x, top - fs * 0.5f), ink, buf);
+  dl->AddText(ImVec2(p.x + fs, bottom - fs * 0.5f), ink, "0");
+  std::snprintf(buf, sizeof buf, "%.3g", x0);
+  dl->AddText(ImVec2(left, bottom + fs * 0.2f), ink, buf);
+  std::snprintf(buf, sizeof buf, "%.3g", x1);
+  dl->AddText(ImVec2(right - ImGui::CalcTextSize(buf).x, bottom + fs * 0.2f), ink, buf);
+  Dim(temperature ? "Small T (a large scale) sharpens each head's weights (entropy near 0); large T "
+                    "flattens them towards uniform (entropy ln n)."
+                  : "Each line is one head, in its colour.");
+}
+
+class Contents : public PanelContents {
+ public:
+  void Draw(AppState& state) override {
+    if (!ranged_) DefaultRange(sweep_, state.document.GetScenario());
+    ranged_ = true;
+    TakeRequest(state, sweep_);
+    Controls(state, sweep_);
+    PlayButtons(state, sweep_);
+    ImGui::Separator();
+    EntropyPlot(state, state.sweep);
+  }
+
+ private:
+  SweepState sweep_;
+  bool ranged_ = false;  // the first frame sets From and To around the current value
+};
+
+}  // namespace
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Contents>(); }
+
+}  // namespace attnlab::app::SweepPanel

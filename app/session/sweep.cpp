@@ -1,0 +1,93 @@
+#include "session/sweep.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attnlab/head_stats.h"
+
+namespace attnlab::app {
+
+double SweepValueAt(const SweepSpec& spec, double t) {
+  const double seconds = std::max(spec.seconds, 1e-3);
+  double u = std::max(0.0, t) / seconds;  // sweeps done, fractional
+  switch (spec.repeat) {
+    case SweepRepeat::Once: u = std::min(u, 1.0); break;
+    case SweepRepeat::Loop: u = u - std::floor(u); break;
+    case SweepRepeat::Bounce: {
+      const double phase = std::fmod(u, 2.0);
+      u = phase <= 1.0 ? phase : 2.0 - phase;
+      break;
+    }
+  }
+  return spec.from + (spec.to - spec.from) * u;
+}
+
+std::string SweepPlayer::Start(Document& doc, const SweepSpec& spec, double now) {
+  try {
+    attnlab::Scenario probe = doc.GetScenario();
+    attnlab::scenario_value(probe, spec.param);
+    for (double end : {spec.from, spec.to}) attnlab::set_scenario_value(probe, spec.param, end);
+  } catch (const attnlab::ScenarioError& e) {
+    return e.what();
+  }
+  if (!(spec.seconds > 0) || !std::isfinite(spec.seconds)) return "duration: expected a positive number of seconds";
+  samples_.clear();
+  spec_ = spec;
+  started_ = playing_ = true;
+  elapsed_ = 0.0;
+  resumed_at_ = now;
+  own_version_ = 0;
+  Tick(doc, now);
+  return {};
+}
+
+void SweepPlayer::Pause(double now) {
+  if (!playing_) return;
+  elapsed_ = Elapsed(now);
+  playing_ = false;
+}
+
+void SweepPlayer::Resume(double now) {
+  if (!started_ || playing_) return;
+  playing_ = true;
+  resumed_at_ = now;
+}
+
+void SweepPlayer::Tick(Document& doc, double now) {
+  if (!playing_) return;
+  if (own_version_ != 0 && doc.Version() != own_version_) {  // the user edited, undid or opened
+    playing_ = started_ = false;
+    return;
+  }
+  const double t = Elapsed(now);
+  const double value = SweepValueAt(spec_, t);
+  if (spec_.repeat == SweepRepeat::Once && t >= spec_.seconds) Pause(now);
+  if (own_version_ != 0 && value == value_) return;
+  const bool applied = doc.ApplyEdit("sweep", [&](attnlab::Scenario& s) { attnlab::set_scenario_value(s, spec_.param, value); },
+                                     /*coalesce=*/own_version_ != 0);
+  if (!applied) {  // refused (e.g. an ALiBi slope whose scores overflow): stop where it was
+    playing_ = false;
+    return;
+  }
+  value_ = value;
+  own_version_ = doc.Version();
+}
+
+void SweepPlayer::Record(const Document& doc, const attnlab::Trace& trace) {
+  if (own_version_ == 0 || doc.TraceVersion() != own_version_ || recorded_version_ == own_version_) return;
+  if (trace.heads.empty()) return;
+  recorded_version_ = own_version_;
+  SweepSample sample{value_, {}};
+  for (std::size_t h = 0; h < trace.heads.size(); ++h) {
+    const attnlab::HeadStats stats = attnlab::head_stats(trace, h);
+    double sum = 0.0;
+    for (double e : stats.entropy) sum += e;
+    sample.mean_entropy.push_back(stats.entropy.empty() ? 0.0 : sum / double(stats.entropy.size()));
+  }
+  const auto at = std::lower_bound(samples_.begin(), samples_.end(), value_,
+                                   [](const SweepSample& s, double v) { return s.value < v; });
+  if (at != samples_.end() && at->value == value_) *at = std::move(sample);
+  else samples_.insert(at, std::move(sample));
+}
+
+}  // namespace attnlab::app
