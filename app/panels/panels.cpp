@@ -6,6 +6,7 @@
 #include <string>
 
 #include "panels/panel_formula.h"
+#include "panels/panel_head_stats.h"
 #include "panels/panel_heads.h"
 #include "panels/panel_inspector.h"
 #include "panels/panel_mask.h"
@@ -42,17 +43,17 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
       {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
-       {{"Heads", {"Heads"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
+       {{"Heads", {"Heads", "Head stats"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
       {"left", 0.34f, 17,
        {{"Setup", {"Scenario", "Inputs", "Mask"}, 0.4f, 6},
-        {"Heads", {"Heads"}, 0.35f, 5},
+        {"Heads", {"Heads", "Head stats"}, 0.35f, 5},
         {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.25f, 5}}},
       {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
-        {"Details", {"Inspector", "Heads", "Single query", "Sweep", "Help"}, 0.4f, 6}}},
+        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Sweep", "Help"}, 0.4f, 6}}},
       {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
   switch (arrangement) {
     case Arrangement::Compact: return kCompact;
@@ -133,6 +134,7 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
        ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f});
   add({"Pipeline", PipelinePanel::Make()});
   add({"Heads", HeadsPanel::Make()});
+  add({"Head stats", HeadStatsPanel::Make()});
   Panel presenter{"Presenter", PresenterPanel::Make(), true, ImGuiWindowFlags_NoTitleBar};
   presenter.listed = false;
   add(std::move(presenter));

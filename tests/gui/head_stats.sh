@@ -1,0 +1,92 @@
+#!/bin/sh
+# The Head stats panel against the core, under Xvfb: the bars' lengths (read from the window's
+# pixels) are in the ratio of the heads' mean entropies that `attnlab-cli compute` prints, the
+# longest first; switching the measure with real input re-ranks the heads; a click on a bar
+# selects that head.
+# usage: head_stats.sh APP CLI
+set -eu
+app=$1
+cli=$2
+. "$(dirname "$0")/isolated_home.sh"
+. "$(dirname "$0")/window_driver.sh"
+size=1920x1080
+doc="$HOME/stats.json"
+python3 - "$doc" <<'PY'
+import json, random, sys
+rnd = random.Random(16)
+m = lambda r, c, s: [[round(rnd.uniform(-s, s), 2) for _ in range(c)] for _ in range(r)]
+# Three heads of very different sharpness: W_q's bands scaled 0.2, 1 and 3.
+wq = m(6, 6, 1)
+for row in wq:
+    for c in range(6):
+        row[c] = round(row[c] * [0.2, 1, 3][c // 2], 3)
+json.dump({"format": "attnlab/1", "title": "stats", "tokens": list("abcdefg"),
+           "X": m(7, 6, 2), "W_q": wq, "W_k": m(6, 6, 1), "W_v": m(6, 6, 1), "num_heads": 3},
+          open(sys.argv[1], "w"))
+PY
+"$cli" compute "$doc" > "$work/trace.json" || fail "compute"
+# bars SHOT MEASURE: checks the bars of SHOT against the trace's mean MEASURE per head.
+bars() {
+  /usr/bin/python3 - "$1" "$work/trace.json" "$2" <<'PY' || fail "bars of $2 do not follow the core"
+import json, sys
+from PIL import Image
+shot, trace, measure = sys.argv[1:]
+layout = json.load(open(shot + ".json"))
+img = Image.open(shot).convert("RGB")
+heads = json.load(open(trace))["heads"]
+want = [sum(h["stats"][measure]) / len(h["stats"][measure]) for h in heads]
+got, tops = [], []
+for h in range(len(heads)):
+    rect = next(c["rect"] for c in layout["controls"] if c["id"] == "stats bar %d" % h)
+    x0, y0, x1, y1 = [int(round(v)) for v in rect]
+    y = (y0 + y1) // 2
+    best = run = 0
+    prev = None
+    for x in range(x0, x1):  # the longest run of one saturated colour is the bar
+        p = img.getpixel((x, y))
+        sat = max(p) - min(p) > 80
+        run = run + 1 if sat and p == prev else (1 if sat else 0)
+        prev = p
+        best = max(best, run)
+    got.append(best)
+    tops.append(y0)
+top = max(want)
+expect = [got[want.index(top)] * w / top for w in want]
+for h in range(len(heads)):
+    print("head %d: mean %s %.4f, bar %d px (expected %.1f)" % (h + 1, measure, want[h], got[h], expect[h]))
+assert all(abs(g - e) <= 3 for g, e in zip(got, expect)), "bar lengths"
+order = sorted(range(len(heads)), key=lambda h: -want[h])
+assert [tops[h] for h in order] == sorted(tops), "heads ranked by the measure, largest on top"
+PY
+}
+capture() {  # capture NAME: the next frame as $work/NAME.png(.json)
+  rm -f "$work/cap.png" "$work/cap.png.json"
+  touch "$work/cap"
+  wait_for 10 test -f "$work/cap.png.json" || fail "no capture ($1)"
+  sleep 0.3
+  cp "$work/cap.png" "$work/$1.png"; cp "$work/cap.png.json" "$work/$1.png.json"
+}
+start "$doc" --size $size --show-panel "Head stats" --capture-on "$work/cap"
+capture entropy
+bars "$work/entropy.png" entropy
+cp "$work/entropy.png.json" "$work/layout.png.json"
+# The measure by real input: a click on "peak" (the largest weight).
+click $(python3 -c "import sys; r=[int(v) for v in sys.argv[1:5]]; print((r[0]+r[2])//2, (r[1]+r[3])//2)" $(control "stats measure 1"))
+capture peak
+bars "$work/peak.png" max_weight
+cp "$work/peak.png.json" "$work/layout.png.json"
+# A click on the bottom bar selects its head.
+last=$(python3 - "$work/peak.png.json" <<'PY'
+import json, sys
+bars = [c for c in json.load(open(sys.argv[1]))["controls"] if c["id"].startswith("stats bar ")]
+b = max(bars, key=lambda c: c["rect"][1])
+print(int(b["id"].split()[-1]), int((b["rect"][0] + b["rect"][2]) / 2), int((b["rect"][1] + b["rect"][3]) / 2))
+PY
+)
+set -- $last
+click "$2" "$3"
+capture selected
+python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["selected_head"] == int(sys.argv[2]) else 1)' \
+  "$work/selected.png.json" "$1" || fail "a click on head $(($1 + 1))'s bar did not select it"
+quit_and_wait
+echo "PASS: bars follow the core's statistics, re-rank with the measure, select with a click"
