@@ -18,6 +18,8 @@ const std::vector<Command>& commands() {
                  "  export FILE --lesson --out DIR [--scale 1|2] [--colormap NAME] [--decimals 1-6]\n"
                  "         one 1920x1080 PNG slide per step of the scenario's lesson",
        run_export},
+      {"compare", "compare A.json B.json [--format json|text]   per stage and head, the largest |A - B| and its cell",
+       run_compare},
   };
   return list;
 }
