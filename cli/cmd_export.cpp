@@ -1,17 +1,23 @@
 // attnlab-cli export FILE --out DIR: slide-ready figures (PNG, SVG), CSV and a runnable NumPy
-// script, rendered on the CPU (works with no display, no X server, no GPU). docs/EXPORT.md.
+// script, rendered on the CPU (works with no display, no X server, no GPU); with --sweep, one
+// animated GIF (or numbered frames) per figure as one number moves. docs/EXPORT.md.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "args.h"
 #include "attnlab/attention.h"
 #include "attnlab/export/csv.h"
+#include "attnlab/export/gif.h"
 #include "attnlab/export/lesson_slides.h"
 #include "attnlab/export/numpy_script.h"
+#include "attnlab/export/sweep_frames.h"
 #include "attnlab/export/views.h"
 #include "attnlab/scenario_io.h"
+#include "attnlab/sweep.h"
 #include "commands.h"
 
 namespace attnlab::cli {
@@ -29,7 +35,11 @@ struct ExportOptions {
   int scale = 1;
   Colormaps maps;
   FigureStyle style;
+  std::optional<Sweep> sweep;  ///< --sweep PARAM=FROM:TO:FRAMES
 };
+
+/// A sweep's GIF shows each frame this long: 10 frames a second.
+constexpr int kSweepFrameDelayCs = 10;
 
 /// --values, --transparent and --lesson are flags; the shared parser only knows `--name VALUE`.
 Args take_flags(const Args& args, FigureStyle& style, bool& lesson) {
@@ -59,8 +69,8 @@ std::vector<Stage> parse_stages(const std::string& text) {
 std::vector<std::string> parse_formats(const std::string& text) {
   const auto formats = split_list(text);
   for (const std::string& f : formats)
-    if (f != "png" && f != "svg" && f != "csv" && f != "numpy")
-      throw UsageError("--format expects a list of png,svg,csv,numpy, got '" + f + "'");
+    if (f != "png" && f != "svg" && f != "csv" && f != "numpy" && f != "gif")
+      throw UsageError("--format expects a list of png,svg,csv,numpy (gif with --sweep), got '" + f + "'");
   if (formats.empty()) throw UsageError("--format expects at least one of png,svg,csv,numpy");
   return formats;
 }
@@ -68,7 +78,7 @@ std::vector<std::string> parse_formats(const std::string& text) {
 ExportOptions parse_options(const Args& raw) {
   ExportOptions o;
   const ParsedArgs p = parse_args(
-      take_flags(raw, o.style, o.lesson), {"out", "what", "head", "format", "scale", "colormap", "decimals"});
+      take_flags(raw, o.style, o.lesson), {"out", "what", "head", "format", "scale", "colormap", "decimals", "sweep"});
   if (!p.has("out")) throw UsageError("export needs --out DIR");
   o.file = p.file;
   o.out = p.option("out", "");
@@ -86,6 +96,20 @@ ExportOptions parse_options(const Args& raw) {
   if (o.lesson && (p.has("what") || p.has("head") || p.option("format", "png") != "png"))
     throw UsageError("--lesson writes one PNG slide per step: it takes no --what, --head or --format");
   if (o.lesson && o.scale > 2) throw UsageError("--lesson expects --scale 1 or 2, got '4'");
+  const bool gif = std::find(o.formats.begin(), o.formats.end(), "gif") != o.formats.end();
+  if (p.has("sweep")) {
+    try {
+      o.sweep = parse_sweep(p.option("sweep", ""));
+    } catch (const ScenarioError& e) {
+      throw UsageError(std::string("--sweep ") + e.what());
+    }
+    if (o.lesson) throw UsageError("--sweep animates figures: it takes no --lesson");
+    for (const std::string& f : o.formats)
+      if (f != "gif" && f != "png" && f != "svg")
+        throw UsageError("--sweep writes --format gif, png or svg frames, got '" + f + "'");
+  } else if (gif) {
+    throw UsageError("--format gif animates a sweep: it needs --sweep PARAM=FROM:TO:FRAMES");
+  }
   const bool only_numpy = o.formats.size() == 1 && o.formats[0] == "numpy";
   if (o.out == "-" && !only_numpy) throw UsageError("--out - (standard output) works with --format numpy only");
   return o;
@@ -105,6 +129,28 @@ void export_figure(const ExportOptions& o, const HeatmapFigure& figure, const st
   }
 }
 
+/// The figures --what and --head select, in pipeline order (head 0 for the stages not per head).
+std::vector<SweepView> selected_views(const ExportOptions& o, const Trace& trace) {
+  std::vector<int> heads = o.heads;
+  if (heads.empty())
+    for (int h = 0; h < static_cast<int>(trace.heads.size()); ++h) heads.push_back(h);
+  const bool all = o.stages == all_stages();
+  std::vector<SweepView> views;
+  for (Stage stage : o.stages) {
+    if (!has_stage(trace, stage)) {
+      if (all) continue;
+      throw ScenarioError(std::string("--what ") + stage_name(stage) + ": this scenario has no such stage (X_pos needs "
+                          "positional_encoding, Q_rot and K_rot need rope, bias needs alibi)");
+    }
+    if (!per_head(stage)) {
+      views.push_back({stage, 0});
+      continue;
+    }
+    for (int h : heads) views.push_back({stage, h});
+  }
+  return views;
+}
+
 void export_all(const ExportOptions& o, const Scenario& scenario, const Trace& trace, const std::string& file) {
   if (o.out == "-") {
     std::cout << numpy_script(scenario, std::filesystem::path(file).filename().string());
@@ -113,22 +159,43 @@ void export_all(const ExportOptions& o, const Scenario& scenario, const Trace& t
   std::filesystem::create_directories(o.out);
   if (std::find(o.formats.begin(), o.formats.end(), "numpy") != o.formats.end())
     write(o.out / "attention.py", numpy_script(scenario, std::filesystem::path(file).filename().string()));
-  std::vector<int> heads = o.heads;
-  if (heads.empty())
-    for (int h = 0; h < static_cast<int>(trace.heads.size()); ++h) heads.push_back(h);
-  const bool all = o.stages == all_stages();
-  for (Stage stage : o.stages) {
-    if (!has_stage(trace, stage)) {
-      if (all) continue;
-      throw ScenarioError(std::string("--what ") + stage_name(stage) + ": this scenario has no such stage (X_pos needs "
-                          "positional_encoding, Q_rot and K_rot need rope, bias needs alibi)");
+  for (const SweepView& v : selected_views(o, trace))
+    export_figure(o, stage_figure(scenario, trace, v.stage, v.head, o.maps), file_stem(v.stage, v.head));
+}
+
+bool wants(const ExportOptions& o, const char* format) {
+  return std::find(o.formats.begin(), o.formats.end(), format) != o.formats.end();
+}
+
+// Frame by frame: each frame's trace is computed once and drawn for every view; the GIFs grow as
+// compressed bytes and are written (atomically) when the last frame is in.
+void export_sweep(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
+  const Sweep& sweep = *o.sweep;
+  const std::vector<SweepView> views = selected_views(o, trace);
+  const std::vector<SweepPlan> plans = plan_sweep(scenario, sweep, views, o.maps, o.style);
+  std::filesystem::create_directories(o.out);
+  std::vector<std::unique_ptr<GifEncoder>> gifs;
+  for (const SweepPlan& plan : plans)
+    if (wants(o, "gif"))
+      gifs.push_back(std::make_unique<GifEncoder>(plan.style.min_width * o.scale, plan.style.min_height * o.scale,
+                                                  gif_palette(plan.scale.map, o.style.transparent),
+                                                  kSweepFrameDelayCs, o.style.transparent));
+  for (int k = 0; k < sweep.frames; ++k) {
+    const Scenario s = sweep_scenario(scenario, sweep, k);
+    const Trace t = compute(s);
+    for (std::size_t v = 0; v < views.size(); ++v) {
+      const HeatmapFigure figure = sweep_figure(s, t, sweep, k, views[v], plans[v], o.maps);
+      const std::string stem = sweep_frame_stem(views[v], k);
+      if (wants(o, "png") || wants(o, "gif")) {
+        const Canvas canvas = render_figure(figure, plans[v].style, o.scale);
+        if (wants(o, "png")) write(o.out / (stem + ".png"), encode_png(canvas));
+        if (wants(o, "gif")) gifs[v]->add_frame(canvas);
+      }
+      if (wants(o, "svg")) write(o.out / (stem + ".svg"), figure_svg(figure, plans[v].style));
     }
-    if (!per_head(stage)) {
-      export_figure(o, stage_figure(scenario, trace, stage, 0, o.maps), file_stem(stage, 0));
-      continue;
-    }
-    for (int h : heads) export_figure(o, stage_figure(scenario, trace, stage, h, o.maps), file_stem(stage, h));
   }
+  for (std::size_t v = 0; v < gifs.size(); ++v)
+    write(o.out / (file_stem(views[v].stage, views[v].head) + ".gif"), gifs[v]->finish());
 }
 
 // One slide per step, and one before the reveal for a step that asks for a prediction.
@@ -159,9 +226,18 @@ int run_export(const Args& args) {
   if (!o.heads.empty() && o.heads[0] >= static_cast<int>(trace.heads.size()))
     throw UsageError("--head " + std::to_string(o.heads[0] + 1) + ": the scenario has " +
                      std::to_string(trace.heads.size()) + " head(s)");
+  if (o.sweep) {
+    try {  // both ends, before any frame is drawn
+      check_sweep(scenario, *o.sweep);
+    } catch (const ScenarioError& e) {
+      throw UsageError(std::string("--sweep ") + e.what());
+    }
+  }
   try {
     if (o.lesson)
       export_lesson(o, scenario, trace);
+    else if (o.sweep)
+      export_sweep(o, scenario, trace);
     else
       export_all(o, scenario, trace, o.file);
   } catch (const std::exception& e) {  // no font, unwritable directory: the message names the path

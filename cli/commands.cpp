@@ -15,9 +15,13 @@ const std::vector<Command>& commands() {
       {"export", "export FILE --out DIR [--what LIST|all] [--head N|all] [--format png,svg,csv,numpy]\n"
                  "         [--scale 1|2|4] [--colormap NAME] [--values] [--decimals 1-6] [--transparent]\n"
                  "         figures, CSV, NumPy (docs/EXPORT.md)\n"
+                 "  export FILE --sweep PARAM=FROM:TO:FRAMES --out DIR [--what LIST] [--head N] [--format gif,png,svg]\n"
+                 "         one animated GIF (or numbered frames) per figure as PARAM moves, e.g. scale=0.1:2:40\n"
                  "  export FILE --lesson --out DIR [--scale 1|2] [--colormap NAME] [--decimals 1-6]\n"
                  "         one 1920x1080 PNG slide per step of the scenario's lesson",
        run_export},
+      {"compare", "compare A.json B.json [--format json|text]   per stage and head, the largest |A - B| and its cell",
+       run_compare},
   };
   return list;
 }

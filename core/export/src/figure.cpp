@@ -136,7 +136,7 @@ struct Builder {
 
   void build() {
     out.value_decimals = value_decimals(f, style.decimals);
-    out.cell = choose_cell();
+    out.cell = std::max(choose_cell(), style.min_cell);
     fit_values();
     const int rows = static_cast<int>(f.values.rows()), cols = static_cast<int>(f.values.cols());
     std::vector<std::string> row_labels, col_labels;
@@ -193,10 +193,10 @@ struct Builder {
     }
     add_values();
     right = std::max(right, add_colorbar());
-    out.width = static_cast<int>(std::ceil(right)) + kMargin;
+    out.width = std::max(static_cast<int>(std::ceil(right)) + kMargin, style.min_width);
     const int bottom = std::max(out.grid.y + out.grid.h,
                                 out.has_masked ? out.masked_swatch.y + out.masked_swatch.h : out.colorbar.y + out.colorbar.h);
-    out.height = bottom + kMargin;
+    out.height = std::max(bottom + kMargin, style.min_height);
   }
 
   /// A plain patch behind the text of a masked cell, so the hatching does not cross the glyphs.

@@ -32,6 +32,9 @@ struct FigureStyle {
   bool transparent = false;  ///< no page colour (PNG alpha 0, SVG without background rect)
   int decimals = kDefaultDecimals;  ///< of the values in cells and the colour bar's ends
                                     ///< (kMinDecimals to kMaxDecimals; integer matrices: none)
+  /// Lower bounds on the cell side and the figure's size (figure units; 0: none), so that the
+  /// frames of a sweep, whose titles and values differ, share one size and one grid position.
+  int min_cell = 0, min_width = 0, min_height = 0;
 };
 
 /// One piece of text, positioned in figure units (1x pixels). (x, y) is the baseline anchor.

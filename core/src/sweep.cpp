@@ -1,0 +1,87 @@
+// Sweeps (sweep.h): parsing PARAM=FROM:TO:FRAMES and the frames' scenarios.
+#include "attnlab/sweep.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "attnlab/number_format.h"
+
+namespace attnlab {
+namespace {
+
+const char* const kShape = ": expected PARAM=FROM:TO:FRAMES, e.g. scale=0.1:2:40";
+
+double parse_end(const std::string& text, const std::string& what, const std::string& sweep) {
+  if (text.empty()) throw ScenarioError("\"" + sweep + "\": " + what + " is missing" + kShape);
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(begin, &end);
+  if (end == begin || *end != '\0')
+    throw ScenarioError("\"" + sweep + "\": " + what + " expected a number, got \"" + text + "\"");
+  if (!std::isfinite(v) || errno == ERANGE)
+    throw ScenarioError("\"" + sweep + "\": " + what + " expected a finite number, got \"" + text + "\"");
+  return v;
+}
+
+int parse_frames(const std::string& text, const std::string& sweep) {
+  const std::string expected = "\"" + sweep + "\": FRAMES expected a whole number from " +
+                               std::to_string(kMinSweepFrames) + " to " + std::to_string(kMaxSweepFrames) +
+                               ", got \"" + text + "\"";
+  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos)
+    throw ScenarioError(expected);
+  const int frames = std::stoi(text);
+  if (frames < kMinSweepFrames || frames > kMaxSweepFrames) throw ScenarioError(expected);
+  return frames;
+}
+
+}  // namespace
+
+double Sweep::value(int k) const {
+  if (k <= 0) return from;
+  if (k >= frames - 1) return to;  // exact, not from + (to - from) * 1 rounded
+  return from + (to - from) * k / (frames - 1);
+}
+
+Sweep parse_sweep(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos) throw ScenarioError("\"" + text + "\"" + kShape);
+  const std::string ends = text.substr(eq + 1);
+  const auto c1 = ends.find(':');
+  const auto c2 = c1 == std::string::npos ? std::string::npos : ends.find(':', c1 + 1);
+  if (c2 == std::string::npos || ends.find(':', c2 + 1) != std::string::npos)
+    throw ScenarioError("\"" + text + "\"" + kShape);
+  Sweep s;
+  s.param = parse_cell_ref(text.substr(0, eq));
+  s.from = parse_end(ends.substr(0, c1), "FROM", text);
+  s.to = parse_end(ends.substr(c1 + 1, c2 - c1 - 1), "TO", text);
+  s.frames = parse_frames(ends.substr(c2 + 1), text);
+  return s;
+}
+
+void check_sweep(const Scenario& scenario, const Sweep& sweep) {
+  scenario_value(scenario, sweep.param);
+  for (double v : {sweep.from, sweep.to}) {
+    Scenario copy = scenario;
+    set_scenario_value(copy, sweep.param, v);
+  }
+}
+
+Scenario sweep_scenario(const Scenario& scenario, const Sweep& sweep, int k) {
+  Scenario s = scenario;
+  set_scenario_value(s, sweep.param, sweep.value(k));
+  return s;
+}
+
+std::string sweep_value_text(const Sweep& sweep, int k) {
+  // Enough decimals for one step, plus one: 40 frames over [0.1, 2] step by 0.049 -> 3 decimals.
+  const double step = std::fabs(sweep.to - sweep.from) / (sweep.frames - 1);
+  const int decimals = step > 0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(step))) + 1, 2, 6) : 2;
+  std::string s = format_trimmed(sweep.value(k), decimals);
+  if (!s.empty() && s[0] == '-') s = "\xE2\x88\x92" + s.substr(1);  // U+2212, as the figures write it
+  return s;
+}
+
+}  // namespace attnlab
