@@ -378,7 +378,7 @@ TEST(ExportCli, DecimalsSetThePrecisionOfTheValuesInCells) {
   EXPECT_EQ(svg_value(read_file(dir3 / "output.svg"), 0, 0), std::string(kMinus) + "21.207");
   EXPECT_EQ(svg_value(read_file(dir2 / "output.svg"), 0, 0),
             std::string(kMinus) + "21.21");  // default 2
-  for (const std::string& bad : {"0", "7", "two", "2.5"}) {
+  for (const std::string bad : {"0", "7", "two", "2.5"}) {
     const Shell b = cli("export " + file + " --out " + dir2.string() + " --decimals " + bad);
     EXPECT_EQ(b.status, 2) << bad;
     // One line names the option, then the usage, as for every other option.

@@ -187,7 +187,9 @@ TEST(CompareCli, InfinityIsTheStringInf) {
   const CliRun r = cli("compare " + saved(a, "causal.json") + " " + saved(b, "open.json"));
   ASSERT_EQ(r.status, 0) << r.err;
   for (const auto& s : nlohmann::json::parse(r.out)["stages"])
-    if (s["stage"] == "masked") EXPECT_EQ(s["max_abs_diff"], "inf");
+    if (s["stage"] == "masked") {
+      EXPECT_EQ(s["max_abs_diff"], "inf");
+    }
 }
 
 TEST(CompareCli, TextIsAnAlignedTable) {
