@@ -38,9 +38,6 @@ struct ExportOptions {
   std::optional<Sweep> sweep;  ///< --sweep PARAM=FROM:TO:FRAMES
 };
 
-/// A sweep's GIF shows each frame this long: 10 frames a second.
-constexpr int kSweepFrameDelayCs = 10;
-
 /// --values, --transparent and --lesson are flags; the shared parser only knows `--name VALUE`.
 Args take_flags(const Args& args, FigureStyle& style, bool& lesson) {
   Args rest;
@@ -167,35 +164,26 @@ bool wants(const ExportOptions& o, const char* format) {
   return std::find(o.formats.begin(), o.formats.end(), format) != o.formats.end();
 }
 
-// Frame by frame: each frame's trace is computed once and drawn for every view; the GIFs grow as
-// compressed bytes and are written (atomically) when the last frame is in.
+// GIFs from the export library (each frame computed once for every view); PNG and SVG frames
+// written as they come.
 void export_sweep(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
   const Sweep& sweep = *o.sweep;
   const std::vector<SweepView> views = selected_views(o, trace);
   const std::vector<SweepPlan> plans = plan_sweep(scenario, sweep, views, o.maps, o.style);
   std::filesystem::create_directories(o.out);
-  std::vector<std::unique_ptr<GifEncoder>> gifs;
-  for (const SweepPlan& plan : plans)
-    if (wants(o, "gif"))
-      gifs.push_back(std::make_unique<GifEncoder>(plan.style.min_width * o.scale, plan.style.min_height * o.scale,
-                                                  gif_palette(plan.scale.map, o.style.transparent),
-                                                  kSweepFrameDelayCs, o.style.transparent));
-  for (int k = 0; k < sweep.frames; ++k) {
-    const Scenario s = sweep_scenario(scenario, sweep, k);
-    const Trace t = compute(s);
+  if (wants(o, "gif")) {
+    const std::vector<std::string> gifs = sweep_gifs(scenario, sweep, views, plans, o.maps, o.scale);
+    for (std::size_t v = 0; v < gifs.size(); ++v) write(o.out / (file_stem(views[v].stage, views[v].head) + ".gif"), gifs[v]);
+  }
+  if (!wants(o, "png") && !wants(o, "svg")) return;
+  for_each_sweep_frame(scenario, sweep, [&](int k, const Scenario& s, const Trace& t) {
     for (std::size_t v = 0; v < views.size(); ++v) {
       const HeatmapFigure figure = sweep_figure(s, t, sweep, k, views[v], plans[v], o.maps);
       const std::string stem = sweep_frame_stem(views[v], k);
-      if (wants(o, "png") || wants(o, "gif")) {
-        const Canvas canvas = render_figure(figure, plans[v].style, o.scale);
-        if (wants(o, "png")) write(o.out / (stem + ".png"), encode_png(canvas));
-        if (wants(o, "gif")) gifs[v]->add_frame(canvas);
-      }
+      if (wants(o, "png")) write(o.out / (stem + ".png"), encode_png(render_figure(figure, plans[v].style, o.scale)));
       if (wants(o, "svg")) write(o.out / (stem + ".svg"), figure_svg(figure, plans[v].style));
     }
-  }
-  for (std::size_t v = 0; v < gifs.size(); ++v)
-    write(o.out / (file_stem(views[v].stage, views[v].head) + ".gif"), gifs[v]->finish());
+  });
 }
 
 // One slide per step, and one before the reveal for a step that asks for a prediction.

@@ -2,6 +2,7 @@
 /// The figures of a parameter sweep (attnlab/sweep.h): one per frame and selected view, all of one
 /// view the same size and in one colour range, so that they animate (a GIF) or line up (numbered
 /// PNG or SVG frames).
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,14 @@ struct SweepView {
   Stage stage = Stage::weights;
   int head = 0;
 };
+
+/// A GIF frame's delay, in hundredths of a second: 10 frames a second.
+constexpr int kSweepFrameDelayCs = 10;
+
+/// Frame by frame, in order: each frame's scenario (sweep_scenario) and its trace, computed once.
+/// Throws ScenarioError when a frame's scenario does not compute.
+void for_each_sweep_frame(const Scenario& scenario, const Sweep& sweep,
+                          const std::function<void(int k, const Scenario& frame, const Trace& trace)>& on_frame);
 
 /// What every frame of one view shares.
 struct SweepPlan {
@@ -38,6 +47,11 @@ std::vector<SweepPlan> plan_sweep(const Scenario& scenario, const Sweep& sweep, 
 /// "Head 1 – attention weights (rows: queries) — scale = 0.354".
 HeatmapFigure sweep_figure(const Scenario& frame_scenario, const Trace& frame_trace, const Sweep& sweep, int k,
                            const SweepView& view, const SweepPlan& plan, const Colormaps& maps);
+
+/// One animated GIF per view, in the order of `views` (the file's bytes, looping, 10 frames a
+/// second): every frame computed once and drawn for each view at `scale` (1 to 4) with its plan.
+std::vector<std::string> sweep_gifs(const Scenario& scenario, const Sweep& sweep, const std::vector<SweepView>& views,
+                                    const std::vector<SweepPlan>& plans, const Colormaps& maps, int scale);
 
 /// " — scale = 0.354": what sweep_figure appends to frame k's title.
 std::string sweep_title_suffix(const Sweep& sweep, int k);
