@@ -18,6 +18,10 @@ const std::vector<Command>& commands() {
                  "  export FILE --lesson --out DIR [--scale 1|2] [--colormap NAME] [--decimals 1-6]\n"
                  "         one 1920x1080 PNG slide per step of the scenario's lesson",
        run_export},
+      {"sensitivity", "sensitivity FILE --of CELL   exact gradient of one cell, CELL one of output[i][j], concat[i][j],\n"
+                      "         heads[h].weights[i][j], heads[h].scores[i][j], heads[h].output[i][j] (indices in the\n"
+                      "         file's layout, h from 0), with respect to every input and weight, as JSON",
+       run_sensitivity},
   };
   return list;
 }

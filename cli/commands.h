@@ -30,5 +30,6 @@ int run_compute(const Args& args);
 int run_validate(const Args& args);
 int run_bench(const Args& args);
 int run_export(const Args& args);
+int run_sensitivity(const Args& args);
 
 }  // namespace attnlab::cli

@@ -3,6 +3,8 @@
 // every stage the backward pass goes through.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -12,7 +14,9 @@
 #include "attnlab/attention.h"
 #include "attnlab/model.h"
 #include "attnlab/random.h"
+#include "attnlab/scenario_io.h"
 #include "attnlab/sensitivity.h"
+#include "test_support.h"
 
 namespace {
 
@@ -340,6 +344,97 @@ TEST(Sensitivity, RefusesReferencesThatNameNoCell) {
   EXPECT_NE(message("output[0]").find("output[0]: expected output[row][col]"), std::string::npos);
   EXPECT_NE(message("kv_heads[0].W_k[0][0]").find("expected output[i][j]"), std::string::npos);
   EXPECT_EQ(message("concat[-1][0]"), "concat[-1][0]: no such cell in a 4x6 matrix");
+}
+
+// ---- PyTorch autograd references (scripts/gen_fixtures_sensitivity.py) ------------------------------
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<fs::path> sensitivity_fixtures() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "tests" / "fixtures"))
+    if (e.path().filename().string().rfind("sensitivity_", 0) == 0) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// The worst |a - b| / max(1, |b|) over two JSON documents of the same shape; a difference in
+/// shape or keys is a failure naming the path.
+struct Comparison {
+  double worst = 0;
+  std::string worst_at, mismatch;
+};
+
+void compare(const json& actual, const json& expected, const std::string& path, Comparison& c) {
+  if (!c.mismatch.empty()) return;
+  if (expected.is_number()) {
+    if (!actual.is_number()) {
+      c.mismatch = path + ": expected a number";
+      return;
+    }
+    const double a = actual.get<double>(), b = expected.get<double>();
+    const double err = std::abs(a - b) / std::max(1.0, std::abs(b));
+    if (err > c.worst || !(err == err)) c.worst = err, c.worst_at = path;
+  } else if (expected.is_array()) {
+    if (!actual.is_array() || actual.size() != expected.size()) {
+      c.mismatch = path + ": expected an array of " + std::to_string(expected.size()) + ", got " + actual.dump().substr(0, 40);
+      return;
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) compare(actual[i], expected[i], path + "[" + std::to_string(i) + "]", c);
+  } else if (expected.is_object()) {
+    for (const auto& [key, value] : expected.items()) {
+      if (!actual.contains(key)) {
+        c.mismatch = path + "." + key + ": missing";
+        return;
+      }
+      compare(actual[key], value, path + "." + key, c);
+    }
+    for (const auto& [key, value] : actual.items())
+      if (!expected.contains(key)) c.mismatch = path + "." + key + ": not in the reference";
+  }
+}
+
+/// Checks {"of", "value", "grad"} against a fixture, to 1e-7 relative to max(1, |reference|).
+void expect_matches_fixture(const json& actual, const json& fixture, const std::string& what) {
+  EXPECT_EQ(actual["of"], fixture["of"]) << what;
+  Comparison c;
+  compare(actual["value"], fixture["value"], "value", c);
+  compare(actual["grad"], fixture["grad"], "grad", c);
+  EXPECT_TRUE(c.mismatch.empty()) << what << ": " << c.mismatch;
+  EXPECT_LE(c.worst, 1e-7) << what << ": worst relative error " << c.worst << " at " << c.worst_at;
+  std::printf("  %s: worst relative error against torch %.2e (%s)\n", what.c_str(), c.worst, c.worst_at.c_str());
+}
+
+json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+TEST(SensitivityFixtures, CoreMatchesTorchAutograd) {
+  const std::vector<fs::path> files = sensitivity_fixtures();
+  ASSERT_GE(files.size(), 8u) << "run /usr/bin/python3 scripts/gen_fixtures_sensitivity.py";
+  for (const fs::path& file : files) {
+    const json fixture = read_json(file);
+    const Scenario s = scenario_from_json(fixture["scenario"]);
+    const json actual = sensitivity_to_json(sensitivity(s, parse_cell_ref(fixture["of"].get<std::string>())));
+    expect_matches_fixture(actual, fixture, file.filename().string());
+  }
+}
+
+TEST(SensitivityFixtures, CliMatchesTorchAutograd) {
+  const fs::path dir = fs::temp_directory_path() / ("attnlab_sensitivity_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const fs::path& file : sensitivity_fixtures()) {
+    const json fixture = read_json(file);
+    const fs::path scenario = dir / file.filename();
+    std::ofstream(scenario) << fixture["scenario"].dump();
+    const auto run = attnlab::testing::run_shell(std::string(ATTNLAB_CLI) + " sensitivity " + scenario.string() +
+                                                 " --of '" + fixture["of"].get<std::string>() + "'");
+    ASSERT_EQ(run.status, 0) << file;
+    expect_matches_fixture(json::parse(run.out), fixture, "cli " + file.filename().string());
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "attnlab/attention.h"
 #include "attnlab/positions.h"
+#include "attnlab/trace_io.h"
 
 namespace attnlab {
 
@@ -156,6 +157,30 @@ std::optional<Vector> stored(const std::optional<Vector>& b, const Vector& grad)
   return grad;
 }
 
+nlohmann::json vector_to_json(const Vector& v) {
+  nlohmann::json out = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) out.push_back(v(i));
+  return out;
+}
+
+void put(nlohmann::json& out, const char* key, const std::optional<Matrix>& m) {
+  if (m) out[key] = matrix_to_json(*m);
+}
+void put(nlohmann::json& out, const char* key, const std::optional<Vector>& v) {
+  if (v) out[key] = vector_to_json(*v);
+}
+
+nlohmann::json projections_to_json(const ProjectionGradients& p) {
+  nlohmann::json out = nlohmann::json::object();
+  put(out, "W_q", p.W_q);
+  put(out, "W_k", p.W_k);
+  put(out, "W_v", p.W_v);
+  put(out, "b_q", p.b_q);
+  put(out, "b_k", p.b_k);
+  put(out, "b_v", p.b_v);
+  return out;
+}
+
 }  // namespace
 
 TraceCell trace_cell(const Model& m, Layout layout, const CellRef& ref) {
@@ -249,6 +274,22 @@ Sensitivity sensitivity(const Scenario& s, const CellRef& of) {
   if (s.W_o) out.W_o = in_layout(g.W_o, L);
   if (s.b_o) out.b_o = g.b_o;
   return out;
+}
+
+nlohmann::json sensitivity_to_json(const Sensitivity& g) {
+  nlohmann::json grad = projections_to_json(g.full);
+  grad["X"] = matrix_to_json(g.X);
+  put(grad, "Z", g.Z);
+  const auto list = [](const std::vector<ProjectionGradients>& heads) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const ProjectionGradients& p : heads) out.push_back(projections_to_json(p));
+    return out;
+  };
+  if (!g.heads.empty()) grad["heads"] = list(g.heads);
+  if (!g.kv_heads.empty()) grad["kv_heads"] = list(g.kv_heads);
+  put(grad, "W_o", g.W_o);
+  put(grad, "b_o", g.b_o);
+  return {{"of", g.of.text()}, {"value", g.value}, {"grad", std::move(grad)}};
 }
 
 }  // namespace attnlab

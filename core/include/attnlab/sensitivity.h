@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "attnlab/cell_ref.h"
 #include "attnlab/model.h"
 
@@ -50,5 +52,10 @@ struct Sensitivity {
 /// Computes the trace, then backpropagates from the cell `of` names (trace_cell()): one forward
 /// and one backward pass. Throws ScenarioError for an invalid scenario or reference.
 Sensitivity sensitivity(const Scenario& s, const CellRef& of);
+
+/// {"of": "output[0][0]", "value": v, "grad": {"X", "Z", "W_q", "W_k", "W_v", "b_q", "b_k", "b_v",
+/// "heads": [{...}], "kv_heads": [{...}], "W_o", "b_o"}}: each key present where the scenario has the
+/// matrix, every matrix an array of rows in the scenario's layout, every bias a plain array.
+nlohmann::json sensitivity_to_json(const Sensitivity& g);
 
 }  // namespace attnlab
