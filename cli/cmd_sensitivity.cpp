@@ -1,5 +1,5 @@
-// attnlab-cli sensitivity FILE --of CELL: the exact gradient of one trace cell with respect to every
-// input and weight of the scenario, as JSON.
+// attnlab-cli sensitivity FILE --of CELL: the exact gradient of one trace cell with respect to
+// every input and weight of the scenario, as JSON.
 #include <iostream>
 
 #include "args.h"

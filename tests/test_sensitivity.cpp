@@ -28,7 +28,9 @@ double stored_cell(const Trace& t, const CellRef& ref) {
   const Eigen::Index r = ref.index[0], c = ref.index[1];
   if (ref.head < 0) return ref.name == "output" ? t.output(r, c) : t.concat(r, c);
   const HeadTrace& h = t.heads[std::size_t(ref.head)];
-  return ref.name == "weights" ? h.weights(r, c) : ref.name == "scores" ? h.scores(r, c) : h.output(r, c);
+  return ref.name == "weights"  ? h.weights(r, c)
+         : ref.name == "scores" ? h.scores(r, c)
+                                : h.output(r, c);
 }
 
 /// One number of the scenario, its analytic gradient and its name for messages.
@@ -38,8 +40,9 @@ struct Param {
   double grad;
 };
 
-void add_matrix(std::vector<Param>& out, const std::string& name, const std::function<Matrix&(Scenario&)>& of,
-                const Scenario& s, const std::optional<Matrix>& grad) {
+void add_matrix(std::vector<Param>& out, const std::string& name,
+                const std::function<Matrix&(Scenario&)>& of, const Scenario& s,
+                const std::optional<Matrix>& grad) {
   ASSERT_TRUE(grad.has_value()) << name << ": no gradient";
   const Matrix& m = of(const_cast<Scenario&>(s));
   ASSERT_EQ(grad->rows(), m.rows()) << name;
@@ -50,14 +53,15 @@ void add_matrix(std::vector<Param>& out, const std::string& name, const std::fun
                      [of, r, c](Scenario& x) -> double& { return of(x)(r, c); }, (*grad)(r, c)});
 }
 
-void add_vector(std::vector<Param>& out, const std::string& name, const std::function<Vector&(Scenario&)>& of,
-                const Scenario& s, const std::optional<Vector>& grad) {
+void add_vector(std::vector<Param>& out, const std::string& name,
+                const std::function<Vector&(Scenario&)>& of, const Scenario& s,
+                const std::optional<Vector>& grad) {
   ASSERT_TRUE(grad.has_value()) << name << ": no gradient";
   const Vector& v = of(const_cast<Scenario&>(s));
   ASSERT_EQ(grad->size(), v.size()) << name;
   for (Eigen::Index i = 0; i < v.size(); ++i)
-    out.push_back({name + "[" + std::to_string(i) + "]", [of, i](Scenario& x) -> double& { return of(x)(i); },
-                   (*grad)(i)});
+    out.push_back({name + "[" + std::to_string(i) + "]",
+                   [of, i](Scenario& x) -> double& { return of(x)(i); }, (*grad)(i)});
 }
 
 /// The projections' numbers, where the scenario has them; a gradient only where it does.
@@ -69,11 +73,17 @@ void add_projections(std::vector<Param>& out, const std::string& prefix,
   using B = std::optional<Vector> Projections::*;
   const auto matrix = [&](const char* name, W field, const std::optional<Matrix>& grad) {
     EXPECT_EQ((p.*field).has_value(), grad.has_value()) << prefix << name;
-    if (p.*field) add_matrix(out, prefix + name, [of, field](Scenario& x) -> Matrix& { return *(of(x).*field); }, s, grad);
+    if (p.*field)
+      add_matrix(
+          out, prefix + name, [of, field](Scenario& x) -> Matrix& { return *(of(x).*field); }, s,
+          grad);
   };
   const auto vector = [&](const char* name, B field, const std::optional<Vector>& grad) {
     EXPECT_EQ((p.*field).has_value(), grad.has_value()) << prefix << name;
-    if (p.*field) add_vector(out, prefix + name, [of, field](Scenario& x) -> Vector& { return *(of(x).*field); }, s, grad);
+    if (p.*field)
+      add_vector(
+          out, prefix + name, [of, field](Scenario& x) -> Vector& { return *(of(x).*field); }, s,
+          grad);
   };
   matrix("W_q", &Projections::W_q, g.W_q);
   vector("b_q", &Projections::b_q, g.b_q);
@@ -88,22 +98,34 @@ void add_projections(std::vector<Param>& out, const std::string& prefix,
 /// exactly where the scenario has the matrix and shaped like it.
 std::vector<Param> params(const Scenario& s, const Sensitivity& g) {
   std::vector<Param> out;
-  add_matrix(out, "X", [](Scenario& x) -> Matrix& { return x.X; }, s, g.X);
+  add_matrix(
+      out, "X", [](Scenario& x) -> Matrix& { return x.X; }, s, g.X);
   EXPECT_EQ(s.Z.has_value(), g.Z.has_value());
-  if (s.Z) add_matrix(out, "Z", [](Scenario& x) -> Matrix& { return *x.Z; }, s, g.Z);
-  if (!s.per_head()) add_projections(out, "", [](Scenario& x) -> Projections& { return x.full; }, s, g.full);
+  if (s.Z)
+    add_matrix(
+        out, "Z", [](Scenario& x) -> Matrix& { return *x.Z; }, s, g.Z);
+  if (!s.per_head())
+    add_projections(
+        out, "", [](Scenario& x) -> Projections& { return x.full; }, s, g.full);
   EXPECT_EQ(g.heads.size(), s.heads.size());
   EXPECT_EQ(g.kv_heads.size(), s.kv_heads.size());
   for (std::size_t h = 0; h < std::min(s.heads.size(), g.heads.size()); ++h)
-    add_projections(out, "heads[" + std::to_string(h) + "].", [h](Scenario& x) -> Projections& { return x.heads[h]; },
-                    s, g.heads[h], !s.kv_heads.empty());
+    add_projections(
+        out, "heads[" + std::to_string(h) + "].",
+        [h](Scenario& x) -> Projections& { return x.heads[h]; }, s, g.heads[h],
+        !s.kv_heads.empty());
   for (std::size_t k = 0; k < std::min(s.kv_heads.size(), g.kv_heads.size()); ++k)
-    add_projections(out, "kv_heads[" + std::to_string(k) + "].",
-                    [k](Scenario& x) -> Projections& { return x.kv_heads[k]; }, s, g.kv_heads[k]);
+    add_projections(
+        out, "kv_heads[" + std::to_string(k) + "].",
+        [k](Scenario& x) -> Projections& { return x.kv_heads[k]; }, s, g.kv_heads[k]);
   EXPECT_EQ(s.W_o.has_value(), g.W_o.has_value());
-  if (s.W_o) add_matrix(out, "W_o", [](Scenario& x) -> Matrix& { return *x.W_o; }, s, g.W_o);
+  if (s.W_o)
+    add_matrix(
+        out, "W_o", [](Scenario& x) -> Matrix& { return *x.W_o; }, s, g.W_o);
   EXPECT_EQ(s.b_o.has_value(), g.b_o.has_value());
-  if (s.b_o) add_vector(out, "b_o", [](Scenario& x) -> Vector& { return *x.b_o; }, s, g.b_o);
+  if (s.b_o)
+    add_vector(
+        out, "b_o", [](Scenario& x) -> Vector& { return *x.b_o; }, s, g.b_o);
   return out;
 }
 
@@ -123,15 +145,16 @@ void expect_matches_finite_differences(const Scenario& s, const std::string& of)
     Scenario plus = s, minus = s;
     p.cell(plus) += step;
     p.cell(minus) -= step;
-    const double fd = (stored_cell(compute(plus), ref) - stored_cell(compute(minus), ref)) / (2 * step);
+    const double fd =
+        (stored_cell(compute(plus), ref) - stored_cell(compute(minus), ref)) / (2 * step);
     const double err = std::abs(fd - p.grad) / std::max(1.0, std::abs(p.grad));
     largest = std::max(largest, std::abs(p.grad));
     if (err > worst) worst = err, worst_name = p.name;
   }
   EXPECT_LE(worst, 1e-6) << "worst relative error " << worst << " at " << worst_name;
   EXPECT_GT(largest, 0.0) << "every gradient is zero: the check would prove nothing";
-  std::printf("  %s (%s): %zu numbers, worst relative error %.2e (%s)\n", of.c_str(), s.title.c_str(), ps.size(),
-              worst, worst_name.c_str());
+  std::printf("  %s (%s): %zu numbers, worst relative error %.2e (%s)\n", of.c_str(),
+              s.title.c_str(), ps.size(), worst, worst_name.c_str());
 }
 
 RandomSpec spec(std::uint64_t seed) {
@@ -248,10 +271,13 @@ std::string swapped(const std::string& of) {
 
 std::vector<Case> cases() {
   return {
-      {full_self(1), {"output[2][4]", "concat[3][1]", "heads[1].weights[2][1]", "heads[0].scores[3][0]",
-                      "heads[1].output[1][2]"}},
-      {per_head_cross(2), {"output[1][4]", "concat[0][2]", "heads[0].weights[1][2]", "heads[1].weights[0][4]"}},
-      {gqa_rope_alibi(3), {"output[4][1]", "concat[2][7]", "heads[3].weights[4][3]", "heads[2].scores[2][4]"}},
+      {full_self(1),
+       {"output[2][4]", "concat[3][1]", "heads[1].weights[2][1]", "heads[0].scores[3][0]",
+        "heads[1].output[1][2]"}},
+      {per_head_cross(2),
+       {"output[1][4]", "concat[0][2]", "heads[0].weights[1][2]", "heads[1].weights[0][4]"}},
+      {gqa_rope_alibi(3),
+       {"output[4][1]", "concat[2][7]", "heads[3].weights[4][3]", "heads[2].scores[2][4]"}},
       {kv_heads_encoded(4), {"output[3][2]", "concat[1][3]", "heads[1].weights[2][1]"}},
   };
 }
@@ -289,8 +315,10 @@ TEST(Sensitivity, AQueryThatMayAttendNothingHasOnlyTheOutputBiasAsGradient) {
   const Sensitivity g = sensitivity(s, parse_cell_ref("output[2][3]"));
   EXPECT_EQ(g.value, (*s.b_o)(3));
   EXPECT_EQ(g.X.cwiseAbs().maxCoeff(), 0.0);
-  for (const auto* m : {&g.full.W_q, &g.full.W_k, &g.full.W_v, &g.W_o}) EXPECT_EQ((*m)->cwiseAbs().maxCoeff(), 0.0);
-  for (const auto* b : {&g.full.b_q, &g.full.b_k, &g.full.b_v}) EXPECT_EQ((*b)->cwiseAbs().maxCoeff(), 0.0);
+  for (const auto* m : {&g.full.W_q, &g.full.W_k, &g.full.W_v, &g.W_o})
+    EXPECT_EQ((*m)->cwiseAbs().maxCoeff(), 0.0);
+  for (const auto* b : {&g.full.b_q, &g.full.b_k, &g.full.b_v})
+    EXPECT_EQ((*b)->cwiseAbs().maxCoeff(), 0.0);
   Vector unit = Vector::Zero(5);
   unit(3) = 1;
   EXPECT_EQ(*g.b_o, unit);
@@ -338,15 +366,18 @@ TEST(Sensitivity, RefusesReferencesThatNameNoCell) {
   EXPECT_EQ(message("output[9][0]"), "output[9][0]: no such cell in a 4x5 matrix");
   EXPECT_EQ(message("output[0][4]", Layout::columns), "output[0][4]: no such cell in a 5x4 matrix");
   EXPECT_EQ(message("output[4][3]", Layout::columns), "(accepted)");  // stored d_out by n_x
-  EXPECT_EQ(message("heads[1].weights[0][4]"), "heads[1].weights[0][4]: no such cell in a 4x4 matrix");
-  EXPECT_EQ(message("heads[2].weights[0][0]"), "heads[2].weights[0][0]: no such head (the scenario has 2, numbered from 0)");
+  EXPECT_EQ(message("heads[1].weights[0][4]"),
+            "heads[1].weights[0][4]: no such cell in a 4x4 matrix");
+  EXPECT_EQ(message("heads[2].weights[0][0]"),
+            "heads[2].weights[0][0]: no such head (the scenario has 2, numbered from 0)");
   EXPECT_NE(message("X[0][0]").find("X[0][0]: expected output[i][j]"), std::string::npos);
   EXPECT_NE(message("output[0]").find("output[0]: expected output[row][col]"), std::string::npos);
   EXPECT_NE(message("kv_heads[0].W_k[0][0]").find("expected output[i][j]"), std::string::npos);
   EXPECT_EQ(message("concat[-1][0]"), "concat[-1][0]: no such cell in a 4x6 matrix");
 }
 
-// ---- PyTorch autograd references (scripts/gen_fixtures_sensitivity.py) ------------------------------
+// ---- PyTorch autograd references (scripts/gen_fixtures_sensitivity.py)
+// ------------------------------
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -378,10 +409,12 @@ void compare(const json& actual, const json& expected, const std::string& path, 
     if (err > c.worst || !(err == err)) c.worst = err, c.worst_at = path;
   } else if (expected.is_array()) {
     if (!actual.is_array() || actual.size() != expected.size()) {
-      c.mismatch = path + ": expected an array of " + std::to_string(expected.size()) + ", got " + actual.dump().substr(0, 40);
+      c.mismatch = path + ": expected an array of " + std::to_string(expected.size()) + ", got " +
+                   actual.dump().substr(0, 40);
       return;
     }
-    for (std::size_t i = 0; i < expected.size(); ++i) compare(actual[i], expected[i], path + "[" + std::to_string(i) + "]", c);
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      compare(actual[i], expected[i], path + "[" + std::to_string(i) + "]", c);
   } else if (expected.is_object()) {
     for (const auto& [key, value] : expected.items()) {
       if (!actual.contains(key)) {
@@ -403,7 +436,8 @@ void expect_matches_fixture(const json& actual, const json& fixture, const std::
   compare(actual["grad"], fixture["grad"], "grad", c);
   EXPECT_TRUE(c.mismatch.empty()) << what << ": " << c.mismatch;
   EXPECT_LE(c.worst, 1e-7) << what << ": worst relative error " << c.worst << " at " << c.worst_at;
-  std::printf("  %s: worst relative error against torch %.2e (%s)\n", what.c_str(), c.worst, c.worst_at.c_str());
+  std::printf("  %s: worst relative error against torch %.2e (%s)\n", what.c_str(), c.worst,
+              c.worst_at.c_str());
 }
 
 json read_json(const fs::path& path) {
@@ -417,20 +451,23 @@ TEST(SensitivityFixtures, CoreMatchesTorchAutograd) {
   for (const fs::path& file : files) {
     const json fixture = read_json(file);
     const Scenario s = scenario_from_json(fixture["scenario"]);
-    const json actual = sensitivity_to_json(sensitivity(s, parse_cell_ref(fixture["of"].get<std::string>())));
+    const json actual =
+        sensitivity_to_json(sensitivity(s, parse_cell_ref(fixture["of"].get<std::string>())));
     expect_matches_fixture(actual, fixture, file.filename().string());
   }
 }
 
 TEST(SensitivityFixtures, CliMatchesTorchAutograd) {
-  const fs::path dir = fs::temp_directory_path() / ("attnlab_sensitivity_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("attnlab_sensitivity_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   for (const fs::path& file : sensitivity_fixtures()) {
     const json fixture = read_json(file);
     const fs::path scenario = dir / file.filename();
     std::ofstream(scenario) << fixture["scenario"].dump();
-    const auto run = attnlab::testing::run_shell(std::string(ATTNLAB_CLI) + " sensitivity " + scenario.string() +
-                                                 " --of '" + fixture["of"].get<std::string>() + "'");
+    const auto run =
+        attnlab::testing::run_shell(std::string(ATTNLAB_CLI) + " sensitivity " + scenario.string() +
+                                    " --of '" + fixture["of"].get<std::string>() + "'");
     ASSERT_EQ(run.status, 0) << file;
     expect_matches_fixture(json::parse(run.out), fixture, "cli " + file.filename().string());
   }

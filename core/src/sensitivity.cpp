@@ -18,22 +18,24 @@ std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
 }
 
 [[noreturn]] void unknown_stage(const CellRef& ref) {
-  throw ScenarioError(ref.text() + ": expected output[i][j], concat[i][j], heads[h].weights[i][j], "
-                                   "heads[h].scores[i][j] or heads[h].output[i][j]");
+  throw ScenarioError(ref.text() +
+                      ": expected output[i][j], concat[i][j], heads[h].weights[i][j], "
+                      "heads[h].scores[i][j] or heads[h].output[i][j]");
 }
 
-/// Layout-free view of the model's shapes for one stage: rows-convention rows and columns.
+/// A stage's shape in the rows convention (what trace_cell() checks indices against, transposed for
+/// columns).
 struct StageShape {
   Eigen::Index rows, cols;
 };
 
 /// Gradients in the rows convention, shaped like the Model's matrices (heads side by side).
 struct ModelGradients {
-  Matrix X, keys;            ///< n_x by d_x; n_z by d_z (cross-attention only; else added into X)
-  Matrix W_q, W_k, W_v;      ///< d_x by H d_k, d_z by G d_k, d_z by G d_v
-  Vector b_q, b_k, b_v;      ///< H d_k, G d_k, G d_v
-  Matrix W_o;                ///< H d_v by d_out (with W_o)
-  Vector b_o;                ///< d_out (with W_o)
+  Matrix X, keys;        ///< n_x by d_x; n_z by d_z (cross-attention only; else added into X)
+  Matrix W_q, W_k, W_v;  ///< d_x by H d_k, d_z by G d_k, d_z by G d_v
+  Vector b_q, b_k, b_v;  ///< H d_k, G d_k, G d_v
+  Matrix W_o;            ///< H d_v by d_out (with W_o)
+  Vector b_o;            ///< d_out (with W_o)
 };
 
 /// The backward pass of A = softmax(L) along each row: dL_ij = A_ij (dA_ij - sum_k A_ik dA_ik).
@@ -97,14 +99,16 @@ ModelGradients backward(const Model& m, const Trace& t, const TraceCell& target)
 
   for (Eigen::Index h = 0; h < H; ++h) {
     const bool own = target.head == h;
-    const bool before_heads = target.stage == TraceCell::Stage::output || target.stage == TraceCell::Stage::concat;
+    const bool before_heads =
+        target.stage == TraceCell::Stage::output || target.stage == TraceCell::Stage::concat;
     if (!before_heads && !own) continue;  // a head's stages reach no other head's
     const HeadTrace& ht = t.heads[std::size_t(h)];
     const HeadWeights w = m.head(std::size_t(h));
     const Eigen::Index kv = m.kv_head(std::size_t(h));
     // Y = A V: dA = dY V^T, dV = A^T dY (n_z by d_v).
-    Matrix dY = target.stage == TraceCell::Stage::head_output ? unit(n_x, d_v, target)
-                                                              : Matrix(d_concat.middleCols(h * d_v, d_v));
+    Matrix dY = target.stage == TraceCell::Stage::head_output
+                    ? unit(n_x, d_v, target)
+                    : Matrix(d_concat.middleCols(h * d_v, d_v));
     Matrix dS;
     Matrix dV = Matrix::Zero(n_z, d_v);
     if (target.stage == TraceCell::Stage::scores) {
@@ -188,33 +192,45 @@ TraceCell trace_cell(const Model& m, Layout layout, const CellRef& ref) {
   const std::string& name = ref.name;
   if (ref.kv) unknown_stage(ref);
   if (ref.head < 0) {
-    if (name == "output") c.stage = TraceCell::Stage::output;
-    else if (name == "concat") c.stage = TraceCell::Stage::concat;
-    else unknown_stage(ref);
+    if (name == "output")
+      c.stage = TraceCell::Stage::output;
+    else if (name == "concat")
+      c.stage = TraceCell::Stage::concat;
+    else
+      unknown_stage(ref);
   } else {
-    if (name == "weights") c.stage = TraceCell::Stage::weights;
-    else if (name == "scores") c.stage = TraceCell::Stage::scores;
-    else if (name == "output") c.stage = TraceCell::Stage::head_output;
-    else unknown_stage(ref);
+    if (name == "weights")
+      c.stage = TraceCell::Stage::weights;
+    else if (name == "scores")
+      c.stage = TraceCell::Stage::scores;
+    else if (name == "output")
+      c.stage = TraceCell::Stage::head_output;
+    else
+      unknown_stage(ref);
     if (ref.head >= m.num_heads)
-      throw ScenarioError(ref.text() + ": no such head (the scenario has " + std::to_string(m.num_heads) +
-                          ", numbered from 0)");
+      throw ScenarioError(ref.text() + ": no such head (the scenario has " +
+                          std::to_string(m.num_heads) + ", numbered from 0)");
     c.head = ref.head;
   }
-  if (ref.index.size() != 2) throw ScenarioError(ref.text() + ": expected " + ref.source() + "[row][col]");
+  if (ref.index.size() != 2)
+    throw ScenarioError(ref.text() + ": expected " + ref.source() + "[row][col]");
   const Eigen::Index n_x = m.X->rows(), n_z = m.keys().rows();
   StageShape shape{n_x, 0};  // rows convention
   switch (c.stage) {
-    case TraceCell::Stage::output: shape.cols = m.has_W_o() ? m.W_o->cols() : m.num_heads * m.d_v; break;
+    case TraceCell::Stage::output:
+      shape.cols = m.has_W_o() ? m.W_o->cols() : m.num_heads * m.d_v;
+      break;
     case TraceCell::Stage::concat: shape.cols = m.num_heads * m.d_v; break;
     case TraceCell::Stage::head_output: shape.cols = m.d_v; break;
     default: shape.cols = n_z; break;
   }
   const bool rows = layout == Layout::rows;
-  const Eigen::Index stored_rows = rows ? shape.rows : shape.cols, stored_cols = rows ? shape.cols : shape.rows;
+  const Eigen::Index stored_rows = rows ? shape.rows : shape.cols,
+                     stored_cols = rows ? shape.cols : shape.rows;
   const long r = ref.index[0], k = ref.index[1];
   if (r < 0 || k < 0 || r >= stored_rows || k >= stored_cols)
-    throw ScenarioError(ref.text() + ": no such cell in a " + shape_text(stored_rows, stored_cols) + " matrix");
+    throw ScenarioError(ref.text() + ": no such cell in a " + shape_text(stored_rows, stored_cols) +
+                        " matrix");
   c.row = rows ? r : k;
   c.col = rows ? k : r;
   return c;
@@ -231,9 +247,15 @@ Sensitivity sensitivity(const Scenario& s, const CellRef& of) {
   switch (target.stage) {
     case TraceCell::Stage::output: out.value = t.output(target.row, target.col); break;
     case TraceCell::Stage::concat: out.value = t.concat(target.row, target.col); break;
-    case TraceCell::Stage::weights: out.value = t.heads[std::size_t(target.head)].weights(target.row, target.col); break;
-    case TraceCell::Stage::scores: out.value = t.heads[std::size_t(target.head)].scores(target.row, target.col); break;
-    case TraceCell::Stage::head_output: out.value = t.heads[std::size_t(target.head)].output(target.row, target.col); break;
+    case TraceCell::Stage::weights:
+      out.value = t.heads[std::size_t(target.head)].weights(target.row, target.col);
+      break;
+    case TraceCell::Stage::scores:
+      out.value = t.heads[std::size_t(target.head)].scores(target.row, target.col);
+      break;
+    case TraceCell::Stage::head_output:
+      out.value = t.heads[std::size_t(target.head)].output(target.row, target.col);
+      break;
   }
   // The positional encoding is added to X (and Z): d/dX = d/d(X + PE).
   out.X = in_layout(g.X, s.layout);

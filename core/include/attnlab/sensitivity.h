@@ -17,9 +17,9 @@ namespace attnlab {
 struct TraceCell {
   enum class Stage { output, concat, weights, scores, head_output };
   Stage stage = Stage::output;
-  int head = -1;             ///< 0-based query head for weights, scores, head_output; -1 otherwise
-  Eigen::Index row = 0;      ///< rows convention: the query (token i)
-  Eigen::Index col = 0;      ///< rows convention: the key (weights, scores) or the feature
+  int head = -1;         ///< 0-based query head for weights, scores, head_output; -1 otherwise
+  Eigen::Index row = 0;  ///< rows convention: the query (token i)
+  Eigen::Index col = 0;  ///< rows convention: the key (weights, scores) or the feature
 };
 
 /// Reads a trace-side reference in `layout` (the scenario's own): `output[i][j]`, `concat[i][j]`,
@@ -38,11 +38,11 @@ struct ProjectionGradients {
 
 /// d(target)/d(every input and weight), each shaped exactly like the scenario's own.
 struct Sensitivity {
-  CellRef of;                    ///< the target, as given
-  double value = 0;              ///< the target's value in the trace
-  Matrix X;                      ///< as s.X (with a positional encoding: also d/d(X + PE))
-  std::optional<Matrix> Z;       ///< as s.Z, cross-attention only
-  ProjectionGradients full;      ///< full matrices (empty in per-head mode)
+  CellRef of;                ///< the target, as given
+  double value = 0;          ///< the target's value in the trace
+  Matrix X;                  ///< as s.X (with a positional encoding: also d/d(X + PE))
+  std::optional<Matrix> Z;   ///< as s.Z, cross-attention only
+  ProjectionGradients full;  ///< full matrices (empty in per-head mode)
   std::vector<ProjectionGradients> heads;     ///< per-head mode: one per heads[h]
   std::vector<ProjectionGradients> kv_heads;  ///< per-head grouped mode: one per kv_heads[g]
   std::optional<Matrix> W_o;
@@ -54,8 +54,8 @@ struct Sensitivity {
 Sensitivity sensitivity(const Scenario& s, const CellRef& of);
 
 /// {"of": "output[0][0]", "value": v, "grad": {"X", "Z", "W_q", "W_k", "W_v", "b_q", "b_k", "b_v",
-/// "heads": [{...}], "kv_heads": [{...}], "W_o", "b_o"}}: each key present where the scenario has the
-/// matrix, every matrix an array of rows in the scenario's layout, every bias a plain array.
+/// "heads": [{...}], "kv_heads": [{...}], "W_o", "b_o"}}: each key present where the scenario has
+/// the matrix, every matrix an array of rows in the scenario's layout, every bias a plain array.
 nlohmann::json sensitivity_to_json(const Sensitivity& g);
 
 }  // namespace attnlab
