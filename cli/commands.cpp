@@ -22,6 +22,10 @@ const std::vector<Command>& commands() {
        run_export},
       {"compare", "compare A.json B.json [--format json|text]   per stage and head, the largest |A - B| and its cell",
        run_compare},
+      {"sensitivity", "sensitivity FILE --of CELL   exact gradient of one cell, CELL one of output[i][j], concat[i][j],\n"
+                      "         heads[h].weights[i][j], heads[h].scores[i][j], heads[h].output[i][j] (indices in the\n"
+                      "         file's layout, h from 0), with respect to every input and weight, as JSON",
+       run_sensitivity},
   };
   return list;
 }

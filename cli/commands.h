@@ -31,5 +31,6 @@ int run_validate(const Args& args);
 int run_bench(const Args& args);
 int run_export(const Args& args);
 int run_compare(const Args& args);
+int run_sensitivity(const Args& args);
 
 }  // namespace attnlab::cli

@@ -1,6 +1,7 @@
-// libFuzzer target: the scenario loader and validator on arbitrary bytes, and compute() on the small
-// scenarios they accept. Anything but a one-line ScenarioError is a bug: another exception type
-// escapes (libFuzzer reports it), and broken invariants trap.
+// libFuzzer target: the scenario loader and validator on arbitrary bytes, and compute() and one
+// sensitivity (the backward pass) on the small scenarios they accept. Anything but a one-line
+// ScenarioError is a bug: another exception type escapes (libFuzzer reports it), and broken
+// invariants trap.
 //
 //   scripts/fuzz.sh [SECONDS]
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "attnlab/attention.h"
 #include "attnlab/model.h"
 #include "attnlab/scenario_io.h"
+#include "attnlab/sensitivity.h"
 
 namespace {
 
@@ -72,6 +74,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                        double(model.X->size()) + double(model.keys().size());
   if (cells > kMaxComputeCells) return 0;
   check_trace(model, attnlab::compute(model, attnlab::Layout::rows));
-  (void)attnlab::compute(model, attnlab::Layout::columns);
+  const attnlab::Trace columns = attnlab::compute(model, attnlab::Layout::columns);
+  // The gradient of the first output cell: every gradient shaped like its matrix, the value the
+  // trace's (finiteness is not checked: near the 1e300 bounds a gradient may overflow).
+  const attnlab::Sensitivity g = attnlab::sensitivity(scenario, attnlab::parse_cell_ref("output[0][0]"));
+  check(g.X.rows() == scenario.X.rows() && g.X.cols() == scenario.X.cols() && g.value == columns.output(0, 0));
+  check(g.Z.has_value() == scenario.Z.has_value() && g.W_o.has_value() == scenario.W_o.has_value());
+  check(g.heads.size() == scenario.heads.size() && g.kv_heads.size() == scenario.kv_heads.size());
+  if (scenario.full.W_q) check(g.full.W_q && g.full.W_q->rows() == scenario.full.W_q->rows());
   return 0;
 }

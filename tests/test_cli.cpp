@@ -171,6 +171,48 @@ TEST(Cli, BenchRefusesShapesItCannotBuildAndNamesThem) {
   EXPECT_EQ(cli("bench").status, 2);  // --shape is required
 }
 
+TEST(Cli, SensitivityPrintsTheGradientOfOneCellAsJson) {
+  const CliRun r = cli("sensitivity " + preset_path("phuong-hutter-alg5-multihead") + " --of 'output[1][2]'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["of"], "output[1][2]");
+  EXPECT_TRUE(j["value"].is_number());
+  // Cross-attention with per-head weights, W_o and b_o: no full matrices.
+  for (const char* key : {"X", "Z", "heads", "W_o", "b_o"}) EXPECT_TRUE(j["grad"].contains(key)) << key;
+  EXPECT_FALSE(j["grad"].contains("W_q"));
+  EXPECT_TRUE(j["grad"]["b_o"][0].is_number());  // a bias: a plain array
+  const CliRun heads = cli("sensitivity " + preset_path("phuong-hutter-alg5-multihead") + " --of 'heads[1].weights[0][1]'");
+  EXPECT_EQ(heads.status, 0) << heads.err;
+}
+
+TEST(Cli, SensitivityRefusesAnOfThatNamesNoCellNamingIt) {
+  const std::string file = preset_path("mlm-general-attention");
+  for (const char* of : {"output[99][0]", "nonsense", "X[0][0]", "heads[7].weights[0][0]", "output[0", "concat[-1][0]"}) {
+    const CliRun r = cli("sensitivity " + file + " --of '" + of + "'");
+    EXPECT_EQ(r.status, 2) << of;
+    EXPECT_TRUE(r.out.empty()) << of;
+    const std::string first_line = r.err.substr(0, r.err.find('\n'));
+    EXPECT_EQ(first_line.rfind("attnlab-cli: --of", 0), 0u) << first_line;
+  }
+  EXPECT_NE(cli("sensitivity " + file + " --of 'output[99][0]'").err.find("--of output[99][0]: no such cell in a "),
+            std::string::npos);
+  const CliRun missing = cli("sensitivity " + file);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.substr(0, missing.err.find('\n')).find("--of"), std::string::npos) << missing.err;
+  EXPECT_EQ(cli("sensitivity --of 'output[0][0]'").status, 2);  // no FILE
+  EXPECT_EQ(cli("sensitivity " + file + " --of 'output[0][0]' --at 3").status, 2);
+}
+
+TEST(Cli, SensitivityOnABrokenFileExitsOne) {
+  const std::string bad = temp_file("attnlab_cli_sens_bad.json", R"({"X": [[1, 2]], "W_q": [[1, 2, 3]]})");
+  const CliRun r = cli("sensitivity " + bad + " --of 'output[0][0]'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(r.err.rfind(bad + ": W_q: expected", 0), 0u) << r.err;
+  std::filesystem::remove(bad);
+  EXPECT_EQ(cli("sensitivity /nonexistent/x.json --of 'output[0][0]'").status, 1);
+}
+
 TEST(Cli, HelpExitsZero) {
   const CliRun r = cli("--help");
   EXPECT_EQ(r.status, 0);
