@@ -10,6 +10,7 @@
 #include "session/presets.h"
 #include "session/sweep.h"
 #include "view/stage.h"
+#include "view/trace_compare.h"
 #include "view/ui_state.h"
 #include "widgets/control_marks.h"
 
@@ -40,8 +41,18 @@ struct AppState {
     ui.front_tab["Details"] = "Sweep";
   }
 
+  /// Snapshots the current trace as the Compare panel's reference (nothing while it is stale).
+  void KeepReference() {
+    const attnlab::Trace& trace = document.GetTrace();
+    if (document.TraceStale() || trace.heads.empty()) return;
+    reference = std::make_shared<const TraceReference>(TraceReference{document.Snapshot(), trace, document.Version()});
+    ui.front_tab["Pipeline"] = "Compare";
+  }
+
   Document document;
   UiState ui;
+  /// What the Compare panel compares the current trace with ("Keep as reference"); null: nothing.
+  std::shared_ptr<const TraceReference> reference;
   /// The sweep playing (Sweep panel), ticked by the shell every frame whichever tab is in front.
   SweepPlayer sweep;
   std::vector<PresetInfo> presets;

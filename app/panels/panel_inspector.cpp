@@ -162,6 +162,24 @@ class Inspector final : public PanelContents {
 
 }  // namespace
 
+// With a reference kept (Compare panel): the cell's value then and the change since.
+void ShowReference(const AppState& state, const attnlab::Trace& trace, const HoveredCell& cell) {
+  if (!state.reference) return;
+  double now = 0, then = 0;
+  if (!ReferenceValue(trace, cell.stage, cell.head, cell.row, cell.col, &now)) return;
+  ImGui::Separator();
+  if (!ReferenceValue(state.reference->trace, cell.stage, cell.head, cell.row, cell.col, &then)) {
+    Dim("The reference has no such cell.");
+    return;
+  }
+  const int d = state.ui.decimals + 2;
+  if (std::isfinite(now) && std::isfinite(then))
+    ImGui::Text("reference %.*f, now %.*f: changed by %+.*f", d, then, d, now, d, now - then);
+  else
+    ImGui::Text("reference %s, now %s", std::isfinite(then) ? std::to_string(then).c_str() : "masked",
+                std::isfinite(now) ? std::to_string(now).c_str() : "masked");
+}
+
 void Inspector::Draw(AppState& state) {
   UpdatePin(state);
   const HoveredCell hover = CurrentHover(state.ui);
@@ -186,6 +204,7 @@ void Inspector::Draw(AppState& state) {
   const bool stale = ComputingBadge(state.document, trace);
   if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
   ShowExplanation(e, state.ui.decimals);
+  ShowReference(state, trace, cell);
   if (stale) ImGui::PopStyleVar();
 }
 

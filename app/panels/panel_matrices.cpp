@@ -362,9 +362,11 @@ class NarrowTabs {
     ImGui::PushStyleVar(ImGuiStyleVar_ItemInnerSpacing, ImVec2(2.0f, inner_.y));
   }
   ~NarrowTabs() { ImGui::PopStyleVar(2); }
-  bool Begin(const char* label, const char* wanted) const {
+  bool Begin(const char* label, const char* wanted, const ControlMarks& marks) const {
     const bool select = wanted && std::string(label).rfind(wanted, 0) == 0;
-    if (!ImGui::BeginTabItem(label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) return false;
+    const bool open = ImGui::BeginTabItem(label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
+    MarkLastItem(marks, (std::string("inputs tab ") + label).c_str());
+    if (!open) return false;
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, padding_);
     ImGui::PushStyleVar(ImGuiStyleVar_ItemInnerSpacing, inner_);
     return true;
@@ -406,13 +408,13 @@ void Inputs::Draw(AppState& state) {
       {"W_o", [](AppState& s, InputsState& i) { OutputTab(s, i.editor); }},
   };
   for (const MatrixTab& t : tabs) {
-    if (!tabs_style.Begin(t.label, wanted)) continue;
+    if (!tabs_style.Begin(t.label, wanted, state.on_control)) continue;
     ImGui::BeginChild("##matrix", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     t.draw(state, self_);
     ImGui::EndChild();
     tabs_style.End();
   }
-  if (tabs_style.Begin("Sizes", wanted)) {
+  if (tabs_style.Begin("Sizes", wanted, state.on_control)) {
     ImGui::BeginChild("##sizes");
     DimensionsPanel::Draw(state, self_.sizes);
     ImGui::EndChild();

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "panels/panel_compare.h"
 #include "panels/panel_formula.h"
 #include "panels/panel_head_stats.h"
 #include "panels/panel_heads.h"
@@ -41,7 +42,7 @@ struct ColumnDef {
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
-      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}},
+      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
        {{"Heads", {"Heads", "Head stats"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
@@ -49,7 +50,7 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
        {{"Setup", {"Scenario", "Inputs", "Mask"}, 0.4f, 6},
         {"Heads", {"Heads", "Head stats"}, 0.35f, 5},
         {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.25f, 5}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
@@ -133,6 +134,7 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
   add({"Formula", FormulaPanel::Make(), true,
        ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f});
   add({"Pipeline", PipelinePanel::Make()});
+  add({"Compare", ComparePanel::Make()});
   add({"Heads", HeadsPanel::Make()});
   add({"Head stats", HeadStatsPanel::Make()});
   Panel presenter{"Presenter", PresenterPanel::Make(), true, ImGuiWindowFlags_NoTitleBar};
@@ -198,7 +200,9 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
       // Only the front tab has a close button: the others then need no room for one, and the
       // tabs of a narrow lecture-mode column keep their names.
       const bool front = shown_tab_.count(group) ? shown_tab_[group] == panel.name : m == members.front();
-      if (!ImGui::BeginTabItem(panel.name, front ? &panel.open : nullptr, flags)) continue;
+      const bool open = ImGui::BeginTabItem(panel.name, front ? &panel.open : nullptr, flags);
+      MarkLastItem(state.on_control, (std::string("panel tab ") + panel.name).c_str());
+      if (!open) continue;
       shown = panel.name;
       // A child per panel: the tabs stay in place while the panel's contents scroll.
       if (ImGui::BeginChild(panel.name, ImVec2(0, 0), false, panel.flags))
