@@ -16,6 +16,7 @@
 #include "panels/panel_pipeline.h"
 #include "panels/panel_presenter.h"
 #include "panels/panel_scenario.h"
+#include "panels/panel_sensitivity.h"
 #include "panels/panel_single_query.h"
 #include "panels/panel_sweep.h"
 #include "widgets/window_backgrounds.h"
@@ -42,7 +43,7 @@ struct ColumnDef {
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
-      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare"}, 1.0f, 8}}},
+      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
        {{"Heads", {"Heads", "Head stats"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
@@ -50,7 +51,7 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
        {{"Setup", {"Scenario", "Inputs", "Mask"}, 0.4f, 6},
         {"Heads", {"Heads", "Head stats"}, 0.35f, 5},
         {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.25f, 5}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
@@ -135,6 +136,7 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
        ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f});
   add({"Pipeline", PipelinePanel::Make()});
   add({"Compare", ComparePanel::Make()});
+  add({"Sensitivity", SensitivityPanel::Make()});
   add({"Heads", HeadsPanel::Make()});
   add({"Head stats", HeadStatsPanel::Make()});
   Panel presenter{"Presenter", PresenterPanel::Make(), true, ImGuiWindowFlags_NoTitleBar};
