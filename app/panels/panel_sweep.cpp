@@ -3,11 +3,18 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <string>
 
+#include "attnlab/export/sweep_frames.h"
+#include "attnlab/scenario_io.h"
+#include "attnlab/sweep.h"
+#include "session/session.h"
 #include "session/sweep.h"
+#include "session/user_dirs.h"
 #include "widgets/control_marks.h"
 #include "widgets/matrix_editor.h"
 #include "widgets/theme.h"
@@ -100,6 +107,70 @@ void Controls(AppState& state, SweepState& sweep) {
   sweep.repeat = SweepRepeat(repeat);
 }
 
+// "W_q[0][1]" -> "W_q-0-1": a file name's part.
+std::string FileSafe(const std::string& text) {
+  std::string out;
+  for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ? c : '-';
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+// What the fields describe, as the exporter's sweep: ten frames a second of the duration.
+attnlab::Sweep FieldsSweep(const SweepState& sweep) {
+  attnlab::Sweep s;
+  s.param = attnlab::parse_cell_ref(sweep.param);
+  s.from = sweep.from;
+  s.to = sweep.to;
+  s.frames = std::clamp(int(std::lround(sweep.seconds * 10.0f)) + 1, attnlab::kMinSweepFrames, attnlab::kMaxSweepFrames);
+  return s;
+}
+
+// The sweep from From to To recorded as animated GIFs of every head's weights (what the Heads
+// panel shows), written to the pictures folder by the session's task runner, as
+// `attnlab-cli export --sweep` would write them.
+void RecordGif(AppState& state, SweepState& sweep) {
+  TaskRunner& tasks = state.session->Tasks();
+  const bool busy = tasks.Busy("sweep gif");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(busy);
+  const bool clicked = ImGui::Button(busy ? "Recording..." : "Record GIF");
+  ImGui::EndDisabled();
+  MarkLastItem(state.on_control, "sweep record");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every head's weights from From to To, 10 frames a second, to %s", PicturesDir().c_str());
+  if (!clicked) return;
+  namespace ex = attnlab::exporter;
+  attnlab::Sweep spec;
+  try {
+    spec = FieldsSweep(sweep);
+    attnlab::check_sweep(state.document.GetScenario(), spec);
+  } catch (const attnlab::ScenarioError& e) {
+    sweep.error = e.what();
+    return;
+  }
+  const std::shared_ptr<const attnlab::Scenario> scenario = state.document.Snapshot();
+  const ex::Colormaps maps{state.ui.colormap, attnlab::DivergingFor(state.ui.colormap)};
+  const std::string prefix = PicturesDir() + "/attnlab-sweep-" + FileSafe(spec.param.text()) + "-";
+  tasks.Start<std::string>(
+      "sweep gif",
+      [scenario, spec, maps, prefix] {
+        std::vector<ex::SweepView> views;
+        for (int h = 0; h < scenario->head_count(); ++h) views.push_back({ex::Stage::weights, h});
+        const auto plans = ex::plan_sweep(*scenario, spec, views, maps, ex::FigureStyle{});
+        const std::vector<std::string> gifs = ex::sweep_gifs(*scenario, spec, views, plans, maps, 1);
+        std::filesystem::create_directories(std::filesystem::path(prefix).parent_path());
+        for (std::size_t v = 0; v < gifs.size(); ++v)
+          attnlab::write_file_atomically(prefix + ex::file_stem(views[v].stage, views[v].head) + ".gif", gifs[v]);
+        return "recorded " + std::to_string(gifs.size()) + " GIF(s) of " + std::to_string(spec.frames) + " frames: " + prefix + "*.gif";
+      },
+      [&state](TaskResult<std::string> result) {
+        try {
+          state.document.status = result.Take();
+        } catch (const std::exception& e) {
+          state.document.status = std::string("recording the sweep failed: ") + e.what();
+        }
+      });
+}
+
 void PlayButtons(AppState& state, SweepState& sweep) {
   const double now = ImGui::GetTime();
   SweepPlayer& player = state.sweep;
@@ -127,6 +198,7 @@ void PlayButtons(AppState& state, SweepState& sweep) {
     }
   }
   MarkLastItem(state.on_control, "sweep play");
+  RecordGif(state, sweep);
   if (player.Started()) {
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();

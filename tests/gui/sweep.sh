@@ -4,10 +4,13 @@
 # inside the sweep's range and differs from the pause before, and the weights heatmaps show the
 # colours the core computes for the saved file, not those of the pause before (the heatmaps
 # morphed with the value). Ctrl+Z then takes the whole sweep back in one step.
-# usage: sweep.sh APP PIXEL_CHECK
+# Record GIF then writes every head's weights over the sweep, byte for byte what
+# `attnlab-cli export --sweep` writes for the same range.
+# usage: sweep.sh APP PIXEL_CHECK CLI
 set -eu
 app=$1
 check=$2
+cli=$3
 . "$(dirname "$0")/isolated_home.sh"
 . "$(dirname "$0")/window_driver.sh"
 size=1920x1080
@@ -63,5 +66,15 @@ pause_and_check "second pause"
 press ctrl z
 press ctrl s; sleep 0.8
 [ "$(scale_of "$doc")" = inv_sqrt_dk ] || fail "Ctrl+Z did not take the whole sweep back: scale $(scale_of "$doc")"
+# Record GIF: every head's weights over the sweep, as `attnlab-cli export --sweep` writes them.
+click $(centre $(control "sweep record"))
+gif="$XDG_PICTURES_DIR/attnlab-sweep-scale-head1_weights.gif"
+wait_for 60 test -f "$XDG_PICTURES_DIR/attnlab-sweep-scale-head2_weights.gif" || fail "Record GIF wrote no GIF of head 2"
+"$cli" export "$doc" --sweep "scale=$(python3 -c 'print(repr(2 ** -0.5 / 4))'):$(python3 -c 'print(repr(2 ** -0.5 * 4))'):41" \
+  --what weights --format gif --out "$work/cli" >/dev/null || fail "attnlab-cli export --sweep"
+cmp -s "$gif" "$work/cli/head1_weights.gif" || fail "the window's GIF differs from attnlab-cli export --sweep's"
+/usr/bin/python3 -c 'import sys; from PIL import Image; g=Image.open(sys.argv[1]); sys.exit(0 if g.n_frames == 41 else 1)' "$gif" ||
+  fail "the GIF does not have 41 frames (4 s at 10 frames a second)"
+echo "Record GIF: 41 frames a head, byte for byte the CLI's"
 quit_and_wait
-echo "PASS: a sweep started with a click morphs the weights as the core predicts; one undo step"
+echo "PASS: a sweep started with a click morphs the weights as the core predicts; one undo step; recorded as the CLI records it"
