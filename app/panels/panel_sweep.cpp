@@ -226,9 +226,14 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
   if (x0 > x1) std::swap(x0, x1);
   for (const SweepSample& s : samples)
     for (double e : s.mean_entropy) y1 = std::max(y1, e);
+  // The ceiling: uniform weights over all n keys have entropy ln n.
+  const double uniform = std::log(double(std::max(1, state.document.GetScenario().n_z())));
+  y1 = std::max(y1, uniform);
   ImGui::Text("Mean entropy of each head's weights (nats) against %s", temperature ? "T = 1/scale" : player.Spec().param.text().c_str());
   const float fs = ImGui::GetFontSize();
-  const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, fs * 8.0f), fs * 9.0f);
+  // As tall as the panel has room for (a short Details slot still shows the whole plot), 5 to 9 lines.
+  const float room = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.5f;
+  const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, fs * 8.0f), std::clamp(room, fs * 5.0f, fs * 9.0f));
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##entropy plot", size);
   MarkLastItem(state.on_control, "sweep entropy plot");
@@ -247,6 +252,9 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
   }
   const float now_x = X(x_of(player.Value()));
   dl->AddLine(ImVec2(now_x, top), ImVec2(now_x, bottom), AccentColor(), 1.0f);
+  const ImU32 dim = ImGui::GetColorU32(DimTextColor());
+  dl->AddLine(ImVec2(left, Y(uniform)), ImVec2(right, Y(uniform)), dim, 1.0f);
+  dl->AddText(ImVec2(right - ImGui::CalcTextSize("uniform: ln n").x - fs * 0.3f, Y(uniform) + 2.0f), dim, "uniform: ln n");
   char buf[32];
   const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
   std::snprintf(buf, sizeof buf, "%.3g", y1);
