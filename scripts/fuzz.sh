@@ -1,17 +1,53 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target (Debian's clang) in build-fuzz/ and fuzzes the scenario loader,
-# validator and compute for SECONDS (default 60) with one worker. Seeds: fuzz/corpus (fixture
-# scenarios and hand-made seeds), assets/presets and tests/hostile; new inputs go to
-# build-fuzz/corpus, crashes to build-fuzz/crash-*. Exit status non-zero when a crash is found.
+# Builds the libFuzzer targets (Debian's clang) in build-fuzz/ and runs each with one worker, one
+# after the other: fuzz_scenario (the scenario loader, validator, compute and one sensitivity) for
+# SECONDS (default 60), then fuzz_cell_ref (the cell syntax, sweeps, cell edits, --of) and
+# fuzz_matrix_text (the paste parser) for SECONDS / 3 each. `scripts/fuzz.sh 60 fuzz_cell_ref`
+# runs one target for the whole SECONDS.
+#
+# Seeds: fuzz_scenario reads fuzz/corpus (fixture scenarios and hand-made seeds), assets/presets and
+# tests/hostile; the others fuzz/corpus_cells and fuzz/corpus_matrix_text. New inputs go to
+# build-fuzz/corpus, build-fuzz/corpus_cells, build-fuzz/corpus_matrix_text; crashes to
+# build-fuzz/crash-* (fuzz_scenario) and build-fuzz/<target>-crash-*. Every target runs even when
+# an earlier one crashed; the exit status is non-zero when any found a crash (or did not run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
+only="${2:-}"
+targets=(fuzz_scenario fuzz_cell_ref fuzz_matrix_text)
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_FUZZ=ON \
   -DATTNLAB_BUILD_APP=OFF -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_BENCH=OFF >/dev/null
-cmake --build build-fuzz --target fuzz_scenario -j"$(nproc)"
-mkdir -p build-fuzz/corpus
+cmake --build build-fuzz --target "${targets[@]}" -j"$(nproc)"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
-exec build-fuzz/fuzz/fuzz_scenario build-fuzz/corpus fuzz/corpus assets/presets tests/hostile \
-  -dict=fuzz/scenario.dict -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-  -print_final_stats=1 -artifact_prefix=build-fuzz/
+common=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+short=$((seconds / 3 > 0 ? seconds / 3 : 1))
+
+failed=()
+run() {  # run TARGET SECONDS ARGS...: one fuzzing run; a crash is recorded, not fatal
+  local target="$1" time="$2"
+  shift 2
+  [[ -z "$only" || "$only" == "$target" ]] || return 0
+  [[ -z "$only" ]] || time="$seconds"
+  echo "== $target, ${time} s"
+  if ! build-fuzz/fuzz/"$target" "$@" -max_total_time="$time" "${common[@]}"; then
+    failed+=("$target")
+  fi
+}
+
+mkdir -p build-fuzz/corpus build-fuzz/corpus_cells build-fuzz/corpus_matrix_text
+run fuzz_scenario "$seconds" build-fuzz/corpus fuzz/corpus assets/presets tests/hostile \
+  -dict=fuzz/scenario.dict -max_len=8192 -artifact_prefix=build-fuzz/
+run fuzz_cell_ref "$short" build-fuzz/corpus_cells fuzz/corpus_cells \
+  -dict=fuzz/cells.dict -max_len=256 -artifact_prefix=build-fuzz/fuzz_cell_ref-
+run fuzz_matrix_text "$short" build-fuzz/corpus_matrix_text fuzz/corpus_matrix_text \
+  -max_len=4096 -artifact_prefix=build-fuzz/fuzz_matrix_text-
+
+if [[ -n "$only" && ! " ${targets[*]} " =~ " $only " ]]; then
+  echo "fuzz.sh: no target $only (${targets[*]})" >&2
+  exit 2
+fi
+if ((${#failed[@]})); then
+  echo "fuzz.sh: crash (or failure) in: ${failed[*]}; inputs in build-fuzz/" >&2
+  exit 1
+fi

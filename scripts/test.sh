@@ -31,5 +31,6 @@ ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:intercept_tls_get_a
 ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=0 \
   ctest --test-dir build-asan --output-on-failure --timeout 300 -R '^gui_shipping_flags$' --repeat until-pass:2
 
-# A short libFuzzer run of the scenario loader, validator and compute (docs/ROBUSTNESS.md).
+# Short libFuzzer runs: the scenario loader, validator and compute for 60 s, the cell syntax and the
+# paste parser for 20 s each (docs/ROBUSTNESS.md).
 scripts/fuzz.sh 60

@@ -266,6 +266,8 @@ TEST(ExportSweep, BadSweepsAreBadUsageNamingTheOptionBeforeAnythingIsWritten) {
       {kQ2, "nosuch=0:1:5"},       {kQ2, "X[99][0]=0:1:5"},    {kQ2, "W_q[0]=0:1:5"},
       {kQ2, "rope.base=1:10:5"},   {"modern-rope-relative-positions", "rope.base=0:100:5"},
       {"modern-rope-relative-positions", "rope.base=100:-5:5"},
+      {kQ2, "scale=0:inf:5"},      {kQ2, "scale=-inf:1:5"},    {kQ2, "scale=0.1:1e999:5"},
+      {kQ2, "X[0][0][0]=0:1:5"},   {kQ2, "heads[0].W_q[0][0]=0:1:5"},
   };
   for (const auto& [file, sweep] : bad) {
     const fs::path dir = fresh_dir("bad");

@@ -151,6 +151,54 @@ INSTANTIATE_TEST_SUITE_P(Table, Hostile, ::testing::ValuesIn(load_cases()), [](c
   return name;
 });
 
+// ---- bad command-line usage (cases.json "usage"): exit 2, the option named first, nothing written
+
+struct UsageCase {
+  std::string name;
+  std::vector<std::string> args;
+  std::string message;
+};
+
+void PrintTo(const UsageCase& c, std::ostream* os) { *os << '"' << c.name << '"'; }
+
+std::vector<UsageCase> load_usage_cases() {
+  std::ifstream in(kHostileDir / "cases.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  const fs::path file = fs::path(ATTNLAB_SOURCE_DIR) / doc.at("usage_file").get<std::string>();
+  std::vector<UsageCase> cases;
+  for (const auto& c : doc.at("usage")) {
+    UsageCase u{c.at("case"), c.at("args"), c.at("message")};
+    for (std::string& a : u.args)
+      if (a == "FILE") a = file.string();
+    cases.push_back(std::move(u));
+  }
+  return cases;
+}
+
+class BadUsage : public ::testing::TestWithParam<UsageCase> {};
+
+TEST_P(BadUsage, ExitsTwoNamingTheOptionAndWritesNothing) {
+  UsageCase c = GetParam();
+  const fs::path out = Scratch::dir() / "usage-out";
+  for (std::string& a : c.args)
+    if (a == "OUT") a = out.string();
+  const CliRun r = run_cli(c.args);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.status << "; stderr: " << r.err;
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n')), c.message);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+std::string usage_test_name(const ::testing::TestParamInfo<UsageCase>& info) {
+  std::string name = info.param.name;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, BadUsage, ::testing::ValuesIn(load_usage_cases()), usage_test_name);
+
 TEST(HostileTable, EveryFileIsInTheManifestAndEveryEntryExists) {
   std::set<std::string> listed, on_disk;
   for (const HostileCase& c : load_cases()) {

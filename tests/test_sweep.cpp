@@ -1,5 +1,6 @@
 // attnlab/sweep.h: PARAM=FROM:TO:FRAMES parsed, refused with the part named, frames' values and
 // scenarios.
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -29,6 +30,23 @@ TEST(Sweep, FramesRunFromFromToToExactly) {
   for (int k = 0; k < 7; ++k) {
     const double err = std::fabs(s.value(k) - (0.1 + 0.1 * k));
     EXPECT_LT(err, 1e-15) << "frame " << k << ": |error| = " << err;
+  }
+}
+
+// Found by fuzz_cell_ref: (TO - FROM) k overflowed to -inf for FROM = 9.1e307, TO = 1.
+TEST(Sweep, FramesStayWithinHugeEndsAndMonotone) {
+  for (const char* text :
+       {"X[0][0]=.91e308:1:7", "X[0][0]=-1.7e308:1.7e308:1000", "X[0][0]=1.7e308:-1e308:3"}) {
+    const Sweep s = parse_sweep(text);
+    const double lo = std::min(s.from, s.to), hi = std::max(s.from, s.to);
+    EXPECT_EQ(s.value(0), s.from) << text;
+    EXPECT_EQ(s.value(s.frames - 1), s.to) << text;
+    for (int k = 1; k < s.frames; ++k) {
+      const double v = s.value(k);
+      ASSERT_TRUE(v >= lo && v <= hi) << text << ": frame " << k << " = " << v;
+      ASSERT_TRUE(s.from <= s.to ? v >= s.value(k - 1) : v <= s.value(k - 1))
+          << text << ": frame " << k;
+    }
   }
 }
 

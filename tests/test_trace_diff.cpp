@@ -220,7 +220,14 @@ TEST(CompareCli, DifferentShapesAndInvalidFilesExitOneWithOneLine) {
   const CliRun invalid = cli("compare " + a + " " + (scratch() / "broken.json").string());
   EXPECT_EQ(invalid.status, 1);
   EXPECT_EQ(std::count(invalid.err.begin(), invalid.err.end(), '\n'), 1) << invalid.err;
-  EXPECT_EQ(cli("compare " + a).status, 2);
+  EXPECT_EQ(cli("compare " + a).status, 2);  // bad usage: docs/HOSTILE_INPUT.md has the message
+  // A path that cannot be read is invalid input (exit 1), as for validate, not bad usage.
+  const std::string nonexistent = (scratch() / "nonexistent.json").string();
+  const CliRun missing = cli("compare " + a + " " + nonexistent);
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_TRUE(missing.out.empty());
+  EXPECT_EQ(missing.err.rfind(nonexistent + ": ", 0), 0u) << missing.err;
+  EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
   EXPECT_EQ(cli("compare " + a + " " + a + " --format csv").status, 2);
 }
 

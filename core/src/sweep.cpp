@@ -42,7 +42,12 @@ int parse_frames(const std::string& text, const std::string& sweep) {
 double Sweep::value(int k) const {
   if (k <= 0) return from;
   if (k >= frames - 1) return to;  // exact, not from + (to - from) * 1 rounded
-  return from + (to - from) * k / (frames - 1);
+  // Ends near +-DBL_MAX overflow (to - from) k; the convex form cannot, and one formula per sweep
+  // keeps the frames monotone. The clamp absorbs a last rounding past an end.
+  const double v = std::isfinite((to - from) * (frames - 1))
+                       ? from + (to - from) * k / (frames - 1)
+                       : from * (1 - double(k) / (frames - 1)) + to * (double(k) / (frames - 1));
+  return std::clamp(v, std::min(from, to), std::max(from, to));
 }
 
 Sweep parse_sweep(const std::string& text) {

@@ -60,7 +60,35 @@ def render():
         where = cell(c["file"]) if "file" in c else cell(c["generate"]) + " (generated)"
         name = c["case"].replace("|", "\\|")
         lines.append(f"| {i} | {name} | {where} | {cell(c['message'])} |")
+    lines += render_usage()
     return "\n".join(lines) + "\n"
+
+
+USAGE_HEADER = """\
+## Bad command-line usage
+
+Options of `attnlab-cli` that name a number or a cell (`--sweep`, `--of`; the one cell syntax of
+`core/include/attnlab/cell_ref.h`) or the files to read are checked before any file is written.
+A bad one is bad usage, not a bad file: exit status 2, nothing on stdout, the first line of stderr
+names the option (then the usage text follows). `tests/test_hostile.cpp` runs every row, with
+FILE = `{file}` and OUT a directory that must still
+not exist afterwards. A FILE that cannot be read is a bad file (exit 1, the table above)."""
+
+
+def shell_word(arg):
+    return arg if all(ch.isalnum() or ch in "-_.=:/," for ch in arg) else "'" + arg + "'"
+
+
+def render_usage():
+    doc = json.loads(CASES.read_text(encoding="utf-8"))
+    usage = doc.get("usage", [])
+    lines = ["", USAGE_HEADER.format(file=doc["usage_file"]), "",
+             "| # | case | command | first line of stderr |", "| --- | --- | --- | --- |"]
+    for i, c in enumerate(usage, 1):
+        command = "attnlab-cli " + " ".join(shell_word(a) for a in c["args"])
+        name = c["case"].replace("|", "\\|")
+        lines.append(f"| {i} | {name} | {cell(command)} | {cell(c['message'])} |")
+    return lines
 
 
 def main():

@@ -17,7 +17,8 @@ struct Sweep {
   double from = 0, to = 1;
   int frames = kMinSweepFrames;  ///< kMinSweepFrames to kMaxSweepFrames
 
-  /// Frame k's value, FROM + (TO - FROM) k / (FRAMES - 1): exactly FROM at 0 and TO at FRAMES - 1.
+  /// Frame k's value, FROM + (TO - FROM) k / (FRAMES - 1): exactly FROM at 0 and TO at FRAMES - 1,
+  /// monotone in k and within the ends for any finite ends (even where TO - FROM overflows).
   double value(int k) const;
 };
 
