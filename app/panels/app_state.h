@@ -38,7 +38,8 @@ struct AppState {
   /// Hands a number ("scale", "W_q[0][1]") to the Sweep panel and brings its tab to the front.
   void RequestSweep(const std::string& param) {
     ui.sweep_request = param;
-    ui.front_tab["Details"] = "Sweep";
+    ui.front_tab["Details"] = "Sweep";  // the normal and presenter arrangements
+    ui.front_tab["Setup"] = "Sweep";    // the compact one (lecture mode, small windows)
   }
 
   /// Snapshots the current trace as the Compare panel's reference (nothing while it is stale).

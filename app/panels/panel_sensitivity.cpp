@@ -86,6 +86,8 @@ std::string PinnedTarget(const HoveredCell& pin) {
   }
 }
 
+constexpr std::size_t kListed = 8;  // the cells that move the target most, at most
+
 class Contents : public PanelContents {
  public:
   void Draw(AppState& state) override {
@@ -103,7 +105,7 @@ class Contents : public PanelContents {
       ImGui::PopStyleColor();
       return;
     }
-    ImGui::Text("%s = %.6g.  How much it moves per unit of each input:", target_, value_);
+    ImGui::TextWrapped("%s = %.6g.  How much it moves per unit of each input:", target_, value_);
     TopList(state);
     ImGui::Separator();
     ImGui::BeginChild("##gradients", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -127,10 +129,9 @@ class Contents : public PanelContents {
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::InputTextWithHint("##target", "output[0][0], heads[0].weights[1][2]", target_, sizeof target_);
     MarkLastItem(state.on_control, "sensitivity target");
-    ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-    ImGui::TextWrapped("Click a cell of the output or of a head's weights to make it the target. Indices as "
-                       "stored (the file's layout), heads from 0.");
-    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Click a cell of the output or of a head's weights to make it the target.\n"
+                        "Indices as stored (the file's layout), heads from 0.");
   }
 
   // Forward and backward again only when the scenario or the target changed.
@@ -146,7 +147,7 @@ class Contents : public PanelContents {
       const attnlab::Sensitivity g = attnlab::sensitivity(s, attnlab::parse_cell_ref(target_));
       value_ = g.value;
       grads_ = Gradients(g, s.layout);
-      top_ = Largest(grads_, 8);
+      top_ = Largest(grads_, kListed);
     } catch (const attnlab::ScenarioError& e) {
       error_ = e.what();
     }
@@ -157,8 +158,11 @@ class Contents : public PanelContents {
       ImGui::TextDisabled("No input moves it (a masked weight, or a query that attends nothing).");
       return;
     }
+    // Up to a third of the panel's height: in lecture mode the heatmaps keep their room.
+    const float row_h = ImGui::GetTextLineHeightWithSpacing();
+    const std::size_t shown = std::min(top_.size(), std::size_t(std::clamp(int(ImGui::GetContentRegionAvail().y / 3.0f / row_h), 3, int(kListed))));
     if (!ImGui::BeginTable("##top", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
-    for (std::size_t k = 0; k < top_.size(); ++k) {
+    for (std::size_t k = 0; k < shown; ++k) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       if (ImGui::Selectable(top_[k].cell.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) state.RequestSweep(top_[k].cell);

@@ -198,6 +198,9 @@ void PlayButtons(AppState& state, SweepState& sweep) {
     }
   }
   MarkLastItem(state.on_control, "sweep play");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Each frame is a new version of the scenario; pausing keeps the value, and the whole sweep is "
+                      "one undo step (Ctrl+Z).");
   RecordGif(state, sweep);
   if (player.Started()) {
     ImGui::SameLine();
@@ -209,8 +212,6 @@ void PlayButtons(AppState& state, SweepState& sweep) {
     ImGui::TextWrapped("%s", sweep.error.c_str());
     ImGui::PopStyleColor();
   }
-  Dim("Each frame is a new version of the scenario; pausing keeps the value, and the whole "
-      "sweep is one undo step (Ctrl+Z).");
 }
 
 // Mean entropy of each head (nats) against the swept value, or against T = 1/scale.
@@ -275,8 +276,8 @@ class Contents : public PanelContents {
     if (!ranged_) DefaultRange(sweep_, state.document.GetScenario());
     ranged_ = true;
     TakeRequest(state, sweep_);
+    PlayButtons(state, sweep_);  // first: the one thing to reach in a short lecture-mode panel
     Controls(state, sweep_);
-    PlayButtons(state, sweep_);
     ImGui::Separator();
     EntropyPlot(state, state.sweep);
   }

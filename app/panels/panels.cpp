@@ -48,9 +48,9 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
        {{"Heads", {"Heads", "Head stats"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
       {"left", 0.34f, 17,
-       {{"Setup", {"Scenario", "Inputs", "Mask"}, 0.4f, 6},
+       {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.4f, 6},
         {"Heads", {"Heads", "Head stats"}, 0.35f, 5},
-        {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.25f, 5}}},
+        {"Details", {"Inspector", "Single query", "Help"}, 0.25f, 5}}},
       {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
