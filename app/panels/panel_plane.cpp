@@ -255,15 +255,17 @@ class Contents : public PanelContents {
     if (!(len > 1e-12)) return;
     const double ux = qx / len, uy = qy / len, far = f.extent * 1.5;
     const float fs = ImGui::GetFontSize(), thick = std::max(2.0f, fs * 0.12f);
+    const ImU32 halo = IM_COL32(225, 225, 225, 200);
     dl->AddLine(f.ToScreen(-far * ux, -far * uy), f.ToScreen(far * ux, far * uy),
                 kQueryColor & 0x90FFFFFF, thick * 0.6f);
     for (Eigen::Index j = 0; j < proj_.keys.rows(); ++j) {
       const double kx = proj_.keys(j, 0), ky = proj_.keys(j, 1), t = kx * ux + ky * uy;
       const ImU32 col = WeightColor(map, WeightOf(trace, std::size_t(head), query, int(j)));
       const ImVec2 foot = f.ToScreen(t * ux, t * uy), key = f.ToScreen(kx, ky);
+      dl->AddLine(key, foot, halo, thick + 3.0f);  // dark colours of the map stay visible on the background
       dl->AddLine(key, foot, col, thick);
       dl->AddCircleFilled(foot, fs * 0.32f, col);
-      dl->AddCircle(foot, fs * 0.32f, IM_COL32(0, 0, 0, 220), 0, 1.5f);
+      dl->AddCircle(foot, fs * 0.32f, halo, 0, 2.0f);
     }
   }
 
