@@ -146,6 +146,7 @@ class Contents : public PanelContents {
     head_ = head;
     const HeadVectors v = ScoreVectors(trace, std::size_t(head));
     d_k_ = int(v.Q.cols());
+    rope_ = trace.has_rope();
     proj_ = ProjectToPlane(v.Q, v.K);
     refusal_ = PlaneDragRefusal(model, std::size_t(head));
     if (!drag_.active) extent_ = PlaneExtent(proj_);
@@ -161,11 +162,12 @@ class Contents : public PanelContents {
     if (proj_.principal)
       std::snprintf(
           buf, sizeof buf,
-          "d_k = %d, on its two principal axes: PC1 %.0f%%, PC2 %.0f%% of the squared lengths "
+          "d_k = %d%s, on its two principal axes: PC1 %.0f%%, PC2 %.0f%% of the squared lengths "
           "(uncentred: the origin stays)",
-          d_k_, 100 * proj_.explained[0], 100 * proj_.explained[1]);
+          d_k_, rope_ ? " (Q_rot, K_rot)" : "", 100 * proj_.explained[0], 100 * proj_.explained[1]);
     else
-      std::snprintf(buf, sizeof buf, "d_k = %d: the vectors themselves, the scores' q and k", d_k_);
+      std::snprintf(buf, sizeof buf, "d_k = %d: the vectors themselves, %s", d_k_,
+                    rope_ ? "Q_rot and K_rot (turned by RoPE), what the scores use" : "the scores' q and k");
     ImGui::TextWrapped("%s", buf);
     MarkLastItem(state.on_control, (std::string("plane axes: ") + buf).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
@@ -377,6 +379,7 @@ class Contents : public PanelContents {
 
   std::uint64_t computed_for_ = 0;
   int head_ = -1, d_k_ = 0;
+  bool rope_ = false;  // the points are Q_rot and K_rot
   PlaneProjection proj_;
   std::string refusal_;
   double extent_ = 1.0;
