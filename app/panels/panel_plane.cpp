@@ -166,8 +166,9 @@ class Contents : public PanelContents {
           "(uncentred: the origin stays)",
           d_k_, rope_ ? " (Q_rot, K_rot)" : "", 100 * proj_.explained[0], 100 * proj_.explained[1]);
     else
-      std::snprintf(buf, sizeof buf, "d_k = %d: the vectors themselves, %s", d_k_,
-                    rope_ ? "Q_rot and K_rot (turned by RoPE), what the scores use" : "the scores' q and k");
+      std::snprintf(
+          buf, sizeof buf, "d_k = %d: the vectors themselves, %s", d_k_,
+          rope_ ? "Q_rot and K_rot (turned by RoPE), what the scores use" : "the scores' q and k");
     ImGui::TextWrapped("%s", buf);
     MarkLastItem(state.on_control, (std::string("plane axes: ") + buf).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
@@ -264,7 +265,8 @@ class Contents : public PanelContents {
       const double kx = proj_.keys(j, 0), ky = proj_.keys(j, 1), t = kx * ux + ky * uy;
       const ImU32 col = WeightColor(map, WeightOf(trace, std::size_t(head), query, int(j)));
       const ImVec2 foot = f.ToScreen(t * ux, t * uy), key = f.ToScreen(kx, ky);
-      dl->AddLine(key, foot, halo, thick + 3.0f);  // dark colours of the map stay visible on the background
+      // A halo first: the map's dark end stays visible on the (lecture mode's black) background.
+      dl->AddLine(key, foot, halo, thick + 3.0f);
       dl->AddLine(key, foot, col, thick);
       dl->AddCircleFilled(foot, fs * 0.32f, col);
       dl->AddCircle(foot, fs * 0.32f, halo, 0, 2.0f);
