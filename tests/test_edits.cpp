@@ -123,6 +123,26 @@ TEST_P(LayoutEdits, ReorderSelfAttentionKeepsEachTokensEmbeddingLabelMaskAndPadd
   expect_computes(after, "reordered");
 }
 
+TEST_P(LayoutEdits, SetTokenEmbeddingWritesOnlyThatTokensRowOrColumn) {
+  const Scenario before = labelled_scenario(GetParam(), true);
+  Scenario after = before;
+  const Vector x = (Vector(3) << 0.5, -1.25, 2.0).finished();
+  attnlab::set_token_embedding(after, Sequence::X, 1, x);
+  for (int i = 0; i < before.n_x(); ++i)
+    EXPECT_EQ(embedding(after.X, after.layout, i),
+              i == 1 ? x : embedding(before.X, before.layout, i))
+        << i;
+  EXPECT_EQ(*after.Z, *before.Z);
+  attnlab::set_token_embedding(after, Sequence::Z, 2, x);
+  EXPECT_EQ(embedding(*after.Z, after.layout, 2), x);
+  expect_computes(after, "embeddings set");
+  expect_refused([&] { attnlab::set_token_embedding(after, Sequence::X, 9, x); }, "X");
+  expect_refused([&] { attnlab::set_token_embedding(after, Sequence::X, 0, Vector::Zero(2)); },
+                 "X");
+  Scenario self = labelled_scenario(GetParam(), false);
+  expect_refused([&] { attnlab::set_token_embedding(self, Sequence::Z, 0, x); }, "Z");
+}
+
 TEST_P(LayoutEdits, ReorderCrossAttentionMovesOnlyTheAxisOfItsSequence) {
   const Scenario before = labelled_scenario(GetParam(), true);
   const std::vector<int> order = {4, 1, 0};

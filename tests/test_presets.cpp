@@ -47,7 +47,7 @@ const char* const kPresetNames[] = {
     "vaswani-q3-two-heads.json",            "mlm-general-attention.json",
     "udl-12-2-multihead.json",              "pytorch-unscaled.json",
     "phuong-hutter-alg3-single-query.json", "phuong-hutter-alg4-masked.json",
-    "phuong-hutter-alg5-multihead.json",
+    "phuong-hutter-alg5-multihead.json",    "plane-dot-products.json",
 };
 
 fs::path preset_dir() { return fs::path(ATTNLAB_SOURCE_DIR) / "assets" / "presets"; }
@@ -147,8 +147,10 @@ TEST(PresetFiles, EveryPresetLoadsValidatesAndComputes) {
     EXPECT_FALSE(s.title.empty()) << "a preset needs a title";
     EXPECT_GT(s.notes.size(), 100u) << "a preset's notes give its source and what to look at";
     // Textbook presets name their notebook; today's-attention presets (modern-*, written by
-    // scripts/gen_presets_modern.py) name what to try.
-    if (path.filename().string().rfind("modern-", 0) == 0)
+    // scripts/gen_presets_modern.py) and the Plane panel's (plane-*, scripts/gen_preset_plane.py)
+    // name what to try.
+    const std::string file = path.filename().string();
+    if (file.rfind("modern-", 0) == 0 || file.rfind("plane-", 0) == 0)
       EXPECT_NE(s.notes.find("Try"), std::string::npos) << "notes must say what to try";
     else
       EXPECT_NE(s.notes.find("Source: notebook"), std::string::npos) << "notes must name the notebook";
@@ -516,3 +518,37 @@ TEST(PresetPhuongHutter, Algorithm5FourHeads) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The Plane panel's preset (scripts/gen_preset_plane.py): expected numbers printed by that
+// script's NumPy reference (S = X X^T, softmax of S / sqrt 2 along rows, Y = A X), full doubles.
+// ---------------------------------------------------------------------------------------------
+
+TEST(PresetPlane, DotProductsInThePlaneMatchNumpy) {
+  const Scenario s = load("plane-dot-products.json");
+  EXPECT_EQ(s.layout, Layout::rows);
+  EXPECT_EQ(s.d_x(), 2);
+  EXPECT_FALSE(s.full.W_q || s.full.W_k || s.full.b_q || s.full.b_k) << "identity projections";
+  const Trace t = attnlab::compute(s);
+  ASSERT_EQ(t.heads.size(), 1u);
+  const auto& h = t.heads[0];
+  const double kRef = 1e-12;  // NumPy's doubles against the core's, other summation orders
+  EXPECT_TRUE(Near("scores", h.scores,
+                   mat({{4.0, 0.0, 6.0, -3.0}, {0.0, 4.0, 2.0, 0.0}, {6.0, 2.0, 10.0, -4.5}, {-3.0, 0.0, -4.5, 2.25}}),
+                   kExact));
+  EXPECT_TRUE(Near("weights", h.weights,
+                   mat({{0.19307101627048598, 0.011411606556142675, 0.7941494308065811, 0.0013679463667902213},
+                        {0.04341770439005499, 0.7345767021916112, 0.17858788902827885, 0.04341770439005499},
+                        {0.055621897610238814, 0.0032875737834458557, 0.9410573564439191, 3.3172162396125126e-05},
+                        {0.019748528398815347, 0.16474508184036937, 0.006837477009565108, 0.8086689127512502}}),
+                   kRef));
+  EXPECT_TRUE(Near("output", t.output,
+                   mat({{2.76653840541053, 0.8169726439188664},
+                        {0.5574725192798641, 1.6477412934115012},
+                        {2.9343661063086404, 0.9476325040108108},
+                        {-1.1529938813005494, 0.33632764069030385}}),
+                   kRef));
+  // What the notes claim: orthogonal keys score 0 and tie; the long key beats the query itself.
+  EXPECT_EQ(h.weights(1, 0), h.weights(1, 3));
+  EXPECT_GT(h.scores(0, 2), h.scores(0, 0));
+}

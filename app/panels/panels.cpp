@@ -14,6 +14,7 @@
 #include "panels/panel_matrices.h"
 #include "panels/panel_help.h"
 #include "panels/panel_pipeline.h"
+#include "panels/panel_plane.h"
 #include "panels/panel_presenter.h"
 #include "panels/panel_scenario.h"
 #include "panels/panel_sensitivity.h"
@@ -36,14 +37,14 @@ struct ColumnDef {
   std::vector<SlotDef> slots;
 };
 
-// Normal: [Scenario | Inputs] above the Mask; the formula strip above the Pipeline; the Heads
+// Normal: [Scenario | Inputs] above the Mask; the formula strip above [Pipeline | Plane]; the Heads
 // above [Inspector | Single query | Help]. Compact (narrow in font units: small windows, lecture
 // mode on a small screen): the side panels in one column beside the Pipeline. Presenter: the stage beside the inputs, so that
 // every step can still be edited.
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
-      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity"}, 1.0f, 8}}},
+      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
        {{"Heads", {"Heads", "Head stats"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
@@ -51,11 +52,11 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
        {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.4f, 6},
         {"Heads", {"Heads", "Head stats"}, 0.35f, 5},
         {"Details", {"Inspector", "Single query", "Help"}, 0.25f, 5}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
-        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Sweep", "Help"}, 0.4f, 6}}},
+        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Help"}, 0.4f, 6}}},
       {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
   switch (arrangement) {
     case Arrangement::Compact: return kCompact;
@@ -137,6 +138,7 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
   add({"Pipeline", PipelinePanel::Make()});
   add({"Compare", ComparePanel::Make()});
   add({"Sensitivity", SensitivityPanel::Make()});
+  add({"Plane", PlanePanel::Make()});
   add({"Heads", HeadsPanel::Make()});
   add({"Head stats", HeadStatsPanel::Make()});
   Panel presenter{"Presenter", PresenterPanel::Make(), true, ImGuiWindowFlags_NoTitleBar};

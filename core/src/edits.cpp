@@ -232,6 +232,24 @@ void set_token_label(Scenario& s, Sequence seq, int index, const std::string& la
     s.context_tokens[static_cast<std::size_t>(index)] = label;
 }
 
+void set_token_embedding(Scenario& s, Sequence seq, int index, const Vector& value) {
+  const int n = token_count(s, seq);
+  if (index < 0 || index >= n || (seq == Sequence::Z && !s.Z))
+    throw ScenarioError(std::string(sequence_name(seq)) + ": no token " + std::to_string(index) +
+                        " (" + std::to_string(s.Z || seq == Sequence::X ? n : 0) + " tokens)");
+  Matrix& m = seq == Sequence::X ? s.X : *s.Z;
+  const bool rows = s.layout == Layout::rows;
+  const Eigen::Index width = rows ? m.cols() : m.rows();
+  if (value.size() != width)
+    throw ScenarioError(std::string(sequence_name(seq)) + ": token " + std::to_string(index) +
+                        " is " + std::to_string(width) + " wide, got " +
+                        std::to_string(value.size()) + " numbers");
+  if (rows)
+    m.row(index) = value.transpose();
+  else
+    m.col(index) = value;
+}
+
 void set_cross_attention(Scenario& s, bool cross) {
   if (cross == s.cross_attention()) return;
   if (cross) {

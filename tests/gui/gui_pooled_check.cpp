@@ -110,7 +110,8 @@ int main(int argc, char** argv) {
   Totals t;
   std::set<int> heads_in_view;
   for (const nlohmann::json& hm : dump["heatmaps"]) {
-    if (hm["window"].get<std::string>().rfind("Heads", 0) != 0 || hm["matrix"] != "weights") continue;  // "Heads/Heads_..." in its tab group
+    // The Heads panel shares a window with Head stats: its heatmaps are in "Heads/<tab child>".
+    if (hm["window"].get<std::string>().rfind("Heads", 0) != 0 || hm["matrix"] != "weights") continue;
     ++t.heatmaps;
     if (WholeGridInView(hm, img, fb))
       heads_in_view.insert(hm["head"].get<int>());

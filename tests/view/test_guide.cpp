@@ -96,9 +96,9 @@ TEST(Guide, NamesEveryPanelAndEveryGesture) {
   std::vector<std::string> panels;
   for (const GuideBlock& b : g.sections[0].blocks)
     if (b.bullet && b.spans.front().style == Style::Bold) panels.push_back(b.spans.front().text);
-  const std::vector<std::string> expected_panels = {"Scenario",      "Inputs",      "Mask",
-                                                    "Formula strip", "Pipeline",    "Heads",
-                                                    "Inspector",     "Single query"};
+  const std::vector<std::string> expected_panels = {"Scenario",  "Inputs", "Mask",      "Formula strip",
+                                                    "Pipeline",  "Plane",  "Heads",     "Inspector",
+                                                    "Single query"};
   EXPECT_EQ(panels, expected_panels);
   const std::string text = AllText(g);
   for (const char* gesture : {"**Drag**",

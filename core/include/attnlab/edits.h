@@ -37,6 +37,10 @@ void move_token(Scenario& s, Sequence seq, int index, int delta);
 /// views showed ("#0", "#1", ...). In self-attention X's label is the key's too: a separately
 /// given context label follows. Throws "X: no token 5 (3 tokens)" for an index out of range.
 void set_token_label(Scenario& s, Sequence seq, int index, const std::string& label);
+/// Sets token `index`'s embedding in `seq` (X's row in the rows layout, its column in the columns
+/// layout) to `value` (d_x, or d_z, numbers): dragging a point in the Plane panel. Throws
+/// "X: no token 5 (3 tokens)" or "X: token 1 is 2 wide, got 3 numbers".
+void set_token_embedding(Scenario& s, Sequence seq, int index, const Vector& value);
 /// Cross: Z starts as a copy of X (labels too). Self: Z is dropped; the explicit mask keeps its
 /// overlap with X's tokens as keys (new keys allowed), padding beyond n_x is dropped. Refused
 /// ("Z: is 3 wide and X 4; ...") when Z's width differs from X's (W_k and W_v would not fit X).

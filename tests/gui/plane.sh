@@ -1,0 +1,100 @@
+#!/bin/sh
+# The Plane panel under Xvfb, with real input. (1) The preset "dot products in the plane" (copied
+# to $HOME, so it is not a preset) with the Plane tab in front: a press on the point of token
+# 'west', a drag in steps, a release; Ctrl+S. The saved X moved that token by the drag's pixels
+# over the plot's pixels per unit (read from the "plane unit" mark), and no other; the point's mark
+# moved with the mouse; the weights heatmap pixels follow the core for the saved file and no longer
+# match the file before. Ctrl+Z once undoes the whole drag. (2) A d_k > 2 preset draws the plot
+# (query and key colours inside it) with the principal axes' shares written above it.
+# usage: plane.sh APP PIXEL_CHECK PRESETS_DIR
+set -eu
+app=$1
+check=$2
+presets=$3
+. "$(dirname "$0")/isolated_home.sh"
+. "$(dirname "$0")/window_driver.sh"
+size=1920x1080
+doc="$HOME/plane.json"
+cp "$presets/plane-dot-products.json" "$doc"
+cp "$doc" "$work/before.json"
+token=3  # 'west', at (-1.5, 0)
+dx=120 dy=-60  # pixels: right and up
+
+centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }
+layout "$doc" --size $size --show-panel Plane
+[ -n "$(control "plane query $token")" ] || fail "no 'plane query $token' in the layout dump"
+set -- $(control "plane unit")
+unit=$(($3 - $1))
+[ "$unit" -gt 10 ] || fail "plane unit is $unit px"
+set -- $(centre $(control "plane query $token"))
+x0=$1 y0=$2
+echo "point of token $token at ($x0, $y0), $unit px per unit"
+
+start "$doc" --size $size --show-panel Plane --capture-on "$work/cap"
+xdotool mousemove "$x0" "$y0"; sleep 0.3
+xdotool mousedown 1; sleep 0.2
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  xdotool mousemove $((x0 + dx * i / 10)) $((y0 + dy * i / 10)); sleep 0.08
+done
+sleep 0.3
+xdotool mouseup 1; sleep 0.5
+xdotool mousemove 5 5; sleep 0.3  # away from the plot: no tooltip over the capture
+press ctrl s; sleep 0.8
+
+# expect_x FILE WANT_ROW3_X WANT_ROW3_Y TOL: row $token of X is (x, y) within TOL, the others as before
+expect_x() {
+  python3 - "$1" "$work/before.json" "$token" "$2" "$3" "$4" <<'PY'
+import json, sys
+got, before = (json.load(open(p))["X"] for p in sys.argv[1:3])
+t, wx, wy, tol = int(sys.argv[3]), *map(float, sys.argv[4:])
+print("X[%d] = %s, expected (%.3f, %.3f) +- %.3f" % (t, got[t], wx, wy, tol))
+assert abs(got[t][0] - wx) <= tol and abs(got[t][1] - wy) <= tol, "the dragged token's embedding"
+assert all(got[i] == before[i] for i in range(len(got)) if i != t), "other tokens unchanged"
+PY
+}
+want=$(python3 -c "import sys; u=$unit; print(-1.5 + $dx / u, 0 - ($dy) / u, 0.011 + 1.5 / u)")
+expect_x "$doc" $want || fail "the saved X does not follow the drag"
+
+rm -f "$work/cap.png" "$work/cap.png.json"
+touch "$work/cap"
+wait_for 10 test -f "$work/cap.png.json" || fail "no capture"
+sleep 0.3
+"$check" --shot "$doc" "$work/cap.png" || fail "weights pixels differ from the core after the drag"
+if "$check" --shot "$work/before.json" "$work/cap.png" >/dev/null; then
+  fail "the weights pixels still match the file before the drag"
+fi
+cp "$work/cap.png.json" "$work/layout.png.json"
+set -- $(centre $(control "plane query $token"))
+echo "point now at ($1, $2)"
+[ $(( ($1 - x0 - dx) * ($1 - x0 - dx) + ($2 - y0 - dy) * ($2 - y0 - dy) )) -le 9 ] ||
+  fail "the point is at ($1, $2), not under the mouse's release ($((x0 + dx)), $((y0 + dy)))"
+
+press ctrl z
+press ctrl s; sleep 0.8
+expect_x "$doc" -1.5 0 0 || fail "one Ctrl+Z did not undo the whole drag"
+quit_and_wait
+echo "drag: the file, the point and the weights pixels follow; one undo step"
+
+# (2) d_k > 2: the principal axes, their shares written, both colours drawn in the plot.
+multi="$presets/udl-12-2-multihead.json"
+"$app" "$multi" --size $size --show-panel Plane --screenshot "$work/multi.png" >/dev/null || fail "screenshot"
+/usr/bin/python3 - "$work/multi.png" <<'PY' || fail "the plot of a d_k > 2 head"
+import json, sys
+from PIL import Image
+shot = sys.argv[1]
+controls = json.load(open(shot + ".json"))["controls"]
+axes = [c["id"] for c in controls if c["id"].startswith("plane axes:")]
+print(axes)
+assert axes and "PC1" in axes[0] and "%" in axes[0], "the principal axes' shares are written"
+x0, y0, x1, y1 = [int(round(v)) for v in next(c["rect"] for c in controls if c["id"] == "plane plot")]
+assert x1 - x0 > 200 and abs((x1 - x0) - (y1 - y0)) <= 1, "a square plot"
+img = Image.open(shot).convert("RGB").crop((x0, y0, x1, y1))
+near = lambda p, c: sum(abs(a - b) for a, b in zip(p, c)) < 40
+pixels = list(img.getdata())
+queries = sum(near(p, (86, 180, 233)) for p in pixels)
+keys = sum(near(p, (240, 110, 50)) for p in pixels)
+print("query-coloured pixels %d, key-coloured %d of %d" % (queries, keys, len(pixels)))
+assert queries > 50 and keys > 50, "queries and keys drawn"
+PY
+"$check" --shot "$multi" "$work/multi.png" || fail "weights pixels of the d_k > 2 preset"
+echo "PASS: Plane: a drag edits one embedding by the pixels moved, one undo step; d_k > 2 draws its principal plane"
