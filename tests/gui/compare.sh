@@ -21,15 +21,6 @@ json.dump({"format": "attnlab/1", "title": "compare", "tokens": ["a", "b", "c", 
           open(sys.argv[1], "w"))
 PY
 cp "$doc" "$work/before.json"
-centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }
-capture() {  # capture NAME: the next frame as $work/NAME.png(.json), which becomes the layout
-  rm -f "$work/cap.png" "$work/cap.png.json"
-  touch "$work/cap"
-  wait_for 10 test -f "$work/cap.png.json" || fail "no capture ($1)"
-  sleep 0.3
-  cp "$work/cap.png" "$work/$1.png"; cp "$work/cap.png.json" "$work/$1.png.json"
-  cp "$work/$1.png.json" "$work/layout.png.json"
-}
 start "$doc" --size $size --show-panel Compare --capture-on "$work/cap"
 capture start
 [ -n "$(control "keep reference")" ] || fail "no Keep as reference button"

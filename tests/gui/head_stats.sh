@@ -59,22 +59,13 @@ order = sorted(range(len(heads)), key=lambda h: -want[h])
 assert [tops[h] for h in order] == sorted(tops), "heads ranked by the measure, largest on top"
 PY
 }
-capture() {  # capture NAME: the next frame as $work/NAME.png(.json)
-  rm -f "$work/cap.png" "$work/cap.png.json"
-  touch "$work/cap"
-  wait_for 10 test -f "$work/cap.png.json" || fail "no capture ($1)"
-  sleep 0.3
-  cp "$work/cap.png" "$work/$1.png"; cp "$work/cap.png.json" "$work/$1.png.json"
-}
 start "$doc" --size $size --show-panel "Head stats" --capture-on "$work/cap"
 capture entropy
 bars "$work/entropy.png" entropy
-cp "$work/entropy.png.json" "$work/layout.png.json"
 # The measure by real input: a click on "peak" (the largest weight).
 click $(python3 -c "import sys; r=[int(v) for v in sys.argv[1:5]]; print((r[0]+r[2])//2, (r[1]+r[3])//2)" $(control "stats measure 1"))
 capture peak
 bars "$work/peak.png" max_weight
-cp "$work/peak.png.json" "$work/layout.png.json"
 # A click on the bottom bar selects its head.
 last=$(python3 - "$work/peak.png.json" <<'PY'
 import json, sys

@@ -17,7 +17,6 @@ heads_saved() {  # heads_saved FILE: Ctrl+S, then the file's head count
   press ctrl s; sleep 0.8
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("num_heads", 1))' "$1"
 }
-centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }
 
 doc="$HOME/heads.json"
 cp "$preset" "$doc"

@@ -20,7 +20,6 @@ cp "$doc" "$work/before.json"
 token=3  # 'west', at (-1.5, 0)
 dx=120 dy=-60  # pixels: right and up
 
-centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }
 layout "$doc" --size $size --show-panel Plane
 [ -n "$(control "plane query $token")" ] || fail "no 'plane query $token' in the layout dump"
 set -- $(control "plane unit")

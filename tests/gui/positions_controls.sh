@@ -22,7 +22,6 @@ json.dump({"format": "attnlab/1", "title": "positions", "tokens": ["a", "b", "c"
            "X": m(5, 4), "W_q": m(4, 4), "W_k": m(4, 4), "W_v": m(4, 4),
            "num_heads": 2, "positions": [0, 3, 6, 9, 12], "scale": 1.0}, open(sys.argv[1], "w"))
 PY
-centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }
 has_key() {  # has_key EXPRESSION: true when the saved file satisfies it (d is the file's JSON)
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$doc" "$1"
 }

@@ -14,15 +14,6 @@ size=1920x1080
 doc="$HOME/sens.json"
 cp "$preset" "$doc"
 "$cli" sensitivity "$doc" --of "output[0][0]" > "$work/grad.json" || fail "attnlab-cli sensitivity"
-centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }
-capture() {
-  rm -f "$work/cap.png" "$work/cap.png.json"
-  touch "$work/cap"
-  wait_for 10 test -f "$work/cap.png.json" || fail "no capture ($1)"
-  sleep 0.3
-  cp "$work/cap.png" "$work/$1.png"; cp "$work/cap.png.json" "$work/$1.png.json"
-  cp "$work/$1.png.json" "$work/layout.png.json"
-}
 start "$doc" --size $size --show-panel Sensitivity --capture-on "$work/cap"
 capture first
 /usr/bin/python3 - "$work/first.png" "$work/grad.json" <<'PY' || fail "d/dX is not drawn as the core computes it"

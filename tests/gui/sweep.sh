@@ -23,7 +23,6 @@ json.dump({"format": "attnlab/1", "title": "sweep", "tokens": ["a", "b", "c", "d
            "X": m(5, 4), "W_q": m(4, 4), "W_k": m(4, 4), "W_v": m(4, 4), "num_heads": 2},
           open(sys.argv[1], "w"))
 PY
-centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }
 scale_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("scale", "inv_sqrt_dk"))' "$1"; }
 shot=0
 # pause_and_check NAME: pause, save, capture, check the file's scale and the pixels against it.

@@ -68,3 +68,14 @@ double_click() { xdotool mousemove "$1" "$2"; sleep 0.2; xdotool click --repeat 
 # probe X0 Y0 X1 Y1 [R,G,B,TOL]: "R G B SHARE HASH COUNT" of the window's pixels there ($probe:
 # attnlab_gui_probe), read back from the X server.
 probe() { "$probe" "$(xdotool search --onlyvisible --pid "$pid" --name attnlab | head -1)" "$@"; }
+centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }  # centre X0 Y0 X1 Y1: the middle
+# capture NAME: in a window started with --capture-on "$work/cap", the next frame as
+# $work/NAME.png(.json); its dump becomes the layout `control` reads.
+capture() {
+  rm -f "$work/cap.png" "$work/cap.png.json"
+  touch "$work/cap"
+  wait_for 10 test -f "$work/cap.png.json" || fail "no capture ($1)"
+  sleep 0.3
+  cp "$work/cap.png" "$work/$1.png"; cp "$work/cap.png.json" "$work/$1.png.json"
+  cp "$work/$1.png.json" "$work/layout.png.json"
+}
