@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnlab/head_stats.h"
+#include "session/trace_worker.h"
 #include "view/stage_labels.h"
 #include "widgets/control_marks.h"
 #include "widgets/matrix_editor.h"
@@ -58,6 +59,11 @@ class Contents : public PanelContents {
     const attnlab::Scenario* scenario = state.document.TraceScenario();
     if (trace.heads.empty() || !scenario) {
       ImGui::TextDisabled("No trace yet.");
+      return;
+    }
+    // One sort per query and head: seconds at 2048 tokens x 8 heads, too long for the UI thread.
+    if (ComputeOffThread(*scenario)) {
+      ImGui::TextDisabled("Too large to rank live; attnlab-cli compute prints every head's stats.");
       return;
     }
     if (computed_for_ != state.document.TraceVersion() || stats_.size() != trace.heads.size()) {

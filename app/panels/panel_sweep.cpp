@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <filesystem>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "attnlab/export/sweep_frames.h"
@@ -28,6 +29,10 @@ struct SweepState {
   float seconds = 4.0f;
   SweepRepeat repeat = SweepRepeat::Bounce;
   std::string error;
+  // What the parameter holds now, kept per version: the scale's default needs a resolve() of the
+  // whole scenario, too much for every frame of a large one.
+  std::uint64_t value_version = 0;
+  std::string value_param, value_text;
 };
 
 void Dim(const char* text) {
@@ -89,7 +94,12 @@ void Controls(AppState& state, SweepState& sweep) {
                                sizeof sweep.param, ImGuiInputTextFlags_EnterReturnsTrue))
     DefaultRange(sweep, state.document.GetScenario());
   MarkLastItem(state.on_control, "sweep param");
-  Dim(ValueText(state.document.GetScenario(), sweep.param).c_str());
+  if (sweep.value_version != state.document.Version() || sweep.value_param != sweep.param) {
+    sweep.value_version = state.document.Version();
+    sweep.value_param = sweep.param;
+    sweep.value_text = ValueText(state.document.GetScenario(), sweep.param);
+  }
+  Dim(sweep.value_text.c_str());
   label("From");
   ImGui::InputDouble("##from", &sweep.from, 0, 0, "%.4g");
   MarkLastItem(state.on_control, "sweep from");
