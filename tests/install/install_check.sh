@@ -78,9 +78,9 @@ PY
     XDG_DATA_HOME=$work/data update-mime-database data/mime
     printf '{"format": "attnlab/1", "X": [[1]]}\n' >one-line.json
     cp "$prefix/share/attnlab/presets/udl-12-2-multihead.json" preset.json
-    cp preset.json lesson.attnlab.json
     "$prefix/bin/attnlab-cli" validate preset.json >/dev/null
     printf '{"X": [[1]], "format": "attnlab/1"}\n' >other-order.json
+    cp other-order.json lesson.attnlab.json  # found by its name alone
     printf '{"name": "not attnlab"}\n' >plain.json
     type_of() { XDG_DATA_HOME=$work/data XDG_DATA_DIRS=$work/data gio info -a standard::content-type "$1" |
                 sed -n 's/^ *standard::content-type: //p'; }
