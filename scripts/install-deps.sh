@@ -8,6 +8,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool xclip x11-utils libx11-dev libxml2-utils fonts-dejavu-core
   python3 python3-numpy python3-pil
+  # packaging (scripts/package.sh, tests/install): CPack's shlibdeps, the desktop files' validators,
+  # a private MIME database and GLib's sniffing of scenario files
+  dpkg-dev file desktop-file-utils appstream shared-mime-info libglib2.0-bin
   clang libclang-rt-14-dev
 )
 # --with-torch: PyTorch too, for regenerating test fixtures and the side-by-side benchmark

@@ -73,6 +73,16 @@ TEST_F(Save, RoundTripsAndKeepsPermissions) {
   EXPECT_EQ(files(), std::vector<std::string>{"lesson.json"});
 }
 
+// packaging/attnlab-mime.xml recognises a scenario file by these first bytes, whatever its name.
+TEST_F(Save, WritesTheFormatKeyFirstForFileManagers) {
+  attnlab::save_scenario(scenario(3, 4, 1), path_);
+  const std::string text = read(path_);
+  EXPECT_EQ(text.rfind("{\n  \"format\": \"attnlab/1\",\n  \"", 0), 0u) << text.substr(0, 60);
+  EXPECT_EQ(text.find("\"format\"", 5), std::string::npos) << "written once";
+  EXPECT_EQ(attnlab::scenario_to_json(attnlab::load_scenario(path_)),
+            attnlab::scenario_to_json(scenario(3, 4, 1)));
+}
+
 // RLIMIT_FSIZE makes write() fail with EFBIG part-way through, as a full disk fails with ENOSPC: a
 // real failure of the real write path, unprivileged.
 TEST_F(Save, AWriteThatFailsPartWayLeavesTheOldFileAndNoTemporary) {

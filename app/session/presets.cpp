@@ -43,11 +43,10 @@ std::string FindPresetDir() {
   if (!exe_dir.empty()) {
     candidates.push_back(exe_dir / "presets");
     candidates.push_back(exe_dir / "assets" / "presets");
+    // Installed (<prefix>/bin/attnlab); a build tree links <build>/share/attnlab/presets to the
+    // source tree's presets, so <build>/app/attnlab finds them by the same rule.
     candidates.push_back(exe_dir / ".." / "share" / "attnlab" / "presets");
   }
-#ifdef ATTNLAB_SOURCE_DIR
-  candidates.push_back(fs::path(ATTNLAB_SOURCE_DIR) / "assets" / "presets");
-#endif
   for (const fs::path& dir : candidates) {
     if (IsDir(dir)) return fs::weakly_canonical(dir).string();
   }

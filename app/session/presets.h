@@ -13,8 +13,10 @@ struct PresetInfo {
   std::string title;  ///< the scenario's title (the stem when the file has none or is broken)
 };
 
-/// Directory holding the presets: next to the executable (installed or copied), then the source
-/// tree the binary was built from. Empty when none exists.
+/// Directory holding the presets, found from the executable's own location (/proc/self/exe), so an
+/// install is relocatable and no build path is compiled in: <exe dir>/presets, <exe dir>/assets/
+/// presets, then <exe dir>/../share/attnlab/presets (installed, or the build tree's link to the
+/// source tree's presets). Empty when none exists.
 std::string FindPresetDir();
 /// Every preset in `dir`, sorted by file name. Broken files are listed with their stem as title.
 std::vector<PresetInfo> ListPresets(const std::string& dir);

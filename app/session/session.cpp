@@ -324,7 +324,7 @@ void Session::SaveTo(const std::string& path, bool run_pending) {
     job.task = tasks_.Start<bool>(
         "save",
         [path, scenario = doc_->Snapshot()] {
-          attnlab::write_file_atomically(path, attnlab::scenario_to_json(*scenario).dump(2) + "\n");
+          attnlab::write_file_atomically(path, attnlab::scenario_to_text(*scenario));
           return true;
         },
         [this](TaskResult<bool> result) { FinishSave(std::move(result)); });

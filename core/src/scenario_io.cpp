@@ -791,8 +791,16 @@ void write_file_atomically(const std::string& path, const std::string& contents)
   sync_directory(dir);
 }
 
+std::string scenario_to_text(const Scenario& scenario) {
+  json doc = scenario_to_json(scenario);
+  doc.erase("format");  // json sorts keys ("X" < "format"); written first by hand instead
+  std::string text = doc.dump(2);  // "{\n  ...\n}": never empty, the title is always there
+  text.insert(2, std::string("  \"format\": \"") + kFormat + "\",\n");
+  return text + "\n";
+}
+
 void save_scenario(const Scenario& scenario, const std::string& path) {
-  write_file_atomically(path, scenario_to_json(scenario).dump(2) + "\n");
+  write_file_atomically(path, scenario_to_text(scenario));
 }
 
 }  // namespace attnlab

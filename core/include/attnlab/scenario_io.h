@@ -17,8 +17,12 @@ std::string printable_text(const std::string& text);
 Scenario load_scenario(const std::string& path);
 
 nlohmann::json scenario_to_json(const Scenario& scenario);
-/// Writes to a temporary file beside `path`, flushes it and renames it over `path`.
-/// Throws std::runtime_error naming the path when the file cannot be written.
+/// What a scenario file holds: scenario_to_json indented by 2 with "format" as the first key
+/// (`{\n  "format": "attnlab/1",`), so a file manager recognises the file by its first bytes
+/// (packaging/attnlab-mime.xml); the other keys follow in nlohmann::json's (sorted) order.
+std::string scenario_to_text(const Scenario& scenario);
+/// Writes scenario_to_text to a temporary file beside `path`, flushes it and renames it over
+/// `path`. Throws std::runtime_error naming the path when the file cannot be written.
 void save_scenario(const Scenario& scenario, const std::string& path);
 
 /// Reads a whole file with a size limit; throws ScenarioError naming the path.
