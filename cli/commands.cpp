@@ -25,7 +25,7 @@ std::string synopsis(const CLI::App& command) {
   std::string text = "  ", line;
   for (const std::string& word : words) {
     if (!line.empty() && line.size() + 1 + word.size() > 96) {
-      text += line + "\n      ";
+      text += line + "\n    ";
       line.clear();
     }
     line += (line.empty() ? "" : " ") + word;
@@ -45,9 +45,12 @@ class Formatter : public CLI::Formatter {
   std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
     if (app->get_parent() != nullptr) return CLI::Formatter::make_help(app, std::move(name), mode);
     std::string text = usage_text(*app);
-    if (mode == CLI::AppFormatMode::All)  // --help-all: every command's --help (the man page)
-      for (const CLI::App* command : app->get_subcommands({}))
-        text += "\n" + CLI::Formatter::make_help(command, command->get_name(), CLI::AppFormatMode::Sub);
+    if (mode == CLI::AppFormatMode::All)  // --help-all: every command's options (the man page)
+      for (const CLI::App* command : app->get_subcommands({})) {
+        text += "\nattnlab-cli " + command->get_name() + ":\n" + command->get_description() + "\n";
+        for (const CLI::Option* opt : command->get_options())
+          if (opt != command->get_help_ptr()) text += make_option(opt, opt->get_positional());
+      }
     return text;
   }
 };
@@ -84,12 +87,12 @@ int report_invalid(const std::string& file, const std::exception& error) {
 
 std::string usage_text(const CLI::App& program) {
   std::ostringstream out;
-  out << "usage: attnlab-cli COMMAND ...\n"
-      << "  attnlab-cli COMMAND --help   the options of one command (--help-all: of every command)\n"
-      << "  attnlab-cli --version\n\n"
-      << program.get_description() << "\n\ncommands:\n";
+  out << "Usage: attnlab-cli COMMAND [OPTIONS]\n"
+      << "  or:  attnlab-cli COMMAND --help   (the options of one command; --help-all: of every command)\n"
+      << "  or:  attnlab-cli --version\n\n"
+      << program.get_description() << "\n\nCommands:\n";
   for (const CLI::App* command : program.get_subcommands({}))
-    out << synopsis(*command) << "      " << indented(command->get_description()) << "\n";
+    out << "\n" << synopsis(*command) << "      " << indented(command->get_description()) << "\n";
   out << "\nexit status: 0 success, 1 invalid input (one line on stderr names the field), 2 bad usage\n";
   return out.str();
 }
