@@ -1,26 +1,14 @@
 #pragma once
-/// Command-line parsing shared by the subcommands: `--name VALUE` / `--name=VALUE` and one FILE.
+/// Small helpers the subcommands share to read option values (CLI11 stores them as text; each
+/// command checks its own, so a bad value is one line naming the option, exit status 2).
 #include <string>
-#include <utility>
 #include <vector>
-
-#include "commands.h"
 
 namespace attnlab::cli {
 
-struct ParsedArgs {
-  std::string file;
-  std::vector<std::pair<std::string, std::string>> options;
-  /// The last value given for --name, or `fallback`.
-  std::string option(const std::string& name, const std::string& fallback) const;
-  bool has(const std::string& name) const;
-};
-
-/// Throws UsageError for an unknown option, a missing value, a second FILE, or (when required) no FILE.
-ParsedArgs parse_args(const Args& args, const std::vector<std::string>& known_options, bool file_required = true);
-
-/// --name as a whole number in [lo, hi]; throws UsageError naming the option otherwise.
-int int_option(const ParsedArgs& p, const std::string& name, int fallback, int lo, int hi);
+/// `text`, the value of `option` ("--decimals"), as a whole number in [lo, hi]; throws UsageError
+/// naming the option otherwise.
+int whole_number(const std::string& option, const std::string& text, int lo, int hi);
 /// "a,b,,c" -> {"a", "b", "c"}: an option's comma-separated list, empty items dropped.
 std::vector<std::string> split_list(const std::string& text);
 

@@ -10,6 +10,7 @@
 // NumPy and PyTorch benchmarks customarily count only the matrix products.
 #include <sys/resource.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -108,33 +109,27 @@ void with_features(Scenario& s, const std::string& list) {
   }
 }
 
-}  // namespace
-
-int run_bench(const Args& args) {
-  // --json is a flag; every other option takes a value.
-  Args rest;
+struct BenchOptions {
+  std::string shape, repeats = "5", seed = "0", layout = "rows", edit = "none", with;
   bool json = false;
-  for (const std::string& a : args) {
-    if (a == "--json")
-      json = true;
-    else
-      rest.push_back(a);
-  }
-  const ParsedArgs p = parse_args(rest, {"shape", "repeats", "seed", "layout", "edit", "with"}, false);
-  if (!p.file.empty()) throw UsageError("unexpected argument '" + p.file + "'");
-  if (!p.has("shape")) throw UsageError("bench needs --shape NxExH");
-  const Shape shape = parse_shape(p.option("shape", ""));
-  const int repeats = int_option(p, "repeats", 5, 1, 100000);
-  const int seed = int_option(p, "seed", 0, 0, 1 << 30);
-  const std::string layout = p.option("layout", "rows");
+  const CLI::Option* shape_given = nullptr;
+};
+
+int run_bench(const BenchOptions& p) {
+  if (p.shape_given->count() == 0) throw UsageError("bench needs --shape NxExH");
+  const Shape shape = parse_shape(p.shape);
+  const int repeats = whole_number("--repeats", p.repeats, 1, 100000);
+  const int seed = whole_number("--seed", p.seed, 0, 1 << 30);
+  const bool json = p.json;
+  const std::string& layout = p.layout;
   if (layout != "rows" && layout != "columns")
     throw UsageError("--layout expects rows or columns, got '" + layout + "'");
-  const std::string edit = p.option("edit", "none");
+  const std::string& edit = p.edit;
   if (edit != "none" && edit != "x" && edit != "scale" && edit != "wq" && edit != "wo")
     throw UsageError("--edit expects none, x, scale, wq or wo, got '" + edit + "'");
 
   Scenario built = bench_scenario(shape, static_cast<std::uint64_t>(seed));
-  with_features(built, p.option("with", ""));
+  with_features(built, p.with);
   if (layout == "columns") built = with_layout(built, Layout::columns);
   std::shared_ptr<const Scenario> scenario = std::make_shared<const Scenario>(std::move(built));
   // Each repeat is what the window does after an edit of X: resolve the committed scenario
@@ -174,7 +169,7 @@ int run_bench(const Args& args) {
       }
     }
   } catch (const ScenarioError& e) {
-    return report_invalid("--shape " + p.option("shape", ""), e);
+    return report_invalid("--shape " + p.shape, e);
   }
   for (auto* v : {&seconds, &resolving}) std::sort(v->begin(), v->end());
   const double best = seconds.front(), median = seconds[seconds.size() / 2];
@@ -205,6 +200,28 @@ int run_bench(const Args& args) {
                 edit == "none" ? rate : "-", first * 1e3, rss, backend.products, backend.threads, resolve_best * 1e3);
   }
   return 0;
+}
+
+}  // namespace
+
+Run add_bench(CLI::App& program) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* c = program.add_subcommand(
+      "bench", "time the whole trace of a seeded random self-attention, or its recompute after edits of one\n"
+               "kind (docs/PERFORMANCE.md)");
+  o->shape_given = c->add_option("--shape", o->shape, "tokens x d_model x heads, e.g. 256x256x8")
+                       ->type_name("NxExH")
+                       ->group(kRequired);
+  c->add_option("--repeats", o->repeats, "timed repeats (the best and the median are reported)")->type_name("R");
+  c->add_flag("--json", o->json, "one JSON object instead of a line of text");
+  c->add_option("--layout", o->layout, "tokens as rows or as columns")->type_name("rows|columns");
+  c->add_option("--edit", o->edit, "before each repeat, edit one number of this kind (X[0][0], the\n"
+                                   "scale, W_q, W_o) and recompute only what it changes")
+      ->type_name("none|x|scale|wq|wo");
+  c->add_option("--seed", o->seed, "the random matrices' seed")->type_name("S");
+  c->add_option("--with", o->with, "turn on positional features, comma-separated: rope, alibi,\nwindow, sinusoidal, gqa")
+      ->type_name("LIST");
+  return [o] { return run_bench(*o); };
 }
 
 }  // namespace attnlab::cli

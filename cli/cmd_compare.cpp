@@ -4,10 +4,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
-#include "args.h"
 #include "attnlab/attention.h"
 #include "attnlab/scenario_io.h"
 #include "attnlab/trace_diff.h"
@@ -16,21 +17,10 @@
 namespace attnlab::cli {
 namespace {
 
-/// The two FILEs and the options: parse_args takes one FILE, so the second is taken out first.
-std::pair<std::vector<std::string>, ParsedArgs> parse_compare(const Args& args) {
+struct CompareOptions {
   std::vector<std::string> files;
-  Args options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i].rfind("--", 0) != 0) {
-      files.push_back(args[i]);
-      continue;
-    }
-    options.push_back(args[i]);
-    if (args[i].find('=') == std::string::npos && i + 1 < args.size()) options.push_back(args[++i]);
-  }
-  if (files.size() != 2) throw UsageError("compare expects two files, A.json B.json, got " + std::to_string(files.size()));
-  return {files, parse_args(options, {"format"}, false)};
-}
+  std::string format = "json";
+};
 
 /// Infinity (finite in one trace, -inf in the other) cannot be a JSON number: the string "inf".
 nlohmann::ordered_json diff_json(double d) {
@@ -74,11 +64,10 @@ void print_text(const std::vector<StageDiff>& diffs) {
   }
 }
 
-}  // namespace
-
-int run_compare(const Args& args) {
-  const auto [files, p] = parse_compare(args);
-  const std::string format = p.option("format", "json");
+int run_compare(const CompareOptions& p) {
+  const std::vector<std::string>& files = p.files;
+  if (files.size() != 2) throw UsageError("compare expects two files, A.json B.json, got " + std::to_string(files.size()));
+  const std::string& format = p.format;
   if (format != "json" && format != "text") throw UsageError("--format expects json or text, got '" + format + "'");
   Trace traces[2];
   for (int k = 0; k < 2; ++k) {
@@ -98,6 +87,16 @@ int run_compare(const Args& args) {
   if (format == "text") print_text(diffs);
   else print_json(diffs);
   return 0;
+}
+
+}  // namespace
+
+Run add_compare(CLI::App& program) {
+  auto o = std::make_shared<CompareOptions>();
+  CLI::App* c = program.add_subcommand("compare", "per stage and head, the largest |A - B| between two scenarios' traces and its cell");
+  c->add_option("FILES", o->files, "the two scenarios, A.json and B.json")->type_name("A.json B.json");
+  c->add_option("--format", o->format, "json: {\"stages\": [...]}; text: an aligned table")->type_name("json|text");
+  return [o] { return run_compare(*o); };
 }
 
 }  // namespace attnlab::cli

@@ -1,5 +1,7 @@
 // attnlab-cli compute FILE: every stage of the trace, as JSON or NumPy-style text.
+#include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
 
 #include "args.h"
 #include "attnlab/attention.h"
@@ -8,12 +10,16 @@
 #include "commands.h"
 
 namespace attnlab::cli {
+namespace {
 
-int run_compute(const Args& args) {
-  const ParsedArgs p = parse_args(args, {"format", "precision"});
-  const std::string format = p.option("format", "json");
+struct ComputeOptions {
+  std::string file, format = "json", precision = "8";
+};
+
+int run_compute(const ComputeOptions& p) {
+  const std::string& format = p.format;
   if (format != "json" && format != "text") throw UsageError("--format expects json or text, got '" + format + "'");
-  const int precision = int_option(p, "precision", 8, 0, 17);
+  const int precision = whole_number("--precision", p.precision, 0, 17);
   Scenario scenario;
   Trace trace;
   try {
@@ -29,6 +35,18 @@ int run_compute(const Args& args) {
     std::cout << trace_to_json(trace).dump() << "\n";
   }
   return 0;
+}
+
+}  // namespace
+
+Run add_compute(CLI::App& program) {
+  auto o = std::make_shared<ComputeOptions>();
+  CLI::App* c = program.add_subcommand("compute", "every stage of the trace (Q, K, V, scores, weights, outputs, per head)");
+  add_file(*c, o->file);
+  c->add_option("--format", o->format, "json: one object on stdout (-inf as null); text: aligned\nmatrices, as NumPy prints them")
+      ->type_name("json|text");
+  c->add_option("--precision", o->precision, "digits after the point, 0 to 17 (--format text only)")->type_name("N");
+  return [o] { return run_compute(*o); };
 }
 
 }  // namespace attnlab::cli

@@ -1,9 +1,11 @@
 // attnlab-cli export FILE --out DIR: slide-ready figures (PNG, SVG), CSV and a runnable NumPy
 // script, rendered on the CPU (works with no display, no X server, no GPU); with --sweep, one
 // animated GIF (or numbered frames) per figure as one number moves. docs/EXPORT.md.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -38,17 +40,16 @@ struct ExportOptions {
   std::optional<Sweep> sweep;  ///< --sweep PARAM=FROM:TO:FRAMES
 };
 
-/// --values, --transparent and --lesson are flags; the shared parser only knows `--name VALUE`.
-Args take_flags(const Args& args, FigureStyle& style, bool& lesson) {
-  Args rest;
-  for (const std::string& a : args) {
-    if (a == "--lesson") lesson = true;
-    else if (a == "--values") style.values = true;
-    else if (a == "--transparent") style.transparent = true;
-    else rest.push_back(a);
-  }
-  return rest;
-}
+/// The command line as CLI11 stored it: text, checked by parse_options in the order the messages
+/// have always come in.
+struct ExportArgs {
+  std::string file, out, what = "all", head = "all", format = "png", scale = "1", colormap = "viridis",
+                        decimals = std::to_string(kDefaultDecimals), sweep;
+  bool values = false, transparent = false, lesson = false;
+  std::map<std::string, const CLI::Option*> given;  ///< "--what": count() > 0 once parsed
+
+  bool has(const std::string& option) const { return given.at(option)->count() > 0; }
+};
 
 std::vector<Stage> parse_stages(const std::string& text) {
   std::vector<Stage> stages;
@@ -72,31 +73,32 @@ std::vector<std::string> parse_formats(const std::string& text) {
   return formats;
 }
 
-ExportOptions parse_options(const Args& raw) {
+ExportOptions parse_options(const ExportArgs& p) {
   ExportOptions o;
-  const ParsedArgs p = parse_args(
-      take_flags(raw, o.style, o.lesson), {"out", "what", "head", "format", "scale", "colormap", "decimals", "sweep"});
-  if (!p.has("out")) throw UsageError("export needs --out DIR");
+  o.lesson = p.lesson;
+  o.style.values = p.values;
+  o.style.transparent = p.transparent;
+  if (!p.has("--out")) throw UsageError("export needs --out DIR");
   o.file = p.file;
-  o.out = p.option("out", "");
-  o.stages = parse_stages(p.option("what", "all"));
-  o.formats = parse_formats(p.option("format", "png"));
-  if (p.option("head", "all") != "all") o.heads = {int_option(p, "head", 1, 1, 256) - 1};
-  const int scale = int_option(p, "scale", 1, 1, 4);
+  o.out = p.out;
+  o.stages = parse_stages(p.what);
+  o.formats = parse_formats(p.format);
+  if (p.head != "all") o.heads = {whole_number("--head", p.head, 1, 256) - 1};
+  const int scale = whole_number("--scale", p.scale, 1, 4);
   if (scale == 3) throw UsageError("--scale expects 1, 2 or 4, got '3'");
   o.scale = scale;
-  o.style.decimals = int_option(p, "decimals", kDefaultDecimals, kMinDecimals, kMaxDecimals);
-  const std::string map = p.option("colormap", "viridis");
+  o.style.decimals = whole_number("--decimals", p.decimals, kMinDecimals, kMaxDecimals);
+  const std::string& map = p.colormap;
   const auto maps = colormaps_from_name(map);
   if (!maps) throw UsageError("--colormap expects viridis, cividis, grayscale, rdbu or gray-diverging, got '" + map + "'");
   o.maps = *maps;
-  if (o.lesson && (p.has("what") || p.has("head") || p.option("format", "png") != "png"))
+  if (o.lesson && (p.has("--what") || p.has("--head") || p.format != "png"))
     throw UsageError("--lesson writes one PNG slide per step: it takes no --what, --head or --format");
   if (o.lesson && o.scale > 2) throw UsageError("--lesson expects --scale 1 or 2, got '4'");
   const bool gif = std::find(o.formats.begin(), o.formats.end(), "gif") != o.formats.end();
-  if (p.has("sweep")) {
+  if (p.has("--sweep")) {
     try {
-      o.sweep = parse_sweep(p.option("sweep", ""));
+      o.sweep = parse_sweep(p.sweep);
     } catch (const ScenarioError& e) {
       throw UsageError(std::string("--sweep ") + e.what());
     }
@@ -199,9 +201,7 @@ void export_lesson(const ExportOptions& o, const Scenario& scenario, const Trace
     }
 }
 
-}  // namespace
-
-int run_export(const Args& args) {
+int run_export(const ExportArgs& args) {
   const ExportOptions o = parse_options(args);
   Scenario scenario;
   Trace trace;
@@ -233,6 +233,40 @@ int run_export(const Args& args) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+Run add_export(CLI::App& program) {
+  auto a = std::make_shared<ExportArgs>();
+  CLI::App* c = program.add_subcommand(
+      "export",
+      "figures (PNG, SVG), CSV and a runnable NumPy script, drawn without a display (docs/EXPORT.md);\n"
+      "with --sweep, one animated GIF (or numbered frames) per figure as one number moves;\n"
+      "with --lesson, one 1920x1080 PNG slide per step of the scenario's lesson");
+  add_file(*c, a->file);
+  const auto option = [&](const char* name, std::string& value, const char* type, const char* help) {
+    CLI::Option* opt = c->add_option(name, value, help)->type_name(type);
+    a->given[name] = opt;
+    return opt;
+  };
+  option("--out", a->out, "DIR", "the directory to write into (created); -: the NumPy script to stdout")->group(kRequired);
+  option("--what", a->what, "LIST",
+         "the matrices, comma-separated, or all: X_pos, Q, K, V, Q_rot, K_rot,\n"
+         "scores, scaled, bias, masked, weights, head_output, concat, output");
+  option("--head", a->head, "N", "the head (from 1) of the per-head matrices, or all");
+  option("--format", a->format, "LIST", "comma-separated: png, svg, csv, numpy; with --sweep: gif, png, svg");
+  option("--scale", a->scale, "1|2|4", "pixels per point of the PNGs (--lesson: 1 or 2)");
+  option("--colormap", a->colormap, "NAME", "viridis, cividis, grayscale, rdbu or gray-diverging");
+  c->add_flag("--values", a->values, "write each cell's value in it");
+  option("--decimals", a->decimals, "1-6", "digits after the point of the values written");
+  c->add_flag("--transparent", a->transparent, "no background behind the figure");
+  option("--sweep", a->sweep, "PARAM=FROM:TO:FRAMES",
+         "animate: PARAM from FROM to TO in FRAMES frames (2 to 1000), e.g.\n"
+         "scale=0.1:2:40; PARAM is scale, rope.base, alibi[h], X[i][j], W_q[i][j],\n"
+         "heads[h].W_k[i][j], ...");
+  c->add_flag("--lesson", a->lesson, "one PNG slide per step of the scenario's lesson (no --what,\n--head or --format)");
+  return [a] { return run_export(*a); };
 }
 
 }  // namespace attnlab::cli

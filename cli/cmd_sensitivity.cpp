@@ -1,8 +1,9 @@
 // attnlab-cli sensitivity FILE --of CELL: the exact gradient of one trace cell with respect to
 // every input and weight of the scenario, as JSON.
+#include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
 
-#include "args.h"
 #include "attnlab/cell_ref.h"
 #include "attnlab/scenario_io.h"
 #include "attnlab/sensitivity.h"
@@ -10,10 +11,16 @@
 
 namespace attnlab::cli {
 
-int run_sensitivity(const Args& args) {
-  const ParsedArgs p = parse_args(args, {"of"});
-  if (!p.has("of")) throw UsageError("sensitivity needs --of CELL, e.g. --of \"output[0][0]\"");
-  const std::string of_text = p.option("of", "");
+namespace {
+
+struct SensitivityOptions {
+  std::string file, of;
+  const CLI::Option* of_given = nullptr;  ///< count() > 0 once parsed, even for --of ""
+};
+
+int run_sensitivity(const SensitivityOptions& p) {
+  if (p.of_given->count() == 0) throw UsageError("sensitivity needs --of CELL, e.g. --of \"output[0][0]\"");
+  const std::string& of_text = p.of;
   CellRef of;
   try {
     of = parse_cell_ref(of_text);
@@ -35,6 +42,22 @@ int run_sensitivity(const Args& args) {
   }
   std::cout << sensitivity_to_json(sensitivity(scenario, of)).dump() << "\n";
   return 0;
+}
+
+}  // namespace
+
+Run add_sensitivity(CLI::App& program) {
+  auto o = std::make_shared<SensitivityOptions>();
+  CLI::App* c = program.add_subcommand(
+      "sensitivity", "the exact gradient of one cell with respect to every input and weight, as JSON");
+  add_file(*c, o->file);
+  o->of_given = c->add_option("--of", o->of,
+                "the cell: output[i][j], concat[i][j], heads[h].weights[i][j],\n"
+                "heads[h].scores[i][j] or heads[h].output[i][j] (indices in the\n"
+                "file's layout, h from 0), e.g. --of \"output[0][0]\"")
+      ->type_name("CELL")
+      ->group(kRequired);
+  return [o] { return run_sensitivity(*o); };
 }
 
 }  // namespace attnlab::cli

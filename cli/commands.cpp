@@ -1,33 +1,83 @@
 #include "commands.h"
 
+#include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 namespace attnlab::cli {
+namespace {
 
-const std::vector<Command>& commands() {
-  static const std::vector<Command> list = {
-      {"compute", "compute FILE [--format json|text] [--precision N]   every stage of the trace (precision: text only)",
-       run_compute},
-      {"validate", "validate FILE                                       check a scenario without computing", run_validate},
-      {"bench", "bench --shape NxExH [--repeats R] [--json] [--layout rows|columns] [--edit none|x|scale|wq|wo]   time the whole trace, or recomputes after edits of one kind (docs/PERFORMANCE.md)",
-       run_bench},
-      {"export", "export FILE --out DIR [--what LIST|all] [--head N|all] [--format png,svg,csv,numpy]\n"
-                 "         [--scale 1|2|4] [--colormap NAME] [--values] [--decimals 1-6] [--transparent]\n"
-                 "         figures, CSV, NumPy (docs/EXPORT.md)\n"
-                 "  export FILE --sweep PARAM=FROM:TO:FRAMES --out DIR [--what LIST] [--head N] [--format gif,png,svg]\n"
-                 "         one animated GIF (or numbered frames) per figure as PARAM moves, e.g. scale=0.1:2:40\n"
-                 "  export FILE --lesson --out DIR [--scale 1|2] [--colormap NAME] [--decimals 1-6]\n"
-                 "         one 1920x1080 PNG slide per step of the scenario's lesson",
-       run_export},
-      {"compare", "compare A.json B.json [--format json|text]   per stage and head, the largest |A - B| and its cell",
-       run_compare},
-      {"sensitivity", "sensitivity FILE --of CELL   exact gradient of one cell, CELL one of output[i][j], concat[i][j],\n"
-                      "         heads[h].weights[i][j], heads[h].scores[i][j], heads[h].output[i][j] (indices in the\n"
-                      "         file's layout, h from 0), with respect to every input and weight, as JSON",
-       run_sensitivity},
-  };
-  return list;
+/// "compute FILE [--format json|text] [--precision N]", wrapped at 100 columns: from the options
+/// the subcommand declares, so the list cannot drift from what it accepts.
+std::string synopsis(const CLI::App& command) {
+  std::vector<std::string> words = {command.get_name()};
+  for (const CLI::Option* opt : command.get_options()) {
+    if (opt == command.get_help_ptr() || opt == command.get_help_all_ptr()) continue;
+    if (opt->get_positional()) {
+      words.push_back(opt->get_type_name().empty() ? opt->get_name() : opt->get_type_name());
+      continue;
+    }
+    std::string word = opt->get_name();
+    if (!opt->get_type_name().empty()) word += " " + opt->get_type_name();  // a flag has none
+    words.push_back(opt->get_group() == kRequired ? word : "[" + word + "]");
+  }
+  std::string text = "  ", line;
+  for (const std::string& word : words) {
+    if (!line.empty() && line.size() + 1 + word.size() > 96) {
+      text += line + "\n    ";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return text + line + "\n";
+}
+
+std::string indented(std::string text) {
+  for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1))
+    text.insert(at + 1, "      ");
+  return text;
+}
+
+/// The program's help is the list of commands; a command's help is CLI11's, from its options.
+class Formatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    if (app->get_parent() != nullptr) return CLI::Formatter::make_help(app, std::move(name), mode);
+    std::string text = usage_text(*app);
+    if (mode == CLI::AppFormatMode::All)  // --help-all: every command's options (the man page)
+      for (const CLI::App* command : app->get_subcommands({})) {
+        text += "\nattnlab-cli " + command->get_name() + ":\n" + command->get_description() + "\n";
+        for (const CLI::Option* opt : command->get_options())
+          if (opt != command->get_help_ptr()) text += make_option(opt, opt->get_positional());
+      }
+    return text;
+  }
+};
+
+}  // namespace
+
+CLI::Option* add_file(CLI::App& command, std::string& file) {
+  return command.add_option("FILE", file, "the scenario, a JSON file (docs/FORMAT.md; examples in assets/presets)")
+      ->required()
+      ->type_name("");
+}
+
+std::vector<Command> add_commands(CLI::App& program) {
+  program.formatter(std::make_shared<Formatter>());
+  program.set_version_flag("--version", "attnlab-cli " ATTNLAB_VERSION);
+  program.allow_extras();  // an unknown command or option is reported by main, in one line
+  program.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->always_capture_default();
+  std::vector<Command> commands;
+  for (auto add : {add_compute, add_validate, add_bench, add_export, add_compare, add_sensitivity}) {
+    Run run = add(program);
+    CLI::App* command = program.get_subcommands(std::function<bool(CLI::App*)>()).back();
+    command->allow_extras();
+    command->footer("exit status: 0 success, 1 invalid input (one line on stderr names the field), 2 bad usage");
+    commands.push_back({command, std::move(run)});
+  }
+  program.set_help_all_flag("--help-all", "every command's options");  // after the commands: not theirs
+  return commands;
 }
 
 int report_invalid(const std::string& file, const std::exception& error) {
@@ -35,10 +85,14 @@ int report_invalid(const std::string& file, const std::exception& error) {
   return 1;
 }
 
-std::string usage_text() {
+std::string usage_text(const CLI::App& program) {
   std::ostringstream out;
-  out << "usage: attnlab-cli COMMAND ...\n\ncommands:\n";
-  for (const Command& c : commands()) out << "  " << c.synopsis << "\n";
+  out << "Usage: attnlab-cli COMMAND [OPTIONS]\n"
+      << "  or:  attnlab-cli COMMAND --help   (the options of one command; --help-all: of every command)\n"
+      << "  or:  attnlab-cli --version\n\n"
+      << program.get_description() << "\n\nCommands:\n";
+  for (const CLI::App* command : program.get_subcommands({}))
+    out << "\n" << synopsis(*command) << "      " << indented(command->get_description()) << "\n";
   out << "\nexit status: 0 success, 1 invalid input (one line on stderr names the field), 2 bad usage\n";
   return out.str();
 }

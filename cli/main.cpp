@@ -1,25 +1,75 @@
-// attnlab-cli: the attention core without a window (compute, validate, ...).
+// attnlab-cli: the attention core without a window (compute, validate, ...). CLI11 parses the
+// command line; bad usage is one line on stderr naming what is wrong, the usage text, exit status 2.
+#include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
 
 #include "attnlab/memory.h"
 #include "commands.h"
 
+namespace {
+
+using namespace attnlab::cli;
+
+/// CLI11's own complaints, in the words attnlab-cli has always used (tests/hostile/cases.json).
+std::string usage_message(const CLI::ParseError& e) {
+  const std::string what = e.what();
+  // "--out: 1 required TEXT missing": an option at the end of the line without its value.
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.rfind("--", 0) == 0)
+    return "option " + what.substr(0, what.find(':')) + " needs a value";
+  if (dynamic_cast<const CLI::RequiredError*>(&e)) return "missing FILE";  // the only option CLI11 requires
+  return what;
+}
+
+/// An argument no command or option took: the first, as the hand-written parser named it.
+std::string leftover_message(const std::string& arg) {
+  if (arg.size() > 1 && arg[0] == '-') return "unknown option " + arg.substr(0, arg.find('='));
+  return "unexpected argument '" + arg + "'";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  using namespace attnlab::cli;
   attnlab::keep_freed_memory_for_reuse();
-  const Args args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-    std::cout << usage_text();
-    return args.empty() ? 2 : 0;
+  CLI::App program("The attention core of attnlab without a window: compute a scenario's trace, check it, export\n"
+                   "figures, compare two scenarios, follow a gradient, time it.",
+                   "attnlab-cli");
+  const std::vector<Command> commands = add_commands(program);
+  const auto bad_usage = [&](const std::string& message) {
+    std::cerr << "attnlab-cli: " << message << "\n" << usage_text(program);
+    return 2;
+  };
+  if (argc >= 2 && std::string(argv[1]) == "help") {  // as the hand-written parser did
+    std::cout << program.help();
+    return 0;
   }
   try {
-    for (const Command& command : commands())
-      if (args[0] == command.name) return command.run(Args(args.begin() + 1, args.end()));
-    throw UsageError("unknown command '" + args[0] + "'");
+    program.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << program.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << program.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << program.version() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    return bad_usage(usage_message(e));
+  }
+  try {
+    for (const Command& command : commands) {
+      if (!command.app->parsed()) continue;
+      if (!command.app->remaining().empty()) return bad_usage(leftover_message(command.app->remaining().front()));
+      return command.run();
+    }
+    if (program.remaining().empty()) {  // no command at all: the usage, as --help, but status 2
+      std::cout << usage_text(program);
+      return 2;
+    }
+    return bad_usage("unknown command '" + program.remaining().front() + "'");
   } catch (const UsageError& e) {
-    std::cerr << "attnlab-cli: " << e.what() << "\n" << usage_text();
-    return 2;
+    return bad_usage(e.what());
   } catch (const std::exception& e) {  // a bug, not bad input: still no abort
     std::cerr << "attnlab-cli: internal error: " << e.what() << "\n";
     return 3;

@@ -7,6 +7,7 @@ packages=(
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool xclip x11-utils libx11-dev libxml2-utils fonts-dejavu-core
+  libcli11-dev help2man groff-base
   python3 python3-numpy python3-pil
   # packaging (scripts/package.sh, tests/install): CPack's shlibdeps, the desktop files' validators,
   # a private MIME database and GLib's sniffing of scenario files

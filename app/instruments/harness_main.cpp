@@ -16,6 +16,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "attnlab-harness: %s\n%s", error.c_str(), attnlab::app::HarnessUsageText());
     return 2;
   }
+  if (options.window.version) {
+    std::printf("attnlab-harness %s\n", attnlab::app::VersionNumber());
+    return 0;
+  }
   if (options.window.help) {
     std::fputs(attnlab::app::HarnessUsageText(), stdout);
     return 0;

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "instruments/cell_edit.h"
 
@@ -71,6 +72,8 @@ int* CountFlag(const char* arg, HarnessOptions* o, int* high) {
                                    : nullptr;
 }
 
+enum class ArgResult { Taken, Unknown, Bad };
+
 ArgResult ParseInstrumentOption(int argc, char** argv, int* i, HarnessOptions* o, std::string* error) {
   const char* arg = argv[*i];
   const bool has_value = *i + 1 < argc;
@@ -135,14 +138,16 @@ const char* HarnessUsageText() {
          "                      drawn meanwhile as JSON, exit once done\n";
 }
 
+// The instruments' flags are taken here, by hand; the rest (attnlab's own) go to attnlab's parser.
 bool ParseHarnessOptions(int argc, char** argv, HarnessOptions* options, std::string* error) {
   HarnessOptions o;
+  std::vector<std::string> window_args;
   for (int i = 1; i < argc; ++i) {
-    ArgResult result = ParseInstrumentOption(argc, argv, &i, &o, error);
-    if (result == ArgResult::Unknown) result = ParseOption(argc, argv, &i, &o.window, error);
-    if (result == ArgResult::Unknown) *error = std::string("unknown option ") + argv[i];
-    if (result != ArgResult::Taken) return false;
+    const ArgResult result = ParseInstrumentOption(argc, argv, &i, &o, error);
+    if (result == ArgResult::Bad) return false;
+    if (result == ArgResult::Unknown) window_args.push_back(argv[i]);
   }
+  if (!ParseOptions(window_args, &o.window, error)) return false;
   *options = o;
   return true;
 }

@@ -17,7 +17,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (options.help) {
-    std::fputs(attnlab::app::UsageText(), stdout);
+    std::fputs(attnlab::app::UsageText().c_str(), stdout);
+    return 0;
+  }
+  if (options.version) {
+    std::printf("attnlab %s\n", attnlab::app::VersionNumber());
     return 0;
   }
   if (options.screenshot_path.empty()) return attnlab::app::RunApp(options, nullptr);

@@ -1,8 +1,8 @@
 #include "shell/options.h"
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 namespace attnlab::app {
 namespace {
@@ -18,7 +18,62 @@ bool ParseSize(const char* text, int* w, int* h) {
   return true;
 }
 
+/// The command line as CLI11 stores it: text, checked by Check with attnlab's own messages.
+struct Words {
+  std::string file, screenshot, frames = "3", size = "1280x800", head = "0";
+  bool lecture = false;
+};
+
+/// What each option with a value expects: the message when the value is missing or wrong.
+struct Expected {
+  const char* name;
+  const char* what;
+};
+constexpr Expected kExpected[] = {{"--screenshot", "an output path"},
+                                  {"--frames", "a frame count >= 1"},
+                                  {"--size", "WxH, e.g. 1280x800 (320x240 to 8192x8192)"},
+                                  {"--head", "a head index"}};
+
+std::string ValueError(const std::string& name) {
+  for (const Expected& e : kExpected)
+    if (name == e.name) return name + ": expected " + e.what;
+  return name + ": expected a value";
+}
+
+/// The window's options, declared once: they parse and they write --help.
+void Declare(CLI::App& app, Words& w) {
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.allow_extras();  // reported by ParseOptions in attnlab's words, one line
+  app.set_version_flag("--version", std::string("attnlab ") + VersionNumber());
+  app.add_option("FILE.json", w.file, "scenario to open (default: a built-in example)")->type_name("");
+  app.add_option("--screenshot", w.screenshot, "render N frames, write the window as PNG, exit")->type_name("PATH");
+  app.add_option("--frames", w.frames, "frames before the screenshot (default 3)")->type_name("N");
+  app.add_option("--size", w.size, "window size (default 1280x800)")->type_name("WxH");
+  app.add_flag("--lecture", w.lecture, "start in lecture mode (2x crisp fonts, high contrast)");
+  app.add_option("--head", w.head, "select head H (0-based) at start")->type_name("H");
+}
+
+/// The checks in the order of the options' list; the first wrong one is the message.
+bool Check(const Words& w, Options* o, std::string* error) {
+  o->file = w.file;
+  o->screenshot_path = w.screenshot;
+  o->lecture = w.lecture;
+  if (!ParseIntArg(w.frames.c_str(), 1, 1000000, &o->frames)) *error = ValueError("--frames");
+  else if (!ParseSize(w.size.c_str(), &o->width, &o->height)) *error = ValueError("--size");
+  else if (!ParseIntArg(w.head.c_str(), 0, 255, &o->head)) *error = ValueError("--head");
+  else return true;
+  return false;
+}
+
+/// An argument no option took: an option attnlab does not have, or a second file.
+std::string Leftover(const std::string& arg) {
+  if (arg.size() > 1 && arg[0] == '-') return "unknown option " + arg;
+  return "more than one file given: " + arg;
+}
+
 }  // namespace
+
+const char* VersionNumber() { return ATTNLAB_VERSION; }
 
 bool ParseIntArg(const char* text, int low, int high, int* out) {
   char* end = nullptr;
@@ -28,15 +83,12 @@ bool ParseIntArg(const char* text, int low, int high, int* out) {
   return true;
 }
 
-const char* UsageText() {
-  return "usage: attnlab [FILE.json] [--screenshot OUT.png [--frames N]] [--size WxH] [--lecture] [--head H]\n"
-         "  FILE.json           scenario to open (default: a built-in example)\n"
-         "  --screenshot PATH   render N frames, write the window as PNG, exit\n"
-         "  --frames N          frames before the screenshot (default 3)\n"
-         "  --size WxH          window size (default 1280x800)\n"
-         "  --lecture           start in lecture mode (2x crisp fonts, high contrast)\n"
-         "  --head H            select head H (0-based) at start\n"
-         "  -h, --help          print this text\n";
+std::string UsageText() {
+  CLI::App app("attnlab: transformer attention, every matrix on screen; edit a number, see every stage change.",
+               "attnlab");
+  Words w;
+  Declare(app, w);
+  return app.help();
 }
 
 const char* UsageLine() {
@@ -44,48 +96,37 @@ const char* UsageLine() {
          " (attnlab --help)\n";
 }
 
-ArgResult ParseOption(int argc, char** argv, int* i, Options* o, std::string* error) {
-  const char* arg = argv[*i];
-  const bool has_value = *i + 1 < argc;
-  auto value_error = [&](const char* what) {
-    *error = std::string(arg) + ": expected " + what;
-    return ArgResult::Bad;
-  };
-  if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
-    o->help = true;
-  } else if (std::strcmp(arg, "--screenshot") == 0) {
-    if (!has_value) return value_error("an output path");
-    o->screenshot_path = argv[++*i];
-  } else if (std::strcmp(arg, "--frames") == 0) {
-    if (!has_value || !ParseIntArg(argv[++*i], 1, 1000000, &o->frames))
-      return value_error("a frame count >= 1");
-  } else if (std::strcmp(arg, "--size") == 0) {
-    if (!has_value || !ParseSize(argv[++*i], &o->width, &o->height))
-      return value_error("WxH, e.g. 1280x800 (320x240 to 8192x8192)");
-  } else if (std::strcmp(arg, "--head") == 0) {
-    if (!has_value || !ParseIntArg(argv[++*i], 0, 255, &o->head)) return value_error("a head index");
-  } else if (std::strcmp(arg, "--lecture") == 0) {
-    o->lecture = true;
-  } else if (arg[0] == '-' && arg[1] != '\0') {
-    return ArgResult::Unknown;
-  } else if (o->file.empty()) {
-    o->file = arg;
-  } else {
-    *error = std::string("more than one file given: ") + arg;
-    return ArgResult::Bad;
+bool ParseOptions(const std::vector<std::string>& args, Options* options, std::string* error) {
+  CLI::App app("attnlab", "attnlab");
+  Words w;
+  Declare(app, w);
+  Options o;
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    o.help = true;
+  } catch (const CLI::CallForVersion&) {
+    o.version = true;
+  } catch (const CLI::ArgumentMismatch& e) {  // "--frames: 1 required N missing": no value
+    const std::string what = e.what();
+    *error = ValueError(what.substr(0, what.find(':')));
+    return false;
+  } catch (const CLI::ParseError& e) {
+    *error = e.what();
+    return false;
   }
-  return ArgResult::Taken;
+  if (!app.remaining().empty()) {
+    *error = Leftover(app.remaining().front());
+    return false;
+  }
+  if (!o.help && !o.version && !Check(w, &o, error)) return false;
+  *options = o;
+  return true;
 }
 
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const ArgResult result = ParseOption(argc, argv, &i, &o, error);
-    if (result == ArgResult::Unknown) *error = std::string("unknown option ") + argv[i];
-    if (result != ArgResult::Taken) return false;
-  }
-  *options = o;
-  return true;
+  return ParseOptions(std::vector<std::string>(argv + 1, argv + argc), options, error);
 }
 
 }  // namespace attnlab::app

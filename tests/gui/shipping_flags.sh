@@ -14,7 +14,7 @@ scenario=$3
 trap 'rm -rf "$work"' EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
-user_flags="--frames --head --help --lecture --screenshot --size"
+user_flags="--frames --head --help --lecture --screenshot --size --version"
 instrument_flags="--bench-edit --bench-frames --bench-open --bench-save --bench-startup --capture-on
 --capture-stale --check-open --edit-cell --edit-every --edit-what --first-run-hint --layout-log
 --print-scenario --print-view --restore-autosave --show-panel --smoke --test-edit --test-edit-next
