@@ -105,7 +105,9 @@ PY
              ./usr/share/applications/attnlab.desktop ./usr/share/icons/hicolor/48x48/apps/attnlab.png \
              ./usr/share/icons/hicolor/512x512/apps/attnlab.png ./usr/share/icons/hicolor/scalable/apps/attnlab.svg \
              ./usr/share/mime/packages/attnlab.xml ./usr/share/metainfo/io.github.attnlab.attnlab.metainfo.xml \
-             ./usr/share/doc/attnlab/README.md ./usr/share/doc/attnlab/GUIDE.md; do
+             ./usr/share/doc/attnlab/README.md ./usr/share/doc/attnlab/GUIDE.md \
+             ./usr/share/man/man1/attnlab.1 ./usr/share/man/man1/attnlab-cli.1 \
+             ./usr/share/bash-completion/completions/attnlab-cli; do
       grep -qxF "$f" contents.txt || fail "$deb lacks $f"
     done
     if grep -E 'harness|\.a$|\.h$|/include/|/lib/|gtest|gmock|cmake' contents.txt; then fail "unexpected files above"; fi
@@ -116,6 +118,7 @@ PY
     [ "$(dpkg-deb -f "$deb" Section)" = science ] || fail "Section"
     dpkg -x "$deb" root
     root/usr/bin/attnlab-cli --help >/dev/null
+    [ "$(root/usr/bin/attnlab-cli --version)" = "attnlab-cli 0.1.0" ] || fail "the unpacked attnlab-cli --version"
     root/usr/bin/attnlab-cli compute root/usr/share/attnlab/presets/udl-12-2-multihead.json --format text >/dev/null
     echo "$deb: $(wc -l <contents.txt) entries; Depends: $depends"
     ;;
