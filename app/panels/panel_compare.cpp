@@ -17,12 +17,6 @@
 namespace attnlab::app::ComparePanel {
 namespace {
 
-void Dim(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
-
 std::string StageTitle(const StageComparison& c) {
   std::string title = c.diff.stage;
   if (c.diff.head >= 0) title += ", head " + std::to_string(c.diff.head + 1);
@@ -43,7 +37,7 @@ class Contents : public PanelContents {
   void Draw(AppState& state) override {
     Buttons(state);
     if (!state.reference) {
-      Dim("Keep the current numbers as a reference, then edit: every stage is shown beside the "
+      DimTextWrapped("Keep the current numbers as a reference, then edit: every stage is shown beside the "
           "reference with their difference, so you see exactly which stages an edit reaches, and by how much.");
       return;
     }
@@ -79,7 +73,7 @@ class Contents : public PanelContents {
     if (ImGui::Button("Forget")) state.reference.reset();
     ImGui::SameLine();
     const std::uint64_t edits = state.document.Version() - state.reference->version;
-    Dim(edits == 0 ? "reference kept: edit something to see the difference"
+    DimTextWrapped(edits == 0 ? "reference kept: edit something to see the difference"
                    : "comparing with the reference kept " + std::to_string(edits) + " version(s) ago");
   }
 
@@ -112,7 +106,7 @@ class Contents : public PanelContents {
       list += (list.empty() ? "" : ", ") + name;
     }
     ImGui::TextWrapped("Changed (head %d and after): %s", head + 1, changed.empty() ? "nothing" : changed.c_str());
-    if (!same.empty()) Dim("Unchanged: " + same);
+    if (!same.empty()) DimTextWrapped("Unchanged: " + same);
   }
 
   // Current, reference and difference side by side, the cells as large as the width allows.

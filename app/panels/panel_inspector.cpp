@@ -59,12 +59,6 @@ void UpdatePin(AppState& state) {
   state.ui.pinned = SameCell(hover, state.ui.pinned) ? HoveredCell{} : hover;
 }
 
-void Dim(const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("%s", text);
-  ImGui::PopStyleColor();
-}
-
 // Wraps only at spaces: ImGui's word wrap also breaks after '.', which splits "0.3622" in two.
 void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
   ImGui::PushFont(GetFonts().mono);
@@ -125,7 +119,7 @@ void TermTable(const Explanation& e, int decimals) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%d more terms not shown (the first and the largest are)",
                   e.omitted);
-    Dim(buf);
+    DimTextWrapped(buf);
   }
 }
 
@@ -169,7 +163,7 @@ void ShowReference(const AppState& state, const attnlab::Trace& trace, const Hov
   if (!ReferenceValue(trace, cell.stage, cell.head, cell.row, cell.col, &now)) return;
   ImGui::Separator();
   if (!ReferenceValue(state.reference->trace, cell.stage, cell.head, cell.row, cell.col, &then)) {
-    Dim("The reference has no such cell.");
+    DimTextWrapped("The reference has no such cell.");
     return;
   }
   const int d = state.ui.decimals + 2;
@@ -188,7 +182,7 @@ void Inspector::Draw(AppState& state) {
   const attnlab::Trace& trace = state.document.GetTrace();
   const Explanation& e = explanation_.Get(state, trace, cell);
   if (!e.valid) {
-    Dim("Hover any cell of the Pipeline or Heads panel to see its arithmetic with the actual "
+    DimTextWrapped("Hover any cell of the Pipeline or Heads panel to see its arithmetic with the actual "
         "numbers. Click a cell to pin it here.");
     return;
   }

@@ -65,12 +65,6 @@ void RowLabel(const char* label) {
   ImGui::TableSetColumnIndex(1);
 }
 
-void DimWrapped(const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("%s", text);
-  ImGui::PopStyleColor();
-}
-
 void LayoutControl(AppState& state) {
   RowLabel("Layout");
   const attnlab::Layout current = state.document.GetScenario().layout;
@@ -79,7 +73,7 @@ void LayoutControl(AppState& state) {
     if (ImGui::RadioButton(attnlab::layout_name(l), current == l) && current != l)
       state.document.ApplyEdit("layout", [l](attnlab::Scenario& s) { s = attnlab::with_layout(s, l); });
   }
-  DimWrapped(current == attnlab::Layout::rows ? "tokens are rows: Q = X W_q"
+  DimTextWrapped(current == attnlab::Layout::rows ? "tokens are rows: Q = X W_q"
                                               : "tokens are columns: Q = W_q X");
   ShowEditError(state.document, "layout");
 }
@@ -154,7 +148,7 @@ void HeadsControl(AppState& state, HeadsField& field) {
   if (enter || ImGui::IsItemDeactivatedAfterEdit()) ApplyTypedHeads(state, field.text);
   StepButton(state, valid, heads, -1);
   StepButton(state, valid, heads, +1);
-  DimWrapped(("splits the full W_q, W_k, W_v: H = " + CountList(valid)).c_str());
+  DimTextWrapped(("splits the full W_q, W_k, W_v: H = " + CountList(valid)).c_str());
   ShowEditError(state.document, "heads");
 }
 
@@ -198,7 +192,7 @@ void ScaleControl(AppState& state) {
           "scale", [t](attnlab::Scenario& s) { s.scale.value = 1.0 / std::max(t, 1e-6f); },
           dragging);  // one drag = one undo step
     }
-    DimWrapped("scores are divided by T");
+    DimTextWrapped("scores are divided by T");
   }
   ShowEditError(state.document, "scale");
 }
@@ -221,7 +215,7 @@ void ColormapControl(AppState& state) {
       if (ImGui::Selectable(c.label, c.map == state.ui.colormap)) state.ui.colormap = c.map;
     ImGui::EndCombo();
   }
-  DimWrapped("signed values: blue < 0 < red");
+  DimTextWrapped("signed values: blue < 0 < red");
 }
 
 void Controls(AppState& state, HeadsField& heads) {

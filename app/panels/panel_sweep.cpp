@@ -35,12 +35,6 @@ struct SweepState {
   std::string value_param, value_text;
 };
 
-void Dim(const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("%s", text);
-  ImGui::PopStyleColor();
-}
-
 // A range around the current value that shows something: the scale from a quarter to four times
 // itself (flat to sharp weights), a cell one unit either side.
 void DefaultRange(SweepState& sweep, const attnlab::Scenario& s) {
@@ -99,7 +93,7 @@ void Controls(AppState& state, SweepState& sweep) {
     sweep.value_param = sweep.param;
     sweep.value_text = ValueText(state.document.GetScenario(), sweep.param);
   }
-  Dim(sweep.value_text.c_str());
+  DimTextWrapped(sweep.value_text.c_str());
   label("From");
   ImGui::InputDouble("##from", &sweep.from, 0, 0, "%.4g");
   MarkLastItem(state.on_control, "sweep from");
@@ -228,7 +222,7 @@ void PlayButtons(AppState& state, SweepState& sweep) {
 void EntropyPlot(AppState& state, const SweepPlayer& player) {
   const auto& samples = player.Samples();
   if (samples.size() < 2) {
-    Dim("Play a sweep to draw each head's mean entropy against the value.");
+    DimTextWrapped("Play a sweep to draw each head's mean entropy against the value.");
     return;
   }
   const bool temperature = player.Spec().param.name == "scale";
@@ -275,7 +269,7 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
   dl->AddText(ImVec2(left, bottom + fs * 0.2f), ink, buf);
   std::snprintf(buf, sizeof buf, "%.3g", x1);
   dl->AddText(ImVec2(right - ImGui::CalcTextSize(buf).x, bottom + fs * 0.2f), ink, buf);
-  Dim(temperature ? "Small T (a large scale) sharpens each head's weights (entropy near 0); large T "
+  DimTextWrapped(temperature ? "Small T (a large scale) sharpens each head's weights (entropy near 0); large T "
                     "flattens them towards uniform (entropy ln n)."
                   : "Each line is one head, in its colour.");
 }

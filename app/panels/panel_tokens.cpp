@@ -14,12 +14,6 @@
 namespace attnlab::app::TokensPanel {
 namespace {
 
-void DimWrapped(const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("%s", text);
-  ImGui::PopStyleColor();
-}
-
 void AttentionKind(AppState& state) {
   const bool cross = state.document.GetScenario().cross_attention();
   ImGui::AlignTextToFramePadding();
@@ -30,7 +24,7 @@ void AttentionKind(AppState& state) {
   ImGui::SameLine();
   if (ImGui::RadioButton("cross", cross) && !cross)
     state.document.ApplyEdit("attention", [](attnlab::Scenario& s) { attnlab::set_cross_attention(s, true); });
-  DimWrapped(cross ? "queries from X; keys and values from the context Z"
+  DimTextWrapped(cross ? "queries from X; keys and values from the context Z"
                    : "queries, keys and values all from X");
   ShowEditError(state.document, "attention");
 }

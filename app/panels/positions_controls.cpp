@@ -21,12 +21,6 @@ namespace {
 
 constexpr const char* kSource = "positions";
 
-void Dim(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
-
 std::string Joined(const std::vector<int>& v) {
   std::string out;
   for (int p : v) out += (out.empty() ? "" : " ") + std::to_string(p);
@@ -63,7 +57,7 @@ void PositionsRow(AppState& state, PositionsField& field, const char* label, con
   ImGui::TextUnformatted(label);
   ImGui::SameLine();
   if (joined.size() >= sizeof field.text) {
-    Dim(std::to_string(count) + " positions, from " + std::to_string(shown.front()) + " (edit them in the file)");
+    DimTextWrapped(std::to_string(count) + " positions, from " + std::to_string(shown.front()) + " (edit them in the file)");
     return;
   }
   if (!field.editing) std::snprintf(field.text, sizeof field.text, "%s", joined.c_str());
@@ -153,7 +147,7 @@ void AlibiRows(AppState& state) {
   std::string text = s.alibi->slopes.empty() ? "the paper's slopes: " : "slopes: ";
   for (std::size_t h = 0; h < slopes.size(); ++h) text += (h ? ", " : "") + attnlab::format_trimmed(slopes[h], 4);
   ImGui::Indent();
-  Dim(text);
+  DimTextWrapped(text);
   ImGui::Unindent();
 }
 
@@ -188,7 +182,7 @@ void KvHeadsControl(AppState& state) {
     const bool rows = s.layout == attnlab::Layout::rows;
     const attnlab::HeadTrace& h = t.heads.front();
     const long d_kv = long(rows ? h.K.cols() + h.V.cols() : h.K.rows() + h.V.rows());
-    Dim("K/V cache: " + std::to_string(G * d_kv) + " numbers per token" +
+    DimTextWrapped("K/V cache: " + std::to_string(G * d_kv) + " numbers per token" +
         (G < H ? " (" + std::to_string(H * d_kv) + " with a K/V head per query head)" : std::string()));
   }
   ShowEditError(state.document, "kv heads");

@@ -62,12 +62,6 @@ void Heading(const std::string& text) {
   ImGui::Spacing();
 }
 
-void DimParagraph(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
-
 // Modal body text wraps at a readable width instead of stretching the dialog.
 void BeginModalBody() { ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f); }
 void EndModalBody() {
@@ -216,7 +210,7 @@ void DocumentDialogs::DrawRecovery(const Question* question) {
   ImGui::TextWrapped("Its last autosave, from %s, can be restored: %s.", w.saved_at.c_str(),
                      ScenarioSummary(w.scenario).c_str());
   ImGui::Spacing();
-  DimParagraph("Restore opens it as a modified document: save it to keep it, or undo to go back "
+  DimTextWrapped("Restore opens it as a modified document: save it to keep it, or undo to go back "
                "to the last saved version. Discard deletes the autosave.");
   EndModalBody();
   const int pressed = ButtonRow({"Restore", "Discard"});
@@ -238,7 +232,7 @@ void DocumentDialogs::DrawSaveChanges(AppState& state, const Question* question)
   BeginModalBody();
   Heading("Save changes to \xE2\x80\x9C" + state.document.name + "\xE2\x80\x9D before " +
           question->action + "?");
-  DimParagraph(question->save_asks_path
+  DimTextWrapped(question->save_asks_path
                    ? "Your changes are lost if you don't save them. Save asks where to keep "
                      "them (presets stay read-only)."
                    : "Your changes are lost if you don't save them.");
@@ -267,7 +261,7 @@ void DocumentDialogs::DrawError(const Question* question) {
   ImGui::TextWrapped("%s", question->message.c_str());
   ImGui::PopStyleColor();
   ImGui::Spacing();
-  DimParagraph("The document you had open is unchanged.");
+  DimTextWrapped("The document you had open is unchanged.");
   EndModalBody();
   if (ButtonRow({"OK"}) == 0 || EnterPressed() || EscapePressed()) {
     ImGui::CloseCurrentPopup();
@@ -283,7 +277,7 @@ void DocumentDialogs::DrawBusy(const Question* question) {
     ImGui::OpenPopup(id.c_str());
   if (!BeginQuestionModal(id.c_str(), busy)) return;
   BeginModalBody();
-  DimParagraph(question->busy == Question::BusyKind::Restoring
+  DimTextWrapped(question->busy == Question::BusyKind::Restoring
                    ? "Your unsaved work is restored on top of its file once the file is "
                      "read. Cancel keeps the document you have open; the work is offered "
                      "again at the next start."
@@ -379,7 +373,7 @@ void DocumentDialogs::DrawExportAll(AppState& state) {
   ImGui::Checkbox("Transparent background", &s.transparent);
   ImGui::Spacing();
   ImGui::PushTextWrapPos(fs * 36.0f);
-  DimParagraph("Every matrix of every head, named as attnlab-cli export names them: "
+  DimTextWrapped("Every matrix of every head, named as attnlab-cli export names them: "
                "head1_Q, head1_scores, ..., head2_weights, concat, output, and attention.py.");
   ImGui::PopTextWrapPos();
   if (!export_error_.empty()) {

@@ -147,4 +147,10 @@ ImVec4 DimTextColor() { return Lecture() ? Rgb(210, 210, 210) : Rgb(150, 158, 17
 ImVec4 ErrorTextColor() { return Lecture() ? Rgb(255, 110, 110) : Rgb(240, 100, 96); }
 ImVec4 WarningTextColor() { return Lecture() ? Rgb(255, 220, 80) : Rgb(232, 196, 88); }
 
+void DimTextWrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
 }  // namespace attnlab::app

@@ -3,6 +3,8 @@
 /// not FontGlobalScale's blurred upscale) and switches to a high-contrast style.
 #include <imgui.h>
 
+#include <string>
+
 namespace attnlab::app {
 
 struct Fonts {
@@ -37,6 +39,8 @@ const Fonts& GetFonts();
 /// Accent colours shared by the panels, in the current theme's style.
 ImU32 AccentColor();        ///< selection frames, head boundaries
 ImVec4 DimTextColor();      ///< formulas, axis names
+/// Hints and explanations: wrapped text in DimTextColor().
+void DimTextWrapped(const std::string& text);
 ImVec4 ErrorTextColor();    ///< refused edits
 ImVec4 WarningTextColor();  ///< trace warnings
 
