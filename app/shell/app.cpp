@@ -113,7 +113,7 @@ void DrawFrame(ActionContext& ctx, const ActionTable& actions) {
   DrawStatusBar(state);
   state.sweep.Tick(state.document, ImGui::GetTime());  // before the panels: they draw this frame's value
   ctx.panels.DrawPanels(state);
-  state.sweep.Record(state.document, state.document.GetTrace());
+  if (state.sweep.Started()) state.sweep.Record(state.document, state.document.GetTrace());  // no sweep: no trace asked for
   if (ctx.dialogs) ctx.dialogs->DrawDialogs(state);
 }
 
