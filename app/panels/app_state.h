@@ -9,6 +9,7 @@
 #include "session/first_run_hint.h"
 #include "session/presets.h"
 #include "session/sweep.h"
+#include "view/sensitivity_map.h"
 #include "view/stage.h"
 #include "view/trace_compare.h"
 #include "view/ui_state.h"
@@ -54,6 +55,9 @@ struct AppState {
   UiState ui;
   /// What the Compare panel compares the current trace with ("Keep as reference"); null: nothing.
   std::shared_ptr<const TraceReference> reference;
+  /// The gradient of ui.sensitivity_target, computed once per version for the Sensitivity panel
+  /// and the Inputs editors coloured by it.
+  SensitivityCache sensitivity;
   /// The sweep playing (Sweep panel), ticked by the shell every frame whichever tab is in front.
   SweepPlayer sweep;
   std::vector<PresetInfo> presets;

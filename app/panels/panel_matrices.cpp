@@ -11,6 +11,8 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/scenario.h"
+#include "session/trace_worker.h"
+#include "view/sensitivity_map.h"
 #include "widgets/edit_error.h"
 #include "widgets/matrix_editor.h"
 #include "panels/panel_dimensions.h"
@@ -102,8 +104,45 @@ void Caption(const char* name, const Matrix* m, const char* shape_names, const c
   }
 }
 
+// The gradients the editors are coloured by (Sensitivity panel, "Colour the Inputs by it"), or
+// null when they show their values.
+const SensitivityMap* ShownGradients(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  if (!state.ui.sensitivity_on_inputs || ComputeOffThread(s)) return nullptr;
+  const SensitivityMap& map = state.sensitivity.Get(s, state.document.Version(), state.ui.sensitivity_target);
+  return map.error.empty() ? &map : nullptr;
+}
+
+// While the editors are coloured by a gradient, one line says so and turns it off again.
+void GradientBanner(AppState& state) {
+  if (!state.ui.sensitivity_on_inputs) return;
+  ImGui::AlignTextToFramePadding();
+  if (ComputeOffThread(state.document.GetScenario())) {
+    ImGui::TextColored(DimTextColor(), "Too large for live gradients: the cells show their values.");
+  } else if (const SensitivityMap* map = ShownGradients(state)) {
+    ImGui::PushFont(GetFonts().bold);
+    ImGui::Text("Colours: d %s / d cell", map->target.c_str());
+    ImGui::PopFont();
+  } else {
+    ImGui::TextColored(ErrorTextColor(), "Sensitivity target: %s",
+                       state.sensitivity.Get(state.document.GetScenario(), state.document.Version(),
+                                             state.ui.sensitivity_target).error.c_str());
+  }
+  const char* off = "Colour by value";
+  // Beside the line when it fits, under it otherwise (a narrow Inputs column in lecture mode).
+  const float button_w = ImGui::CalcTextSize(off).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < button_w) ImGui::NewLine();
+  if (ImGui::SmallButton(off)) state.ui.sensitivity_on_inputs = false;
+  MarkLastItem(state.on_control, "inputs colour by value");
+}
+
 void Editor(AppState& state, MatrixEditorSpec spec) {
   spec.sweep_cell = [&state](const std::string& cell) { state.RequestSweep(cell); };
+  if (const SensitivityMap* map = ShownGradients(state)) {
+    spec.tint = GradientOf(*map, spec.source);
+    spec.tint_of = map->target;
+  }
   if (state.before_matrix_editor) state.before_matrix_editor(spec);
   MatrixEditor(state.document, state.ui.colormap, spec, state.on_control);
 }
@@ -391,6 +430,7 @@ class Inputs final : public PanelContents {
 }  // namespace
 
 void Inputs::Draw(AppState& state) {
+  GradientBanner(state);
   const NarrowTabs tabs_style;
   if (!ImGui::BeginTabBar("##inputs", ImGuiTabBarFlags_FittingPolicyResizeDown)) return;
   const std::string wanted_tab = std::exchange(state.ui.inputs_tab, std::string());

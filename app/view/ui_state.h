@@ -16,8 +16,12 @@ struct UiState {
   HoveredCell hovered;                    ///< cleared at the start of every frame
   HoveredCell hovered_last_frame;         ///< for panels drawn before the heatmaps (formula strip)
   HoveredCell pinned;                     ///< clicked cell the Inspector keeps showing
-  std::string inputs_tab;
-  std::string sweep_request;              ///< a number to sweep ("scale", "W_q[0][1]"): the Sweep panel takes it                 ///< an Inputs tab ("W_q", ...) to bring to the front once
+  std::string inputs_tab;                 ///< an Inputs tab ("W_q", ...) to bring to the front once
+  std::string sweep_request;              ///< a number to sweep ("scale", "W_q[0][1]"): the Sweep panel takes it
+  /// The number whose gradient the Sensitivity panel shows ("output[0][0]"), and whether the
+  /// Inputs editors are coloured by that gradient instead of by their values.
+  std::string sensitivity_target = "output[0][0]";
+  bool sensitivity_on_inputs = false;
   bool guide_from_top = false;            ///< the Help panel scrolls back to its guide once (F1)
   float zoom = 1.0f;             ///< the UI scale out of lecture mode (view/ui_scale.h)
   int decimals = attnlab::kDefaultDecimals;  ///< precision of shown numbers (View > Precision),

@@ -159,11 +159,16 @@ void DrawBands(const MatrixEditorSpec& spec, const Geometry& g) {
   }
 }
 
+bool Tinted(const MatrixEditorSpec& spec) {
+  return spec.tint && spec.tint->rows() == spec.values->rows() && spec.tint->cols() == spec.values->cols();
+}
+
 void DrawCells(const MatrixEditorSpec& spec, const Geometry& g, Colormap colormap,
                const MatrixEditorState::Scrub& scrub) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const attnlab::Matrix& m = *spec.values;
-  const attnlab::ColorScale scale = DivergingScale(m, colormap);
+  const attnlab::Matrix& colours = Tinted(spec) ? *spec.tint : m;
+  const attnlab::ColorScale scale = DivergingScale(colours, colormap);
   ImFont* mono = Mono();
   char buf[64];
   // Only the cells in view: a 256 x 256 embedding is 65k formatted numbers a frame otherwise.
@@ -176,7 +181,7 @@ void DrawCells(const MatrixEditorSpec& spec, const Geometry& g, Colormap colorma
     for (int c = c0; c < c1; ++c) {
       const ImVec2 a = CellMin(g, r, c);
       const ImVec2 b(a.x + g.cell_w - 1, a.y + g.cell_h - 1);
-      const attnlab::Rgb8 fill = attnlab::MapValue(scale, m(r, c));
+      const attnlab::Rgb8 fill = attnlab::MapValue(scale, colours(r, c));
       dl->AddRectFilled(a, b, ToU32(fill));
       FormatCell(buf, sizeof buf, m(r, c), g.decimals);
       const float w = MonoWidth(buf);
@@ -251,6 +256,8 @@ void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
     return;
   ImGui::BeginTooltip();
   ImGui::Text("%s[%d][%d] = %.6g", spec.source.c_str(), r, c, (*spec.values)(r, c));
+  if (Tinted(spec))
+    ImGui::Text("d %s / d %s[%d][%d] = %+.6g", spec.tint_of.c_str(), spec.source.c_str(), r, c, (*spec.tint)(r, c));
   ImGui::TextColored(DimTextColor(), "drag \xE2\x86\x94 to scrub (Shift fine, Ctrl coarse)");
   ImGui::TextColored(DimTextColor(), "double-click to type \xC2\xB7 Ctrl+V pastes a matrix");
   if (spec.sweep_cell) ImGui::TextColored(DimTextColor(), "right-click to sweep this number");

@@ -54,6 +54,11 @@ struct MatrixEditorSpec {
   bool band_on_cols = true;        ///< bands are columns (rows layout) or rows (columns layout)
   int selected_band = -1;          ///< the selected head, drawn with a heavier outline
   MatrixEditorState* state = nullptr;  ///< what the editor keeps between frames (required)
+  /// When set (the shape of `values`), the cells are coloured by these numbers on a diverging map
+  /// centred on 0 instead of by their values, which they still show: the gradient of `tint_of`
+  /// (the Sensitivity panel's target) with respect to each cell.
+  const attnlab::Matrix* tint = nullptr;
+  std::string tint_of;  ///< "output[0][0]"
   /// When set, a right-click on a cell offers "Sweep W_q[0][1]", which calls this with the cell
   /// in the one cell syntax (attnlab/cell_ref.h).
   std::function<void(const std::string& cell)> sweep_cell;
