@@ -6,11 +6,13 @@
 # moved with the mouse; the weights heatmap pixels follow the core for the saved file and no longer
 # match the file before. Ctrl+Z once undoes the whole drag. (2) A d_k > 2 preset draws the plot
 # (query and key colours inside it) with the principal axes' shares written above it.
-# usage: plane.sh APP PIXEL_CHECK PRESETS_DIR
+# (3) Hovering a query drops every key's shadow onto it, coloured by the key's weight.
+# usage: plane.sh APP PIXEL_CHECK PRESETS_DIR CLI
 set -eu
 app=$1
 check=$2
 presets=$3
+cli=$4
 . "$(dirname "$0")/isolated_home.sh"
 . "$(dirname "$0")/window_driver.sh"
 size=1920x1080
@@ -96,4 +98,48 @@ print("query-coloured pixels %d, key-coloured %d of %d" % (queries, keys, len(pi
 assert queries > 50 and keys > 50, "queries and keys drawn"
 PY
 "$check" --shot "$multi" "$work/multi.png" || fail "weights pixels of the d_k > 2 preset"
-echo "PASS: Plane: a drag edits one embedding by the pixels moved, one undo step; d_k > 2 draws its principal plane"
+
+# (3) Hovering the query 'long' (3, 1) drops every key onto its direction: each shadow's foot is
+# drawn at q.k / |q| along it (read from the "plane unit" mark) in its weight's colour, so of two
+# feet the brighter (viridis: luminance rises with the value) is the key with the larger weight.
+cp "$presets/plane-dot-products.json" "$doc"
+"$cli" compute "$doc" --format json > "$work/trace.json" || fail "attnlab-cli compute"
+start "$doc" --size $size --show-panel Plane --capture-on "$work/cap"
+capture plain
+query=2
+set -- $(centre $(control "plane query $query"))
+xdotool mousemove "$1" "$2"; sleep 0.6
+capture hover
+/usr/bin/python3 - "$work/hover.png" "$work/trace.json" "$query" <<'PY' || fail "the shadows of the hovered query"
+import json, sys
+from PIL import Image
+shot, trace, i = sys.argv[1], sys.argv[2], int(sys.argv[3])
+controls = {c["id"]: c["rect"] for c in json.load(open(shot + ".json"))["controls"]}
+img = Image.open(shot).convert("RGB")
+head = json.load(open(trace))["heads"][0]
+q, keys, weights = head["Q"][i], head["K"], head["weights"][i]
+x0, y1, x1, y0 = controls["plane unit"]  # from the origin to (1, 1)
+ox, oy, unit = x0, y0, x1 - x0
+qx0, qy0, qx1, qy1 = controls["plane query %d" % i]
+mouse = ((qx0 + qx1) / 2, (qy0 + qy1) / 2)
+norm = (q[0] ** 2 + q[1] ** 2) ** 0.5
+lum = lambda p: 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]
+plain = Image.open(shot.replace("hover", "plain")).convert("RGB")
+feet = []  # (weight, brightness, key, drawn before the hover)
+for j, k in enumerate(keys):
+    t = (k[0] * q[0] + k[1] * q[1]) / norm
+    at = (round(ox + t * q[0] / norm * unit), round(oy - t * q[1] / norm * unit))
+    if at[0] > mouse[0] + 8 and at[1] > mouse[1] - 8:
+        continue  # where the tooltip opens, to the right of the mouse
+    colour = img.getpixel(at)
+    feet.append((weights[j], lum(colour), j, plain.getpixel(at) != colour))
+    print("key %d: weight %.4f, foot at %s drawn %s" % (j, weights[j], at, colour))
+pairs = [(a, b) for a in feet for b in feet if a[0] > b[0] + 0.03]
+assert len(pairs) >= 3, "at least three pairs of feet clear of the tooltip with clearly different weights"
+for a, b in pairs:
+    assert a[1] > b[1], "key %d (weight %.4f) is drawn darker than key %d (%.4f)" % (a[2], a[0], b[2], b[0])
+assert all(new for *_, new in feet), "the feet appear with the hover, not before it"
+PY
+quit_and_wait
+echo "hover: every key's shadow on the query, its foot where q.k / |q| puts it, as bright as its weight"
+echo "PASS: Plane: a drag edits one embedding by the pixels moved, one undo step; d_k > 2 draws its principal plane; a hovered query shows each key's dot product in its weight's colour"
