@@ -781,6 +781,30 @@ def owned(fname):
     return fname.endswith(".json") and not fname.startswith("modern_")
 
 
+def check_or_write(files, check, what, script, written_note=""):
+    """The last step of the generators that own a set of named files in tests/fixtures
+    (gen_fixtures_modern.py, gen_fixtures_sensitivity.py): with `check`, exit naming those that
+    differ from `files`; otherwise write those, and only those."""
+    stale = [n for n, text in files.items()
+             if not os.path.exists(os.path.join(OUT_DIR, n)) or open(os.path.join(OUT_DIR, n)).read() != text]
+    if check:
+        if stale:
+            sys.exit(f"stale or missing: {', '.join(stale)} (rerun {script})")
+        print(f"{len(files)} {what} up to date")
+        return
+    for name in stale:
+        with open(os.path.join(OUT_DIR, name), "w") as f:
+            f.write(files[name])
+    print(f"{len(files)} {what} ({len(stale)} written){written_note}")
+
+
+def check_flag(doc):
+    """The generators' one option: --check."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare with tests/fixtures, write nothing")
+    return parser.parse_args().check
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=OUT_DIR, help="output directory (default tests/fixtures)")

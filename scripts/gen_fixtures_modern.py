@@ -23,7 +23,6 @@ With PyTorch installed (python3-torch), the GQA and RoPE cases are also computed
 (repeat_interleave, torch.view_as_complex) in float64 and must agree to 1e-12.
 """
 
-import argparse
 import math
 import os
 import sys
@@ -39,7 +38,6 @@ try:
 except ImportError:  # torch only cross-checks; the NumPy references are the fixtures
     torch = None
 
-OUT_DIR = base.OUT_DIR
 PREFIX = "modern_"
 
 
@@ -428,21 +426,8 @@ def build():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare with tests/fixtures, write nothing")
-    args = parser.parse_args()
-    files = build()
-    stale = [n for n, text in files.items()
-             if not os.path.exists(os.path.join(OUT_DIR, n)) or open(os.path.join(OUT_DIR, n)).read() != text]
-    if args.check:
-        if stale:
-            sys.exit(f"stale or missing: {', '.join(stale)} (rerun scripts/gen_fixtures_modern.py)")
-        print(f"{len(files)} modern fixtures up to date")
-        return
-    for name in stale:
-        with open(os.path.join(OUT_DIR, name), "w") as f:
-            f.write(files[name])
-    print(f"{len(files)} modern fixtures ({len(stale)} written), torch {'cross-checked' if torch else 'absent'}")
+    base.check_or_write(build(), base.check_flag(__doc__), "modern fixtures", "scripts/gen_fixtures_modern.py",
+                        f", torch {'cross-checked' if torch else 'absent'}")
 
 
 if __name__ == "__main__":

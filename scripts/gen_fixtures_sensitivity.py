@@ -23,7 +23,6 @@ shares no code with the C++ core or the other generators. The scale, the mask, A
 positions are constants.
 """
 
-import argparse
 import json
 import math
 import os
@@ -35,10 +34,9 @@ try:
     import torch
 except ImportError:
     sys.exit("gen_fixtures_sensitivity.py needs PyTorch: run it with /usr/bin/python3 (python3-torch)")
-from gen_fixtures import dumps  # noqa: E402  (the fixtures' JSON layout: one matrix row per line)
+from gen_fixtures import check_flag, check_or_write, dumps  # noqa: E402  (the fixtures' JSON layout, --check)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT_DIR = os.path.join(ROOT, "tests", "fixtures")
 F64 = torch.float64
 
 # (fixture name, scenario source, cell, what it covers)
@@ -317,21 +315,7 @@ def build():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare with tests/fixtures, write nothing")
-    args = parser.parse_args()
-    files = build()
-    stale = [n for n, text in files.items()
-             if not os.path.exists(os.path.join(OUT_DIR, n)) or open(os.path.join(OUT_DIR, n)).read() != text]
-    if args.check:
-        if stale:
-            sys.exit(f"stale or missing: {', '.join(stale)} (rerun scripts/gen_fixtures_sensitivity.py)")
-        print(f"{len(files)} sensitivity fixtures up to date")
-        return
-    for name in stale:
-        with open(os.path.join(OUT_DIR, name), "w") as f:
-            f.write(files[name])
-    print(f"{len(files)} sensitivity fixtures ({len(stale)} written)")
+    check_or_write(build(), check_flag(__doc__), "sensitivity fixtures", "scripts/gen_fixtures_sensitivity.py")
 
 
 if __name__ == "__main__":
