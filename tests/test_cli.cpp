@@ -12,21 +12,10 @@
 
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+using CliRun = attnlab::testing::Outputs;
 
 /// Runs attnlab-cli with `args` (shell words), capturing stdout and stderr.
-CliRun cli(const std::string& args) {
-  const auto err_path = std::filesystem::temp_directory_path() / ("attnlab_cli_err_" + std::to_string(::getpid()));
-  const auto shell = attnlab::testing::run_shell(std::string(ATTNLAB_CLI) + " " + args + " 2>" + err_path.string());
-  CliRun r{shell.status, shell.out, ""};
-  std::ifstream in(err_path);
-  r.err.assign(std::istreambuf_iterator<char>(in), {});
-  std::filesystem::remove(err_path);
-  return r;
-}
+CliRun cli(const std::string& args) { return attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " " + args); }
 
 using attnlab::testing::preset_path;
 

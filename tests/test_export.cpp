@@ -45,23 +45,10 @@ std::vector<std::string> preset_names() {
   return names;
 }
 
-fs::path scratch_root() { return fs::temp_directory_path() / ("attnlab_export_" + std::to_string(::getpid())); }
+const attnlab::testing::ScratchDir scratch("attnlab_export_");
 
-/// Removes this process's scratch directories when the test binary exits.
-struct ScratchCleanup {
-  ~ScratchCleanup() {
-    std::error_code ec;
-    fs::remove_all(scratch_root(), ec);
-  }
-} scratch_cleanup;
-
-/// A fresh, empty directory under the temp dir.
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = scratch_root() / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+/// A fresh, empty directory under the scratch directory.
+fs::path fresh_dir(const std::string& name) { return scratch.fresh(name); }
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

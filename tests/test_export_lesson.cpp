@@ -121,8 +121,8 @@ TEST(ExportLesson, CellsAnEditRemovedAreSkipped) {
 }
 
 TEST(ExportLessonCli, OneSlidePerStepAndOneBeforeEachReveal) {
-  const fs::path dir = fs::temp_directory_path() / ("attnlab_lesson_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const attnlab::testing::ScratchDir scratch("attnlab_lesson_");
+  const fs::path& dir = scratch.root();
   const std::string cli = std::string("env -u DISPLAY ") + ATTNLAB_CLI + " export ";
   auto r = attnlab::testing::run_shell(cli + attnlab::testing::preset_path("udl-12-2-multihead") + " --lesson --out " +
                                        (dir / "udl").string() + " 2>&1");
@@ -148,7 +148,6 @@ TEST(ExportLessonCli, OneSlidePerStepAndOneBeforeEachReveal) {
                                     (dir / "bad").string() + " 2>&1");
     EXPECT_EQ(r.status, 2) << bad << ": " << r.out;
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

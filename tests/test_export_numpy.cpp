@@ -23,14 +23,7 @@ using Output = attnlab::testing::ShellResult;
 using attnlab::testing::run_shell;
 Output run(const std::string& command) { return run_shell(command); }
 
-/// Removes this process's scratch directories when the test binary exits.
-struct ScratchCleanup {
-  ~ScratchCleanup() {
-    std::error_code ec;
-    for (const char* prefix : {"attnlab_numpy_", "attnlab_numpy_fixtures_", "attnlab_numpy_dir_"})
-      fs::remove_all(fs::temp_directory_path() / (prefix + std::to_string(::getpid())), ec);
-  }
-} scratch_cleanup;
+const attnlab::testing::ScratchDir scratch("attnlab_numpy_");
 
 std::string cli() { return "env -u DISPLAY " + std::string(ATTNLAB_CLI); }
 
@@ -64,9 +57,8 @@ void expect_script_matches_cli(const fs::path& scenario) {
   SCOPED_TRACE(scenario.filename().string());
   const Output computed = run(cli() + " compute " + scenario.string());
   ASSERT_EQ(computed.status, 0) << computed.out;
-  const fs::path dir = fs::temp_directory_path() / ("attnlab_numpy_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path script = dir / (scenario.stem().string() + ".py");
+  fs::create_directories(scratch.root() / "scripts");
+  const fs::path script = scratch.root() / "scripts" / (scenario.stem().string() + ".py");
   const Output exported = run(cli() + " export " + scenario.string() + " --format numpy --out - > " + script.string());
   ASSERT_EQ(exported.status, 0);
   const Output python = run(std::string(kPython) + " " + script.string() + " 2>&1");
@@ -100,8 +92,7 @@ TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
       "modern_rope_interleaved_positions", "modern_rope_partial_base500_cross", "modern_alibi_h6_paper_rule",
       "modern_alibi_given_slopes_cross", "modern_window_cross_padding", "modern_sinusoidal_cross",
       "modern_everything_perhead", "modern_everything_full_h4_g1"};
-  const fs::path dir = fs::temp_directory_path() / ("attnlab_numpy_fixtures_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = scratch.fresh("fixtures");
   for (const char* name : names)
     for (const char* layout : {"_rows", "_columns"}) {
       const fs::path fixture = fs::path(ATTNLAB_SOURCE_DIR) / "tests" / "fixtures" / (std::string(name) + layout + ".json");
@@ -115,8 +106,7 @@ TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
 }
 
 TEST(ExportNumpy, ScriptIsWrittenToTheOutputDirectory) {
-  const fs::path dir = fs::temp_directory_path() / ("attnlab_numpy_dir_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const fs::path dir = scratch.fresh("dir", false);
   const Output r = run(cli() + " export " + std::string(ATTNLAB_SOURCE_DIR) +
                        "/assets/presets/udl-12-2-multihead.json --format numpy,csv --what weights --out " + dir.string());
   ASSERT_EQ(r.status, 0) << r.out;

@@ -28,36 +28,16 @@ namespace fs = std::filesystem;
 using namespace attnlab;
 using namespace attnlab::exporter;
 
-fs::path scratch_root() { return fs::temp_directory_path() / ("attnlab_sweep_" + std::to_string(::getpid())); }
+const attnlab::testing::ScratchDir scratch("attnlab_sweep_");
 
-struct ScratchCleanup {
-  ~ScratchCleanup() {
-    std::error_code ec;
-    fs::remove_all(scratch_root(), ec);
-  }
-} scratch_cleanup;
+/// Absent until the CLI writes it: a refused sweep must leave it so.
+fs::path fresh_dir(const std::string& name) { return scratch.fresh(name, false); }
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = scratch_root() / name;
-  fs::remove_all(dir);
-  return dir;
-}
-
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+using CliRun = attnlab::testing::Outputs;
 
 /// attnlab-cli with no display, stdout and stderr apart.
 CliRun cli(const std::string& args) {
-  fs::create_directories(scratch_root());
-  const fs::path err_path = scratch_root() / "stderr";
-  const auto shell =
-      attnlab::testing::run_shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(ATTNLAB_CLI) + " " + args + " 2>" + err_path.string());
-  CliRun r{shell.status, shell.out, ""};
-  std::ifstream in(err_path);
-  r.err.assign(std::istreambuf_iterator<char>(in), {});
-  return r;
+  return attnlab::testing::run_shell_apart("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(ATTNLAB_CLI) + " " + args);
 }
 
 std::string preset(const std::string& name) { return attnlab::testing::preset_path(name); }

@@ -458,9 +458,8 @@ TEST(SensitivityFixtures, CoreMatchesTorchAutograd) {
 }
 
 TEST(SensitivityFixtures, CliMatchesTorchAutograd) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("attnlab_sensitivity_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const attnlab::testing::ScratchDir scratch("attnlab_sensitivity_");
+  const fs::path dir = scratch.fresh("scenarios");
   for (const fs::path& file : sensitivity_fixtures()) {
     const json fixture = read_json(file);
     const fs::path scenario = dir / file.filename();
@@ -471,7 +470,6 @@ TEST(SensitivityFixtures, CliMatchesTorchAutograd) {
     ASSERT_EQ(run.status, 0) << file;
     expect_matches_fixture(json::parse(run.out), fixture, "cli " + file.filename().string());
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

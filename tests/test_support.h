@@ -1,11 +1,14 @@
 #pragma once
-/// Helpers shared by the test files: running a shell command, naming the repository's files, a
-/// random scenario.
+/// Helpers shared by the test files: running a shell command, a scratch directory, naming the
+/// repository's files, a random scenario.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "attnlab/random.h"
 #include "attnlab/scenario.h"
@@ -28,6 +31,56 @@ inline ShellResult run_shell(const std::string& command) {
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return r;
 }
+
+struct Outputs {
+  int status = -1;       ///< as ShellResult's
+  std::string out, err;  ///< what it printed on stdout and on stderr
+};
+
+/// Runs `command` with /bin/sh, its stdout and stderr captured apart (stderr through a temporary
+/// file, removed again).
+inline Outputs run_shell_apart(const std::string& command) {
+  std::string err_path = (std::filesystem::temp_directory_path() / "attnlab_stderr_XXXXXX").string();
+  const int fd = ::mkstemp(err_path.data());
+  if (fd < 0) return {};
+  ::close(fd);
+  const ShellResult shell = run_shell(command + " 2>" + err_path);
+  Outputs r{shell.status, shell.out, ""};
+  if (FILE* err = std::fopen(err_path.c_str(), "rb")) {
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, err)) > 0;) r.err.append(buffer, n);
+    std::fclose(err);
+  }
+  std::remove(err_path.c_str());
+  return r;
+}
+
+/// A directory under the temp dir that belongs to this test process (`prefix` and its pid), removed
+/// with all it holds when the process exits: declare one at namespace scope.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& prefix)
+      : root_(std::filesystem::temp_directory_path() / (prefix + std::to_string(::getpid()))) {}
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  const std::filesystem::path& root() const { return root_; }
+  /// root()/name with nothing in it: created, or absent (`create` false) for a test that checks
+  /// that nothing is written there.
+  std::filesystem::path fresh(const std::string& name, bool create = true) const {
+    const std::filesystem::path dir = root_ / name;
+    std::filesystem::remove_all(dir);
+    if (create) std::filesystem::create_directories(dir);
+    return dir;
+  }
+
+ private:
+  std::filesystem::path root_;
+};
 
 /// assets/presets/NAME.json in the source tree.
 inline std::string preset_path(const std::string& name) {

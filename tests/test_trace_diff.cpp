@@ -123,33 +123,16 @@ TEST(TraceDiff, ShapesThatDifferAreRefusedNamingTheFirstStage) {
 
 // ---- attnlab-cli compare ------------------------------------------------------------------------
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+const attnlab::testing::ScratchDir scratch_dir("attnlab_compare_");
 
 fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("attnlab_compare_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
+  fs::create_directories(scratch_dir.root());
+  return scratch_dir.root();
 }
 
-/// Removes this process's scratch directory when the test binary exits.
-struct ScratchCleanup {
-  ~ScratchCleanup() {
-    std::error_code ec;
-    fs::remove_all(fs::temp_directory_path() / ("attnlab_compare_" + std::to_string(::getpid())), ec);
-  }
-} scratch_cleanup;
+using CliRun = attnlab::testing::Outputs;
 
-CliRun cli(const std::string& args) {
-  const fs::path err_path = scratch() / "stderr";
-  const auto shell = attnlab::testing::run_shell(std::string(ATTNLAB_CLI) + " " + args + " 2>" + err_path.string());
-  CliRun r{shell.status, shell.out, ""};
-  std::ifstream in(err_path);
-  r.err.assign(std::istreambuf_iterator<char>(in), {});
-  return r;
-}
+CliRun cli(const std::string& args) { return attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " " + args); }
 
 std::string saved(const Scenario& s, const std::string& name) {
   const fs::path path = scratch() / name;

@@ -73,7 +73,9 @@ TEST(SensitivityMap, TheLargestCellsComeFirstAndAreCellsOfTheScenario) {
   ASSERT_EQ(top.size(), 8u);
   for (std::size_t k = 0; k < top.size(); ++k) {
     EXPECT_NE(top[k].grad, 0.0);
-    if (k > 0) EXPECT_GE(std::abs(top[k - 1].grad), std::abs(top[k].grad));
+    if (k > 0) {
+      EXPECT_GE(std::abs(top[k - 1].grad), std::abs(top[k].grad));
+    }
     EXPECT_NO_THROW(attnlab::scenario_value(s, attnlab::parse_cell_ref(top[k].cell))) << top[k].cell;
   }
   double largest = 0;
