@@ -33,7 +33,8 @@ nlohmann::json WindowArrangement(const AppState& state, const PanelRegistry& pan
                         {"status_bar", BoxOf("##status")}};
   nlohmann::json windows = nlohmann::json::array();
   for (const PlacedWindow& placed : panels.LastPlacement())
-    windows.push_back({{"name", placed.window}, {"panels", placed.panels}, {"box", BoxOf(placed.window.c_str())}});
+    windows.push_back({{"name", placed.window}, {"panels", placed.panels}, {"front", placed.front},
+                       {"box", BoxOf(placed.window.c_str())}});
   doc["windows"] = std::move(windows);
   return doc;
 }

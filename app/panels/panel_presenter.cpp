@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -59,6 +60,31 @@ Stage StageOf(StepKind kind) {
     case StepKind::inputs: break;
   }
   return Stage::None;
+}
+
+// Cells as large as fit `width` x `height`, up to `cap`; below two pixels, pooled (FitCellSize).
+float CellFor(const attnlab::Matrix& m, float width, float height, float cap, int decimals) {
+  const float fit = std::min(width / float(m.cols()), height / float(m.rows()));
+  return std::floor(fit >= 2.0f ? std::min(cap, fit) : FitCellSize(int(m.rows()), int(m.cols()), width, height, decimals));
+}
+
+// The prediction prompt, or once revealed the explanation, in the room the taller of the two
+// takes: R shows the numbers without moving the matrices (or turning their labels).
+void PromptOrExplanation(bool predict, bool hidden, const std::string& explanation) {
+  static const char* const kPrompt = "Predict first: what will these cells be? Press R to reveal.";
+  const float wrap = ImGui::GetContentRegionAvail().x;
+  const float prompt_h = ImGui::CalcTextSize(kPrompt, nullptr, false, wrap).y;
+  const float explanation_h = ImGui::CalcTextSize(explanation.c_str(), nullptr, false, wrap).y;
+  if (hidden) {
+    ImGui::PushStyleColor(ImGuiCol_Text, WarningTextColor());
+    ImGui::TextWrapped("%s", kPrompt);
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextWrapped("%s", explanation.c_str());
+  }
+  const float shown_h = hidden ? prompt_h : explanation_h;
+  if (predict && std::max(prompt_h, explanation_h) > shown_h)
+    ImGui::Dummy(ImVec2(0.0f, std::max(prompt_h, explanation_h) - shown_h - ImGui::GetStyle().ItemSpacing.y));
 }
 
 class Presenter final : public PanelContents {
@@ -171,7 +197,18 @@ void Presenter::DrawHeader(AppState& state, const lesson::Step& step, int head, 
   for (int i = 0; i < count; ++i)
     ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(p.x + r + i * r * 3.0f, p.y), r,
                                                 i == index ? AccentColor() : ImGui::GetColorU32(ImGuiCol_TextDisabled));
-  ImGui::NewLine();
+  // The keys at the right of the same line, where they take no room from the matrices; on a line
+  // of their own when the panel is too narrow.
+  static const char* const kKeys = "Right / Space: next   Left: back   R: reveal   Esc: leave";
+  const float keys_w = ImGui::CalcTextSize(kKeys).x;
+  const float dots_end = p.x + count * r * 3.0f + ImGui::GetFontSize();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (right - dots_end >= keys_w) {
+    ImGui::SameLine(right - ImGui::GetWindowPos().x - keys_w);
+  } else {
+    ImGui::NewLine();
+  }
+  ImGui::TextColored(DimTextColor(), "%s", kKeys);
   ImGui::PushFont(GetFonts().bold);
   ImGui::TextWrapped("%s", lesson::step_title(step, s, head).c_str());
   ImGui::PopFont();
@@ -196,25 +233,30 @@ void Presenter::DrawMatrices(AppState& state, const lesson::Step& step, int head
   const float fs = ImGui::GetFontSize();
   const float count = float(matrices.size());
   const float width = std::max(fs * 6.0f, avail.x / count - fs * (count > 1 ? 2.0f : 6.0f));
-  const float height = std::max(fs * 6.0f, avail.y - fs * 7.0f);
+  const float room = std::max(fs * 6.0f, avail.y - ImGui::GetStyle().ItemSpacing.y);
   const float cap = std::round(GetFonts().mono->FontSize * 7.0f);
   for (std::size_t i = 0; i < matrices.size(); ++i) {
     const attnlab::Matrix& m = *matrices[i].m;
-    const float fit = std::min(width / float(m.cols()), height / float(m.rows()));
-    const float cell = fit >= 2.0f ? std::min(cap, fit)
-                                   : FitCellSize(int(m.rows()), int(m.cols()), width, height, state.ui.decimals);
-    StageHeatmap heatmap(state, matrices[i], std::floor(cell), "presenter/");
+    // A first guess leaves room for a title, labels and a colour bar; the map is then measured
+    // and its cells shrunk a tenth at a time until the whole map fits (key labels wider than a
+    // cell turn upright and take more height, so the frame is measured again each time).
+    float cell = CellFor(m, width, std::max(fs * 6.0f, room - fs * 5.0f), cap, state.ui.decimals);
+    std::optional<StageHeatmap> heatmap(std::in_place, state, matrices[i], cell, "presenter/");
+    for (int tries = 0; tries < 12 && cell > 2.0f && heatmap->Size().y > room; ++tries) {
+      cell = std::max(2.0f, std::floor(cell * 0.9f));
+      heatmap.emplace(state, matrices[i], cell, "presenter/");
+    }
     char title[32];
     if (step.kind == StepKind::heads) {
       std::snprintf(title, sizeof title, "head %d", matrices[i].head + 1);
-      heatmap.Spec().title = title;
-      heatmap.Spec().selected = matrices[i].head == head;
+      heatmap->Spec().title = title;
+      heatmap->Spec().selected = matrices[i].head == head;
     }
-    heatmap.Spec().formula = nullptr;  // the step's formula is above, large
-    heatmap.Spec().hidden = hidden;
-    heatmap.Spec().outlined = &outlined_;
+    heatmap->Spec().formula = nullptr;  // the step's formula is above, large
+    heatmap->Spec().hidden = hidden;
+    heatmap->Spec().outlined = &outlined_;
     if (i > 0) ImGui::SameLine(0.0f, fs * 2.0f);
-    const HeatmapResult r = heatmap.Draw();
+    const HeatmapResult r = heatmap->Draw();
     if (r.clicked && r.row >= 0 && author_.Highlighting())
       author_.ToggleHighlight(state, cached_.lesson, state.ui.presenter_step, r.row, r.col);
     else if (step.kind == StepKind::heads && r.clicked)
@@ -239,14 +281,9 @@ void Presenter::Draw(AppState& state) {
   const bool hidden = step.predict && !state.ui.presenter_revealed;
   DrawHeader(state, step, head, state.ui.presenter_step, count);
   if (!cached_.error.empty()) ImGui::TextColored(WarningTextColor(), "view.lesson: %s", cached_.error.c_str());
-  if (hidden)
-    ImGui::TextColored(WarningTextColor(), "Predict first: what will these cells be? Press R to reveal.");
-  else
-    ImGui::TextWrapped("%s", Explanation(state, step, state.ui.presenter_step, head).c_str());
+  PromptOrExplanation(step.predict, hidden, Explanation(state, step, state.ui.presenter_step, head));
   ImGui::Spacing();
   DrawMatrices(state, step, head, hidden);
-  ImGui::Spacing();
-  ImGui::TextColored(DimTextColor(), "Right / Space: next   Left: back   R: reveal   Esc: leave");
   ImGui::Spacing();
   author_.Draw(state, lesson, state.ui.presenter_step);
 }

@@ -248,7 +248,7 @@ void PanelRegistry::DrawPanels(AppState& state) {
     ImGui::SetNextWindowPos(ImVec2(tile.box.x, tile.box.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(tile.box.w, tile.box.h), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(PanelBackgroundAlpha(group ? tile.key.c_str() : panels_[i].name));
-    PlacedWindow placed{group ? tile.key : panels_[i].name, {}, tile.box};
+    PlacedWindow placed{group ? tile.key : panels_[i].name, {}, panels_[i].name, tile.box};
     for (std::size_t m : members[t]) placed.panels.push_back(panels_[m].name);
     placed_.push_back(std::move(placed));
     if (group) {

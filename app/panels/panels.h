@@ -37,6 +37,7 @@ const char* ArrangementName(Arrangement arrangement);  ///< "normal", "compact",
 struct PlacedWindow {
   std::string window;                ///< the ImGui window's name: a panel's, or its group's
   std::vector<std::string> panels;   ///< the open panels it holds, tab order
+  std::string front;                 ///< the one whose tab is in front (drawn)
   Box box;
 };
 

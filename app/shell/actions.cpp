@@ -249,6 +249,8 @@ void AddPresenter(std::vector<Action>& t) {
   present.run = [](ActionContext& c) {
     c.state.ui.presenting = !c.state.ui.presenting;
     c.state.ui.presenter_revealed = false;
+    // Beside the lesson, the inputs it is computed from: an edit shows in the step at once.
+    if (c.state.ui.presenting) c.state.ui.front_tab["Setup"] = "Inputs";
   };
   Action& next = AddStepKey(t, "Next step", {Key(GLFW_KEY_RIGHT), Key(GLFW_KEY_SPACE), Key(GLFW_KEY_PAGE_DOWN)});
   next.repeat = true;

@@ -2,8 +2,8 @@
 # Presenter mode with a clicker's keys (issue 13): P presents the preset's lesson; Right steps
 # through every step to the end (and no further); each step's screenshot (F12) has the colormap
 # colour of the core's value in every cell the presenter drew (attnlab_gui_presenter_check); a
-# predict step shows only "?" cells until R; Left and Home go back; Esc leaves, the arrangement
-# whole again.
+# predict step shows only "?" cells until R, which reveals them where they are; Left and Home go
+# back; Esc leaves, the arrangement whole again. The Inputs are in front beside the lesson.
 # usage: presenter.sh APP CHECKER PRESET.json SIZE
 set -eu
 app=$1
@@ -36,6 +36,8 @@ press p
 wait_for 5 is 'd["presenting"]' True || fail "P did not start the presenter"
 python3 "$(dirname "$0")/check_arrangement.py" "$log" --presenting 1 --has Presenter --has Inputs ||
   fail "the presenter's arrangement is not whole"
+wait_for 5 is 'any(w["front"] == "Inputs" for w in d["windows"])' True ||
+  fail "the Inputs are not in front beside the presenter"
 step=0 predicted=0
 while :; do
   wait_for 5 is 'd["presenter_step"]' "$step" || fail "the presenter is not at step $step"
@@ -47,6 +49,12 @@ while :; do
       fail "R did not reveal step $step"
     sleep 0.3
     shot "$step"; check "$step" revealed
+    python3 - "$shots/$step-predict.json" "$shots/$step.json" <<'PY' || fail "R moved the matrices of step $step"
+import json, sys
+where = lambda p: [(h["x0"], h["y0"], h["cell"], h["rows"], h["cols"]) for h in json.load(open(p))["heatmaps"] if h["id"].startswith("presenter/")]
+before, after = map(where, sys.argv[1:])
+assert before and before == after, (before, after)
+PY
     predicted=$((predicted + 1))
   else
     shot "$step"; check "$step"
