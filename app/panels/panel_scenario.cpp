@@ -12,6 +12,7 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/model.h"
+#include "attnlab/number_format.h"
 #include "panels/positions_controls.h"
 #include "session/session.h"
 #include "widgets/control_marks.h"
@@ -192,7 +193,7 @@ void ScaleControl(AppState& state) {
           "scale", [t](attnlab::Scenario& s) { s.scale.value = 1.0 / std::max(t, 1e-6f); },
           dragging);  // one drag = one undo step
     }
-    DimTextWrapped("scores are divided by T");
+    DimTextWrapped("scores are divided by T (multiplied by scale = 1/T = " + attnlab::format_trimmed(scale.value, 4) + ")");
   }
   ShowEditError(state.document, "scale");
 }

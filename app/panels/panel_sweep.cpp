@@ -140,7 +140,8 @@ void RecordGif(AppState& state, SweepState& sweep) {
   const bool clicked = ImGui::Button(busy ? "Recording..." : "Record GIF");
   ImGui::EndDisabled();
   MarkLastItem(state.on_control, "sweep record");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every head's weights from From to To, 10 frames a second, to %s", PicturesDir().c_str());
+  if (ImGui::IsItemHovered() && !state.sweep.Playing())
+    ImGui::SetTooltip("Every head's weights from From to To, 10 frames a second, to %s", PicturesDir().c_str());
   if (!clicked) return;
   namespace ex = attnlab::exporter;
   attnlab::Sweep spec;
@@ -202,14 +203,18 @@ void PlayButtons(AppState& state, SweepState& sweep) {
     }
   }
   MarkLastItem(state.on_control, "sweep play");
-  if (ImGui::IsItemHovered())
+  // Not while it plays: the mouse rests on Pause, and the tip would cover the number being swept.
+  if (ImGui::IsItemHovered() && !player.Playing())
     ImGui::SetTooltip("Each frame is a new version of the scenario; pausing keeps the value, and the whole sweep is "
                       "one undo step (Ctrl+Z).");
   RecordGif(state, sweep);
   if (player.Started()) {
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("%s = %.4g", player.Spec().param.text().c_str(), player.Value());
+    if (player.Spec().param.name == "scale")
+      ImGui::Text("scale = %.4g  (T = %.4g)", player.Value(), 1.0 / player.Value());
+    else
+      ImGui::Text("%s = %.4g", player.Spec().param.text().c_str(), player.Value());
   }
   if (!sweep.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
@@ -227,7 +232,8 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
   }
   const bool temperature = player.Spec().param.name == "scale";
   const auto x_of = [&](double v) { return temperature ? 1.0 / v : v; };
-  double x0 = x_of(samples.front().value), x1 = x_of(samples.back().value), y1 = 1e-9;
+  // The whole sweep's range, whatever part of it has been played yet.
+  double x0 = x_of(player.Spec().from), x1 = x_of(player.Spec().to), y1 = 1e-9;
   if (x0 > x1) std::swap(x0, x1);
   for (const SweepSample& s : samples)
     for (double e : s.mean_entropy) y1 = std::max(y1, e);
