@@ -432,9 +432,6 @@ class Inputs final : public PanelContents {
 void Inputs::Draw(AppState& state) {
   GradientBanner(state);
   const NarrowTabs tabs_style;
-  if (!ImGui::BeginTabBar("##inputs", ImGuiTabBarFlags_FittingPolicyResizeDown)) return;
-  const std::string wanted_tab = std::exchange(state.ui.inputs_tab, std::string());
-  const char* wanted = wanted_tab.empty() ? nullptr : wanted_tab.c_str();
   struct MatrixTab {
     const char* label;
     void (*draw)(AppState&, InputsState&);
@@ -447,6 +444,11 @@ void Inputs::Draw(AppState& state) {
       {"W_v", [](AppState& s, InputsState& i) { ProjectionTab(s, i.editor, Which::V); }},
       {"W_o", [](AppState& s, InputsState& i) { OutputTab(s, i.editor); }},
   };
+  std::vector<const char*> labels = {"Sizes"};
+  for (const MatrixTab& t : tabs) labels.push_back(t.label);
+  if (!ImGui::BeginTabBar("##inputs", WholeNameTabBarFlags(labels, false))) return;
+  const std::string wanted_tab = std::exchange(state.ui.inputs_tab, std::string());
+  const char* wanted = wanted_tab.empty() ? nullptr : wanted_tab.c_str();
   for (const MatrixTab& t : tabs) {
     if (!tabs_style.Begin(t.label, wanted, state.on_control)) continue;
     ImGui::BeginChild("##matrix", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

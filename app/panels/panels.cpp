@@ -20,6 +20,7 @@
 #include "panels/panel_sensitivity.h"
 #include "panels/panel_single_query.h"
 #include "panels/panel_sweep.h"
+#include "widgets/theme.h"
 #include "widgets/window_backgrounds.h"
 
 namespace attnlab::app {
@@ -107,6 +108,12 @@ std::size_t FrontMember(const std::vector<Panel>& panels, const std::string& gro
       if (it->second == panels[m].name) return m;
   }
   return members.front();
+}
+
+std::vector<const char*> Names(const std::vector<Panel>& panels, const std::vector<std::size_t>& members) {
+  std::vector<const char*> names;
+  for (std::size_t m : members) names.push_back(panels[m].name);
+  return names;
 }
 
 // The tiles' windows are placed every frame: never moved, resized or remembered by ImGui.
@@ -197,7 +204,7 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   const bool request = !shown_tab_.count(group) || shown_tab_[group] != wanted;
   std::string shown;
   if (ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar) &&
-      ImGui::BeginTabBar("##panels", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
+      ImGui::BeginTabBar("##panels", WholeNameTabBarFlags(Names(panels_, members), true))) {
     for (std::size_t m : members) {
       Panel& panel = panels_[m];
       const ImGuiTabItemFlags flags = request && wanted == panel.name ? ImGuiTabItemFlags_SetSelected : 0;

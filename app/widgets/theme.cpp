@@ -153,4 +153,13 @@ void DimTextWrapped(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+ImGuiTabBarFlags WholeNameTabBarFlags(const std::vector<const char*>& labels, bool closable) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float width = closable ? ImGui::GetFrameHeight() : 0.0f;
+  for (const char* label : labels)
+    width += ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2.0f + style.ItemInnerSpacing.x;
+  if (width <= ImGui::GetContentRegionAvail().x) return ImGuiTabBarFlags_FittingPolicyResizeDown;
+  return ImGuiTabBarFlags_FittingPolicyScroll | ImGuiTabBarFlags_TabListPopupButton;
+}
+
 }  // namespace attnlab::app

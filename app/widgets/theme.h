@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace attnlab::app {
 
@@ -43,5 +44,10 @@ ImVec4 DimTextColor();      ///< formulas, axis names
 void DimTextWrapped(const std::string& text);
 ImVec4 ErrorTextColor();    ///< refused edits
 ImVec4 WarningTextColor();  ///< trace warnings
+
+/// Flags for a tab bar of these labels (the front tab with a close button when `closable`): tabs
+/// squeezed to fit would lose their names ("W_q" and "W_k" both "W..."), so when they do not fit
+/// side by side the bar scrolls to the front tab instead, with a button listing them all.
+ImGuiTabBarFlags WholeNameTabBarFlags(const std::vector<const char*>& labels, bool closable);
 
 }  // namespace attnlab::app
