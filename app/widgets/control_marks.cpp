@@ -8,6 +8,10 @@ namespace attnlab::app {
 
 void MarkRect(const ControlMarks& marks, ControlMark mark, ImVec2 min, ImVec2 max) {
   if (!marks) return;
+  // A control scrolled or clipped out of its panel cannot be clicked: it is not told of, so that
+  // a test never clicks, through it, whatever is drawn there instead.
+  const ImRect visible = ImGui::GetCurrentWindowRead()->ClipRect;
+  if (max.x <= visible.Min.x || min.x >= visible.Max.x || max.y <= visible.Min.y || min.y >= visible.Max.y) return;
   mark.window = ImGui::GetCurrentWindowRead()->Name;
   mark.x0 = min.x;
   mark.y0 = min.y;

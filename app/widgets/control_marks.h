@@ -18,7 +18,7 @@ struct ControlMark {
 using ControlMarks = std::function<void(const ControlMark&)>;
 
 /// Tells `marks`, if set, that `mark` (id, rows, cols) was drawn over [min, max] in the current
-/// window.
+/// window; not when none of it is in view (scrolled or clipped away).
 void MarkRect(const ControlMarks& marks, ControlMark mark, ImVec2 min, ImVec2 max);
 /// The same for the last item drawn.
 void MarkLastItem(const ControlMarks& marks, const char* id);
