@@ -38,6 +38,7 @@ struct Geometry {
   bool rotate_cols = false;
   int row_step = 1, col_step = 1;
   bool show_values = false;
+  float value_px = 0;           // the values' text size: the mono font's, or down to kSmallestValues of it
   bool formula_inline = false;  // formula on the title line (when it fits)
   float gap = 0;
   bool texture = false;
@@ -143,6 +144,18 @@ float CellGap(float cell) { return cell >= 14.0f ? 1.0f : 0.0f; }
 // Pixels a printed value may take in a cell (a little air on both sides).
 float ValueRoom(float cell) { return cell - CellGap(cell) - 4.0f; }
 
+// The values may be written smaller than the mono font, down to this share of it, rather than
+// not at all: lecture mode's large font would otherwise leave the projected cells blank.
+constexpr float kSmallestValues = 0.7f;
+
+// The text size at which the widest value (`text_width` at the mono font's size) fits a cell; 0
+// when it would have to be smaller than kSmallestValues of the font.
+float ValuePixels(float text_width, float cell) {
+  const float full = MonoFont()->FontSize;
+  const float fit = std::min({full, text_width > 0.0f ? std::floor(full * ValueRoom(cell) / text_width) : full, cell - 2.0f});
+  return fit >= std::ceil(full * kSmallestValues) ? fit : 0.0f;
+}
+
 bool DrawnAsTexture(const HeatmapSpec& spec) {
   return spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold ||
          spec.cell < 1.0f;
@@ -206,9 +219,8 @@ Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   g.grid_w = pooled ? float(g.texels.cols_px) : cols * spec.cell;  // pooled: a texel a pixel
   g.grid_h = pooled ? float(g.texels.rows_px) : rows * spec.cell;
   g.gap = CellGap(spec.cell);
-  g.show_values = spec.values_in_cells && !g.texture &&
-                  g.data.format.text_width <= ValueRoom(spec.cell) &&
-                  MonoFont()->FontSize + 2.0f <= spec.cell;
+  g.value_px = ValuePixels(g.data.format.text_width, spec.cell);
+  g.show_values = spec.values_in_cells && !g.texture && g.value_px > 0.0f;
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
     g.legend_w = std::clamp(g.grid_w, fs * 9.0f, fs * 16.0f);
@@ -374,13 +386,12 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
       if (masked && spec.cell >= 8.0f) AddHatch(dl, a, b);
       if (!g.show_values) continue;
       const std::string text = attnlab::format_fixed(m(r, c), g.data.format.decimals);
-      const float w = TextWidth(mono, text.c_str());
+      const float w = TextWidth(mono, text.c_str()) * g.value_px / mono->FontSize;
       const ImU32 ink = masked ? IM_COL32(235, 235, 240, 255)
                         : Luminance(fill) > 0.5 ? IM_COL32(16, 16, 16, 255)
                                                 : IM_COL32(250, 250, 250, 255);
-      const ImVec2 p(std::floor((a.x + b.x - w) * 0.5f),
-                     std::floor((a.y + b.y - mono->FontSize) * 0.5f));
-      dl->AddText(mono, mono->FontSize, p, ink, text.c_str());
+      const ImVec2 p(std::floor((a.x + b.x - w) * 0.5f), std::floor((a.y + b.y - g.value_px) * 0.5f));
+      dl->AddText(mono, g.value_px, p, ink, text.c_str());
     }
   }
 }
