@@ -66,7 +66,7 @@ void SizeControls(AppState& state, State& self) {
   SizeControl(state, self, "d_v", "value width of each head", w.d_v, attnlab::set_value_width);
   RowLabel("New cells", "what a matrix that grows is padded with");
   if (ImGui::RadioButton("zeros", !self.grow_random)) self.grow_random = false;
-  ImGui::SameLine();
+  SameLineIfFits(RadioButtonWidth("random"));
   if (ImGui::RadioButton("random", self.grow_random)) self.grow_random = true;
   ImGui::EndTable();
 }

@@ -3,7 +3,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <string>
+#include <vector>
 
 #include "view/formulas.h"
 #include "widgets/theme.h"
@@ -31,36 +33,54 @@ class Formula final : public PanelContents {
 
 }  // namespace
 
+// The strip is one line tall: a line wider than the strip (lecture mode's large font) is written
+// smaller, down to kSmallest of the font, rather than cut.
+constexpr float kSmallest = 0.7f;
+
+// Text in the given font at its own size, measured without drawing.
+float Width(ImFont* font, const std::string& text) {
+  return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str()).x;
+}
+
+// Parts of the line, each in its font and colour, drawn on one line that fits the strip when it can.
+struct Part {
+  std::string text;
+  ImFont* font;
+  ImVec4 colour;
+};
+
+void DrawLine(const std::vector<Part>& parts) {
+  ImGui::SetWindowFontScale(1.0f);  // kept by ImGui from the last frame
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  float width = 0;
+  for (const Part& p : parts) width += Width(p.font, p.text) + gap;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  if (width > avail) ImGui::SetWindowFontScale(std::max(kSmallest, avail / width));
+  const float line = ImGui::GetTextLineHeight();
+  ImGui::SetCursorPosY(std::max(0.0f, (ImGui::GetWindowHeight() - line) * 0.5f));
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) ImGui::SameLine();
+    ImGui::PushFont(parts[i].font);
+    ImGui::TextColored(parts[i].colour, "%s", parts[i].text.c_str());
+    ImGui::PopFont();
+  }
+}
+
 void Formula::Draw(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const attnlab::Trace& trace = state.document.GetTrace();
   const HoveredCell cell = ShownCell(state.ui);
-  const float line = ImGui::GetTextLineHeight();
-  ImGui::SetCursorPosY(std::max(0.0f, (ImGui::GetWindowHeight() - line) * 0.5f));
   const char* layout = s.layout == attnlab::Layout::rows ? "rows layout" : "columns layout";
+  const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  ImFont* regular = ImGui::GetFont();
   if (cell.stage == Stage::None) {
-    ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-    ImGui::TextUnformatted(layout);
-    ImGui::PopStyleColor();
-    ImGui::SameLine();
-    ImGui::PushFont(GetFonts().mono);
-    ImGui::TextUnformatted(AttentionSummary(s).c_str());
-    ImGui::PopFont();
+    DrawLine({{layout, regular, DimTextColor()}, {AttentionSummary(s), GetFonts().mono, text}});
     return;
   }
   const int head = cell.head >= 0 ? cell.head : state.ui.selected_head;
-  const std::string formula = StageFormula(cell.stage, s, head, HeadDk(s, trace));
-  ImGui::PushFont(GetFonts().bold);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(AccentColor()), "%s", StageName(cell.stage));
-  ImGui::PopFont();
-  ImGui::SameLine();
-  ImGui::PushFont(GetFonts().mono);
-  ImGui::TextUnformatted(formula.c_str());
-  ImGui::PopFont();
-  ImGui::SameLine();
-  ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-  ImGui::Text("  %s", layout);
-  ImGui::PopStyleColor();
+  DrawLine({{StageName(cell.stage), GetFonts().bold, ImGui::ColorConvertU32ToFloat4(AccentColor())},
+            {StageFormula(cell.stage, s, head, HeadDk(s, trace)), GetFonts().mono, text},
+            {std::string("  ") + layout, regular, DimTextColor()}});
 }
 
 std::unique_ptr<PanelContents> Make() { return std::make_unique<Formula>(); }

@@ -85,12 +85,8 @@ class Contents : public PanelContents {
   // One radio button a measure, wrapping when the panel is narrow: one click to re-rank.
   void MeasureChoice(AppState& state) {
     ImGui::TextUnformatted("Rank heads by");
-    const float right = ImGui::GetWindowContentRegionMax().x;
     for (int m = 0; m < kMeasureCount; ++m) {
-      if (m > 0) {
-        const float w = ImGui::CalcTextSize(kMeasures[m].short_name).x + ImGui::GetFrameHeight() * 2.0f;
-        if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + w < right) ImGui::SameLine();
-      }
+      if (m > 0) SameLineIfFits(RadioButtonWidth(kMeasures[m].short_name));
       ImGui::RadioButton(kMeasures[m].short_name, &measure_, m);
       MarkLastItem(state.on_control, ("stats measure " + std::to_string(m)).c_str());
     }

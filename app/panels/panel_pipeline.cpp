@@ -44,7 +44,8 @@ struct View {
   const attnlab::Scenario& s;
   const attnlab::Trace& trace;
   int head;
-  float max_width, max_height;  // room for one matrix's grid, in pixels
+  float max_width, max_height;  // room for one matrix's grid beside a neighbour, in pixels
+  float full_width;             // room for one matrix's grid alone on its line
 };
 
 // Matrices up to this many pixels a side at 2 pixels a cell are drawn cell by cell, to scroll
@@ -56,6 +57,11 @@ float CellSize(const View& v, const attnlab::Matrix& m) {
   const int rows = int(m.rows()), cols = int(m.cols());
   const int decimals = v.state.ui.decimals;
   const float cell = ChooseCellSize(rows, cols, v.max_width, v.max_height, decimals);
+  // Too narrow for its numbers beside a neighbour (lecture mode's large font): alone on its line
+  // the matrix may have room for them.
+  const float readable = SmallestCellWithValues(decimals);
+  if (cell < readable && readable * cols <= v.full_width && readable * rows <= v.max_height)
+    return ChooseCellSize(rows, cols, v.full_width, v.max_height, decimals);
   if (std::max(rows, cols) * cell <= kMaxExactGrid) return cell;
   return FitCellSize(rows, cols, v.max_width, v.max_height, decimals);
 }
@@ -223,7 +229,8 @@ void Pipeline::Draw(AppState& state) {
   const int head = std::clamp(state.ui.selected_head, 0, int(trace.heads.size()) - 1);
   const float avail = ImGui::GetContentRegionAvail().x;
   const float fs = ImGui::GetFontSize();
-  View v{state, s, trace, head, std::clamp(avail * 0.42f, fs * 10.0f, fs * 30.0f), fs * 32.0f};
+  View v{state, s, trace, head, std::clamp(avail * 0.42f, fs * 10.0f, fs * 30.0f), fs * 32.0f,
+         std::max(fs * 10.0f, avail - fs * 5.0f)};  // the row labels' room
   HeadSelector(state);
   HeadStages(v, derived_);
   CombineStages(v);

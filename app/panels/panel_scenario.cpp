@@ -70,7 +70,7 @@ void LayoutControl(AppState& state) {
   RowLabel("Layout");
   const attnlab::Layout current = state.document.GetScenario().layout;
   for (attnlab::Layout l : {attnlab::Layout::rows, attnlab::Layout::columns}) {
-    if (l == attnlab::Layout::columns) ImGui::SameLine();
+    if (l == attnlab::Layout::columns) SameLineIfFits(RadioButtonWidth(attnlab::layout_name(l)));
     if (ImGui::RadioButton(attnlab::layout_name(l), current == l) && current != l)
       state.document.ApplyEdit("layout", [l](attnlab::Scenario& s) { s = attnlab::with_layout(s, l); });
   }

@@ -104,9 +104,9 @@ void Controls(AppState& state, SweepState& sweep) {
   ImGui::SliderFloat("##seconds", &sweep.seconds, 0.5f, 30.0f, "%.1f s", ImGuiSliderFlags_Logarithmic);
   int repeat = int(sweep.repeat);
   ImGui::RadioButton("once", &repeat, int(SweepRepeat::Once));
-  ImGui::SameLine();
+  SameLineIfFits(RadioButtonWidth("loop"));
   ImGui::RadioButton("loop", &repeat, int(SweepRepeat::Loop));
-  ImGui::SameLine();
+  SameLineIfFits(RadioButtonWidth("bounce"));
   ImGui::RadioButton("bounce", &repeat, int(SweepRepeat::Bounce));
   sweep.repeat = SweepRepeat(repeat);
 }

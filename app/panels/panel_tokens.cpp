@@ -21,7 +21,7 @@ void AttentionKind(AppState& state) {
   ImGui::SameLine();
   if (ImGui::RadioButton("self", !cross) && cross)
     state.document.ApplyEdit("attention", [](attnlab::Scenario& s) { attnlab::set_cross_attention(s, false); });
-  ImGui::SameLine();
+  SameLineIfFits(RadioButtonWidth("cross"));
   if (ImGui::RadioButton("cross", cross) && !cross)
     state.document.ApplyEdit("attention", [](attnlab::Scenario& s) { attnlab::set_cross_attention(s, true); });
   DimTextWrapped(cross ? "queries from X; keys and values from the context Z"

@@ -116,8 +116,9 @@ void RopeRows(AppState& state) {
   ImGui::Indent();
   for (auto style : {attnlab::Rope::Style::half, attnlab::Rope::Style::interleaved}) {
     const bool half = style == attnlab::Rope::Style::half;
-    if (!half) ImGui::SameLine();
-    if (ImGui::RadioButton(half ? "half (HF Llama)" : "interleaved (GPT-J)", rope.style == style) && rope.style != style)
+    const char* label = half ? "half (HF Llama)" : "interleaved (GPT-J)";
+    if (!half) SameLineIfFits(RadioButtonWidth(label));
+    if (ImGui::RadioButton(label, rope.style == style) && rope.style != style)
       state.document.ApplyEdit(kSource, [style](attnlab::Scenario& e) { e.rope->style = style; });
   }
   double base = rope.base;

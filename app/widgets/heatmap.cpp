@@ -38,7 +38,7 @@ struct Geometry {
   bool rotate_cols = false;
   int row_step = 1, col_step = 1;
   bool show_values = false;
-  float value_px = 0;           // the values' text size: the mono font's, or down to kSmallestValues of it
+  float value_px = 0;           // the values' text size (ValueTextSize); 0: not written
   bool formula_inline = false;  // formula on the title line (when it fits)
   float gap = 0;
   bool texture = false;
@@ -138,24 +138,6 @@ void ComputeLabelGeometry(const HeatmapSpec& spec, Geometry& g) {
   g.axis_h = (spec.col_axis || spec.col_band > 0) ? std::ceil(fs + 2.0f) : 0.0f;
 }
 
-// Background gap at the right and bottom of each cell: only cells large enough can spare it.
-float CellGap(float cell) { return cell >= 14.0f ? 1.0f : 0.0f; }
-
-// Pixels a printed value may take in a cell (a little air on both sides).
-float ValueRoom(float cell) { return cell - CellGap(cell) - 4.0f; }
-
-// The values may be written smaller than the mono font, down to this share of it, rather than
-// not at all: lecture mode's large font would otherwise leave the projected cells blank.
-constexpr float kSmallestValues = 0.7f;
-
-// The text size at which the widest value (`text_width` at the mono font's size) fits a cell; 0
-// when it would have to be smaller than kSmallestValues of the font.
-float ValuePixels(float text_width, float cell) {
-  const float full = MonoFont()->FontSize;
-  const float fit = std::min({full, text_width > 0.0f ? std::floor(full * ValueRoom(cell) / text_width) : full, cell - 2.0f});
-  return fit >= std::ceil(full * kSmallestValues) ? fit : 0.0f;
-}
-
 bool DrawnAsTexture(const HeatmapSpec& spec) {
   return spec.values->rows() > kTextureThreshold || spec.values->cols() > kTextureThreshold ||
          spec.cell < 1.0f;
@@ -219,7 +201,7 @@ Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   g.grid_w = pooled ? float(g.texels.cols_px) : cols * spec.cell;  // pooled: a texel a pixel
   g.grid_h = pooled ? float(g.texels.rows_px) : rows * spec.cell;
   g.gap = CellGap(spec.cell);
-  g.value_px = ValuePixels(g.data.format.text_width, spec.cell);
+  g.value_px = ValueTextSize(g.data.format.text_width, spec.cell, MonoFont());
   g.show_values = spec.values_in_cells && !g.texture && g.value_px > 0.0f;
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
@@ -506,6 +488,14 @@ HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, Im
   p.clip[2] = cmax.x;
   p.clip[3] = cmax.y;
   return p;
+}
+
+float SmallestCellWithValues(int decimals) {
+  const std::string widest = "-0." + std::string(std::size_t(std::max(decimals, 0)), '0');
+  const float width = TextWidth(MonoFont(), widest.c_str());
+  float cell = 2.0f;
+  while (ValueTextSize(width, cell, MonoFont()) <= 0.0f) ++cell;
+  return cell;
 }
 
 float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals) {

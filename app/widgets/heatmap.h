@@ -116,6 +116,9 @@ struct HeatmapResult {
   int row = -1, col = -1;
 };
 
+/// The smallest cell that still has its value written in it, at `decimals` decimals (the values
+/// are written smaller in a narrow cell, down to a floor; below it, not at all).
+float SmallestCellWithValues(int decimals);
 /// A cell size (whole pixels, at least 2) for a rows x cols matrix: large enough to print values
 /// with `decimals` decimals when the grid fits in max_width x max_height pixels, smaller otherwise.
 float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <string>
 
 #include "attnlab/number_format.h"
@@ -25,6 +26,18 @@ float WidestValueWidth(const ValueScan& scan, int decimals, ImFont* mono) {
 }
 
 }  // namespace
+
+float CellGap(float cell) { return cell >= 14.0f ? 1.0f : 0.0f; }
+
+float ValueRoom(float cell) { return cell - CellGap(cell) - 4.0f; }
+
+float ValueTextSize(float text_width, float cell, ImFont* mono) {
+  constexpr float kSmallest = 0.7f;  // of the font: smaller digits would not carry to the back row
+  const float full = mono->FontSize;
+  const float by_width = text_width > 0.0f ? std::floor(full * ValueRoom(cell) / text_width) : full;
+  const float fit = std::min({full, by_width, cell - 2.0f});
+  return fit >= std::ceil(full * kSmallest) ? fit : 0.0f;
+}
 
 ValueFormat ChooseValueFormat(const ValueScan& scan, int wanted, float room, ImFont* mono) {
   ValueFormat f;

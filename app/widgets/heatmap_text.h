@@ -18,6 +18,15 @@ struct ValueFormat {
 /// draws no values.
 ValueFormat ChooseValueFormat(const ValueScan& scan, int wanted, float room, ImFont* mono);
 
+/// The background gap at the right and bottom of a cell: only cells of 14 px or more spare one.
+float CellGap(float cell);
+/// Pixels a printed value may take in a cell (a little air on both sides).
+float ValueRoom(float cell);
+/// The size at which values `text_width` wide (in `mono` at its own size) are written in a cell:
+/// the font's own, or smaller down to 70% of it rather than not at all (lecture mode's large font
+/// in narrow cells); 0 when even that does not fit.
+float ValueTextSize(float text_width, float cell, ImFont* mono);
+
 /// Draws text turned a quarter turn counter-clockwise (reading bottom to top); `bottom_left` is
 /// where the first character starts.
 void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text);

@@ -153,6 +153,16 @@ void DimTextWrapped(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+void SameLineIfFits(float width) {
+  // The cursor is at the start of the next line: its room ends where this line's would.
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+float RadioButtonWidth(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
 ImGuiTabBarFlags WholeNameTabBarFlags(const std::vector<const char*>& labels, bool closable) {
   const ImGuiStyle& style = ImGui::GetStyle();
   float width = closable ? ImGui::GetFrameHeight() : 0.0f;

@@ -45,6 +45,12 @@ void DimTextWrapped(const std::string& text);
 ImVec4 ErrorTextColor();    ///< refused edits
 ImVec4 WarningTextColor();  ///< trace warnings
 
+/// ImGui::SameLine() when an item `width` wide still fits on the current line, else nothing (the
+/// item goes on the next line): narrow lecture-mode panels wrap their radio buttons, not cut them.
+void SameLineIfFits(float width);
+/// The width of ImGui::RadioButton(label).
+float RadioButtonWidth(const char* label);
+
 /// Flags for a tab bar of these labels (the front tab with a close button when `closable`): tabs
 /// squeezed to fit would lose their names ("W_q" and "W_k" both "W..."), so when they do not fit
 /// side by side the bar scrolls to the front tab instead, with a button listing them all.
