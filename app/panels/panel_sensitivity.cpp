@@ -95,6 +95,7 @@ class Contents : public PanelContents {
   }
 
   static void TopList(AppState& state, const SensitivityMap& map) {
+    const attnlab::Scenario& s = state.document.GetScenario();
     const std::vector<SensitiveCell> top = LargestGradients(map, kListed);
     if (top.empty()) {
       ImGui::TextDisabled("No input moves it (a masked weight, or a query that attends nothing).");
@@ -103,7 +104,7 @@ class Contents : public PanelContents {
     // Up to a third of the panel's height: in lecture mode the heatmaps keep their room.
     const float row_h = ImGui::GetTextLineHeightWithSpacing();
     const std::size_t shown = std::min(top.size(), std::size_t(std::clamp(int(ImGui::GetContentRegionAvail().y / 3.0f / row_h), 3, int(kListed))));
-    if (!ImGui::BeginTable("##top", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
+    if (!ImGui::BeginTable("##top", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
     for (std::size_t k = 0; k < shown; ++k) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -111,7 +112,9 @@ class Contents : public PanelContents {
       MarkLastItem(state.on_control, ("sensitivity top " + std::to_string(k)).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sweep %s to watch it move the target", top[k].cell.c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%+.4g", top[k].grad);
+      ImGui::Text("%+#.4g", top[k].grad);  // "#": trailing zeros kept, the column lines up
+      ImGui::TableNextColumn();
+      ImGui::TextColored(DimTextColor(), "%s", CellMeaning(s, top[k].cell).c_str());
     }
     ImGui::EndTable();
   }

@@ -7,6 +7,7 @@
 
 #include "attnlab/cell_ref.h"
 #include "attnlab/sensitivity.h"
+#include "view/stage_labels.h"
 
 namespace attnlab::app {
 namespace {
@@ -84,6 +85,19 @@ std::vector<SensitiveCell> LargestGradients(const SensitivityMap& map, std::size
                     [](const SensitiveCell& a, const SensitiveCell& b) { return std::abs(a.grad) > std::abs(b.grad); });
   all.resize(n);
   return all;
+}
+
+std::string CellMeaning(const attnlab::Scenario& s, const std::string& cell) {
+  const attnlab::CellRef ref = attnlab::parse_cell_ref(cell);
+  if ((ref.name == "X" || ref.name == "Z") && ref.index.size() == 2) {
+    const bool rows = s.layout == attnlab::Layout::rows;
+    const std::vector<std::string> tokens = ref.name == "Z" ? KeyTokenLabels(s) : QueryTokenLabels(s);
+    const long token = rows ? ref.index[0] : ref.index[1], coordinate = rows ? ref.index[1] : ref.index[0];
+    if (token < 0 || token >= long(tokens.size())) return {};
+    return "token " + tokens[std::size_t(token)] + ", coordinate " + std::to_string(coordinate);
+  }
+  if (ref.head >= 0) return (ref.kv ? "K/V head " : "head ") + std::to_string(ref.head + 1);
+  return {};
 }
 
 const SensitivityMap& SensitivityCache::Get(const attnlab::Scenario& s, std::uint64_t version, const std::string& target) {

@@ -45,6 +45,11 @@ const attnlab::Matrix* GradientOf(const SensitivityMap& map, const std::string& 
 /// The `count` cells with the largest |gradient|, largest first; cells with a zero gradient never.
 std::vector<SensitiveCell> LargestGradients(const SensitivityMap& map, std::size_t count);
 
+/// What a listed cell is, in the words of the heatmaps' labels (cells are written 0-based, in the
+/// file's layout): "token x_5, coordinate 3" for an embedding's, "head 2" for a head's own matrix
+/// ("K/V head 1" for a shared one); "" when there is nothing more to say.
+std::string CellMeaning(const attnlab::Scenario& s, const std::string& cell);
+
 /// Recomputes only for a new document version or target.
 class SensitivityCache {
  public:

@@ -91,6 +91,18 @@ TEST(SensitivityMap, ATargetThatNamesNoCellGivesItsRefusalAndNoGradients) {
   EXPECT_TRUE(LargestGradients(map, 8).empty());
 }
 
+TEST(SensitivityMap, ACellIsNamedByItsTokenAndCoordinateInEitherLayout) {
+  attnlab::Scenario rows = view_testing::made_cases().front().scenario;  // tokens the, cat, sat, on, mats
+  ASSERT_EQ(rows.layout, attnlab::Layout::rows);
+  const attnlab::Scenario columns = with_layout(rows, attnlab::Layout::columns);
+  EXPECT_EQ(CellMeaning(rows, "X[1][4]"), "token cat, coordinate 4");
+  EXPECT_EQ(CellMeaning(columns, "X[4][1]"), "token cat, coordinate 4") << "the same number, transposed";
+  EXPECT_EQ(CellMeaning(rows, "heads[2].W_q[0][1]"), "head 3");
+  EXPECT_EQ(CellMeaning(rows, "kv_heads[0].W_k[0][1]"), "K/V head 1");
+  EXPECT_EQ(CellMeaning(rows, "W_o[0][1]"), "");
+  EXPECT_EQ(CellMeaning(rows, "X[9][0]"), "") << "no such token: nothing to say";
+}
+
 TEST(SensitivityCache, RecomputesForANewVersionOrTargetOnly) {
   const attnlab::Scenario s = view_testing::made_cases().front().scenario;
   SensitivityCache cache;
