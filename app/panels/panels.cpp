@@ -67,6 +67,18 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   return kNormal;
 }
 
+// Whether slot `key` folds to its tab bar because `tall_group` takes its column (never a strip).
+bool Folded(Arrangement arrangement, const std::string& tall_group, const std::string& key) {
+  if (tall_group.empty() || key == tall_group) return false;
+  for (const ColumnDef& column : Definition(arrangement)) {
+    const auto has = [&column](const std::string& k) {
+      return std::any_of(column.slots.begin(), column.slots.end(), [&k](const SlotDef& s) { return k == s.key; });
+    };
+    if (has(key) && has(tall_group)) return key != "Formula";
+  }
+  return false;
+}
+
 const SlotDef* FindSlot(Arrangement arrangement, const std::string& key) {
   for (const ColumnDef& column : Definition(arrangement))
     for (const SlotDef& slot : column.slots)
@@ -169,7 +181,7 @@ const Panel* PanelRegistry::FindPanel(const char* name) const {
   return nullptr;
 }
 
-std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement) const {
+std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement, const std::string& tall_group) const {
   const float fs = ImGui::GetFontSize();
   auto share = [this](const std::string& key, float fallback) {
     const auto it = shares_.find(key);
@@ -189,11 +201,35 @@ std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement) const {
       if (open->strip_lines > 0)
         tile.fixed = std::floor(open->strip_lines * ImGui::GetTextLineHeight() +
                                 ImGui::GetStyle().WindowPadding.y * 2.0f);
+      else if (Folded(arrangement, tall_group, slot.key))  // its tab bar (or title bar) only
+        tile.fixed = std::ceil(ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2.0f);
       column.slots.push_back(tile);
     }
     if (!column.slots.empty()) columns.push_back(std::move(column));
   }
   return columns;
+}
+
+// A double-click on a tab gives its group the whole column, or gives it back; a click on a tab of
+// a group folded by another gives the column back too. Returns whether the double-click had closed
+// the panel (and it was opened again).
+bool PanelRegistry::TallOnDoubleClick(AppState& state, const std::string& group, Panel& panel) const {
+  std::string& tall = state.ui.tall_group;
+  const bool double_click = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
+  // The first click brought the tab to the front, with its close button, which the second may hit
+  // (the button acts on the release, when the click count is still known).
+  if (!panel.open && ImGui::GetIO().MouseClickedLastCount[ImGuiMouseButton_Left] >= 2) {
+    panel.open = true;
+    state.ui.front_tab[group] = panel.name;
+    tall = tall == group ? std::string() : group;
+    return true;
+  }
+  if (!ImGui::IsItemHovered()) return false;
+  if (double_click)
+    tall = tall == group ? std::string() : group;
+  else if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && Folded(last_arrangement_, tall, group))
+    tall.clear();
+  return false;
 }
 
 void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members) {
@@ -202,6 +238,8 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   // A request (F1, the View menu) differs from what the tab bar showed last frame: select that
   // tab. ImGui switches on the next frame, so the request stands until the tab bar shows it.
   const bool request = !shown_tab_.count(group) || shown_tab_[group] != wanted;
+  const bool folded = Folded(last_arrangement_, state.ui.tall_group, group);
+  bool reopened = false;
   std::string shown;
   if (ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar) &&
       ImGui::BeginTabBar("##panels", WholeNameTabBarFlags(Names(panels_, members), true))) {
@@ -213,17 +251,24 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
       const bool front = shown_tab_.count(group) ? shown_tab_[group] == panel.name : m == members.front();
       const bool open = ImGui::BeginTabItem(panel.name, front ? &panel.open : nullptr, flags);
       MarkLastItem(state.on_control, (std::string("panel tab ") + panel.name).c_str());
+      reopened = TallOnDoubleClick(state, group, panel) || reopened;
       if (!open) continue;
       shown = panel.name;
-      // A child per panel: the tabs stay in place while the panel's contents scroll.
-      if (ImGui::BeginChild(panel.name, ImVec2(0, 0), false, panel.flags))
-        panel.contents->Draw(state);
-      ImGui::EndChild();
+      // A child per panel: the tabs stay in place while the panel's contents scroll. Folded to
+      // its tab bar, the group has no room for them.
+      if (!folded) {
+        if (ImGui::BeginChild(panel.name, ImVec2(0, 0), false, panel.flags)) panel.contents->Draw(state);
+        ImGui::EndChild();
+      }
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
   }
   ImGui::End();
+  if (reopened) {
+    shown_tab_.erase(group);  // ImGui moved on to another tab as it closed this one: select it again
+    return;
+  }
   if (shown.empty()) return;
   if (!request || shown == wanted) state.ui.front_tab[group] = shown;
   shown_tab_[group] = shown;
@@ -235,7 +280,7 @@ void PanelRegistry::DrawPanels(AppState& state) {
   const Arrangement arrangement = state.ui.presenting ? Arrangement::Presenter
                                   : Narrow(work)      ? Arrangement::Compact
                                                       : Arrangement::Normal;
-  std::vector<TileColumn> columns = Columns(arrangement);
+  std::vector<TileColumn> columns = Columns(arrangement, state.ui.tall_group);
   const Tiling tiling = TileArea(work, columns, Gap());
   last_arrangement_ = arrangement;
   placed_.clear();

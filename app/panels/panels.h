@@ -74,9 +74,10 @@ class PanelRegistry {
   const std::vector<PlacedWindow>& LastPlacement() const { return placed_; }
 
  private:
-  std::vector<TileColumn> Columns(Arrangement arrangement) const;
+  std::vector<TileColumn> Columns(Arrangement arrangement, const std::string& tall_group) const;
   void DrawSplitters(Arrangement arrangement, std::vector<TileColumn>& columns, const Tiling& tiling);
   void DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members);
+  bool TallOnDoubleClick(AppState& state, const std::string& group, Panel& panel) const;
 
   std::vector<Panel> panels_;
   std::map<std::string, float> shares_;

@@ -291,7 +291,10 @@ void AddView(std::vector<Action>& t) {
   panels.draw = PanelItems;
   Action& reset = Add(t, "Reset layout", "View");
   reset.separator_before = true;
-  reset.run = [](ActionContext& c) { c.panels.ResetLayout(); };
+  reset.run = [](ActionContext& c) {
+    c.panels.ResetLayout();
+    c.state.ui.tall_group.clear();
+  };
   Action& help = Add(t, "Guide and shortcuts", "Help");
   help.keys = {Key(GLFW_KEY_F1)};
   help.help = "Show this help";

@@ -27,6 +27,9 @@ struct UiState {
   int decimals = attnlab::kDefaultDecimals;  ///< precision of shown numbers (View > Precision),
                                              ///< kMinDecimals to kMaxDecimals
   bool lecture_mode = false;
+  /// A side group given its whole column (a double-click on one of its tabs): the column's other
+  /// panels fold to their tab bars until a click on one of them, or the same double-click again.
+  std::string tall_group;
   float lecture_scale = 0.0f;    ///< 0: fit the window's height (FitLectureScale)
   bool presenting = false;       ///< presenter mode: the lesson's steps instead of the Pipeline
   int presenter_step = 0;        ///< 0-based; the presenter clamps it to the lesson
