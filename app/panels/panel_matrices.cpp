@@ -117,22 +117,20 @@ const SensitivityMap* ShownGradients(AppState& state) {
 void GradientBanner(AppState& state) {
   if (!state.ui.sensitivity_on_inputs) return;
   ImGui::AlignTextToFramePadding();
-  if (ComputeOffThread(state.document.GetScenario())) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  if (ComputeOffThread(s)) {
     ImGui::TextColored(DimTextColor(), "Too large for live gradients: the cells show their values.");
-  } else if (const SensitivityMap* map = ShownGradients(state)) {
+  } else if (const SensitivityMap& map = state.sensitivity.Get(s, state.document.Version(), state.ui.sensitivity_target);
+             map.error.empty()) {
     ImGui::PushFont(GetFonts().bold);
-    ImGui::Text("Colours: d %s / d cell", map->target.c_str());
+    ImGui::Text("Colours: d %s / d cell", map.target.c_str());
     ImGui::PopFont();
   } else {
-    ImGui::TextColored(ErrorTextColor(), "Sensitivity target: %s",
-                       state.sensitivity.Get(state.document.GetScenario(), state.document.Version(),
-                                             state.ui.sensitivity_target).error.c_str());
+    ImGui::TextColored(ErrorTextColor(), "Sensitivity target: %s", map.error.c_str());
   }
   const char* off = "Colour by value";
   // Beside the line when it fits, under it otherwise (a narrow Inputs column in lecture mode).
-  const float button_w = ImGui::CalcTextSize(off).x + ImGui::GetStyle().FramePadding.x * 2.0f;
-  ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < button_w) ImGui::NewLine();
+  SameLineIfFits(ImGui::CalcTextSize(off).x + ImGui::GetStyle().FramePadding.x * 2.0f);
   if (ImGui::SmallButton(off)) state.ui.sensitivity_on_inputs = false;
   MarkLastItem(state.on_control, "inputs colour by value");
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -94,9 +95,19 @@ class Contents : public PanelContents {
                         "(the same diverging maps as below); the numbers stay the values.");
   }
 
-  static void TopList(AppState& state, const SensitivityMap& map) {
-    const attnlab::Scenario& s = state.document.GetScenario();
-    const std::vector<SensitiveCell> top = LargestGradients(map, kListed);
+  // The cells that move the target most and what each is: found once per computed map, not every
+  // frame (every non-zero cell of every matrix is a candidate).
+  void RefreshTop(const attnlab::Scenario& s, const SensitivityMap& map) {
+    if (top_for_ == map.generation) return;
+    top_for_ = map.generation;
+    top_ = LargestGradients(map, kListed);
+    meanings_.clear();
+    for (const SensitiveCell& c : top_) meanings_.push_back(CellMeaning(s, c.cell));
+  }
+
+  void TopList(AppState& state, const SensitivityMap& map) {
+    RefreshTop(state.document.GetScenario(), map);
+    const std::vector<SensitiveCell>& top = top_;
     if (top.empty()) {
       ImGui::TextDisabled("No input moves it (a masked weight, or a query that attends nothing).");
       return;
@@ -114,7 +125,7 @@ class Contents : public PanelContents {
       ImGui::TableNextColumn();
       ImGui::Text("%+#.4g", top[k].grad);  // "#": trailing zeros kept, the column lines up
       ImGui::TableNextColumn();
-      ImGui::TextColored(DimTextColor(), "%s", CellMeaning(s, top[k].cell).c_str());
+      ImGui::TextColored(DimTextColor(), "%s", meanings_[k].c_str());
     }
     ImGui::EndTable();
   }
@@ -162,6 +173,9 @@ class Contents : public PanelContents {
   };
   std::string last_pin_;
   std::vector<Labels> labels_;
+  std::uint64_t top_for_ = 0;  // the SensitivityMap generation top_ was found in
+  std::vector<SensitiveCell> top_;
+  std::vector<std::string> meanings_;
 };
 
 }  // namespace

@@ -468,6 +468,9 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   ctx.on_drawn(p);
 }
 
+// "-0.00" at 2 decimals: the value a cell sizes itself for.
+std::string WidestValueText(int decimals) { return "-0." + std::string(std::size_t(std::max(decimals, 0)), '0'); }
+
 }  // namespace
 
 HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, ImVec2 origin,
@@ -491,8 +494,7 @@ HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, Im
 }
 
 float SmallestCellWithValues(int decimals) {
-  const std::string widest = "-0." + std::string(std::size_t(std::max(decimals, 0)), '0');
-  const float width = TextWidth(MonoFont(), widest.c_str());
+  const float width = TextWidth(MonoFont(), WidestValueText(decimals).c_str());
   float cell = 2.0f;
   while (ValueTextSize(width, cell, MonoFont()) <= 0.0f) ++cell;
   return cell;
@@ -500,7 +502,7 @@ float SmallestCellWithValues(int decimals) {
 
 float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
   // Room for "-0." and the decimals when the panel has it (at 2 decimals the look of old).
-  const std::string widest = "-0." + std::string(std::size_t(std::max(decimals, 0)), '0');
+  const std::string widest = WidestValueText(decimals);
   const float for_values = std::ceil(TextWidth(MonoFont(), widest.c_str()) + 4.0f + 1.0f);
   const float preferred = std::max(std::round(MonoFont()->FontSize * 3.4f), for_values);
   const float by_width = std::floor(max_width / std::max(cols, 1));
