@@ -18,9 +18,11 @@
 #include "attnlab/export/numpy_script.h"
 #include "attnlab/export/sweep_frames.h"
 #include "attnlab/export/views.h"
+#include "attnlab/message_text.h"
 #include "attnlab/scenario_io.h"
 #include "attnlab/sweep.h"
 #include "commands.h"
+#include "export_files.h"
 
 namespace attnlab::cli {
 namespace {
@@ -79,6 +81,7 @@ ExportOptions parse_options(const ExportArgs& p) {
   o.style.values = p.values;
   o.style.transparent = p.transparent;
   if (!p.has("--out")) throw UsageError("export needs --out DIR");
+  if (p.out.empty()) throw UsageError("--out expects a directory (or - for standard output), got ''");
   o.file = p.file;
   o.out = p.out;
   o.stages = parse_stages(p.what);
@@ -114,21 +117,17 @@ ExportOptions parse_options(const ExportArgs& p) {
   return o;
 }
 
-void write(const std::filesystem::path& path, const std::string& bytes) {
-  write_file_atomically(path.string(), bytes);
-  std::cout << path.string() << "\n";
-}
-
-void export_figure(const ExportOptions& o, const HeatmapFigure& figure, const std::string& stem) {
+void export_figure(const ExportOptions& o, const HeatmapFigure& figure, const std::string& stem, ExportFiles& files) {
   for (const std::string& format : o.formats) {
-    const auto path = o.out / (stem + "." + format);
-    if (format == "png") write(path, encode_png(render_figure(figure, o.style, o.scale)));
-    if (format == "svg") write(path, figure_svg(figure, o.style));
-    if (format == "csv") write(path, matrix_csv({figure.corner, figure.row_labels, figure.col_labels, figure.values}));
+    const std::string name = stem + "." + format;
+    if (format == "png") files.add(name, encode_png(render_figure(figure, o.style, o.scale)));
+    if (format == "svg") files.add(name, figure_svg(figure, o.style));
+    if (format == "csv") files.add(name, matrix_csv({figure.corner, figure.row_labels, figure.col_labels, figure.values}));
   }
 }
 
 /// The figures --what and --head select, in pipeline order (head 0 for the stages not per head).
+/// A stage the scenario does not have is bad usage, found before anything is written.
 std::vector<SweepView> selected_views(const ExportOptions& o, const Trace& trace) {
   std::vector<int> heads = o.heads;
   if (heads.empty())
@@ -150,55 +149,77 @@ std::vector<SweepView> selected_views(const ExportOptions& o, const Trace& trace
   return views;
 }
 
-void export_all(const ExportOptions& o, const Scenario& scenario, const Trace& trace, const std::string& file) {
-  if (o.out == "-") {
-    std::cout << numpy_script(scenario, std::filesystem::path(file).filename().string());
-    return;
-  }
-  std::filesystem::create_directories(o.out);
-  if (std::find(o.formats.begin(), o.formats.end(), "numpy") != o.formats.end())
-    write(o.out / "attention.py", numpy_script(scenario, std::filesystem::path(file).filename().string()));
-  for (const SweepView& v : selected_views(o, trace))
-    export_figure(o, stage_figure(scenario, trace, v.stage, v.head, o.maps), file_stem(v.stage, v.head));
-}
-
 bool wants(const ExportOptions& o, const char* format) {
   return std::find(o.formats.begin(), o.formats.end(), format) != o.formats.end();
 }
 
-// GIFs from the export library (each frame computed once for every view); PNG and SVG frames
-// written as they come.
-void export_sweep(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
+void export_all(const ExportOptions& o, const Scenario& scenario, const Trace& trace,
+                const std::vector<SweepView>& views) {
+  const std::string script_name = std::filesystem::path(o.file).filename().string();
+  if (o.out == "-") {
+    std::cout << numpy_script(scenario, script_name);
+    return;
+  }
+  ExportFiles files(o.out);
+  if (wants(o, "numpy")) files.add("attention.py", numpy_script(scenario, script_name));
+  for (const SweepView& v : views)
+    export_figure(o, stage_figure(scenario, trace, v.stage, v.head, o.maps), file_stem(v.stage, v.head), files);
+  files.commit();
+}
+
+// GIFs from the export library (each frame computed once for every view), then PNG and SVG frames.
+void export_sweep(const ExportOptions& o, const Scenario& scenario, const std::vector<SweepView>& views) {
   const Sweep& sweep = *o.sweep;
-  const std::vector<SweepView> views = selected_views(o, trace);
   const std::vector<SweepPlan> plans = plan_sweep(scenario, sweep, views, o.maps, o.style);
-  std::filesystem::create_directories(o.out);
+  ExportFiles files(o.out);
   if (wants(o, "gif")) {
     const std::vector<std::string> gifs = sweep_gifs(scenario, sweep, views, plans, o.maps, o.scale);
-    for (std::size_t v = 0; v < gifs.size(); ++v) write(o.out / (file_stem(views[v].stage, views[v].head) + ".gif"), gifs[v]);
+    for (std::size_t v = 0; v < gifs.size(); ++v) files.add(file_stem(views[v].stage, views[v].head) + ".gif", gifs[v]);
   }
-  if (!wants(o, "png") && !wants(o, "svg")) return;
-  for_each_sweep_frame(scenario, sweep, [&](int k, const Scenario& s, const Trace& t) {
-    for (std::size_t v = 0; v < views.size(); ++v) {
-      const HeatmapFigure figure = sweep_figure(s, t, sweep, k, views[v], plans[v], o.maps);
-      const std::string stem = sweep_frame_stem(views[v], k);
-      if (wants(o, "png")) write(o.out / (stem + ".png"), encode_png(render_figure(figure, plans[v].style, o.scale)));
-      if (wants(o, "svg")) write(o.out / (stem + ".svg"), figure_svg(figure, plans[v].style));
-    }
-  });
+  if (wants(o, "png") || wants(o, "svg"))
+    for_each_sweep_frame(scenario, sweep, [&](int k, const Scenario& s, const Trace& t) {
+      for (std::size_t v = 0; v < views.size(); ++v) {
+        const HeatmapFigure figure = sweep_figure(s, t, sweep, k, views[v], plans[v], o.maps);
+        const std::string stem = sweep_frame_stem(views[v], k);
+        if (wants(o, "png")) files.add(stem + ".png", encode_png(render_figure(figure, plans[v].style, o.scale)));
+        if (wants(o, "svg")) files.add(stem + ".svg", figure_svg(figure, plans[v].style));
+      }
+    });
+  files.commit();
 }
 
 // One slide per step, and one before the reveal for a step that asks for a prediction.
 void export_lesson(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
-  std::filesystem::create_directories(o.out);
   const lesson::Lesson lesson = lesson::lesson_of(scenario);
   const SlideOptions slides{o.scale, o.style.decimals, o.maps};
+  ExportFiles files(o.out);
   for (std::size_t i = 0; i < lesson.steps.size(); ++i)
     for (bool hidden : {true, false}) {
       if (hidden && !lesson.steps[i].predict) continue;
       const Canvas slide = render_slide(scenario, trace, lesson, i, hidden, slides);
-      write(o.out / (slide_stem(lesson, i, hidden) + ".png"), encode_png(slide));
+      files.add(slide_stem(lesson, i, hidden) + ".png", encode_png(slide));
     }
+  files.commit();
+}
+
+/// Everything the command line asks of this scenario, checked before any folder or file is made:
+/// the views to export. Throws UsageError (exit 2) or ScenarioError (exit 1).
+std::vector<SweepView> check_request(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
+  if (!o.heads.empty() && o.heads[0] >= static_cast<int>(trace.heads.size()))
+    throw UsageError("--head " + std::to_string(o.heads[0] + 1) + ": the scenario has " +
+                     std::to_string(trace.heads.size()) + " head(s)");
+  if (o.sweep) {
+    try {  // both ends, before any frame is drawn
+      check_sweep(scenario, *o.sweep);
+    } catch (const ScenarioError& e) {
+      throw UsageError(std::string("--sweep ") + e.what());
+    }
+  }
+  if (o.lesson) {
+    lesson::lesson_of(scenario);  // a scenario without a lesson
+    return {};
+  }
+  return selected_views(o, trace);
 }
 
 int run_export(const ExportArgs& args) {
@@ -211,25 +232,18 @@ int run_export(const ExportArgs& args) {
   } catch (const ScenarioError& e) {
     return report_invalid(o.file, e);
   }
-  if (!o.heads.empty() && o.heads[0] >= static_cast<int>(trace.heads.size()))
-    throw UsageError("--head " + std::to_string(o.heads[0] + 1) + ": the scenario has " +
-                     std::to_string(trace.heads.size()) + " head(s)");
-  if (o.sweep) {
-    try {  // both ends, before any frame is drawn
-      check_sweep(scenario, *o.sweep);
-    } catch (const ScenarioError& e) {
-      throw UsageError(std::string("--sweep ") + e.what());
-    }
-  }
   try {
+    const std::vector<SweepView> views = check_request(o, scenario, trace);
     if (o.lesson)
       export_lesson(o, scenario, trace);
     else if (o.sweep)
-      export_sweep(o, scenario, trace);
+      export_sweep(o, scenario, views);
     else
-      export_all(o, scenario, trace, o.file);
-  } catch (const std::exception& e) {  // no font, unwritable directory: the message names the path
-    std::cerr << "attnlab-cli: export: " << e.what() << "\n";
+      export_all(o, scenario, trace, views);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& e) {  // a stage the scenario lacks, no font, an unwritable folder
+    std::cerr << one_line_message(std::string("attnlab-cli: export: ") + e.what()) << "\n";
     return 1;
   }
   return 0;

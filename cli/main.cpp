@@ -1,10 +1,12 @@
 // attnlab-cli: the attention core without a window (compute, validate, ...). CLI11 parses the
-// command line; bad usage is one line on stderr naming what is wrong, the usage text, exit status 2.
+// command line; bad usage is one line on stderr naming what is wrong, a pointer to --help, exit
+// status 2.
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
 
 #include "attnlab/memory.h"
+#include "attnlab/message_text.h"
 #include "commands.h"
 
 namespace {
@@ -27,6 +29,13 @@ std::string leftover_message(const std::string& arg) {
   return "unexpected argument '" + arg + "'";
 }
 
+/// Where the options of what was typed are listed: the command's --help, or the program's.
+std::string help_pointer(const std::vector<Command>& commands) {
+  for (const Command& command : commands)
+    if (command.app->parsed()) return "Run 'attnlab-cli " + command.app->get_name() + " --help' for the options.";
+  return "Run 'attnlab-cli --help' for the commands.";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -35,8 +44,10 @@ int main(int argc, char** argv) {
                    "figures, compare two scenarios, follow a gradient, time it.",
                    "attnlab-cli");
   const std::vector<Command> commands = add_commands(program);
+  // One line naming the option and the problem (whatever its length: it may quote an argument),
+  // then where the options are; never the whole usage text.
   const auto bad_usage = [&](const std::string& message) {
-    std::cerr << "attnlab-cli: " << message << "\n" << usage_text(program);
+    std::cerr << attnlab::one_line_message("attnlab-cli: " + message) << "\n" << help_pointer(commands) << "\n";
     return 2;
   };
   if (argc >= 2 && std::string(argv[1]) == "help") {  // as the hand-written parser did

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attnlab/attention.h"
+#include "attnlab/message_text.h"
 #include "attnlab/model.h"
 #include "attnlab/scenario_io.h"
 #include "hostile/generate.h"
@@ -161,15 +163,20 @@ struct UsageCase {
 
 void PrintTo(const UsageCase& c, std::ostream* os) { *os << '"' << c.name << '"'; }
 
+/// The scenario the usage cases name as FILE.
+fs::path usage_file() {
+  std::ifstream in(kHostileDir / "cases.json");
+  return fs::path(ATTNLAB_SOURCE_DIR) / nlohmann::json::parse(in).at("usage_file").get<std::string>();
+}
+
 std::vector<UsageCase> load_usage_cases() {
   std::ifstream in(kHostileDir / "cases.json");
   const nlohmann::json doc = nlohmann::json::parse(in);
-  const fs::path file = fs::path(ATTNLAB_SOURCE_DIR) / doc.at("usage_file").get<std::string>();
   std::vector<UsageCase> cases;
   for (const auto& c : doc.at("usage")) {
     UsageCase u{c.at("case"), c.at("args"), c.at("message")};
     for (std::string& a : u.args)
-      if (a == "FILE") a = file.string();
+      if (a == "FILE") a = usage_file().string();
     cases.push_back(std::move(u));
   }
   return cases;
@@ -187,7 +194,26 @@ TEST_P(BadUsage, ExitsTwoNamingTheOptionAndWritesNothing) {
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.substr(0, r.err.find('\n')), c.message);
+  EXPECT_EQ(r.err.substr(r.err.find('\n') + 1), "Run 'attnlab-cli " + c.args[0] + " --help' for the options.\n")
+      << "one line, then only where the options are listed";
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(BadUsageLength, AHugeArgumentGivesOneShortLine) {
+  // 100 KB: under Linux's limit for one argument (128 KiB).
+  const std::string huge(100 << 10, 'x');
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"export", "FILE", "--" + huge}, {"export", "FILE", "--out", "o", "--what", huge},
+        {"compute", "FILE", huge}, {"sensitivity", "FILE", "--of", huge}}) {
+    std::vector<std::string> with_file = args;
+    with_file[1] = usage_file().string();
+    const CliRun r = run_cli(with_file);
+    ASSERT_TRUE(r.exited) << r.err.substr(0, 300);
+    EXPECT_EQ(r.status, 2) << args[0] << ": " << r.err.substr(0, 300);
+    const std::string first = r.err.substr(0, r.err.find('\n'));
+    EXPECT_LE(first.size(), attnlab::kMaxMessageBytes) << args[0];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err.substr(0, 400);
+  }
 }
 
 std::string usage_test_name(const ::testing::TestParamInfo<UsageCase>& info) {
@@ -217,9 +243,10 @@ TEST(HostileTable, TheDocIsGeneratedFromTheManifest) {
   EXPECT_EQ(std::system(command.c_str()), 0) << "docs/HOSTILE_INPUT.md is stale: run tests/hostile/gen_doc.py";
 }
 
-TEST(HostileTable, EveryMessageIsOneLineNamingAField) {
+TEST(HostileTable, EveryMessageIsOneShortLineNamingAField) {
   for (const HostileCase& c : load_cases()) {
     EXPECT_EQ(c.message.find('\n'), std::string::npos) << c.name;
+    EXPECT_LE(c.message.size(), attnlab::kMaxMessageBytes) << c.name;
     EXPECT_NE(c.message.find(": "), std::string::npos) << c.name;
   }
 }

@@ -10,11 +10,11 @@ namespace {
 
 namespace lesson = attnlab::lesson;
 
-constexpr const char* kSource = "lesson";
+constexpr const char* kLessonSource = "lesson";
 
 // The lesson, edited, back into the scenario: one undo step.
 void Commit(AppState& state, const lesson::Lesson& edited) {
-  state.document.ApplyEdit(kSource, [json = lesson::to_json(edited)](attnlab::Scenario& s) {
+  state.document.ApplyEdit(kLessonSource, [json = lesson::to_json(edited)](attnlab::Scenario& s) {
     if (!s.view.is_object()) s.view = nlohmann::json::object();
     s.view["lesson"] = json;
   });
@@ -109,7 +109,7 @@ void LessonAuthor::DrawStepList(AppState& state, const lesson::Lesson& current, 
     state.ui.presenter_step = index + 1;
   }
   if (ImGui::Button("Back to the default lesson"))
-    state.document.ApplyEdit(kSource, [](attnlab::Scenario& s) {
+    state.document.ApplyEdit(kLessonSource, [](attnlab::Scenario& s) {
       if (s.view.is_object()) s.view.erase("lesson");
     });
 }

@@ -21,10 +21,8 @@
 namespace attnlab::app::MaskPanel {
 namespace {
 
-constexpr const char* kSource = "mask";
+constexpr const char* kMaskSource = "mask";
 constexpr Rgb8 kAllowedFill{214, 220, 228};  // light: allowed cells read as "open" on a projector
-
-ImU32 ToU32(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
 
 bool ColumnsLayout(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::columns; }
 
@@ -61,7 +59,7 @@ void WindowControl(AppState& state) {
   bool on = s.mask.window > 0;
   if (ImGui::Checkbox("Window", &on)) {
     const int w = on ? std::max(1, std::min(3, s.n_z())) : 0;
-    state.document.ApplyEdit(kSource, [w](attnlab::Scenario& e) { e.mask.window = w; });
+    state.document.ApplyEdit(kMaskSource, [w](attnlab::Scenario& e) { e.mask.window = w; });
   }
   MarkLastItem(state.on_control, "mask window");
   if (ImGui::IsItemHovered())
@@ -71,7 +69,7 @@ void WindowControl(AppState& state) {
   int w = s.mask.window;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
   if (ImGui::InputInt("##window", &w, 1, 1) && w >= 1 && w != s.mask.window)
-    state.document.ApplyEdit(kSource, [w](attnlab::Scenario& e) { e.mask.window = w; });
+    state.document.ApplyEdit(kMaskSource, [w](attnlab::Scenario& e) { e.mask.window = w; });
   MarkLastItem(state.on_control, "mask window width");
 }
 
@@ -79,14 +77,14 @@ void CausalAndButtons(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   bool causal = s.mask.causal;
   if (ImGui::Checkbox("Causal", &causal))
-    state.document.ApplyEdit(kSource, [causal](attnlab::Scenario& e) { e.mask.causal = causal; });
+    state.document.ApplyEdit(kMaskSource, [causal](attnlab::Scenario& e) { e.mask.causal = causal; });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Query i may attend key j only when j \xE2\x89\xA4 i (by position)");
   ImGui::SameLine();
   WindowControl(state);
   ImGui::SameLine();
   ImGui::BeginDisabled(s.mask.empty());
   if (ImGui::Button("Clear"))
-    state.document.ApplyEdit(kSource, [](attnlab::Scenario& e) { e.mask = attnlab::MaskSpec{}; });
+    state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) { e.mask = attnlab::MaskSpec{}; });
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Clear the mask: no causal, no padding, no custom cells");
@@ -94,7 +92,7 @@ void CausalAndButtons(AppState& state) {
   // Causal and padding folded into custom cells, so every cell becomes clickable.
   ImGui::BeginDisabled(!s.mask.causal && s.mask.padding.empty());
   if (ImGui::Button("Bake")) {
-    state.document.ApplyEdit(kSource, [](attnlab::Scenario& e) {
+    state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) {
       attnlab::Matrix cells = CellsOrOnes(e);
       const bool cols = ColumnsLayout(e);
       for (int r = 0; r < cells.rows(); ++r)
@@ -122,7 +120,7 @@ void PaddingRow(AppState& state, const std::vector<std::string>& keys) {
     if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     bool pad = IsPadding(s, j);
     if (ImGui::Checkbox(label.c_str(), &pad)) {
-      state.document.ApplyEdit(kSource, [j, pad](attnlab::Scenario& e) {
+      state.document.ApplyEdit(kMaskSource, [j, pad](attnlab::Scenario& e) {
         auto& p = e.mask.padding;
         p.erase(std::remove(p.begin(), p.end(), j), p.end());
         if (pad) {
@@ -256,7 +254,7 @@ void DrawCells(ImDrawList* dl, const Grid& g, const attnlab::Scenario& s, int ho
 
 // Flips the custom cell at (r, c) (displayed = scenario layout), creating all-ones cells first.
 void Toggle(AppState& state, int r, int c) {
-  state.document.ApplyEdit(kSource, [r, c](attnlab::Scenario& e) {
+  state.document.ApplyEdit(kMaskSource, [r, c](attnlab::Scenario& e) {
     attnlab::Matrix cells = CellsOrOnes(e);
     cells(r, c) = cells(r, c) == 0.0 ? 1.0 : 0.0;
     e.mask.cells = std::move(cells);
@@ -347,7 +345,7 @@ class Mask final : public PanelContents {
 void Mask::Draw(AppState& state) {
   // The grid comes right after one row of controls so it stays put while the text below changes.
   CausalAndButtons(state);
-  ShowEditError(state.document, kSource);
+  ShowEditError(state.document, kMaskSource);
   MaskGrid(state);
   ImGui::Spacing();
   Legend();

@@ -19,7 +19,7 @@
 namespace attnlab::app {
 namespace {
 
-constexpr const char* kSource = "positions";
+constexpr const char* kPositionsSource = "positions";
 
 std::string Joined(const std::vector<int>& v) {
   std::string out;
@@ -69,14 +69,14 @@ void PositionsRow(AppState& state, PositionsField& field, const char* label, con
   if (enter || ImGui::IsItemDeactivatedAfterEdit()) {
     const std::string text = field.text;
     const std::string field_name = member == &attnlab::Scenario::positions ? "positions" : "context_positions";
-    state.document.ApplyEdit(kSource, [text, member, field_name](attnlab::Scenario& e) {
+    state.document.ApplyEdit(kPositionsSource, [text, member, field_name](attnlab::Scenario& e) {
       e.*member = ParsePositions(field_name, text);
     });
   }
   ImGui::SameLine();
   ImGui::PushID(mark.c_str());
   ImGui::BeginDisabled((s.*member).empty());
-  if (ImGui::Button("0..n")) state.document.ApplyEdit(kSource, [member](attnlab::Scenario& e) { (e.*member).clear(); });
+  if (ImGui::Button("0..n")) state.document.ApplyEdit(kPositionsSource, [member](attnlab::Scenario& e) { (e.*member).clear(); });
   ImGui::EndDisabled();
   ImGui::PopID();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Positions 0, 1, ..., n - 1");
@@ -86,7 +86,7 @@ void EncodingRow(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   bool on = s.positional_encoding == attnlab::PositionalEncoding::sinusoidal;
   if (ImGui::Checkbox("Sinusoidal encoding (X + PE)", &on))
-    state.document.ApplyEdit(kSource, [on](attnlab::Scenario& e) {
+    state.document.ApplyEdit(kPositionsSource, [on](attnlab::Scenario& e) {
       e.positional_encoding = on ? attnlab::PositionalEncoding::sinusoidal : attnlab::PositionalEncoding::none;
     });
   MarkLastItem(state.on_control, "encoding");
@@ -99,7 +99,7 @@ void OptionalToggle(AppState& state, const char* label, const char* mark, const 
                     std::optional<T> attnlab::Scenario::*field) {
   bool on = (state.document.GetScenario().*field).has_value();
   if (ImGui::Checkbox(label, &on))
-    state.document.ApplyEdit(kSource, [on, field](attnlab::Scenario& e) {
+    state.document.ApplyEdit(kPositionsSource, [on, field](attnlab::Scenario& e) {
       if (on) e.*field = T{};
       else (e.*field).reset();
     });
@@ -119,12 +119,12 @@ void RopeRows(AppState& state) {
     const char* label = half ? "half (HF Llama)" : "interleaved (GPT-J)";
     if (!half) SameLineIfFits(RadioButtonWidth(label));
     if (ImGui::RadioButton(label, rope.style == style) && rope.style != style)
-      state.document.ApplyEdit(kSource, [style](attnlab::Scenario& e) { e.rope->style = style; });
+      state.document.ApplyEdit(kPositionsSource, [style](attnlab::Scenario& e) { e.rope->style = style; });
   }
   double base = rope.base;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   if (ImGui::InputDouble("base", &base, 0.0, 0.0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue) && base != rope.base)
-    state.document.ApplyEdit(kSource, [base](attnlab::Scenario& e) {
+    state.document.ApplyEdit(kPositionsSource, [base](attnlab::Scenario& e) {
       if (!(base > 1) || base > 1e9)
         throw attnlab::ScenarioError("rope.base: expected a number above 1 and up to 1e9, got " + attnlab::format_trimmed(base, 6));
       e.rope->base = base;
@@ -133,7 +133,7 @@ void RopeRows(AppState& state) {
   int dims = rope.dims;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
   if (ImGui::InputInt("dims", &dims, 2, 2) && dims != rope.dims && dims >= 0)
-    state.document.ApplyEdit(kSource, [dims](attnlab::Scenario& e) { e.rope->dims = dims; });
+    state.document.ApplyEdit(kPositionsSource, [dims](attnlab::Scenario& e) { e.rope->dims = dims; });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rotary dims R (even, at most d_k; 0 = all of d_k)");
   ImGui::Unindent();
 }
@@ -203,7 +203,7 @@ void PositionsSection(AppState& state, PositionsFields& fields) {
   EncodingRow(state);
   RopeRows(state);
   AlibiRows(state);
-  ShowEditError(state.document, kSource);
+  ShowEditError(state.document, kPositionsSource);
 }
 
 }  // namespace attnlab::app

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "attnlab/scenario_io.h"
+#include "attnlab/text_fit.h"
 #include "session/document_io.h"
 
 namespace attnlab::app {
@@ -14,7 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kEllipsis = "\xE2\x80\xA6";
 
 std::string FileName(const std::string& path) { return fs::path(path).filename().string(); }
 

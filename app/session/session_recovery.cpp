@@ -4,14 +4,13 @@
 #include <memory>
 #include <utility>
 
+#include "attnlab/text_fit.h"
 #include "session/document_io.h"
 #include "session/session.h"
 #include "session/user_dirs.h"
 
 namespace attnlab::app {
 namespace {
-
-constexpr const char* kEllipsis = "\xE2\x80\xA6";
 
 std::optional<attnlab::Scenario> LoadOrigin(const std::string& origin) {
   if (origin.empty()) return std::nullopt;

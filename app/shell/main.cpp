@@ -4,6 +4,7 @@
 #include <string>
 
 #include "attnlab/memory.h"
+#include "attnlab/message_text.h"
 #include "shell/app.h"
 #include "shell/options.h"
 #include "shell/screenshot_hooks.h"
@@ -13,7 +14,9 @@ int main(int argc, char** argv) {
   attnlab::app::Options options;
   std::string error;
   if (!attnlab::app::ParseOptions(argc, argv, &options, &error)) {
-    std::fprintf(stderr, "attnlab: %s\n%s", error.c_str(), attnlab::app::UsageLine());
+    // One line, whatever the argument it quotes, then where the options are listed.
+    const std::string line = attnlab::one_line_message("attnlab: " + error);
+    std::fprintf(stderr, "%s\n%s", line.c_str(), attnlab::app::UsageLine());
     return 2;
   }
   if (options.help) {

@@ -92,8 +92,7 @@ std::string UsageText() {
 }
 
 const char* UsageLine() {
-  return "usage: attnlab [FILE.json] [--screenshot OUT.png [--frames N]] [--size WxH] [--lecture] [--head H]"
-         " (attnlab --help)\n";
+  return "Run 'attnlab --help' for the options.\n";
 }
 
 bool ParseOptions(const std::vector<std::string>& args, Options* options, std::string* error) {

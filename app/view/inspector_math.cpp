@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "attnlab/number_format.h"
+#include "attnlab/text_fit.h"
 #include "view/stage_labels.h"
 
 namespace attnlab::app {
@@ -19,7 +20,6 @@ constexpr const char* kMinus = "\xE2\x88\x92";   // U+2212
 constexpr const char* kTimes = "\xC3\x97";       // U+00D7
 constexpr const char* kDot = "\xC2\xB7";         // U+00B7
 constexpr const char* kSigma = "\xCE\xA3";       // U+03A3
-constexpr const char* kEllipsis = "\xE2\x80\xA6";
 constexpr const char* kDoublePrime = "\xE2\x80\xB3";
 
 bool Columns(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::columns; }

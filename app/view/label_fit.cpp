@@ -5,33 +5,26 @@
 #include <set>
 #include <vector>
 
+#include "attnlab/text_fit.h"
+
 namespace attnlab::app {
-namespace {
 
-constexpr const char* kEllipsis = "\xE2\x80\xA6";
-
-// Byte offsets where the label's code points start, and its length in bytes at the end.
-std::vector<std::size_t> CodePointStarts(const std::string& s) {
-  std::vector<std::size_t> starts;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
-  starts.push_back(s.size());
-  return starts;
+float WidthUpTo(const std::string& label, float cap, const TextWidthFn& width) {
+  const double w = width_up_to(label, cap, [&](std::string_view prefix) { return width(std::string(prefix)); });
+  return std::min(static_cast<float>(w), cap);
 }
 
-}  // namespace
-
 std::string ElideMiddle(const std::string& label, float max_width, const TextWidthFn& width) {
-  if (width(label) <= max_width) return label;
-  const std::vector<std::size_t> at = CodePointStarts(label);
-  const int n = static_cast<int>(at.size()) - 1;
-  for (int keep = n - 1; keep >= 1; --keep) {
-    const int head = keep / 2, tail = keep - head;
-    const std::string s = label.substr(0, at[std::size_t(head)]) + kEllipsis +
-                          label.substr(at[std::size_t(n - tail)]);
-    if (width(s) <= max_width) return s;
-  }
-  return kEllipsis;
+  if (WidthUpTo(label, max_width + 1.0f, width) <= max_width) return label;
+  const std::string_view text(label);
+  const auto shown = [&](std::size_t keep) {
+    const std::size_t head = keep / 2, tail = keep - head;
+    return label.substr(0, after_code_points(text, head)) + kEllipsis +
+           label.substr(before_last_code_points(text, tail));
+  };
+  // The byte count bounds the code points; a candidate past them repeats text and cannot fit.
+  const std::size_t keep = longest_fitting(label.size(), [&](std::size_t k) { return k == 0 || width(shown(k)) <= max_width; });
+  return shown(keep);
 }
 
 bool TellsApart(const std::vector<std::string>& shown) {

@@ -11,9 +11,13 @@ namespace attnlab::app {
 /// Width of a text in pixels, as the font that draws it measures it.
 using TextWidthFn = std::function<float(const std::string&)>;
 
+/// The width of `label`, or `cap` when it is wider, measuring no more of it than the cap needs (a
+/// 1 MB label costs what its first few hundred characters cost).
+float WidthUpTo(const std::string& label, float cap, const TextWidthFn& width);
+
 /// `label` itself when it fits in `max_width`, else as many of its first and last characters as
 /// fit around a "…" (the end gets the odd one: it is where "_1" and "_2" differ); whole UTF-8
-/// code points only; "…" alone when nothing more fits.
+/// code points only; "…" alone when nothing more fits. O(k log k) for k characters shown.
 std::string ElideMiddle(const std::string& label, float max_width, const TextWidthFn& width);
 
 /// Whether `shown` (labels as shortened) still tells every token apart: no two alike, none

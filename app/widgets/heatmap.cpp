@@ -50,8 +50,6 @@ struct Geometry {
 constexpr float kFrameMargin = 3.0f;
 
 ImVec2 Add(ImVec2 a, ImVec2 b) { return ImVec2(a.x + b.x, a.y + b.y); }
-ImU32 ToU32(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
-
 ImFont* MonoFont() {
   ImFont* f = GetFonts().mono;
   return f ? f : ImGui::GetFont();
@@ -73,14 +71,15 @@ bool IsMaskedCell(const HeatmapSpec& spec, int r, int c) {
   return IsMaskedCell(DataOf(spec), r, c);
 }
 
-// The widest of the labels drawn (every step-th): 2048 token names measured for each heatmap,
-// twice a frame (layout, then drawing), cost milliseconds, and only the drawn ones need room.
+// The widest of the labels drawn (every step-th), at most `cap`: 2048 token names measured for each
+// heatmap, twice a frame (layout, then drawing), cost milliseconds, and only the drawn ones need
+// room; a label wider than the cap is measured only as far as the cap (a 1 MB label costs nothing).
 float MaxLabelWidth(const std::vector<std::string>* labels, int step, float cap) {
+  const TextWidthFn width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
   float w = 0;
   if (labels)
-    for (std::size_t i = 0; i < labels->size(); i += std::size_t(step))
-      w = std::max(w, ImGui::CalcTextSize((*labels)[i].c_str()).x);
-  return std::min(w, cap);
+    for (std::size_t i = 0; i < labels->size(); i += std::size_t(step)) w = std::max(w, WidthUpTo((*labels)[i], cap, width));
+  return w;
 }
 
 std::string TitleText(const HeatmapSpec& spec) {

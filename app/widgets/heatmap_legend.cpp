@@ -12,8 +12,6 @@
 namespace attnlab::app {
 namespace {
 
-ImU32 ToU32(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
-
 // The range's ends at the chosen precision, without trailing zeros: weights read "0" and "1".
 std::string TickText(double v, int decimals) { return attnlab::format_trimmed(v, decimals); }
 

@@ -20,6 +20,7 @@
 #include "attnlab/trace_io.h"
 #include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
+#include "view/label_fit.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
@@ -63,10 +64,13 @@ std::string LabelAt(const std::vector<std::string>* labels, int i) {
   return std::to_string(i);
 }
 
+float UiTextWidth(const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; }
+
+// A label wider than the cap is measured only as far as the cap (a 1 MB token costs nothing).
 float MaxLabelWidth(const std::vector<std::string>* labels, int count, float cap) {
   float w = 0;
-  for (int i = 0; i < count; ++i) w = std::max(w, ImGui::CalcTextSize(LabelAt(labels, i).c_str()).x);
-  return std::min(w, cap);
+  for (int i = 0; i < count; ++i) w = std::max(w, WidthUpTo(LabelAt(labels, i), cap, UiTextWidth));
+  return w;
 }
 
 Geometry Measure(const MatrixEditorSpec& spec) {
@@ -90,8 +94,6 @@ Geometry Measure(const MatrixEditorSpec& spec) {
   return g;
 }
 
-ImU32 ToU32(attnlab::Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
-
 ImVec2 CellMin(const Geometry& g, int r, int c) {
   return ImVec2(g.origin.x + c * g.cell_w, g.origin.y + r * g.cell_h);
 }
@@ -102,8 +104,8 @@ void DrawHeaders(const MatrixEditorSpec& spec, const Geometry& g) {
   const ImU32 dim = ImGui::GetColorU32(DimTextColor());
   const float fs = ImGui::GetFontSize();
   for (int c = 0; c < m.cols(); ++c) {
-    const std::string text = LabelAt(spec.col_labels, c);
-    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    const std::string text = ElideMiddle(LabelAt(spec.col_labels, c), g.cell_w - 4.0f, UiTextWidth);
+    const float w = UiTextWidth(text);
     const ImVec2 min = CellMin(g, 0, c);
     const float y = g.origin.y - std::ceil(fs * 1.2f);
     const ImVec4 clip(min.x, y, min.x + g.cell_w - 1, y + fs * 1.3f);
@@ -111,11 +113,11 @@ void DrawHeaders(const MatrixEditorSpec& spec, const Geometry& g) {
                 text.c_str(), nullptr, 0.0f, &clip);
   }
   for (int r = 0; r < m.rows(); ++r) {
-    const std::string text = LabelAt(spec.row_labels, r);
-    const float w = ImGui::CalcTextSize(text.c_str()).x;
     const ImVec2 min = CellMin(g, r, 0);
     const float right = g.origin.x - fs * 0.35f - (spec.band > 0 && !spec.band_on_cols ? g.strip + 2 : 0);
     const float x0 = g.origin.x - g.label_w;
+    const std::string text = ElideMiddle(LabelAt(spec.row_labels, r), right - x0, UiTextWidth);
+    const float w = UiTextWidth(text);
     const ImVec4 clip(x0, min.y, right, min.y + g.cell_h);
     dl->AddText(ImGui::GetFont(), fs, ImVec2(std::max(x0, right - w), min.y + (g.cell_h - fs) * 0.5f),
                 ImGui::GetColorU32(ImGuiCol_Text), text.c_str(), nullptr, 0.0f, &clip);

@@ -143,6 +143,8 @@ void Theme::ApplyStyle(bool lecture, float scale) {
 }
 
 ImU32 AccentColor() { return Lecture() ? IM_COL32(255, 200, 0, 255) : IM_COL32(255, 176, 32, 255); }
+
+ImU32 ToU32(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
 ImVec4 DimTextColor() { return Lecture() ? Rgb(210, 210, 210) : Rgb(150, 158, 170); }
 ImVec4 ErrorTextColor() { return Lecture() ? Rgb(255, 110, 110) : Rgb(240, 100, 96); }
 ImVec4 WarningTextColor() { return Lecture() ? Rgb(255, 220, 80) : Rgb(232, 196, 88); }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/colormap.h"
+
 namespace attnlab::app {
 
 struct Fonts {
@@ -39,6 +41,7 @@ const Fonts& GetFonts();
 
 /// Accent colours shared by the panels, in the current theme's style.
 ImU32 AccentColor();        ///< selection frames, head boundaries
+ImU32 ToU32(Rgb8 c);        ///< a colormap's colour, opaque
 ImVec4 DimTextColor();      ///< formulas, axis names
 /// Hints and explanations: wrapped text in DimTextColor().
 void DimTextWrapped(const std::string& text);

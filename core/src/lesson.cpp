@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "attnlab/scenario_io.h"
+#include "attnlab/scenario.h"
 
 namespace attnlab::lesson {
 namespace {
@@ -16,11 +16,6 @@ constexpr const char* kNames[] = {"inputs", "Q",           "K",     "V",      "s
 static_assert(std::size(kNames) == std::size_t(kStepKinds), "a name for every StepKind");
 constexpr std::size_t kMaxCaption = 2000;
 constexpr std::size_t kMaxSteps = 200;
-
-// Fields and values come from the file: escaped, so that the message stays one line.
-[[noreturn]] void fail(const std::string& field, const std::string& message) {
-  throw ScenarioError(printable_text(field + ": " + message));
-}
 
 std::string kind_list() {
   std::string out;
@@ -42,42 +37,42 @@ Cell parse_cell(const json& v, const std::string& field) {
   if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer() ||
       v[0].get<long long>() < 0 || v[1].get<long long>() < 0 || v[0].get<long long>() > 1000000 ||
       v[1].get<long long>() > 1000000)
-    fail(field, "expected [row, col], two whole numbers from 0, got " + what(v));
+    refuse(field, "expected [row, col], two whole numbers from 0, got " + what(v));
   return {v[0].get<int>(), v[1].get<int>()};
 }
 
 Step parse_step(const json& v, const std::string& field) {
-  if (!v.is_object()) fail(field, "expected an object, got " + what(v));
+  if (!v.is_object()) refuse(field, "expected an object, got " + what(v));
   for (const auto& [key, value] : v.items())
     if (key != "stage" && key != "head" && key != "caption" && key != "predict" && key != "highlight")
-      fail(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight)");
-  if (!v.contains("stage")) fail(field + ".stage", "expected one of " + kind_list() + ", got nothing");
+      refuse(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight)");
+  if (!v.contains("stage")) refuse(field + ".stage", "expected one of " + kind_list() + ", got nothing");
   const json& stage = v["stage"];
   const std::optional<StepKind> kind = stage.is_string() ? step_kind_from_name(stage.get<std::string>()) : std::nullopt;
-  if (!kind) fail(field + ".stage", "expected one of " + kind_list() + ", got " + what(stage));
+  if (!kind) refuse(field + ".stage", "expected one of " + kind_list() + ", got " + what(stage));
   Step step;
   step.kind = *kind;
   if (v.contains("head")) {
     const json& h = v["head"];
     if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() > 255)
-      fail(field + ".head", "expected a head from 0 (the first) to 255, got " + what(h));
+      refuse(field + ".head", "expected a head from 0 (the first) to 255, got " + what(h));
     step.head = h.get<int>();
   }
   if (v.contains("caption")) {
     const json& c = v["caption"];
     if (!c.is_string() || c.get<std::string>().size() > kMaxCaption)
-      fail(field + ".caption", "expected a string of at most 2000 bytes, got " +
+      refuse(field + ".caption", "expected a string of at most 2000 bytes, got " +
                                    (c.is_string() ? "one of " + std::to_string(c.get<std::string>().size()) : what(c)));
     step.caption = c.get<std::string>();
   }
   if (v.contains("predict")) {
-    if (!v["predict"].is_boolean()) fail(field + ".predict", "expected true or false, got " + what(v["predict"]));
+    if (!v["predict"].is_boolean()) refuse(field + ".predict", "expected true or false, got " + what(v["predict"]));
     step.predict = v["predict"].get<bool>();
   }
   if (v.contains("highlight")) {
     const json& cells = v["highlight"];
     if (!cells.is_array() || cells.size() > 10000)
-      fail(field + ".highlight", "expected an array of [row, col] cells, got " + what(cells));
+      refuse(field + ".highlight", "expected an array of [row, col] cells, got " + what(cells));
     for (std::size_t i = 0; i < cells.size(); ++i)
       step.highlight.push_back(parse_cell(cells[i], field + ".highlight[" + std::to_string(i) + "]"));
   }
@@ -133,16 +128,16 @@ Lesson default_lesson(const Scenario& s) {
 
 Lesson parse_lesson(const json& v) {
   const std::string field = "view.lesson";
-  if (!v.is_object()) fail(field, "expected an object, got " + what(v));
+  if (!v.is_object()) refuse(field, "expected an object, got " + what(v));
   for (const auto& [key, value] : v.items())
-    if (key != "title" && key != "steps") fail(field + "." + key, "unknown key (a lesson has title, steps)");
+    if (key != "title" && key != "steps") refuse(field + "." + key, "unknown key (a lesson has title, steps)");
   Lesson lesson;
   if (v.contains("title")) {
-    if (!v["title"].is_string()) fail(field + ".title", "expected a string, got " + what(v["title"]));
+    if (!v["title"].is_string()) refuse(field + ".title", "expected a string, got " + what(v["title"]));
     lesson.title = v["title"].get<std::string>();
   }
   if (!v.contains("steps") || !v["steps"].is_array() || v["steps"].empty() || v["steps"].size() > kMaxSteps)
-    fail(field + ".steps", "expected an array of 1 to 200 steps, got " +
+    refuse(field + ".steps", "expected an array of 1 to 200 steps, got " +
                                (v.contains("steps") ? what(v["steps"]) : std::string("nothing")));
   for (std::size_t i = 0; i < v["steps"].size(); ++i)
     lesson.steps.push_back(parse_step(v["steps"][i], field + ".steps[" + std::to_string(i) + "]"));

@@ -12,10 +12,6 @@ namespace attnlab {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& field, const std::string& message) {
-  throw ScenarioError(field + ": " + message);
-}
-
 /// One dimension of an expected shape, in the rows convention: its size (-1 = any) and its name.
 struct Dim {
   long size;
@@ -40,7 +36,7 @@ Matrix to_rows(const Matrix& stored, Layout layout) {
 Matrix expect_matrix(const std::string& field, const Matrix& stored, const Dim& r, const Dim& c, Layout layout) {
   const Matrix m = to_rows(stored, layout);
   if ((r.size >= 0 && m.rows() != r.size) || (c.size >= 0 && m.cols() != c.size))
-    fail(field, "expected " + shape_text(r, c, layout) + ", got " + std::to_string(stored.rows()) + "x" +
+    refuse(field, "expected " + shape_text(r, c, layout) + ", got " + std::to_string(stored.rows()) + "x" +
                     std::to_string(stored.cols()));
   return m;
 }
@@ -48,7 +44,7 @@ Matrix expect_matrix(const std::string& field, const Matrix& stored, const Dim& 
 Vector expect_vector(const std::string& field, const std::optional<Vector>& v, long size, const std::string& name) {
   if (!v) return Vector::Zero(size);
   if (v->size() != size)
-    fail(field, "expected " + std::to_string(size) + " numbers (" + name + "), got " + std::to_string(v->size()));
+    refuse(field, "expected " + std::to_string(size) + " numbers (" + name + "), got " + std::to_string(v->size()));
   return *v;
 }
 
@@ -59,7 +55,7 @@ void check_finite(const std::string& field, const Matrix& m) {
       if (!std::isfinite(m(i, j))) {
         std::ostringstream value;
         value << m(i, j);
-        fail(field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+        refuse(field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]",
              "expected a finite number, got " + value.str());
       }
 }
@@ -70,7 +66,7 @@ void check_finite(const std::string& field, const std::optional<Vector>& v) {
     if (!std::isfinite((*v)(i))) {
       std::ostringstream value;
       value << (*v)(i);
-      fail(field + "[" + std::to_string(i) + "]", "expected a finite number, got " + value.str());
+      refuse(field + "[" + std::to_string(i) + "]", "expected a finite number, got " + value.str());
     }
 }
 
@@ -94,18 +90,18 @@ void check_all_finite(const Scenario& s) {
 }
 
 void check_sequence(const std::string& field, long tokens, long width) {
-  if (tokens < 1) fail(field, "expected at least one token, got 0");
-  if (width < 1) fail(field, "expected an embedding width of at least 1, got 0");
+  if (tokens < 1) refuse(field, "expected at least one token, got 0");
+  if (width < 1) refuse(field, "expected an embedding width of at least 1, got 0");
   if (tokens > limits::max_tokens)
-    fail(field, "expected at most " + std::to_string(limits::max_tokens) + " tokens, got " + std::to_string(tokens));
+    refuse(field, "expected at most " + std::to_string(limits::max_tokens) + " tokens, got " + std::to_string(tokens));
   if (width > limits::max_width)
-    fail(field, "expected an embedding width of at most " + std::to_string(limits::max_width) + ", got " +
+    refuse(field, "expected an embedding width of at most " + std::to_string(limits::max_width) + ", got " +
                     std::to_string(width));
 }
 
 void check_labels(const std::string& field, const std::vector<std::string>& labels, long count, const char* of) {
   if (!labels.empty() && static_cast<long>(labels.size()) != count)
-    fail(field, "expected " + std::to_string(count) + " labels (one per token of " + of + "), got " +
+    refuse(field, "expected " + std::to_string(count) + " labels (one per token of " + of + "), got " +
                     std::to_string(labels.size()));
 }
 
@@ -125,10 +121,10 @@ Widths implied_widths(const Projections& p, Layout layout, long d_x, long d_z, c
   w.v = p.W_v ? width_of(*p.W_v, layout) : d_z;
   const std::string qk_field = prefix + (p.W_q ? "W_q" : p.W_k ? "W_k" : "W_q");
   if (w.qk > limits::max_width)
-    fail(qk_field, std::string("expected ") + qk_name + " of at most " + std::to_string(limits::max_width) + ", got " +
+    refuse(qk_field, std::string("expected ") + qk_name + " of at most " + std::to_string(limits::max_width) + ", got " +
                        std::to_string(w.qk));
   if (w.v > limits::max_width)
-    fail(prefix + "W_v", std::string("expected ") + v_name + " of at most " + std::to_string(limits::max_width) +
+    refuse(prefix + "W_v", std::string("expected ") + v_name + " of at most " + std::to_string(limits::max_width) +
                              ", got " + std::to_string(w.v));
   return w;
 }
@@ -141,12 +137,12 @@ void check_projection(const std::string& field, const std::optional<Matrix>& W, 
     const long rows = layout == Layout::rows ? W->rows() : W->cols();
     const long cols = layout == Layout::rows ? W->cols() : W->rows();
     if (rows != in.size || cols != out.size)
-      fail(field, "expected " + shape_text(in, out, layout) + ", got " + std::to_string(W->rows()) + "x" +
+      refuse(field, "expected " + shape_text(in, out, layout) + ", got " + std::to_string(W->rows()) + "x" +
                       std::to_string(W->cols()));
     return;
   }
   if (in.size != out.size)
-    fail(field, "omitted means identity, which needs " + in.name + " = " + out.name + ", got " +
+    refuse(field, "omitted means identity, which needs " + in.name + " = " + out.name + ", got " +
                     std::to_string(in.size) + " and " + std::to_string(out.size));
 }
 
@@ -192,8 +188,8 @@ struct Sizes {
   long n_x, d_x, n_z, d_z;
 };
 
-/// Everything resolve() allocates follows from these; they are checked before any allocation.
-struct Plan {
+/// The heads' counts and widths: everything resolve() allocates follows from them, checked first.
+struct HeadShapes {
   long H = 1, G = 1, d_k = 0, d_v = 0, d_out = 0;
 };
 
@@ -212,26 +208,26 @@ std::string divisors_text(long H) {
 long kv_heads_of(const Scenario& s, long H) {
   if (s.num_kv_heads == 0) return H;
   if (s.num_kv_heads > H || H % s.num_kv_heads != 0)
-    fail("num_kv_heads", "expected a number of key/value heads that divides num_heads = " + std::to_string(H) + " (" +
+    refuse("num_kv_heads", "expected a number of key/value heads that divides num_heads = " + std::to_string(H) + " (" +
                              divisors_text(H) + "), got " + std::to_string(s.num_kv_heads));
   return s.num_kv_heads;
 }
 
 /// Full matrices with G < H key/value heads: W_q is d_x by H d_k, W_k d_z by G d_k, W_v d_z by G d_v.
-void plan_grouped(const Scenario& s, const Sizes& n, long G, Plan& plan) {
+void plan_grouped(const Scenario& s, const Sizes& n, long G, HeadShapes& plan) {
   const Projections& p = s.full;
   const long H = s.num_heads;
   // H d_k from W_q, else from W_k (G d_k wide), else the identity's d_x.
   const long qk = p.W_q ? width_of(*p.W_q, s.layout) : p.W_k ? width_of(*p.W_k, s.layout) / G * H : n.d_x;
   const long v = p.W_v ? width_of(*p.W_v, s.layout) : n.d_z;
   if (qk % H != 0)
-    fail("num_heads", std::to_string(H) + " heads do not divide H*d_k = " + std::to_string(qk) +
+    refuse("num_heads", std::to_string(H) + " heads do not divide H*d_k = " + std::to_string(qk) +
                           (p.W_q ? " (the width of W_q)" : " (the width of X, as W_q is omitted)"));
   if (v % G != 0)
-    fail("num_kv_heads", std::to_string(G) + " key/value heads do not divide G*d_v = " + std::to_string(v) +
+    refuse("num_kv_heads", std::to_string(G) + " key/value heads do not divide G*d_v = " + std::to_string(v) +
                              (p.W_v ? " (the width of W_v)" : " (the width of Z, as W_v is omitted)"));
   if (qk > limits::max_width || v > limits::max_width)
-    fail(qk > limits::max_width ? "W_q" : "W_v", "expected widths of at most " + std::to_string(limits::max_width));
+    refuse(qk > limits::max_width ? "W_q" : "W_v", "expected widths of at most " + std::to_string(limits::max_width));
   plan.H = H;
   plan.G = G;
   plan.d_k = qk / H;
@@ -245,7 +241,7 @@ void plan_grouped(const Scenario& s, const Sizes& n, long G, Plan& plan) {
   (void)expect_vector("b_v", p.b_v, v, "G*d_v");
 }
 
-void plan_full(const Scenario& s, const Sizes& n, Plan& plan) {
+void plan_full(const Scenario& s, const Sizes& n, HeadShapes& plan) {
   const int H = s.num_heads;
   const long G = kv_heads_of(s, H);
   if (G != H) return plan_grouped(s, n, G, plan);
@@ -259,10 +255,10 @@ void plan_full(const Scenario& s, const Sizes& n, Plan& plan) {
   (void)expect_vector("b_k", p.b_k, w.qk, "H*d_k");
   (void)expect_vector("b_v", p.b_v, w.v, "H*d_v");
   if (w.qk % H != 0)
-    fail("num_heads", std::to_string(H) + " heads do not divide H*d_k = " + std::to_string(w.qk) +
+    refuse("num_heads", std::to_string(H) + " heads do not divide H*d_k = " + std::to_string(w.qk) +
                           (p.W_q ? " (the width of W_q)" : " (the width of X, as W_q is omitted)"));
   if (w.v % H != 0)
-    fail("num_heads", std::to_string(H) + " heads do not divide H*d_v = " + std::to_string(w.v) +
+    refuse("num_heads", std::to_string(H) + " heads do not divide H*d_v = " + std::to_string(w.v) +
                           (p.W_v ? " (the width of W_v)" : " (the width of Z, as W_v is omitted)"));
   plan.H = plan.G = H;
   plan.d_k = w.qk / H;
@@ -278,7 +274,7 @@ Widths per_head_widths(const Scenario& s, const Sizes& n) {
   return w;
 }
 
-void check_kv_heads(const Scenario& s, const Sizes& n, const Plan& plan) {
+void check_kv_heads(const Scenario& s, const Sizes& n, const HeadShapes& plan) {
   const Dim dz{n.d_z, "d_z"}, qk{plan.d_k, "d_k"}, v{plan.d_v, "d_v"};
   for (std::size_t g = 0; g < s.kv_heads.size(); ++g) {
     const std::string prefix = "kv_heads[" + std::to_string(g) + "].";
@@ -290,21 +286,21 @@ void check_kv_heads(const Scenario& s, const Sizes& n, const Plan& plan) {
   }
 }
 
-void plan_per_head(const Scenario& s, const Sizes& n, Plan& plan) {
+void plan_per_head(const Scenario& s, const Sizes& n, HeadShapes& plan) {
   const Widths first = per_head_widths(s, n);
   plan.H = static_cast<long>(s.heads.size());
   plan.G = s.kv_heads.empty() ? plan.H : static_cast<long>(s.kv_heads.size());
   if (s.kv_heads.empty() && s.num_kv_heads != 0 && s.num_kv_heads != plan.H)
-    fail("num_kv_heads", "expected " + std::to_string(plan.H) + " (per-head weights without kv_heads: every head has "
+    refuse("num_kv_heads", "expected " + std::to_string(plan.H) + " (per-head weights without kv_heads: every head has "
                          "its own keys and values), got " + std::to_string(s.num_kv_heads));
   if (plan.H % plan.G != 0)
-    fail("kv_heads", "expected a number of key/value heads that divides the " + std::to_string(plan.H) + " heads (" +
+    refuse("kv_heads", "expected a number of key/value heads that divides the " + std::to_string(plan.H) + " heads (" +
                          divisors_text(plan.H) + "), got " + std::to_string(plan.G));
   plan.d_k = first.qk;
   plan.d_v = first.v;
   if (plan.H * plan.d_k > limits::max_width || plan.H * plan.d_v > limits::max_width) {
     const bool qk = plan.H * plan.d_k > limits::max_width;
-    fail("heads", std::string("expected ") + (qk ? "H*d_k" : "H*d_v") + " of at most " +
+    refuse("heads", std::string("expected ") + (qk ? "H*d_k" : "H*d_v") + " of at most " +
                       std::to_string(limits::max_width) + ", got " + std::to_string(plan.H) + " heads x " +
                       std::to_string(qk ? plan.d_k : plan.d_v) + " = " + std::to_string(plan.H * (qk ? plan.d_k : plan.d_v)));
   }
@@ -323,7 +319,7 @@ void plan_per_head(const Scenario& s, const Sizes& n, Plan& plan) {
   check_kv_heads(s, n, plan);
 }
 
-void build_full(const Owner& owner, const Sizes& n, const Plan& plan, Model& m) {
+void build_full(const Owner& owner, const Sizes& n, const HeadShapes& plan, Model& m) {
   const Projections& p = owner->full;
   m.W_q = rows_or_identity(owner, p.W_q, n.d_x);
   m.W_k = rows_or_identity(owner, p.W_k, n.d_z);
@@ -333,7 +329,7 @@ void build_full(const Owner& owner, const Sizes& n, const Plan& plan, Model& m) 
   m.b_v = p.b_v ? *p.b_v : Vector::Zero(plan.G * plan.d_v);
 }
 
-void build_per_head(const Scenario& s, const Sizes& n, const Plan& plan, Model& m) {
+void build_per_head(const Scenario& s, const Sizes& n, const HeadShapes& plan, Model& m) {
   const std::vector<Projections>& kv = s.kv_heads.empty() ? s.heads : s.kv_heads;
   m.W_q = side_by_side(s.heads, &Projections::W_q, n.d_x, plan.d_k, s.layout);
   m.W_k = side_by_side(kv, &Projections::W_k, n.d_z, plan.d_k, s.layout);
@@ -352,7 +348,7 @@ std::vector<double> resolve_positions(const std::vector<int>& given, long count,
     return positions;
   }
   if (long(given.size()) != count)
-    fail(field, "expected " + std::to_string(count) + " positions (one per token of " + of + "), got " +
+    refuse(field, "expected " + std::to_string(count) + " positions (one per token of " + of + "), got " +
                     std::to_string(given.size()));
   for (long t = 0; t < count; ++t) positions[std::size_t(t)] = given[std::size_t(t)];
   return positions;
@@ -380,7 +376,7 @@ BoolArray resolve_mask(const MaskSpec& mask, const Sizes& n, Layout layout, cons
   for (std::size_t p = 0; p < mask.padding.size(); ++p) {
     const int j = mask.padding[p];
     if (j < 0 || j >= n.n_z)
-      fail("mask.padding[" + std::to_string(p) + "]",
+      refuse("mask.padding[" + std::to_string(p) + "]",
            "expected a context token index from 0 to " + std::to_string(n.n_z - 1) + " (n_z = " +
                std::to_string(n.n_z) + "), got " + std::to_string(j));
     allowed.col(j).setConstant(false);
@@ -398,7 +394,7 @@ double resolve_scale(const Scale& scale, long d_k) {
     case Scale::Kind::none: return 1.0;
     case Scale::Kind::value:
       if (!(scale.value > 0) || !std::isfinite(scale.value) || scale.value > limits::max_scale)
-        fail("scale", "expected a positive number up to 1e12");
+        refuse("scale", "expected a positive number up to 1e12");
       return scale.value;
     default: return 1.0 / std::sqrt(static_cast<double>(d_k));
   }
@@ -410,11 +406,11 @@ std::optional<Rope> resolve_rope(const std::optional<Rope>& rope, long d_k) {
   Rope r = *rope;
   if (r.dims == 0) {
     if (d_k % 2 != 0)
-      fail("rope", "expected an even d_k to rotate in pairs, got d_k = " + std::to_string(d_k) +
+      refuse("rope", "expected an even d_k to rotate in pairs, got d_k = " + std::to_string(d_k) +
                        " (give rope.dims, an even number up to d_k)");
     r.dims = int(d_k);
   } else if (r.dims % 2 != 0 || r.dims > d_k) {
-    fail("rope.dims", "expected an even number from 2 to d_k = " + std::to_string(d_k) + ", got " + std::to_string(r.dims));
+    refuse("rope.dims", "expected an even number from 2 to d_k = " + std::to_string(d_k) + ", got " + std::to_string(r.dims));
   }
   return r;
 }
@@ -423,7 +419,7 @@ std::vector<double> resolve_slopes(const std::optional<Alibi>& alibi, long H) {
   if (!alibi) return {};
   if (alibi->slopes.empty()) return positional::alibi_slopes(int(H));
   if (long(alibi->slopes.size()) != H)
-    fail("alibi", "expected " + std::to_string(H) + " slopes (one per query head), got " +
+    refuse("alibi", "expected " + std::to_string(H) + " slopes (one per query head), got " +
                       std::to_string(alibi->slopes.size()));
   return alibi->slopes;
 }
@@ -432,14 +428,14 @@ std::vector<double> resolve_slopes(const std::optional<Alibi>& alibi, long H) {
 SharedMatrix with_encoding(const SharedMatrix& X, const std::vector<double>& positions, const char* field,
                            const char* width) {
   if (X->cols() % 2 != 0)
-    fail("positional_encoding", std::string("expected an even embedding width ") + width +
+    refuse("positional_encoding", std::string("expected an even embedding width ") + width +
                                     " for sin/cos pairs, got " + width + " = " + std::to_string(X->cols()) + " (" +
                                     field + ")");
   return std::make_shared<const Matrix>(*X + positional::sinusoidal(positions, X->cols()));
 }
 
 /// Values the trace and the resolved weights hold, checked before either is allocated.
-void check_trace_size(const Sizes& n, const Plan& p, bool rope) {
+void check_trace_size(const Sizes& n, const HeadShapes& p, bool rope) {
   const double H = double(p.H), d_k = double(p.d_k), d_v = double(p.d_v);
   const double rotated = rope ? (n.n_x + n.n_z) * d_k : 0.0;  // Q_rot and K_rot
   const double per_head = n.n_x * d_k + n.n_z * (d_k + d_v) + 4.0 * n.n_x * n.n_z + n.n_x * d_v + rotated;
@@ -447,7 +443,7 @@ void check_trace_size(const Sizes& n, const Plan& p, bool rope) {
   const double cells = H * per_head + double(n.n_x) * (H * d_v + p.d_out) + weights +
                        double(n.n_x) * n.d_x + double(n.n_z) * n.d_z + double(n.n_x) * n.n_z;
   if (cells > limits::max_trace_cells)
-    fail("(scenario)", "expected a trace of at most " + std::to_string(long(limits::max_trace_cells / 1e6)) +
+    refuse("(scenario)", "expected a trace of at most " + std::to_string(long(limits::max_trace_cells / 1e6)) +
                            " million values, this one needs " + std::to_string(long(cells / 1e6)) +
                            " million (fewer tokens, heads or a narrower width)");
 }
@@ -455,16 +451,16 @@ void check_trace_size(const Sizes& n, const Plan& p, bool rope) {
 /// W_o's shape and d_out, without allocating.
 long plan_output(const Scenario& s, long concat_width) {
   if (!s.W_o) {
-    if (s.b_o) fail("b_o", "given without W_o (a bias needs the output projection)");
+    if (s.b_o) refuse("b_o", "given without W_o (a bias needs the output projection)");
     return concat_width;
   }
   const long rows = s.layout == Layout::rows ? s.W_o->rows() : s.W_o->cols();
   const long d_out = width_of(*s.W_o, s.layout);
   if (rows != concat_width)
-    fail("W_o", "expected " + shape_text(Dim{concat_width, "H*d_v"}, Dim{-1, "d_out"}, s.layout) + ", got " +
+    refuse("W_o", "expected " + shape_text(Dim{concat_width, "H*d_v"}, Dim{-1, "d_out"}, s.layout) + ", got " +
                     std::to_string(s.W_o->rows()) + "x" + std::to_string(s.W_o->cols()));
   if (d_out > limits::max_width)
-    fail("W_o", "expected d_out of at most " + std::to_string(limits::max_width) + ", got " + std::to_string(d_out));
+    refuse("W_o", "expected d_out of at most " + std::to_string(limits::max_width) + ", got " + std::to_string(d_out));
   (void)expect_vector("b_o", s.b_o, d_out, "d_out");
   return d_out;
 }
@@ -539,7 +535,7 @@ std::string reach_text(double bound) {
   const Source* biggest = sources.begin();
   for (const Source& s : sources)
     if (s.magnitude > biggest->magnitude) biggest = &s;
-  fail(biggest->field, "expected values small enough that " + stage + " stay within " +
+  refuse(biggest->field, "expected values small enough that " + stage + " stay within " +
                            number_text(limits::max_magnitude) + ", got values up to " + number_text(biggest->magnitude) +
                            " (" + stage + " " + reach_text(bound) + ")");
 }
@@ -581,12 +577,12 @@ void check_values(const Scenario& s, const Model& m) {
     const double scores = double(m.d_k) * q * k;
     if (!(scores <= limit)) fail_overflow({X, Wq, bq, Z, Wk, bk}, head + "scores (Q K^T)", scores);
     if (!(scores * m.scale <= limit))
-      fail("scale", "expected a scale that keeps " + head + "scaled scores within " + number_text(limit) + ", got " +
+      refuse("scale", "expected a scale that keeps " + head + "scaled scores within " + number_text(limit) + ", got " +
                         number_text(m.scale) + " (scores up to " + number_text(scores) + " scaled " + reach_text(scores * m.scale) + ")");
     if (!m.slopes.empty()) {
       const double bias = m.slopes[std::size_t(h)] * max_distance(m);
       if (!(scores * m.scale + bias <= limit))
-        fail("alibi", "expected slopes that keep " + head + "biased scores within " + number_text(limit) + ", got " +
+        refuse("alibi", "expected slopes that keep " + head + "biased scores within " + number_text(limit) + ", got " +
                           number_text(m.slopes[std::size_t(h)]) + " (at distances up to " + number_text(max_distance(m)) + ")");
     }
     v_max = std::max(v_max, v);
@@ -608,19 +604,19 @@ Model resolve(std::shared_ptr<const Scenario> owner) {
   check_labels("tokens", s.tokens, n.n_x, "X");
   check_labels("context_tokens", s.context_tokens, n.n_z, s.Z ? "Z" : "X, as Z is omitted");
   if (!s.per_head() && (s.num_heads < 1 || s.num_heads > limits::max_heads))
-    fail("num_heads", "expected a whole number from 1 to " + std::to_string(limits::max_heads) + ", got " +
+    refuse("num_heads", "expected a whole number from 1 to " + std::to_string(limits::max_heads) + ", got " +
                           std::to_string(s.num_heads));
   if (s.per_head() && static_cast<int>(s.heads.size()) > limits::max_heads)
-    fail("heads", "expected at most " + std::to_string(limits::max_heads) + " heads, got " +
+    refuse("heads", "expected at most " + std::to_string(limits::max_heads) + " heads, got " +
                       std::to_string(s.heads.size()));
   // Shapes and sizes first, then allocation: a small file cannot ask for gigabytes.
-  Plan plan;
+  HeadShapes plan;
   if (s.per_head()) plan_per_head(s, n, plan);
   else plan_full(s, n, plan);
   plan.d_out = plan_output(s, plan.H * plan.d_v);
   check_trace_size(n, plan, s.rope.has_value());
   if (!s.Z && !s.context_positions.empty())
-    fail("context_positions", "given in self-attention: the keys are X's own tokens, at its positions (give Z for "
+    refuse("context_positions", "given in self-attention: the keys are X's own tokens, at its positions (give Z for "
                               "cross-attention)");
   std::vector<double> p = resolve_positions(s.positions, n.n_x, "positions", "X");
   std::vector<double> c = s.Z ? resolve_positions(s.context_positions, n.n_z, "context_positions", "Z") : p;

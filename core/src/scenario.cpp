@@ -1,6 +1,12 @@
 #include "attnlab/scenario.h"
 
+#include "attnlab/message_text.h"
+
 namespace attnlab {
+
+ScenarioError::ScenarioError(const std::string& message) : std::runtime_error(one_line_message(message)) {}
+
+void refuse(const std::string& field, const std::string& message) { throw ScenarioError(field + ": " + message); }
 
 namespace {
 bool tokens_are_rows(Layout layout) { return layout == Layout::rows; }

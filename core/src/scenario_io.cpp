@@ -16,6 +16,7 @@
 
 #include "attnlab/lesson.h"
 #include "attnlab/limits.h"
+#include "attnlab/message_text.h"
 
 namespace attnlab {
 
@@ -25,61 +26,11 @@ namespace {
 
 constexpr const char* kFormat = "attnlab/1";
 
-/// Length of the valid UTF-8 sequence starting at s[i], or 0 when the bytes there are not one.
-std::size_t utf8_length(const std::string& s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = byte(i);
-  const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((byte(i + k) >> 6) != 0x2) return 0;
-  return n;
-}
-
-/// Text from a file made safe for a one-line message: control characters and bytes that are not
-/// UTF-8 become escapes, so a hostile string cannot add lines to the message.
-std::string printable(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    const std::size_t n = utf8_length(text, i);
-    if (c >= 0x20 && c != 0x7F && n > 0) {
-      out.append(text, i, n);
-      i += n;
-      continue;
-    }
-    char escape[8];
-    if (c == '\n') std::snprintf(escape, sizeof escape, "\\n");
-    else if (c == '\t') std::snprintf(escape, sizeof escape, "\\t");
-    else if (c == '\r') std::snprintf(escape, sizeof escape, "\\r");
-    else std::snprintf(escape, sizeof escape, "\\x%02X", c);
-    out += escape;
-    ++i;
-  }
-  return out;
-}
-
-/// At most `max` bytes of `text`, cut at a character boundary, with "..." when shortened.
-std::string shortened(const std::string& text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = 0;
-  while (end < max) {
-    const std::size_t n = std::max<std::size_t>(1, utf8_length(text, end));
-    if (end + n > max) break;
-    end += n;
-  }
-  return text.substr(0, end) + "...";
-}
-
-[[noreturn]] void fail(const std::string& field, const std::string& message) {
-  throw ScenarioError(printable(field + ": " + message));
-}
-
 /// A key as it appears in a field path: as is when it is a plain name, quoted otherwise.
 std::string key_text(const std::string& key) {
   const bool plain = !key.empty() && key.size() <= 40 &&
                      std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-  return plain ? key : "\"" + shortened(key, 40) + "\"";
+  return plain ? key : "\"" + prefix_excerpt(key, 40) + "\"";
 }
 
 /// A short description of a JSON value for "got ..." in messages.
@@ -87,11 +38,11 @@ std::string describe(const json& value) {
   switch (value.type()) {
     case json::value_t::null: return "null";
     case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case json::value_t::string: return "string \"" + shortened(value.get<std::string>(), 24) + "\"";
+    case json::value_t::string: return "string \"" + prefix_excerpt(value.get<std::string>(), 24) + "\"";
     case json::value_t::array: return "an array of " + std::to_string(value.size());
     case json::value_t::object: return "an object";
     case json::value_t::discarded: return "nothing";
-    default: return shortened(value.dump(), 24);
+    default: return prefix_excerpt(value.dump(), 24);
   }
 }
 
@@ -125,29 +76,29 @@ void check_keys(const json& object, const std::set<std::string>& known, const st
         const std::size_t distance = lowercase(k) == lowercase(item.key()) ? 0 : edit_distance(lowercase(k), lowercase(item.key()));
         if (distance < best_distance && distance < k.size()) best = k, best_distance = distance;
       }
-    fail(path + key_text(item.key()), best.empty() ? "unknown key" : "unknown key (did you mean \"" + best + "\"?)");
+    refuse(path + key_text(item.key()), best.empty() ? "unknown key" : "unknown key (did you mean \"" + best + "\"?)");
   }
 }
 
 double read_number(const json& value, const std::string& field) {
-  if (!value.is_number()) fail(field, "expected a number, got " + describe(value));
+  if (!value.is_number()) refuse(field, "expected a number, got " + describe(value));
   double x = value.get<double>();
-  if (!std::isfinite(x)) fail(field, "expected a finite number, got a number out of double range");
+  if (!std::isfinite(x)) refuse(field, "expected a finite number, got a number out of double range");
   return x;
 }
 
 std::string read_string(const json& value, const std::string& field) {
-  if (!value.is_string()) fail(field, "expected a string, got " + describe(value));
+  if (!value.is_string()) refuse(field, "expected a string, got " + describe(value));
   return value.get<std::string>();
 }
 
 Matrix read_matrix(const json& value, const std::string& field) {
-  if (!value.is_array()) fail(field, "expected a matrix (an array of rows), got " + describe(value));
-  if (value.empty()) fail(field, "expected a non-empty matrix, got an empty array");
+  if (!value.is_array()) refuse(field, "expected a matrix (an array of rows), got " + describe(value));
+  if (value.empty()) refuse(field, "expected a non-empty matrix, got an empty array");
   const json& first = value.front();
   if (!first.is_array())
-    fail(field + "[0]", "expected a row (an array of numbers), got " + describe(first));
-  if (first.empty()) fail(field + "[0]", "expected a non-empty row, got an empty array");
+    refuse(field + "[0]", "expected a row (an array of numbers), got " + describe(first));
+  if (first.empty()) refuse(field + "[0]", "expected a non-empty row, got an empty array");
   // No size limit here: the JSON value limit bounds memory, and resolve() names the token or
   // width limit a matrix breaks.
   const std::size_t rows = value.size(), cols = first.size();
@@ -155,9 +106,9 @@ Matrix read_matrix(const json& value, const std::string& field) {
   for (std::size_t i = 0; i < rows; ++i) {
     const std::string row_field = field + "[" + std::to_string(i) + "]";
     const json& row = value[i];
-    if (!row.is_array()) fail(row_field, "expected a row (an array of numbers), got " + describe(row));
+    if (!row.is_array()) refuse(row_field, "expected a row (an array of numbers), got " + describe(row));
     if (row.size() != cols)
-      fail(row_field, "expected " + std::to_string(cols) + " numbers like row 0 (a rectangular matrix), got " +
+      refuse(row_field, "expected " + std::to_string(cols) + " numbers like row 0 (a rectangular matrix), got " +
                           std::to_string(row.size()));
   }
   Matrix m(rows, cols);
@@ -168,10 +119,10 @@ Matrix read_matrix(const json& value, const std::string& field) {
 }
 
 Vector read_vector(const json& value, const std::string& field) {
-  if (!value.is_array()) fail(field, "expected a vector (an array of numbers), got " + describe(value));
-  if (value.empty()) fail(field, "expected a non-empty vector, got an empty array");
+  if (!value.is_array()) refuse(field, "expected a vector (an array of numbers), got " + describe(value));
+  if (value.empty()) refuse(field, "expected a non-empty vector, got an empty array");
   if (value.size() > static_cast<std::size_t>(limits::max_width))
-    fail(field, "expected at most " + std::to_string(limits::max_width) + " numbers, got " +
+    refuse(field, "expected at most " + std::to_string(limits::max_width) + " numbers, got " +
                     std::to_string(value.size()));
   Vector v(value.size());
   for (std::size_t i = 0; i < value.size(); ++i)
@@ -181,7 +132,7 @@ Vector read_vector(const json& value, const std::string& field) {
 
 /// 0/1 matrix (numbers 0 or 1, or booleans).
 Matrix read_mask_cells(const json& value, const std::string& field) {
-  if (!value.is_array()) fail(field, "expected a 0/1 matrix (an array of rows), got " + describe(value));
+  if (!value.is_array()) refuse(field, "expected a 0/1 matrix (an array of rows), got " + describe(value));
   json numeric = value;
   for (std::size_t i = 0; i < numeric.size(); ++i) {
     if (!numeric[i].is_array()) continue;  // read_matrix names the malformed row
@@ -192,15 +143,15 @@ Matrix read_mask_cells(const json& value, const std::string& field) {
   for (Eigen::Index i = 0; i < cells.rows(); ++i)
     for (Eigen::Index j = 0; j < cells.cols(); ++j)
       if (cells(i, j) != 0.0 && cells(i, j) != 1.0)
-        fail(field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+        refuse(field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]",
              "expected 0 or 1, got " + numeric[i][j].dump());
   return cells;
 }
 
 std::vector<std::string> read_labels(const json& value, const std::string& field) {
-  if (!value.is_array()) fail(field, "expected an array of strings, got " + describe(value));
+  if (!value.is_array()) refuse(field, "expected an array of strings, got " + describe(value));
   if (value.size() > static_cast<std::size_t>(limits::max_tokens))
-    fail(field, "expected at most " + std::to_string(limits::max_tokens) + " labels, got " +
+    refuse(field, "expected at most " + std::to_string(limits::max_tokens) + " labels, got " +
                     std::to_string(value.size()));
   std::vector<std::string> labels;
   for (std::size_t i = 0; i < value.size(); ++i)
@@ -210,9 +161,9 @@ std::vector<std::string> read_labels(const json& value, const std::string& field
 
 int read_positive_int(const json& value, const std::string& field, int max) {
   const std::string expected = "expected a whole number from 1 to " + std::to_string(max) + ", got ";
-  if (!value.is_number()) fail(field, expected + describe(value));
+  if (!value.is_number()) refuse(field, expected + describe(value));
   const double x = value.get<double>();
-  if (!std::isfinite(x) || x != std::floor(x) || x < 1 || x > max) fail(field, expected + value.dump());
+  if (!std::isfinite(x) || x != std::floor(x) || x < 1 || x > max) refuse(field, expected + value.dump());
   return static_cast<int>(x);
 }
 
@@ -222,27 +173,27 @@ Scale read_scale(const json& value) {
     const std::string word = value.get<std::string>();
     if (word == "inv_sqrt_dk") return scale;
     if (word == "none") return Scale{Scale::Kind::none, 1.0};
-    fail("scale", "expected \"inv_sqrt_dk\", \"none\" or a positive number, got " + describe(value));
+    refuse("scale", "expected \"inv_sqrt_dk\", \"none\" or a positive number, got " + describe(value));
   }
   if (!value.is_number())
-    fail("scale", "expected \"inv_sqrt_dk\", \"none\" or a positive number, got " + describe(value));
+    refuse("scale", "expected \"inv_sqrt_dk\", \"none\" or a positive number, got " + describe(value));
   const double x = read_number(value, "scale");
   if (!(x > 0) || x > limits::max_scale)
-    fail("scale", "expected a positive number up to 1e12, got " + value.dump());
+    refuse("scale", "expected a positive number up to 1e12, got " + value.dump());
   return Scale{Scale::Kind::value, x};
 }
 
 std::vector<int> read_padding(const json& value) {
-  if (!value.is_array()) fail("mask.padding", "expected an array of context token indices, got " + describe(value));
+  if (!value.is_array()) refuse("mask.padding", "expected an array of context token indices, got " + describe(value));
   if (value.size() > static_cast<std::size_t>(limits::max_tokens))
-    fail("mask.padding", "expected at most " + std::to_string(limits::max_tokens) + " indices");
+    refuse("mask.padding", "expected at most " + std::to_string(limits::max_tokens) + " indices");
   std::vector<int> padding;
   for (std::size_t i = 0; i < value.size(); ++i) {
     const std::string field = "mask.padding[" + std::to_string(i) + "]";
     const json& j = value[i];
     const bool whole = j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() == std::floor(j.get<double>());
     if (!whole || j.get<double>() < 0 || j.get<double>() >= limits::max_tokens)
-      fail(field, "expected a context token index (a whole number from 0), got " + describe(j));
+      refuse(field, "expected a context token index (a whole number from 0), got " + describe(j));
     padding.push_back(static_cast<int>(j.get<double>()));
   }
   return padding;
@@ -254,14 +205,14 @@ MaskSpec read_mask(const json& value) {
     const std::string word = value.get<std::string>();
     if (word == "none") return mask;
     if (word == "causal") { mask.causal = true; return mask; }
-    fail("mask", "expected \"none\", \"causal\", a 0/1 matrix or an object, got " + describe(value));
+    refuse("mask", "expected \"none\", \"causal\", a 0/1 matrix or an object, got " + describe(value));
   }
   if (value.is_array()) { mask.cells = read_mask_cells(value, "mask"); return mask; }
   if (!value.is_object())
-    fail("mask", "expected \"none\", \"causal\", a 0/1 matrix or an object, got " + describe(value));
+    refuse("mask", "expected \"none\", \"causal\", a 0/1 matrix or an object, got " + describe(value));
   check_keys(value, {"causal", "padding", "cells", "window"}, "mask.");
   if (value.contains("causal")) {
-    if (!value["causal"].is_boolean()) fail("mask.causal", "expected true or false, got " + describe(value["causal"]));
+    if (!value["causal"].is_boolean()) refuse("mask.causal", "expected true or false, got " + describe(value["causal"]));
     mask.causal = value["causal"].get<bool>();
   }
   if (value.contains("window")) mask.window = read_positive_int(value["window"], "mask.window", limits::max_position + 1);
@@ -286,14 +237,14 @@ Projections read_projections(const json& object, const std::string& prefix) {
 }
 
 std::vector<Projections> read_heads(const json& value, bool grouped) {
-  if (!value.is_array()) fail("heads", "expected an array of head objects, got " + describe(value));
-  if (value.empty()) fail("heads", "expected at least one head, got an empty array");
+  if (!value.is_array()) refuse("heads", "expected an array of head objects, got " + describe(value));
+  if (value.empty()) refuse("heads", "expected at least one head, got an empty array");
   if (value.size() > static_cast<std::size_t>(limits::max_heads))
-    fail("heads", "expected at most " + std::to_string(limits::max_heads) + " heads, got " + std::to_string(value.size()));
+    refuse("heads", "expected at most " + std::to_string(limits::max_heads) + " heads, got " + std::to_string(value.size()));
   std::vector<Projections> heads;
   for (std::size_t h = 0; h < value.size(); ++h) {
     const std::string prefix = "heads[" + std::to_string(h) + "].";
-    if (!value[h].is_object()) fail("heads[" + std::to_string(h) + "]", "expected an object, got " + describe(value[h]));
+    if (!value[h].is_object()) refuse("heads[" + std::to_string(h) + "]", "expected an object, got " + describe(value[h]));
     if (grouped) check_keys(value[h], {"W_q", "b_q"}, prefix);  // keys and values are in kv_heads
     else check_keys(value[h], kProjectionKeys, prefix);
     heads.push_back(read_projections(value[h], prefix));
@@ -305,21 +256,21 @@ Layout read_layout(const json& value) {
   const std::string word = read_string(value, "layout");
   if (word == "rows") return Layout::rows;
   if (word == "columns") return Layout::columns;
-  fail("layout", "expected \"rows\" or \"columns\", got " + describe(value));
+  refuse("layout", "expected \"rows\" or \"columns\", got " + describe(value));
 }
 
 /// Positions: whole numbers from 0 to 1,000,000, in any order, repeats allowed.
 std::vector<int> read_positions(const json& value, const std::string& field) {
-  if (!value.is_array()) fail(field, "expected an array of token positions, got " + describe(value));
-  if (value.empty()) fail(field, "expected one position per token, got an empty array");
+  if (!value.is_array()) refuse(field, "expected an array of token positions, got " + describe(value));
+  if (value.empty()) refuse(field, "expected one position per token, got an empty array");
   if (value.size() > static_cast<std::size_t>(limits::max_tokens))
-    fail(field, "expected at most " + std::to_string(limits::max_tokens) + " positions, got " + std::to_string(value.size()));
+    refuse(field, "expected at most " + std::to_string(limits::max_tokens) + " positions, got " + std::to_string(value.size()));
   std::vector<int> positions;
   for (std::size_t i = 0; i < value.size(); ++i) {
     const json& p = value[i];
     const bool whole = p.is_number() && std::isfinite(p.get<double>()) && p.get<double>() == std::floor(p.get<double>());
     if (!whole || p.get<double>() < 0 || p.get<double>() > limits::max_position)
-      fail(field + "[" + std::to_string(i) + "]",
+      refuse(field + "[" + std::to_string(i) + "]",
            "expected a position, a whole number from 0 to " + std::to_string(limits::max_position) + ", got " + describe(p));
     positions.push_back(static_cast<int>(p.get<double>()));
   }
@@ -328,40 +279,40 @@ std::vector<int> read_positions(const json& value, const std::string& field) {
 
 Rope read_rope(const json& value) {
   if (!value.is_object())
-    fail("rope", "expected an object {\"style\", \"base\", \"dims\"} (each optional), got " + describe(value));
+    refuse("rope", "expected an object {\"style\", \"base\", \"dims\"} (each optional), got " + describe(value));
   check_keys(value, {"style", "base", "dims"}, "rope.");
   Rope rope;
   if (value.contains("style")) {
     const std::string style = read_string(value["style"], "rope.style");
     if (style == "interleaved") rope.style = Rope::Style::interleaved;
-    else if (style != "half") fail("rope.style", "expected \"half\" or \"interleaved\", got " + describe(value["style"]));
+    else if (style != "half") refuse("rope.style", "expected \"half\" or \"interleaved\", got " + describe(value["style"]));
   }
   if (value.contains("base")) {
     rope.base = read_number(value["base"], "rope.base");
     if (!(rope.base > 1) || rope.base > limits::max_rope_base)
-      fail("rope.base", "expected a number above 1 and up to 1e9, got " + value["base"].dump());
+      refuse("rope.base", "expected a number above 1 and up to 1e9, got " + value["base"].dump());
   }
   if (value.contains("dims")) {
     rope.dims = read_positive_int(value["dims"], "rope.dims", limits::max_width);
-    if (rope.dims % 2 != 0) fail("rope.dims", "expected an even number (coordinates rotate in pairs), got " + std::to_string(rope.dims));
+    if (rope.dims % 2 != 0) refuse("rope.dims", "expected an even number (coordinates rotate in pairs), got " + std::to_string(rope.dims));
   }
   return rope;
 }
 
 Alibi read_alibi(const json& value) {
   if (value.is_boolean()) {
-    if (!value.get<bool>()) fail("alibi", "expected true or an array of slopes (omit the key for none), got false");
+    if (!value.get<bool>()) refuse("alibi", "expected true or an array of slopes (omit the key for none), got false");
     return Alibi{};
   }
-  if (!value.is_array()) fail("alibi", "expected true or an array of slopes (one per query head), got " + describe(value));
-  if (value.empty()) fail("alibi", "expected one slope per query head, got an empty array");
+  if (!value.is_array()) refuse("alibi", "expected true or an array of slopes (one per query head), got " + describe(value));
+  if (value.empty()) refuse("alibi", "expected one slope per query head, got an empty array");
   if (value.size() > static_cast<std::size_t>(limits::max_heads))
-    fail("alibi", "expected at most " + std::to_string(limits::max_heads) + " slopes, got " + std::to_string(value.size()));
+    refuse("alibi", "expected at most " + std::to_string(limits::max_heads) + " slopes, got " + std::to_string(value.size()));
   Alibi alibi;
   for (std::size_t h = 0; h < value.size(); ++h) {
     const std::string field = "alibi[" + std::to_string(h) + "]";
     const double m = read_number(value[h], field);
-    if (m < 0) fail(field, "expected a slope of 0 or more, got " + value[h].dump());
+    if (m < 0) refuse(field, "expected a slope of 0 or more, got " + value[h].dump());
     alibi.slopes.push_back(m);
   }
   return alibi;
@@ -370,7 +321,7 @@ Alibi read_alibi(const json& value) {
 PositionalEncoding read_encoding(const json& value) {
   const std::string word = read_string(value, "positional_encoding");
   if (word == "sinusoidal") return PositionalEncoding::sinusoidal;
-  if (word != "none") fail("positional_encoding", "expected \"none\" or \"sinusoidal\", got " + describe(value));
+  if (word != "none") refuse("positional_encoding", "expected \"none\" or \"sinusoidal\", got " + describe(value));
   return PositionalEncoding::none;
 }
 
@@ -384,15 +335,15 @@ void read_positional(const json& doc, Scenario& s) {
 
 /// `kv_heads`: G objects of W_k, b_k, W_v, b_v; heads[h] then keep only W_q and b_q.
 std::vector<Projections> read_kv_heads(const json& value, std::size_t query_heads) {
-  if (!value.is_array()) fail("kv_heads", "expected an array of key/value head objects, got " + describe(value));
-  if (value.empty()) fail("kv_heads", "expected at least one key/value head, got an empty array");
+  if (!value.is_array()) refuse("kv_heads", "expected an array of key/value head objects, got " + describe(value));
+  if (value.empty()) refuse("kv_heads", "expected at least one key/value head, got an empty array");
   if (value.size() > query_heads)
-    fail("kv_heads", "expected at most " + std::to_string(query_heads) + " key/value heads (one per query head), got " +
+    refuse("kv_heads", "expected at most " + std::to_string(query_heads) + " key/value heads (one per query head), got " +
                          std::to_string(value.size()));
   std::vector<Projections> kv;
   for (std::size_t g = 0; g < value.size(); ++g) {
     const std::string prefix = "kv_heads[" + std::to_string(g) + "].";
-    if (!value[g].is_object()) fail("kv_heads[" + std::to_string(g) + "]", "expected an object, got " + describe(value[g]));
+    if (!value[g].is_object()) refuse("kv_heads[" + std::to_string(g) + "]", "expected an object, got " + describe(value[g]));
     check_keys(value[g], {"W_k", "b_k", "W_v", "b_v"}, prefix);
     kv.push_back(read_projections(value[g], prefix));
   }
@@ -406,23 +357,23 @@ void read_heads_or_full(const json& doc, Scenario& s) {
   if (doc.contains("num_kv_heads"))
     s.num_kv_heads = read_positive_int(doc["num_kv_heads"], "num_kv_heads", limits::max_heads);
   if (!doc.contains("heads")) {
-    if (doc.contains("kv_heads")) fail("kv_heads", "given without heads (per-head query weights); with full matrices "
+    if (doc.contains("kv_heads")) refuse("kv_heads", "given without heads (per-head query weights); with full matrices "
                                                    "give num_kv_heads and W_k, W_v of G*d_k and G*d_v columns");
     s.full = read_projections(doc, "");
     return;
   }
-  if (has_full) fail("heads", "give either heads or the full matrices (W_q, W_k, W_v, b_q, b_k, b_v), not both");
+  if (has_full) refuse("heads", "give either heads or the full matrices (W_q, W_k, W_v, b_q, b_k, b_v), not both");
   const bool grouped = doc.contains("kv_heads");
   s.heads = read_heads(doc["heads"], grouped);
   if (grouped) {
     s.kv_heads = read_kv_heads(doc["kv_heads"], s.heads.size());
     if (doc.contains("num_kv_heads") && s.num_kv_heads != static_cast<int>(s.kv_heads.size()))
-      fail("num_kv_heads", "expected " + std::to_string(s.kv_heads.size()) + " (the number of entries in kv_heads), got " +
+      refuse("num_kv_heads", "expected " + std::to_string(s.kv_heads.size()) + " (the number of entries in kv_heads), got " +
                                std::to_string(s.num_kv_heads));
     s.num_kv_heads = static_cast<int>(s.kv_heads.size());
   }
   if (doc.contains("num_heads") && s.num_heads != static_cast<int>(s.heads.size()))
-    fail("num_heads", "expected " + std::to_string(s.heads.size()) + " (the number of entries in heads), got " +
+    refuse("num_heads", "expected " + std::to_string(s.heads.size()) + " (the number of entries in heads), got " +
                           std::to_string(s.num_heads));
   s.num_heads = static_cast<int>(s.heads.size());
 }
@@ -451,10 +402,16 @@ class Prescan {
   }
   bool parse_error(std::size_t, const std::string& last_token, const nlohmann::detail::exception& e) {
     if (e.id == 406)  // a number literal beyond double's range
-      return stop(path() + next_suffix(), "expected a finite number, got " + shortened(last_token, 24) + " (out of double range)");
+      return stop(path() + next_suffix(), "expected a finite number, got " + prefix_excerpt(last_token, 24) + " (out of double range)");
+    // nlohmann quotes the token it was reading whole (a 1 MiB unterminated string): an excerpt
+    // keeps the message one short line, the line and column stay.
     std::string what = e.what();
     const auto pos = what.find("] ");
-    return stop("(file)", "not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
+    if (pos != std::string::npos) what.erase(0, pos + 2);
+    const std::string quoted = "last read: '" + last_token + "'";
+    const auto at = what.find(quoted);
+    if (at != std::string::npos) what.replace(at, quoted.size(), "last read: '" + excerpt(last_token) + "'");
+    return stop("(file)", "not valid JSON: " + what);
   }
   const std::string& error() const { return error_; }
 
@@ -517,30 +474,28 @@ class Prescan {
 
 }  // namespace
 
-std::string printable_text(const std::string& text) { return printable(text); }
-
 Scenario scenario_from_json(const json& doc) {
-  if (!doc.is_object()) fail("(file)", "expected a JSON object at the top level, got " + describe(doc));
+  if (!doc.is_object()) refuse("(file)", "expected a JSON object at the top level, got " + describe(doc));
   check_keys(doc, {"format", "title", "notes", "layout", "tokens", "context_tokens", "X", "Z", "W_q", "W_k", "W_v",
                    "b_q", "b_k", "b_v", "num_heads", "num_kv_heads", "heads", "kv_heads", "W_o", "b_o", "scale", "mask",
                    "positions", "context_positions", "rope", "alibi", "positional_encoding", "view"},
              "");
   if (doc.contains("format") && read_string(doc["format"], "format") != kFormat)
-    fail("format", std::string("expected \"") + kFormat + "\", got " + describe(doc["format"]));
+    refuse("format", std::string("expected \"") + kFormat + "\", got " + describe(doc["format"]));
   Scenario s;
   if (doc.contains("title")) s.title = read_string(doc["title"], "title");
   if (doc.contains("notes")) s.notes = read_string(doc["notes"], "notes");
   if (doc.contains("layout")) s.layout = read_layout(doc["layout"]);
   if (doc.contains("tokens")) s.tokens = read_labels(doc["tokens"], "tokens");
   if (doc.contains("context_tokens")) s.context_tokens = read_labels(doc["context_tokens"], "context_tokens");
-  if (!doc.contains("X")) fail("X", "expected the token embeddings (a matrix), got nothing");
+  if (!doc.contains("X")) refuse("X", "expected the token embeddings (a matrix), got nothing");
   s.X = read_matrix(doc["X"], "X");
   if (doc.contains("Z")) s.Z = read_matrix(doc["Z"], "Z");
   // An empty label list would read as "no labels given"; it is a count that does not match.
   if (doc.contains("tokens") && s.tokens.empty())
-    fail("tokens", "expected " + std::to_string(s.n_x()) + " labels (one per token of X), got 0");
+    refuse("tokens", "expected " + std::to_string(s.n_x()) + " labels (one per token of X), got 0");
   if (doc.contains("context_tokens") && s.context_tokens.empty())
-    fail("context_tokens", "expected " + std::to_string(s.n_z()) + " labels (one per token of " +
+    refuse("context_tokens", "expected " + std::to_string(s.n_z()) + " labels (one per token of " +
                                (s.Z ? "Z" : "X, as Z is omitted") + "), got 0");
   read_heads_or_full(doc, s);
   if (doc.contains("W_o")) s.W_o = read_matrix(doc["W_o"], "W_o");
@@ -549,7 +504,7 @@ Scenario scenario_from_json(const json& doc) {
   if (doc.contains("mask")) s.mask = read_mask(doc["mask"]);
   read_positional(doc, s);
   if (doc.contains("view")) {
-    if (!doc["view"].is_object()) fail("view", "expected an object, got " + describe(doc["view"]));
+    if (!doc["view"].is_object()) refuse("view", "expected an object, got " + describe(doc["view"]));
     s.view = doc["view"];
     // A lesson is the one part of the view the core reads (the presenter, export --lesson). Only
     // its form is checked: a head or cell an edit has since removed is skipped when presenting,
@@ -561,48 +516,51 @@ Scenario scenario_from_json(const json& doc) {
 
 Scenario scenario_from_string(const std::string& text) {
   if (text.size() > limits::max_file_bytes)
-    fail("(file)", "expected at most " + std::to_string(limits::max_file_bytes >> 20) + " MiB, got " +
+    refuse("(file)", "expected at most " + std::to_string(limits::max_file_bytes >> 20) + " MiB, got " +
                        std::to_string(text.size() >> 20) + " MiB");
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) fail("(file)", "expected a JSON object, got an empty file");
-  if (text.find('\0') != std::string::npos) fail("(file)", "expected JSON text, got a NUL byte (a binary file?)");
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) refuse("(file)", "expected a JSON object, got an empty file");
+  if (text.find('\0') != std::string::npos) refuse("(file)", "expected JSON text, got a NUL byte (a binary file?)");
   Prescan scan;
-  if (!json::sax_parse(text, &scan)) throw ScenarioError(printable(scan.error()));
+  if (!json::sax_parse(text, &scan)) throw ScenarioError(scan.error());
   json doc;
   try {
     doc = json::parse(text);
   } catch (const json::exception& e) {  // the prescan accepted it, so this is not expected
-    fail("(file)", std::string("not valid JSON: ") + e.what());
+    refuse("(file)", std::string("not valid JSON: ") + e.what());
   }
   return scenario_from_json(doc);
 }
 
-std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+namespace {
+
+/// read_text_file, its messages naming `field` (the path, or "(file)" when the caller names it).
+std::string read_text(const std::string& path, std::size_t max_bytes, const std::string& field) {
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
-  if (S_ISDIR(info.st_mode)) fail(path, "cannot open: it is a directory");
+  if (::stat(path.c_str(), &info) != 0) refuse(field, std::string("cannot open: ") + std::strerror(errno));
+  if (S_ISDIR(info.st_mode)) refuse(field, "cannot open: it is a directory");
   if (S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) > max_bytes)
-    fail(path, "expected at most " + std::to_string(max_bytes >> 20) + " MiB, got " +
-                   std::to_string(static_cast<std::size_t>(info.st_size) >> 20) + " MiB");
+    refuse(field, "expected at most " + std::to_string(max_bytes >> 20) + " MiB, got " +
+                    std::to_string(static_cast<std::size_t>(info.st_size) >> 20) + " MiB");
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (!in) refuse(field, std::string("cannot open: ") + std::strerror(errno));
   std::string text;
   char buffer[65536];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes) fail(path, "expected at most " + std::to_string(max_bytes >> 20) + " MiB");
+    if (text.size() > max_bytes) refuse(field, "expected at most " + std::to_string(max_bytes >> 20) + " MiB");
   }
   return text;
 }
 
+}  // namespace
+
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+  return read_text(path, max_bytes, path);
+}
+
+// The caller names the file; the message names the problem.
 Scenario load_scenario(const std::string& path) {
-  std::string text;
-  try {
-    text = read_text_file(path, limits::max_file_bytes);
-  } catch (const ScenarioError& e) {  // the caller names the file; the message names the problem
-    const std::string what = e.what();
-    fail("(file)", what.substr(std::min(what.size(), printable(path).size() + 2)));
-  }
-  return scenario_from_string(text);
+  return scenario_from_string(read_text(path, limits::max_file_bytes, "(file)"));
 }
 
 namespace {

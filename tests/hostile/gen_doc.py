@@ -25,7 +25,9 @@ untouched and show the same message.
 
 Messages follow `FIELD: expected ..., got ...` (docs/FORMAT.md, "Errors"): `(file)` is the file as a
 whole, `(scenario)` the scenario as a whole. Text copied from the file into a message has control
-characters and bytes that are not UTF-8 escaped (`\\n`, `\\xE9`), so a message is always one line.
+characters and bytes that are not UTF-8 escaped (`\\n`, `\\xE9`), so a message is always one line;
+text quoted from the file is cut to its beginning and end around `...` beyond about 60 bytes, and
+a whole message is at most 300 bytes, whatever the input.
 
 Limits (docs/FORMAT.md, "Limits"; `core/include/attnlab/limits.h`), all checked before anything
 large is allocated:
@@ -70,7 +72,9 @@ USAGE_HEADER = """\
 Options of `attnlab-cli` that name a number or a cell (`--sweep`, `--of`; the one cell syntax of
 `core/include/attnlab/cell_ref.h`) or the files to read are checked before any file is written.
 A bad one is bad usage, not a bad file: exit status 2, nothing on stdout, the first line of stderr
-names the option (then the usage text follows). `tests/test_hostile.cpp` runs every row, with
+names the option and the problem (at most 300 bytes, whatever the argument it quotes), the second
+and last says where the options are listed (`Run 'attnlab-cli export --help' for the options.`);
+the whole usage text is never printed for a mistake. `tests/test_hostile.cpp` runs every row, with
 FILE = `{file}` and OUT a directory that must still
 not exist afterwards. A FILE that cannot be read is a bad file (exit 1, the table above)."""
 

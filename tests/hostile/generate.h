@@ -73,6 +73,22 @@ inline std::filesystem::path generate(const std::filesystem::path& dir, const st
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     *known = fd >= 0 && ::ftruncate(fd, off_t{257} << 20) == 0;
     if (fd >= 0) ::close(fd);
+  } else if (name == "unterminated_string_1mib.json") {  // the parser reads 1 MiB of one token
+    write("{\"X\": [[1]], \"title\": \"" + std::string(std::size_t{1} << 20, 'a'));
+  } else if (name == "invalid_utf8_after_200kb.json") {
+    write("{\"X\": [[1]], \"title\": \"" + std::string(200 << 10, 'a') + "\xE9\"}");
+  } else if (name == "bad_escape_after_100kb.json") {
+    write("{\"X\": [[1]], \"title\": \"" + std::string(100 << 10, 'a') + "\\q\"}");
+  } else if (name == "long_keys_deep_duplicate.json") {  // a field path of 28 keys of 40 letters
+    std::string open, close;
+    for (int depth = 0; depth < 28; ++depth) {
+      const std::string key(40, static_cast<char>('a' + depth % 26));
+      open += "{\"" + key + "\": ";
+      close += "}";
+    }
+    write("{\"X\": [[1]], \"view\": " + open + "{\"k\": 1, \"k\": 2}" + close + "}");
+  } else if (name == "unknown_key_1mib.json") {
+    write("{\"X\": [[1]], \"" + std::string(std::size_t{1} << 20, 'k') + "\": 1}");
   } else if (name == "directory.json") {
     std::filesystem::create_directory(path);
   } else if (name != "missing.json") {

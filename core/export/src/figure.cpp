@@ -6,6 +6,7 @@
 #include "attnlab/export/figure.h"
 #include "attnlab/export/font.h"
 #include "attnlab/number_format.h"
+#include "attnlab/text_fit.h"
 
 namespace attnlab::exporter {
 namespace {
@@ -28,16 +29,14 @@ std::string with_minus(std::string s) {
 
 std::string fixed(double v, int decimals) { return with_minus(format_fixed(v, decimals)); }
 
-/// `text` cut to fit `max_width` with a trailing ellipsis.
+/// `text` cut to fit `max_width` with a trailing ellipsis: the longest prefix that fits, found by
+/// doubling and bisection (text_fit.h), so a 1 MB label costs a few short measures.
 std::string clip(const Font& font, const std::string& text, double size, double max_width) {
-  if (font.text_width(text, size) <= max_width) return text;
-  std::string cut = text;
-  while (!cut.empty()) {
-    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
-    if (!cut.empty()) cut.pop_back();  // the lead byte: whole code points only
-    if (font.text_width(cut + "\xE2\x80\xA6", size) <= max_width) return cut + "\xE2\x80\xA6";
-  }
-  return "\xE2\x80\xA6";
+  const auto measure = [&](std::string_view prefix) { return font.text_width(prefix, size); };
+  if (width_up_to(text, max_width, measure) <= max_width) return text;
+  const auto shown = [&](std::size_t keep) { return text.substr(0, after_code_points(text, keep)) + kEllipsis; };
+  // The byte count bounds the code points; a longer candidate is the whole text and cannot fit.
+  return shown(longest_fitting(text.size(), [&](std::size_t k) { return k == 0 || font.text_width(shown(k), size) <= max_width; }));
 }
 
 double widest(const Font& font, const std::vector<std::string>& texts, double size) {
@@ -115,7 +114,9 @@ struct Builder {
     }
     if (n <= 8) {
       // Small matrices: wide enough for horizontal column labels (up to 96), which read better.
-      const double w = widest(fonts.regular, f.col_labels, kLabelSize);
+      double w = 0;  // measured only up to the 88 units that matter: a long label is clipped anyway
+      for (const std::string& l : f.col_labels)
+        w = std::max(w, width_up_to(l, 88, [&](std::string_view t) { return fonts.regular.text_width(t, kLabelSize); }));
       if (w + 8 <= 96) cell = std::max(cell, static_cast<int>(std::ceil(w + 8)));
     }
     return cell;

@@ -110,6 +110,10 @@ void Font::draw(Canvas& canvas, std::string_view text, double x, double y, doubl
     const int index = glyph_index(c);
     if (previous) pen += scale * stbtt_GetGlyphKernAdvance(&info_->font, previous, index);
     const int whole = static_cast<int>(std::floor(pen));
+    // Pens only advance: once past the canvas's edge, nothing more of the text can show (a 1 MB
+    // token label costs what its visible part costs).
+    const int start = whole - static_cast<int>(std::ceil(px));
+    if (rotated ? oy - start - 1 < 0 : ox + start >= canvas.width()) break;
     const Glyph& g = glyph(index, px, static_cast<int>((pen - whole) * 4) & 3);
     for (int by = 0; by < g.h; ++by)
       for (int bx = 0; bx < g.w; ++bx) {

@@ -13,11 +13,15 @@
 
 namespace attnlab {
 
-/// Invalid input. `what()` is one line: `field.path: expected ..., got ...`.
+/// Invalid input. `what()` is one printable line of at most kMaxMessageBytes (message_text.h),
+/// whatever the input quoted in it: `field.path: expected ..., got ...`.
 class ScenarioError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ScenarioError(const std::string& message);
 };
+
+/// Throws ScenarioError("field: message"): the one way the readers and checks refuse input.
+[[noreturn]] void refuse(const std::string& field, const std::string& message);
 
 /// Projection weights of one head, or the full matrices that are split into heads.
 /// An absent W means identity; an absent b means zero.

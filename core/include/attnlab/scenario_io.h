@@ -10,9 +10,6 @@ namespace attnlab {
 Scenario scenario_from_json(const nlohmann::json& doc);
 /// Parses JSON text (size, depth and syntax checked first). Throws ScenarioError.
 Scenario scenario_from_string(const std::string& text);
-/// Text from a file made safe for a one-line message: control characters (NUL and newlines
-/// included) and bytes that are not UTF-8 become escapes such as \n and \x00.
-std::string printable_text(const std::string& text);
 /// Reads a file. Throws ScenarioError (also when the file cannot be read).
 Scenario load_scenario(const std::string& path);
 
