@@ -62,6 +62,8 @@ void Harness::Start(AppState& state, PanelRegistry& panels) {
   state.heatmaps->work.SetUnlimited(Screenshot() && !o_.capture_stale);  // a finished picture
   if (!o_.show_panel.empty()) panels.ShowPanel(state, o_.show_panel.c_str());
   if (!o_.layout_log.empty()) layout_log_ = std::make_unique<LayoutLog>(o_.layout_log);
+  if (!o_.input_log.empty()) input_log_ = std::make_unique<InputLog>(o_.input_log);
+  if (!o_.capture_on.empty() && !Screenshot()) capture_watch_ = std::make_unique<TriggerWatch>(o_.capture_on);
   if (!o_.edit_cell.empty()) cell_edit_.Attach(state, panels);
   frame_times_.Start();
 }
@@ -104,6 +106,7 @@ bool Harness::CaptureTriggered() {
 }
 
 void Harness::BeforeDraw(AppState& state, int frame) {
+  if (input_log_) input_log_->Observe();
   if (open_check_) open_check_->BeforeDraw(state, *state.session, frame);
 }
 
@@ -132,6 +135,7 @@ void Harness::AfterFrame(AppState& state, int frame) {
   if (edit_bench_) edit_bench_->AfterFrame(state);
   if (io_bench_) io_bench_->AfterFrame(state, *state.session);
   if (capture_now_) WriteScreenshot(state);
+  if (input_log_) input_log_->Write(frame);  // last: a test that reads it finds the frame done
 }
 
 void Harness::WriteScreenshot(const AppState& state) {
@@ -151,6 +155,7 @@ bool Harness::Done(int frame) const {
 }
 
 int Harness::Finish(AppState& state) {
+  capture_watch_.reset();  // it wakes GLFW, which goes away after this
   if (!o_.edit_cell.empty() && !cell_edit_.Applied()) {
     std::fprintf(stderr, "attnlab: --edit-cell %s was not applied\n", o_.edit_cell.c_str());
     exit_code_ = 1;

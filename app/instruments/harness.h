@@ -8,11 +8,13 @@
 #include "instruments/cell_edit.h"
 #include "instruments/frame_bench.h"
 #include "instruments/harness_options.h"
+#include "instruments/input_log.h"
 #include "instruments/io_bench.h"
 #include "instruments/layout_dump.h"
 #include "instruments/layout_log.h"
 #include "instruments/open_check.h"
 #include "instruments/smoke.h"
+#include "instruments/trigger_watch.h"
 #include "panels/panels.h"
 #include "shell/frame_hooks.h"
 #include "shell/screenshot.h"
@@ -55,6 +57,8 @@ class Harness : public FrameHooks {
   SmokeReport smoke_;
   LayoutDump dump_;
   std::unique_ptr<LayoutLog> layout_log_;
+  std::unique_ptr<InputLog> input_log_;
+  std::unique_ptr<TriggerWatch> capture_watch_;  ///< wakes an idle window for --capture-on
   Capture capture_;
   bool capture_now_ = false;
   std::string capture_path_;         ///< --capture-on's picture

@@ -40,6 +40,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--test-edit-next", &o->test_edit_next, "layout, heads=N or scale=S"},
       {"--show-panel", &o->show_panel, "a panel name"},
       {"--layout-log", &o->layout_log, "a file to write"},
+      {"--input-log", &o->input_log, "a file to write"},
       {"--capture-on", &o->capture_on, "a trigger file's path"},
       {"--edit-what", &o->edit_what, "scale or x"},
       {"--check-open", &o->check_open, "a file listing one scenario path per line"},
@@ -117,6 +118,9 @@ const char* HarnessUsageText() {
          "                      several separated by commas: in order, in one frame)\n"
          "  --layout-log FILE   keep FILE up to date with where the menu bar, status bar and every\n"
          "                      panel are (JSON, rewritten whenever the arrangement changes)\n"
+         "  --input-log FILE    keep FILE to one line of what ImGui saw after each frame: the frame,\n"
+         "                      keys and mouse buttons held, mouse position, counts of characters,\n"
+         "                      clicks and wheel notches, the text field and popup in front\n"
          "  --show-panel NAME   bring panel NAME (\"Single query\", ...) to the front of its tabs\n"
          "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
          "                      in the Inputs panel, in the very frame the screenshot captures\n"

@@ -19,6 +19,7 @@ struct HarnessOptions {
   std::string edit_cell;        ///< "W_q[0][1]=0.5": typed into that cell in the frame captured
   std::string test_edit_next;   ///< a second edit, the frame after test_edit (tests: supersede)
   std::string layout_log;       ///< --layout-log: the arrangement, rewritten when it changes
+  std::string input_log;        ///< --input-log: the keys, buttons and mouse ImGui saw (tests)
   std::string show_panel;       ///< a panel brought to the front of its tab group at start
   std::string capture_on;       ///< when this file appears: next frame to FILE.png(.json) (tests)
   bool capture_stale = false;   ///< screenshot at --frames even while a large trace computes

@@ -3,11 +3,8 @@
 # (one column a head: vaswani-q3 split into 4 heads) and with d_v = 2 (its own 2 heads), the
 # label boxes the layout dump records are disjoint, one gap apart, each centred over its band.
 # usage: band_labels.sh APP PRESET.json (a 4-wide, 2-head preset)
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 preset=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 check() {  # check HEADS EXPECTED_FIRST_LABEL
   "$app" "$preset" --size 1280x2400 --test-edit heads=$1 --frames 8 --screenshot "$work/h$1.png" \
     >/dev/null || fail "--test-edit heads=$1 run"

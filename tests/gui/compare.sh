@@ -5,21 +5,13 @@
 # saved after (head 1's Q and what follows it, concat, output; never K, V or head 2), and in each
 # drawn difference the cell farthest from the map's zero colour is the one compare names.
 # usage: compare.sh APP CLI
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 cli=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 size=1920x1080
 doc="$HOME/compare.json"
-python3 - "$doc" <<'PY'
-import json, random, sys
-rnd = random.Random(17)
-m = lambda r, c: [[round(rnd.uniform(-1.5, 1.5), 2) for _ in range(c)] for _ in range(r)]
-json.dump({"format": "attnlab/1", "title": "compare", "tokens": ["a", "b", "c", "d"],
-           "X": m(4, 4), "W_q": m(4, 4), "W_k": m(4, 4), "W_v": m(4, 4), "W_o": m(4, 4), "num_heads": 2},
-          open(sys.argv[1], "w"))
-PY
+python3 "$(dirname "$0")/random_scenario.py" "$doc" --seed 17 --title compare --tokens a,b,c,d \
+  --matrix X=4x4:1.5 --matrix W_q=4x4:1.5 --matrix W_k=4x4:1.5 --matrix W_v=4x4:1.5 --matrix W_o=4x4:1.5 \
+  --set num_heads=2
 cp "$doc" "$work/before.json"
 start "$doc" --size $size --show-panel Compare --capture-on "$work/cap"
 capture start
@@ -33,10 +25,10 @@ set -- $(control grid:W_q)
 [ $# -eq 6 ] || fail "no grid:W_q after a click on the W_q tab"
 cell_w=$((($3 - $1) / $6)); cell_h=$((($4 - $2) / $5))
 double_click $(($1 + cell_w * 3 / 2)) $(($2 + cell_h / 2))
-xdotool type --delay 80 "2.25"; sleep 0.3
+type_text 2.25
 press Return
-xdotool mousemove 700 40; sleep 0.5
-press ctrl s; sleep 0.8
+move 700 40
+save compare.json
 python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["W_q"][0][1] == 2.25 else 1)' "$doc" ||
   fail "the typed W_q[0][1] = 2.25 was not saved"
 capture after
@@ -91,9 +83,9 @@ PY
 check "$work/after.png"
 # Scroll the stages (the mouse wheel over them) and check those that came into view.
 set -- $(control "compare stages")
-xdotool mousemove $((($1 + $3) / 2)) $((($2 + $4) / 2)); sleep 0.2
-for _ in 1 2 3 4 5 6 7 8; do xdotool click 5; sleep 0.1; done
-xdotool mousemove 700 40; sleep 0.4
+move $((($1 + $3) / 2)) $((($2 + $4) / 2))
+scroll 8
+move 700 40
 capture scrolled
 check "$work/scrolled.png"
 n=$(sort -u "$work/checked" | wc -l)

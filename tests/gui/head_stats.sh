@@ -4,26 +4,14 @@
 # longest first; switching the measure with real input re-ranks the heads; a click on a bar
 # selects that head.
 # usage: head_stats.sh APP CLI
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 cli=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 size=1920x1080
 doc="$HOME/stats.json"
-python3 - "$doc" <<'PY'
-import json, random, sys
-rnd = random.Random(16)
-m = lambda r, c, s: [[round(rnd.uniform(-s, s), 2) for _ in range(c)] for _ in range(r)]
 # Three heads of very different sharpness: W_q's bands scaled 0.2, 1 and 3.
-wq = m(6, 6, 1)
-for row in wq:
-    for c in range(6):
-        row[c] = round(row[c] * [0.2, 1, 3][c // 2], 3)
-json.dump({"format": "attnlab/1", "title": "stats", "tokens": list("abcdefg"),
-           "X": m(7, 6, 2), "W_q": wq, "W_k": m(6, 6, 1), "W_v": m(6, 6, 1), "num_heads": 3},
-          open(sys.argv[1], "w"))
-PY
+python3 "$(dirname "$0")/random_scenario.py" "$doc" --seed 16 --title stats --tokens a,b,c,d,e,f,g \
+  --matrix W_q=6x6:1 --matrix X=7x6:2 --matrix W_k=6x6:1 --matrix W_v=6x6:1 \
+  --scale-columns W_q=0.2,0.2,1,1,3,3 --set num_heads=3
 "$cli" compute "$doc" > "$work/trace.json" || fail "compute"
 # bars SHOT MEASURE: checks the bars of SHOT against the trace's mean MEASURE per head.
 bars() {

@@ -7,12 +7,9 @@
 #  - the Heads panel of UDL 12.2 and Vaswani Q3 draws token labels on both axes at 1280x800 and
 #    in lecture mode at 1920x1080.
 # usage: labels.sh APP PRESETS_DIR OUT_DIR
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 presets=$2
 out=$3
-. "$(dirname "$0")/isolated_home.sh"
-trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 shot() {  # shot NAME PRESET ARGS...
   name=$1; preset=$2; shift 2

@@ -9,11 +9,8 @@
 #     thread); an edit, then Ctrl+S and Ctrl+Q at once: the window waits for the save and quits
 #     without asking, and the file holds the edit.
 # usage: large_io.sh APP MAKE_SCENARIO
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 make_scenario=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 big="$work/big.json"
 "$make_scenario" 1024x256x8 "$big" --seed 3 >/dev/null
 # field FILE EXPR: a value from the last line of FILE (the bench's JSON)
@@ -68,10 +65,11 @@ echo "step 3a: the command-line file opened in the interactive window, Ctrl+Q qu
 "$make_scenario" 2048x512x8 "$work/keys.json" --seed 2 >/dev/null
 start "$work/keys.json" --test-edit scale=0.25
 wait_for 30 xdotool search --name "keys.json \*" >/dev/null || fail "no edited keys.json window (title)"
-# ImGui 1.86 misses a key pressed and released within one frame: hold each for a moment.
-xdotool keydown ctrl keydown s; sleep 0.1; xdotool keyup s keydown q; sleep 0.1; xdotool keyup q keyup ctrl
-wait_for 30 sh -c "! kill -0 $pid 2>/dev/null" || fail "Ctrl+S, Ctrl+Q: the window did not quit"
-pid=
+hold ctrl s
+release s
+hold q
+release q ctrl
+window_quits "Ctrl+S, Ctrl+Q"
 [ "$(json_scale "$work/keys.json")" = 0.25 ] ||
   fail "Ctrl+S then Ctrl+Q lost the edit"
 echo "step 3b: Ctrl+S then Ctrl+Q: saved, then quit"

@@ -5,20 +5,17 @@
 # ImGui's windows) must show the menu bar, formula strip and status bar, every open panel inside
 # the window and no two overlapping; the dragged width must survive the relaunch as a share.
 # usage: layout_resize.sh APP PRESET.json SIZE OTHER
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 preset=$2
 size=$3
 other=$4
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 log="$work/layout.json"
 check="$(dirname "$0")/check_arrangement.py"
 
-# expect DESCRIPTION ARGS...: wait (up to 5 s) until the layout log passes the check
+# expect DESCRIPTION ARGS...: wait until the layout log passes the check
 expect() {
   what=$1; shift
-  wait_for 5 python3 "$check" "$log" "$@" >/dev/null 2>&1 || {
+  wait_for "$wait_limit" python3 "$check" "$log" "$@" >/dev/null 2>&1 || {
     python3 "$check" "$log" "$@"; fail "$what"; }
   echo "ok: $what"
 }
@@ -43,10 +40,12 @@ expect "lecture mode off at $other" --size "$other" --lecture 0
 left_w=$(field 'next(w["box"][2] for w in d["windows"] if w["name"] == "Setup")')
 gap_x=$(field 'int(next(w["box"][0] + w["box"][2] for w in d["windows"] if w["name"] == "Setup")) + 2')
 gap_y=$(field 'int(d["display"][1] // 2)')
-xdotool mousemove --window "$(window)" "$gap_x" "$gap_y"; sleep 0.3
-xdotool mousedown 1; sleep 0.2
-for step in 20 40 60 80; do xdotool mousemove --window "$(window)" $((gap_x + step)) "$gap_y"; sleep 0.1; done
-xdotool mouseup 1; sleep 0.5
+move "$gap_x" "$gap_y"
+xdotool mousedown 1
+until_seen "the button down on the splitter" field_is buttons 1
+for step in 20 40 60 80; do move $((gap_x + step)) "$gap_y"; done
+xdotool mouseup 1
+until_seen "the button up after the drag" field_is buttons 0
 dragged_w=$(field 'next(w["box"][2] for w in d["windows"] if w["name"] == "Setup")')
 python3 -c "import sys; sys.exit(0 if 70 <= $dragged_w - $left_w <= 90 else 1)" ||
   fail "dragging the splitter 80 px widened the left column from $left_w to $dragged_w"

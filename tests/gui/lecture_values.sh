@@ -4,10 +4,8 @@
 # font). Every Pipeline heatmap in view of UDL 12.2 says its values are drawn, and each cell of Q
 # holds text: pixels far from its fill, in the middle of the cell, and only there.
 # usage: lecture_values.sh APP PRESET.json
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 preset=$2
-. "$(dirname "$0")/isolated_home.sh"
 "$app" "$preset" --size 1280x800 --lecture --screenshot "$work/lecture.png" >/dev/null || { echo "FAIL: screenshot"; exit 1; }
 /usr/bin/python3 - "$work/lecture.png" <<'PY'
 import json, sys

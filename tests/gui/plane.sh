@@ -8,13 +8,10 @@
 # (query and key colours inside it) with the principal axes' shares written above it.
 # (3) Hovering a query drops every key's shadow onto it, coloured by the key's weight.
 # usage: plane.sh APP PIXEL_CHECK PRESETS_DIR CLI
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 check=$2
 presets=$3
 cli=$4
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 size=1920x1080
 doc="$HOME/plane.json"
 cp "$presets/plane-dot-products.json" "$doc"
@@ -32,15 +29,16 @@ x0=$1 y0=$2
 echo "point of token $token at ($x0, $y0), $unit px per unit"
 
 start "$doc" --size $size --show-panel Plane --capture-on "$work/cap"
-xdotool mousemove "$x0" "$y0"; sleep 0.3
-xdotool mousedown 1; sleep 0.2
+move "$x0" "$y0"
+xdotool mousedown 1
+until_seen "the button down on token $token" field_is buttons 1
 for i in 1 2 3 4 5 6 7 8 9 10; do
-  xdotool mousemove $((x0 + dx * i / 10)) $((y0 + dy * i / 10)); sleep 0.08
+  move $((x0 + dx * i / 10)) $((y0 + dy * i / 10))
 done
-sleep 0.3
-xdotool mouseup 1; sleep 0.5
-xdotool mousemove 5 5; sleep 0.3  # away from the plot: no tooltip over the capture
-press ctrl s; sleep 0.8
+xdotool mouseup 1
+until_seen "the button up after the drag" field_is buttons 0
+move 5 5  # away from the plot: no tooltip over the capture
+save plane.json
 
 # expect_x FILE WANT_ROW3_X WANT_ROW3_Y TOL: row $token of X is (x, y) within TOL, the others as before
 expect_x() {
@@ -56,22 +54,18 @@ PY
 want=$(python3 -c "import sys; u=$unit; print(-1.5 + $dx / u, 0 - ($dy) / u, 0.011 + 1.5 / u)")
 expect_x "$doc" $want || fail "the saved X does not follow the drag"
 
-rm -f "$work/cap.png" "$work/cap.png.json"
-touch "$work/cap"
-wait_for 10 test -f "$work/cap.png.json" || fail "no capture"
-sleep 0.3
-"$check" --shot "$doc" "$work/cap.png" || fail "weights pixels differ from the core after the drag"
-if "$check" --shot "$work/before.json" "$work/cap.png" >/dev/null; then
+capture dragged
+"$check" --shot "$doc" "$work/dragged.png" || fail "weights pixels differ from the core after the drag"
+if "$check" --shot "$work/before.json" "$work/dragged.png" >/dev/null; then
   fail "the weights pixels still match the file before the drag"
 fi
-cp "$work/cap.png.json" "$work/layout.png.json"
 set -- $(centre $(control "plane query $token"))
 echo "point now at ($1, $2)"
 [ $(( ($1 - x0 - dx) * ($1 - x0 - dx) + ($2 - y0 - dy) * ($2 - y0 - dy) )) -le 9 ] ||
   fail "the point is at ($1, $2), not under the mouse's release ($((x0 + dx)), $((y0 + dy)))"
 
 press ctrl z
-press ctrl s; sleep 0.8
+save plane.json
 expect_x "$doc" -1.5 0 0 || fail "one Ctrl+Z did not undo the whole drag"
 quit_and_wait
 echo "drag: the file, the point and the weights pixels follow; one undo step"
@@ -108,7 +102,7 @@ start "$doc" --size $size --show-panel Plane --capture-on "$work/cap"
 capture plain
 query=2
 set -- $(centre $(control "plane query $query"))
-xdotool mousemove "$1" "$2"; sleep 0.6
+move "$1" "$2"
 capture hover
 /usr/bin/python3 - "$work/hover.png" "$work/trace.json" "$query" <<'PY' || fail "the shadows of the hovered query"
 import json, sys

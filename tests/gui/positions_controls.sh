@@ -6,22 +6,14 @@
 #  1. a click on RoPE;  2. a click on ALiBi;  3. positions typed: "0 5 10 15 20", Enter;
 #  4. a click on the Mask's Window (3 by default).
 # usage: positions_controls.sh APP PIXEL_CHECK
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 check=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 size=1920x1080
 doc="$HOME/positions.json"
-python3 - "$doc" <<'PY'
-import json, random, sys
-rnd = random.Random(14)
-m = lambda r, c: [[round(rnd.uniform(-1.5, 1.5), 2) for _ in range(c)] for _ in range(r)]
 # Positions far apart turn the pairs a lot (RoPE) and cost much (ALiBi: head 1 loses 1/4 a position).
-json.dump({"format": "attnlab/1", "title": "positions", "tokens": ["a", "b", "c", "d", "e"],
-           "X": m(5, 4), "W_q": m(4, 4), "W_k": m(4, 4), "W_v": m(4, 4),
-           "num_heads": 2, "positions": [0, 3, 6, 9, 12], "scale": 1.0}, open(sys.argv[1], "w"))
-PY
+python3 "$(dirname "$0")/random_scenario.py" "$doc" --seed 14 --title positions --tokens a,b,c,d,e \
+  --matrix X=5x4:1.5 --matrix W_q=4x4:1.5 --matrix W_k=4x4:1.5 --matrix W_v=4x4:1.5 \
+  --set num_heads=2 --set 'positions=[0, 3, 6, 9, 12]' --set scale=1.0
 has_key() {  # has_key EXPRESSION: true when the saved file satisfies it (d is the file's JSON)
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$doc" "$1"
 }
@@ -29,20 +21,15 @@ shot=0
 # step NAME KEY_EXPRESSION: save, check the file, capture, check the pixels against it (and not
 # against the file before), then read the controls' new places from the capture.
 step() {
-  press ctrl s; sleep 0.8
+  save positions.json
   has_key "$2" || fail "$1: the saved file does not satisfy $2"
   shot=$((shot + 1))
-  rm -f "$work/cap.png" "$work/cap.png.json"
-  touch "$work/cap"
-  wait_for 10 test -f "$work/cap.png.json" || fail "$1: no capture"
-  sleep 0.3
-  cp "$work/cap.png" "$work/shot$shot.png"; cp "$work/cap.png.json" "$work/shot$shot.png.json"
+  capture "shot$shot"
   "$check" --shot "$doc" "$work/shot$shot.png" || fail "$1: weights pixels differ from the core"
   if "$check" --shot "$work/before.json" "$work/shot$shot.png" >/dev/null; then
     fail "$1: the weights pixels still match the file before: the step changed nothing"
   fi
-  cp "$doc" "$work/before.json"
-  cp "$work/shot$shot.png.json" "$work/layout.png.json"  # where the controls are now
+  cp "$doc" "$work/before.json"  # (capture made shot$shot's dump the layout: where the controls are now)
   echo "step $shot ($1): the file has it, the pixels follow the core"
 }
 cp "$doc" "$work/before.json"
@@ -58,7 +45,7 @@ step "ALiBi clicked on" 'd.get("alibi") is True'
 
 click $(centre $(control positions))
 press ctrl a
-xdotool type --delay 60 "0 5 10 15 20"; sleep 0.3
+type_text "0 5 10 15 20"
 press Return
 step "positions typed" 'd.get("positions") == [0, 5, 10, 15, 20]'
 

@@ -5,49 +5,45 @@
 # predict step shows only "?" cells until R, which reveals them where they are; Left and Home go
 # back; Esc leaves, the arrangement whole again. The Inputs are in front beside the lesson.
 # usage: presenter.sh APP CHECKER PRESET.json SIZE
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 checker=$2
 preset=$3
 size=$4
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 log="$work/layout.json"
 shots="$work/shots"
 mkdir -p "$shots"
 get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$log" "$1"; }
 is() { [ "$(get "$1")" = "$2" ]; }
-# shot NAME: F12, wait for the PNG, keep it with the log of that frame
+# shot NAME: F12 (the step's key was seen down and up: frames after it), wait for the PNG written
+# to its end, keep it with the layout log of that frame
 shot() {
-  before=$(ls "$XDG_PICTURES_DIR" 2>/dev/null | wc -l)
+  press F12
+  wait_for "$wait_limit" sh -c "ls '$XDG_PICTURES_DIR'/*.png" >/dev/null 2>&1 || fail "no screenshot for $1"
+  png=$(ls "$XDG_PICTURES_DIR"/*.png)
+  wait_for "$wait_limit" png_done "$png" || fail "the screenshot for $1 was never finished"
   cp "$log" "$shots/$1.json"
-  xdotool key F12
-  wait_for 10 sh -c "[ \$(ls '$XDG_PICTURES_DIR' 2>/dev/null | wc -l) -gt $before ]" || fail "no screenshot for $1"
-  sleep 0.3
-  mv "$(ls -t "$XDG_PICTURES_DIR"/*.png | head -1)" "$shots/$1.png"
+  mv "$png" "$shots/$1.png"
 }
 check() {  # check NAME [hidden|revealed]
   "$checker" "$preset" "$shots/$1.png" "$shots/$1.json" "${2:-}" || fail "step $1: pixels"
 }
 
 start "$preset" --size "$size" --layout-log "$log"
-xdotool mousemove --window "$(xdotool search --name attnlab | head -1)" 5 "$((${size#*x} - 5))"
+move 5 "$((${size#*x} - 5))"
 press p
-wait_for 5 is 'd["presenting"]' True || fail "P did not start the presenter"
+wait_for "$wait_limit" is 'd["presenting"]' True || fail "P did not start the presenter"
 python3 "$(dirname "$0")/check_arrangement.py" "$log" --presenting 1 --has Presenter --has Inputs ||
   fail "the presenter's arrangement is not whole"
-wait_for 5 is 'any(w["front"] == "Inputs" for w in d["windows"])' True ||
+wait_for "$wait_limit" is 'any(w["front"] == "Inputs" for w in d["windows"])' True ||
   fail "the Inputs are not in front beside the presenter"
 step=0 predicted=0
 while :; do
-  wait_for 5 is 'd["presenter_step"]' "$step" || fail "the presenter is not at step $step"
-  sleep 0.3
+  wait_for "$wait_limit" is 'd["presenter_step"]' "$step" || fail "the presenter is not at step $step"
   if is 'any(h["hidden"] for h in d["heatmaps"])' True; then
     shot "$step-predict"; check "$step-predict" hidden
     press r
-    wait_for 5 is 'd["presenter_revealed"] and not any(h["hidden"] for h in d["heatmaps"])' True ||
+    wait_for "$wait_limit" is 'd["presenter_revealed"] and not any(h["hidden"] for h in d["heatmaps"])' True ||
       fail "R did not reveal step $step"
-    sleep 0.3
     shot "$step"; check "$step" revealed
     python3 - "$shots/$step-predict.json" "$shots/$step.json" <<'PY' || fail "R moved the matrices of step $step"
 import json, sys
@@ -59,8 +55,7 @@ PY
   else
     shot "$step"; check "$step"
   fi
-  press Right
-  sleep 0.3
+  press Right  # seen by a frame, which wrote the layout log
   is 'd["presenter_step"]' "$step" && break  # the last step: Right stays
   step=$((step + 1))
 done
@@ -68,11 +63,11 @@ done
 [ "$predicted" -ge 1 ] || fail "no step asked for a prediction"
 echo "ok: $((step + 1)) steps stepped with Right, $predicted predicted and revealed with R, pixels checked"
 press Left
-wait_for 5 is 'd["presenter_step"]' "$((step - 1))" || fail "Left did not go back"
+wait_for "$wait_limit" is 'd["presenter_step"]' "$((step - 1))" || fail "Left did not go back"
 press Home
-wait_for 5 is 'd["presenter_step"]' 0 || fail "Home did not go to the first step"
+wait_for "$wait_limit" is 'd["presenter_step"]' 0 || fail "Home did not go to the first step"
 press Escape
-wait_for 5 is 'd["presenting"]' False || fail "Esc did not leave the presenter"
+wait_for "$wait_limit" is 'd["presenting"]' False || fail "Esc did not leave the presenter"
 python3 "$(dirname "$0")/check_arrangement.py" "$log" --presenting 0 --has Pipeline || fail "not whole after Esc"
 echo "ok: Left, Home and Esc"
 quit_and_wait

@@ -8,18 +8,14 @@
 #     autosave is gone, the original is untouched; Ctrl+Q then quits at once (nothing unsaved);
 #  4. a new edit, Ctrl+Q: the window stays and asks; Enter saves in place and it quits.
 # usage: recovery.sh APP PRESET.json
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 preset=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 doc="$HOME/lecture.json"
 cp "$preset" "$doc"
 
 # 1. edit, autosave, kill -9
 start "$doc" --test-edit scale=0.5
-wait_for 15 autosave_exists || fail "no autosave in $state_dir after 15 s"
-sleep 0.5  # the write is atomic (rename); give the async write a moment to finish anyway
+wait_for "$wait_limit" autosave_exists || fail "no autosave in $state_dir after $wait_limit s"
 autosaved=$(ls "$state_dir"/autosave-*.json)
 [ "$(json_scale "$autosaved" autosave)" = "0.5" ] || fail "the autosave does not hold the edit"
 kill9
@@ -33,27 +29,27 @@ echo "step 2: --restore-autosave yes brought back scale 0.5"
 
 # 3. real input: Enter restores, Ctrl+Shift+S + a name + Enter saves a copy, Ctrl+Q quits
 start "$doc"
+until_seen "the offer to recover" field_is popup "Recover unsaved work?###recovery"
 press Return
 press ctrl shift s
-xdotool type --delay 40 "copy.json"; sleep 0.3
+type_text copy.json
 press Return
 saved="$HOME/copy.json"
-wait_for 5 test -f "$saved" || fail "Ctrl+Shift+S, copy.json, Enter did not save $saved"
+wait_for "$wait_limit" test -f "$saved" || fail "Ctrl+Shift+S, copy.json, Enter did not save $saved"
 [ "$(json_scale "$saved")" = "0.5" ] || fail "the saved file does not hold the restored edit"
 cmp -s "$doc" "$preset" || fail "Save As changed the original file"
-wait_for 5 no_autosave || fail "the autosave was not removed after saving"
+wait_for "$wait_limit" no_autosave || fail "the autosave was not removed after saving"
 quit_and_wait
 echo "step 3: restored with Enter, saved as copy.json, autosave removed, quit"
 
 # 4. unsaved changes: Ctrl+Q asks first
 start "$saved" --test-edit scale=0.25
-sleep 0.5
+wait_for "$wait_limit" title_is " copy.json \\*\$" || fail "the --test-edit edit never showed in the title"
 press ctrl q
-sleep 1
-kill -0 "$pid" 2>/dev/null || fail "Ctrl+Q quit without asking about unsaved changes"
+until_seen "the question about unsaved changes" field_is popup "Unsaved changes###save_changes"
+window_running || fail "Ctrl+Q quit without asking about unsaved changes"
 press Return  # Save (the document has a file now: saved in place)
-wait_for 5 sh -c "! kill -0 $pid 2>/dev/null" || fail "Save in the guard did not quit"
-pid=
+window_quits "Save in the guard"
 [ "$(json_scale "$saved")" = "0.25" ] || fail "the guard's Save did not write the edit"
 ! ls "$state_dir"/autosave-*.json >/dev/null 2>&1 || fail "a clean exit left an autosave"
 echo "step 4: Ctrl+Q asked, Enter saved and quit"

@@ -6,11 +6,8 @@
 # The right-click menu's rows sit as window_export.sh describes: Export SVG 68 px and Export CSV
 # 90 px below the pointer.
 # usage: save_name.sh APP PRESET.json
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 preset=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 layout "$preset"
 cell=$(python3 - "$work/layout.png.json" <<'PY'
 import json, sys
@@ -23,25 +20,21 @@ PY
 set -- $cell
 cx=$1; cy=$2
 export_as() {  # export_as ROW NAME: right-click Q, the menu row ROW px down, type NAME, Enter
-  xdotool mousemove "$cx" "$cy"; sleep 0.3
-  xdotool mousedown 3; sleep 0.15; xdotool mouseup 3; sleep 0.5
+  right_click "$cx" "$cy"
   click $((cx + 30)) $((cy + $1))
-  sleep 0.4
-  xdotool type --delay 60 "$2"; sleep 0.3
+  type_text "$2"
   press Return
-  sleep 0.5
 }
 written() { ls "$HOME" | tr '\n' ' '; }
 start "$preset"
 export_as 68 mine
-wait_for 5 test -f "$HOME/mine.svg" || fail "Export SVG, typed mine: no mine.svg (home holds: $(written))"
+wait_for "$wait_limit" test -f "$HOME/mine.svg" || fail "Export SVG, typed mine: no mine.svg (home holds: $(written))"
 export_as 90 table.csv
-wait_for 5 test -f "$HOME/table.csv" || fail "Export CSV, typed table.csv: no table.csv (home holds: $(written))"
+wait_for "$wait_limit" test -f "$HOME/table.csv" || fail "Export CSV, typed table.csv: no table.csv (home holds: $(written))"
 press ctrl shift s
-sleep 0.4
-xdotool type --delay 60 "lesson"; sleep 0.3
+type_text lesson
 press Return
-wait_for 5 test -f "$HOME/lesson.json" || fail "Save As, typed lesson: no lesson.json (home holds: $(written))"
+wait_for "$wait_limit" test -f "$HOME/lesson.json" || fail "Save As, typed lesson: no lesson.json (home holds: $(written))"
 [ "$(written)" = "lesson.json mine.svg table.csv " ] || fail "more was written: $(written)"
 quit_and_wait
 echo "typed names replaced the proposed ones: $(written)"

@@ -4,12 +4,9 @@
 # in X; a click on the first cell of the list (the largest over every input) hands it to the Sweep
 # panel, and Play then Pause there changes exactly that number of the scenario (saved with Ctrl+S).
 # usage: sensitivity.sh APP CLI PRESET
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 cli=$2
 preset=$3
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 size=1920x1080
 doc="$HOME/sens.json"
 cp "$preset" "$doc"
@@ -37,9 +34,9 @@ click $(centre $(control "sensitivity top 0"))
 capture sweep
 [ -n "$(control "sweep play")" ] || fail "a click on the largest cell did not bring the Sweep panel"
 click $(centre $(control "sweep play"))
-sleep 0.8
+sleep 0.8  # the sweep plays for a while (its clock is the wall clock): not a wait for a state
 click $(centre $(control "sweep play"))
-press ctrl s; sleep 0.8
+save sens.json
 /usr/bin/python3 - "$preset" "$doc" "$work/grad.json" <<'PY' || fail "the sweep did not move the cell the list named first"
 import json, sys
 before, after, grad = (json.load(open(p)) for p in sys.argv[1:])

@@ -5,12 +5,9 @@
 # every cell with a clear gradient is red when positive, blue when negative; "Colour by value"
 # brings back exactly the colours it had. The cells keep showing the values throughout.
 # usage: sensitivity_inputs.sh APP CLI PRESET
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 cli=$2
 preset=$3
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 doc="$HOME/sens.json"
 cp "$preset" "$doc"
 "$cli" sensitivity "$doc" --of "output[0][0]" > "$work/grad.json" || fail "attnlab-cli sensitivity"

@@ -6,19 +6,16 @@
 # Then attnlab --help lists exactly the flags it accepts, and those work: a screenshot through
 # attnlab writes the PNG only (the harness adds OUT.png.json), with the harness's pixels.
 # usage: shipping_flags.sh ATTNLAB HARNESS SCENARIO   (run under xvfb-run for the last part)
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 harness=$2
 scenario=$3
-. "$(dirname "$0")/isolated_home.sh"
-trap 'rm -rf "$work"' EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 user_flags="--frames --head --help --lecture --screenshot --size --version"
 instrument_flags="--bench-edit --bench-frames --bench-open --bench-save --bench-startup --capture-on
---capture-stale --check-open --edit-cell --edit-every --edit-what --first-run-hint --layout-log
---print-scenario --print-view --restore-autosave --show-panel --smoke --test-edit --test-edit-next
---trace-stats"
+--capture-stale --check-open --edit-cell --edit-every --edit-what --first-run-hint --input-log
+--layout-log --print-scenario --print-view --restore-autosave --show-panel --smoke --test-edit
+--test-edit-next --trace-stats"
 flags_in() { grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 
 # The harness's own flags minus attnlab's are exactly the instrument flags checked here.

@@ -3,11 +3,8 @@
 # 300 px), every line it writes (recorded in the layout dump as "text:" controls) ends between
 # numbers, never after a number's point or amid its digits.
 # usage: single_query_wrap.sh APP PRESET.json
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 preset=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 for size in 1000x800 1280x800; do
   layout "$preset" --size $size --show-panel "Single query"
   python3 - "$work/layout.png.json" $size <<'PY' || fail "$size: a number is cut across lines"

@@ -3,12 +3,9 @@
 # pasted over X (3x4) with Ctrl+V is refused, in the error colour under X and in the status bar;
 # a click on the Mask grid (a successful edit of another control) clears both.
 # usage: stale_refusal.sh APP PROBE PRESET.json
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 probe=$2
 preset=$3
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 size=1280x800
 width=${size%x*}; height=${size#*x}
 doc="$HOME/refusal.json"
@@ -31,17 +28,17 @@ status_errors() { errors 0 $((height - 24)) $width $height; }
 
 start "$doc" --size $size --show-panel Inputs
 printf '1 2 3\n4 5 6\n' | xclip -selection clipboard -i >/dev/null 2>&1
-xdotool mousemove $grid_x $grid_y; sleep 0.4
+move $grid_x $grid_y
 press ctrl v
-xdotool mousemove 700 40; sleep 0.5
+move 700 40
 [ "$(status_errors)" -ge 10 ] || fail "pasting 2x3 over X: no refusal in the status bar"
 [ "$(errors $below_x)" -ge 10 ] || fail "pasting 2x3 over X: no refusal under X"
 echo "step 1: the paste was refused under X and in the status bar"
 click $mask
-xdotool mousemove 700 40; sleep 0.5
+move 700 40
 [ "$(status_errors)" -lt 10 ] || fail "after a successful edit (Mask click), the status bar still shows the refusal"
 [ "$(errors $below_x)" -lt 10 ] || fail "after a successful edit (Mask click), X still shows the refusal"
-press ctrl s; sleep 0.8
+save refusal.json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if "mask" in d else 1)' "$doc" ||
   fail "the Mask click was not an edit"
 quit_and_wait

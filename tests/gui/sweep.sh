@@ -7,39 +7,26 @@
 # Record GIF then writes every head's weights over the sweep, byte for byte what
 # `attnlab-cli export --sweep` writes for the same range.
 # usage: sweep.sh APP PIXEL_CHECK CLI
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 check=$2
 cli=$3
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 size=1920x1080
 doc="$HOME/sweep.json"
-python3 - "$doc" <<'PY'
-import json, random, sys
-rnd = random.Random(15)
-m = lambda r, c: [[round(rnd.uniform(-2, 2), 2) for _ in range(c)] for _ in range(r)]
-json.dump({"format": "attnlab/1", "title": "sweep", "tokens": ["a", "b", "c", "d", "e"],
-           "X": m(5, 4), "W_q": m(4, 4), "W_k": m(4, 4), "W_v": m(4, 4), "num_heads": 2},
-          open(sys.argv[1], "w"))
-PY
+python3 "$(dirname "$0")/random_scenario.py" "$doc" --seed 15 --title sweep --tokens a,b,c,d,e \
+  --matrix X=5x4:2 --matrix W_q=4x4:2 --matrix W_k=4x4:2 --matrix W_v=4x4:2 --set num_heads=2
 scale_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("scale", "inv_sqrt_dk"))' "$1"; }
 shot=0
 # pause_and_check NAME: pause, save, capture, check the file's scale and the pixels against it.
 pause_and_check() {
   click $(centre $(control "sweep play"))
-  press ctrl s; sleep 0.8
+  save sweep.json
   scale=$(scale_of "$doc")
   # d_k = 2 (4 wide, 2 heads): the range is 1/sqrt(2) / 4 .. 4 / sqrt(2), the ends excluded.
   python3 -c "import sys; s=float(sys.argv[1]); sys.exit(0 if 0.1768 < s < 2.8284 else 1)" "$scale" ||
     fail "$1: the saved scale $scale is not inside the sweep's range"
   [ "$scale" != "$(scale_of "$work/before.json")" ] || fail "$1: the scale did not move ($scale)"
   shot=$((shot + 1))
-  rm -f "$work/cap.png" "$work/cap.png.json"
-  touch "$work/cap"
-  wait_for 10 test -f "$work/cap.png.json" || fail "$1: no capture"
-  sleep 0.3
-  cp "$work/cap.png" "$work/shot$shot.png"; cp "$work/cap.png.json" "$work/shot$shot.png.json"
+  capture "shot$shot"
   "$check" --shot "$doc" "$work/shot$shot.png" || fail "$1: weights pixels differ from the core"
   if "$check" --shot "$work/before.json" "$work/shot$shot.png" >/dev/null; then
     fail "$1: the weights pixels still match the pause before: the sweep changed nothing"
@@ -53,9 +40,9 @@ layout "$doc" --size $size
 start "$doc" --size $size --capture-on "$work/cap"
 click $(centre $(control "sweep scale"))
 # The Sweep tab is in front now: read its controls' places from a capture.
-touch "$work/cap"; wait_for 10 test -f "$work/cap.png.json" || fail "no capture of the Sweep panel"
-sleep 0.3; cp "$work/cap.png.json" "$work/layout.png.json"
+capture sweep_panel
 [ -n "$(control "sweep play")" ] || fail "the Sweep panel did not come to the front"
+# The sweep plays for a while between the clicks (its clock is the wall clock): not waits for a state.
 click $(centre $(control "sweep play"))
 sleep 1.2
 pause_and_check "first pause"
@@ -63,7 +50,7 @@ click $(centre $(control "sweep play"))  # Resume
 sleep 0.9
 pause_and_check "second pause"
 press ctrl z
-press ctrl s; sleep 0.8
+save sweep.json
 [ "$(scale_of "$doc")" = inv_sqrt_dk ] || fail "Ctrl+Z did not take the whole sweep back: scale $(scale_of "$doc")"
 # Record GIF: every head's weights over the sweep, as `attnlab-cli export --sweep` writes them.
 click $(centre $(control "sweep record"))

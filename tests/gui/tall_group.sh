@@ -6,11 +6,8 @@
 # there, does not close them); a click on the folded Heads tab gives the column back as it was; a
 # double-click twice on the Inputs tab goes tall and back again.
 # usage: tall_group.sh APP PRESET.json
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 preset=$2
-. "$(dirname "$0")/isolated_home.sh"
-. "$(dirname "$0")/window_driver.sh"
 start "$preset" --size 1280x800 --lecture --capture-on "$work/cap"
 capture before
 double_click $(centre $(control "panel tab Inputs"))

@@ -8,32 +8,14 @@
 # rows sit 22 px apart (16 px font + 6 px spacing) below the pointer, and for this preset's Q the
 # menu is about 260 px wide, so its "Export PNG" submenu opens 262 px right of the pointer.
 # usage: window_export.sh APP CLI PRESET.json
-set -eu
-app=$1
+. "$(dirname "$0")/gui_test.sh"
 cli=$2
 preset=$3
-. "$(dirname "$0")/isolated_home.sh"
-pid=
-trap 'test -n "$pid" && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-press() {  # ImGui 1.86 misses a key pressed and released within one frame: hold it a moment
-  for k in "$@"; do xdotool keydown "$k"; done
-  sleep 0.15
-  for k in "$@"; do xdotool keyup "$k"; done
-  sleep 0.4
-}
-wait_for() {
-  limit=$1; shift
-  i=0
-  while ! "$@"; do
-    i=$((i + 1)); [ "$i" -le $((limit * 10)) ] || return 1; sleep 0.1
-  done
-}
 png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
 newest() { ls -t "$1" 2>/dev/null | head -1; }
 
 # Where the weights of head 1 are drawn (window coordinates = screen: no window manager).
-"$app" "$preset" --screenshot "$work/layout.png" >/dev/null
+layout "$preset"
 cell=$(python3 - "$work/layout.png.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -49,41 +31,41 @@ PY
 set -- $cell
 cx=$1; cy=$2
 
-"$app" "$preset" >"$work/app.log" 2>&1 &
-pid=$!
-wait_for 15 xdotool search --name attnlab >/dev/null || fail "no window"
-sleep 1
-xdotool windowfocus "$(xdotool search --name attnlab | head -1)"
+start "$preset"
 
 # F12 and Shift+F12
 press F12
-wait_for 5 test -n "$(newest "$XDG_PICTURES_DIR")" || fail "F12 wrote nothing into $XDG_PICTURES_DIR"
+wait_for "$wait_limit" sh -c "ls '$XDG_PICTURES_DIR'/*.png" >/dev/null 2>&1 || fail "F12 wrote nothing into $XDG_PICTURES_DIR"
 shot=$XDG_PICTURES_DIR/$(newest "$XDG_PICTURES_DIR")
+wait_for "$wait_limit" png_done "$shot" || fail "F12: the PNG was never finished"
 [ "$(png_size "$shot")" = "1280x800" ] || fail "F12: $(png_size "$shot"), expected 1280x800"
 press shift F12
-wait_for 10 sh -c "ls '$XDG_PICTURES_DIR' | grep -q '@2x'" || fail "Shift+F12 wrote nothing"
+wait_for "$wait_limit" sh -c "ls '$XDG_PICTURES_DIR' | grep -q '@2x'" || fail "Shift+F12 wrote nothing"
 shot2=$XDG_PICTURES_DIR/$(ls "$XDG_PICTURES_DIR" | grep '@2x' | head -1)
+wait_for "$wait_limit" png_done "$shot2" || fail "Shift+F12: the PNG was never finished"
 [ "$(png_size "$shot2")" = "2560x1600" ] || fail "Shift+F12: $(png_size "$shot2"), expected 2560x1600"
 echo "F12: $(png_size "$shot"), Shift+F12: $(png_size "$shot2")"
 
 # Right-click menu rows, below the pointer: title (+18), Export PNG (+46), Export SVG (+68),
 # Export CSV (+90); the PNG submenu's rows 1x, 2x, 4x are level with Export PNG and below it.
 menu() {  # menu ROW [SUBMENU_ROW]
-  xdotool mousemove "$cx" "$cy"; sleep 0.3
-  xdotool mousedown 3; sleep 0.15; xdotool mouseup 3; sleep 0.5
-  xdotool mousemove $((cx + 30)) $((cy + $1)); sleep 0.6
+  right_click "$cx" "$cy"
+  move $((cx + 30)) $((cy + $1))
   if [ $# -gt 1 ]; then
-    xdotool mousemove $((cx + 200)) $((cy + $1)); sleep 0.2   # along the row into the submenu
-    xdotool mousemove $((cx + 320)) $((cy + $1)); sleep 0.4
-    xdotool mousemove $((cx + 320)) $((cy + $2)); sleep 0.4
+    until_seen "the submenu of the row $1 px down" popup_changed "$menu"
+    frames 1  # a popup's first frame only measures it
+    move $((cx + 200)) $((cy + $1))   # along the row into the submenu
+    move $((cx + 320)) $((cy + $1))
+    move $((cx + 320)) $((cy + $2))
   fi
-  xdotool mousedown 1; sleep 0.15; xdotool mouseup 1; sleep 0.6
-  press Return   # the file browser proposes the CLI's file name in the home folder
-  sleep 0.5
+  button 1 1
+  # the file browser proposes the CLI's file name in the home folder, its name field in front
+  until_seen "the file browser" field_is text_input 1
+  press Return
 }
 "$cli" export "$preset" --out "$work/cli" --what Q --head 1 --format png,svg,csv --scale 2 >/dev/null
 same() {  # same WINDOW_FILE CLI_FILE
-  wait_for 5 test -f "$1" || fail "nothing written to $1"
+  wait_for "$wait_limit" test -f "$1" || fail "nothing written to $1"
   cmp -s "$1" "$2" || fail "$(basename "$1") differs from the CLI's $(basename "$2")"
   echo "$(basename "$1") == attnlab-cli's $(basename "$2")"
 }
