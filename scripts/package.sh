@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh >&2
 build=${ATTNLAB_PACKAGE_BUILD_DIR:-build-package}
 rm -rf "$build"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_NATIVE=OFF \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_NATIVE=OFF -DATTNLAB_UNITY_BUILD=ON \
       -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_BENCH=OFF >&2
 cmake --build "$build" -j"$(nproc)" >&2
 (cd "$build" && cpack -G DEB >&2)

@@ -1,38 +1,71 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine: install what is missing, build, run the whole test suite.
+#
+# Every test runs once, in the build where it means something (docs/PERFORMANCE.md, "The suite's own
+# time"):
+#   1. build-asan/: core, CLI, window and every test under AddressSanitizer + UndefinedBehaviorSanitizer
+#      (LeakSanitizer too): the unit tests, the CLI's, the hostile inputs and the window's tests under
+#      Xvfb. Any report fails the run.
+#   2. build/: the Release programs users install: the installed tree, the Debian package, the idle
+#      window's CPU use and the benchmarks' smoke run, which only a Release build can answer.
+#   3. Short libFuzzer runs (docs/ROBUSTNESS.md).
+# Both builds compile each target's sources in batches (ATTNLAB_UNITY_BUILD). Each step's time is
+# printed as "== step: N s" and collected in build-asan/suite-times.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
-# Window tests drive a real X server with real input; one retry absorbs a lost event on a busy
-# machine, a test failing twice fails the run.
-ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600 --repeat until-pass:2
+jobs=$(nproc)
+times=$PWD/build-asan/suite-times.txt
+timed() {  # timed NAME COMMAND...: runs it, prints and records how long it took
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  local took=$((SECONDS - start))
+  echo "== $name: $took s"
+  mkdir -p "$(dirname "$times")"
+  echo "$name $took" >>"$times"
+}
 
-# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer: core, CLI, tests and the window
-# with its Xvfb tests. Any report fails the run.
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=address,undefined \
-  -DATTNLAB_BUILD_BENCH=OFF
-cmake --build build-asan -j"$(nproc)"
+rm -f "$times"
+timed install-deps scripts/install-deps.sh
+
+# 1. Sanitized: everything but the benchmarks. -O1 -g1: ASan's own advice (-O1 keeps stacks exact);
+# line tables are all a report's stack needs.
+timed configure-asan cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DATTNLAB_SANITIZE=address,undefined -DATTNLAB_BUILD_BENCH=OFF -DATTNLAB_UNITY_BUILD=ON
+timed build-asan cmake --build build-asan -j"$jobs"
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# The installed tree and the .deb are checked in the Release build above: a sanitized binary names
-# its sources (install_no_build_path) and its installed window would need the gui pass's options.
+# The window tests drive a real X server with real input; one retry absorbs a lost event on a busy
+# machine, a test failing twice fails the run.
+# The installed tree, the package, idle CPU and the benchmarks are the Release pass's (below): a
+# sanitized binary names its sources and its idle CPU use means nothing.
+release_only='^install_|^package_|^release_'
 ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 900 -E '^gui_|^install_|^package_'
+  timed test-asan ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 900 \
+  -E "$release_only|^gui_" --repeat until-pass:2
 # The window's tests with LeakSanitizer too: attnlab-harness keeps Mesa's driver loaded until exit, so
-# what the driver holds stays reachable. gui_idle_cpu measures CPU use, meaningless under ASan.
+# what the driver holds stays reachable.
 # intercept_tls_get_addr=0: GCC 12's LeakSanitizer reads the dynamic TLS slots of glibc 2.36 wrongly
 # (a garbage range, "Tracer caught signal 11" at exit, in 6 of 8 runs of the Phuong & Hutter
 # Algorithm 3 preset); without the interception it scans no dlopen'd library's dynamic TLS (Mesa's),
 # which can only add false leak reports, never hide one.
 ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0 \
-  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 300 -R '^gui_' \
-  -E '^gui_idle_cpu$|^gui_shipping_flags$' --repeat until-pass:2
+  timed test-asan-window ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 300 -R '^gui_' \
+  -E '^gui_shipping_flags$' --repeat until-pass:2
 # gui_shipping_flags also runs attnlab, which has no test code to keep the driver loaded: Mesa
 # unloads it at exit and its ~5.5 KB then has no module name for a suppression to match.
 ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=0 \
-  ctest --test-dir build-asan --output-on-failure --timeout 300 -R '^gui_shipping_flags$' --repeat until-pass:2
+  timed test-asan-shipping ctest --test-dir build-asan --output-on-failure --timeout 300 \
+  -R '^gui_shipping_flags$' --repeat until-pass:2
 
-# Short libFuzzer runs: the scenario loader, validator and compute for 60 s, the cell syntax and the
-# paste parser for 20 s each (docs/ROBUSTNESS.md).
-scripts/fuzz.sh 60
+# 2. Release: only the programs users install and the tests that exist to check a Release build.
+timed configure-release cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_UNITY_BUILD=ON \
+  -DATTNLAB_RELEASE_CHECKS_ONLY=ON
+timed build-release cmake --build build -j"$jobs"
+timed test-release ctest --test-dir build --output-on-failure -j"$jobs" --timeout 600 --repeat until-pass:2
+
+# 3. Short libFuzzer runs: the scenario loader, validator and compute for 60 s, the cell syntax and
+# the paste parser for 20 s each (docs/ROBUSTNESS.md).
+timed fuzz scripts/fuzz.sh 60
+echo "== the suite's steps (seconds):"
+cat "$times"
