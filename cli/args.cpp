@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "attnlab/message_text.h"
 #include "commands.h"
 
 namespace attnlab::cli {
@@ -14,8 +15,10 @@ int whole_number(const std::string& option, const std::string& text, int lo, int
   } catch (const std::exception&) {
   }
   throw UsageError(option + " expects a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                   ", got '" + text + "'");
+                   ", got " + quote_arg(text));
 }
+
+std::string quote_arg(const std::string& text) { return "'" + excerpt(text) + "'"; }
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;

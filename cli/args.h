@@ -9,6 +9,9 @@ namespace attnlab::cli {
 /// `text`, the value of `option` ("--decimals"), as a whole number in [lo, hi]; throws UsageError
 /// naming the option otherwise.
 int whole_number(const std::string& option, const std::string& text, int lo, int hi);
+/// `text` from the command line between single quotes, as an excerpt (message_text.h): a 100 KB
+/// argument cannot make a usage message long.
+std::string quote_arg(const std::string& text);
 /// "a,b,,c" -> {"a", "b", "c"}: an option's comma-separated list, empty items dropped.
 std::vector<std::string> split_list(const std::string& text);
 

@@ -43,7 +43,7 @@ Shape parse_shape(const std::string& text) {
   char x1 = 0, x2 = 0, rest = 0;
   const int read = std::sscanf(text.c_str(), "%d%c%d%c%d%c", &s.n, &x1, &s.e, &x2, &s.h, &rest);
   if (read != 5 || x1 != 'x' || x2 != 'x' || s.n < 1 || s.e < 1 || s.h < 1)
-    throw UsageError("--shape expects NxExH (tokens x d_model x heads), e.g. 256x256x8, got '" + text + "'");
+    throw UsageError("--shape expects NxExH (tokens x d_model x heads), e.g. 256x256x8, got " + quote_arg(text));
   if (s.e % s.h != 0)
     throw UsageError("--shape " + text + ": " + std::to_string(s.h) + " heads do not divide d_model " +
                      std::to_string(s.e));
@@ -105,7 +105,7 @@ void with_features(Scenario& s, const std::string& list) {
     else if (f == "window") s.mask.causal = true, s.mask.window = std::max(1, s.n_x() / 4);
     else if (f == "sinusoidal") s.positional_encoding = PositionalEncoding::sinusoidal;
     else if (f == "gqa") set_kv_head_count(s, s.num_heads % 2 == 0 ? 2 : 1);
-    else throw UsageError("--with expects a list of rope, alibi, window, sinusoidal, gqa, got '" + f + "'");
+    else throw UsageError("--with expects a list of rope, alibi, window, sinusoidal, gqa, got " + quote_arg(f));
   }
 }
 
@@ -123,10 +123,10 @@ int run_bench(const BenchOptions& p) {
   const bool json = p.json;
   const std::string& layout = p.layout;
   if (layout != "rows" && layout != "columns")
-    throw UsageError("--layout expects rows or columns, got '" + layout + "'");
+    throw UsageError("--layout expects rows or columns, got " + quote_arg(layout));
   const std::string& edit = p.edit;
   if (edit != "none" && edit != "x" && edit != "scale" && edit != "wq" && edit != "wo")
-    throw UsageError("--edit expects none, x, scale, wq or wo, got '" + edit + "'");
+    throw UsageError("--edit expects none, x, scale, wq or wo, got " + quote_arg(edit));
 
   Scenario built = bench_scenario(shape, static_cast<std::uint64_t>(seed));
   with_features(built, p.with);

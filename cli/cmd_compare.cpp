@@ -12,6 +12,7 @@
 #include "attnlab/attention.h"
 #include "attnlab/scenario_io.h"
 #include "attnlab/trace_diff.h"
+#include "args.h"
 #include "commands.h"
 
 namespace attnlab::cli {
@@ -68,7 +69,7 @@ int run_compare(const CompareOptions& p) {
   const std::vector<std::string>& files = p.files;
   if (files.size() != 2) throw UsageError("compare expects two files, A.json B.json, got " + std::to_string(files.size()));
   const std::string& format = p.format;
-  if (format != "json" && format != "text") throw UsageError("--format expects json or text, got '" + format + "'");
+  if (format != "json" && format != "text") throw UsageError("--format expects json or text, got " + quote_arg(format));
   Trace traces[2];
   for (int k = 0; k < 2; ++k) {
     try {

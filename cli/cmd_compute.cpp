@@ -18,7 +18,7 @@ struct ComputeOptions {
 
 int run_compute(const ComputeOptions& p) {
   const std::string& format = p.format;
-  if (format != "json" && format != "text") throw UsageError("--format expects json or text, got '" + format + "'");
+  if (format != "json" && format != "text") throw UsageError("--format expects json or text, got " + quote_arg(format));
   const int precision = whole_number("--precision", p.precision, 0, 17);
   Scenario scenario;
   Trace trace;

@@ -59,7 +59,7 @@ std::vector<Stage> parse_stages(const std::string& text) {
   for (const std::string& name : split_list(text)) {
     const auto stage = stage_from_name(name);
     if (!stage)
-      throw UsageError("--what expects a list of X_pos,Q,K,V,Q_rot,K_rot,scores,scaled,bias,masked,weights,head_output,concat,output or all, got '" + name + "'");
+      throw UsageError("--what expects a list of X_pos,Q,K,V,Q_rot,K_rot,scores,scaled,bias,masked,weights,head_output,concat,output or all, got " + quote_arg(name));
     stages.push_back(*stage);
   }
   if (stages.empty()) throw UsageError("--what expects at least one matrix");
@@ -70,7 +70,7 @@ std::vector<std::string> parse_formats(const std::string& text) {
   const auto formats = split_list(text);
   for (const std::string& f : formats)
     if (f != "png" && f != "svg" && f != "csv" && f != "numpy" && f != "gif")
-      throw UsageError("--format expects a list of png,svg,csv,numpy (gif with --sweep), got '" + f + "'");
+      throw UsageError("--format expects a list of png,svg,csv,numpy (gif with --sweep), got " + quote_arg(f));
   if (formats.empty()) throw UsageError("--format expects at least one of png,svg,csv,numpy");
   return formats;
 }
@@ -93,7 +93,7 @@ ExportOptions parse_options(const ExportArgs& p) {
   o.style.decimals = whole_number("--decimals", p.decimals, kMinDecimals, kMaxDecimals);
   const std::string& map = p.colormap;
   const auto maps = colormaps_from_name(map);
-  if (!maps) throw UsageError("--colormap expects viridis, cividis, grayscale, rdbu or gray-diverging, got '" + map + "'");
+  if (!maps) throw UsageError("--colormap expects viridis, cividis, grayscale, rdbu or gray-diverging, got " + quote_arg(map));
   o.maps = *maps;
   if (o.lesson && (p.has("--what") || p.has("--head") || p.format != "png"))
     throw UsageError("--lesson writes one PNG slide per step: it takes no --what, --head or --format");
@@ -108,7 +108,7 @@ ExportOptions parse_options(const ExportArgs& p) {
     if (o.lesson) throw UsageError("--sweep animates figures: it takes no --lesson");
     for (const std::string& f : o.formats)
       if (f != "gif" && f != "png" && f != "svg")
-        throw UsageError("--sweep writes --format gif, png or svg frames, got '" + f + "'");
+        throw UsageError("--sweep writes --format gif, png or svg frames, got " + quote_arg(f));
   } else if (gif) {
     throw UsageError("--format gif animates a sweep: it needs --sweep PARAM=FROM:TO:FRAMES");
   }

@@ -7,6 +7,7 @@
 
 #include "attnlab/memory.h"
 #include "attnlab/message_text.h"
+#include "args.h"
 #include "commands.h"
 
 namespace {
@@ -25,8 +26,8 @@ std::string usage_message(const CLI::ParseError& e) {
 
 /// An argument no command or option took: the first, as the hand-written parser named it.
 std::string leftover_message(const std::string& arg) {
-  if (arg.size() > 1 && arg[0] == '-') return "unknown option " + arg.substr(0, arg.find('='));
-  return "unexpected argument '" + arg + "'";
+  if (arg.size() > 1 && arg[0] == '-') return "unknown option " + attnlab::excerpt(arg.substr(0, arg.find('=')));
+  return "unexpected argument " + quote_arg(arg);
 }
 
 /// Where the options of what was typed are listed: the command's --help, or the program's.
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
       std::cout << usage_text(program);
       return 2;
     }
-    return bad_usage("unknown command '" + program.remaining().front() + "'");
+    return bad_usage("unknown command " + quote_arg(program.remaining().front()));
   } catch (const UsageError& e) {
     return bad_usage(e.what());
   } catch (const std::exception& e) {  // a bug, not bad input: still no abort

@@ -10,6 +10,7 @@
 #include "attnlab/limits.h"
 #include "attnlab/model.h"
 #include "attnlab/positions.h"
+#include "attnlab/message_text.h"
 
 namespace attnlab {
 namespace {
@@ -224,7 +225,7 @@ std::string CellRef::text() const {
 CellRef parse_cell_ref(const std::string& text) {
   std::optional<CellRef> ref = read_cell_ref(text);
   if (!ref)
-    throw ScenarioError("cell \"" + text + "\": expected NAME, NAME[i] or NAME[i][j], optionally after heads[h]. " +
+    throw ScenarioError("cell " + quoted_excerpt(text) + ": expected NAME, NAME[i] or NAME[i][j], optionally after heads[h]. " +
                         "(e.g. scale, b_v[1], W_q[0][1], heads[1].W_k[0][0])");
   return *ref;
 }
@@ -278,7 +279,7 @@ std::string CellEdit::source() const {
 
 CellEdit parse_cell_edit(const std::string& text) {
   const auto syntax_error = [&] {
-    throw ScenarioError("cell edit \"" + text + "\": expected MATRIX[row][col]=VALUE, e.g. W_q[0][1]=0.5");
+    throw ScenarioError("cell edit " + quoted_excerpt(text) + ": expected MATRIX[row][col]=VALUE, e.g. W_q[0][1]=0.5");
   };
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos) syntax_error();
@@ -302,11 +303,11 @@ double parse_cell_value(const std::string& where, const std::string& text) {
   errno = 0;
   const double v = std::strtod(begin, &end);
   while (end && *end == ' ') ++end;
-  if (end == begin || *end != '\0') throw ScenarioError(where + ": expected a number, got \"" + text + "\"");
+  if (end == begin || *end != '\0') throw ScenarioError(where + ": expected a number, got " + quoted_excerpt(text));
   if (!std::isfinite(v) || errno == ERANGE)
-    throw ScenarioError(where + ": expected a finite number, got \"" + text + "\"");
+    throw ScenarioError(where + ": expected a finite number, got " + quoted_excerpt(text));
   if (std::fabs(v) > max_cell_magnitude)
-    throw ScenarioError(where + ": expected a value between -1e6 and 1e6, got " + text);
+    throw ScenarioError(where + ": expected a value between -1e6 and 1e6, got " + excerpt(text));
   return v;
 }
 

@@ -8,6 +8,7 @@
 
 #include "attnlab/limits.h"
 #include "attnlab/scenario.h"
+#include "attnlab/message_text.h"
 
 namespace attnlab {
 
@@ -86,7 +87,7 @@ double parse_number(const std::string& field, std::size_t i, std::size_t j) {
   const std::string where = "row " + std::to_string(i + 1) + ", column " + std::to_string(j + 1);
   char* end = nullptr;
   const double x = std::strtod(field.c_str(), &end);
-  if (end == field.c_str() || *end != '\0') fail(where + ": expected a number, got \"" + field + "\"");
+  if (end == field.c_str() || *end != '\0') fail(where + ": expected a number, got " + quoted_excerpt(field));
   if (!std::isfinite(x)) fail(where + ": expected a finite number, got " + field);
   return x;
 }

@@ -78,6 +78,8 @@ std::string excerpt(std::string_view text, std::size_t max) {
   return printable_head(text, half, head_end) + "..." + printable_tail(text.substr(head_end), max - 3 - half);
 }
 
+std::string quoted_excerpt(std::string_view text) { return "\"" + excerpt(text) + "\""; }
+
 std::string prefix_excerpt(std::string_view text, std::size_t max) {
   std::size_t end = 0;
   const std::string head = printable_head(text, max, end);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "attnlab/number_format.h"
+#include "attnlab/message_text.h"
 
 namespace attnlab {
 namespace {
@@ -14,22 +15,22 @@ namespace {
 const char* const kShape = ": expected PARAM=FROM:TO:FRAMES, e.g. scale=0.1:2:40";
 
 double parse_end(const std::string& text, const std::string& what, const std::string& sweep) {
-  if (text.empty()) throw ScenarioError("\"" + sweep + "\": " + what + " is missing" + kShape);
+  if (text.empty()) throw ScenarioError(quoted_excerpt(sweep) + ": " + what + " is missing" + kShape);
   const char* begin = text.c_str();
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(begin, &end);
   if (end == begin || *end != '\0')
-    throw ScenarioError("\"" + sweep + "\": " + what + " expected a number, got \"" + text + "\"");
+    throw ScenarioError(quoted_excerpt(sweep) + ": " + what + " expected a number, got " + quoted_excerpt(text));
   if (!std::isfinite(v) || errno == ERANGE)
-    throw ScenarioError("\"" + sweep + "\": " + what + " expected a finite number, got \"" + text + "\"");
+    throw ScenarioError(quoted_excerpt(sweep) + ": " + what + " expected a finite number, got " + quoted_excerpt(text));
   return v;
 }
 
 int parse_frames(const std::string& text, const std::string& sweep) {
-  const std::string expected = "\"" + sweep + "\": FRAMES expected a whole number from " +
+  const std::string expected = quoted_excerpt(sweep) + ": FRAMES expected a whole number from " +
                                std::to_string(kMinSweepFrames) + " to " + std::to_string(kMaxSweepFrames) +
-                               ", got \"" + text + "\"";
+                               ", got " + quoted_excerpt(text);
   if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos)
     throw ScenarioError(expected);
   const int frames = std::stoi(text);
@@ -52,12 +53,12 @@ double Sweep::value(int k) const {
 
 Sweep parse_sweep(const std::string& text) {
   const auto eq = text.find('=');
-  if (eq == std::string::npos) throw ScenarioError("\"" + text + "\"" + kShape);
+  if (eq == std::string::npos) throw ScenarioError(quoted_excerpt(text) + kShape);
   const std::string ends = text.substr(eq + 1);
   const auto c1 = ends.find(':');
   const auto c2 = c1 == std::string::npos ? std::string::npos : ends.find(':', c1 + 1);
   if (c2 == std::string::npos || ends.find(':', c2 + 1) != std::string::npos)
-    throw ScenarioError("\"" + text + "\"" + kShape);
+    throw ScenarioError(quoted_excerpt(text) + kShape);
   Sweep s;
   s.param = parse_cell_ref(text.substr(0, eq));
   s.from = parse_end(ends.substr(0, c1), "FROM", text);

@@ -19,6 +19,9 @@ std::string printable_text(std::string_view text);
 /// around "..." (the end keeps what a parser stopped at: a bad byte, a missing quote).
 std::string excerpt(std::string_view text, std::size_t max = kMaxExcerptBytes);
 
+/// `text` as an excerpt between double quotes: how a message quotes what the user gave.
+std::string quoted_excerpt(std::string_view text);
+
 /// The beginning of `text`, escaped, at most `max` bytes, with "..." when cut (a number, a key).
 std::string prefix_excerpt(std::string_view text, std::size_t max);
 
