@@ -215,10 +215,7 @@ std::vector<SweepView> check_request(const ExportOptions& o, const Scenario& sce
       throw UsageError(std::string("--sweep ") + e.what());
     }
   }
-  if (o.lesson) {
-    lesson::lesson_of(scenario);  // a scenario without a lesson
-    return {};
-  }
+  if (o.lesson) return {};  // export_lesson reads the lesson before it makes the folder
   return selected_views(o, trace);
 }
 

@@ -33,7 +33,6 @@ TEST(TextFit, LongestFittingMeasuresLogarithmicallyAndNeverFarPastTheAnswer) {
 
 TEST(TextFit, CodePointOffsetsFromBothEnds) {
   const std::string s = "a\xC3\xBC" "b\xE2\x80\xA6" "c";  // a ü b … c
-  EXPECT_EQ(code_point_count(s), 5u);
   EXPECT_EQ(after_code_points(s, 0), 0u);
   EXPECT_EQ(after_code_points(s, 2), 3u);
   EXPECT_EQ(after_code_points(s, 4), 7u);

@@ -35,12 +35,6 @@ double width_up_to(std::string_view text, double cap, const std::function<double
   }
 }
 
-std::size_t code_point_count(std::string_view text) {
-  std::size_t n = 0;
-  for (char c : text) n += !continuation(c);
-  return n;
-}
-
 std::size_t after_code_points(std::string_view text, std::size_t count) {
   std::size_t i = 0;
   for (std::size_t k = 0; k < count && i < text.size(); ++k) {

@@ -20,8 +20,6 @@ std::size_t longest_fitting(std::size_t n, const std::function<bool(std::size_t)
 /// label costs what its first few hundred characters cost.
 double width_up_to(std::string_view text, double cap, const std::function<double(std::string_view)>& width);
 
-/// Number of code points in UTF-8 `text` (a stray byte counts as one).
-std::size_t code_point_count(std::string_view text);
 /// Byte offset just after the first `count` code points of `text` (its size when it has fewer).
 std::size_t after_code_points(std::string_view text, std::size_t count);
 /// Byte offset where the last `count` code points of `text` begin (0 when it has fewer).
