@@ -47,5 +47,6 @@ Run add_bench(CLI::App& program);
 Run add_export(CLI::App& program);
 Run add_compare(CLI::App& program);
 Run add_sensitivity(CLI::App& program);
+Run add_model(CLI::App& program);
 
 }  // namespace attnlab::cli

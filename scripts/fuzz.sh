@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (Debian's clang) in build-fuzz/ and runs each with one worker, one
 # after the other: fuzz_scenario (the scenario loader, validator, compute and one sensitivity) for
 # SECONDS (default 60), then fuzz_cell_ref (the cell syntax, sweeps, cell edits, --of) and
-# fuzz_matrix_text (the paste parser) for SECONDS / 3 each. `scripts/fuzz.sh 60 fuzz_cell_ref`
+# fuzz_matrix_text (the paste parser), fuzz_safetensors (a model's weights header) and
+# fuzz_tokenizer (tokenizer.json and a text to encode) for SECONDS / 3 each. `scripts/fuzz.sh 60 fuzz_cell_ref`
 # runs one target for the whole SECONDS.
 #
 # Seeds: fuzz_scenario reads fuzz/corpus (fixture scenarios and hand-made seeds), assets/presets and
@@ -14,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 only="${2:-}"
-targets=(fuzz_scenario fuzz_cell_ref fuzz_matrix_text)
+targets=(fuzz_scenario fuzz_cell_ref fuzz_matrix_text fuzz_safetensors fuzz_tokenizer)
 # -g1: line tables are all a crash's stack needs; the core's sources compiled in batches.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DATTNLAB_UNITY_BUILD=ON \
@@ -37,13 +38,18 @@ run() {  # run TARGET SECONDS ARGS...: one fuzzing run; a crash is recorded, not
   fi
 }
 
-mkdir -p build-fuzz/corpus build-fuzz/corpus_cells build-fuzz/corpus_matrix_text
+mkdir -p build-fuzz/corpus build-fuzz/corpus_cells build-fuzz/corpus_matrix_text build-fuzz/corpus_safetensors \
+  build-fuzz/corpus_tokenizer
 run fuzz_scenario "$seconds" build-fuzz/corpus fuzz/corpus assets/presets tests/hostile \
   -dict=fuzz/scenario.dict -max_len=8192 -artifact_prefix=build-fuzz/
 run fuzz_cell_ref "$short" build-fuzz/corpus_cells fuzz/corpus_cells \
   -dict=fuzz/cells.dict -max_len=256 -artifact_prefix=build-fuzz/fuzz_cell_ref-
 run fuzz_matrix_text "$short" build-fuzz/corpus_matrix_text fuzz/corpus_matrix_text \
   -max_len=4096 -artifact_prefix=build-fuzz/fuzz_matrix_text-
+run fuzz_safetensors "$short" build-fuzz/corpus_safetensors fuzz/corpus_safetensors \
+  -dict=fuzz/safetensors.dict -max_len=4096 -artifact_prefix=build-fuzz/fuzz_safetensors-
+run fuzz_tokenizer "$short" build-fuzz/corpus_tokenizer fuzz/corpus_tokenizer \
+  -dict=fuzz/tokenizer.dict -max_len=8192 -artifact_prefix=build-fuzz/fuzz_tokenizer-
 
 if [[ -n "$only" && ! " ${targets[*]} " =~ " $only " ]]; then
   echo "fuzz.sh: no target $only (${targets[*]})" >&2

@@ -557,3 +557,82 @@ TEST(CellEdits, CellEditOfASourceEqualsParsingTheSameText) {
 }
 
 }  // namespace
+
+namespace {
+
+// Switching a head off: its weights stay, its block of the concatenation is zero, the output is the
+// others' alone; on again restores the scenario exactly. On every preset and every head.
+TEST(HeadEdits, SwitchingAHeadOffZeroesOnlyItsOutputAndOnUndoesIt) {
+  for (const char* name : kPresets) {
+    const Scenario original = preset(name);
+    for (int h = 0; h < original.head_count(); ++h) {
+      Scenario s = original;
+      attnlab::set_head_off(s, h, true);
+      ASSERT_EQ(s.heads_off, std::vector<int>{h});
+      const Scenario rows = attnlab::with_layout(s, Layout::rows);
+      const attnlab::Model m = attnlab::resolve(rows);
+      const attnlab::Trace on = attnlab::compute(attnlab::with_layout(original, Layout::rows));
+      const attnlab::Trace off = attnlab::compute(rows);
+      for (int g = 0; g < m.num_heads; ++g) {
+        EXPECT_EQ(off.heads[std::size_t(g)].weights, on.heads[std::size_t(g)].weights) << name << " head " << g;
+        const Matrix expected = g == h ? Matrix(Matrix::Zero(on.heads[std::size_t(g)].output.rows(), m.d_v))
+                                       : on.heads[std::size_t(g)].output;
+        EXPECT_EQ(off.heads[std::size_t(g)].output, expected) << name << " head " << g;
+        EXPECT_EQ(off.concat.middleCols(g * m.d_v, m.d_v), expected) << name << " head " << g;
+      }
+      const Matrix output = m.has_W_o() ? Matrix((off.concat * *m.W_o).rowwise() + m.b_o.transpose()) : off.concat;
+      EXPECT_LT((off.output - output).cwiseAbs().maxCoeff(), 1e-12) << name << " head " << h;
+      attnlab::set_head_off(s, h, false);
+      EXPECT_EQ(attnlab::scenario_to_json(s), attnlab::scenario_to_json(original)) << name;
+    }
+  }
+}
+
+TEST(HeadEdits, HeadsOffStayAscendingRoundTripAndFollowTheHeadCount) {
+  Scenario s = preset("vaswani-q3-two-heads");
+  attnlab::set_head_count(s, 4);
+  attnlab::set_head_off(s, 3, true);
+  attnlab::set_head_off(s, 1, true);
+  attnlab::set_head_off(s, 1, true);  // twice off is off once
+  EXPECT_EQ(s.heads_off, (std::vector<int>{1, 3}));
+  EXPECT_EQ(attnlab::scenario_from_string(attnlab::scenario_to_text(s)).heads_off, s.heads_off);
+  attnlab::set_head_count(s, 2);
+  EXPECT_EQ(s.heads_off, std::vector<int>{1});
+  EXPECT_NO_THROW(attnlab::validate(s));
+  EXPECT_THROW(attnlab::set_head_off(s, 2, true), attnlab::ScenarioError);
+  try {
+    attnlab::set_head_off(s, -1, true);
+  } catch (const attnlab::ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "heads_off: no head -1 (2 heads, 0 to 1)");
+  }
+}
+
+TEST(HeadEdits, HeadsOffTheCoreRefusesNameTheEntry) {
+  Scenario s = preset("vaswani-q3-two-heads");
+  s.heads_off = {0, 2};
+  EXPECT_THROW(
+      {
+        try {
+          attnlab::validate(s);
+        } catch (const attnlab::ScenarioError& e) {
+          EXPECT_STREQ(e.what(), "heads_off[1]: expected a query head from 0 to 1, got 2");
+          throw;
+        }
+      },
+      attnlab::ScenarioError);
+  s.heads_off = {1, 1};
+  try {
+    attnlab::validate(s);
+    ADD_FAILURE() << "a head listed twice";
+  } catch (const attnlab::ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "heads_off[1]: head 1 is listed twice");
+  }
+  try {
+    attnlab::scenario_from_string(R"({"X": [[1]], "heads_off": ["a"]})");
+    ADD_FAILURE() << "a string for a head";
+  } catch (const attnlab::ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("heads_off[0]: expected a query head index"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attnlab/scenario_io.h"
 #include "test_support.h"
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using attnlab::Scenario;
 
 constexpr double kTolerance = 1e-9;  // relative to max(1, |value|)
 const char* const kPython = "/usr/bin/python3";
@@ -103,6 +105,14 @@ TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
       std::ofstream(scenario) << doc.at("scenario").dump();
       expect_script_matches_cli(scenario);
     }
+}
+
+TEST(ExportNumpy, ScriptZeroesTheHeadsSwitchedOff) {
+  Scenario s = attnlab::load_scenario(attnlab::testing::preset_path("vaswani-q3-two-heads"));
+  s.heads_off = {0};
+  const fs::path path = scratch.fresh("heads_off") / "heads_off.json";
+  attnlab::save_scenario(s, path.string());
+  expect_script_matches_cli(path);
 }
 
 TEST(ExportNumpy, ScriptIsWrittenToTheOutputDirectory) {

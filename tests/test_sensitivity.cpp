@@ -269,6 +269,13 @@ std::string swapped(const std::string& of) {
   return r.text();
 }
 
+/// gqa_rope_alibi with head 1 switched off: its output is the constant 0.
+Scenario head_off(unsigned seed) {
+  Scenario s = gqa_rope_alibi(seed);
+  s.heads_off = {1};
+  return s;
+}
+
 std::vector<Case> cases() {
   return {
       {full_self(1),
@@ -279,6 +286,7 @@ std::vector<Case> cases() {
       {gqa_rope_alibi(3),
        {"output[4][1]", "concat[2][7]", "heads[3].weights[4][3]", "heads[2].scores[2][4]"}},
       {kv_heads_encoded(4), {"output[3][2]", "concat[1][3]", "heads[1].weights[2][1]"}},
+      {head_off(6), {"output[4][1]", "concat[2][0]", "heads[1].weights[4][3]", "heads[0].output[3][1]"}},
   };
 }
 
@@ -292,6 +300,16 @@ TEST(Sensitivity, MatchesFiniteDifferencesInTheColumnsLayout) {
     Scenario s = with_layout(c.scenario, Layout::columns);
     s.title += " columns";
     for (const std::string& of : c.targets) expect_matches_finite_differences(s, swapped(of));
+  }
+}
+
+// A switched-off head's output is the constant 0: nothing moves it (its weights still have gradients).
+TEST(Sensitivity, ASwitchedOffHeadsOutputHasNoGradient) {
+  const Scenario s = head_off(7);
+  for (const char* of : {"heads[1].output[3][1]", "concat[2][3]"}) {
+    const Sensitivity g = sensitivity(s, parse_cell_ref(of));
+    EXPECT_EQ(g.value, 0.0) << of;
+    for (const Param& p : params(s, g)) EXPECT_EQ(p.grad, 0.0) << of << " " << p.name;
   }
 }
 

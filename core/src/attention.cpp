@@ -270,7 +270,7 @@ Unchanged unchanged_stages(const Trace& t, const Model& m, Layout layout) {
     k.V = keys && equal(a.W_v, b.W_v) && equal(a.b_v, b.b_v);
     k.scores = k.Q && k.K;
     k.weights = k.scores && mask;
-    k.outputs = k.weights && k.V;
+    k.outputs = k.weights && k.V && was->is_off(std::size_t(h)) == m.is_off(std::size_t(h));
     u.heads.push_back(k);
   }
   u.output = u.all(&HeadKept::outputs) && equal(was->W_o, m.W_o) && equal(was->b_o, m.b_o);
@@ -378,6 +378,7 @@ void attend_task(Plan& p, Eigen::Index task) {
   const RowStages stages{!kept.scores, !kept.weights};
   compute_rows(p.model, std::size_t(h), p.Q_scores(h), p.Kt[std::size_t(h)], p.V(h), r, b, layout, stages,
                p.t.heads[std::size_t(h)], p.Y(h), scratch, p.t.nonfinite.data() + h * p.n_x);
+  if (p.model.is_off(std::size_t(h))) p.Y(h).middleRows(r, b).setZero();  // switched off: adds nothing
 }
 
 /// Output task: a head's Y_h copied out of the concatenation (tasks 0 to H - 1), or a block of
@@ -523,6 +524,7 @@ SingleQuery single_query(const Model& model, int head, int query) {
   // sum_j a_j v_j with v_j = W_v^T z_j + b_v: W_v^T (Z^T a) + b_v sum_j a_j (0 or 1).
   const Vector Zt_a = model.keys().transpose() * r.weights;
   r.output = w.W_v.transpose() * Zt_a + w.b_v * r.weights.sum();
+  if (model.is_off(std::size_t(head))) r.output.setZero();  // switched off
   return r;
 }
 

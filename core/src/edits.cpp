@@ -364,6 +364,19 @@ void set_head_count(Scenario& s, int heads) {
     throw ScenarioError("num_heads: expected a whole number from 1 to " +
                         std::to_string(limits::max_heads) + ", got " + std::to_string(heads));
   s.num_heads = heads;
+  // Heads that no longer exist cannot stay off.
+  s.heads_off.erase(std::remove_if(s.heads_off.begin(), s.heads_off.end(), [heads](int h) { return h >= heads; }),
+                    s.heads_off.end());
+}
+
+void set_head_off(Scenario& s, int head, bool off) {
+  const int H = s.head_count();
+  if (head < 0 || head >= H)
+    throw ScenarioError("heads_off: no head " + std::to_string(head) + " (" + std::to_string(H) + " heads, 0 to " +
+                        std::to_string(H - 1) + ")");
+  auto& list = s.heads_off;
+  list.erase(std::remove(list.begin(), list.end(), head), list.end());
+  if (off) list.insert(std::upper_bound(list.begin(), list.end(), head), head);
 }
 
 std::vector<int> valid_head_counts(const Scenario& s) {

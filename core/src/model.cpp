@@ -415,6 +415,18 @@ std::optional<Rope> resolve_rope(const std::optional<Rope>& rope, long d_k) {
   return r;
 }
 
+std::vector<bool> resolve_heads_off(const std::vector<int>& heads_off, long H) {
+  std::vector<bool> off(std::size_t(H), false);
+  for (std::size_t i = 0; i < heads_off.size(); ++i) {
+    const std::string field = "heads_off[" + std::to_string(i) + "]";
+    if (heads_off[i] < 0 || heads_off[i] >= H)
+      refuse(field, "expected a query head from 0 to " + std::to_string(H - 1) + ", got " + std::to_string(heads_off[i]));
+    if (off[std::size_t(heads_off[i])]) refuse(field, "head " + std::to_string(heads_off[i]) + " is listed twice");
+    off[std::size_t(heads_off[i])] = true;
+  }
+  return off;
+}
+
 std::vector<double> resolve_slopes(const std::optional<Alibi>& alibi, long H) {
   if (!alibi) return {};
   if (alibi->slopes.empty()) return positional::alibi_slopes(int(H));
@@ -624,6 +636,7 @@ Model resolve(std::shared_ptr<const Scenario> owner) {
   const double scale = resolve_scale(s.scale, plan.d_k);
   std::optional<Rope> rope = resolve_rope(s.rope, plan.d_k);
   std::vector<double> slopes = resolve_slopes(s.alibi, plan.H);
+  std::vector<bool> off = resolve_heads_off(s.heads_off, plan.H);
 
   Model m;
   if (s.per_head()) build_per_head(s, n, plan, m);
@@ -649,6 +662,7 @@ Model resolve(std::shared_ptr<const Scenario> owner) {
   m.key_positions = std::move(c);
   m.rope = rope;
   m.slopes = std::move(slopes);
+  m.head_off = std::move(off);
   m.tokens = std::shared_ptr<const std::vector<std::string>>(owner, &s.tokens);
   check_values(s, m);
   return m;

@@ -325,12 +325,28 @@ PositionalEncoding read_encoding(const json& value) {
   return PositionalEncoding::none;
 }
 
+/// `heads_off`: query heads (0-based) whose output is zeroed; resolve() checks them against H.
+std::vector<int> read_heads_off(const json& value) {
+  if (!value.is_array()) refuse("heads_off", "expected an array of query head indices, got " + describe(value));
+  if (value.size() > std::size_t(limits::max_heads))
+    refuse("heads_off", "expected at most " + std::to_string(limits::max_heads) + " heads, got " + std::to_string(value.size()));
+  std::vector<int> heads;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const json& h = value[i];
+    if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() >= limits::max_heads)
+      refuse("heads_off[" + std::to_string(i) + "]", "expected a query head index (a whole number from 0), got " + describe(h));
+    heads.push_back(h.get<int>());
+  }
+  return heads;
+}
+
 void read_positional(const json& doc, Scenario& s) {
   if (doc.contains("positions")) s.positions = read_positions(doc["positions"], "positions");
   if (doc.contains("context_positions")) s.context_positions = read_positions(doc["context_positions"], "context_positions");
   if (doc.contains("rope")) s.rope = read_rope(doc["rope"]);
   if (doc.contains("alibi")) s.alibi = read_alibi(doc["alibi"]);
   if (doc.contains("positional_encoding")) s.positional_encoding = read_encoding(doc["positional_encoding"]);
+  if (doc.contains("heads_off")) s.heads_off = read_heads_off(doc["heads_off"]);
 }
 
 /// `kv_heads`: G objects of W_k, b_k, W_v, b_v; heads[h] then keep only W_q and b_q.
@@ -478,7 +494,7 @@ Scenario scenario_from_json(const json& doc) {
   if (!doc.is_object()) refuse("(file)", "expected a JSON object at the top level, got " + describe(doc));
   check_keys(doc, {"format", "title", "notes", "layout", "tokens", "context_tokens", "X", "Z", "W_q", "W_k", "W_v",
                    "b_q", "b_k", "b_v", "num_heads", "num_kv_heads", "heads", "kv_heads", "W_o", "b_o", "scale", "mask",
-                   "positions", "context_positions", "rope", "alibi", "positional_encoding", "view"},
+                   "positions", "context_positions", "rope", "alibi", "positional_encoding", "heads_off", "view"},
              "");
   if (doc.contains("format") && read_string(doc["format"], "format") != kFormat)
     refuse("format", std::string("expected \"") + kFormat + "\", got " + describe(doc["format"]));
@@ -618,6 +634,7 @@ void write_positional(const Scenario& s, json& doc) {
     doc["rope"] = std::move(rope);
   }
   if (s.alibi) doc["alibi"] = s.alibi->slopes.empty() ? json(true) : json(s.alibi->slopes);
+  if (!s.heads_off.empty()) doc["heads_off"] = s.heads_off;
 }
 
 json scale_json(const Scale& scale) {

@@ -109,6 +109,7 @@ ModelGradients backward(const Model& m, const Trace& t, const TraceCell& target)
     Matrix dY = target.stage == TraceCell::Stage::head_output
                     ? unit(n_x, d_v, target)
                     : Matrix(d_concat.middleCols(h * d_v, d_v));
+    if (m.is_off(std::size_t(h))) dY.setZero();  // a switched-off head's output is the constant 0
     Matrix dS;
     Matrix dV = Matrix::Zero(n_z, d_v);
     if (target.stage == TraceCell::Stage::scores) {

@@ -63,6 +63,7 @@ def render():
         name = c["case"].replace("|", "\\|")
         lines.append(f"| {i} | {name} | {where} | {cell(c['message'])} |")
     lines += render_usage()
+    lines += render_models()
     return "\n".join(lines) + "\n"
 
 
@@ -92,6 +93,33 @@ def render_usage():
         command = "attnlab-cli " + " ".join(shell_word(a) for a in c["args"])
         name = c["case"].replace("|", "\\|")
         lines.append(f"| {i} | {name} | {cell(command)} | {cell(c['message'])} |")
+    return lines
+
+
+MODELS_HEADER = """\
+## Model folders
+
+`attnlab-cli model DIR` and the window's File > Open model read other programs' files: a Hugging Face
+folder's `config.json`, safetensors weights (one file or shards with their index) and tokenizer
+files. Every safetensors header entry is checked against the file before any tensor is touched
+(offsets inside the file, sizes equal to dtype x shape, no overlap); anything attnlab does not
+compute exactly is refused by name rather than computed wrong. `tests/models/test_model_hostile.cpp`
+copies a fixture of `tests/fixtures/models`, applies the edit, runs `attnlab-cli model DIR ARGS`
+and requires exit status 1, nothing on stdout and the one line `DIR: message` on stderr. A
+tokenizer that cannot be read does not stop the model (`--ids` still works): it is reported when a
+text needs it. The safetensors header and the tokenizer files are also fuzzed
+(`fuzz/fuzz_safetensors.cpp`, `fuzz/fuzz_tokenizer.cpp`)."""
+
+
+def render_models():
+    doc = json.loads(CASES.read_text(encoding="utf-8"))
+    lines = ["", MODELS_HEADER, "", "| # | case | fixture and edit | arguments | message |",
+             "| --- | --- | --- | --- | --- |"]
+    for i, c in enumerate(doc.get("model_cases", []), 1):
+        setup = "none" if c["base"] is None else c["base"] + (": " + json.dumps(c["edit"], ensure_ascii=False) if "edit" in c else "")
+        args = " ".join(shell_word(a) for a in c["args"])
+        name = c["case"].replace("|", "\\|")
+        lines.append(f"| {i} | {name} | {cell(setup)} | {cell(args)} | {cell(c['message'])} |")
     return lines
 
 

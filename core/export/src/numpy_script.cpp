@@ -318,7 +318,13 @@ struct Writer {
     if (s.alibi) out << "    B = -slopes[len(heads)] * distance  # ALiBi's bias\n";
     out << "    S_masked = np.where(mask != 0, S_scaled" << (s.alibi ? " + B" : "") << ", -np.inf)\n"
         << "    A = softmax(S_masked, axis=" << (r ? "1)  # each row sums to 1" : "0)  # each column sums to 1") << "\n"
-        << "    Y = " << (r ? "A @ V  # n_x by d_v" : "V @ A  # d_v by n_x") << "\n"
+        << "    Y = " << (r ? "A @ V  # n_x by d_v" : "V @ A  # d_v by n_x") << "\n";
+    if (!s.heads_off.empty()) {
+      out << "    if len(heads) in [";
+      for (std::size_t i = 0; i < s.heads_off.size(); ++i) out << (i ? ", " : "") << s.heads_off[i];
+      out << "]:  # heads switched off: their output is zero\n        Y = np.zeros_like(Y)\n";
+    }
+    out
         << "    heads.append(dict(Q=Q, K=K, V=V, " << (s.rope ? "Q_rot=Q_rot, K_rot=K_rot, " : "")
         << "scores=S, scaled=S_scaled, " << (s.alibi ? "bias=B, " : "")
         << "masked=S_masked, weights=A, output=Y, kv_head=w[\"kv_head\"]))\n\n"

@@ -89,6 +89,9 @@ std::vector<int> valid_head_counts(const Scenario& s);
 void set_kv_head_count(Scenario& s, int kv_heads);
 /// The divisors of H (full matrices); empty for per-head scenarios.
 std::vector<int> valid_kv_head_counts(const Scenario& s);
+/// Switches query head `head` (0-based) off (its output zeroed: it adds nothing to the output) or
+/// back on; heads_off stays ascending. Throws "heads_off: no head 5 (4 heads, 0 to 3)".
+void set_head_off(Scenario& s, int head, bool off);
 
 // ---- One cell -------------------------------------------------------------------------------------
 

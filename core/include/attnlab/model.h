@@ -45,11 +45,13 @@ struct Model {
   std::vector<double> query_positions, key_positions;
   std::optional<Rope> rope;    ///< dims resolved (> 0); none: no rotation
   std::vector<double> slopes;  ///< ALiBi, one per query head; empty: none
+  std::vector<bool> head_off;  ///< one per query head: its output is zero (Scenario::heads_off)
   bool positional_encoding = false;  ///< X (and Z) above include the sinusoidal encoding
   /// The queries' names: the scenario's tokens (may be empty).
   std::shared_ptr<const std::vector<std::string>> tokens;
 
   bool has_W_o() const { return W_o != nullptr; }
+  bool is_off(std::size_t h) const { return h < head_off.size() && head_off[h]; }
 
   /// Query i's name in warnings: its token, or "#i" when the scenario names none.
   std::string query_label(Eigen::Index i) const {

@@ -89,6 +89,9 @@ struct Scenario {
   std::optional<Rope> rope;
   std::optional<Alibi> alibi;
   PositionalEncoding positional_encoding = PositionalEncoding::none;
+  /// Query heads switched off (0-based, ascending): each still computes its weights, but its output
+  /// Y_h is zero, so it adds nothing to the concatenation and the output ("ablating" a head).
+  std::vector<int> heads_off;
   nlohmann::json view = nlohmann::json::object();  ///< GUI state, ignored by the core
 
   bool per_head() const { return !heads.empty(); }

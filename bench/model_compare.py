@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""attnlab's model forward pass beside PyTorch's, on the same GPT-2-small-shaped weights.
+
+    bench/model_compare.py [--build build] [--dir /tmp/attnlab-gpt2-small] [--tokens 64] [--dtype F32|BF16]
+
+Writes (once) a folder with config.json and model.safetensors: 12 layers, d 768, 12 heads, vocabulary
+50257, 1024 positions, random weights (N(0, 0.02), about 500 MB in F32), then runs
+build/bench/attnlab_model_bench on it and a PyTorch float32 forward of the same weights in this
+process (every layer's attention weights computed, as attnlab records them), and prints both side by
+side with their ratio. A benchmark, not a test: nothing fails on time (docs/PERFORMANCE.md).
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+import gen_models  # noqa: E402  (re-executes under Debian's python3 when numpy/torch are missing)
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+CONFIG = {"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12, "n_positions": 1024, "n_ctx": 1024,
+          "vocab_size": 50257, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new"}
+
+
+def weights(rng):
+    d, V, P, L = CONFIG["n_embd"], CONFIG["vocab_size"], CONFIG["n_positions"], CONFIG["n_layer"]
+    shapes = {"wte.weight": (V, d), "wpe.weight": (P, d), "ln_f.weight": (d,), "ln_f.bias": (d,)}
+    for i in range(L):
+        p = f"h.{i}."
+        shapes.update({p + "ln_1.weight": (d,), p + "ln_1.bias": (d,), p + "attn.c_attn.weight": (d, 3 * d),
+                       p + "attn.c_attn.bias": (3 * d,), p + "attn.c_proj.weight": (d, d), p + "attn.c_proj.bias": (d,),
+                       p + "ln_2.weight": (d,), p + "ln_2.bias": (d,), p + "mlp.c_fc.weight": (d, 4 * d),
+                       p + "mlp.c_fc.bias": (4 * d,), p + "mlp.c_proj.weight": (4 * d, d), p + "mlp.c_proj.bias": (d,)})
+    out = {}
+    for name, shape in shapes.items():
+        a = rng.standard_normal(shape, dtype=np.float32) * 0.02
+        if name.endswith("ln_1.weight") or name.endswith("ln_2.weight") or name == "ln_f.weight":
+            a += 1.0
+        out[name] = a
+    return out
+
+
+def write_model(folder, dtype):
+    if os.path.exists(os.path.join(folder, "model.safetensors")):
+        return
+    os.makedirs(folder, exist_ok=True)
+    w = weights(np.random.default_rng(0))
+    data, _ = gen_models.safetensors_bytes({k: (dtype, v) for k, v in w.items()})
+    with open(os.path.join(folder, "model.safetensors"), "wb") as f:
+        f.write(data)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(CONFIG, f, indent=2)
+
+
+def torch_forward(folder, ids, repeats):
+    torch.set_default_dtype(torch.float32)
+    torch.set_num_threads(os.cpu_count())
+    start = time.perf_counter()
+    W = {k: torch.tensor(v, dtype=torch.float32) for k, v in gen_models.read_safetensors(
+        os.path.join(folder, "model.safetensors")).items()}
+    load = time.perf_counter() - start
+    times = []
+    with torch.no_grad():
+        for _ in range(repeats):
+            start = time.perf_counter()
+            _, logits = gen_models.forward_gpt2(CONFIG, W, torch.tensor(ids))
+            torch.softmax(logits, dim=-1)
+            times.append(time.perf_counter() - start)
+    return load, sorted(times)[len(times) // 2]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--dir", default="/tmp/attnlab-gpt2-small")
+    ap.add_argument("--tokens", type=int, default=64)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--dtype", default="F32", choices=["F32", "BF16"])
+    a = ap.parse_args()
+    folder = a.dir + ("" if a.dtype == "F32" else "-" + a.dtype.lower())
+    write_model(folder, a.dtype)
+    bench = os.path.join(a.build, "bench", "attnlab_model_bench")
+    ours = json.loads(subprocess.run([bench, folder, str(a.tokens), str(a.repeats)], check=True,
+                                     capture_output=True, text=True).stdout)
+    ids = [(i * 7919 + 13) % CONFIG["vocab_size"] for i in range(a.tokens)]
+    load, forward = torch_forward(folder, ids, a.repeats)
+    params = sum(np.prod(s) for s in [(50257, 768), (1024, 768)]) + 12 * (4 * 768 * 768 + 8 * 768 * 768 + 13 * 768) + 2 * 768
+    print(f"model: {ours['model']}, {ours['dtype']}, {a.tokens} tokens, {params / 1e6:.0f} M parameters")
+    print(f"{'':28}{'attnlab':>12}{'PyTorch':>12}{'ratio':>8}")
+    print(f"{'forward, every layer (s)':28}{ours['forward_s']:12.4f}{forward:12.4f}{ours['forward_s'] / forward:8.2f}")
+    print(f"{'open (s)':28}{ours['open_s']:12.4f}{load:12.4f}   (PyTorch: parse + copy to tensors)")
+    print(f"rerun from layer {ours['rerun_from_layer']} after an edit: {ours['rerun_s']:.4f} s; "
+          f"the layer as a scenario and its trace: {ours['layer_scenario_s']:.4f} s")
+    budget = 1.5 * params * 4 / 2**20
+    print(f"attnlab resident memory: {ours['rss_mib']:.0f} MiB now, {ours['peak_rss_mib']:.0f} MiB peak "
+          f"(1.5 x parameters at 4 bytes: {budget:.0f} MiB, plus activations)")
+    print(f"PyTorch process peak: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

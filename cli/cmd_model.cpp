@@ -1,0 +1,140 @@
+// attnlab-cli model DIR: a Hugging Face model folder (GPT-2, Llama, Qwen2) on a text or on token ids:
+// the prediction, every layer's and head's attention as JSON, or one layer as a scenario file.
+#include <CLI/CLI.hpp>
+#include <climits>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "args.h"
+#include "attnlab/models/hf_model.h"
+#include "attnlab/scenario_io.h"
+#include "commands.h"
+
+namespace attnlab::cli {
+namespace {
+
+using nlohmann::json;
+
+struct ModelOptions {
+  std::string dir, text, ids, layer, out, top = "5", heads_off;
+  bool attention = false;
+};
+
+std::vector<int> parse_ids(const std::string& text) {
+  std::vector<int> ids;
+  for (const std::string& item : split_list(text)) ids.push_back(whole_number("--ids", item, 0, INT_MAX));
+  if (ids.empty()) throw UsageError("--ids expects token ids separated by commas, got " + quote_arg(text));
+  return ids;
+}
+
+/// "5.0,11.3" -> layer 5 head 0, layer 11 head 3 (both 0-based, as in files and --layer).
+std::vector<models::HeadRef> parse_heads_off(const std::string& text) {
+  std::vector<models::HeadRef> heads;
+  for (const std::string& item : split_list(text)) {
+    const std::size_t dot = item.find('.');
+    if (dot == std::string::npos) throw UsageError("--heads-off expects LAYER.HEAD items, got " + quote_arg(item));
+    heads.push_back({whole_number("--heads-off", item.substr(0, dot), 0, INT_MAX),
+                     whole_number("--heads-off", item.substr(dot + 1), 0, INT_MAX)});
+  }
+  return heads;
+}
+
+/// What the options ask for, checked before the model is opened.
+void check_request(const ModelOptions& o, const CLI::App& command) {
+  const bool text = command.count("--text") > 0, ids = command.count("--ids") > 0;
+  if (text == ids) throw UsageError(text ? "give --text or --ids, not both" : "model needs --text TEXT or --ids LIST");
+  if (o.layer.empty() != o.out.empty())
+    throw UsageError(o.out.empty() ? "--layer needs --out FILE.json" : "--out needs --layer L (the layer to write)");
+  if (o.attention && !o.out.empty()) throw UsageError("give --attention or --layer, not both");
+}
+
+std::string decoded(const models::HfModel& model, int id) {
+  return model.tokenizer() && model.tokenizer()->contains(id) ? model.tokenizer()->decode(id) : model.label(id);
+}
+
+json predictions_json(const models::HfModel& model, const std::vector<models::Prediction>& next) {
+  json list = json::array();
+  for (const models::Prediction& p : next) list.push_back({{"id", p.id}, {"token", decoded(model, p.id)}, {"p", p.p}});
+  return list;
+}
+
+json attention_json(const models::HfModel& model, const models::ForwardRun& run) {
+  json tokens = json::array(), layers = json::array();
+  for (int id : run.ids) tokens.push_back(decoded(model, id));
+  for (const models::LayerRun& layer : run.layers) {
+    json heads = json::array();
+    for (const models::MatrixF& w : layer.weights) {
+      json rows = json::array();
+      for (Eigen::Index i = 0; i < w.rows(); ++i) rows.push_back(std::vector<float>(w.row(i).data(), w.row(i).data() + w.cols()));
+      heads.push_back({{"weights", std::move(rows)}});
+    }
+    layers.push_back({{"heads", std::move(heads)}});
+  }
+  return {{"model", model.config().model_type}, {"tokens", tokens}, {"ids", run.ids}, {"layers", layers},
+          {"next", predictions_json(model, run.next)}};
+}
+
+void print_summary(const models::HfModel& model, const models::ForwardRun& run) {
+  std::cout << model.name() << ": " << model.config().describe() << ", " << model.dtype() << "\n";
+  if (!model.tokenizer_error().empty()) std::cout << "tokenizer: " << model.tokenizer_error() << "\n";
+  std::cout << "tokens:";
+  for (int id : run.ids) std::cout << " " << model.label(id);
+  std::cout << "\nnext:";
+  for (const models::Prediction& p : run.next) std::cout << "  " << model.label(p.id) << " " << p.p;
+  std::cout << "\n";
+}
+
+int run_model(const ModelOptions& o, const CLI::App& command) {
+  check_request(o, command);
+  const int top = whole_number("--top", o.top, 1, 100);
+  const std::vector<int> given_ids = command.count("--ids") ? parse_ids(o.ids) : std::vector<int>{};
+  const int layer = o.layer.empty() ? -1 : whole_number("--layer", o.layer, 0, INT_MAX);
+  const std::vector<models::HeadRef> heads_off = parse_heads_off(o.heads_off);
+  try {
+    const auto model = models::HfModel::open(o.dir);
+    const std::vector<int> ids = command.count("--text") ? model->encode(o.text) : given_ids;
+    const models::ForwardRun run = model->transformer().run(ids, top, heads_off);
+    if (layer >= 0) {
+      save_scenario(models::layer_scenario(*model, run, layer), o.out);
+    } else if (o.attention) {
+      std::cout << attention_json(*model, run).dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+    } else {
+      print_summary(*model, run);
+    }
+  } catch (const ScenarioError& e) {
+    return report_invalid(o.dir, e);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Run add_model(CLI::App& program) {
+  auto o = std::make_shared<ModelOptions>();
+  CLI::App* c = program.add_subcommand(
+      "model", "a Hugging Face model folder (gpt2, llama, qwen2: config.json, safetensors, tokenizer) on a text:\n"
+               "the next token, every layer's and head's attention, or one layer as a scenario");
+  c->add_option("DIR", o->dir, "the model's folder (config.json, model.safetensors or its shards, tokenizer.json\n"
+                               "or vocab.json + merges.txt)")
+      ->required()
+      ->type_name("");
+  c->add_option("--text", o->text, "the text, split by the model's tokenizer (with its BOS, if it adds one)")
+      ->type_name("TEXT")
+      ->group(kRequired);
+  c->add_option("--ids", o->ids, "token ids instead of a text, used exactly as given: 464,3797,...")->type_name("LIST");
+  c->add_flag("--attention", o->attention,
+              "print every layer's and query head's weights (rows = queries, columns = keys),\nthe tokens and the "
+              "next tokens as JSON");
+  c->add_option("--layer", o->layer, "write this layer (0-based) as a scenario file (needs --out)")->type_name("L");
+  c->add_option("--out", o->out, "the scenario file --layer writes")->type_name("FILE.json");
+  c->add_option("--heads-off", o->heads_off,
+                "switch these heads off (output zeroed) before predicting: LAYER.HEAD items, both\n0-based as in "
+                "scenario files: 5.0,11.3")
+      ->type_name("LIST");
+  c->add_option("--top", o->top, "how many next tokens to list (default 5)")->type_name("N");
+  return [o, c] { return run_model(*o, *c); };
+}
+
+}  // namespace attnlab::cli

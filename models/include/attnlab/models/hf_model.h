@@ -1,0 +1,59 @@
+#pragma once
+/// A Hugging Face model folder opened as a whole: config.json, the weights (mapped), the tokenizer
+/// when the folder has one attnlab reads, and the bound forward pass.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attnlab/models/config.h"
+#include "attnlab/models/tokenizer.h"
+#include "attnlab/models/transformer.h"
+#include "attnlab/models/weights.h"
+#include "attnlab/scenario.h"
+
+namespace attnlab::models {
+
+class HfModel {
+ public:
+  /// Opens `dir`. Throws ScenarioError (one line): not a folder, no or a bad config.json, no or a bad
+  /// weights file, a tensor missing or of the wrong shape. A tokenizer that cannot be read does not
+  /// stop the model (ids still work): tokenizer_error() says why.
+  static std::shared_ptr<const HfModel> open(const std::filesystem::path& dir);
+
+  const ModelConfig& config() const { return config_; }
+  const Transformer& transformer() const { return transformer_; }
+  const Tokenizer* tokenizer() const { return tokenizer_ ? &*tokenizer_ : nullptr; }
+  const std::string& tokenizer_error() const { return tokenizer_error_; }
+  const std::filesystem::path& dir() const { return dir_; }
+  /// The folder's name ("gpt2"), for titles.
+  std::string name() const;
+  std::string dtype() const { return dtype_; }
+
+  /// The ids of `text`. Throws ScenarioError: "text: empty", no tokenizer (its reason), more tokens
+  /// than the model's positions.
+  std::vector<int> encode(const std::string& text) const;
+  /// Token labels (Tokenizer::label, or "#id" without a tokenizer).
+  std::string label(int id) const;
+  std::vector<std::string> labels(const std::vector<int>& ids) const;
+
+ private:
+  std::filesystem::path dir_;
+  ModelConfig config_;
+  std::unique_ptr<WeightSet> weights_;  ///< owns the mappings the transformer reads
+  Transformer transformer_;
+  std::optional<Tokenizer> tokenizer_;
+  std::string tokenizer_error_;
+  std::string dtype_;
+};
+
+/// Layer `layer` of a forward run as an ordinary Scenario (rows layout, tokens as labels): X is the
+/// normalised input the layer's attention reads, W_q, W_k, W_v, W_o and the biases are the layer's own
+/// (in double), with the model's heads, K/V heads, RoPE (half style, rope_theta, every coordinate of a
+/// head) and the causal mask. Computing it gives the layer's weights per query head and, as its
+/// output, exactly the attention block's contribution to the residual stream. `view.model` records
+/// the folder, the layer and the ids. Throws ScenarioError for a layer out of range.
+Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer);
+
+}  // namespace attnlab::models

@@ -1,0 +1,65 @@
+#pragma once
+/// Byte-level BPE tokenizers as GPT-2, Llama 3, Qwen2 and SmolLM2 ship them: `vocab.json` +
+/// `merges.txt` (GPT-2), or `tokenizer.json` (model.type "BPE"; merges as "a b" strings or as
+/// ["a", "b"] pairs; added_tokens matched before splitting; pre-tokenizers ByteLevel, Split with a
+/// regex and Digits, alone or in a Sequence; the NFC normalizer; a TemplateProcessing
+/// post-processor's leading special token such as BOS). Regexes run on PCRE2 (Unicode classes,
+/// look-ahead); NFC on utf8proc. Anything else (SentencePiece `tokenizer.model`, WordPiece, an
+/// unknown pre-tokenizer or normalizer) is refused with one line naming it.
+///
+/// What is read how: added tokens are matched in the raw text, leftmost-longest, before the
+/// normalizer and the split (their lstrip / rstrip / single_word must be false); BPE merges each
+/// piece as GPT-2's encoder does (all occurrences of the lowest-ranked pair, left to right, then
+/// again); ids are 0..2^24-1. vocab.json + merges.txt alone has no added tokens: "<|endoftext|>"
+/// in the text is encoded as text, as OpenAI's encoder does (tokenizer.json's added_tokens match it).
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace attnlab::models {
+
+class Tokenizer {
+ public:
+  /// Reads `dir/tokenizer.json`, else `dir/vocab.json` + `dir/merges.txt`. Throws ScenarioError (one
+  /// line naming the file and field): no tokenizer file, only `tokenizer.model`, an unsupported
+  /// model type / pre-tokenizer / normalizer / post-processor, a merges line with one token, a merge
+  /// whose parts or result are not in the vocabulary.
+  static Tokenizer load(const std::filesystem::path& dir);
+  /// The same from the files' text; `file` names them in refusals.
+  static Tokenizer from_tokenizer_json(const std::string& json_text, const std::string& file = "tokenizer.json");
+  static Tokenizer from_vocab_and_merges(const std::string& vocab_json, const std::string& merges_txt);
+
+  /// The ids of `text`, as the model reads it: the special tokens TemplateProcessing's `single`
+  /// puts before $A (BOS) first, those after it (EOS) last. Thread-safe (caches are per call).
+  /// Throws ScenarioError ("text: ...") for text that is not valid UTF-8, or with a byte the
+  /// vocabulary has no token for (and no unk_token).
+  std::vector<int> encode(const std::string& text) const;
+  /// The bytes token `id` stands for (GPT-2's "Ġcat" is " cat"; may be part of a UTF-8 sequence).
+  /// Throws ScenarioError for an id the vocabulary does not hold.
+  std::string decode(int id) const;
+  /// A one-line, printable label for token `id` for heatmaps and JSON: decode(id) with a space shown
+  /// as "␣" (U+2423), newline, tab and other control bytes as \n, \t, \xNN, bytes that are not valid
+  /// UTF-8 as \xNN; special tokens as their own text ("<|endoftext|>").
+  std::string label(int id) const;
+  /// One more than the largest id (the vocabulary's and the added tokens').
+  int id_limit() const;
+  bool contains(int id) const;
+  /// The id the post-processor puts first (Llama 3's <|begin_of_text|>), if any.
+  std::optional<int> bos() const;
+
+  struct Impl;
+  Tokenizer();
+  ~Tokenizer();
+  Tokenizer(Tokenizer&&) noexcept;
+  Tokenizer& operator=(Tokenizer&&) noexcept;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attnlab::models

@@ -1,0 +1,91 @@
+#pragma once
+/// The forward pass of GPT-2, Llama and Qwen2 in float (Eigen), as published:
+///   GPT-2:        h = wte[ids] + wpe[pos]; per layer h += attn(LN_1(h)); h += MLP(LN_2(h)) with
+///                 gelu_new; logits = LN_f(h) wte^T. Conv1D weights are used as x W + b.
+///   Llama, Qwen2: h = embed[ids]; per layer h += attn(RMSNorm(h)) with RoPE (rotate_half) and
+///                 grouped keys/values (query head h reads K/V head h / (H / G), as repeat_kv);
+///                 h += down(silu(gate(x)) * up(x)) of RMSNorm(h); logits = RMSNorm(h) lm_head^T.
+///                 nn.Linear weights are used as x W^T.
+/// Every layer's attention weights and the residual stream entering it are recorded, so one layer
+/// can become a Scenario and the rest of the model can re-run from it after an edit.
+#include <memory>
+#include <vector>
+
+#include "attnlab/matrix.h"
+#include "attnlab/models/config.h"
+#include "attnlab/models/weights.h"
+
+namespace attnlab::models {
+
+struct Prediction {
+  int id = 0;
+  double p = 0.0;  ///< softmax of the last token's logits
+};
+
+/// One layer of one forward pass.
+struct LayerRun {
+  MatrixF residual_in;           ///< n by d_model: the residual stream entering the layer
+  MatrixF attn_in;               ///< n by d_model: LN_1 / input RMSNorm of it, what attention reads
+  std::vector<MatrixF> weights;  ///< one per query head: n by n, rows = queries, columns = keys
+  MatrixF attn_out;              ///< n by d_model: the attention block's contribution (after W_o, b_o)
+};
+
+/// One query head of one layer, both 0-based (as in files and --layer).
+struct HeadRef {
+  int layer = 0, head = 0;
+  bool operator==(const HeadRef& o) const { return layer == o.layer && head == o.head; }
+};
+
+struct ForwardRun {
+  std::vector<int> ids;
+  std::vector<HeadRef> heads_off;  ///< heads whose output was zeroed (their weights still recorded)
+  std::vector<LayerRun> layers;
+  std::vector<Prediction> next;  ///< the most likely next tokens after the last one, by p
+};
+
+class Transformer {
+ public:
+  /// Binds every tensor the architecture needs, checking each one's shape against the config.
+  /// Throws ScenarioError naming the tensor ("h.3.attn.c_attn.weight: expected [768, 2304], got ...").
+  static Transformer bind(const ModelConfig& config, WeightSet& weights);
+
+  /// The whole forward pass, with the heads in `heads_off` switched off (output zeroed). Throws
+  /// ScenarioError: no ids, an id outside the vocabulary, more ids than the model's positions, a head
+  /// that does not exist.
+  ForwardRun run(const std::vector<int>& ids, int top_k = 5, const std::vector<HeadRef>& heads_off = {}) const;
+  /// The prediction when layer `layer`'s attention contributes `attn_out` (n by d_model, e.g. an
+  /// edited scenario's output) instead of what `run` recorded: re-runs layer's MLP and the layers
+  /// after it (with run.heads_off still off in those). Throws ScenarioError when the shape does not match.
+  std::vector<Prediction> next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,
+                                           int top_k = 5) const;
+
+  const ModelConfig& config() const { return config_; }
+
+  struct Layer;  ///< one layer's bound tensors (transformer.cpp)
+  Transformer();
+  ~Transformer();
+  Transformer(Transformer&&) noexcept;
+  Transformer& operator=(Transformer&&) noexcept;
+
+  /// Layer `layer`'s attention weights in the Scenario's convention (used by layer_scenario()).
+  struct AttentionWeights {
+    MatrixF W_q, W_k, W_v;  ///< d_model by H d_head, d_model by G d_head, d_model by G d_head
+    VectorF b_q, b_k, b_v;  ///< empty when the architecture has none
+    MatrixF W_o;            ///< H d_head by d_model
+    VectorF b_o;            ///< empty when none
+  };
+  AttentionWeights attention_weights(int layer) const;
+
+ private:
+  void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record) const;
+  MatrixF attention(int index, const MatrixF& a, const std::vector<HeadRef>& off, std::vector<MatrixF>* weights) const;
+  MatrixF mlp(const Layer& layer, const MatrixF& x) const;
+  std::vector<Prediction> predict(const MatrixF& h, int top_k) const;
+
+  ModelConfig config_;
+  std::vector<Layer> layers_;
+  struct Embedding;
+  std::unique_ptr<Embedding> embedding_;
+};
+
+}  // namespace attnlab::models

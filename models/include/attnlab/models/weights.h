@@ -1,0 +1,56 @@
+#pragma once
+/// A model folder's weights: `model.safetensors`, or the shards `model.safetensors.index.json` lists
+/// (its "weight_map" names each tensor's file). Tensors are looked up by their name without the
+/// prefix real files carry (`transformer.`, `model.`) and converted to float; F32 tensors whose data
+/// is aligned are used in place in the mapping.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "attnlab/models/safetensors.h"
+
+namespace attnlab::models {
+
+using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using VectorF = Eigen::VectorXf;
+using MatrixFMap = Eigen::Map<const MatrixF>;
+using VectorFMap = Eigen::Map<const VectorF>;
+
+class WeightSet {
+ public:
+  /// Opens the folder's weights and checks every file's header. Throws ScenarioError (one line):
+  /// no weights file, a shard the index names that is missing, a tensor the index places in a file
+  /// that does not hold it.
+  static WeightSet open(const std::filesystem::path& dir);
+
+  /// True when the tensor exists (under any of the known prefixes).
+  bool contains(const std::string& name) const;
+  /// The tensor as a rows x cols float matrix (row-major, as stored). Throws naming the tensor when
+  /// it is missing or its shape is not [rows, cols].
+  MatrixFMap matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols);
+  /// The tensor as a float vector of n. Throws as matrix().
+  VectorFMap vector(const std::string& name, Eigen::Index n);
+  /// The dtypes of the tensors read so far ("F32", "BF16", "F16+F32"), for titles.
+  std::string dtype_summary() const;
+  /// The files, for messages and the window ("model.safetensors" or the shards).
+  std::vector<std::string> file_names() const;
+
+ private:
+  struct Location {
+    std::shared_ptr<const SafetensorsFile> file;
+    const TensorInfo* tensor = nullptr;
+  };
+  const Location* locate(const std::string& name) const;
+  const float* as_float(const Location& where);
+
+  std::vector<std::shared_ptr<const SafetensorsFile>> files_;
+  std::map<std::string, Location> by_name_;  ///< every tensor by its full name in the file
+  std::vector<std::unique_ptr<std::vector<float>>> converted_;  ///< F16/BF16/unaligned, as float
+  std::map<const TensorInfo*, const float*> floats_;            ///< each tensor converted once
+};
+
+}  // namespace attnlab::models

@@ -1,0 +1,62 @@
+#include "attnlab/models/hf_model.h"
+
+
+#include "attnlab/message_text.h"
+#include "json_read.h"
+
+namespace attnlab::models {
+namespace {
+
+std::string read_config(const std::filesystem::path& dir) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(dir / "config.json", error)) refuse("config.json", "missing from the model folder");
+  return detail::read_file(dir / "config.json");
+}
+
+}  // namespace
+
+std::shared_ptr<const HfModel> HfModel::open(const std::filesystem::path& dir) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error))
+    refuse("model folder", quoted_excerpt(dir.string()) + " is not a folder");
+  auto model = std::make_shared<HfModel>();
+  model->dir_ = dir;
+  model->config_ = parse_config(read_config(dir));
+  model->weights_ = std::make_unique<WeightSet>(WeightSet::open(dir));
+  model->transformer_ = Transformer::bind(model->config_, *model->weights_);
+  model->dtype_ = model->weights_->dtype_summary();
+  try {
+    model->tokenizer_ = Tokenizer::load(dir);
+  } catch (const ScenarioError& e) {
+    model->tokenizer_error_ = e.what();
+  }
+  return model;
+}
+
+std::string HfModel::name() const {
+  const std::filesystem::path name = dir_.filename().empty() ? dir_.parent_path().filename() : dir_.filename();
+  return name.empty() ? "model" : name.string();
+}
+
+std::vector<int> HfModel::encode(const std::string& text) const {
+  if (text.empty()) refuse("text", "empty: type a sentence");
+  if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + "); give token ids instead");
+  std::vector<int> ids = tokenizer_->encode(text);
+  if (int(ids.size()) > config_.max_positions)
+    refuse("text", std::to_string(ids.size()) + " tokens, more than the model's " + std::to_string(config_.max_positions) +
+                       " positions");
+  return ids;
+}
+
+std::string HfModel::label(int id) const {
+  if (tokenizer_ && tokenizer_->contains(id)) return tokenizer_->label(id);
+  return "#" + std::to_string(id);
+}
+
+std::vector<std::string> HfModel::labels(const std::vector<int>& ids) const {
+  std::vector<std::string> result;
+  for (int id : ids) result.push_back(label(id));
+  return result;
+}
+
+}  // namespace attnlab::models

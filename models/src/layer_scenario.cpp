@@ -1,0 +1,56 @@
+#include <algorithm>
+
+#include "attnlab/models/hf_model.h"
+
+namespace attnlab::models {
+namespace {
+
+std::optional<Vector> bias(const VectorF& b) {
+  if (b.size() == 0) return std::nullopt;
+  return Vector(b.cast<double>());
+}
+
+std::string sentence(const HfModel& model, const std::vector<int>& ids) {
+  std::string text;
+  for (int id : ids) text += model.tokenizer() && model.tokenizer()->contains(id) ? model.tokenizer()->decode(id) : " #" + std::to_string(id);
+  return text;
+}
+
+}  // namespace
+
+Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer) {
+  const ModelConfig& c = model.config();
+  if (layer < 0 || layer >= int(run.layers.size()))
+    refuse("layer", std::to_string(layer) + " is out of range: the model has layers 0 to " +
+                        std::to_string(int(run.layers.size()) - 1));
+  const Transformer::AttentionWeights w = model.transformer().attention_weights(layer);
+  Scenario s;
+  // The window's words count from 1 (layer 6 of 12, head 2); files and --layer count from 0.
+  s.title = model.name() + ", layer " + std::to_string(layer + 1) + " of " + std::to_string(c.layers);
+  s.notes = "Layer index " + std::to_string(layer) + " (0-based) of " + model.name() + " (" + c.describe() + ") on \"" +
+            sentence(model, run.ids) + "\". X is what the layer's attention reads (" +
+            (c.layer_norm() ? "after ln_1" : "after the input RMSNorm") +
+            "); the output is the attention block's contribution to the residual stream.";
+  s.layout = Layout::rows;
+  s.tokens = model.labels(run.ids);
+  s.X = run.layers[std::size_t(layer)].attn_in.cast<double>();
+  s.num_heads = c.heads;
+  s.num_kv_heads = c.kv_heads == c.heads ? 0 : c.kv_heads;
+  s.full.W_q = Matrix(w.W_q.cast<double>());
+  s.full.W_k = Matrix(w.W_k.cast<double>());
+  s.full.W_v = Matrix(w.W_v.cast<double>());
+  s.full.b_q = bias(w.b_q);
+  s.full.b_k = bias(w.b_k);
+  s.full.b_v = bias(w.b_v);
+  s.W_o = Matrix(w.W_o.cast<double>());
+  s.b_o = bias(w.b_o);
+  s.mask.causal = true;
+  for (const HeadRef& off : run.heads_off)
+    if (off.layer == layer) s.heads_off.push_back(off.head);
+  std::sort(s.heads_off.begin(), s.heads_off.end());
+  if (c.rope_theta > 0) s.rope = Rope{Rope::Style::half, c.rope_theta, c.head_dim};
+  s.view["model"] = {{"folder", model.dir().string()}, {"model_type", c.model_type}, {"layer", layer}, {"ids", run.ids}};
+  return s;
+}
+
+}  // namespace attnlab::models

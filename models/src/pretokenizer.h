@@ -1,0 +1,66 @@
+#pragma once
+/// The pre-tokenizers of byte-level BPE (private to attnlab_models): Hugging Face's ByteLevel,
+/// Split and Digits, alone or in a Sequence, run on the raw UTF-8 text. Pieces stay UTF-8 bytes;
+/// the byte-to-unicode mapping of ByteLevel is left to the vocabulary (tokenizer.cpp), which is
+/// read into bytes once, so no step may follow ByteLevel (its regexes would see mapped text).
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace attnlab::models::detail {
+
+/// A compiled PCRE2 pattern (UTF, UCP; JIT when available), shared read-only between threads.
+class Regex {
+ public:
+  /// Throws ScenarioError naming `field` when the pattern does not compile. `literal`: the
+  /// pattern is a plain string (Split's {"String": ...}).
+  Regex(const std::string& pattern, bool literal, std::string field);
+  ~Regex();
+  Regex(const Regex&) = delete;
+  Regex& operator=(const Regex&) = delete;
+
+  /// The non-empty matches of the pattern in `text` (valid UTF-8), left to right, as [begin, end)
+  /// byte ranges. Bounded work: a match that exceeds PCRE2's match or heap limit is refused.
+  std::vector<std::pair<std::size_t, std::size_t>> find_all(std::string_view text) const;
+
+ private:
+  struct Code;
+  std::unique_ptr<Code> code_;
+  std::string field_;
+};
+
+/// What Split does with the pieces a pattern matches (Hugging Face's SplitDelimiterBehavior).
+enum class SplitBehavior { removed, isolated, merged_with_previous, merged_with_next, contiguous };
+
+struct PreTokenizerStep {
+  enum class Kind { split, byte_level };
+  Kind kind = Kind::split;
+  std::shared_ptr<const Regex> regex;  ///< split; byte_level with use_regex (GPT-2's pattern)
+  SplitBehavior behavior = SplitBehavior::isolated;
+  bool add_prefix_space = false;  ///< byte_level: a piece not starting with ' ' gets one
+};
+
+/// The steps in order; each applies to every piece the previous ones left.
+struct PreTokenizer {
+  std::vector<PreTokenizerStep> steps;
+  /// The pieces of `text` (valid UTF-8), each later encoded by BPE on its own.
+  std::vector<std::string> run(const std::string& text) const;
+};
+
+/// GPT-2's split: 's 't 're 've 'm 'll 'd, letters, numbers, other symbols each with an optional
+/// leading space, then runs of whitespace.
+constexpr const char* kGpt2Pattern =
+    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+
+/// GPT-2's own pre-tokenizer (vocab.json + merges.txt): ByteLevel without a prefix space.
+PreTokenizer gpt2_pre_tokenizer();
+/// `node` is tokenizer.json's "pre_tokenizer"; refusals name `file` and the field. It must contain
+/// a ByteLevel step, last.
+PreTokenizer parse_pre_tokenizer(const nlohmann::json& node, const std::string& file);
+
+}  // namespace attnlab::models::detail

@@ -1,0 +1,942 @@
+#!/usr/bin/python3
+"""Tiny random Hugging Face model folders and their independent forward-pass references, for the
+tests of models/ (tests/models/, issue 24).
+
+    python3 scripts/gen_models.py      # rewrites tests/fixtures/models/* (same bytes every run)
+
+(A python3 without NumPy/PyTorch, e.g. pyenv's, re-runs the script with /usr/bin/python3.)
+
+No real model can be downloaded here, so this script writes six small folders shaped exactly as
+Hugging Face ships them (config.json key names, safetensors tensor names, shapes and prefixes,
+sharded index files, the two tokenizer formats), with random weights of a fixed seed:
+
+  gpt2-f32            GPT-2, F32, one model.safetensors without prefix (as openai-community/gpt2),
+                      the attention's causal-mask buffer h.{i}.attn.bias stored as F32 [1,1,P,P]
+                      (an extra tensor the reader must ignore), vocab.json + merges.txt, and the
+                      original minimal config.json (no n_inner / scale_attn_weights / tie keys:
+                      their defaults apply).
+  gpt2-f16-sharded    GPT-2, F16, two shards + model.safetensors.index.json, every name with the
+                      `transformer.` prefix, attn.bias as U8 and attn.masked_bias as a 0-d tensor
+                      (old checkpoints' buffers), a config.json as save_pretrained writes it.
+  llama-gqa-bf16      Llama, BF16, 4 query heads / 2 KV heads, head_dim 8 given explicitly
+                      (d_model 24, so H head_dim = 32 != d_model), untied lm_head; tokenizer.json in
+                      Llama 3's form: Split(regex, Isolated) + ByteLevel(use_regex false), merges as
+                      ["a", "b"] pairs, ignore_merges true, post-processor Sequence[ByteLevel,
+                      TemplateProcessing] putting <|begin_of_text|> first; specials only in
+                      added_tokens, after the vocabulary; one vocabulary entry ("Ġlazy") that no
+                      merge reaches, so ignore_merges decides the encode case "the lazy dog".
+  llama-mqa-f32       Llama, F32, d 18, 3 query heads / 1 KV head (MQA), no head_dim key, tied
+                      embeddings, rope_theta 500000; tokenizer.json in SmolLM2's form: Digits
+                      (individual) + ByteLevel(use_regex true), merges as "a b" strings, specials at
+                      ids 0-2 inside model.vocab, ByteLevel post-processor (no BOS).
+  qwen2-f32           Qwen2, F32, q/k/v biases (no o bias), 4 heads / 2 KV heads, tied; tokenizer.json
+                      in Qwen2's form: NFC normalizer, Split(regex, Isolated) + ByteLevel(use_regex
+                      false), added tokens <|endoftext|> <|im_start|> <|im_end|>; vocab_size padded
+                      past the tokenizer (as Qwen2's 151936 > 151665), so the top ids have no token.
+  qwen2-bf16-sharded  Qwen2, BF16, two shards, 2 heads / 2 KV heads (G = H), untied lm_head.
+
+The tokenizers are one small byte-level BPE learned here: the 256 byte symbols of GPT-2's
+bytes_to_unicode table plus MERGES merges learned greedily from CORPUS (most frequent pair, ties
+by the smaller pair). The tokenizer.json regexes use ASCII classes (Python's `re` has no \\p{L});
+vocab.json / ByteLevel(use_regex true) imply GPT-2's own \\p{L}/\\p{N} regex, which the Python
+reference emulates with [^\\W\\d_] / \\d (exact for the texts used, which are ASCII plus Latin-1
+letters).
+
+Each folder gets reference.json, computed in torch float64 from the weights READ BACK from the
+written safetensors files (so F16/BF16 references use the rounded weights), by the published
+architectures (written here, sharing nothing with attnlab's C++):
+
+  {"cases": [{"ids": [...], "text": "..." (only for a case from text; ids include the BOS),
+              "layers": [{"attn_in": n x d, "attn_out": n x d,
+                          "heads": [{"weights": n x n} per query head]} per layer],
+              "next": [{"id", "p"} x 5, p descending],
+              "head_off": {"layer", "head", "next"},   query head's output zeroed before W_o
+              "replaced": {"layer", "next"}}],         that layer's attention output set to 0
+   "encode": [{"text", "ids"}]}                        tokenizer-only expectations
+
+The cases of each model: its text(s), one list of ids (n 6-9, with special ids, and for Qwen2
+the padded ids past the tokenizer), and one single token; head_off / replaced take the layer and
+head (last, last), (0, 1), (1, 0) and the layer 0, last, 0 in that order.
+attn_in is the normalised input of the layer (ln_1 / input_layernorm), attn_out the attention
+block's contribution to the residual stream (after the output projection and its bias).
+At the end the script checks itself: softmax rows, causal zeros, the GQA head mapping against an
+explicit per-head loop, RoPE against the complex-number form, the per-head decomposition of
+attn_out, torch.nn.functional's layer_norm / gelu(tanh) / silu against the written formulas, the
+tokenizers' round trip, and the safetensors files against an independent parse.
+"""
+
+import hashlib
+import json
+import math
+import os
+import re
+import struct
+import sys
+import unicodedata
+
+try:
+    import numpy as np
+    import torch
+except ImportError:  # a pyenv/virtualenv python3 without them: use Debian's, which has both
+    if os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and \
+            os.path.exists("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    sys.exit("gen_models.py needs NumPy and PyTorch (Debian: apt-get install python3-numpy python3-torch)")
+
+torch.set_num_threads(1)
+torch.set_default_dtype(torch.float64)
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                     "tests", "fixtures", "models"))
+MERGES = 100
+
+# --------------------------------------------------------------------------------------------
+# Byte-level BPE (GPT-2's bytes_to_unicode, greedy merges), the reference tokenizer.
+# --------------------------------------------------------------------------------------------
+
+def bytes_to_unicode():
+    """GPT-2's table: printable bytes map to themselves, the others to U+0100 and up."""
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("\xa1"), ord("\xac") + 1)) + \
+        list(range(ord("\xae"), ord("\xff") + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return list(zip(bs, [chr(c) for c in cs]))  # in GPT-2's id order
+
+
+BYTE_TABLE = bytes_to_unicode()
+BYTE_TO_CHAR = dict(BYTE_TABLE)
+CHAR_TO_BYTE = {c: b for b, c in BYTE_TABLE}
+
+# GPT-2's pattern: 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+# in Python's re: \p{L} ~ [^\W\d_], \p{N} ~ \d, [^\s\p{L}\p{N}] ~ [^\s\w]|_ (exact on our texts).
+GPT2_PATTERN = re.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?[^\W\d_]+| ?\d+| ?(?:[^\s\w]|_)+|\s+(?!\S)|\s+""")
+# Llama 3's and Qwen2's patterns with \p{L} -> [A-Za-z], \p{N} -> [0-9]: these are what the
+# tokenizer.json files say, so the C++ (PCRE2) and Python run the same regex.
+LLAMA3_REGEX = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\nA-Za-z0-9]?[A-Za-z]+|[0-9]{1,3}"
+                r"| ?[^\sA-Za-z0-9]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+QWEN2_REGEX = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\nA-Za-z0-9]?[A-Za-z]+|[0-9]"
+               r"| ?[^\sA-Za-z0-9]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+CORPUS = """\
+The cat sat on the mat. The dog sat on the log. A cat and a dog are friends, and they sit in
+the sun. Attention is all you need: the model reads the tokens and attends to the ones that
+matter. In 2024 there were 366 days; in 2023 there were 365. It's the end of the day, and we're
+here to see the words the model writes. They'll say the cat is on the mat, and the dog is in
+the house. Where is the cat? The cat is there, on the mat, in the sun. Hello world! Hello
+there, my friend. The quick brown fox jumps over the lazy dog, then the fox rests.
+The dog is in the house, my friend, and the cat is on the mat. Where is the house? Hello there.
+"""
+
+
+def learn_merges(corpus, count):
+    words = {}
+    for piece in GPT2_PATTERN.findall(corpus):
+        w = tuple(BYTE_TO_CHAR[b] for b in piece.encode("utf-8"))
+        words[w] = words.get(w, 0) + 1
+    merges = []
+    for _ in range(count):
+        pairs = {}
+        for w, c in words.items():
+            for a, b in zip(w, w[1:]):
+                pairs[(a, b)] = pairs.get((a, b), 0) + c
+        if not pairs:
+            break
+        best = min(pairs, key=lambda p: (-pairs[p], p))
+        merges.append(best)
+        merged = {}
+        for w, c in words.items():
+            out, i = [], 0
+            while i < len(w):
+                if i + 1 < len(w) and (w[i], w[i + 1]) == best:
+                    out.append(w[i] + w[i + 1])
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            merged[tuple(out)] = merged.get(tuple(out), 0) + c
+        words = merged
+    return merges
+
+
+def split_isolated(pattern, text):
+    """tokenizers' Split(Regex, behavior Isolated): matches and the gaps between them, in order."""
+    out, last = [], 0
+    for m in re.finditer(pattern, text):
+        if m.start() > last:
+            out.append(text[last:m.start()])
+        if m.end() > m.start():
+            out.append(m.group(0))
+        last = m.end()
+    if last < len(text):
+        out.append(text[last:])
+    return out
+
+
+class RefTokenizer:
+    """Byte-level BPE as tokenizers runs it: added tokens split out first (never normalised), then
+    normaliser, pre-tokenizer, byte mapping, BPE by merge rank; the post-processor's BOS first."""
+
+    def __init__(self, vocab, merges, pre, normalize=None, added=(), bos=None, ignore_merges=False):
+        self.vocab = vocab                      # token string -> id (the BPE model's vocabulary)
+        self.ranks = {m: i for i, m in enumerate(merges)}
+        self.pre = pre                          # text -> list of pieces (not yet byte-mapped)
+        self.normalize = normalize or (lambda s: s)
+        self.added = dict(added)                # content -> id
+        self.bos = bos
+        self.ignore_merges = ignore_merges
+        self.id_to_token = {i: t for t, i in vocab.items()}
+        self.id_to_token.update({i: t for t, i in self.added.items()})
+
+    def bpe(self, word):
+        if self.ignore_merges and word in self.vocab:
+            return [word]
+        parts = list(word)
+        while len(parts) > 1:
+            ranked = [(self.ranks.get((a, b), math.inf), i) for i, (a, b) in enumerate(zip(parts, parts[1:]))]
+            rank, i = min(ranked)
+            if rank == math.inf:
+                break
+            parts[i:i + 2] = [parts[i] + parts[i + 1]]
+        return parts
+
+    def encode(self, text):
+        ids = [self.bos] if self.bos is not None else []
+        segments = [text]
+        if self.added:
+            alt = "|".join(re.escape(s) for s in sorted(self.added, key=lambda s: (-len(s), s)))
+            segments = split_isolated(alt, text)
+        for seg in segments:
+            if seg in self.added:
+                ids.append(self.added[seg])
+                continue
+            for piece in self.pre(self.normalize(seg)):
+                mapped = "".join(BYTE_TO_CHAR[b] for b in piece.encode("utf-8"))
+                ids.extend(self.vocab[t] for t in self.bpe(mapped))
+        return ids
+
+    def decode(self, ids):
+        out = bytearray()
+        for i in ids:
+            t = self.id_to_token[i]
+            if i in self.added.values():
+                out += t.encode("utf-8")
+            else:
+                out += bytes(CHAR_TO_BYTE[c] for c in t)
+        return out.decode("utf-8")
+
+
+def pre_gpt2(text):
+    return GPT2_PATTERN.findall(text)
+
+
+def pre_llama3(text):
+    return split_isolated(LLAMA3_REGEX, text)
+
+
+def pre_qwen2(text):
+    return split_isolated(QWEN2_REGEX, text)
+
+
+def pre_smollm2(text):
+    """Sequence[Digits(individual_digits), ByteLevel(use_regex true)]."""
+    out = []
+    for piece in split_isolated(r"[0-9]", text):
+        out.extend(GPT2_PATTERN.findall(piece))
+    return out
+
+
+def bpe_vocab(merges, offset=0):
+    """Byte symbols in GPT-2's id order from `offset`, then each merge's result."""
+    vocab = {}
+    for _, c in BYTE_TABLE:
+        vocab[c] = offset + len(vocab)
+    for a, b in merges:
+        assert a + b not in vocab
+        vocab[a + b] = offset + len(vocab)
+    return vocab
+
+
+def added_entry(i, content):
+    return {"id": i, "content": content, "single_word": False, "lstrip": False, "rstrip": False,
+            "normalized": False, "special": True}
+
+
+def byte_level(add_prefix_space, trim_offsets, use_regex):
+    return {"type": "ByteLevel", "add_prefix_space": add_prefix_space, "trim_offsets": trim_offsets,
+            "use_regex": use_regex}
+
+
+def tokenizer_json(added, normalizer, pre_tokenizer, post_processor, decoder, vocab, merges,
+                   merges_as_pairs, ignore_merges, none_affixes):
+    model = {"type": "BPE", "dropout": None, "unk_token": None,
+             "continuing_subword_prefix": None if none_affixes else "",
+             "end_of_word_suffix": None if none_affixes else "",
+             "fuse_unk": False, "byte_fallback": False, "ignore_merges": ignore_merges,
+             "vocab": vocab,
+             "merges": [[a, b] for a, b in merges] if merges_as_pairs else [f"{a} {b}" for a, b in merges]}
+    doc = {"version": "1.0", "truncation": None, "padding": None,
+           "added_tokens": [added_entry(i, c) for c, i in added],
+           "normalizer": normalizer, "pre_tokenizer": pre_tokenizer, "post_processor": post_processor,
+           "decoder": decoder, "model": model}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+# safetensors, written and read back (independently of attnlab).
+# --------------------------------------------------------------------------------------------
+
+def to_bf16_bits(a32):
+    """float32 -> bfloat16 bit patterns, round to nearest even (no NaNs here)."""
+    bits = np.ascontiguousarray(a32, dtype="<f4").view("<u4").astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return rounded.astype("<u2")
+
+
+def encode_tensor(array, dtype):
+    a = np.asarray(array)
+    if dtype == "F32":
+        return a.astype("<f4").tobytes()
+    if dtype == "F16":
+        return a.astype("<f2").tobytes()
+    if dtype == "BF16":
+        return to_bf16_bits(a.astype(np.float32)).tobytes()
+    if dtype == "U8":
+        return a.astype("u1").tobytes()
+    raise ValueError(dtype)
+
+
+def safetensors_bytes(tensors):
+    """tensors: name -> (dtype, np array). Header keys and data in name order, contiguous."""
+    header = {"__metadata__": {"format": "pt"}}
+    blobs, offset = [], 0
+    for name in sorted(tensors):
+        dtype, array = tensors[name]
+        blob = encode_tensor(array, dtype)
+        header[name] = {"dtype": dtype, "shape": list(np.shape(array)), "data_offsets": [offset, offset + len(blob)]}
+        blobs.append(blob)
+        offset += len(blob)
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * ((8 - len(text) % 8) % 8)
+    return struct.pack("<Q", len(text)) + text + b"".join(blobs), offset
+
+
+def read_safetensors(path):
+    """An independent parse: name -> float64 numpy array (U8 kept as uint8)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    assert n % 8 == 0, path
+    header = json.loads(raw[8:8 + n].decode("utf-8"))
+    data = raw[8 + n:]
+    out, end_max = {}, 0
+    for name, e in header.items():
+        if name == "__metadata__":
+            continue
+        b, e_ = e["data_offsets"]
+        chunk = data[b:e_]
+        count = int(np.prod(e["shape"])) if e["shape"] else 1
+        if e["dtype"] == "F32":
+            a = np.frombuffer(chunk, "<f4").astype(np.float64)
+        elif e["dtype"] == "F16":
+            a = np.frombuffer(chunk, "<f2").astype(np.float64)
+        elif e["dtype"] == "BF16":
+            a = (np.frombuffer(chunk, "<u2").astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+        elif e["dtype"] == "U8":
+            a = np.frombuffer(chunk, "u1").copy()
+        else:
+            raise ValueError(e["dtype"])
+        assert a.size == count, name
+        out[name] = (e["dtype"], a.reshape(e["shape"]))
+        end_max = max(end_max, e_)
+    assert end_max == len(data), f"{path}: trailing bytes"
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Random weights with Hugging Face's names and shapes.
+# --------------------------------------------------------------------------------------------
+
+class Rand:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def normal(self, shape, std):
+        return (self.rng.standard_normal(shape) * std).astype(np.float32)
+
+    def norm_weight(self, n):
+        return (1.0 + self.rng.standard_normal(n) * 0.1).astype(np.float32)
+
+
+def gpt2_weights(c, r):
+    d, P, V, L = c["n_embd"], c["n_positions"], c["vocab_size"], c["n_layer"]
+    inner = c.get("n_inner") or 4 * d
+    w = {"wte.weight": r.normal((V, d), 0.3), "wpe.weight": r.normal((P, d), 0.1)}
+    for i in range(L):
+        p = f"h.{i}."
+        w[p + "ln_1.weight"] = r.norm_weight(d)
+        w[p + "ln_1.bias"] = r.normal(d, 0.1)
+        w[p + "attn.c_attn.weight"] = r.normal((d, 3 * d), 0.3)   # Conv1D: x W + b, columns q | k | v
+        w[p + "attn.c_attn.bias"] = r.normal(3 * d, 0.1)
+        w[p + "attn.c_proj.weight"] = r.normal((d, d), 0.3)
+        w[p + "attn.c_proj.bias"] = r.normal(d, 0.1)
+        w[p + "ln_2.weight"] = r.norm_weight(d)
+        w[p + "ln_2.bias"] = r.normal(d, 0.1)
+        w[p + "mlp.c_fc.weight"] = r.normal((d, inner), 0.3)
+        w[p + "mlp.c_fc.bias"] = r.normal(inner, 0.1)
+        w[p + "mlp.c_proj.weight"] = r.normal((inner, d), 0.3)
+        w[p + "mlp.c_proj.bias"] = r.normal(d, 0.1)
+    w["ln_f.weight"] = r.norm_weight(d)
+    w["ln_f.bias"] = r.normal(d, 0.1)
+    return w
+
+
+def llama_weights(c, r):
+    d, V, L = c["hidden_size"], c["vocab_size"], c["num_hidden_layers"]
+    H, G = c["num_attention_heads"], c["num_key_value_heads"]
+    dh = c.get("head_dim") or d // H
+    m = c["intermediate_size"]
+    bias = c["model_type"] == "qwen2"
+    w = {"model.embed_tokens.weight": r.normal((V, d), 0.3)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        w[p + "input_layernorm.weight"] = r.norm_weight(d)
+        w[p + "self_attn.q_proj.weight"] = r.normal((H * dh, d), 0.3)   # nn.Linear: x W^T + b
+        w[p + "self_attn.k_proj.weight"] = r.normal((G * dh, d), 0.3)
+        w[p + "self_attn.v_proj.weight"] = r.normal((G * dh, d), 0.3)
+        if bias:
+            w[p + "self_attn.q_proj.bias"] = r.normal(H * dh, 0.2)
+            w[p + "self_attn.k_proj.bias"] = r.normal(G * dh, 0.2)
+            w[p + "self_attn.v_proj.bias"] = r.normal(G * dh, 0.2)
+        w[p + "self_attn.o_proj.weight"] = r.normal((d, H * dh), 0.3)
+        w[p + "post_attention_layernorm.weight"] = r.norm_weight(d)
+        w[p + "mlp.gate_proj.weight"] = r.normal((m, d), 0.3)
+        w[p + "mlp.up_proj.weight"] = r.normal((m, d), 0.3)
+        w[p + "mlp.down_proj.weight"] = r.normal((d, m), 0.3)
+    w["model.norm.weight"] = r.norm_weight(d)
+    if not c["tie_word_embeddings"]:
+        w["lm_head.weight"] = r.normal((V, d), 0.3)
+    return w
+
+
+# --------------------------------------------------------------------------------------------
+# The reference forward passes (torch float64), from the published architectures.
+# --------------------------------------------------------------------------------------------
+
+def layer_norm(x, w, b, eps):
+    mu = x.mean(-1, keepdim=True)
+    var = ((x - mu) ** 2).mean(-1, keepdim=True)
+    return (x - mu) / torch.sqrt(var + eps) * w + b
+
+
+def rms_norm(x, w, eps):
+    return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps) * w
+
+
+def gelu_new(x):
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def silu(x):
+    return x / (1.0 + torch.exp(-x))
+
+
+def causal_softmax(scores):
+    n = scores.shape[-1]
+    allowed = torch.ones(n, n, dtype=torch.bool).tril()
+    return torch.softmax(scores.masked_fill(~allowed, -math.inf), dim=-1)
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def rope_cos_sin(n, dh, theta):
+    inv_freq = 1.0 / (theta ** (torch.arange(0, dh, 2, dtype=torch.float64) / dh))
+    freqs = torch.outer(torch.arange(n, dtype=torch.float64), inv_freq)
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return emb.cos(), emb.sin()
+
+
+def top5(logits):
+    p = torch.softmax(logits, dim=-1)
+    vals, idx = torch.sort(p, descending=True, stable=True)
+    return [{"id": int(i), "p": float(v)} for i, v in zip(idx[:5], vals[:5])]
+
+
+def forward_gpt2(c, W, ids, zero_head=None, replace=None):
+    d, H, L = c["n_embd"], c["n_head"], c["n_layer"]
+    dh, eps, n = d // H, c["layer_norm_epsilon"], len(ids)
+    x = W["wte.weight"][ids] + W["wpe.weight"][:n]
+    layers = []
+    for i in range(L):
+        p = f"h.{i}."
+        a = layer_norm(x, W[p + "ln_1.weight"], W[p + "ln_1.bias"], eps)
+        qkv = a @ W[p + "attn.c_attn.weight"] + W[p + "attn.c_attn.bias"]
+        q, k, v = (t.reshape(n, H, dh).transpose(0, 1) for t in qkv.split(d, dim=1))
+        weights = causal_softmax(q @ k.transpose(-1, -2) / math.sqrt(dh))
+        o = weights @ v                                   # H, n, dh
+        if zero_head is not None and zero_head[0] == i:
+            o = o.clone()
+            o[zero_head[1]] = 0.0
+        merged = o.transpose(0, 1).reshape(n, d)
+        out = merged @ W[p + "attn.c_proj.weight"] + W[p + "attn.c_proj.bias"]
+        layers.append({"attn_in": a, "attn_out": out, "weights": weights, "o": o, "v": v, "q": q, "k": k})
+        if replace is not None and replace[0] == i:
+            out = replace[1]
+        x = x + out
+        m = layer_norm(x, W[p + "ln_2.weight"], W[p + "ln_2.bias"], eps)
+        x = x + gelu_new(m @ W[p + "mlp.c_fc.weight"] + W[p + "mlp.c_fc.bias"]) @ W[p + "mlp.c_proj.weight"] \
+            + W[p + "mlp.c_proj.bias"]
+    x = layer_norm(x, W["ln_f.weight"], W["ln_f.bias"], eps)
+    return layers, x[-1] @ W["wte.weight"].T
+
+
+def forward_llama(c, W, ids, zero_head=None, replace=None):
+    d, H, G, L = c["hidden_size"], c["num_attention_heads"], c["num_key_value_heads"], c["num_hidden_layers"]
+    dh, eps, n = c.get("head_dim") or d // H, c["rms_norm_eps"], len(ids)
+    cos, sin = rope_cos_sin(n, dh, c["rope_theta"])
+    x = W["model.embed_tokens.weight"][ids]
+    layers = []
+    for i in range(L):
+        p = f"model.layers.{i}."
+        a = rms_norm(x, W[p + "input_layernorm.weight"], eps)
+
+        def proj(name, heads):
+            t = a @ W[p + f"self_attn.{name}.weight"].T
+            if p + f"self_attn.{name}.bias" in W:
+                t = t + W[p + f"self_attn.{name}.bias"]
+            return t.reshape(n, heads, dh).transpose(0, 1)
+
+        q, k, v = proj("q_proj", H), proj("k_proj", G), proj("v_proj", G)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        rep = H // G                                       # repeat_kv: head h reads K/V head h // rep
+        k_rep = k[:, None].expand(G, rep, n, dh).reshape(H, n, dh)
+        v_rep = v[:, None].expand(G, rep, n, dh).reshape(H, n, dh)
+        weights = causal_softmax(q @ k_rep.transpose(-1, -2) / math.sqrt(dh))
+        o = weights @ v_rep
+        if zero_head is not None and zero_head[0] == i:
+            o = o.clone()
+            o[zero_head[1]] = 0.0
+        out = o.transpose(0, 1).reshape(n, H * dh) @ W[p + "self_attn.o_proj.weight"].T
+        layers.append({"attn_in": a, "attn_out": out, "weights": weights, "o": o, "q": q, "k": k, "v": v})
+        if replace is not None and replace[0] == i:
+            out = replace[1]
+        x = x + out
+        m = rms_norm(x, W[p + "post_attention_layernorm.weight"], eps)
+        x = x + (silu(m @ W[p + "mlp.gate_proj.weight"].T) * (m @ W[p + "mlp.up_proj.weight"].T)) \
+            @ W[p + "mlp.down_proj.weight"].T
+    x = rms_norm(x, W["model.norm.weight"], eps)
+    head = W["lm_head.weight"] if "lm_head.weight" in W else W["model.embed_tokens.weight"]
+    return layers, x[-1] @ head.T
+
+
+# --------------------------------------------------------------------------------------------
+# Output.
+# --------------------------------------------------------------------------------------------
+
+def dumps(obj, indent=0):
+    """JSON with one matrix row per line, floats as repr (shortest round-trip form)."""
+    pad, pad1 = "  " * indent, "  " * (indent + 1)
+
+    def scalar(v):
+        if isinstance(v, float):
+            assert math.isfinite(v)
+            return repr(v)
+        return json.dumps(v, ensure_ascii=False)
+
+    if isinstance(obj, dict):
+        items = [f"{pad1}{json.dumps(k)}: {dumps(v, indent + 1)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(obj, list):
+        if all(not isinstance(v, (list, dict)) for v in obj):
+            return "[" + ", ".join(scalar(v) for v in obj) + "]"
+        return "[\n" + ",\n".join(pad1 + dumps(v, indent + 1) for v in obj) + "\n" + pad + "]"
+    return scalar(obj)
+
+
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def write_json(path, obj):
+    """As transformers' save_pretrained writes config.json and the index: indent 2, sorted keys."""
+    write(path, json.dumps(obj, indent=2, sort_keys=True) + "\n")
+
+
+def write_weights(folder, tensors, shards, prefix):
+    """tensors: name (without prefix) -> (dtype, array); shards: None or a name -> shard index."""
+    full = {prefix + k: v for k, v in tensors.items()}
+    if shards is None:
+        blob, _ = safetensors_bytes(full)
+        write(os.path.join(folder, "model.safetensors"), blob)
+        return ["model.safetensors"]
+    names = [f"model-{s + 1:05d}-of-00002.safetensors" for s in range(2)]
+    weight_map, total = {}, 0
+    for s in range(2):
+        part = {prefix + k: v for k, v in tensors.items() if shards(k) == s}
+        blob, size = safetensors_bytes(part)
+        total += size
+        write(os.path.join(folder, names[s]), blob)
+        weight_map.update({k: names[s] for k in part})
+    write_json(os.path.join(folder, "model.safetensors.index.json"),
+               {"metadata": {"total_size": total}, "weight_map": weight_map})
+    return names
+
+
+def load_weights(folder, files, prefix):
+    """Reads the files back (independent parse) into float64 torch tensors without the prefix."""
+    W, raw = {}, {}
+    for f in files:
+        for name, (dtype, a) in read_safetensors(os.path.join(folder, f)).items():
+            assert name.startswith(prefix), name
+            raw[name[len(prefix):]] = (dtype, a)
+            if dtype != "U8":
+                W[name[len(prefix):]] = torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))
+    return W, raw
+
+
+def mat(t):
+    return [[float(v) for v in row] for row in t]
+
+
+# --------------------------------------------------------------------------------------------
+# The models.
+# --------------------------------------------------------------------------------------------
+
+def shard_by_layer(first_layers):
+    """Embeddings and layers < first_layers in shard 0, the rest (final norm, lm_head) in shard 1."""
+    def which(name):
+        m = re.match(r"(?:h|model\.layers)\.(\d+)\.", name)
+        if m:
+            return 0 if int(m.group(1)) < first_layers else 1
+        return 0 if ("wte" in name or "wpe" in name or "embed_tokens" in name) else 1
+    return which
+
+
+def build_models(merges):
+    models = []
+
+    # a / b: GPT-2, vocab.json + merges.txt; <|endoftext|> is the last id, as in GPT-2.
+    vocab = bpe_vocab(merges)
+    eot = len(vocab)
+    gpt2_vocab = dict(vocab)
+    gpt2_vocab["<|endoftext|>"] = eot
+    gpt2_tok = RefTokenizer(vocab, merges, pre_gpt2)
+    gpt2_files = {
+        "vocab.json": json.dumps(gpt2_vocab, separators=(", ", ": ")),  # one line, \u escapes, as GPT-2's
+        "merges.txt": "#version: 0.2\n" + "".join(f"{a} {b}\n" for a, b in merges),
+    }
+    models.append(dict(
+        name="gpt2-f32", arch="gpt2", dtype="F32", prefix="", shards=None, seed=1001,
+        config={  # openai-community/gpt2's own config.json: no n_inner, scale_attn_weights, tie keys
+            "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1,
+            "bos_token_id": eot, "embd_pdrop": 0.1, "eos_token_id": eot, "initializer_range": 0.02,
+            "layer_norm_epsilon": 1e-05, "model_type": "gpt2", "n_ctx": 32, "n_embd": 16, "n_head": 2,
+            "n_layer": 2, "n_positions": 32, "resid_pdrop": 0.1, "summary_activation": None,
+            "summary_first_dropout": 0.1, "summary_proj_to_labels": True, "summary_type": "cls_index",
+            "summary_use_proj": True,
+            "task_specific_params": {"text-generation": {"do_sample": True, "max_length": 50}},
+            "vocab_size": eot + 1},
+        buffers="f32", tok=gpt2_tok, tok_files=gpt2_files,
+        texts=["The cat sat on the mat."],
+        encode=["Hello world!", "It's 2024, and we're here.", "naïve café", "  two  spaces\nnew line ",
+                "they'll say: 365 days"],
+        ids_case=[5, 300, 17, eot, 256, 99, 331]))
+    models.append(dict(
+        name="gpt2-f16-sharded", arch="gpt2", dtype="F16", prefix="transformer.", shards=shard_by_layer(1),
+        seed=1002,
+        config={  # as save_pretrained writes it (every key)
+            "_name_or_path": "attnlab/tiny-gpt2", "activation_function": "gelu_new",
+            "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1, "bos_token_id": eot, "embd_pdrop": 0.1,
+            "eos_token_id": eot, "initializer_range": 0.02, "layer_norm_epsilon": 1e-05, "model_type": "gpt2",
+            "n_ctx": 48, "n_embd": 24, "n_head": 4, "n_inner": None, "n_layer": 2, "n_positions": 48,
+            "reorder_and_upcast_attn": False, "resid_pdrop": 0.1, "scale_attn_by_inverse_layer_idx": False,
+            "scale_attn_weights": True, "summary_activation": None, "summary_first_dropout": 0.1,
+            "summary_proj_to_labels": True, "summary_type": "cls_index", "summary_use_proj": True,
+            "tie_word_embeddings": True, "torch_dtype": "float16", "transformers_version": "4.46.3",
+            "use_cache": True, "vocab_size": eot + 1},
+        buffers="u8", tok=gpt2_tok, tok_files=gpt2_files,
+        texts=["Hello there, my friend."],
+        encode=["Where is the cat?"],
+        ids_case=[eot, 12, 300, 44, 70, 259, 3]))
+
+    # c: Llama 3 style tokenizer; specials after the vocabulary, only in added_tokens. One extra
+    # vocabulary entry no merge leads to, "Ġlazy": with ignore_merges (true, as Llama 3's) " lazy" is
+    # that one token; without it, BPE splits it (the "encode" case "the lazy dog").
+    vocab = bpe_vocab(merges)
+    assert "\u0120lazy" not in vocab
+    vocab["\u0120lazy"] = len(vocab)
+    specials = ["<|begin_of_text|>", "<|end_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"]
+    added = [(s, len(vocab) + i) for i, s in enumerate(specials)]
+    bos = added[0][1]
+    llama3_tok = RefTokenizer(vocab, merges, pre_llama3, added=added, bos=bos, ignore_merges=True)
+    template = {
+        "type": "TemplateProcessing",
+        "single": [{"SpecialToken": {"id": "<|begin_of_text|>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+        "pair": [{"SpecialToken": {"id": "<|begin_of_text|>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                 {"SpecialToken": {"id": "<|begin_of_text|>", "type_id": 1}}, {"Sequence": {"id": "B", "type_id": 1}}],
+        "special_tokens": {"<|begin_of_text|>": {"id": "<|begin_of_text|>", "ids": [bos], "tokens": ["<|begin_of_text|>"]}}}
+    llama3_json = tokenizer_json(
+        added, None,
+        {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": LLAMA3_REGEX}, "behavior": "Isolated", "invert": False},
+            byte_level(False, True, False)]},
+        {"type": "Sequence", "processors": [byte_level(True, False, True), template]},
+        byte_level(True, True, True), vocab, merges, merges_as_pairs=True, ignore_merges=True, none_affixes=True)
+    V = len(vocab) + len(specials)
+    models.append(dict(
+        name="llama-gqa-bf16", arch="llama", dtype="BF16", prefix="", shards=None, seed=1003,
+        config={
+            "architectures": ["LlamaForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+            "bos_token_id": bos, "eos_token_id": bos + 1, "head_dim": 8, "hidden_act": "silu", "hidden_size": 24,
+            "initializer_range": 0.02, "intermediate_size": 48, "max_position_embeddings": 64, "mlp_bias": False,
+            "model_type": "llama", "num_attention_heads": 4, "num_hidden_layers": 2, "num_key_value_heads": 2,
+            "pretraining_tp": 1, "rms_norm_eps": 1e-05, "rope_scaling": None, "rope_theta": 10000.0,
+            "tie_word_embeddings": False, "torch_dtype": "bfloat16", "transformers_version": "4.46.3",
+            "use_cache": True, "vocab_size": V},
+        tok=llama3_tok, tok_files={"tokenizer.json": llama3_json},
+        texts=["The dog is in the house."],
+        encode=["the lazy dog", "12345 apples", "(hello) world", "HE'S here, isn't he?", "a\n\nb", "<|eot_id|>end"],
+        ids_case=[bos, 70, 300, 9, V - 1, 258]))
+
+    # d: SmolLM2 style: specials at ids 0-2 inside model.vocab, Digits + ByteLevel(use_regex true).
+    smol_specials = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+    vocab = {s: i for i, s in enumerate(smol_specials)}
+    vocab.update(bpe_vocab(merges, offset=len(smol_specials)))
+    added = [(s, i) for i, s in enumerate(smol_specials)]
+    smol_tok = RefTokenizer(vocab, merges, pre_smollm2, added=added)
+    smol_json = tokenizer_json(
+        added, None,
+        {"type": "Sequence", "pretokenizers": [{"type": "Digits", "individual_digits": True},
+                                               byte_level(False, True, True)]},
+        byte_level(True, False, True), byte_level(True, True, True), vocab, merges,
+        merges_as_pairs=False, ignore_merges=False, none_affixes=True)
+    V = len(vocab)
+    models.append(dict(
+        name="llama-mqa-f32", arch="llama", dtype="F32", prefix="", shards=None, seed=1004,
+        config={
+            "architectures": ["LlamaForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+            "bos_token_id": 0, "eos_token_id": 0, "hidden_act": "silu", "hidden_size": 18,
+            "initializer_range": 0.041666666666666664, "intermediate_size": 32, "is_llama_config": True,
+            "max_position_embeddings": 64, "mlp_bias": False, "model_type": "llama", "num_attention_heads": 3,
+            "num_hidden_layers": 2, "num_key_value_heads": 1, "pretraining_tp": 1, "rms_norm_eps": 1e-05,
+            "rope_interleaved": False, "rope_scaling": None, "rope_theta": 500000.0, "tie_word_embeddings": True,
+            "torch_dtype": "float32", "transformers_version": "4.46.3", "use_cache": True, "vocab_size": V},
+        tok=smol_tok, tok_files={"tokenizer.json": smol_json},
+        texts=["The cat is 12."],
+        encode=["<|im_start|>user", "In 2024 it rained.", "x=123", "Hello world!", "  spaces  "],
+        ids_case=[0, 1, 40, 303, 7, 2, V - 1]))
+
+    # e / f: Qwen2 style: NFC, Split + ByteLevel(use_regex false), specials after the vocabulary.
+    vocab = bpe_vocab(merges)
+    q_specials = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+    added = [(s, len(vocab) + i) for i, s in enumerate(q_specials)]
+    qwen_tok = RefTokenizer(vocab, merges, pre_qwen2, normalize=lambda s: unicodedata.normalize("NFC", s),
+                            added=added)
+    qwen_json = tokenizer_json(
+        added, {"type": "NFC"},
+        {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": QWEN2_REGEX}, "behavior": "Isolated", "invert": False},
+            byte_level(False, False, False)]},
+        byte_level(False, False, False), byte_level(False, False, False), vocab, merges,
+        merges_as_pairs=False, ignore_merges=False, none_affixes=False)
+    n_tok = len(vocab) + len(q_specials)
+    V = (n_tok + 31) // 32 * 32  # padded, as Qwen2's embedding (151936 rows for 151665 tokens)
+    eos = added[0][1]
+    qwen_common = {
+        "architectures": ["Qwen2ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": eos,
+        "eos_token_id": eos, "hidden_act": "silu", "initializer_range": 0.02,
+        "max_position_embeddings": 64, "model_type": "qwen2", "num_hidden_layers": 2, "rms_norm_eps": 1e-06,
+        "rope_theta": 1000000.0, "transformers_version": "4.46.3", "use_cache": True,
+        "use_sliding_window": False, "vocab_size": V}
+    models.append(dict(
+        name="qwen2-f32", arch="qwen2", dtype="F32", prefix="", shards=None, seed=1005,
+        config=dict(qwen_common, hidden_size=16, intermediate_size=32, num_attention_heads=4,
+                    num_key_value_heads=2, max_window_layers=2, sliding_window=4096, tie_word_embeddings=True,
+                    torch_dtype="float32"),
+        tok=qwen_tok, tok_files={"tokenizer.json": qwen_json},
+        texts=["<|im_start|>user\nHello there!"],
+        encode=["cafe\u0301 au lait", "caf\u00e9 au lait", "It's 365 DAYS", "a\r\nb  c",
+                "<|im_end|><|endoftext|>"],
+        ids_case=[added[1][1], 70, 5, 300, 260, 14, 99, 2]))
+    models.append(dict(
+        name="qwen2-bf16-sharded", arch="qwen2", dtype="BF16", prefix="", shards=shard_by_layer(1), seed=1006,
+        config=dict(qwen_common, hidden_size=24, intermediate_size=48, num_attention_heads=2,
+                    num_key_value_heads=2, max_window_layers=28, sliding_window=64, rope_scaling=None,
+                    tie_word_embeddings=False, torch_dtype="bfloat16"),
+        tok=qwen_tok, tok_files={"tokenizer.json": qwen_json},
+        texts=["Where is the cat?"],
+        encode=["Hello world!"],
+        ids_case=[11, 300, n_tok - 1, V - 1, 50, 64]))
+    assert all(m["config"]["vocab_size"] >= max(m["ids_case"]) + 1 for m in models)
+    return models
+
+
+def make_model(spec):
+    folder = os.path.join(ROOT, spec["name"])
+    c = spec["config"]
+    r = Rand(spec["seed"])
+    if spec["arch"] == "gpt2":
+        weights = gpt2_weights(c, r)
+        tensors = {k: (spec["dtype"], v) for k, v in weights.items()}
+        P = c["n_positions"]
+        tril = np.tril(np.ones((P, P))).reshape(1, 1, P, P)
+        for i in range(c["n_layer"]):
+            if spec["buffers"] == "f32":
+                tensors[f"h.{i}.attn.bias"] = ("F32", tril.astype(np.float32))
+            else:
+                tensors[f"h.{i}.attn.bias"] = ("U8", tril.astype(np.uint8))
+                tensors[f"h.{i}.attn.masked_bias"] = ("F16", np.array(-1e4, dtype=np.float32))
+        forward = forward_gpt2
+        H, G, L = c["n_head"], c["n_head"], c["n_layer"]
+    else:
+        weights = llama_weights(c, r)
+        tensors = {k: (spec["dtype"], v) for k, v in weights.items()}
+        forward = forward_llama
+        H, G, L = c["num_attention_heads"], c["num_key_value_heads"], c["num_hidden_layers"]
+    # a fresh folder: nothing stale left behind
+    if os.path.isdir(folder):
+        for f in os.listdir(folder):
+            os.remove(os.path.join(folder, f))
+    write_json(os.path.join(folder, "config.json"), c)
+    for fname, text in spec["tok_files"].items():
+        write(os.path.join(folder, fname), text)
+    files = write_weights(folder, tensors, spec["shards"], spec["prefix"])
+    W, raw = load_weights(folder, files, spec["prefix"])
+    assert set(raw) == set(tensors)
+    for k, (dtype, a) in tensors.items():   # the read-back equals what was meant, rounded as stored
+        expect = np.asarray(a, dtype=np.float64) if dtype in ("F32", "U8") else None
+        if dtype == "F16":
+            expect = np.asarray(a).astype(np.float16).astype(np.float64)
+        if dtype == "BF16":
+            expect = torch.from_numpy(np.asarray(a, dtype=np.float32)).to(torch.bfloat16).double().numpy()
+        assert raw[k][0] == dtype and np.array_equal(raw[k][1].astype(np.float64), expect), k
+
+    tok = spec["tok"]
+    cases = []
+    inputs = [(t, tok.encode(t)) for t in spec["texts"]] + [(None, spec["ids_case"]), (None, [spec["ids_case"][1]])]
+    for ci, (text, ids) in enumerate(inputs):
+        layers, logits = forward(c, W, ids)
+        n = len(ids)
+        case = {"ids": list(ids)}
+        if text is not None:
+            case["text"] = text
+        case["layers"] = [{"attn_in": mat(l["attn_in"]), "attn_out": mat(l["attn_out"]),
+                           "heads": [{"weights": mat(l["weights"][h])} for h in range(H)]} for l in layers]
+        case["next"] = top5(logits)
+        hl, hh = [(L - 1, H - 1), (0, 1 % H), (1 % L, 0)][ci % 3]
+        _, lo = forward(c, W, ids, zero_head=(hl, hh))
+        case["head_off"] = {"layer": hl, "head": hh, "next": top5(lo)}
+        rl = [0, L - 1, 0][ci % 3]
+        d = layers[0]["attn_in"].shape[1]
+        _, lo = forward(c, W, ids, replace=(rl, torch.zeros(n, d)))
+        case["replaced"] = {"layer": rl, "next": top5(lo)}
+        self_check_case(spec, c, W, ids, layers, logits, H, G)
+        cases.append(case)
+    encode = []
+    for t in spec["encode"]:
+        ids = tok.encode(t)
+        encode.append({"text": t, "ids": ids})
+    for t in spec["texts"] + spec["encode"]:   # round trip, without the BOS the post-processor adds
+        ids = tok.encode(t)
+        if tok.bos is not None:
+            assert ids[0] == tok.bos
+            ids = ids[1:]
+        norm = unicodedata.normalize("NFC", t) if spec["arch"] == "qwen2" else t
+        assert tok.decode(ids) == norm, (t, tok.decode(ids))
+    write(os.path.join(folder, "reference.json"), dumps({"cases": cases, "encode": encode}) + "\n")
+    return folder, inputs, encode
+
+
+# --------------------------------------------------------------------------------------------
+# Self-checks.
+# --------------------------------------------------------------------------------------------
+
+def self_check_case(spec, c, W, ids, layers, logits, H, G):
+    n = len(ids)
+    rep = H // G
+    for i, l in enumerate(layers):
+        w = l["weights"]
+        assert torch.allclose(w.sum(-1), torch.ones(H, n), atol=1e-12, rtol=0)
+        assert bool((w.triu(1) == 0).all()), "causal zeros"
+        # GQA: query head h against K head h // rep, one head at a time (no repeat_kv)
+        dh = l["q"].shape[-1]
+        for h in range(H):
+            g = h // rep if spec["arch"] != "gpt2" else h
+            s = l["q"][h] @ l["k"][g].T / math.sqrt(dh)
+            s = s + torch.triu(torch.full((n, n), -math.inf), 1)
+            e = torch.exp(s - s.max(-1, keepdim=True).values)
+            assert torch.allclose(e / e.sum(-1, keepdim=True), w[h], atol=1e-14, rtol=0)
+        # attn_out as the sum over heads of o_h W_o[h] (+ b_o)
+        if spec["arch"] == "gpt2":
+            Wo, bo = W[f"h.{i}.attn.c_proj.weight"], W[f"h.{i}.attn.c_proj.bias"]
+        else:
+            Wo = W[f"model.layers.{i}.self_attn.o_proj.weight"].T
+            bo = torch.zeros(Wo.shape[1])
+        total = bo.expand(n, -1).clone()
+        for h in range(H):
+            total += (w[h] @ l["v"][h if spec["arch"] == "gpt2" else h // rep]) @ Wo[h * dh:(h + 1) * dh]
+        assert torch.allclose(total, l["attn_out"], atol=1e-12, rtol=0)
+    if spec["arch"] != "gpt2":   # RoPE (rotate_half) against the complex form on (x_i, x_{i+dh/2})
+        dh = layers[0]["q"].shape[-1]
+        x = torch.from_numpy(np.random.default_rng(7).standard_normal((n, dh)))
+        cos, sin = rope_cos_sin(n, dh, c["rope_theta"])
+        rot = x * cos + rotate_half(x) * sin
+        inv = 1.0 / (c["rope_theta"] ** (torch.arange(0, dh, 2, dtype=torch.float64) / dh))
+        z = torch.complex(x[:, :dh // 2], x[:, dh // 2:]) * torch.polar(
+            torch.ones(n, dh // 2), torch.outer(torch.arange(n, dtype=torch.float64), inv))
+        assert torch.allclose(torch.cat((z.real, z.imag), -1), rot, atol=1e-12, rtol=0)
+    assert logits.shape[0] == c["vocab_size"]
+
+
+def check_formulas():
+    x = torch.from_numpy(np.random.default_rng(3).standard_normal((5, 7))) * 2
+    w, b = torch.linspace(0.5, 1.5, 7), torch.linspace(-0.2, 0.3, 7)
+    F = torch.nn.functional
+    assert torch.allclose(layer_norm(x, w, b, 1e-5), F.layer_norm(x, (7,), w, b, 1e-5), atol=1e-13)
+    assert torch.allclose(gelu_new(x), F.gelu(x, approximate="tanh"), atol=1e-13)
+    assert torch.allclose(silu(x), F.silu(x), atol=1e-13)
+    a = np.random.default_rng(5).standard_normal(1000).astype(np.float32) * 3
+    assert np.array_equal(to_bf16_bits(a), torch.from_numpy(a).to(torch.bfloat16).view(torch.int16).numpy().view("<u2"))
+
+
+def main():
+    check_formulas()
+    merges = learn_merges(CORPUS, MERGES)
+    assert len(merges) == MERGES
+    summary = []
+    for spec in build_models(merges):
+        folder, inputs, encode = make_model(spec)
+        summary.append((spec["name"], inputs, encode))
+    total = 0
+    for dirpath, _, files in os.walk(ROOT):
+        total += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files)
+    for name, inputs, encode in summary:
+        size = sum(os.path.getsize(os.path.join(ROOT, name, f)) for f in os.listdir(os.path.join(ROOT, name)))
+        print(f"{name}: {size} bytes")
+        for text, ids in inputs:
+            if text is not None:
+                print(f"  {text!r} -> {ids}")
+        for e in encode:
+            print(f"  (encode) {e['text']!r} -> {e['ids']}")
+    digest = hashlib.sha256()
+    for dirpath, _, files in sorted(os.walk(ROOT)):
+        for f in sorted(files):
+            with open(os.path.join(dirpath, f), "rb") as fh:
+                digest.update(f.encode() + fh.read())
+    print(f"total {total} bytes in {ROOT}, sha256 {digest.hexdigest()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+// The forward pass, a layer as a Scenario and the prediction after an edit, against the float64
+// reference scripts/gen_models.py computed with PyTorch from the published architectures, on tiny
+// random GPT-2, Llama (GQA, MQA) and Qwen2 models in F32, F16 and BF16, single files and shards.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <cmath>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "attnlab/attention.h"
+#include "attnlab/edits.h"
+#include "attnlab/models/hf_model.h"
+
+namespace attnlab::models {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const char* const kModels[] = {"gpt2-f32",      "gpt2-f16-sharded", "llama-gqa-bf16",
+                               "llama-mqa-f32", "qwen2-f32",        "qwen2-bf16-sharded"};
+
+fs::path model_dir(const std::string& name) { return fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/models" / name; }
+
+json reference(const std::string& name) {
+  std::ifstream in(model_dir(name) / "reference.json");
+  return json::parse(in);
+}
+
+Matrix matrix(const json& rows) {
+  Matrix m(Eigen::Index(rows.size()), Eigen::Index(rows.at(0).size()));
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j) m(i, j) = rows[std::size_t(i)][std::size_t(j)].get<double>();
+  return m;
+}
+
+/// The largest |a - b|; infinite when the shapes differ or either holds a NaN.
+double max_error(const Matrix& a, const Matrix& b) {
+  EXPECT_EQ(a.rows(), b.rows());
+  EXPECT_EQ(a.cols(), b.cols());
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
+  const double error = (a - b).cwiseAbs().maxCoeff();
+  return std::isnan(error) ? INFINITY : error;
+}
+
+/// Same tokens in the same order, probabilities within 1e-5.
+void expect_predictions(const std::vector<Prediction>& got, const json& expected, const std::string& what) {
+  ASSERT_EQ(got.size(), expected.size()) << what;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].id, expected[i].at("id").get<int>()) << what << " rank " << i;
+    EXPECT_NEAR(got[i].p, expected[i].at("p").get<double>(), 1e-5) << what << " rank " << i;
+  }
+}
+
+TEST(ModelReference, EveryLayerHeadAndPredictionMatchesPyTorch) {
+  for (const char* name : kModels) {
+    const auto model = HfModel::open(model_dir(name));
+    double worst_weights = 0, worst_activations = 0;
+    const json cases = reference(name).at("cases");
+    ASSERT_GE(cases.size(), 3u) << name;
+    for (const json& c : cases) {
+      const std::vector<int> ids = c.at("ids").get<std::vector<int>>();
+      if (c.contains("text")) EXPECT_EQ(model->encode(c["text"].get<std::string>()), ids) << name;
+      const ForwardRun run = model->transformer().run(ids);
+      ASSERT_EQ(run.layers.size(), c.at("layers").size()) << name;
+      for (std::size_t l = 0; l < run.layers.size(); ++l) {
+        const json& layer = c["layers"][l];
+        worst_activations = std::max({worst_activations,
+                                      max_error(run.layers[l].attn_in.cast<double>(), matrix(layer.at("attn_in"))),
+                                      max_error(run.layers[l].attn_out.cast<double>(), matrix(layer.at("attn_out")))});
+        ASSERT_EQ(run.layers[l].weights.size(), layer.at("heads").size()) << name;
+        for (std::size_t h = 0; h < run.layers[l].weights.size(); ++h)
+          worst_weights = std::max(worst_weights, max_error(run.layers[l].weights[h].cast<double>(),
+                                                            matrix(layer["heads"][h].at("weights"))));
+      }
+      expect_predictions(run.next, c.at("next"), std::string(name) + " next");
+      const int replaced = c.at("replaced").at("layer").get<int>();
+      const Matrix zeros = Matrix::Zero(Eigen::Index(ids.size()), model->config().d_model);
+      expect_predictions(model->transformer().next_after_layer(run, replaced, zeros), c["replaced"].at("next"),
+                         std::string(name) + " layer " + std::to_string(replaced) + " replaced by zeros");
+    }
+    std::cout << "  " << name << ": weights max error " << worst_weights << ", attention input/output "
+              << worst_activations << "\n";
+    EXPECT_LT(worst_weights, 1e-5) << name;
+    EXPECT_LT(worst_activations, 1e-4) << name;
+  }
+}
+
+// The layer as a Scenario: the core computes the model's own weights per query head and, as its
+// output, the attention block's contribution; switching a head off in it and re-running the rest of
+// the model gives the reference's prediction with that head zeroed.
+TEST(ModelReference, ALayerAsAScenarioComputesTheLayerAndHeadsOffChangeThePrediction) {
+  for (const char* name : kModels) {
+    const auto model = HfModel::open(model_dir(name));
+    double worst_weights = 0, worst_output = 0;
+    const json cases = reference(name).at("cases");
+    ASSERT_GE(cases.size(), 3u) << name;
+    for (const json& c : cases) {
+      const ForwardRun run = model->transformer().run(c.at("ids").get<std::vector<int>>());
+      for (std::size_t l = 0; l < run.layers.size(); ++l) {
+        const Scenario s = layer_scenario(*model, run, int(l));
+        EXPECT_EQ(s.tokens.size(), run.ids.size());
+        const Trace t = compute(s);
+        const json& layer = c["layers"][l];
+        for (std::size_t h = 0; h < t.heads.size(); ++h)
+          worst_weights = std::max(worst_weights, max_error(t.heads[h].weights, matrix(layer["heads"][h].at("weights"))));
+        worst_output = std::max(worst_output, max_error(t.output, matrix(layer.at("attn_out"))));
+      }
+      const json& off = c.at("head_off");
+      Scenario s = layer_scenario(*model, run, off.at("layer").get<int>());
+      set_head_off(s, off.at("head").get<int>(), true);
+      expect_predictions(model->transformer().next_after_layer(run, off["layer"].get<int>(), compute(s).output),
+                         off.at("next"), std::string(name) + " head off");
+    }
+    std::cout << "  " << name << ": the layer scenarios' weights max error " << worst_weights << ", output "
+              << worst_output << "\n";
+    EXPECT_LT(worst_weights, 1e-5) << name;
+    EXPECT_LT(worst_output, 1e-4) << name;
+  }
+}
+
+TEST(ModelReference, TokenizersEncodeTheReferenceTexts) {
+  for (const char* name : kModels) {
+    const auto model = HfModel::open(model_dir(name));
+    ASSERT_NE(model->tokenizer(), nullptr) << name << ": " << model->tokenizer_error();
+    const json texts = reference(name).at("encode");
+    ASSERT_GE(texts.size(), 1u) << name;
+    for (const json& e : texts)
+      EXPECT_EQ(model->encode(e.at("text").get<std::string>()), e.at("ids").get<std::vector<int>>())
+          << name << ": " << e["text"];
+  }
+}
+
+TEST(ModelReference, IdsOutsideTheModelAreRefusedNamingThem) {
+  const auto model = HfModel::open(model_dir("gpt2-f32"));
+  const auto refusal = [&](const std::vector<int>& ids) {
+    try {
+      model->transformer().run(ids);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal({}), "ids: empty: give at least one token");
+  EXPECT_EQ(refusal({1, 357}), "ids[1]: 357 is outside the vocabulary (0 to 356)");
+  EXPECT_EQ(refusal(std::vector<int>(33, 1)), "ids: 33 tokens, more than the model's 32 positions");
+  const ForwardRun run = model->transformer().run({1, 2});
+  try {
+    layer_scenario(*model, run, 2);
+    ADD_FAILURE() << "layer 2 of 2";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "layer: 2 is out of range: the model has layers 0 to 1");
+  }
+}
+
+}  // namespace
+}  // namespace attnlab::models
