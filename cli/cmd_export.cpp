@@ -1,8 +1,10 @@
 // attnlab-cli export FILE --out DIR: slide-ready figures (PNG, SVG), CSV and a runnable NumPy
 // script, rendered on the CPU (works with no display, no X server, no GPU); with --sweep, one
-// animated GIF (or numbered frames) per figure as one number moves. docs/EXPORT.md.
+// animated GIF (or numbered frames) per figure as one number moves; for a model folder, one figure
+// of every layer's and head's attention weights (the model grid). docs/EXPORT.md.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -15,10 +17,12 @@
 #include "attnlab/export/csv.h"
 #include "attnlab/export/gif.h"
 #include "attnlab/export/lesson_slides.h"
+#include "attnlab/export/model_grid.h"
 #include "attnlab/export/numpy_script.h"
 #include "attnlab/export/sweep_frames.h"
 #include "attnlab/export/views.h"
 #include "attnlab/message_text.h"
+#include "attnlab/models/hf_model.h"
 #include "attnlab/scenario_io.h"
 #include "attnlab/sweep.h"
 #include "commands.h"
@@ -45,8 +49,9 @@ struct ExportOptions {
 /// The command line as CLI11 stored it: text, checked by parse_options in the order the messages
 /// have always come in.
 struct ExportArgs {
-  std::string file, out, what = "all", head = "all", format = "png", scale = "1", colormap = "viridis",
-                        decimals = std::to_string(kDefaultDecimals), sweep;
+  std::string file, out, what = "all", head = "all", format = "png", scale = "1",
+                         colormap = "viridis", decimals = std::to_string(kDefaultDecimals), sweep,
+                         text, ids;
   bool values = false, transparent = false, lesson = false;
   std::map<std::string, const CLI::Option*> given;  ///< "--what": count() > 0 once parsed
 
@@ -75,6 +80,21 @@ std::vector<std::string> parse_formats(const std::string& text) {
   return formats;
 }
 
+int parse_scale(const ExportArgs& p) {
+  const int scale = whole_number("--scale", p.scale, 1, 4);
+  if (scale == 3) throw UsageError("--scale expects 1, 2 or 4, got '3'");
+  return scale;
+}
+
+Colormaps parse_colormaps(const ExportArgs& p) {
+  const auto maps = colormaps_from_name(p.colormap);
+  if (!maps)
+    throw UsageError(
+        "--colormap expects viridis, cividis, grayscale, rdbu or gray-diverging, got " +
+        quote_arg(p.colormap));
+  return *maps;
+}
+
 ExportOptions parse_options(const ExportArgs& p) {
   ExportOptions o;
   o.lesson = p.lesson;
@@ -87,14 +107,9 @@ ExportOptions parse_options(const ExportArgs& p) {
   o.stages = parse_stages(p.what);
   o.formats = parse_formats(p.format);
   if (p.head != "all") o.heads = {whole_number("--head", p.head, 1, 256) - 1};
-  const int scale = whole_number("--scale", p.scale, 1, 4);
-  if (scale == 3) throw UsageError("--scale expects 1, 2 or 4, got '3'");
-  o.scale = scale;
+  o.scale = parse_scale(p);
   o.style.decimals = whole_number("--decimals", p.decimals, kMinDecimals, kMaxDecimals);
-  const std::string& map = p.colormap;
-  const auto maps = colormaps_from_name(map);
-  if (!maps) throw UsageError("--colormap expects viridis, cividis, grayscale, rdbu or gray-diverging, got " + quote_arg(map));
-  o.maps = *maps;
+  o.maps = parse_colormaps(p);
   if (o.lesson && (p.has("--what") || p.has("--head") || p.format != "png"))
     throw UsageError("--lesson writes one PNG slide per step: it takes no --what, --head or --format");
   if (o.lesson && o.scale > 2) throw UsageError("--lesson expects --scale 1 or 2, got '4'");
@@ -219,7 +234,123 @@ std::vector<SweepView> check_request(const ExportOptions& o, const Scenario& sce
   return selected_views(o, trace);
 }
 
+// ---- A model folder: the model grid (every layer's and head's weights in one figure) ----
+
+struct GridOptions {
+  std::vector<int> ids;              ///< --ids; empty with --text
+  std::vector<std::string> formats;  ///< png, svg
+  int scale = 1;
+  Colormap map = Colormap::Viridis;
+};
+
+/// What a model folder takes: --text or --ids, --out, --format png,svg, --scale, --colormap.
+void refuse_scenario_options(const ExportArgs& p) {
+  std::string given;
+  for (const char* option : {"--what", "--head", "--decimals", "--sweep"})
+    if (given.empty() && p.has(option)) given = option;
+  const std::pair<bool, const char*> flags[] = {
+      {p.lesson, "--lesson"}, {p.values, "--values"}, {p.transparent, "--transparent"}};
+  for (const auto& [flag, name] : flags)
+    if (given.empty() && flag) given = name;
+  if (!given.empty())
+    throw UsageError(
+        given +
+        " is for scenario files; a model folder takes --text or --ids, --out, --format png,svg, "
+        "--scale and --colormap");
+}
+
+GridOptions parse_grid_options(const ExportArgs& p) {
+  refuse_scenario_options(p);
+  const bool text = p.has("--text"), ids = p.has("--ids");
+  if (text == ids)
+    throw UsageError(text ? "give --text or --ids, not both"
+                          : "export of a model folder needs --text TEXT or --ids LIST");
+  if (!p.has("--out")) throw UsageError("export needs --out DIR");
+  if (p.out.empty() || p.out == "-")
+    throw UsageError("--out expects a directory for a model folder's grid, got " +
+                     quote_arg(p.out));
+  GridOptions o;
+  o.formats = split_list(p.format);
+  if (o.formats.empty())
+    throw UsageError("--format expects png, svg or png,svg for a model folder");
+  for (const std::string& f : o.formats)
+    if (f != "png" && f != "svg")
+      throw UsageError("--format expects png, svg or png,svg for a model folder, got " +
+                       quote_arg(f));
+  o.scale = parse_scale(p);
+  o.map = parse_colormaps(p).sequential;  // weights: a sequential map, as the weights figures
+  for (const std::string& item : ids ? split_list(p.ids) : std::vector<std::string>{})
+    o.ids.push_back(whole_number("--ids", item, 0, INT_MAX));
+  if (ids && o.ids.empty())
+    throw UsageError("--ids expects token ids separated by commas, got " + quote_arg(p.ids));
+  return o;
+}
+
+/// The text as one line for the subtitle: control characters (a newline) become spaces.
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return text;
+}
+
+/// The figure of a forward run: every layer and query head, the causal mask, the tokens' labels
+/// (a space shows as U+2423, which DejaVu Sans draws).
+ModelGridFigure grid_figure(const models::HfModel& model, const models::ForwardRun& run,
+                            const std::string& text, Colormap map) {
+  ModelGridFigure f;
+  f.tokens = model.labels(run.ids);
+  const int n = static_cast<int>(run.ids.size());
+  for (const models::LayerRun& layer : run.layers) {
+    f.weights.emplace_back();
+    for (const models::MatrixF& w : layer.weights) f.weights.back().push_back(w.cast<double>());
+  }
+  std::string shown = "\xE2\x80\x9C" + one_line(text) + "\xE2\x80\x9D";  // “text”
+  if (text.empty()) {  // --ids: the tokens themselves
+    shown.clear();
+    for (const std::string& t : f.tokens) shown += (shown.empty() ? "" : " ") + t;
+  }
+  const std::size_t heads = f.weights.empty() ? 0 : f.weights[0].size();
+  f.title = model.name() + " \xE2\x80\x93 attention weights of every layer and head";
+  f.subtitle = shown + " \xC2\xB7 " + std::to_string(n) + " tokens \xC2\xB7 " +
+               std::to_string(f.weights.size()) + " layers \xC3\x97 " + std::to_string(heads) +
+               " heads \xC2\xB7 rows: queries, columns: keys";
+  f.allowed = causal_allowed(n);
+  f.scale = {map, 0.0, 1.0};
+  return f;
+}
+
+int run_model_grid(const ExportArgs& args) {
+  const GridOptions o = parse_grid_options(args);
+  ModelGridFigure figure;
+  try {  // everything the folder can refuse, before any folder or file is made
+    const auto model = models::HfModel::open(args.file);
+    const std::vector<int> ids = o.ids.empty() ? model->encode(args.text) : o.ids;
+    figure =
+        grid_figure(*model, model->transformer().run(ids), o.ids.empty() ? args.text : "", o.map);
+  } catch (const std::exception& e) {
+    return report_invalid(args.file, e);
+  }
+  try {
+    ExportFiles files(args.out);
+    for (const std::string& format : o.formats)
+      files.add("model-grid." + format, format == "png"
+                                            ? encode_png(render_model_grid(figure, o.scale))
+                                            : model_grid_svg(figure));
+    files.commit();
+  } catch (const std::exception& e) {  // no font, an unwritable folder
+    std::cerr << one_line_message(std::string("attnlab-cli: export: ") + e.what()) << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 int run_export(const ExportArgs& args) {
+  std::error_code error;
+  if (std::filesystem::is_directory(args.file, error)) return run_model_grid(args);
+  for (const char* option : {"--text", "--ids"})
+    if (args.has(option))
+      throw UsageError(std::string(option) + " reads a model folder; " + quote_arg(args.file) +
+                       " is not a folder");
   const ExportOptions o = parse_options(args);
   Scenario scenario;
   Trace trace;
@@ -254,8 +385,13 @@ Run add_export(CLI::App& program) {
       "export",
       "figures (PNG, SVG), CSV and a runnable NumPy script, drawn without a display (docs/EXPORT.md);\n"
       "with --sweep, one animated GIF (or numbered frames) per figure as one number moves;\n"
-      "with --lesson, one 1920x1080 PNG slide per step of the scenario's lesson");
-  add_file(*c, a->file);
+      "with --lesson, one 1920x1080 PNG slide per step of the scenario's lesson;\n"
+      "for a model folder (with --text or --ids), DIR/model-grid.png: every layer's and\n"
+      "head's weights");
+  add_file(*c, a->file)
+      ->description(
+          "the scenario, a JSON file (docs/FORMAT.md; examples in assets/presets), or a\n"
+          "Hugging Face model folder (gpt2, llama, qwen2) with --text or --ids");
   const auto option = [&](const char* name, std::string& value, const char* type, const char* help) {
     CLI::Option* opt = c->add_option(name, value, help)->type_name(type);
     a->given[name] = opt;
@@ -266,7 +402,9 @@ Run add_export(CLI::App& program) {
          "the matrices, comma-separated, or all: X_pos, Q, K, V, Q_rot, K_rot,\n"
          "scores, scaled, bias, masked, weights, head_output, concat, output");
   option("--head", a->head, "N", "the head (from 1) of the per-head matrices, or all");
-  option("--format", a->format, "LIST", "comma-separated: png, svg, csv, numpy; with --sweep: gif, png, svg");
+  option("--format", a->format, "LIST",
+         "comma-separated: png, svg, csv, numpy; with --sweep: gif, png, svg;\n"
+         "a model folder: png, svg");
   option("--scale", a->scale, "1|2|4", "pixels per point of the PNGs (--lesson: 1 or 2)");
   option("--colormap", a->colormap, "NAME", "viridis, cividis, grayscale, rdbu or gray-diverging");
   c->add_flag("--values", a->values, "write each cell's value in it");
@@ -277,6 +415,9 @@ Run add_export(CLI::App& program) {
          "scale=0.1:2:40; PARAM is scale, rope.base, alibi[h], X[i][j], W_q[i][j],\n"
          "heads[h].W_k[i][j], ...");
   c->add_flag("--lesson", a->lesson, "one PNG slide per step of the scenario's lesson (no --what,\n--head or --format)");
+  option("--text", a->text, "TEXT", "model folder only: the text, split by the model's tokenizer");
+  option("--ids", a->ids, "LIST",
+         "model folder only: token ids instead of a text, comma-separated: 464,3797,...");
   return [a] { return run_export(*a); };
 }
 

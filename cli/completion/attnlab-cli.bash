@@ -22,7 +22,7 @@ _attnlab_cli() {
     prev=${COMP_WORDS[cword - 2]}
   fi
   COMPREPLY=()
-  local commands="compute validate bench export compare sensitivity"
+  local commands="compute validate bench export compare sensitivity model"
   if ((cword == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help --help-all --version" -- "$cur")
     return
@@ -32,9 +32,10 @@ _attnlab_cli() {
     compute) options="--format --precision" ;;
     validate) options="" ;;
     bench) options="--shape --repeats --json --layout --edit --seed --with" ;;
-    export) options="--out --what --head --format --scale --colormap --values --decimals --transparent --sweep --lesson" ;;
+    export) options="--out --what --head --format --scale --colormap --values --decimals --transparent --sweep --lesson --text --ids" ;;
     compare) options="--format" ;;
     sensitivity) options="--of" ;;
+    model) options="--text --ids --attention --layer --out --heads-off --top" ;;
     *) return ;;
   esac
   case $prev in
@@ -53,9 +54,14 @@ _attnlab_cli() {
     --head) mapfile -t COMPREPLY < <(compgen -W "all" -- "$cur"); return ;;
     --out)
       compopt -o filenames 2>/dev/null
-      mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+      if [[ $command == model ]]; then  # the scenario file --layer writes
+        mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur")
+      else
+        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+      fi
       return ;;
-    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of) return ;;  # a value to type
+    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top)
+      return ;;  # a value to type
   esac
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$options --help" -- "$cur")
@@ -63,6 +69,10 @@ _attnlab_cli() {
   fi
   [[ $command == bench ]] && return  # no FILE
   compopt -o filenames 2>/dev/null
+  if [[ $command == model ]]; then  # DIR: a model folder
+    mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+    return
+  fi
   mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur")
 }
 

@@ -3,12 +3,28 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <thread>
 
 #include "attnlab/limits.h"
 #include "attnlab/scenario.h"
 
 namespace attnlab::models {
 namespace {
+
+/// Runs part(first, count) over [0, total) split into one contiguous share per core, the last share
+/// on the calling thread. Small work stays on one thread: a thread costs ~50 us to start.
+template <typename Part>
+void in_parallel(Eigen::Index total, double work, const Part& part) {
+  static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const Eigen::Index shares = work < 2e6 ? 1 : std::min<Eigen::Index>(cores, total);
+  std::vector<std::thread> threads;
+  for (Eigen::Index s = 0; s < shares; ++s) {
+    const Eigen::Index first = total * s / shares, count = total * (s + 1) / shares - first;
+    if (s + 1 < shares) threads.emplace_back([&part, first, count] { part(first, count); });
+    else part(first, count);
+  }
+  for (std::thread& t : threads) t.join();
+}
 
 /// y = x W + b with W stored as the file stores it: [in, out] (GPT-2's Conv1D) or [out, in]
 /// (nn.Linear, used transposed). Points into the WeightSet, which outlives the Transformer's use.
@@ -18,12 +34,15 @@ struct Linear {
   bool stored_out_by_in = false;  ///< nn.Linear
   const float* b = nullptr;       ///< out, or null
 
+  /// The output's columns are shared between the cores (each share a product of its own).
   MatrixF apply(const MatrixF& x) const {
     MatrixF y(x.rows(), out);
-    if (stored_out_by_in)
-      y.noalias() = x * MatrixFMap(W, out, in).transpose();
-    else
-      y.noalias() = x * MatrixFMap(W, in, out);
+    in_parallel(out, double(x.rows()) * double(in) * double(out), [&](Eigen::Index first, Eigen::Index count) {
+      if (stored_out_by_in)
+        y.middleCols(first, count).noalias() = x * MatrixFMap(W, out, in).middleRows(first, count).transpose();
+      else
+        y.middleCols(first, count).noalias() = x * MatrixFMap(W, in, out).middleCols(first, count);
+    });
     if (b) y.rowwise() += VectorFMap(b, out).transpose();
     return y;
   }
@@ -295,7 +314,11 @@ MatrixF Transformer::mlp(const Layer& layer, const MatrixF& x) const {
 std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const {
   const Embedding& e = *embedding_;
   const MatrixF last = e.final_norm.apply(h.bottomRows(1));
-  const VectorF logits = MatrixFMap(e.head, config_.vocab, config_.d_model) * last.row(0).transpose();
+  VectorF logits(config_.vocab);
+  const MatrixFMap head(e.head, config_.vocab, config_.d_model);
+  in_parallel(config_.vocab, double(config_.vocab) * double(config_.d_model), [&](Eigen::Index first, Eigen::Index count) {
+    logits.segment(first, count).noalias() = head.middleRows(first, count) * last.row(0).transpose();
+  });
   return top_predictions(logits, top_k);
 }
 
