@@ -7,9 +7,30 @@
 #include "attnlab/export/font.h"
 #include "attnlab/number_format.h"
 #include "attnlab/text_fit.h"
+#include "figure_parts.h"
 
 namespace attnlab::exporter {
+namespace parts {
+
+std::string clip(const Font& font, const std::string& text, double size, double max_width) {
+  const auto measure = [&](std::string_view prefix) { return font.text_width(prefix, size); };
+  if (width_up_to(text, max_width, measure) <= max_width) return text;
+  const auto shown = [&](std::size_t keep) { return text.substr(0, after_code_points(text, keep)) + kEllipsis; };
+  // The byte count bounds the code points; a longer candidate is the whole text and cannot fit.
+  return shown(longest_fitting(text.size(), [&](std::size_t k) { return k == 0 || font.text_width(shown(k), size) <= max_width; }));
+}
+
+double widest(const Font& font, const std::vector<std::string>& texts, double size) {
+  double w = 0;
+  for (const std::string& t : texts) w = std::max(w, font.text_width(t, size));
+  return w;
+}
+
+}  // namespace parts
+
 namespace {
+
+using namespace parts;
 
 // Sizes in figure units (1x pixels), chosen for a slide viewed from the back of a room.
 constexpr int kMargin = 24;
@@ -31,20 +52,6 @@ std::string fixed(double v, int decimals) { return with_minus(format_fixed(v, de
 
 /// `text` cut to fit `max_width` with a trailing ellipsis: the longest prefix that fits, found by
 /// doubling and bisection (text_fit.h), so a 1 MB label costs a few short measures.
-std::string clip(const Font& font, const std::string& text, double size, double max_width) {
-  const auto measure = [&](std::string_view prefix) { return font.text_width(prefix, size); };
-  if (width_up_to(text, max_width, measure) <= max_width) return text;
-  const auto shown = [&](std::size_t keep) { return text.substr(0, after_code_points(text, keep)) + kEllipsis; };
-  // The byte count bounds the code points; a longer candidate is the whole text and cannot fit.
-  return shown(longest_fitting(text.size(), [&](std::size_t k) { return k == 0 || font.text_width(shown(k), size) <= max_width; }));
-}
-
-double widest(const Font& font, const std::vector<std::string>& texts, double size) {
-  double w = 0;
-  for (const std::string& t : texts) w = std::max(w, font.text_width(t, size));
-  return w;
-}
-
 bool all_integers(const Matrix& m) {
   for (Eigen::Index k = 0; k < m.size(); ++k)
     if (std::isfinite(m.data()[k]) && m.data()[k] != std::round(m.data()[k])) return false;

@@ -5,21 +5,13 @@
 
 #include "attnlab/export/figure.h"
 #include "attnlab/export/font.h"
+#include "figure_parts.h"
 
 namespace attnlab::exporter {
 namespace {
 
-void draw_outline(Canvas& canvas, RectI r, int t, Rgba8 c) {
-  canvas.fill({r.x - t, r.y - t, r.w + 2 * t, t}, c);
-  canvas.fill({r.x - t, r.y + r.h, r.w + 2 * t, t}, c);
-  canvas.fill({r.x - t, r.y, t, r.h}, c);
-  canvas.fill({r.x + r.w, r.y, t, r.h}, c);
-}
+using namespace parts;
 
-void draw_masked(Canvas& canvas, RectI r, int s) {
-  canvas.fill(r, palette::masked_fill);
-  canvas.hatch(r, palette::masked_hatch, 6.0 * s, 1.2 * s);
-}
 
 void draw_cells(Canvas& canvas, const HeatmapFigure& f, const FigureLayout& l, int s) {
   for (int i = 0; i < f.values.rows(); ++i)
@@ -39,17 +31,33 @@ void draw_cells(Canvas& canvas, const HeatmapFigure& f, const FigureLayout& l, i
       canvas.fill({l.grid.x * s, (l.grid.y + i * l.cell - 1) * s, l.grid.w * s, 2 * s}, palette::band);
 }
 
-void draw_colorbar(Canvas& canvas, const HeatmapFigure& f, const FigureLayout& l, int s) {
-  const RectI bar = l.colorbar.scaled(s);
+}  // namespace
+
+namespace parts {
+
+void draw_outline(Canvas& canvas, RectI r, int t, Rgba8 c) {
+  canvas.fill({r.x - t, r.y - t, r.w + 2 * t, t}, c);
+  canvas.fill({r.x - t, r.y + r.h, r.w + 2 * t, t}, c);
+  canvas.fill({r.x - t, r.y, t, r.h}, c);
+  canvas.fill({r.x + r.w, r.y, t, r.h}, c);
+}
+
+void draw_masked(Canvas& canvas, RectI r, int s) {
+  canvas.fill(r, palette::masked_fill);
+  canvas.hatch(r, palette::masked_hatch, 6.0 * s, 1.2 * s);
+}
+
+void draw_colorbar(Canvas& canvas, Colormap map, const Colorbar& colorbar, int s) {
+  const RectI bar = colorbar.bar.scaled(s);
   for (int y = 0; y < bar.h; ++y) {
-    const Rgb8 c = MapColor(f.scale.map, 1.0 - (y + 0.5) / bar.h);  // top = hi
+    const Rgb8 c = MapColor(map, 1.0 - (y + 0.5) / bar.h);  // top = hi
     canvas.fill({bar.x, bar.y + y, bar.w, 1}, {c.r, c.g, c.b, 255});
   }
   draw_outline(canvas, bar, s, palette::dim);
-  for (const ColorbarTick& t : l.ticks)
+  for (const ColorbarTick& t : *colorbar.ticks)
     canvas.fill({bar.x + bar.w, t.y * s - s / 2, 5 * s, s}, palette::dim);
-  if (l.has_masked) {
-    const RectI swatch = l.masked_swatch.scaled(s);
+  if (colorbar.has_masked) {
+    const RectI swatch = colorbar.masked_swatch.scaled(s);
     draw_masked(canvas, swatch, s);
     draw_outline(canvas, swatch, s, palette::dim);
   }
@@ -67,14 +75,14 @@ void draw_text(Canvas& canvas, const TextItem& t, int s) {
     font.draw(canvas, t.text, t.x * s - shift, t.y * s, size, t.color);
 }
 
-}  // namespace
+}  // namespace parts
 
 Canvas render_figure(const HeatmapFigure& figure, const FigureStyle& style, int scale) {
   if (scale < 1 || scale > 8) throw ExportError("scale: expected 1 to 8, got " + std::to_string(scale));
   const FigureLayout l = figure_layout(figure, style);
   Canvas canvas(l.width * scale, l.height * scale, style.transparent ? Rgba8{255, 255, 255, 0} : palette::page);
   draw_cells(canvas, figure, l, scale);
-  draw_colorbar(canvas, figure, l, scale);
+  draw_colorbar(canvas, figure.scale.map, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch}, scale);
   for (const RectI& k : l.knockouts) canvas.fill(k.scaled(scale), palette::masked_fill);
   for (const TextItem& t : l.texts) draw_text(canvas, t, scale);
   return canvas;

@@ -5,9 +5,10 @@
 
 #include "attnlab/export/figure.h"
 #include "attnlab/export/font.h"
+#include "figure_parts.h"
 
 namespace attnlab::exporter {
-namespace {
+namespace parts {
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -45,18 +46,49 @@ std::string rect(RectI r) {
          "\" height=\"" + std::to_string(r.h) + "\"";
 }
 
-void write_defs(std::ostream& out, const HeatmapFigure& f) {
+void write_defs(std::ostream& out, Colormap map) {
   out << "<defs>\n<pattern id=\"masked\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\">"
       << "<rect width=\"6\" height=\"6\" fill=\"" << hex(palette::masked_fill) << "\"/>"
       << "<path d=\"M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2\" stroke=\"" << hex(palette::masked_hatch)
       << "\" stroke-width=\"1.2\"/></pattern>\n";
   out << "<linearGradient id=\"colorbar\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">";  // bottom = lo
   for (int k = 0; k <= 32; ++k) {
-    const Rgb8 c = MapColor(f.scale.map, k / 32.0);
+    const Rgb8 c = MapColor(map, k / 32.0);
     out << "<stop offset=\"" << num(k / 32.0) << "\" stop-color=\"" << hex({c.r, c.g, c.b, 255}) << "\"/>";
   }
   out << "</linearGradient>\n</defs>\n";
 }
+
+void write_colorbar(std::ostream& out, const Colorbar& l) {
+  const std::string frame = "\" stroke=\"" + hex(palette::dim) + "\" stroke-width=\"1\"/>\n";
+  out << "<g class=\"colorbar\">\n<rect " << rect(l.bar) << " fill=\"url(#colorbar)" << frame;
+  const int x = l.bar.x + l.bar.w;
+  for (const ColorbarTick& t : *l.ticks)
+    out << "<line x1=\"" << x << "\" y1=\"" << t.y << "\" x2=\"" << x + 5 << "\" y2=\"" << t.y << "\" stroke=\""
+        << hex(palette::dim) << "\" stroke-width=\"1\"/>\n";
+  if (l.has_masked) out << "<rect class=\"masked-swatch\" " << rect(l.masked_swatch) << " fill=\"url(#masked)" << frame;
+  out << "</g>\n";
+}
+
+void write_text(std::ostream& out, const TextItem& t) {
+  const char* anchor = t.anchor == TextItem::Anchor::start ? "start" : t.anchor == TextItem::Anchor::middle ? "middle" : "end";
+  out << "<text class=\"" << t.role << "\"";
+  if (t.row >= 0) out << " data-row=\"" << t.row << "\"";
+  if (t.col >= 0) out << " data-col=\"" << t.col << "\"";
+  out << " x=\"" << num(t.x) << "\" y=\"" << num(t.y) << "\" font-size=\"" << num(t.size) << "\"";
+  if (t.bold) out << " font-weight=\"bold\"";
+  if (t.anchor != TextItem::Anchor::start) out << " text-anchor=\"" << anchor << "\"";
+  if (t.rotated) out << " transform=\"rotate(-90 " << num(t.x) << " " << num(t.y) << ")\"";
+  if (!(t.color == palette::ink)) out << " fill=\"" << hex(t.color) << "\"";
+  out << ">" << escape(t.text) << "</text>\n";
+}
+
+}  // namespace parts
+
+namespace {
+
+using namespace parts;
+
 
 void write_cells(std::ostream& out, const HeatmapFigure& f, const FigureLayout& l) {
   out << "<g class=\"cells\" shape-rendering=\"crispEdges\">\n";
@@ -80,30 +112,6 @@ void write_cells(std::ostream& out, const HeatmapFigure& f, const FigureLayout& 
   out << "</g>\n";
 }
 
-void write_colorbar(std::ostream& out, const FigureLayout& l) {
-  const std::string frame = "\" stroke=\"" + hex(palette::dim) + "\" stroke-width=\"1\"/>\n";
-  out << "<g class=\"colorbar\">\n<rect " << rect(l.colorbar) << " fill=\"url(#colorbar)" << frame;
-  const int x = l.colorbar.x + l.colorbar.w;
-  for (const ColorbarTick& t : l.ticks)
-    out << "<line x1=\"" << x << "\" y1=\"" << t.y << "\" x2=\"" << x + 5 << "\" y2=\"" << t.y << "\" stroke=\""
-        << hex(palette::dim) << "\" stroke-width=\"1\"/>\n";
-  if (l.has_masked) out << "<rect class=\"masked-swatch\" " << rect(l.masked_swatch) << " fill=\"url(#masked)" << frame;
-  out << "</g>\n";
-}
-
-void write_text(std::ostream& out, const TextItem& t) {
-  const char* anchor = t.anchor == TextItem::Anchor::start ? "start" : t.anchor == TextItem::Anchor::middle ? "middle" : "end";
-  out << "<text class=\"" << t.role << "\"";
-  if (t.row >= 0) out << " data-row=\"" << t.row << "\"";
-  if (t.col >= 0) out << " data-col=\"" << t.col << "\"";
-  out << " x=\"" << num(t.x) << "\" y=\"" << num(t.y) << "\" font-size=\"" << num(t.size) << "\"";
-  if (t.bold) out << " font-weight=\"bold\"";
-  if (t.anchor != TextItem::Anchor::start) out << " text-anchor=\"" << anchor << "\"";
-  if (t.rotated) out << " transform=\"rotate(-90 " << num(t.x) << " " << num(t.y) << ")\"";
-  if (!(t.color == palette::ink)) out << " fill=\"" << hex(t.color) << "\"";
-  out << ">" << escape(t.text) << "</text>\n";
-}
-
 }  // namespace
 
 std::string figure_svg(const HeatmapFigure& figure, const FigureStyle& style) {
@@ -114,10 +122,10 @@ std::string figure_svg(const HeatmapFigure& figure, const FigureStyle& style) {
       << "\" viewBox=\"0 0 " << l.width << " " << l.height << "\" font-family=\"" << default_fonts().family
       << "\" fill=\"" << hex(palette::ink) << "\" data-rows=\"" << figure.values.rows() << "\" data-cols=\""
       << figure.values.cols() << "\">\n<title>" << escape(figure.title) << "</title>\n";
-  write_defs(out, figure);
+  write_defs(out, figure.scale.map);
   if (!style.transparent) out << "<rect class=\"page\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   write_cells(out, figure, l);
-  write_colorbar(out, l);
+  write_colorbar(out, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch});
   out << "<g class=\"text\">\n";
   for (const TextItem& t : l.texts) write_text(out, t);
   out << "</g>\n</svg>\n";

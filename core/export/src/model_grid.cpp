@@ -11,38 +11,24 @@
 #include "attnlab/export/font.h"
 #include "attnlab/number_format.h"
 #include "attnlab/text_fit.h"
+#include "figure_parts.h"
 
 namespace attnlab::exporter {
 namespace {
 
+using namespace parts;
+
 // Sizes in figure units, as figure.cpp's: a slide seen from the back of a room.
-constexpr int kMargin = 24;
-constexpr double kTitleSize = 18, kSubtitleSize = 13, kCaptionSize = 15, kLabelSize = 14,
-                 kTickSize = 12.5;
-constexpr int kMaxCell = 40;    // a 2-layer toy model should not fill the slide with 9 huge cells
-constexpr int kLabelCell = 14;  // token labels from this cell side up
-constexpr double kMaxLabelWidth = 110;
-constexpr int kColorbarWidth = 16, kColorbarMinHeight = 160, kSwatch = 16;
-constexpr double kMidline = 0.36;  // baseline = centre + this x size centres lower-case text
+constexpr int kGridMargin = 24;
+constexpr double kGridTitleSize = 18, kGridSubtitleSize = 13, kGridCaptionSize = 15, kGridLabelSize = 14,
+                 kGridTickSize = 12.5;
+constexpr int kGridMaxCell = 40;    // a 2-layer toy model should not fill the slide with 9 huge cells
+constexpr int kGridLabelCell = 14;  // token labels from this cell side up
+constexpr double kGridMaxLabelWidth = 110;
+constexpr int kGridColorbarWidth = 16, kGridColorbarMinHeight = 160, kGridSwatch = 16;
+constexpr double kGridMidline = 0.36;  // baseline = centre + this x size centres lower-case text
 
-/// `text` cut to `max_width` with an ellipsis (the longest prefix that fits, text_fit.h).
-std::string clip(const Font& font, const std::string& text, double size, double max_width) {
-  const auto measure = [&](std::string_view prefix) { return font.text_width(prefix, size); };
-  if (width_up_to(text, max_width, measure) <= max_width) return text;
-  const auto shown = [&](std::size_t keep) {
-    return text.substr(0, after_code_points(text, keep)) + kEllipsis;
-  };
-  return shown(longest_fitting(
-      text.size(), [&](std::size_t k) { return k == 0 || measure(shown(k)) <= max_width; }));
-}
-
-double widest(const Font& font, const std::vector<std::string>& texts, double size) {
-  double w = 0;
-  for (const std::string& t : texts) w = std::max(w, font.text_width(t, size));
-  return w;
-}
-
-std::string tick_text(double v, bool end) {
+std::string grid_tick_text(double v, bool end) {
   std::string s = end ? format_fixed(v, kDefaultDecimals) : format_trimmed(v, kMaxDecimals);
   if (!s.empty() && s[0] == '-') s = "\xE2\x88\x92" + s.substr(1);  // U+2212
   return s;
@@ -71,7 +57,7 @@ struct Builder {
   const Fonts& fonts = default_fonts();
   ModelGridLayout out;
   std::vector<std::string> labels;  // clipped token labels
-  double label_size = kLabelSize;
+  double label_size = kGridLabelSize;
   double right = 0;  // right edge of everything placed so far
 
   void text(std::string s, double x, double y, double size, Rgba8 color, const char* role,
@@ -82,29 +68,29 @@ struct Builder {
 
   /// Title and subtitle, cut to the slide's width; returns the y below them.
   double add_titles() {
-    const double max_w = kSlideWidth - 2.0 * kMargin;
-    double y = kMargin;
-    const std::string title = clip(fonts.bold, f.title, kTitleSize, max_w);
-    text(title, kMargin, y + fonts.bold.ascent(kTitleSize), kTitleSize, palette::ink, "title",
+    const double max_w = kSlideWidth - 2.0 * kGridMargin;
+    double y = kGridMargin;
+    const std::string title = clip(fonts.bold, f.title, kGridTitleSize, max_w);
+    text(title, kGridMargin, y + fonts.bold.ascent(kGridTitleSize), kGridTitleSize, palette::ink, "title",
          TextItem::Anchor::start, false, true);
-    right = kMargin + fonts.bold.text_width(title, kTitleSize);
-    y += kTitleSize * 1.3;
+    right = kGridMargin + fonts.bold.text_width(title, kGridTitleSize);
+    y += kGridTitleSize * 1.3;
     if (!f.subtitle.empty()) {
-      const std::string sub = clip(fonts.regular, f.subtitle, kSubtitleSize, max_w);
-      text(sub, kMargin, y + fonts.regular.ascent(kSubtitleSize), kSubtitleSize, palette::dim,
+      const std::string sub = clip(fonts.regular, f.subtitle, kGridSubtitleSize, max_w);
+      text(sub, kGridMargin, y + fonts.regular.ascent(kGridSubtitleSize), kGridSubtitleSize, palette::dim,
            "subtitle");
-      right = std::max(right, kMargin + fonts.regular.text_width(sub, kSubtitleSize));
-      y += kSubtitleSize * 1.3;
+      right = std::max(right, kGridMargin + fonts.regular.text_width(sub, kGridSubtitleSize));
+      y += kGridSubtitleSize * 1.3;
     }
     return y + 14;
   }
 
   void prepare_labels() {
-    out.token_labels = out.cell >= kLabelCell && static_cast<int>(f.tokens.size()) == out.n;
+    out.token_labels = out.cell >= kGridLabelCell && static_cast<int>(f.tokens.size()) == out.n;
     if (!out.token_labels) return;
-    label_size = std::min(kLabelSize, out.cell * 0.8);
+    label_size = std::min(kGridLabelSize, out.cell * 0.8);
     for (const std::string& t : f.tokens)
-      labels.push_back(clip(fonts.regular, t, label_size, kMaxLabelWidth));
+      labels.push_back(clip(fonts.regular, t, label_size, kGridMaxLabelWidth));
   }
 
   /// "head 1".."head H" over the columns of maps; when those do not fit, the numbers alone (every
@@ -112,15 +98,15 @@ struct Builder {
   void add_head_captions(double baseline, double x_end) {
     const int pitch = out.map_side() + out.gap;
     const bool words =
-        fonts.bold.text_width("head " + std::to_string(out.heads), kCaptionSize) <= pitch - 4;
-    const double number_w = fonts.bold.text_width(std::to_string(out.heads), kCaptionSize) + 6;
+        fonts.bold.text_width("head " + std::to_string(out.heads), kGridCaptionSize) <= pitch - 4;
+    const double number_w = fonts.bold.text_width(std::to_string(out.heads), kGridCaptionSize) + 6;
     const int stride = words ? 1 : std::max(1, static_cast<int>(std::ceil(number_w / pitch)));
     if (!words)
-      text("head", x_end, baseline, kCaptionSize, palette::ink, "head-caption",
+      text("head", x_end, baseline, kGridCaptionSize, palette::ink, "head-caption",
            TextItem::Anchor::end, false, true);
     for (int h = 0; h < out.heads; h += stride) {
       const RectI m = out.map_rect(0, h);
-      text((words ? "head " : "") + std::to_string(h + 1), m.x + m.w / 2.0, baseline, kCaptionSize,
+      text((words ? "head " : "") + std::to_string(h + 1), m.x + m.w / 2.0, baseline, kGridCaptionSize,
            palette::ink, "head-caption", TextItem::Anchor::middle, false, true, -1, h);
     }
   }
@@ -128,11 +114,11 @@ struct Builder {
   /// "layer 1".."layer L" left of the rows of maps (every k-th when the rows are thin).
   void add_layer_captions(double x_end) {
     const int pitch = out.map_side() + out.gap;
-    const int stride = std::max(1, static_cast<int>(std::ceil(kCaptionSize * 1.3 / pitch)));
+    const int stride = std::max(1, static_cast<int>(std::ceil(kGridCaptionSize * 1.3 / pitch)));
     for (int l = 0; l < out.layers; l += stride) {
       const RectI m = out.map_rect(l, 0);
-      text("layer " + std::to_string(l + 1), x_end, m.y + m.h / 2.0 + kMidline * kCaptionSize,
-           kCaptionSize, palette::ink, "layer-caption", TextItem::Anchor::end, false, true, l, -1);
+      text("layer " + std::to_string(l + 1), x_end, m.y + m.h / 2.0 + kGridMidline * kGridCaptionSize,
+           kGridCaptionSize, palette::ink, "layer-caption", TextItem::Anchor::end, false, true, l, -1);
     }
   }
 
@@ -142,14 +128,14 @@ struct Builder {
     for (int l = 0; l < out.layers; ++l)
       for (int i = 0; i < out.n; ++i) {
         const RectI c = out.cell_rect(l, 0, i, 0);
-        text(labels[i], out.grid.x - 6.0, c.y + c.h / 2.0 + kMidline * label_size, label_size,
+        text(labels[i], out.grid.x - 6.0, c.y + c.h / 2.0 + kGridMidline * label_size, label_size,
              palette::ink, "row-label", TextItem::Anchor::end, false, false, i, -1);
       }
     for (int h = 0; h < out.heads; ++h)
       for (int j = 0; j < out.n; ++j) {
         const RectI c = out.cell_rect(0, h, 0, j);
         if (rotate_cols)
-          text(labels[j], c.x + c.w / 2.0 + kMidline * label_size, out.grid.y - 6.0, label_size,
+          text(labels[j], c.x + c.w / 2.0 + kGridMidline * label_size, out.grid.y - 6.0, label_size,
                palette::ink, "col-label", TextItem::Anchor::start, true, false, -1, j);
         else
           text(labels[j], c.x + c.w / 2.0, out.grid.y - 6.0 - fonts.regular.descent(label_size),
@@ -161,8 +147,8 @@ struct Builder {
   /// Colour bar right of the grid with the weights figures' ticks (the ends and steps of a fifth),
   /// then the masked swatch.
   void add_colorbar() {
-    out.colorbar = {out.grid.x + out.grid.w + 28, out.grid.y, kColorbarWidth,
-                    std::max(out.grid.h, kColorbarMinHeight)};
+    out.colorbar = {out.grid.x + out.grid.w + 28, out.grid.y, kGridColorbarWidth,
+                    std::max(out.grid.h, kGridColorbarMinHeight)};
     const double lo = f.scale.lo, hi = f.scale.hi;
     const double x = out.colorbar.x + out.colorbar.w + 8.0;
     right = std::max(right, static_cast<double>(out.colorbar.x + out.colorbar.w));
@@ -170,18 +156,18 @@ struct Builder {
       const double v = hi - k * (hi - lo) / 5;
       const int y = out.colorbar.y + static_cast<int>(std::lround(k * out.colorbar.h / 5.0));
       out.ticks.push_back({v, y});
-      const std::string label = tick_text(std::abs(v) < 1e-12 ? 0.0 : v, k == 0 || k == 5);
-      text(label, x, y + kMidline * kTickSize, kTickSize, palette::ink, "tick");
-      right = std::max(right, x + fonts.regular.text_width(label, kTickSize));
+      const std::string label = grid_tick_text(std::abs(v) < 1e-12 ? 0.0 : v, k == 0 || k == 5);
+      text(label, x, y + kGridMidline * kGridTickSize, kGridTickSize, palette::ink, "tick");
+      right = std::max(right, x + fonts.regular.text_width(label, kGridTickSize));
     }
     for (int i = 0; i < out.n && !out.has_masked; ++i)
       for (int j = 0; j < out.n && !out.has_masked; ++j) out.has_masked = is_masked(f, i, j);
     if (!out.has_masked) return;
-    out.masked_swatch = {out.colorbar.x, out.colorbar.y + out.colorbar.h + 18, kSwatch, kSwatch};
-    const double lx = out.masked_swatch.x + kSwatch + 8.0;
-    text("masked", lx, out.masked_swatch.y + kSwatch / 2.0 + kMidline * kTickSize, kTickSize,
+    out.masked_swatch = {out.colorbar.x, out.colorbar.y + out.colorbar.h + 18, kGridSwatch, kGridSwatch};
+    const double lx = out.masked_swatch.x + kGridSwatch + 8.0;
+    text("masked", lx, out.masked_swatch.y + kGridSwatch / 2.0 + kGridMidline * kGridTickSize, kGridTickSize,
          palette::ink, "legend");
-    right = std::max(right, lx + fonts.regular.text_width("masked", kTickSize));
+    right = std::max(right, lx + fonts.regular.text_width("masked", kGridTickSize));
   }
 
   void build(int cell) {
@@ -196,13 +182,13 @@ struct Builder {
 
     // Vertical: title, subtitle, head captions, key labels, the maps.
     double y = add_titles();
-    const double caption_baseline = y + fonts.bold.ascent(kCaptionSize);
-    y += kCaptionSize * 1.3 + 4;
+    const double caption_baseline = y + fonts.bold.ascent(kGridCaptionSize);
+    y += kGridCaptionSize * 1.3 + 4;
     if (out.token_labels) y += rotate_cols ? label_w + 8 : label_size * 1.3 + 4;
     out.grid.y = static_cast<int>(std::ceil(y));
     // Horizontal: layer captions, query labels, the maps, the colour bar.
     const double caption_end =
-        kMargin + fonts.bold.text_width("layer " + std::to_string(out.layers), kCaptionSize);
+        kGridMargin + fonts.bold.text_width("layer " + std::to_string(out.layers), kGridCaptionSize);
     out.grid.x =
         static_cast<int>(std::ceil(caption_end + 10 + (out.token_labels ? label_w + 6 : 0)));
     out.grid.w = out.heads * out.map_side() + (out.heads - 1) * out.gap;
@@ -212,29 +198,15 @@ struct Builder {
     add_layer_captions(caption_end);
     add_token_labels(rotate_cols);
     add_colorbar();
-    out.width = static_cast<int>(std::ceil(right)) + kMargin;
+    out.width = static_cast<int>(std::ceil(right)) + kGridMargin;
     const RectI& last = out.has_masked ? out.masked_swatch : out.colorbar;
-    out.height = std::max(out.grid.y + out.grid.h, last.y + last.h) + kMargin;
+    out.height = std::max(out.grid.y + out.grid.h, last.y + last.h) + kGridMargin;
     out.fits_slide = out.width <= kSlideWidth && out.height <= kSlideHeight;
   }
 };
 
 // ---- PNG ----
 
-void draw_outline(Canvas& canvas, RectI r, int t, Rgba8 c) {
-  canvas.fill({r.x - t, r.y - t, r.w + 2 * t, t}, c);
-  canvas.fill({r.x - t, r.y + r.h, r.w + 2 * t, t}, c);
-  canvas.fill({r.x - t, r.y, t, r.h}, c);
-  canvas.fill({r.x + r.w, r.y, t, r.h}, c);
-}
-
-void draw_masked(Canvas& canvas, RectI r, int s) {
-  canvas.fill(r, palette::masked_fill);
-  canvas.hatch(r, palette::masked_hatch, 6.0 * s, 1.2 * s);
-}
-
-// A map with masked cells is hatched whole first, then its allowed cells painted over, so the
-// hatching runs on across neighbouring masked cells however small they are.
 void draw_maps(Canvas& canvas, const ModelGridFigure& f, const ModelGridLayout& l, int s) {
   for (int layer = 0; layer < l.layers; ++layer)
     for (int head = 0; head < l.heads; ++head) {
@@ -246,85 +218,7 @@ void draw_maps(Canvas& canvas, const ModelGridFigure& f, const ModelGridLayout& 
     }
 }
 
-void draw_colorbar(Canvas& canvas, const ModelGridFigure& f, const ModelGridLayout& l, int s) {
-  const RectI bar = l.colorbar.scaled(s);
-  for (int y = 0; y < bar.h; ++y) {
-    const Rgb8 c = MapColor(f.scale.map, 1.0 - (y + 0.5) / bar.h);  // top = hi
-    canvas.fill({bar.x, bar.y + y, bar.w, 1}, {c.r, c.g, c.b, 255});
-  }
-  draw_outline(canvas, bar, s, palette::dim);
-  for (const ColorbarTick& t : l.ticks)
-    canvas.fill({bar.x + bar.w, t.y * s - s / 2, 5 * s, s}, palette::dim);
-  if (l.has_masked) {
-    const RectI swatch = l.masked_swatch.scaled(s);
-    draw_masked(canvas, swatch, s);
-    draw_outline(canvas, swatch, s, palette::dim);
-  }
-}
-
-void draw_text(Canvas& canvas, const TextItem& t, int s) {
-  const Font& font = t.bold ? default_fonts().bold : default_fonts().regular;
-  const double size = t.size * s;
-  const double w = font.text_width(t.text, size);
-  const double shift = t.anchor == TextItem::Anchor::start    ? 0
-                       : t.anchor == TextItem::Anchor::middle ? w / 2
-                                                              : w;
-  if (t.rotated)
-    font.draw(canvas, t.text, t.x * s, t.y * s + shift, size, t.color, true);
-  else
-    font.draw(canvas, t.text, t.x * s - shift, t.y * s, size, t.color);
-}
-
 // ---- SVG ----
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n') out += c;  // XML 1.0
-    }
-  }
-  return out;
-}
-
-std::string hex(Rgba8 c) {
-  char buffer[8];
-  std::snprintf(buffer, sizeof buffer, "#%02x%02x%02x", c.r, c.g, c.b);
-  return buffer;
-}
-
-std::string num(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", v);
-  std::string s = buffer;
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s;
-}
-
-std::string rect(RectI r) {
-  return "x=\"" + std::to_string(r.x) + "\" y=\"" + std::to_string(r.y) + "\" width=\"" +
-         std::to_string(r.w) + "\" height=\"" + std::to_string(r.h) + "\"";
-}
-
-void write_defs(std::ostream& out, const ModelGridFigure& f) {
-  out << "<defs>\n<pattern id=\"masked\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\">"
-      << "<rect width=\"6\" height=\"6\" fill=\"" << hex(palette::masked_fill) << "\"/>"
-      << "<path d=\"M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2\" stroke=\"" << hex(palette::masked_hatch)
-      << "\" stroke-width=\"1.2\"/></pattern>\n";
-  out << "<linearGradient id=\"colorbar\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">";  // bottom = lo
-  for (int k = 0; k <= 32; ++k) {
-    const Rgb8 c = MapColor(f.scale.map, k / 32.0);
-    out << "<stop offset=\"" << num(k / 32.0) << "\" stop-color=\"" << hex({c.r, c.g, c.b, 255})
-        << "\"/>";
-  }
-  out << "</linearGradient>\n</defs>\n";
-}
 
 void write_maps(std::ostream& out, const ModelGridFigure& f, const ModelGridLayout& l) {
   out << "<g class=\"maps\" shape-rendering=\"crispEdges\">\n";
@@ -347,32 +241,6 @@ void write_maps(std::ostream& out, const ModelGridFigure& f, const ModelGridLayo
       out << "</g>\n";
     }
   out << "</g>\n";
-}
-
-void write_colorbar(std::ostream& out, const ModelGridLayout& l) {
-  const std::string frame = "\" stroke=\"" + hex(palette::dim) + "\" stroke-width=\"1\"/>\n";
-  out << "<g class=\"colorbar\">\n<rect " << rect(l.colorbar) << " fill=\"url(#colorbar)" << frame;
-  const int x = l.colorbar.x + l.colorbar.w;
-  for (const ColorbarTick& t : l.ticks)
-    out << "<line x1=\"" << x << "\" y1=\"" << t.y << "\" x2=\"" << x + 5 << "\" y2=\"" << t.y
-        << "\" stroke=\"" << hex(palette::dim) << "\" stroke-width=\"1\"/>\n";
-  if (l.has_masked)
-    out << "<rect class=\"masked-swatch\" " << rect(l.masked_swatch) << " fill=\"url(#masked)"
-        << frame;
-  out << "</g>\n";
-}
-
-void write_text(std::ostream& out, const TextItem& t) {
-  const char* anchor = t.anchor == TextItem::Anchor::middle ? "middle" : "end";
-  out << "<text class=\"" << t.role << "\"";
-  if (t.row >= 0) out << " data-row=\"" << t.row << "\"";
-  if (t.col >= 0) out << " data-col=\"" << t.col << "\"";
-  out << " x=\"" << num(t.x) << "\" y=\"" << num(t.y) << "\" font-size=\"" << num(t.size) << "\"";
-  if (t.bold) out << " font-weight=\"bold\"";
-  if (t.anchor != TextItem::Anchor::start) out << " text-anchor=\"" << anchor << "\"";
-  if (t.rotated) out << " transform=\"rotate(-90 " << num(t.x) << " " << num(t.y) << ")\"";
-  if (!(t.color == palette::ink)) out << " fill=\"" << hex(t.color) << "\"";
-  out << ">" << escape(t.text) << "</text>\n";
 }
 
 }  // namespace
@@ -401,13 +269,13 @@ ModelGridLayout model_grid_layout(const ModelGridFigure& figure, int cell) {
     throw ExportError("model grid: allowed: expected " + std::to_string(n) + "x" +
                       std::to_string(n) + ", got " + std::to_string(figure.allowed.rows()) + "x" +
                       std::to_string(figure.allowed.cols()));
-  Builder b{figure, default_fonts(), {}, {}, kLabelSize, 0};
+  Builder b{figure, default_fonts(), {}, {}, kGridLabelSize, 0};
   b.build(cell);
   return std::move(b.out);
 }
 
 ModelGridLayout model_grid_layout(const ModelGridFigure& figure) {
-  for (int cell = kMaxCell; cell > kMinCell; --cell) {
+  for (int cell = kGridMaxCell; cell > kMinCell; --cell) {
     ModelGridLayout l = model_grid_layout(figure, cell);
     if (l.fits_slide) return l;
   }
@@ -420,7 +288,7 @@ Canvas render_model_grid(const ModelGridFigure& figure, int scale) {
   const ModelGridLayout l = model_grid_layout(figure);
   Canvas canvas(l.width * scale, l.height * scale, palette::page);
   draw_maps(canvas, figure, l, scale);
-  draw_colorbar(canvas, figure, l, scale);
+  draw_colorbar(canvas, figure.scale.map, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch}, scale);
   for (const TextItem& t : l.texts) draw_text(canvas, t, scale);
   return canvas;
 }
@@ -434,11 +302,11 @@ std::string model_grid_svg(const ModelGridFigure& figure) {
       << default_fonts().family << "\" fill=\"" << hex(palette::ink) << "\" data-layers=\""
       << l.layers << "\" data-heads=\"" << l.heads << "\" data-tokens=\"" << l.n
       << "\" data-cell=\"" << l.cell << "\">\n<title>" << escape(figure.title) << "</title>\n";
-  write_defs(out, figure);
+  write_defs(out, figure.scale.map);
   out << "<rect class=\"page\" width=\"100%\" height=\"100%\" fill=\"" << hex(palette::page)
       << "\"/>\n";
   write_maps(out, figure, l);
-  write_colorbar(out, l);
+  write_colorbar(out, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch});
   out << "<g class=\"text\">\n";
   for (const TextItem& t : l.texts) write_text(out, t);
   out << "</g>\n</svg>\n";
