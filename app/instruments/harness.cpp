@@ -28,6 +28,7 @@ Harness::Harness(HarnessOptions options) : o_(std::move(options)) {
   if (edit_bench_ || io_bench_) last_frame_ = 1 << 30;  // ends when its work is drawn
   std::string error;
   if (!o.edit_cell.empty()) cell_edit_.Parse(o.edit_cell, &error);  // checked by ParseHarnessOptions
+  model_script_.Parse(o.model_text, o.model_layer, o.model_heads_off, &error);  // likewise
 }
 
 bool Harness::Prepare() {
@@ -79,8 +80,9 @@ void Harness::FrameStart(int /*frame*/) {
 void Harness::BeforeFrame(AppState& state, int frame) {
   if (edit_bench_ && !edit_bench_->BeforeFrame(state)) exit_code_ = 1;
   if (io_bench_) io_bench_->BeforeFrame(*state.session);
+  model_script_.BeforeFrame(state);
   if (Screenshot() && !o_.capture_stale && frame == last_frame_ - 1 && frame < kMaxTraceWaitFrames &&
-      WaitForTrace(state))
+      (WaitForTrace(state) || !model_script_.Done(state)))
     ++last_frame_;
   capture_now_ = (Screenshot() && frame == last_frame_ - 1) || CaptureTriggered();
   state.heatmaps->on_drawn = nullptr;

@@ -12,6 +12,7 @@
 #include "instruments/io_bench.h"
 #include "instruments/layout_dump.h"
 #include "instruments/layout_log.h"
+#include "instruments/model_script.h"
 #include "instruments/open_check.h"
 #include "instruments/smoke.h"
 #include "instruments/trigger_watch.h"
@@ -53,6 +54,7 @@ class Harness : public FrameHooks {
   std::unique_ptr<EditBench> edit_bench_;
   std::unique_ptr<IoBench> io_bench_;
   ScriptedCellEdit cell_edit_;
+  ModelScript model_script_;
   FrameTimes frame_times_;
   SmokeReport smoke_;
   LayoutDump dump_;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "instruments/cell_edit.h"
+#include "instruments/model_script.h"
 
 namespace attnlab::app {
 namespace {
@@ -39,6 +40,9 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--test-edit", &o->test_edit, "layout, heads=N or scale=S"},
       {"--test-edit-next", &o->test_edit_next, "layout, heads=N or scale=S"},
       {"--show-panel", &o->show_panel, "a panel name"},
+      {"--model-text", &o->model_text, "a text"},
+      {"--model-layer", &o->model_layer, "LAYER.HEAD (1-based), e.g. 2.1"},
+      {"--model-heads-off", &o->model_heads_off, "heads (1-based) separated by commas, e.g. 1,3"},
       {"--layout-log", &o->layout_log, "a file to write"},
       {"--input-log", &o->input_log, "a file to write"},
       {"--capture-on", &o->capture_on, "a trigger file's path"},
@@ -57,6 +61,11 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
 bool ValidText(const char* arg, const std::string& value) {
   if (Is(arg, "--restore-autosave")) return value == "yes" || value == "no";
   if (Is(arg, "--edit-what")) return value == "scale" || value == "x";
+  if (Is(arg, "--model-layer") || Is(arg, "--model-heads-off")) {
+    std::string error;
+    return ModelScript().Parse("text", Is(arg, "--model-layer") ? value : "", Is(arg, "--model-layer") ? "" : value,
+                               &error);
+  }
   if (Is(arg, "--edit-cell")) {
     std::string error;
     return ScriptedCellEdit().Parse(value, &error);
@@ -122,6 +131,9 @@ const char* HarnessUsageText() {
          "                      keys and mouse buttons held, mouse position, counts of characters,\n"
          "                      clicks and wheel notches, the text field and popup in front\n"
          "  --show-panel NAME   bring panel NAME (\"Single query\", ...) to the front of its tabs\n"
+         "  --model-text TEXT [--model-layer L.H [--model-heads-off H,...]]   with a model folder:\n"
+         "                      type TEXT, click layer L's head H map, switch heads off (1-based);\n"
+         "                      a screenshot waits for each step\n"
          "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
          "                      in the Inputs panel, in the very frame the screenshot captures\n"
          "  --test-edit-next E  a second edit, one frame after --test-edit\n"

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attnlab/scenario_io.h"
+#include "instruments/model_script.h"
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
 
@@ -67,6 +68,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
   for (const HeatmapPlacement& p : placements_) list.push_back(PlacementJson(p));
   doc["heatmaps"] = std::move(list);
   doc["window_arrangement"] = arrangement_;
+  doc["model"] = ModelJson(state);
   nlohmann::json controls = nlohmann::json::array();
   for (const ControlMark& m : controls_)
     controls.push_back({{"window", m.window},
@@ -76,7 +78,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
                         {"cols", m.cols}});
   doc["controls"] = std::move(controls);
   try {
-    attnlab::write_file_atomically(path, doc.dump(1));
+    attnlab::write_file_atomically(path, doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
   } catch (const std::exception& e) {
     *error = e.what();
     return false;

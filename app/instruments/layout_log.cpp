@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "attnlab/scenario_io.h"
+#include "instruments/model_script.h"
 
 namespace attnlab::app {
 namespace {
@@ -44,8 +45,9 @@ void LayoutLog::AfterDraw(const AppState& state, const PanelRegistry& panels) {
   doc["heatmaps"] = std::move(heatmaps_);
   doc["masked_rgb"] = {kMaskedFill.r, kMaskedFill.g, kMaskedFill.b};
   doc["hidden_rgb"] = {kHiddenFill.r, kHiddenFill.g, kHiddenFill.b};
+  doc["model"] = ModelJson(state);
   heatmaps_ = nlohmann::json::array();
-  const std::string text = doc.dump(1);
+  const std::string text = doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (text == last_) return;
   try {
     attnlab::write_file_atomically(path_, text);

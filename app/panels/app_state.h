@@ -18,6 +18,7 @@
 namespace attnlab::app {
 
 struct HeatmapContext;
+class ModelLab;
 class Session;
 struct MatrixEditorSpec;
 
@@ -66,6 +67,7 @@ struct AppState {
   FirstRunHint first_run_hint;
   HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
   Session* session = nullptr;          ///< owned by the app: open, save, guard, autosave, recovery
+  ModelLab* models = nullptr;          ///< owned by the app: the open model, its text and runs
   /// When set, called with each matrix editor's spec just before the Inputs panel draws it: an
   /// edit committed through that spec shows in the editor and in every panel drawn after it.
   std::function<void(const MatrixEditorSpec&)> before_matrix_editor;

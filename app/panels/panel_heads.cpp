@@ -7,11 +7,15 @@
 #include <cstdio>
 #include <string>
 
+#include "attnlab/edits.h"
 #include "session/trace_worker.h"
 #include "view/label_fit.h"
 #include "view/stage_labels.h"
 #include "widgets/computing_badge.h"
+#include "widgets/control_marks.h"
+#include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
+#include "widgets/heatmap_marks.h"
 #include "widgets/matrix_editor.h"
 #include "widgets/theme.h"
 
@@ -147,6 +151,15 @@ bool AnyMasked(const AppState& state, const attnlab::Trace& trace, MaskedCache& 
   return cache.any;
 }
 
+constexpr const char* kSwitchLabel = "on";
+
+// The width of a title and the "on" checkbox after it on the title's line.
+float TitleAndSwitchWidth(const char* title) {
+  ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
+  return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0.0f, title).x + ImGui::GetFontSize() * 1.6f +
+         ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(kSwitchLabel).x;
+}
+
 struct Arrangement {
   int columns = 1;
   float spacing = 0;
@@ -182,7 +195,7 @@ std::string Hint(const attnlab::Trace& trace, const AxisLabels& labels) {
   char hint[192];
   std::snprintf(hint, sizeof hint,
                 "Attention weights of every head, %d\xC3\x97%d each, %s down, %s across. Click one "
-                "to select it.",
+                "to select it; uncheck \xE2\x80\x9Con\xE2\x80\x9D to switch a head off.",
                 int(weights.rows()), int(weights.cols()), labels.row_axis, labels.col_axis);
   return hint + GroupsText(trace);
 }
@@ -209,6 +222,9 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
     a.spacing = style.ItemSpacing.x * 2.0f;
     const ImVec2 room(std::floor((avail.x - a.spacing * (columns - 1)) / columns),
                       std::floor((avail.y - legend_h) / rows - style.ItemSpacing.y));
+    char widest[16];
+    std::snprintf(widest, sizeof widest, "head %d", heads);
+    if (columns > 1 && room.x < TitleAndSwitchWidth(widest)) continue;  // titles and "on" would overlap
     HeatmapSpec spec = SmallMultiple(state, h0.weights, trace.allowed, labels, 0, "head 1");
     a.labels = FitCells(state, spec, labels, room);
     a.cell = spec.cell;
@@ -250,6 +266,40 @@ Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
     return without;
   ShowHint(hint);
   return with;
+}
+
+// "off" over a switched-off head's grid (dimmed too): the last item is its heatmap widget, whose
+// grid is its bottom-right part (row labels on the left, column labels above).
+void MarkOff(float cell, const attnlab::Matrix& weights) {
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const ImVec2 grid_lo(std::max(lo.x, hi.x - cell * float(weights.cols())),
+                       std::max(lo.y, hi.y - cell * float(weights.rows())));
+  DrawOffMark(ImGui::GetWindowDrawList(), grid_lo, hi);
+}
+
+// The head's "on" checkbox, on its title's line after the title, drawn before the heatmap (which
+// starts with the title at the cursor) so that it takes the mouse first and costs the multiples no
+// height. Unchecking it switches the head off, one undoable edit.
+void HeadSwitch(AppState& state, int h, bool off, const char* title) {
+  ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 lo(std::floor(at.x), std::floor(at.y));  // where the heatmap puts its title
+  const float title_w = bold->CalcTextSizeA(bold->FontSize, 1e9f, 0.0f, title).x;
+  ImGui::SetCursorScreenPos(ImVec2(lo.x + title_w + ImGui::GetFontSize() * 0.6f, lo.y));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.0f));
+  bool on = !off;
+  char label[32];
+  std::snprintf(label, sizeof label, "%s##head on %d", kSwitchLabel, h);
+  const bool changed = ImGui::Checkbox(label, &on);
+  ImGui::PopStyleVar();
+  if (changed)
+    state.document.ApplyEdit("Heads", [h, on](attnlab::Scenario& sc) { attnlab::set_head_off(sc, h, !on); });
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(on ? "Switch head %d off: its output is zeroed, it adds nothing to the output"
+                         : "Switch head %d back on", h + 1);
+  std::snprintf(label, sizeof label, "head on %d", h + 1);
+  MarkLastItem(state.on_control, label);
+  ImGui::SetCursorScreenPos(at);
 }
 
 class Heads final : public PanelContents {
@@ -295,17 +345,24 @@ void Heads::Draw(AppState& state) {
     spec.id = id;
     spec.cell = a.cell;
     ApplyLabels(spec, labels, a.labels);
+    const bool off = std::binary_search(s.heads_off.begin(), s.heads_off.end(), h);
+    spec.stale = spec.stale || off;  // dimmed: it adds nothing to the output
     if (h % a.columns != 0) ImGui::SameLine(0.0f, a.spacing);
+    ImGui::BeginGroup();
+    HeadSwitch(state, h, off, title);
     const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+    if (off) MarkOff(a.cell, ht.weights);
     if (grouped) {  // a bar over each head in its key/value head's colour: the groups at a glance
       const ImVec2 lo = ImGui::GetItemRectMin();
       const float width = std::min(ImGui::GetItemRectSize().x, a.cell * float(ht.weights.cols()) + fs * 6.0f);
       ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(lo.x, lo.y - 3.0f), ImVec2(lo.x + width, lo.y - 1.0f),
                                                 HeadColor(ht.kv_head));
     }
+    ImGui::EndGroup();
     if (r.clicked) state.ui.selected_head = h;
     if (r.hovered) state.ui.hovered = {Stage::Weights, h, r.row, r.col};
   }
+  ShowEditError(state.document, "Heads");
   ImGui::Spacing();
   HeatmapLegend(WeightsScale(state.ui.colormap),
                 std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked, state.ui.decimals);

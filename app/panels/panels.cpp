@@ -12,6 +12,8 @@
 #include "panels/panel_inspector.h"
 #include "panels/panel_mask.h"
 #include "panels/panel_matrices.h"
+#include "panels/panel_model.h"
+#include "panels/panel_next_token.h"
 #include "panels/panel_help.h"
 #include "panels/panel_pipeline.h"
 #include "panels/panel_plane.h"
@@ -38,26 +40,28 @@ struct ColumnDef {
   std::vector<SlotDef> slots;
 };
 
-// Normal: [Scenario | Inputs] above the Mask; the formula strip above [Pipeline | Plane]; the Heads
-// above [Inspector | Single query | Help]. Compact (narrow in font units: small windows, lecture
+// Normal: [Scenario | Inputs] above the Mask; the formula strip above [Pipeline | ... | Model]; the
+// Heads above [Inspector | Next token | ... | Help] (a model's grid where the room is, its
+// prediction under the Heads, whose checkboxes change it, its tab in view without scrolling). Compact (narrow in font units: small windows, lecture
 // mode on a small screen): the side panels in one column beside the Pipeline. Presenter: the stage beside the inputs, so that
 // every step can still be edited.
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
-      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane"}, 1.0f, 8}}},
+      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
-       {{"Heads", {"Heads", "Head stats"}, 0.55f, 6}, {"Details", {"Inspector", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
+       {{"Heads", {"Heads", "Head stats"}, 0.55f, 6},
+        {"Details", {"Inspector", "Next token", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
       {"left", 0.34f, 17,
        {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.4f, 6},
         {"Heads", {"Heads", "Head stats"}, 0.35f, 5},
-        {"Details", {"Inspector", "Single query", "Help"}, 0.25f, 5}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane"}, 1.0f, 8}}}};
+        {"Details", {"Inspector", "Next token", "Single query", "Help"}, 0.25f, 5}}},
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
-        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Help"}, 0.4f, 6}}},
+        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Next token", "Model", "Help"}, 0.4f, 6}}},
       {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
   switch (arrangement) {
     case Arrangement::Compact: return kCompact;
@@ -158,6 +162,7 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
   add({"Compare", ComparePanel::Make()});
   add({"Sensitivity", SensitivityPanel::Make()});
   add({"Plane", PlanePanel::Make()});
+  add({"Model", ModelPanel::Make()});
   add({"Heads", HeadsPanel::Make()});
   add({"Head stats", HeadStatsPanel::Make()});
   Panel presenter{"Presenter", PresenterPanel::Make(), true, ImGuiWindowFlags_NoTitleBar};
@@ -166,6 +171,7 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
   add({"Inspector", InspectorPanel::Make()});
   add({"Single query", SingleQueryPanel::Make(), true, 0, 0.0f, true});
   add({"Sweep", SweepPanel::Make()});
+  add({"Next token", NextTokenPanel::Make()});
   add({"Help", HelpPanel::Make(std::move(shortcuts)), true, 0, 0.0f, true});
 }
 

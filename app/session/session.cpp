@@ -250,6 +250,18 @@ void Session::RequestOpenPreset(const PresetInfo& preset) {
   });
 }
 
+void Session::RequestOpenNew(LoadedScenario loaded, std::function<void()> on_opened) {
+  loaded.path.clear();
+  loaded.is_preset = false;
+  auto shared = std::make_shared<LoadedScenario>(std::move(loaded));
+  Guard("opening " + shared->name, [this, shared, on_opened] {
+    const std::string name = shared->name;
+    doc_->Open(std::move(*shared));
+    doc_->status = "opened " + name + " (not saved yet: Save as writes it as a scenario file)";
+    if (on_opened) on_opened();
+  });
+}
+
 void Session::StartLoad(const std::string& path, bool at_start,
                         std::shared_ptr<const RecoveredWork> restoring) {
   if (load_) tasks_.Cancel(load_->task);  // superseded: whatever it reads is discarded

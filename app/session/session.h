@@ -71,6 +71,9 @@ class Session {
   /// unsaved changes; a file that cannot be opened is refused (Error) before anything is asked.
   void RequestOpen(const std::string& path);
   void RequestOpenPreset(const PresetInfo& preset);
+  /// Opens a scenario made in memory (a model's layer) as a new document without a file, asking
+  /// first when there are unsaved changes; `on_opened` runs once it is open.
+  void RequestOpenNew(LoadedScenario loaded, std::function<void()> on_opened = {});
   void RequestQuit();
   bool QuitConfirmed() const { return quit_confirmed_; }
   /// Ctrl+S: saves in place, or asks where (ChooseSavePath) for presets and untitled work.

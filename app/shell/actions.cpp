@@ -71,6 +71,15 @@ void AddOpenSave(std::vector<Action>& t) {
   open.run = [](ActionContext& c) { c.dialogs->ShowOpen(c.state); };
   Add(t, "Open recent", "File").draw = OpenRecentMenu;
   Add(t, "Open preset", "File").draw = OpenPresetMenu;
+  Action& model = Add(t, "Open model...", "File");
+  model.keys = {CtrlShift(GLFW_KEY_O)};
+  model.scope = KeyScope::NoDialog;
+  model.help = "Open a model folder (GPT-2, Llama, Qwen2; or drop it on the window)";
+  model.enabled = [](const ActionContext& c) { return c.dialogs && c.state.models; };
+  model.run = [](ActionContext& c) { c.dialogs->ShowOpenModel(c.state); };
+  model.tooltip = [](ActionContext&) {
+    ImGui::SetTooltip("A Hugging Face folder: config.json, model.safetensors, a tokenizer");
+  };
   Action& save = Add(t, "Save", "File");
   save.separator_before = true;
   save.keys = {Ctrl(GLFW_KEY_S)};

@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
 
 #include "panels/app_state.h"
 #include "session/document_io.h"
+#include "session/model_lab.h"
 #include "session/session.h"
 #include "shell/actions.h"
 #include "shell/commands.h"
@@ -31,6 +33,12 @@
 
 namespace attnlab::app {
 namespace {
+
+// A folder given on the command line or dropped is a model (config.json, weights, tokenizer).
+bool IsFolder(const std::string& path) {
+  std::error_code ec;
+  return !path.empty() && std::filesystem::is_directory(path, ec);
+}
 
 // What the window remembers lives in the user's config directory, never the working directory.
 std::string SettingsPath() {
@@ -124,6 +132,7 @@ struct Window {
   PanelRegistry panels{actions.HelpRows()};
   ActionContext action_context{state, panels, nullptr};
   Session session;
+  ModelLab models;  // after the session: its work runs on the session's TaskRunner
   Platform platform;
   HeatmapContext heatmaps;
   DocumentDialogs dialogs{session};
@@ -132,13 +141,19 @@ struct Window {
   ThemeSync theme;
   SettingsSync settings;
   std::string title;
+  bool model_loading = false;                   // as of last frame (FollowModel)
+  const models::HfModel* model_shown = nullptr;  // the model whose panels were brought to the front
 };
 
 // The document first (scripted runs read even a large file now), then the window, then the
 // dialogs around the document. Returns false when the window cannot be opened.
 bool Open(Window& w, const Options& options, const RunStyle& style) {
   AppState& state = w.state;
-  const bool load_later = !style.read_file_first && !options.file.empty() && LoadsOffThread(options.file);
+  // `attnlab FOLDER`: the model opens beside the built-in example.
+  const std::string model_folder = IsFolder(options.file) ? options.file : std::string();
+  Options start = options;
+  if (!model_folder.empty()) start.file.clear();
+  const bool load_later = !style.read_file_first && !start.file.empty() && LoadsOffThread(start.file);
   // Recent files and the autosave live in the user's directories; scripted runs leave them alone
   // unless told what to do with a crashed run's work.
   const bool user_files = !style.scripted;
@@ -148,7 +163,10 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   state.session = &w.session;
   w.settings.Load(user_files ? SettingsPath() : std::string(), state, w.panels);
   if (user_files || style.first_run_hint) state.first_run_hint.Load(ConfigDir());
-  OpenInitialDocument(state, w.session, w.panels, options, load_later, user_files);
+  OpenInitialDocument(state, w.session, w.panels, start, load_later, user_files);
+  w.models.Init(w.session, state.document);
+  state.models = &w.models;
+  if (!model_folder.empty()) w.models.RequestOpen(model_folder);
   PlatformConfig config;
   config.width = options.width;
   config.height = options.height;
@@ -173,18 +191,34 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   return true;
 }
 
+// The model's news, after the session's: the lab follows the document, and a model being opened
+// (or just opened) brings its panels to the front.
+void FollowModel(Window& w) {
+  w.models.Tick();
+  const bool loading = w.models.Loading();
+  const models::HfModel* model = w.models.Model();
+  if ((loading && !w.model_loading) || (model && model != w.model_shown)) {
+    w.panels.ShowPanel(w.state, "Model");
+    if (model) w.panels.ShowPanel(w.state, "Next token");
+  }
+  w.model_loading = loading;
+  w.model_shown = model;
+}
+
 // One frame: events, the document's news, drawing, rendering, then what the frame asked for.
 // Returns false once the hooks end the run.
 bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   AppState& state = w.state;
   w.platform.WaitForEvents(scripted);
-  for (const std::string& path : w.platform.TakeDroppedPaths()) w.session.RequestOpen(path);
+  for (const std::string& path : w.platform.TakeDroppedPaths())
+    IsFolder(path) ? w.models.RequestOpen(path) : w.session.RequestOpen(path);
   if (const int zoom = w.platform.TakeCtrlWheel()) Zoom(state.ui, w.platform.WindowHeight(), zoom);
   w.theme.Apply(state, w.platform);
   w.window_capture.BeforeFrame(state, w.platform);
   const std::uint64_t trace_before = state.document.TraceVersion();
   hooks.FrameStart(frame);
   w.session.Poll();  // before any panel holds the trace: finished traces, reads and writes, autosave
+  FollowModel(w);
   hooks.BeforeFrame(state, frame);
   w.heatmaps.BeginFrame();
   const std::uint64_t version_before = state.document.Version();
@@ -207,7 +241,8 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   if (WindowTitle(state) != w.title) w.platform.SetTitle(w.title = WindowTitle(state));
   // An edit made during this frame is drawn in the next one: ask for it even when idle.
   if (state.document.Version() != version_before || state.document.TraceVersion() != trace_before ||
-      w.heatmaps.WorkDeferred() || w.session.Busy() || state.sweep.Playing())  // "Opening..." is drawn until the file is in
+      w.heatmaps.WorkDeferred() || w.session.Busy() || state.sweep.Playing() ||  // "Opening..." is drawn until the file is in
+      w.models.Busy())  // "Loading gpt2..." moves, the grid and the next token follow the text
     w.platform.RequestFrames(2);
   if (hooks.Done(frame)) return false;
   if (w.platform.TakeCloseRequest())

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "attnlab/scenario_io.h"
+#include "session/model_lab.h"
 #include "widgets/theme.h"
 #include "session/user_dirs.h"
 
@@ -133,6 +134,13 @@ void DocumentDialogs::ShowOpen(AppState& state) {
   purpose_ = BrowserPurpose::Open;
   browser_.Show(FileBrowser::Mode::Open, "Open scenario", DefaultFolder(state), ".json");
 }
+void DocumentDialogs::ShowOpenModel(AppState& state) {
+  SetPlaces(state);
+  purpose_ = BrowserPurpose::OpenModel;
+  const std::string dir = model_folder_.empty() ? DefaultFolder(state) : model_folder_;
+  browser_.Show(FileBrowser::Mode::Folder, "Open model folder", dir, "");
+}
+
 void DocumentDialogs::RequestFigureExport(AppState& state, FigureExport job) {
   std::string name = job.stem;
   if (job.format == ExportFormat::Png && job.scale > 1) name += "@" + std::to_string(job.scale) + "x";
@@ -159,6 +167,10 @@ void DocumentDialogs::ShowExportAll(AppState& state) {
 void DocumentDialogs::OnBrowserResult(AppState& state, const std::string& path) {
   switch (purpose_) {
     case BrowserPurpose::Open: session_.RequestOpen(path); break;
+    case BrowserPurpose::OpenModel:
+      if (state.models) state.models->RequestOpen(path);
+      model_folder_ = fs::path(path).parent_path().string();  // the next model is likely beside it
+      break;
     case BrowserPurpose::SaveAs: session_.SaveAs(path); break;
     case BrowserPurpose::ExportFigure: {
       std::string error;

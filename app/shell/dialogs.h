@@ -28,6 +28,8 @@ class DocumentDialogs {
   bool Blocking() const { return session_.Blocking(); }
 
   void ShowOpen(AppState& state);
+  /// File > Open model...: a folder chooser; the chosen folder is opened by state.models.
+  void ShowOpenModel(AppState& state);
   void ShowSaveAs(AppState& state);
   /// Ctrl+S: saves in place, or asks where (presets and untitled documents).
   void Save(AppState& state);
@@ -49,7 +51,7 @@ class DocumentDialogs {
   }
 
  private:
-  enum class BrowserPurpose { Open, SaveAs, ExportFigure, ExportFolder };
+  enum class BrowserPurpose { Open, OpenModel, SaveAs, ExportFigure, ExportFolder };
 
   void ShowSaveBrowser(AppState& state, const Question& question);
   void OnBrowserResult(AppState& state, const std::string& path);
@@ -71,6 +73,7 @@ class DocumentDialogs {
   std::vector<std::string> export_log_;
   std::string export_error_;
   char export_folder_[1024] = {};
+  std::string model_folder_;  ///< where the last model folder was chosen
   int screenshot_request_ = 0;
 };
 

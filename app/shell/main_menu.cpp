@@ -6,7 +6,10 @@
 #include <cstring>
 #include <string>
 
+#include "attnlab/text_fit.h"
+#include "session/model_lab.h"
 #include "shell/guide.h"
+#include "widgets/busy_bar.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
@@ -69,6 +72,11 @@ void DrawStatusBar(AppState& state) {
           for (const std::string& w : trace.warnings) ImGui::BulletText("%s", w.c_str());
           ImGui::EndTooltip();
         }
+      }
+      if (state.models && state.models->Loading()) {  // the model folder being read: a moving bar
+        ImGui::TextDisabled("|");
+        BusyBar(("loading " + state.models->LoadingName() + kEllipsis).c_str(),
+                ImVec2(ImGui::GetFontSize() * 12.0f, ImGui::GetTextLineHeight()));
       }
       const EditError& err = state.document.LastEditError();
       if (!err.message.empty()) {

@@ -45,7 +45,10 @@ void Declare(CLI::App& app, Words& w) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.allow_extras();  // reported by ParseOptions in attnlab's words, one line
   app.set_version_flag("--version", std::string("attnlab ") + VersionNumber());
-  app.add_option("FILE.json", w.file, "scenario to open (default: a built-in example)")->type_name("");
+  app.add_option("FILE.json", w.file,
+                 "scenario to open (default: a built-in example), or a model folder (GPT-2, Llama,\n"
+                 "Qwen2: config.json, safetensors, tokenizer) to open beside it")
+      ->type_name("");
   app.add_option("--screenshot", w.screenshot, "render N frames, write the window as PNG, exit")->type_name("PATH");
   app.add_option("--frames", w.frames, "frames before the screenshot (default 3)")->type_name("N");
   app.add_option("--size", w.size, "window size (default 1280x800)")->type_name("WxH");

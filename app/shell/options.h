@@ -8,7 +8,7 @@
 namespace attnlab::app {
 
 struct Options {
-  std::string file;             ///< scenario to open; empty = the built-in example
+  std::string file;             ///< scenario to open, or a model folder; empty = the built-in example
   std::string screenshot_path;  ///< non-empty: render `frames` frames, write this PNG, exit
   int frames = 3;               ///< frames rendered before the screenshot
   int width = 1280, height = 800;

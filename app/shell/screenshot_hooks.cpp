@@ -5,13 +5,15 @@
 #include <thread>
 
 #include "panels/app_state.h"
+#include "session/model_lab.h"
 #include "widgets/heatmap.h"
 
 namespace attnlab::app {
 
 bool WaitForTrace(AppState& state) {
   state.document.GetTrace();  // a small trace computes now; a large one is requested
-  if (!state.document.TraceStale()) return false;
+  // A model folder given opens, runs and predicts off the UI thread: the picture shows it done.
+  if (!state.document.TraceStale() && !(state.models && state.models->Busy())) return false;
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // leave the cores to the worker
   return true;
 }

@@ -425,6 +425,7 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   const ImVec2 a(grid.x + h.x * texel.x, grid.y + h.y * texel.y);
   const ImVec2 b(a.x + std::max(texel.x, 1.0f), a.y + std::max(texel.y, 1.0f));  // a pixel at least
   dl->AddRect(ImVec2(a.x - 1, a.y - 1), b, IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+  if (!spec.cell_tooltip) return;
   const int r = h.cell.row, c = h.cell.col;
   const double v = (*spec.values)(r, c);
   ImGui::BeginTooltip();

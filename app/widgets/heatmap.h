@@ -63,6 +63,7 @@ struct HeatmapSpec {
   /// value, legend, hover or export gives the numbers away).
   bool hidden = false;
   const std::vector<std::pair<int, int>>* outlined = nullptr;  ///< cells (row, col) to outline
+  bool cell_tooltip = true;  ///< the hovered cell's value as a tooltip (false: the caller draws its own)
   Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
   int head = -1;
 };

@@ -56,4 +56,17 @@ void DrawOutlines(ImDrawList* dl, const GridPlace& g, const std::vector<std::pai
   }
 }
 
+void DrawOffMark(ImDrawList* dl, ImVec2 min, ImVec2 max) {
+  ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
+  const char* text = "off";
+  const ImVec2 size = bold->CalcTextSizeA(bold->FontSize, 1e9f, 0.0f, text);
+  const ImVec2 centre((min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f);
+  const float pad = std::round(bold->FontSize * 0.3f);
+  dl->AddRectFilled(ImVec2(centre.x - size.x * 0.5f - pad, centre.y - size.y * 0.5f - pad * 0.5f),
+                    ImVec2(centre.x + size.x * 0.5f + pad, centre.y + size.y * 0.5f + pad * 0.5f),
+                    IM_COL32(20, 20, 24, 230), pad);
+  dl->AddText(bold, bold->FontSize, ImVec2(centre.x - size.x * 0.5f, centre.y - size.y * 0.5f),
+              ImGui::GetColorU32(ImGuiCol_Text), text);
+}
+
 }  // namespace attnlab::app

@@ -25,5 +25,7 @@ void DrawHiddenCells(ImDrawList* dl, const GridPlace& grid, bool one_block, ImFo
 std::vector<HeatmapPlacement::Label> HeadBandLabels(const GridPlace& grid, int band, float top);
 /// An accent frame around each (row, col) of `cells` inside the grid; others are skipped.
 void DrawOutlines(ImDrawList* dl, const GridPlace& grid, const std::vector<std::pair<int, int>>& cells);
+/// "off" in bold on a dark plate, centred on [min, max] (a switched-off head's grid).
+void DrawOffMark(ImDrawList* dl, ImVec2 min, ImVec2 max);
 
 }  // namespace attnlab::app

@@ -7,9 +7,11 @@ namespace attnlab::app {
 namespace {
 
 // Latin-1, Greek (alpha, omega), punctuation, sub/superscripts, arrows, math operators (sqrt,
-// infinity, dot), geometric shapes, modifier letters (superscript h): what formulas use.
+// infinity, dot), control pictures (a model's tokens show a space as "␣", U+2423), geometric
+// shapes, modifier letters (superscript h): what formulas and token labels use.
 const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x02B0, 0x02FF, 0x0370, 0x03FF, 0x2010, 0x205E,
-                                0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+                                0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x2400, 0x243F,
+                                0x25A0, 0x25FF, 0};
 
 const char* kFontDirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/TTF/",
                            "/usr/share/fonts/dejavu/"};

@@ -15,6 +15,7 @@ namespace {
 TEST(Actions, HelpListsEveryShortcutInItsOrder) {
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"Ctrl+O", "Open a scenario file"},
+      {"Ctrl+Shift+O", "Open a model folder (GPT-2, Llama, Qwen2; or drop it on the window)"},
       {"Ctrl+S", "Save (a preset asks where to keep a copy)"},
       {"Ctrl+Shift+S", "Save as"},
       {"Ctrl+Z", "Undo"},
@@ -57,7 +58,7 @@ TEST(Actions, MenusShowTheirFirstChord) {
   for (const Action& a : table.List())
     if (a.menu && !a.keys.empty()) shown.emplace_back(a.label, ChordText(a.keys.front()));
   const std::vector<std::pair<std::string, std::string>> expected = {
-      {"Open...", "Ctrl+O"},          {"Save", "Ctrl+S"},  {"Save as...", "Ctrl+Shift+S"},
+      {"Open...", "Ctrl+O"},          {"Open model...", "Ctrl+Shift+O"},  {"Save", "Ctrl+S"},  {"Save as...", "Ctrl+Shift+S"},
       {"Undo", "Ctrl+Z"},             {"Redo", "Ctrl+Shift+Z"},
       {"Lecture mode", "Ctrl+L"},     {"Present", "P"},
       {"Zoom in", "Ctrl+="},

@@ -1,0 +1,110 @@
+#include "instruments/model_script.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "attnlab/edits.h"
+#include "session/model_lab.h"
+
+namespace attnlab::app {
+namespace {
+
+bool ParseIndex(const std::string& text, int* out) {
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < 1 || v > 4096) return false;
+  *out = int(v) - 1;
+  return true;
+}
+
+nlohmann::json Top(const std::vector<models::Prediction>& list) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < list.size() && i < 5; ++i) out.push_back({list[i].id, list[i].p});
+  return out;
+}
+
+const char* StateName(NextTokens::State s) {
+  switch (s) {
+    case NextTokens::State::NoModel: return "no_model";
+    case NextTokens::State::NoText: return "no_text";
+    case NextTokens::State::ModelOnly: return "model_only";
+    case NextTokens::State::Edited: return "edited";
+    case NextTokens::State::Failed: return "failed";
+  }
+  return "";
+}
+
+}  // namespace
+
+bool ModelScript::Parse(const std::string& text, const std::string& layer, const std::string& heads_off,
+                        std::string* error) {
+  active_ = !text.empty();
+  text_ = text;
+  if (!layer.empty()) {
+    const std::size_t dot = layer.find('.');
+    if (dot == std::string::npos || !ParseIndex(layer.substr(0, dot), &layer_) ||
+        !ParseIndex(layer.substr(dot + 1), &head_)) {
+      *error = "--model-layer: expected LAYER.HEAD (1-based), e.g. 2.1";
+      return false;
+    }
+  }
+  std::size_t start = 0;
+  while (!heads_off.empty() && start <= heads_off.size()) {
+    const std::size_t comma = std::min(heads_off.find(',', start), heads_off.size());
+    int h = 0;
+    if (!ParseIndex(heads_off.substr(start, comma - start), &h)) {
+      *error = "--model-heads-off: expected heads (1-based) separated by commas, e.g. 1,3";
+      return false;
+    }
+    heads_off_.push_back(h);
+    start = comma + 1;
+  }
+  return true;
+}
+
+void ModelScript::BeforeFrame(AppState& state) {
+  ModelLab* lab = state.models;
+  if (!active_ || !lab || !lab->Model()) return;
+  if (!text_set_) {
+    lab->SetText(text_);
+    text_set_ = true;
+  }
+  if (layer_ < 0 || !lab->Run() || lab->RunStale()) return;
+  if (!layer_asked_) {
+    lab->OpenLayer(layer_, [&state, head = head_] { state.SelectHead(head); });
+    layer_asked_ = true;
+  }
+  if (!heads_set_ && lab->DocumentLayer() == layer_) {
+    for (int h : heads_off_)
+      state.document.ApplyEdit("Heads", [h](attnlab::Scenario& s) { attnlab::set_head_off(s, h, true); });
+    heads_set_ = true;
+  }
+}
+
+bool ModelScript::Done(const AppState& state) const {
+  if (!active_) return true;
+  const ModelLab* lab = state.models;
+  if (!lab || lab->Busy() || !text_set_ || !lab->Run()) return false;
+  return layer_ < 0 || (heads_set_ && !lab->Next().stale && lab->Next().version == state.document.Version());
+}
+
+nlohmann::json ModelJson(const AppState& state) {
+  const ModelLab* lab = state.models;
+  if (!lab) return nullptr;
+  nlohmann::json j = {{"loading", lab->Loading()}, {"run_stale", lab->RunStale()}, {"text_error", lab->TextError()}};
+  if (const models::HfModel* model = lab->Model()) {
+    j["name"] = model->name();
+    j["folder"] = model->dir().string();
+    j["layers"] = model->config().layers;
+    j["heads"] = model->config().heads;
+  }
+  j["ids"] = lab->Run() ? lab->Run()->run->ids : std::vector<int>{};
+  j["document_layer"] = lab->DocumentLayer();
+  const NextTokens& next = lab->Next();
+  j["next"] = {{"state", StateName(next.state)}, {"stale", next.stale}, {"version", next.version},
+               {"document_version", state.document.Version()}, {"layer", next.layer},
+               {"model", Top(next.model)}, {"edited", Top(next.edited)}};
+  return j;
+}
+
+}  // namespace attnlab::app

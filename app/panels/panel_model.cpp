@@ -1,0 +1,267 @@
+#include "panels/panel_model.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attnlab/text_fit.h"
+#include "session/model_lab.h"
+#include "widgets/busy_bar.h"
+#include "widgets/control_marks.h"
+#include "widgets/heatmap.h"
+#include "widgets/heatmap_marks.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::ModelPanel {
+namespace {
+
+/// The run's weights in double (what the heatmap widget draws), rebuilt when the run changes.
+struct RunMaps {
+  std::uint64_t serial = ~std::uint64_t{0};
+  int layers = 0, heads = 0;
+  std::vector<attnlab::Matrix> maps;  ///< layer * heads + head: n by n, queries down
+  attnlab::BoolArray allowed;         ///< the causal mask: keys up to the query
+  const attnlab::Matrix& At(int layer, int head) const { return maps[std::size_t(layer * heads + head)]; }
+};
+
+void Rebuild(RunMaps& m, const ModelLab& lab) {
+  m.serial = lab.RunSerial();
+  m.maps.clear();
+  m.layers = m.heads = 0;
+  const ModelRun* run = lab.Run();
+  if (!run) return;
+  const int n = int(run->run->ids.size());
+  m.layers = int(run->run->layers.size());
+  m.heads = m.layers ? int(run->run->layers.front().weights.size()) : 0;
+  for (const models::LayerRun& layer : run->run->layers)
+    for (const models::MatrixF& w : layer.weights) m.maps.emplace_back(w.cast<double>());
+  m.allowed.resize(n, n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) m.allowed(r, c) = c <= r;
+}
+
+/// Where the grid's maps go: cells of `cell` pixels, a map every `pitch` pixels after the captions.
+struct GridFit {
+  float cell = 0, map = 0, pitch_x = 0, pitch_y = 0, caption_w = 0, header_h = 0;
+  ImVec2 size;  ///< the whole grid
+};
+
+// The largest whole-pixel cells at which every map fits in `avail`, never below a readable
+// minimum (then the grid scrolls) nor above a cap (a picture of the pattern, not a table).
+GridFit Fit(int layers, int heads, int n, ImVec2 avail) {
+  const float fs = ImGui::GetFontSize(), gap = std::round(fs * 0.6f);
+  GridFit f;
+  char widest[32];
+  std::snprintf(widest, sizeof widest, "layer %d", layers);
+  f.caption_w = ImGui::CalcTextSize(widest).x + gap;
+  f.header_h = ImGui::GetTextLineHeightWithSpacing();
+  std::snprintf(widest, sizeof widest, "head %d", heads);
+  const float head_w = ImGui::CalcTextSize(widest).x;
+  const float by_w = (avail.x - f.caption_w - float(heads) * gap) / float(heads * n);
+  const float by_h = (avail.y - f.header_h - float(layers) * gap) / float(layers * n);
+  const float min_cell = std::max(3.0f, std::round(fs * 0.25f)), max_cell = std::round(fs * 2.5f);
+  f.cell = std::clamp(std::floor(std::min(by_w, by_h)), min_cell, max_cell);
+  f.map = f.cell * float(n);
+  f.pitch_x = std::max(f.map, head_w) + gap;
+  f.pitch_y = f.map + gap;
+  f.size = ImVec2(f.caption_w + f.pitch_x * float(heads), f.header_h + f.pitch_y * float(layers));
+  return f;
+}
+
+// The tokens as the tokenizer split them, each in a frame, wrapped over lines.
+void Tokens(const ModelRun& run) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (std::size_t i = 0; i < run.labels.size(); ++i) {
+    const std::string& label = run.labels[i];
+    const ImVec2 text = ImGui::CalcTextSize(label.c_str());
+    const ImVec2 size(text.x + style.FramePadding.x * 2.0f, text.y + style.FramePadding.y);
+    if (i > 0) SameLineIfFits(size.x);
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(size);
+    dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBg),
+                      style.FrameRounding);
+    dl->AddText(ImVec2(pos.x + style.FramePadding.x, pos.y + style.FramePadding.y * 0.5f),
+                ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token %d: id %d", int(i) + 1, run.run->ids[i]);
+  }
+}
+
+// The hovered map, large, with its tokens on both axes and the hovered cell outlined.
+void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int layer, int head,
+                const HeatmapResult& hover) {
+  const attnlab::Matrix& w = maps.At(layer, head);
+  const int n = int(w.rows());
+  const float fs = ImGui::GetFontSize();
+  const std::vector<std::pair<int, int>> outlined = {{hover.row, hover.col}};
+  ImGui::BeginTooltip();
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::Text("layer %d \xC2\xB7 head %d", layer + 1, head + 1);
+  ImGui::PopFont();
+  const std::string& q = run.labels[std::size_t(hover.row)];
+  const std::string& k = run.labels[std::size_t(hover.col)];
+  if (maps.allowed(hover.row, hover.col))
+    ImGui::Text("query \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key \xE2\x80\x9C%s\xE2\x80\x9D: %.*f", q.c_str(),
+                k.c_str(), state.ui.decimals, w(hover.row, hover.col));
+  else
+    ImGui::Text("query \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key \xE2\x80\x9C%s\xE2\x80\x9D: masked (a later token)",
+                q.c_str(), k.c_str());
+  HeatmapSpec spec;
+  spec.id = "model/tooltip";
+  spec.values = &w;
+  spec.allowed = &maps.allowed;
+  spec.row_labels = spec.col_labels = &run.labels;
+  spec.row_axis = "queries";
+  spec.col_axis = "keys";
+  spec.scale = WeightsScale(state.ui.colormap);
+  spec.decimals = state.ui.decimals;
+  spec.shape_in_title = false;
+  spec.legend = false;
+  spec.cell_tooltip = false;
+  spec.outlined = &outlined;
+  spec.cell = std::clamp(std::floor(fs * 18.0f / float(n)), std::round(fs * 0.6f), std::round(fs * 2.4f));
+  spec.data_version = maps.serial;
+  spec.head = head;
+  Heatmap(*state.heatmaps, spec);
+  DimTextWrapped("Click: open layer " + std::to_string(layer + 1) + " as the document, head " +
+                 std::to_string(head + 1) + " selected.");
+  ImGui::EndTooltip();
+}
+
+class Model final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+
+ private:
+  void TextField(ModelLab& lab, const ControlMarks& marks);
+  void Grid(AppState& state, ModelLab& lab);
+  void Map(AppState& state, ModelLab& lab, const GridFit& fit, int layer, int head, ImVec2 at);
+
+  // A sentence or a paragraph: a grid of every layer and head at a hundred tokens or so is what a
+  // class can still read (and 12 x 12 maps of 1024 tokens would be a gigabyte of doubles).
+  char text_[400] = {};
+  std::string synced_;  ///< the lab's text when the field last took it
+  const models::HfModel* focused_model_ = nullptr;  ///< the model the field took the focus for
+  RunMaps maps_;
+};
+
+void Model::TextField(ModelLab& lab, const ControlMarks& marks) {
+  if (lab.Text() != synced_) {  // set elsewhere (a test instrument): the field shows it
+    synced_ = lab.Text();
+    std::snprintf(text_, sizeof text_, "%s", synced_.c_str());
+  }
+  if (lab.Model() != focused_model_) {  // a model just opened: ready to type
+    focused_model_ = lab.Model();
+    ImGui::SetKeyboardFocusHere();
+  }
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::InputTextWithHint("##model text", "Type a sentence\xE2\x80\xA6", text_, sizeof text_)) {
+    synced_ = text_;
+    lab.SetText(synced_);
+  }
+  MarkLastItem(marks, "model text");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The model runs on this text as it is typed");
+}
+
+void Model::Draw(AppState& state) {
+  ModelLab* lab = state.models;
+  if (!lab) return;
+  if (lab->Loading()) BusyBar(("Loading " + lab->LoadingName() + kEllipsis).c_str());
+  const models::HfModel* model = lab->Model();
+  if (!model) {
+    if (!lab->Loading())
+      DimTextWrapped("No model open. File > Open model" + std::string(kEllipsis) +
+                     " opens a Hugging Face folder (GPT-2, Llama, Qwen2: config.json, safetensors, "
+                     "tokenizer); so does dropping the folder on the window or `attnlab FOLDER`.");
+    return;
+  }
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextUnformatted(model->name().c_str());
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::TextColored(DimTextColor(), "%s, %s", model->config().describe().c_str(), model->dtype().c_str());
+  TextField(*lab, state.on_control);
+  if (!lab->TextError().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
+    ImGui::TextWrapped("%s", lab->TextError().c_str());
+    ImGui::PopStyleColor();
+  }
+  if (maps_.serial != lab->RunSerial()) Rebuild(maps_, *lab);
+  const ModelRun* run = lab->Run();
+  if (!run) return;
+  Tokens(*run);
+  ImGui::Spacing();
+  Grid(state, *lab);
+}
+
+void Model::Grid(AppState& state, ModelLab& lab) {
+  const ModelRun& run = *lab.Run();
+  const int n = int(run.run->ids.size());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float scrollbar = ImGui::GetStyle().ScrollbarSize;
+  GridFit fit = Fit(maps_.layers, maps_.heads, n, avail);
+  if (fit.size.x > avail.x || fit.size.y > avail.y)  // it scrolls: leave room for the bars
+    fit = Fit(maps_.layers, maps_.heads, n, ImVec2(avail.x - scrollbar, avail.y - scrollbar));
+  if (!ImGui::BeginChild("##model grid", avail, false, ImGuiWindowFlags_HorizontalScrollbar)) {
+    ImGui::EndChild();
+    return;
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
+  char caption[32];
+  for (int h = 0; h < maps_.heads; ++h) {
+    std::snprintf(caption, sizeof caption, "head %d", h + 1);
+    dl->AddText(ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), origin.y), dim, caption);
+  }
+  for (int l = 0; l < maps_.layers; ++l) {
+    const float y = origin.y + fit.header_h + fit.pitch_y * float(l);
+    std::snprintf(caption, sizeof caption, "layer %d", l + 1);
+    dl->AddText(ImVec2(origin.x, y + (fit.map - ImGui::GetTextLineHeight()) * 0.5f), dim, caption);
+    for (int h = 0; h < maps_.heads; ++h)
+      Map(state, lab, fit, l, h, ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), y));
+  }
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::Dummy(fit.size);  // the scrolled extent
+  ImGui::EndChild();
+}
+
+void Model::Map(AppState& state, ModelLab& lab, const GridFit& fit, int layer, int head, ImVec2 at) {
+  char id[32];
+  std::snprintf(id, sizeof id, "model/%d/%d", layer, head);
+  const bool document = lab.DocumentLayer() == layer;
+  const std::vector<int>& off = state.document.GetScenario().heads_off;
+  const bool head_off = document && std::binary_search(off.begin(), off.end(), head);
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.values = &maps_.At(layer, head);
+  spec.allowed = &maps_.allowed;
+  spec.scale = WeightsScale(state.ui.colormap);
+  spec.cell = fit.cell;
+  spec.labels = false;
+  spec.legend = false;
+  spec.values_in_cells = false;
+  spec.shape_in_title = false;
+  spec.cell_tooltip = false;
+  spec.selected = document && state.ui.selected_head == head;
+  spec.data_version = maps_.serial;
+  spec.stale = lab.RunStale() || head_off;
+  spec.head = head;  // no stage: the grid is the model's, not the document's trace
+  ImGui::SetCursorScreenPos(at);
+  const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+  if (head_off) DrawOffMark(ImGui::GetWindowDrawList(), at, ImVec2(at.x + fit.map, at.y + fit.map));
+  if (r.hovered) MapTooltip(state, maps_, *lab.Run(), layer, head, r);
+  if (r.clicked && !lab.RunStale())
+    lab.OpenLayer(layer, [&state, head] { state.SelectHead(head); });
+}
+
+}  // namespace
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<Model>(); }
+
+}  // namespace attnlab::app::ModelPanel

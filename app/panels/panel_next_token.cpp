@@ -1,0 +1,110 @@
+#include "panels/panel_next_token.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "session/model_lab.h"
+#include "widgets/computing_badge.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::NextTokenPanel {
+namespace {
+
+constexpr int kTop = 5;
+
+// A bar of `p` (0..full) over a track `width` wide at the cursor, `height` tall.
+void Bar(float width, float height, double p, double full, ImU32 color) {
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(width, height));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + height), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  const float w = std::round(width * float(std::clamp(p / full, 0.0, 1.0)));
+  if (w > 0) dl->AddRectFilled(pos, ImVec2(pos.x + w, pos.y + height), color);
+}
+
+// As a percentage: "4.9%" reads at the back of a room where "0.049" does not.
+std::string Percent(double p) {
+  char text[32];
+  if (p > 0 && p < 0.0005)
+    std::snprintf(text, sizeof text, "<0.1%%");
+  else
+    std::snprintf(text, sizeof text, "%.1f%%", p * 100.0);
+  return text;
+}
+
+// One row a token: its label, bars (the model's in grey above the edited one's when comparing) and
+// the numbers "0.41 → 0.12".
+void Rows(const ModelLab& lab, const NextTokens& next, bool compare) {
+  const models::HfModel& model = *lab.Model();
+  const std::vector<NextRow> rows = CompareNext(next, kTop);
+  const float fs = ImGui::GetFontSize();
+  // The bars share one scale, the largest probability shown filling its track: a small model's
+  // 5% is a bar, not a sliver.
+  double full = 1e-9;
+  for (const NextRow& r : rows) full = std::max({full, r.model, r.edited});
+  const ImU32 grey = IM_COL32(150, 152, 160, 255), accent = AccentColor();
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_PadOuterX;
+  if (!ImGui::BeginTable("##next", 3, flags)) return;
+  ImGui::TableSetupColumn("token", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("bars", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("p", ImGuiTableColumnFlags_WidthFixed);
+  for (const NextRow& r : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(model.label(r.id).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token id %d", r.id);
+    ImGui::TableSetColumnIndex(1);
+    const float width = std::max(fs * 4.0f, ImGui::GetContentRegionAvail().x);
+    const float height = ImGui::GetFrameHeight();
+    if (compare) {
+      Bar(width, std::floor(height * 0.4f), r.model, full, grey);
+      ImGui::SetCursorPosY(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + 1.0f);
+      Bar(width, std::floor(height * 0.6f), r.edited, full, accent);
+    } else {
+      Bar(width, height, r.model, full, accent);
+    }
+    ImGui::TableSetColumnIndex(2);
+    ImGui::AlignTextToFramePadding();
+    const std::string text = compare ? Percent(r.model) + " \xE2\x86\x92 " + Percent(r.edited) : Percent(r.model);
+    ImGui::TextUnformatted(text.c_str());
+  }
+  ImGui::EndTable();
+  if (compare)
+    DimTextWrapped("grey: " + model.name() + " as it is \xC2\xB7 colour: with layer " + std::to_string(next.layer + 1) +
+                   " as the document has it. Bars are to the scale of the largest.");
+}
+
+class NextToken final : public PanelContents {
+ public:
+  void Draw(AppState& state) override {
+    const ModelLab* lab = state.models;
+    if (!lab) return;
+    const NextTokens& next = lab->Next();
+    const bool compare = next.state == NextTokens::State::Edited && !next.edited.empty();
+    if (next.state == NextTokens::State::Failed) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
+      ImGui::TextWrapped("%s", next.note.c_str());
+      ImGui::PopStyleColor();
+    } else {
+      DimTextWrapped(next.stale && !next.model.empty() ? "Computing" + std::string("\xE2\x80\xA6 ") + next.note
+                                                       : next.note);
+    }
+    if (next.model.empty() || !lab->Model()) return;
+    ImGui::Spacing();
+    if (next.stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
+    Rows(*lab, next, compare);
+    if (next.stale) ImGui::PopStyleVar();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<NextToken>(); }
+
+}  // namespace attnlab::app::NextTokenPanel

@@ -1,0 +1,294 @@
+#include "session/model_lab.h"
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <utility>
+
+#include "attnlab/attention.h"
+#include "attnlab/model.h"
+#include "attnlab/text_fit.h"
+
+namespace attnlab::app {
+
+/// The next tokens after one version of an edited layer, and the model's own beside them.
+struct ModelLab::Prediction {
+  std::uint64_t version = 0, model_serial = 0;
+  int layer = -1;
+  std::vector<models::Prediction> model, edited;
+  std::string error;  ///< the edited layer could not be run through the model
+};
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string FolderName(const std::string& folder) {
+  const fs::path p(folder);
+  const std::string name = (p.filename().empty() ? p.parent_path().filename() : p.filename()).string();
+  return name.empty() ? folder : name;
+}
+
+bool SameFolder(const std::string& a, const fs::path& b) {
+  std::error_code ec;
+  return a == b.string() || fs::equivalent(a, b, ec);
+}
+
+// view.model.ids, or empty when absent or not whole numbers the model has.
+std::vector<int> IdsOf(const nlohmann::json& m, const models::HfModel& model) {
+  std::vector<int> ids;
+  const auto it = m.find("ids");
+  if (it == m.end() || !it->is_array()) return {};
+  for (const nlohmann::json& id : *it) {
+    if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() >= model.config().vocab) return {};
+    ids.push_back(id.get<int>());
+  }
+  return ids;
+}
+
+const nlohmann::json* ModelView(const attnlab::Scenario& s) {
+  const auto it = s.view.find("model");
+  return it != s.view.end() && it->is_object() ? &*it : nullptr;
+}
+
+}  // namespace
+
+int LayerOf(const attnlab::Scenario& scenario, const models::HfModel& model) {
+  const nlohmann::json* m = ModelView(scenario);
+  if (!m) return -1;
+  const auto folder = m->find("folder"), layer = m->find("layer");
+  if (folder == m->end() || !folder->is_string() || layer == m->end() || !layer->is_number_integer()) return -1;
+  const long long l = layer->get<long long>();
+  if (l < 0 || l >= model.config().layers || IdsOf(*m, model).empty()) return -1;
+  return SameFolder(folder->get<std::string>(), model.dir()) ? int(l) : -1;
+}
+
+attnlab::Matrix LayerOutput(const attnlab::Scenario& scenario) {
+  const attnlab::Trace trace = attnlab::compute(scenario);
+  // S = rows: n_x by d_model already; columns: d_model by n_x.
+  if (scenario.layout == attnlab::Layout::columns) return trace.output.transpose();
+  return trace.output;
+}
+
+void ModelLab::Init(Session& session, Document& document) {
+  session_ = &session;
+  doc_ = &document;
+  UpdateNext();
+}
+
+void ModelLab::RequestOpen(const std::string& folder) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(folder, ec).lexically_normal();
+  const std::string path = ec ? folder : absolute.string();
+  loading_name_ = FolderName(path);
+  open_task_ = session_->Tasks().Start<std::shared_ptr<const models::HfModel>>(
+      "model-open", [path] { return models::HfModel::open(path); },
+      [this, path](TaskResult<std::shared_ptr<const models::HfModel>> result) {
+        open_task_ = 0;
+        try {
+          model_ = result.Take();
+        } catch (const std::exception& e) {
+          session_->ShowError("Cannot open model " + FolderName(path), e.what());
+          UpdateNext();
+          return;
+        }
+        ++model_serial_;
+        doc_->status = "opened model " + model_->name() + ": " + model_->config().describe();
+        run_ = {};
+        ++run_serial_;
+        text_error_.clear();
+        if (!model_->tokenizer_error().empty()) text_error_ = model_->tokenizer_error();
+        if (!text_.empty()) StartRun();
+        UpdateNext();
+      });
+  UpdateNext();
+}
+
+void ModelLab::SetText(const std::string& text) {
+  if (text == text_) return;
+  text_ = text;
+  if (running_ == 0) StartRun();  // else the run in flight starts the next one when it ends
+}
+
+void ModelLab::StartRun() {
+  if (!model_) return;
+  if (text_.empty()) {  // nothing to run: no grid, no error either
+    run_ = {};
+    text_error_.clear();
+    ++run_serial_;
+    UpdateNext();
+    return;
+  }
+  const std::uint64_t serial = model_serial_;
+  running_ = session_->Tasks().Start<ModelRun>(
+      "model-run",
+      [model = model_, text = text_] {
+        ModelRun r;
+        r.text = text;
+        const std::vector<int> ids = model->encode(text);
+        r.labels = model->labels(ids);
+        r.run = std::make_shared<const models::ForwardRun>(model->transformer().run(ids, model->config().vocab));
+        return r;
+      },
+      [this, serial, text = text_](TaskResult<ModelRun> result) { FinishRun(serial, text, std::move(result)); });
+}
+
+void ModelLab::FinishRun(std::uint64_t serial, const std::string& text, TaskResult<ModelRun> result) {
+  running_ = 0;
+  if (serial != model_serial_) return;  // a run of the model open before
+  try {
+    run_ = result.Take();
+    text_error_.clear();
+  } catch (const std::exception& e) {
+    run_ = {};
+    run_.text = text;
+    text_error_ = e.what();
+  }
+  ++run_serial_;
+  if (run_.text != text_) StartRun();  // typed meanwhile: the newest text now
+  UpdateNext();
+}
+
+void ModelLab::OpenLayer(int layer, std::function<void()> on_opened) {
+  if (!model_ || !run_.run) return;
+  layer_task_ = session_->Tasks().Start<std::shared_ptr<LoadedScenario>>(
+      "model-layer",
+      [model = model_, run = run_.run, layer] {
+        auto loaded = std::make_shared<LoadedScenario>();
+        loaded->scenario = models::layer_scenario(*model, *run, layer);
+        attnlab::validate(loaded->scenario);
+        loaded->name = model->name() + "-layer-" + std::to_string(layer + 1);  // the window counts from 1
+        return loaded;
+      },
+      [this, layer, on_opened](TaskResult<std::shared_ptr<LoadedScenario>> result) {
+        layer_task_ = 0;
+        std::shared_ptr<LoadedScenario> loaded;
+        try {
+          loaded = result.Take();
+        } catch (const std::exception& e) {
+          session_->ShowError("Cannot open layer " + std::to_string(layer + 1), e.what());
+          return;
+        }
+        session_->RequestOpenNew(std::move(*loaded), on_opened);
+      });
+}
+
+void ModelLab::Tick() {
+  if (followed_version_ != doc_->Version() || followed_model_ != model_serial_ || followed_run_ != run_serial_)
+    FollowDocument();
+}
+
+// The document changed (or the model, or the run it may reuse): is it a layer of the model, and
+// what does the model predict after it?
+void ModelLab::FollowDocument() {
+  followed_version_ = doc_->Version();
+  followed_model_ = model_serial_;
+  followed_run_ = run_serial_;
+  const std::shared_ptr<const attnlab::Scenario> snapshot = doc_->Snapshot();
+  doc_layer_ = model_ ? LayerOf(*snapshot, *model_) : -1;
+  if (doc_layer_ < 0) {
+    if (predict_task_) session_->Tasks().Cancel(predict_task_);
+    predict_task_ = 0;
+    UpdateNext();
+    return;
+  }
+  const std::vector<int> ids = IdsOf(*ModelView(*snapshot), *model_);
+  // The run of the typed text serves when the document is a layer of it; else the task runs its own.
+  std::shared_ptr<const models::ForwardRun> base = run_.run && run_.run->ids == ids ? run_.run : nullptr;
+  const int layer = doc_layer_;
+  const std::uint64_t version = doc_->Version(), serial = model_serial_;
+  predict_task_ = session_->Tasks().Start<std::shared_ptr<const Prediction>>(
+      "model-next",
+      [model = model_, snapshot, base, ids, layer, version, serial] {
+        auto p = std::make_shared<Prediction>();
+        p->version = version;
+        p->model_serial = serial;
+        p->layer = layer;
+        const int vocab = model->config().vocab;
+        const std::shared_ptr<const models::ForwardRun> run =
+            base ? base : std::make_shared<const models::ForwardRun>(model->transformer().run(ids, vocab));
+        p->model = run->next;
+        try {
+          p->edited = model->transformer().next_after_layer(*run, layer, LayerOutput(*snapshot), vocab);
+        } catch (const std::exception& e) {
+          p->error = e.what();
+        }
+        return std::shared_ptr<const Prediction>(std::move(p));
+      },
+      [this](TaskResult<std::shared_ptr<const Prediction>> result) { FinishPrediction(std::move(result)); });
+  UpdateNext();
+}
+
+void ModelLab::FinishPrediction(TaskResult<std::shared_ptr<const Prediction>> result) {
+  predict_task_ = 0;
+  try {
+    prediction_ = result.Take();
+  } catch (const std::exception& e) {  // the document's ids could not be run at all
+    auto failed = std::make_shared<Prediction>();
+    failed->version = doc_->Version();
+    failed->model_serial = model_serial_;
+    failed->layer = doc_layer_;
+    failed->error = e.what();
+    prediction_ = std::move(failed);
+  }
+  UpdateNext();
+}
+
+void ModelLab::UpdateNext() {
+  NextTokens n;
+  const std::string name = model_ ? model_->name() : std::string();
+  if (!model_) {
+    n.note = Loading() ? "Loading " + loading_name_ + kEllipsis
+                       : "No model open: File > Open model" + std::string(kEllipsis) + " (GPT-2, Llama, Qwen2).";
+  } else if (doc_layer_ >= 0) {
+    n.state = NextTokens::State::Edited;
+    n.layer = doc_layer_;
+    n.stale = predict_task_ != 0;
+    const Prediction* p = prediction_.get();
+    if (p && p->model_serial == model_serial_ && p->layer == doc_layer_) {
+      n.model = p->model;
+      n.edited = p->edited;
+      n.version = p->version;
+      n.stale = n.stale || p->version != doc_->Version();
+      if (!p->error.empty()) n.state = NextTokens::State::Failed;
+      n.note = p->error.empty() ? "After the edits of layer " + std::to_string(doc_layer_ + 1) + " (the document), beside " +
+                                      name + "'s own prediction."
+                                : "Layer " + std::to_string(doc_layer_ + 1) + " no longer fits " + name + ": " + p->error;
+    } else {
+      n.note = "Running the rest of " + name + kEllipsis;
+    }
+  } else if (run_.run) {
+    n.state = NextTokens::State::ModelOnly;
+    n.model = run_.run->next;
+    n.stale = RunStale();
+    n.note = "The document is not a layer of " + name + ": click a map in the Model panel to edit one.";
+  } else {
+    n.state = NextTokens::State::NoText;
+    n.note = text_error_.empty() ? "Type a text in the Model panel." : text_error_;
+  }
+  n.serial = ++next_serial_;
+  next_ = std::move(n);
+}
+
+std::vector<NextRow> CompareNext(const NextTokens& next, int k) {
+  const bool compare = next.state == NextTokens::State::Edited && !next.edited.empty();
+  const std::vector<models::Prediction>& first = compare ? next.edited : next.model;
+  std::vector<NextRow> rows;
+  auto p_of = [](const std::vector<models::Prediction>& list, int id) {
+    for (const models::Prediction& p : list)
+      if (p.id == id) return p.p;
+    return 0.0;  // below every listed one (the lists hold the whole vocabulary)
+  };
+  auto add = [&](int id) {
+    for (const NextRow& r : rows)
+      if (r.id == id) return;
+    rows.push_back({id, p_of(next.model, id), compare ? p_of(next.edited, id) : p_of(next.model, id)});
+  };
+  for (std::size_t i = 0; i < first.size() && int(i) < k; ++i) add(first[i].id);
+  if (compare)
+    for (std::size_t i = 0; i < next.model.size() && int(i) < k; ++i) add(next.model[i].id);
+  std::stable_sort(rows.begin(), rows.end(), [](const NextRow& a, const NextRow& b) { return a.edited > b.edited; });
+  return rows;
+}
+
+}  // namespace attnlab::app

@@ -1,0 +1,134 @@
+#pragma once
+/// ModelLab: a Hugging Face model folder opened beside the document (issue 24). It keeps the open
+/// model, the text typed for it, the tokens and the forward run of that text (every layer's and
+/// head's weights), turns one layer into the document (through the session's unsaved-changes
+/// guard), and predicts the next token after the edits made to that layer. Every slow step
+/// (opening the folder, tokenizing and running the model, the rest of the model after an edited
+/// layer) runs on the session's one TaskRunner; results arrive in Session::Poll(). GUI-free: the
+/// Model and Next token panels draw it, tests drive it without a display.
+///
+/// The window's part, once per frame: Tick() after Session::Poll().
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attnlab/models/hf_model.h"
+#include "session/document.h"
+#include "session/session.h"
+#include "session/task_runner.h"
+
+namespace attnlab::app {
+
+/// The tokens of one text and the model's forward pass on them.
+struct ModelRun {
+  std::string text;
+  std::vector<std::string> labels;  ///< HfModel::label of each id ("␣cat")
+  std::shared_ptr<const models::ForwardRun> run;  ///< ids, every layer's weights, next (whole vocabulary)
+};
+
+/// What the Next token panel shows.
+struct NextTokens {
+  enum class State {
+    NoModel,    ///< no model open (or loading)
+    NoText,     ///< a model, but no run yet (type a text)
+    ModelOnly,  ///< the model's prediction; the document is not one of its layers
+    Edited,     ///< the document is layer `layer`: `edited` after its edits beside `model`
+    Failed,     ///< the edited layer cannot be run through the model (`note` says why)
+  };
+  State state = State::NoModel;
+  std::string note;   ///< one line for the panel
+  int layer = -1;     ///< 0-based, when State::Edited (or Failed)
+  std::vector<models::Prediction> model;   ///< unedited, most likely first (whole vocabulary)
+  std::vector<models::Prediction> edited;  ///< after the document's edits (State::Edited)
+  bool stale = false;  ///< a newer document version is being run through the model
+  std::uint64_t version = 0;  ///< the document version `edited` belongs to
+  std::uint64_t serial = 0;   ///< a new number whenever any of the above changes
+};
+
+/// One token of the Next token panel: its probability as the model predicts it and after the edits.
+struct NextRow {
+  int id = 0;
+  double model = 0, edited = 0;  ///< edited: the model's when there are no edits to compare
+};
+/// The `k` most likely tokens after the edits and the `k` most likely of the model, once each,
+/// most likely after the edits first (State::ModelOnly: the model's `k`).
+std::vector<NextRow> CompareNext(const NextTokens& next, int k);
+
+class ModelLab {
+ public:
+  /// `session` and `document` must outlive the lab; its work runs on session.Tasks().
+  void Init(Session& session, Document& document);
+
+  // ---- the model ---------------------------------------------------------------------------
+  /// Opens `folder` off the UI thread. A failure is one line in the session's error place
+  /// ("Cannot open model x"), the model open before (and the document) stay.
+  void RequestOpen(const std::string& folder);
+  bool Loading() const { return open_task_ != 0; }
+  /// The folder's name being opened ("gpt2"), for "Loading gpt2…".
+  const std::string& LoadingName() const { return loading_name_; }
+  const models::HfModel* Model() const { return model_.get(); }
+
+  // ---- the text and its run ----------------------------------------------------------------
+  /// Tokenizes `text` and runs the model on it off the UI thread: one run at a time, the newest
+  /// text is run once the running one ends (typing supersedes, nothing queues up).
+  void SetText(const std::string& text);
+  const std::string& Text() const { return text_; }
+  /// The last finished run, or null (no model, no text, or the text was refused).
+  const ModelRun* Run() const { return run_.run ? &run_ : nullptr; }
+  /// Run() is older than Text() (a newer one is computing).
+  bool RunStale() const { return running_ != 0 || run_.text != text_; }
+  /// Changes whenever Run() does (panels key their caches on it).
+  std::uint64_t RunSerial() const { return run_serial_; }
+  /// Why the text was refused ("text: 2000 tokens, more than the model's 1024 positions"), or "".
+  const std::string& TextError() const { return text_error_; }
+
+  // ---- the document ------------------------------------------------------------------------
+  /// Opens layer `layer` (0-based) of Run() as a new, unsaved document through the session (asks
+  /// "Save changes?" first when the document has some); `on_opened` runs once it is open.
+  void OpenLayer(int layer, std::function<void()> on_opened = {});
+  /// The document's layer when it is a layer of the open model (view.model names its folder and
+  /// a layer), else -1. Follows the document as of the last Tick().
+  int DocumentLayer() const { return doc_layer_; }
+  /// Once per frame, after Session::Poll(): follows the document's version and runs an edited
+  /// layer through the rest of the model off the UI thread.
+  void Tick();
+  const NextTokens& Next() const { return next_; }
+
+  /// Something is being opened or computed: the window keeps drawing frames.
+  bool Busy() const { return Loading() || running_ != 0 || layer_task_ != 0 || predict_task_ != 0; }
+
+ private:
+  struct Prediction;
+  void StartRun();
+  void FinishRun(std::uint64_t serial, const std::string& text, TaskResult<ModelRun> result);
+  void FinishPrediction(TaskResult<std::shared_ptr<const Prediction>> result);
+  void FollowDocument();
+  void UpdateNext();
+
+  Session* session_ = nullptr;
+  Document* doc_ = nullptr;
+  std::shared_ptr<const models::HfModel> model_;
+  TaskRunner::TaskId open_task_ = 0, running_ = 0, layer_task_ = 0, predict_task_ = 0;
+  std::string loading_name_;
+  std::string text_, text_error_;
+  ModelRun run_;
+  std::uint64_t run_serial_ = 0;
+  std::uint64_t model_serial_ = 0;    ///< a new number for every model opened
+  std::uint64_t followed_version_ = 0, followed_model_ = 0, followed_run_ = 0;
+  int doc_layer_ = -1;
+  std::shared_ptr<const Prediction> prediction_;  ///< the last finished one
+  NextTokens next_;
+  std::uint64_t next_serial_ = 0;
+};
+
+/// The layer a scenario's view.model names when it is a layer of `model` (same folder, a layer
+/// and ids it has), else -1.
+int LayerOf(const attnlab::Scenario& scenario, const models::HfModel& model);
+
+/// Layer `layer`'s attention output of a computed scenario, as the model's residual stream holds
+/// it: n by d_model (the columns layout's output transposed). Throws ScenarioError when invalid.
+attnlab::Matrix LayerOutput(const attnlab::Scenario& scenario);
+
+}  // namespace attnlab::app

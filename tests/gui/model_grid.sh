@@ -1,0 +1,100 @@
+#!/bin/sh
+# A real model folder in the window (issue 24), with real keys and clicks under Xvfb:
+#  1. `attnlab FOLDER`, a typed sentence: every layer's and head's map of the Model panel shows the
+#     weights `attnlab-cli model FOLDER --text T --attention` computes (attnlab_gui_model_check);
+#  2. a click on layer 2's head 2: that layer is the document (the title, head 2 selected, the Heads
+#     panel's weights equal the core's for `attnlab-cli model ... --layer 1 --out`);
+#  3. unchecking head 1's "on" in the Heads panel: the Next token view shows what
+#     `attnlab-cli model ... --heads-off 1.0` predicts; Ctrl+Z gives the model's own back;
+#  4. File > Open model (Ctrl+Shift+O) and a typed folder: another model (grouped keys and values,
+#     RoPE) runs the same text and its grid follows.
+# The Next token view is read from the layout log (--layout-log: "model"), the maps from captures.
+# usage: model_grid.sh APP CLI MODEL_CHECK PIXEL_CHECK FIXTURES_DIR
+. "$(dirname "$0")/gui_test.sh"
+cli=$2
+model_check=$3
+pixel_check=$4
+fixtures=$5
+model="$fixtures/gpt2-f32"
+other="$fixtures/llama-gqa-bf16"
+text="The cat sat on the mat."
+log="$work/layout.log"
+
+"$cli" model "$model" --text "$text" --attention >"$work/attn.json" || fail "attnlab-cli model --attention"
+"$cli" model "$model" --text "$text" --layer 1 --out "$work/layer1.json" || fail "attnlab-cli model --layer 1"
+"$cli" model "$model" --text "$text" --heads-off 1.0 --attention >"$work/off.json" || fail "attnlab-cli --heads-off"
+"$cli" model "$other" --text "$text" --attention >"$work/other.json" || fail "attnlab-cli model (llama)"
+
+# model_is EXPR: the layout log's "model" (m) satisfies the Python expression; attn, off, other are
+# the CLI's JSON, top() its 5 next tokens, same() equal ids and p within 1e-4.
+model_is() {
+  python3 - "$log" "$1" "$work" <<'PY' 2>/dev/null
+import json, sys
+m = json.load(open(sys.argv[1]))["model"]
+attn, off, other = (json.load(open(sys.argv[3] + "/" + f)) for f in ("attn.json", "off.json", "other.json"))
+def top(j): return [[p["id"], p["p"]] for p in j["next"][:5]]
+def same(a, b): return len(a) == len(b) == 5 and all(x[0] == y[0] and abs(x[1] - y[1]) < 1e-4 for x, y in zip(a, b))
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+wait_model() {  # wait_model EXPR WHAT
+  wait_for "$wait_limit" model_is "$1" ||
+    fail "$2; the layout log's model: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"])' "$log" 2>&1)"
+}
+# map_centre DUMP ID: the centre of a heatmap of a capture's dump
+map_centre() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+for h in json.load(open(sys.argv[1]))["heatmaps"]:
+    if h["id"] == sys.argv[2]:
+        print(int(h["x0"] + h["cell"] * h["cols"] / 2), int(h["y0"] + h["cell"] * h["rows"] / 2)); break
+PY
+}
+
+start "$model" --size 1280x800 --layout-log "$log" --capture-on "$work/cap"
+wait_model 'm.get("name") == "gpt2-f32" and not m["loading"]' "the model folder did not open"
+type_text "$text"  # the text field takes the keyboard once the model is open
+wait_model 'm["ids"] == attn["ids"] and not m["run_stale"] and same(m["next"]["model"], top(attn))' \
+  "the typed text did not run as attnlab-cli's"
+move 640 5  # off the maps: a hovered map shows a tooltip over the others
+capture grid
+"$model_check" "$work/grid.png" "$work/attn.json" || fail "the grid's maps are not the model's weights"
+echo "step 1: every layer's and head's map equals attnlab-cli --attention"
+
+map=$(map_centre "$work/grid.png.json" model/1/1)
+[ -n "$map" ] || fail "no map of layer 2, head 2 in the capture"
+click $map
+move 640 5  # off the maps: no tooltip over the panels captured next
+wait_for "$wait_limit" title_is "gpt2-f32-layer-2" || fail "the click did not open layer 2 as the document"
+wait_model 'm["document_layer"] == 1 and m["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(attn))' \
+  "layer 2 as the document: its unedited prediction is not the model's"
+capture layer
+python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["selected_head"] != 1)' "$work/layer.png.json" ||
+  fail "the clicked head (2) is not selected"
+"$pixel_check" --shot "$work/layer1.json" "$work/layer.png" || fail "the document's weights are not attnlab-cli's layer 1"
+echo "step 2: the click opened layer 2 (head 2 selected), its weights equal attnlab-cli --layer 1"
+
+box=$(control "head on 1")
+[ -n "$box" ] || fail "no 'on' checkbox of head 1 in the capture"
+click $(centre $box)
+wait_model 'm["next"]["state"] == "edited" and not m["next"]["stale"] and m["next"]["version"] == m["next"]["document_version"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(attn))' \
+  "head 1 off: the Next token view is not attnlab-cli --heads-off 1.0's"
+echo "step 3: head 1 off, the next token as attnlab-cli --heads-off 1.0 predicts"
+press ctrl z
+wait_model 'not m["next"]["stale"] and m["next"]["version"] == m["next"]["document_version"] and same(m["next"]["edited"], top(attn))' \
+  "Ctrl+Z: the Next token view did not return to the model's own"
+echo "step 3: Ctrl+Z, the model's own prediction again"
+
+press ctrl shift o
+until_seen "the folder chooser's path field holding the keyboard" field_is text_input 1
+press ctrl a
+type_text "$other"
+press Return
+wait_model 'm.get("name") == "llama-gqa-bf16" and m["ids"] == other["ids"] and not m["run_stale"]' \
+  "File > Open model: the llama folder did not open and run the text"
+move 640 5  # no tooltip (the Heads panel's checkbox was the last thing pointed at) over the grid
+capture other
+"$model_check" "$work/other.png" "$work/other.json" || fail "the llama grid's maps are not its weights"
+echo "step 4: File > Open model opened llama-gqa-bf16; every map equals attnlab-cli --attention"
+kill9
+echo "PASS"

@@ -1,0 +1,190 @@
+// ModelLab (app/session/model_lab.h) on the tiny real models of tests/fixtures/models, without a
+// display: opening a folder off the UI thread, typing, opening a layer as the document through
+// the session's guard, and the next token after an edited layer against the model's own run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "attnlab/edits.h"
+#include "attnlab/scenario_io.h"
+#include "session/model_lab.h"
+#include "session_test_support.h"
+
+namespace attnlab::app::testing {
+namespace {
+
+constexpr double kTolerance = 1e-5;  // float forward pass against double attention + float rest
+
+std::string Fixture(const std::string& name) { return std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/models/" + name; }
+
+class ModelLabTest : public SessionTest {
+ protected:
+  void SetUp() override {
+    SessionTest::SetUp();
+    lab_.Init(session_, doc_);
+  }
+  /// Polls like the window's frames (Session::Poll, then Tick) until the lab is idle.
+  bool Settle() {
+    return PollUntil([this] {
+      lab_.Tick();
+      return !lab_.Busy() && !session_.Tasks().Busy();
+    });
+  }
+  void OpenWithText(const std::string& model, const std::string& text) {
+    lab_.RequestOpen(Fixture(model));
+    lab_.SetText(text);
+    ASSERT_TRUE(Settle());
+    ASSERT_NE(lab_.Model(), nullptr) << (session_.Pending() ? session_.Pending()->message : "");
+    ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
+  }
+  /// Greatest |p - q| over the first `k` predictions, which must name the same tokens.
+  static double MaxDifference(const std::vector<models::Prediction>& a, const std::vector<models::Prediction>& b,
+                              std::size_t k = 5) {
+    EXPECT_GE(a.size(), k);
+    EXPECT_GE(b.size(), k);
+    double worst = 0;
+    for (std::size_t i = 0; i < k && i < a.size() && i < b.size(); ++i) {
+      EXPECT_EQ(a[i].id, b[i].id) << "rank " << i;
+      worst = std::max(worst, std::abs(a[i].p - b[i].p));
+    }
+    return worst;
+  }
+
+  ModelLab lab_;
+};
+
+TEST_F(ModelLabTest, OpensOffTheUiThreadAndRunsTheText) {
+  lab_.RequestOpen(Fixture("gpt2-f32"));
+  EXPECT_TRUE(lab_.Loading());
+  EXPECT_EQ(lab_.LoadingName(), "gpt2-f32");
+  lab_.SetText("The cat sat on the mat.");
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Model(), nullptr);
+  ASSERT_NE(lab_.Run(), nullptr);
+  const auto model = models::HfModel::open(Fixture("gpt2-f32"));
+  const std::vector<int> ids = model->encode("The cat sat on the mat.");
+  EXPECT_EQ(lab_.Run()->run->ids, ids);
+  EXPECT_EQ(lab_.Run()->labels, model->labels(ids));
+  EXPECT_EQ(lab_.Run()->run->layers.size(), 2u);
+  const models::ForwardRun direct = model->transformer().run(ids, 5);
+  const double diff = MaxDifference(lab_.Run()->run->next, direct.next);
+  std::cout << "max |p - p_direct| = " << diff << "\n";  // the measured error, pass or fail
+  EXPECT_LE(diff, 1e-12);
+  EXPECT_EQ(lab_.Next().state, NextTokens::State::ModelOnly);
+  EXPECT_EQ(session_.Pending(), nullptr);
+}
+
+TEST_F(ModelLabTest, TypingSupersedesAndTheNewestTextWins) {
+  lab_.RequestOpen(Fixture("gpt2-f32"));
+  ASSERT_TRUE(Settle());
+  for (const char* text : {"T", "Th", "The", "The c", "The ca", "The cat"}) lab_.SetText(text);
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Run(), nullptr);
+  EXPECT_EQ(lab_.Run()->text, "The cat");
+  EXPECT_FALSE(lab_.RunStale());
+  EXPECT_EQ(lab_.Run()->run->ids, lab_.Model()->encode("The cat"));
+}
+
+TEST_F(ModelLabTest, ABadFolderIsOneLineAndTheDocumentStays) {
+  const std::uint64_t version = doc_.Version();
+  const std::string name = doc_.name;
+  lab_.RequestOpen(File("no-such-model"));
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.Model(), nullptr);
+  ASSERT_EQ(Asked(), Question::Kind::Error);
+  EXPECT_EQ(session_.Pending()->title, "Cannot open model no-such-model");
+  EXPECT_EQ(session_.Pending()->message.find('\n'), std::string::npos);
+  EXPECT_EQ(doc_.Version(), version);
+  EXPECT_EQ(doc_.name, name);
+  EXPECT_EQ(lab_.Next().state, NextTokens::State::NoModel);
+}
+
+TEST_F(ModelLabTest, TooLongATextIsRefusedInOneLine) {
+  lab_.RequestOpen(Fixture("gpt2-f32"));
+  lab_.SetText(std::string(200, 'a') + " b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h");
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.Run(), nullptr);
+  EXPECT_NE(lab_.TextError().find("positions"), std::string::npos) << lab_.TextError();
+  lab_.SetText("");
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.TextError(), "");
+  EXPECT_EQ(lab_.Next().state, NextTokens::State::NoText);
+}
+
+TEST_F(ModelLabTest, ALayerBecomesTheDocumentAndAHeadOffChangesTheNextToken) {
+  OpenWithText("gpt2-f32", "The cat sat on the mat.");
+  bool opened = false;
+  lab_.OpenLayer(1, [&opened] { opened = true; });
+  ASSERT_TRUE(Settle());
+  ASSERT_TRUE(opened);
+  const attnlab::Scenario expected = models::layer_scenario(*lab_.Model(), *lab_.Run()->run, 1);
+  EXPECT_EQ(attnlab::scenario_to_text(doc_.GetScenario()), attnlab::scenario_to_text(expected));
+  EXPECT_EQ(doc_.name, "gpt2-f32-layer-2");
+  EXPECT_TRUE(doc_.path.empty());
+  EXPECT_EQ(lab_.DocumentLayer(), 1);
+  // Unedited: the layer's own output gives the model's prediction back.
+  ASSERT_EQ(lab_.Next().state, NextTokens::State::Edited);
+  EXPECT_FALSE(lab_.Next().stale);
+  const double same = MaxDifference(lab_.Next().edited, lab_.Next().model);
+  std::cout << "unedited layer: max |p_edited - p_model| = " << same << "\n";  // the measured error, pass or fail
+  EXPECT_LE(same, kTolerance);
+  for (int h = 0; h < 2; ++h) {
+    ASSERT_TRUE(doc_.ApplyEdit("Heads", [h](attnlab::Scenario& s) { attnlab::set_head_off(s, h, true); }));
+    ASSERT_TRUE(Settle());
+    const models::ForwardRun off = lab_.Model()->transformer().run(lab_.Run()->run->ids, 5, {{1, h}});
+    ASSERT_EQ(lab_.Next().state, NextTokens::State::Edited) << lab_.Next().note;
+    EXPECT_EQ(lab_.Next().version, doc_.Version());
+    const double diff = MaxDifference(lab_.Next().edited, off.next);
+    std::cout << "head " << h << " off: max |p_window - p_model_run| = " << diff << "\n";  // the measured error, pass or fail
+    EXPECT_LE(diff, kTolerance);
+    doc_.Undo();
+  }
+}
+
+TEST_F(ModelLabTest, AnEditedDocumentIsGuardedAndAnUnfitLayerSaysWhy) {
+  OpenWithText("llama-gqa-bf16", "The dog is in the house.");
+  lab_.OpenLayer(0);
+  ASSERT_TRUE(Settle());
+  ASSERT_EQ(lab_.DocumentLayer(), 0);
+  // A token more: the edited layer no longer has the model's shape.
+  ASSERT_TRUE(doc_.ApplyEdit("tokens", [](attnlab::Scenario& s) { attnlab::insert_token(s, attnlab::Sequence::X, 0); }));
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.Next().state, NextTokens::State::Failed);
+  EXPECT_NE(lab_.Next().note.find("no longer fits"), std::string::npos) << lab_.Next().note;
+  // Another layer asks first: the edits are unsaved.
+  lab_.OpenLayer(1);
+  ASSERT_TRUE(Settle());
+  ASSERT_EQ(Asked(), Question::Kind::SaveChanges);
+  session_.Answer(Choice::DontSave);
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.DocumentLayer(), 1);
+  EXPECT_EQ(lab_.Next().state, NextTokens::State::Edited);
+}
+
+TEST_F(ModelLabTest, ASavedLayerFileIsALayerOfTheModelAgain) {
+  OpenWithText("qwen2-f32", "Hello there!");
+  lab_.OpenLayer(0);
+  ASSERT_TRUE(Settle());
+  ASSERT_TRUE(doc_.ApplyEdit("Heads", [](attnlab::Scenario& s) { attnlab::set_head_off(s, 1, true); }));
+  const std::string path = File("layer.json");
+  session_.SaveAs(path);
+  ASSERT_TRUE(Settle());
+  lab_.SetText("Something else");
+  ASSERT_TRUE(Settle());
+  session_.RequestOpen(path);
+  ASSERT_TRUE(Settle());
+  ASSERT_EQ(doc_.path, path);
+  ASSERT_EQ(lab_.DocumentLayer(), 0);
+  ASSERT_EQ(lab_.Next().state, NextTokens::State::Edited) << lab_.Next().note;
+  const models::ForwardRun off =
+      lab_.Model()->transformer().run(lab_.Model()->encode("Hello there!"), 5, {{0, 1}});
+  const double diff = MaxDifference(lab_.Next().edited, off.next);
+  std::cout << "saved layer, head 1 off: max |p_window - p_model_run| = " << diff << "\n";  // the measured error, pass or fail
+  EXPECT_LE(diff, kTolerance);
+}
+
+}  // namespace
+}  // namespace attnlab::app::testing
