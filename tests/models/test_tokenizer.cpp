@@ -3,7 +3,9 @@
 // refusals, and the labels.
 #include "attnlab/models/tokenizer.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -117,7 +119,6 @@ TEST(Tokenizer, Gpt2MatchesReferenceEncoder) {
                     << ids_text(expected) << "\n  attnlab   " << ids_text(ours[i]);
   }
   EXPECT_EQ(mismatches, 0) << "of " << corpus.size() << " strings";
-  EXPECT_LT(seconds, 1.0);
 }
 
 TEST(Tokenizer, Gpt2KnownIds) {
@@ -158,33 +159,36 @@ TEST(Tokenizer, Gpt2TokenizerJsonMatchesVocabAndMerges) {
         << attnlab::printable_text(text.get<std::string>());
 }
 
-TEST(Tokenizer, Gpt2EncodesTenKilobytesQuickly) {
+/// The fastest of three encodings of `text`, in ms, checking that it decodes back.
+double encode_ms(const std::string& text) {
+  double best = INFINITY;
+  for (int run = 0; run < 3; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<int> ids = gpt2().encode(text);
+    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    std::string back;
+    for (const int id : ids) back += gpt2().decode(id);
+    EXPECT_EQ(back, text);
+  }
+  return best;
+}
+
+// Encoding grows linearly with the text and with one long piece (no spaces): ten times the input
+// costs about ten times the time. A quadratic merge would cost a hundred; the bound is thirty, a
+// ratio of two timings on the same machine, never a time.
+TEST(Tokenizer, Gpt2EncodingGrowsLinearly) {
   ASSERT_TRUE(have_gpt2()) << kMissingGpt2;
   std::string text;
   for (int i = 0; text.size() < 10240; ++i)
-    text += "Paragraph " + std::to_string(i) +
-            ": it's the attention\tweights' turn, caf\xC3\xA9 \xE4\xB8\xAD\xE6\x96\x87!\n  ";
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<int> ids = gpt2().encode(text);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "encoded " << text.size() << " bytes into " << ids.size() << " tokens in " << ms
-            << " ms\n";
-  EXPECT_LT(ms, 100.0);
-  std::string round_trip;
-  for (const int id : ids) round_trip += gpt2().decode(id);
-  EXPECT_EQ(round_trip, text);
-  // One long piece (no spaces) is merged in O(n log n), not O(n^2).
-  const std::string word(20000, 'a');
-  const auto start_word = std::chrono::steady_clock::now();
-  std::string word_back;
-  for (const int id : gpt2().encode(word)) word_back += gpt2().decode(id);
-  const double word_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_word)
-          .count();
-  std::cout << "encoded one 20000-byte word in " << word_ms << " ms\n";
-  EXPECT_EQ(word_back, word);
-  EXPECT_LT(word_ms, 200.0);
+    text += "Paragraph " + std::to_string(i) + ": it's the attention\tweights' turn, caf\xC3\xA9 \xE4\xB8\xAD\xE6\x96\x87!\n  ";
+  std::string long_text;
+  for (int i = 0; i < 10; ++i) long_text += text;
+  const double text_ms = encode_ms(text), long_text_ms = encode_ms(long_text);
+  const double word_ms = encode_ms(std::string(2000, 'a')), long_word_ms = encode_ms(std::string(20000, 'a'));
+  std::cout << "10 KB text " << text_ms << " ms, 100 KB " << long_text_ms << " ms; a 2000-byte word " << word_ms
+            << " ms, 20000 bytes " << long_word_ms << " ms\n";
+  EXPECT_LT(long_text_ms, 30 * std::max(text_ms, 0.05));
+  EXPECT_LT(long_word_ms, 30 * std::max(word_ms, 0.05));
 }
 
 TEST(Tokenizer, EncodeFromTwoThreadsAgrees) {

@@ -89,7 +89,8 @@ TEST(Guide, NamesEveryPanelAndEveryGesture) {
   std::vector<std::string> titles;
   for (const auto& s : g.sections) titles.push_back(s.title);
   const std::vector<std::string> expected_titles = {"The panels", "Today's attention: positions, shared keys, rotations",
-                                                    "Exploring: sweeps, before and after, statistics, sensitivity", "Reading a heatmap", "Gestures",
+                                                    "Exploring: sweeps, before and after, statistics, sensitivity", "Real models",
+                                                    "Reading a heatmap", "Gestures",
                                                     "Lecture and presenter mode"};
   ASSERT_EQ(titles, expected_titles);
   // Each panel's bullet starts with its name in bold, in the window's order.
