@@ -27,11 +27,12 @@ void Bar(float width, float height, double p, double full, ImU32 color) {
   if (w > 0) dl->AddRectFilled(pos, ImVec2(pos.x + w, pos.y + height), color);
 }
 
-// As a percentage: "4.9%" reads at the back of a room where "0.049" does not.
+// As a percentage: "4.9%" reads at the back of a room where "0.049" does not. Below 1%, two
+// significant digits ("0.016%"): a large vocabulary spreads a random model's guess that thin.
 std::string Percent(double p) {
   char text[32];
-  if (p > 0 && p < 0.0005)
-    std::snprintf(text, sizeof text, "<0.1%%");
+  if (p < 0.01)
+    std::snprintf(text, sizeof text, "%.2g%%", p * 100.0);
   else
     std::snprintf(text, sizeof text, "%.1f%%", p * 100.0);
   return text;
@@ -48,16 +49,28 @@ void Rows(const ModelLab& lab, const NextTokens& next, bool compare) {
   double full = 1e-9;
   for (const NextRow& r : rows) full = std::max({full, r.model, r.edited});
   const ImU32 grey = IM_COL32(150, 152, 160, 255), accent = AccentColor();
+  // The label and number columns are as wide as their widest entry this frame (a label at most a
+  // third of the panel): sized from what they hold, never squeezed by the bars beside them.
+  std::vector<std::string> labels, numbers;
+  float label_w = 0, number_w = 0;
+  for (const NextRow& r : rows) {
+    labels.push_back(model.label(r.id));
+    numbers.push_back(compare ? Percent(r.model) + " \xE2\x86\x92 " + Percent(r.edited) : Percent(r.model));
+    label_w = std::max(label_w, ImGui::CalcTextSize(labels.back().c_str()).x);
+    number_w = std::max(number_w, ImGui::CalcTextSize(numbers.back().c_str()).x);
+  }
+  label_w = std::min(label_w, std::floor(ImGui::GetContentRegionAvail().x / 3.0f));
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_PadOuterX;
   if (!ImGui::BeginTable("##next", 3, flags)) return;
-  ImGui::TableSetupColumn("token", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("token", ImGuiTableColumnFlags_WidthFixed, label_w);
   ImGui::TableSetupColumn("bars", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("p", ImGuiTableColumnFlags_WidthFixed);
-  for (const NextRow& r : rows) {
+  ImGui::TableSetupColumn("p", ImGuiTableColumnFlags_WidthFixed, number_w);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const NextRow& r = rows[i];
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(model.label(r.id).c_str());
+    ImGui::TextUnformatted(labels[i].c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("token id %d", r.id);
     ImGui::TableSetColumnIndex(1);
     const float width = std::max(fs * 4.0f, ImGui::GetContentRegionAvail().x);
@@ -71,8 +84,7 @@ void Rows(const ModelLab& lab, const NextTokens& next, bool compare) {
     }
     ImGui::TableSetColumnIndex(2);
     ImGui::AlignTextToFramePadding();
-    const std::string text = compare ? Percent(r.model) + " \xE2\x86\x92 " + Percent(r.edited) : Percent(r.model);
-    ImGui::TextUnformatted(text.c_str());
+    ImGui::TextUnformatted(numbers[i].c_str());
   }
   ImGui::EndTable();
   if (compare)
