@@ -39,6 +39,12 @@ std::string num(double v);
 std::string rect(RectI r);
 /// The masked-cell pattern and the colour bar's gradient of `map`.
 void write_defs(std::ostream& out, Colormap map);
+/// The document's start: the XML declaration, <svg> of `width` by `height` with the figures' font
+/// and ink and the extra attributes `data` (` data-rows="3"`), the title, write_defs(map).
+void write_svg_start(std::ostream& out, int width, int height, const std::string& data, const std::string& title,
+                     Colormap map);
+/// The document's end: every text item, then </svg>.
+void write_svg_end(std::ostream& out, const std::vector<TextItem>& texts);
 void write_colorbar(std::ostream& out, const Colorbar& bar);
 void write_text(std::ostream& out, const TextItem& t);
 

@@ -59,6 +59,15 @@ void write_defs(std::ostream& out, Colormap map) {
   out << "</linearGradient>\n</defs>\n";
 }
 
+void write_svg_start(std::ostream& out, int width, int height, const std::string& data, const std::string& title,
+                     Colormap map) {
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 "
+      << width << " " << height << "\" font-family=\"" << default_fonts().family << "\" fill=\"" << hex(palette::ink)
+      << "\"" << data << ">\n<title>" << escape(title) << "</title>\n";
+  write_defs(out, map);
+}
+
 void write_colorbar(std::ostream& out, const Colorbar& l) {
   const std::string frame = "\" stroke=\"" + hex(palette::dim) + "\" stroke-width=\"1\"/>\n";
   out << "<g class=\"colorbar\">\n<rect " << rect(l.bar) << " fill=\"url(#colorbar)" << frame;
@@ -68,6 +77,12 @@ void write_colorbar(std::ostream& out, const Colorbar& l) {
         << hex(palette::dim) << "\" stroke-width=\"1\"/>\n";
   if (l.has_masked) out << "<rect class=\"masked-swatch\" " << rect(l.masked_swatch) << " fill=\"url(#masked)" << frame;
   out << "</g>\n";
+}
+
+void write_svg_end(std::ostream& out, const std::vector<TextItem>& texts) {
+  out << "<g class=\"text\">\n";
+  for (const TextItem& t : texts) write_text(out, t);
+  out << "</g>\n</svg>\n";
 }
 
 void write_text(std::ostream& out, const TextItem& t) {
@@ -117,18 +132,14 @@ void write_cells(std::ostream& out, const HeatmapFigure& f, const FigureLayout& 
 std::string figure_svg(const HeatmapFigure& figure, const FigureStyle& style) {
   const FigureLayout l = figure_layout(figure, style);
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << l.width << "\" height=\"" << l.height
-      << "\" viewBox=\"0 0 " << l.width << " " << l.height << "\" font-family=\"" << default_fonts().family
-      << "\" fill=\"" << hex(palette::ink) << "\" data-rows=\"" << figure.values.rows() << "\" data-cols=\""
-      << figure.values.cols() << "\">\n<title>" << escape(figure.title) << "</title>\n";
-  write_defs(out, figure.scale.map);
+  write_svg_start(out, l.width, l.height,
+                  " data-rows=\"" + std::to_string(figure.values.rows()) + "\" data-cols=\"" +
+                      std::to_string(figure.values.cols()) + "\"",
+                  figure.title, figure.scale.map);
   if (!style.transparent) out << "<rect class=\"page\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   write_cells(out, figure, l);
   write_colorbar(out, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch});
-  out << "<g class=\"text\">\n";
-  for (const TextItem& t : l.texts) write_text(out, t);
-  out << "</g>\n</svg>\n";
+  write_svg_end(out, l.texts);
   return out.str();
 }
 

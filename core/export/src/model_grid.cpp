@@ -296,20 +296,15 @@ Canvas render_model_grid(const ModelGridFigure& figure, int scale) {
 std::string model_grid_svg(const ModelGridFigure& figure) {
   const ModelGridLayout l = model_grid_layout(figure);
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << l.width << "\" height=\""
-      << l.height << "\" viewBox=\"0 0 " << l.width << " " << l.height << "\" font-family=\""
-      << default_fonts().family << "\" fill=\"" << hex(palette::ink) << "\" data-layers=\""
-      << l.layers << "\" data-heads=\"" << l.heads << "\" data-tokens=\"" << l.n
-      << "\" data-cell=\"" << l.cell << "\">\n<title>" << escape(figure.title) << "</title>\n";
-  write_defs(out, figure.scale.map);
+  write_svg_start(out, l.width, l.height,
+                  " data-layers=\"" + std::to_string(l.layers) + "\" data-heads=\"" + std::to_string(l.heads) +
+                      "\" data-tokens=\"" + std::to_string(l.n) + "\" data-cell=\"" + std::to_string(l.cell) + "\"",
+                  figure.title, figure.scale.map);
   out << "<rect class=\"page\" width=\"100%\" height=\"100%\" fill=\"" << hex(palette::page)
       << "\"/>\n";
   write_maps(out, figure, l);
   write_colorbar(out, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch});
-  out << "<g class=\"text\">\n";
-  for (const TextItem& t : l.texts) write_text(out, t);
-  out << "</g>\n</svg>\n";
+  write_svg_end(out, l.texts);
   return out.str();
 }
 
