@@ -10,6 +10,8 @@
 #include "attnlab/attention.h"
 #include "attnlab/random.h"
 
+namespace test_blocked {
+
 namespace {
 
 using attnlab::Layout;
@@ -152,3 +154,5 @@ INSTANTIATE_TEST_SUITE_P(BothLayouts, Blocked, ::testing::Values(Layout::rows, L
                          [](const auto& info) { return std::string(attnlab::layout_name(info.param)); });
 
 }  // namespace
+
+}  // namespace test_blocked

@@ -11,6 +11,8 @@
 #include "attnlab/scenario_io.h"
 #include "test_support.h"
 
+namespace test_cell_ref {
+
 namespace {
 
 using attnlab::CellRef;
@@ -131,3 +133,5 @@ TEST(CellRef, ScaleRopeBaseAndAlibiSlopes) {
 }
 
 }  // namespace
+
+}  // namespace test_cell_ref

@@ -10,6 +10,8 @@
 
 #include "test_support.h"
 
+namespace test_cli {
+
 namespace {
 
 using CliRun = attnlab::testing::Outputs;
@@ -209,3 +211,5 @@ TEST(Cli, HelpExitsZero) {
 }
 
 }  // namespace
+
+}  // namespace test_cli

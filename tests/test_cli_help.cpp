@@ -8,6 +8,8 @@
 
 #include "test_support.h"
 
+namespace test_cli_help {
+
 namespace {
 
 using attnlab::testing::run_shell;
@@ -59,3 +61,5 @@ TEST(CliHelp, VersionPrintsTheProjectsVersion) {
 }
 
 }  // namespace
+
+}  // namespace test_cli_help

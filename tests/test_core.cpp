@@ -13,6 +13,8 @@
 #include "attnlab/trace_io.h"
 #include "test_support.h"
 
+namespace test_core {
+
 namespace {
 
 using attnlab::Layout;
@@ -328,3 +330,5 @@ TEST(TraceJson, MinusInfinityIsNull) {
 }
 
 }  // namespace
+
+}  // namespace test_core

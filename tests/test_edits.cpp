@@ -16,6 +16,8 @@
 #include "attnlab/scenario_io.h"
 #include "test_support.h"
 
+namespace test_edits {
+
 namespace {
 
 using attnlab::Fill;
@@ -636,3 +638,5 @@ TEST(HeadEdits, HeadsOffTheCoreRefusesNameTheEntry) {
 }
 
 }  // namespace
+
+}  // namespace test_edits

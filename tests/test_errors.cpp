@@ -5,6 +5,8 @@
 #include "attnlab/model.h"
 #include "attnlab/scenario_io.h"
 
+namespace test_errors {
+
 namespace {
 
 using attnlab::ScenarioError;
@@ -157,3 +159,5 @@ TEST(ScenarioErrorsBaseline, ZeroTokensAfterAnEditIsRefused) {
 }
 
 }  // namespace
+
+}  // namespace test_errors

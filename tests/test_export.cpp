@@ -21,6 +21,8 @@
 #include "attnlab/scenario_io.h"
 #include "test_support.h"
 
+namespace test_export {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -422,3 +424,5 @@ TEST(ExportCli, AMissingFontIsAClearErrorNotACrash) {
 }
 
 }  // namespace
+
+}  // namespace test_export

@@ -15,6 +15,8 @@
 
 #include "test_support.h"
 
+namespace test_export_all_or_nothing {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -132,3 +134,5 @@ TEST(ExportLongLabels, AHundredThousandCharacterLabelExportsAboutAsFastAsAShortO
 }
 
 }  // namespace
+
+}  // namespace test_export_all_or_nothing

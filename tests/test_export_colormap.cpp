@@ -5,6 +5,8 @@
 
 #include "attnlab/colormap.h"
 
+namespace test_export_colormap {
+
 namespace {
 
 using namespace attnlab;
@@ -51,3 +53,5 @@ TEST(Colormap, LuminancePicksReadableText) {
 }
 
 }  // namespace
+
+}  // namespace test_export_colormap

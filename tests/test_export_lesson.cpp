@@ -16,6 +16,8 @@
 #include "attnlab/scenario_io.h"
 #include "test_support.h"
 
+namespace test_export_lesson {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -151,3 +153,5 @@ TEST(ExportLessonCli, OneSlidePerStepAndOneBeforeEachReveal) {
 }
 
 }  // namespace
+
+}  // namespace test_export_lesson

@@ -12,6 +12,8 @@
 #include "test_support.h"
 #include <nlohmann/json.hpp>
 
+namespace test_export_numpy {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -131,3 +133,5 @@ TEST(ExportNumpy, ScriptIsWrittenToTheOutputDirectory) {
 }
 
 }  // namespace
+
+}  // namespace test_export_numpy

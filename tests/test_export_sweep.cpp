@@ -22,6 +22,8 @@
 #include "attnlab/sweep.h"
 #include "test_support.h"
 
+namespace test_export_sweep {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -296,3 +298,5 @@ TEST(Gif, RefusesAFrameOfAnotherSize) {
 }
 
 }  // namespace
+
+}  // namespace test_export_sweep

@@ -31,6 +31,8 @@
 #include "attnlab/trace.h"
 #include "attnlab/trace_io.h"
 
+namespace test_fixtures {
+
 namespace {
 
 using attnlab::Layout;
@@ -648,3 +650,5 @@ TEST(Invariant, SingleQueryMatchesFullTrace) {
 }
 
 }  // namespace
+
+}  // namespace test_fixtures

@@ -8,6 +8,8 @@
 #include "attnlab/random.h"
 #include "gemm.h"  // core/src
 
+namespace test_gemm {
+
 namespace {
 
 using attnlab::Matrix;
@@ -63,3 +65,5 @@ TEST(Products, EmptyInnerDimensionGivesZeros) {
 }
 
 }  // namespace
+
+}  // namespace test_gemm

@@ -13,6 +13,8 @@
 #include "attnlab/scenario.h"
 #include "test_support.h"
 
+namespace test_head_stats {
+
 namespace {
 
 using attnlab::HeadStats;
@@ -184,3 +186,5 @@ TEST(HeadStats, AnUnknownHeadIsRefused) {
 }
 
 }  // namespace
+
+}  // namespace test_head_stats

@@ -28,6 +28,8 @@
 #include "attnlab/scenario_io.h"
 #include "hostile/generate.h"
 
+namespace test_hostile {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -312,3 +314,5 @@ TEST(HostileNumerics, EveryAcceptedTraceIsFiniteExceptMaskedEntries) {
 }
 
 }  // namespace
+
+}  // namespace test_hostile

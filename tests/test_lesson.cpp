@@ -11,6 +11,8 @@
 #include "attnlab/scenario_io.h"
 #include "test_support.h"
 
+namespace test_lesson {
+
 namespace {
 
 using attnlab::lesson::Lesson;
@@ -145,3 +147,5 @@ TEST(Lesson, MalformedLessonsAreRefusedNamingTheField) {
 }
 
 }  // namespace
+
+}  // namespace test_lesson

@@ -4,6 +4,8 @@
 #include "attnlab/matrix_text.h"
 #include "attnlab/scenario.h"
 
+namespace test_matrix_text {
+
 namespace {
 
 using attnlab::Matrix;
@@ -67,3 +69,5 @@ TEST(MatrixText, CsvRoundTripsToTheLastBit) {
 }
 
 }  // namespace
+
+}  // namespace test_matrix_text

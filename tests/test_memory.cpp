@@ -11,6 +11,8 @@
 #if defined(__GLIBC__) && !defined(ATTNLAB_TEST_ASAN)
 #include <malloc.h>
 
+namespace test_memory {
+
 namespace {
 
 constexpr std::size_t kTraceSizedBlock = 8u << 20;  // one head's scores at 1024 x 1024
@@ -48,3 +50,5 @@ TEST(Memory, NeedsGlibcWithoutAddressSanitizer) {
   GTEST_SKIP() << "glibc's malloc policy is checked in builds on glibc without AddressSanitizer (its own allocator)";
 }
 #endif
+
+}  // namespace test_memory

@@ -6,6 +6,8 @@
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
 
+namespace test_message_text {
+
 namespace {
 
 using namespace attnlab;
@@ -72,3 +74,5 @@ TEST(MessageText, AScenarioErrorIsAlwaysShort) {
 }
 
 }  // namespace
+
+}  // namespace test_message_text

@@ -7,6 +7,8 @@
 
 #include "attnlab/number_format.h"
 
+namespace test_number_format {
+
 namespace {
 
 using attnlab::format_fixed;
@@ -62,3 +64,5 @@ TEST(NumberFormat, NonFiniteValuesAndTrimming) {
 }
 
 }  // namespace
+
+}  // namespace test_number_format

@@ -13,6 +13,8 @@
 #include "attnlab/scenario_io.h"
 #include "test_support.h"
 
+namespace test_positions {
+
 namespace {
 
 using attnlab::Layout;
@@ -286,3 +288,5 @@ TEST(SingleQuery, AgreesWithTheTraceWithRopeAndAlibi) {
 }
 
 }  // namespace
+
+}  // namespace test_positions

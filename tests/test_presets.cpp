@@ -26,6 +26,8 @@
 #include "attnlab/scenario_io.h"
 #include "attnlab/trace.h"
 
+namespace test_presets {
+
 namespace {
 
 using attnlab::Layout;
@@ -552,3 +554,5 @@ TEST(PresetPlane, DotProductsInThePlaneMatchNumpy) {
   EXPECT_EQ(h.weights(1, 0), h.weights(1, 3));
   EXPECT_GT(h.scores(0, 2), h.scores(0, 0));
 }
+
+}  // namespace test_presets

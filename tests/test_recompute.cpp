@@ -12,6 +12,8 @@
 #include "attnlab/random.h"
 #include "test_support.h"
 
+namespace test_recompute {
+
 namespace {
 
 using attnlab::Layout;
@@ -212,3 +214,5 @@ TEST(Recompute, PerHeadWeightsKeepTheHeadsNotEdited) {
 }
 
 }  // namespace
+
+}  // namespace test_recompute

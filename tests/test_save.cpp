@@ -19,6 +19,8 @@
 #include "attnlab/random.h"
 #include "attnlab/scenario_io.h"
 
+namespace test_save {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -165,3 +167,5 @@ TEST_F(Save, AnUnwritableDirectoryIsAnErrorNamingThePath) {
 }
 
 }  // namespace
+
+}  // namespace test_save

@@ -18,6 +18,8 @@
 #include "attnlab/sensitivity.h"
 #include "test_support.h"
 
+namespace test_sensitivity {
+
 namespace {
 
 using namespace attnlab;
@@ -491,3 +493,5 @@ TEST(SensitivityFixtures, CliMatchesTorchAutograd) {
 }
 
 }  // namespace
+
+}  // namespace test_sensitivity

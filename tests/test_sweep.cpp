@@ -9,6 +9,8 @@
 #include "attnlab/sweep.h"
 #include "test_support.h"
 
+namespace test_sweep {
+
 namespace {
 
 using namespace attnlab;
@@ -106,3 +108,5 @@ TEST(Sweep, ValueTextTellsNeighbouringFramesApart) {
 }
 
 }  // namespace
+
+}  // namespace test_sweep

@@ -6,6 +6,8 @@
 
 #include "attnlab/text_fit.h"
 
+namespace test_text_fit {
+
 namespace {
 
 using namespace attnlab;
@@ -55,3 +57,5 @@ TEST(TextFit, WidthUpToStopsMeasuringOnceAPrefixIsTooWide) {
 }
 
 }  // namespace
+
+}  // namespace test_text_fit

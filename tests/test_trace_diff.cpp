@@ -18,6 +18,8 @@
 #include "attnlab/trace_diff.h"
 #include "test_support.h"
 
+namespace test_trace_diff {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -217,3 +219,5 @@ TEST(CompareCli, DifferentShapesAndInvalidFilesExitOneWithOneLine) {
 }
 
 }  // namespace
+
+}  // namespace test_trace_diff

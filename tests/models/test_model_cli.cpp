@@ -11,6 +11,8 @@
 
 #include "../test_support.h"
 
+namespace test_model_cli {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -99,3 +101,5 @@ TEST(ModelCli, BadUsageIsOneLineAndStatusTwo) {
 }
 
 }  // namespace
+
+}  // namespace test_model_cli

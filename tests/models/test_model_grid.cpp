@@ -23,6 +23,8 @@
 #include "../test_support.h"
 #include "attnlab/colormap.h"
 
+namespace test_model_grid {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -253,3 +255,5 @@ TEST(ModelGrid, RefusalsAreOneLineAndWriteNothing) {
 }
 
 }  // namespace
+
+}  // namespace test_model_grid

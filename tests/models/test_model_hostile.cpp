@@ -12,6 +12,8 @@
 
 #include "../test_support.h"
 
+namespace test_model_hostile {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -88,3 +90,5 @@ TEST(ModelHostile, EveryCaseIsOneLineNamingTheField) {
 }
 
 }  // namespace
+
+}  // namespace test_model_hostile

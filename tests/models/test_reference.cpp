@@ -15,6 +15,7 @@
 #include "attnlab/models/hf_model.h"
 
 namespace attnlab::models {
+namespace test_reference {
 namespace {
 
 namespace fs = std::filesystem;
@@ -63,7 +64,9 @@ TEST(ModelReference, EveryLayerHeadAndPredictionMatchesPyTorch) {
     ASSERT_GE(cases.size(), 3u) << name;
     for (const json& c : cases) {
       const std::vector<int> ids = c.at("ids").get<std::vector<int>>();
-      if (c.contains("text")) EXPECT_EQ(model->encode(c["text"].get<std::string>()), ids) << name;
+      if (c.contains("text")) {
+        EXPECT_EQ(model->encode(c["text"].get<std::string>()), ids) << name;
+      }
       const ForwardRun run = model->transformer().run(ids);
       ASSERT_EQ(run.layers.size(), c.at("layers").size()) << name;
       for (std::size_t l = 0; l < run.layers.size(); ++l) {
@@ -157,4 +160,5 @@ TEST(ModelReference, IdsOutsideTheModelAreRefusedNamingThem) {
 }
 
 }  // namespace
+}  // namespace test_reference
 }  // namespace attnlab::models

@@ -12,6 +12,7 @@
 #include "attnlab/scenario.h"
 
 namespace attnlab::models {
+namespace test_safetensors {
 namespace {
 
 /// A safetensors file: the header's JSON as given, then `data_bytes` bytes of data (float i = i).
@@ -173,4 +174,5 @@ TEST(Weights, NoWeightsFileIsOneLine) {
 }
 
 }  // namespace
+}  // namespace test_safetensors
 }  // namespace attnlab::models

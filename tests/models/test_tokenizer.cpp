@@ -23,6 +23,8 @@
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
 
+namespace test_tokenizer {
+
 namespace {
 
 using attnlab::models::Tokenizer;
@@ -530,3 +532,5 @@ TEST(Tokenizer, Labels) {
 }
 
 }  // namespace
+
+}  // namespace test_tokenizer

@@ -9,6 +9,7 @@
 #include "session/presets.h"
 
 namespace attnlab::app::testing {
+namespace test_document_errors {
 namespace {
 
 class DocumentErrors : public ::testing::Test {
@@ -67,4 +68,5 @@ TEST_F(DocumentErrors, UndoAndRedoClearARefusal) {
 }
 
 }  // namespace
+}  // namespace test_document_errors
 }  // namespace attnlab::app::testing

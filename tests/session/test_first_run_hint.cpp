@@ -11,6 +11,7 @@
 #include "session/first_run_hint.h"
 
 namespace attnlab::app {
+namespace test_first_run_hint {
 namespace {
 
 namespace fs = std::filesystem;
@@ -74,4 +75,5 @@ TEST_F(FirstRunHintTest, AnUnwritableConfigDirHidesItForThisRunOnly) {
 }
 
 }  // namespace
+}  // namespace test_first_run_hint
 }  // namespace attnlab::app

@@ -14,6 +14,7 @@
 #include "session_test_support.h"
 
 namespace attnlab::app::testing {
+namespace test_model_lab {
 namespace {
 
 constexpr double kTolerance = 1e-5;  // float forward pass against double attention + float rest
@@ -187,4 +188,5 @@ TEST_F(ModelLabTest, ASavedLayerFileIsALayerOfTheModelAgain) {
 }
 
 }  // namespace
+}  // namespace test_model_lab
 }  // namespace attnlab::app::testing

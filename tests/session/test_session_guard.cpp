@@ -3,6 +3,7 @@
 #include "session_test_support.h"
 
 namespace attnlab::app::testing {
+namespace test_session_guard {
 namespace {
 
 class SessionGuard : public SessionTest {
@@ -174,4 +175,5 @@ TEST_F(SessionGuard, DocumentUndoStopsAtAnOpen) {
 }
 
 }  // namespace
+}  // namespace test_session_guard
 }  // namespace attnlab::app::testing

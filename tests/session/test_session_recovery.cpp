@@ -8,6 +8,7 @@
 #include "session_test_support.h"
 
 namespace attnlab::app::testing {
+namespace test_session_recovery {
 namespace {
 
 // A pid that was running a moment ago and is gone now (reaped): its autosave is an orphan.
@@ -171,4 +172,5 @@ TEST_F(SessionRecovery, ScriptedRunsLeaveTheStateDirAlone) {
 }
 
 }  // namespace
+}  // namespace test_session_recovery
 }  // namespace attnlab::app::testing

@@ -5,6 +5,7 @@
 #include "session_test_support.h"
 
 namespace attnlab::app::testing {
+namespace test_session_save {
 namespace {
 
 class SessionSave : public SessionTest {
@@ -134,4 +135,5 @@ TEST_F(SessionLargeFile, ABrokenLargeFileIsRefused) {
 }
 
 }  // namespace
+}  // namespace test_session_save
 }  // namespace attnlab::app::testing

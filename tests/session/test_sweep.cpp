@@ -13,6 +13,7 @@
 #include "session/sweep.h"
 
 namespace attnlab::app::testing {
+namespace test_sweep {
 namespace {
 
 SweepSpec Spec(const std::string& param, double from, double to, SweepRepeat repeat) {
@@ -111,4 +112,5 @@ TEST_F(Sweeping, ASweepOfTheScaleRecordsEachHeadsMeanEntropy) {
 }
 
 }  // namespace
+}  // namespace test_sweep
 }  // namespace attnlab::app::testing

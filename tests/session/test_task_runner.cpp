@@ -14,6 +14,7 @@
 #include "session/task_runner.h"
 
 namespace attnlab::app {
+namespace test_task_runner {
 namespace {
 
 // Holds tasks until released, so that a test decides what is still running.
@@ -167,4 +168,5 @@ TEST(SessionTaskRunner, DestructionWaitsForRunningTasksWithoutDelivering) {
 }
 
 }  // namespace
+}  // namespace test_task_runner
 }  // namespace attnlab::app

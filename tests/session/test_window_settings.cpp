@@ -9,6 +9,8 @@
 #include "session_test_support.h"
 #include "session/window_settings.h"
 
+namespace test_window_settings {
+
 namespace {
 
 using attnlab::app::LoadWindowSettings;
@@ -66,3 +68,5 @@ TEST(WindowSettings, NotJsonIsIgnoredWhole) {
 }
 
 }  // namespace
+
+}  // namespace test_window_settings

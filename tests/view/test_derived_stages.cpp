@@ -8,6 +8,8 @@
 #include "view/derived_stages.h"
 #include "view_cases.h"
 
+namespace test_derived_stages {
+
 namespace {
 
 using attnlab::Matrix;
@@ -82,3 +84,5 @@ TEST(DerivedStages, ALargeStageWaitsForTheNextFrameWhenTheBudgetIsSpent) {
 }
 
 }  // namespace
+
+}  // namespace test_derived_stages

@@ -8,6 +8,8 @@
 #include "view/formulas.h"
 #include "view_cases.h"
 
+namespace test_formulas {
+
 namespace {
 
 using attnlab::app::Stage;
@@ -69,3 +71,5 @@ TEST(Formulas, TheOutputSaysWhetherThereIsAnOutputProjection) {
 }
 
 }  // namespace
+
+}  // namespace test_formulas

@@ -10,6 +10,8 @@
 
 #include "view/guide.h"
 
+namespace test_guide {
+
 namespace {
 
 using attnlab::app::Guide;
@@ -130,3 +132,5 @@ TEST(Guide, NamesEveryPanelAndEveryGesture) {
 }
 
 }  // namespace
+
+}  // namespace test_guide

@@ -8,6 +8,8 @@
 #include "attnlab/colormap.h"
 #include "view/heatmap_pooling.h"
 
+namespace test_heatmap_pooling {
+
 namespace {
 
 using namespace attnlab;
@@ -135,3 +137,5 @@ TEST(Pooling, ExactTexelsAreTheCellsColours) {
 }
 
 }  // namespace
+
+}  // namespace test_heatmap_pooling

@@ -8,6 +8,8 @@
 
 #include "view/heatmap_scan.h"
 
+namespace test_heatmap_scan {
+
 namespace {
 
 using attnlab::Matrix;
@@ -65,3 +67,5 @@ TEST(HeatmapScan, ALargeScanWaitsWhenTheFramesBudgetIsSpent) {
 }
 
 }  // namespace
+
+}  // namespace test_heatmap_scan

@@ -14,6 +14,8 @@
 #include "view/inspector_math.h"
 #include "view_cases.h"
 
+namespace test_inspector_math {
+
 namespace {
 
 using attnlab::Matrix;
@@ -237,3 +239,5 @@ TEST(InspectorMath, TheWrittenSumFollowsThePrecision) {
 }
 
 }  // namespace
+
+}  // namespace test_inspector_math

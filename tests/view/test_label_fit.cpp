@@ -7,6 +7,8 @@
 
 #include "view/label_fit.h"
 
+namespace test_label_fit {
+
 namespace {
 
 using attnlab::app::ElideMiddle;
@@ -121,3 +123,5 @@ TEST(LabelFit, AHundredThousandCharacterLabelIsMeasuredLittle) {
 }
 
 }  // namespace
+
+}  // namespace test_label_fit

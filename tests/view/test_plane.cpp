@@ -13,6 +13,8 @@
 #include "attnlab/scenario.h"
 #include "view/plane.h"
 
+namespace test_plane {
+
 namespace {
 
 using attnlab::Layout;
@@ -161,3 +163,5 @@ TEST(PlaneView, ExtentAndGridAreRoundNumbers) {
 }
 
 }  // namespace
+
+}  // namespace test_plane

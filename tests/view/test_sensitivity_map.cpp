@@ -12,6 +12,7 @@
 #include "view_cases.h"
 
 namespace attnlab::app {
+namespace test_sensitivity_map {
 namespace {
 
 bool IsBias(const std::string& source) { return source.find("b_") != std::string::npos; }
@@ -116,4 +117,5 @@ TEST(SensitivityCache, RecomputesForANewVersionOrTargetOnly) {
 }
 
 }  // namespace
+}  // namespace test_sensitivity_map
 }  // namespace attnlab::app

@@ -8,6 +8,8 @@
 #include "attnlab/export/views.h"
 #include "view/stage.h"
 
+namespace test_stage {
+
 namespace {
 
 using attnlab::app::Stage;
@@ -28,3 +30,5 @@ TEST(Stage, EveryExporterStageHasAViewStageOfTheSameName) {
 }
 
 }  // namespace
+
+}  // namespace test_stage

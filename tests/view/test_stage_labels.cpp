@@ -8,6 +8,8 @@
 #include "view/stage_labels.h"
 #include "view_cases.h"
 
+namespace test_stage_labels {
+
 namespace {
 
 using attnlab::Matrix;
@@ -103,3 +105,5 @@ TEST(StageLabels, TokenLabelsAreTheScenariosOrNumbered) {
 }
 
 }  // namespace
+
+}  // namespace test_stage_labels

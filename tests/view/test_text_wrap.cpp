@@ -7,6 +7,7 @@
 #include "view/text_wrap.h"
 
 namespace attnlab::app {
+namespace test_text_wrap {
 namespace {
 
 // A monospaced measure: every character 1 wide.
@@ -43,4 +44,5 @@ TEST(TextWrap, EveryWordIsKeptInOrderAndRunsOfSpacesBecomeOne) {
 }
 
 }  // namespace
+}  // namespace test_text_wrap
 }  // namespace attnlab::app

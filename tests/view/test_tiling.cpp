@@ -8,6 +8,8 @@
 
 #include "view/tiling.h"
 
+namespace test_tiling {
+
 namespace {
 
 using attnlab::app::Box;
@@ -127,3 +129,5 @@ TEST(Tiling, DraggingStopsAtTheNeighboursMinimum) {
 }
 
 }  // namespace
+
+}  // namespace test_tiling

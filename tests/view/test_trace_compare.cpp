@@ -10,6 +10,7 @@
 #include "view/trace_compare.h"
 
 namespace attnlab::app {
+namespace test_trace_compare {
 namespace {
 
 attnlab::Scenario Preset(const std::string& name) {
@@ -86,4 +87,5 @@ TEST(TraceCompare, DifferentShapesAreRefusedNamingTheStage) {
 }
 
 }  // namespace
+}  // namespace test_trace_compare
 }  // namespace attnlab::app

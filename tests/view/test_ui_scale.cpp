@@ -4,6 +4,8 @@
 #include "view/ui_scale.h"
 #include "view/ui_state.h"
 
+namespace test_ui_scale {
+
 namespace {
 
 using namespace attnlab::app;
@@ -44,3 +46,5 @@ TEST(UiScale, StepsStopAtTheEnds) {
 }
 
 }  // namespace
+
+}  // namespace test_ui_scale
