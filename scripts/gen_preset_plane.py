@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes assets/presets/plane-dot-products.json, the preset of the Plane panel, and prints its
-NumPy reference numbers (tests/test_presets.cpp, PresetPlane, checks the C++ core against them).
+NumPy reference numbers (tests/test_preset_files.cpp, PresetPlane, checks the C++ core against them).
 
     /usr/bin/python3 scripts/gen_preset_plane.py            # write it, print the numbers
     /usr/bin/python3 scripts/gen_preset_plane.py --check    # only check, write nothing

@@ -21,7 +21,9 @@ namespace attnlab::tasks {
 using Body = std::function<void(std::int64_t)>;
 
 /// Runs body(i) for every i in [0, count); returns when all are done. `parallel` false: on the
-/// caller alone (small loops, where waking a helper costs more than it saves).
+/// caller alone (small loops, where waking a helper costs more than it saves). `body` must not
+/// throw: on a helper thread an exception ends the program (std::terminate), and nothing hands it
+/// to the caller.
 void run(std::int64_t count, const Body& body, bool parallel = true);
 
 /// Threads that may work on one loop: 1 + helpers (the cores this process may use).

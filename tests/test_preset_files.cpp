@@ -26,7 +26,7 @@
 #include "attnlab/scenario_io.h"
 #include "attnlab/trace.h"
 
-namespace test_presets {
+namespace test_preset_files {
 
 namespace {
 
@@ -555,4 +555,4 @@ TEST(PresetPlane, DotProductsInThePlaneMatchNumpy) {
   EXPECT_GT(h.scores(0, 2), h.scores(0, 0));
 }
 
-}  // namespace test_presets
+}  // namespace test_preset_files

@@ -5,7 +5,7 @@
 
 #include "attnlab/colormap.h"
 
-namespace test_export_colormap {
+namespace test_colormap {
 
 namespace {
 
@@ -54,4 +54,4 @@ TEST(Colormap, LuminancePicksReadableText) {
 
 }  // namespace
 
-}  // namespace test_export_colormap
+}  // namespace test_colormap
