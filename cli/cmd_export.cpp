@@ -37,7 +37,7 @@ struct ExportOptions {
   std::string file;
   bool lesson = false;  ///< --lesson: one slide per step of the scenario's lesson
   std::filesystem::path out;
-  std::vector<Stage> stages;
+  std::vector<StageId> stages;
   std::vector<int> heads;  ///< 0-based; empty = all (known once the file is read)
   std::vector<std::string> formats;
   int scale = 1;
@@ -58,13 +58,16 @@ struct ExportArgs {
   bool has(const std::string& option) const { return given.at(option)->count() > 0; }
 };
 
-std::vector<Stage> parse_stages(const std::string& text) {
-  std::vector<Stage> stages;
-  if (text == "all") return all_stages();
+std::vector<StageId> parse_stages(const std::string& text) {
+  std::vector<StageId> stages;
+  if (text == "all") return exported_stages();
   for (const std::string& name : split_list(text)) {
     const auto stage = stage_from_name(name);
-    if (!stage)
-      throw UsageError("--what expects a list of X_pos,Q,K,V,Q_rot,K_rot,scores,scaled,bias,masked,weights,head_output,concat,output or all, got " + quote_arg(name));
+    if (!stage || !stage_row(*stage).caption) {
+      std::string names;
+      for (StageId id : exported_stages()) names += std::string(stage_name(id)) + ",";
+      throw UsageError("--what expects a list of " + names.substr(0, names.size() - 1) + " or all, got " + quote_arg(name));
+    }
     stages.push_back(*stage);
   }
   if (stages.empty()) throw UsageError("--what expects at least one matrix");
@@ -147,9 +150,9 @@ std::vector<SweepView> selected_views(const ExportOptions& o, const Trace& trace
   std::vector<int> heads = o.heads;
   if (heads.empty())
     for (int h = 0; h < static_cast<int>(trace.heads.size()); ++h) heads.push_back(h);
-  const bool all = o.stages == all_stages();
+  const bool all = o.stages == exported_stages();
   std::vector<SweepView> views;
-  for (Stage stage : o.stages) {
+  for (StageId stage : o.stages) {
     if (!has_stage(trace, stage)) {
       if (all) continue;
       throw ScenarioError(std::string("--what ") + stage_name(stage) + ": this scenario has no such stage (X_pos needs "

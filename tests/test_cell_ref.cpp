@@ -9,6 +9,8 @@
 #include "attnlab/model.h"
 #include "attnlab/positions.h"
 #include "attnlab/scenario_io.h"
+#include "attnlab/sensitivity.h"
+#include "attnlab/stage.h"
 #include "test_support.h"
 
 namespace test_cell_ref {
@@ -52,6 +54,34 @@ TEST(CellRef, ParsesEveryShapeAndWritesItBack) {
     EXPECT_EQ(got.text(), c.text);
     EXPECT_EQ(parse_cell_ref(got.text()), got) << "round trip of " << c.text;
   }
+}
+
+TEST(CellRef, AStageCellIsWrittenAsTheParserAndTheSensitivityReadIt) {
+  const Scenario s = preset("vaswani-q3-two-heads");  // two heads
+  const attnlab::Model m = attnlab::resolve(s);
+  for (const attnlab::StageRow& row : attnlab::stage_table()) {
+    const std::optional<CellRef> ref = attnlab::stage_cell_ref(row.id, 1, 0, 1);
+    ASSERT_EQ(ref.has_value(), row.cell_name != nullptr) << row.name;
+    if (!ref) continue;
+    EXPECT_EQ(parse_cell_ref(ref->text()), *ref) << ref->text();
+    EXPECT_EQ(ref->head, row.per_head ? 1 : -1) << ref->text();
+    if (!row.target) continue;
+    const attnlab::TraceCell cell = attnlab::trace_cell(m, s.layout, parse_cell_ref(ref->text()));
+    EXPECT_EQ(cell.stage, row.id) << ref->text();
+    EXPECT_EQ(cell.head, row.per_head ? 1 : -1) << ref->text();
+  }
+  EXPECT_EQ(attnlab::stage_cell_ref(attnlab::StageId::head_output, 1, 2, 0)->text(), "heads[1].output[2][0]");
+  EXPECT_EQ(attnlab::stage_cell_ref(attnlab::StageId::output, 1, 2, 0)->text(), "output[2][0]");
+  EXPECT_FALSE(attnlab::stage_cell_ref(attnlab::StageId::W_o, 0, 0, 0));
+  EXPECT_EQ(parse_cell_ref("heads[1].W_q").at(0, 2).text(), "heads[1].W_q[0][2]");
+}
+
+TEST(CellRef, TheWindowsWordsCountHeadsFromOne) {
+  EXPECT_EQ(attnlab::cell_ref_words(parse_cell_ref("heads[1].W_q[0][2]")), "W_q[0][2] of head 2");
+  EXPECT_EQ(attnlab::cell_ref_words(parse_cell_ref("kv_heads[0].W_k[1][0]")), "W_k[1][0] of K/V head 1");
+  EXPECT_EQ(attnlab::cell_ref_words(parse_cell_ref("output[0][1]")), "output[0][1]");
+  EXPECT_EQ(attnlab::head_words(parse_cell_ref("heads[2].weights[0][0]")), "head 3");
+  EXPECT_EQ(attnlab::head_words(parse_cell_ref("X[0][0]")), "");
 }
 
 TEST(CellRef, MalformedTextIsRefusedQuotingIt) {

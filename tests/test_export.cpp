@@ -94,7 +94,7 @@ std::string rgba_text(Rgba8 c) {
 
 TEST(ExportPng, SizeScalesExactlyWithScaleAndMatchesTheLayout) {
   const Computed c = computed("udl-12-2-multihead");
-  const FigureLayout layout = figure_layout(stage_figure(c.scenario, c.trace, Stage::weights, 1), {});
+  const FigureLayout layout = figure_layout(stage_figure(c.scenario, c.trace, StageId::weights, 1), {});
   for (int scale : {1, 2, 4}) {
     const fs::path dir = fresh_dir("scale" + std::to_string(scale));
     const Shell r = cli("export " + preset("udl-12-2-multihead") + " --out " + dir.string() +
@@ -108,7 +108,7 @@ TEST(ExportPng, SizeScalesExactlyWithScaleAndMatchesTheLayout) {
 }
 
 /// Every cell's centre pixel in the CLI's PNG is the colormap colour of the value the core computed.
-void expect_cell_colours(const std::string& name, Stage stage, int head, const std::string& colormap, int scale) {
+void expect_cell_colours(const std::string& name, StageId stage, int head, const std::string& colormap, int scale) {
   SCOPED_TRACE(name + " " + stage_name(stage) + " head " + std::to_string(head + 1) + " " + colormap);
   const Computed c = computed(name);
   const auto maps = colormaps_from_name(colormap);
@@ -136,28 +136,28 @@ void expect_cell_colours(const std::string& name, Stage stage, int head, const s
       EXPECT_EQ(rgba_text(got), rgba_text({want.r, want.g, want.b, 255}))
           << "cell (" << i << "," << j << ") value " << figure.values(i, j);
     }
-  if (stage == Stage::masked || stage == Stage::weights) {
+  if (stage == StageId::masked || stage == StageId::weights) {
     EXPECT_EQ(masked > 0, !c.scenario.mask.empty());
   }
 }
 
 TEST(ExportPng, CellCentresHaveTheColormapColourOfTheComputedValue) {
-  expect_cell_colours("udl-12-2-multihead", Stage::weights, 1, "viridis", 1);
-  expect_cell_colours("udl-12-2-multihead", Stage::scores, 0, "viridis", 2);
-  expect_cell_colours("udl-12-2-multihead", Stage::concat, 0, "cividis", 1);
-  expect_cell_colours("phuong-hutter-alg4-masked", Stage::masked, 0, "grayscale", 2);
-  expect_cell_colours("phuong-hutter-alg4-masked", Stage::weights, 0, "viridis", 4);
-  expect_cell_colours("vaswani-q3-two-heads", Stage::Q, 1, "rdbu", 1);
-  expect_cell_colours("mlm-general-attention", Stage::output, 0, "viridis", 1);
+  expect_cell_colours("udl-12-2-multihead", StageId::weights, 1, "viridis", 1);
+  expect_cell_colours("udl-12-2-multihead", StageId::scores, 0, "viridis", 2);
+  expect_cell_colours("udl-12-2-multihead", StageId::concat, 0, "cividis", 1);
+  expect_cell_colours("phuong-hutter-alg4-masked", StageId::masked, 0, "grayscale", 2);
+  expect_cell_colours("phuong-hutter-alg4-masked", StageId::weights, 0, "viridis", 4);
+  expect_cell_colours("vaswani-q3-two-heads", StageId::Q, 1, "rdbu", 1);
+  expect_cell_colours("mlm-general-attention", StageId::output, 0, "viridis", 1);
 }
 
 TEST(ExportPng, WeightsUseTheFixedUnitRangeAndSignedMatricesASymmetricDivergingRange) {
   const Computed c = computed("udl-12-2-multihead");
-  const HeatmapFigure w = stage_figure(c.scenario, c.trace, Stage::weights, 0);
+  const HeatmapFigure w = stage_figure(c.scenario, c.trace, StageId::weights, 0);
   EXPECT_EQ(w.scale.lo, 0.0);
   EXPECT_EQ(w.scale.hi, 1.0);
   EXPECT_TRUE(IsSequential(w.scale.map));
-  const HeatmapFigure s = stage_figure(c.scenario, c.trace, Stage::scores, 0);
+  const HeatmapFigure s = stage_figure(c.scenario, c.trace, StageId::scores, 0);
   EXPECT_EQ(s.scale.lo, -s.scale.hi);
   EXPECT_EQ(s.scale.hi, s.values.cwiseAbs().maxCoeff());
   EXPECT_FALSE(IsSequential(s.scale.map));
@@ -179,7 +179,7 @@ TEST(ExportPng, BackgroundIsWhiteOrTransparent) {
 TEST(ExportPng, TextIsRasterisedAtTheTargetScaleNotUpscaled) {
   // An upscaled 1x image would consist of 2x2 blocks of equal pixels; glyphs drawn at 2x do not.
   const Computed c = computed("vaswani-q2-is-attends");
-  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, Stage::weights, 0);
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, StageId::weights, 0);
   const Canvas big = render_figure(figure, {}, 2);
   const FigureLayout layout = figure_layout(figure, {});
   int blocks_broken = 0;
@@ -191,7 +191,7 @@ TEST(ExportPng, TextIsRasterisedAtTheTargetScaleNotUpscaled) {
 
 TEST(ExportPng, ValuesInCellsAreBlackOrWhiteByLuminance) {
   const Computed c = computed("udl-12-2-multihead");
-  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, Stage::weights, 0);
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, StageId::weights, 0);
   const FigureLayout layout = figure_layout(figure, {true, false});
   ASSERT_GT(layout.value_size, 0) << "values should fit in a 6x6 figure";
   int values = 0;
@@ -224,7 +224,7 @@ TEST(ExportSvg, IsWellFormedWithOneCellPerEntryAndEveryTokenLabel) {
     const Shell r = cli("export " + preset(name) + " --out " + dir.string() + " --format svg --values");
     ASSERT_EQ(r.status, 0) << r.out;
     const Computed c = computed(name);
-    for (Stage stage : all_stages())
+    for (StageId stage : exported_stages())
       for (int h = 0; has_stage(c.trace, stage) && h < (per_head(stage) ? static_cast<int>(c.trace.heads.size()) : 1); ++h) {
         const fs::path path = dir / (file_stem(stage, h) + ".svg");
         SCOPED_TRACE(path.string());
@@ -248,7 +248,7 @@ TEST(ExportSvg, EscapesLabelsAndStaysWellFormed) {
   Computed c = computed("vaswani-q2-is-attends");
   c.scenario.tokens = {"<b>", "a & b", "\"quoted\""};
   c.trace = compute(c.scenario);
-  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, Stage::weights, 0);
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, StageId::weights, 0);
   const fs::path path = fresh_dir("escape") / "weights.svg";
   std::ofstream(path) << figure_svg(figure, {true, true});
   const Shell lint = run("xmllint --noout " + path.string());
@@ -280,7 +280,7 @@ TEST(ExportCsv, EveryMatrixOfEveryPresetRoundTripsTo1e12) {
     const Shell r = cli("export " + preset(name) + " --out " + dir.string() + " --format csv");
     ASSERT_EQ(r.status, 0) << r.out;
     const Computed c = computed(name);
-    for (Stage stage : all_stages())
+    for (StageId stage : exported_stages())
       for (int h = 0; has_stage(c.trace, stage) && h < (per_head(stage) ? static_cast<int>(c.trace.heads.size()) : 1); ++h) {
         SCOPED_TRACE(file_stem(stage, h));
         const HeatmapFigure figure = stage_figure(c.scenario, c.trace, stage, h);
@@ -387,7 +387,7 @@ TEST(ExportPng, ACellShowsItsValueAtTheChosenDecimalsAsTheExportFontDrawsIt) {
   const Image png = decode_png(dir / "output.png");
   ASSERT_TRUE(png.pixels);
   const Computed c = computed("udl-12-2-multihead");
-  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, Stage::output, 0);
+  const HeatmapFigure figure = stage_figure(c.scenario, c.trace, StageId::output, 0);
   FigureStyle style;
   style.values = true;
   style.decimals = 3;

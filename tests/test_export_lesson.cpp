@@ -55,7 +55,7 @@ Slide load(const std::string& name) {
   return x;
 }
 
-std::size_t step_of(const lesson::Lesson& lesson, lesson::StepKind kind) {
+std::size_t step_of(const lesson::Lesson& lesson, StageId kind) {
   for (std::size_t i = 0; i < lesson.steps.size(); ++i)
     if (lesson.steps[i].kind == kind) return i;
   return lesson.steps.size();
@@ -64,7 +64,7 @@ std::size_t step_of(const lesson::Lesson& lesson, lesson::StepKind kind) {
 TEST(ExportLesson, WeightsCellsHaveTheColourOfTheCoresWeights) {
   for (const char* name : {"vaswani-q2-is-attends", "udl-12-2-multihead"}) {
     const Slide x = load(name);
-    const std::size_t i = step_of(x.lesson, lesson::StepKind::weights);
+    const std::size_t i = step_of(x.lesson, StageId::weights);
     ASSERT_LT(i, x.lesson.steps.size()) << name;
     const int head = std::max(0, x.lesson.steps[i].head);
     const Matrix& w = x.t.heads[std::size_t(head)].weights;  // stored in the file's layout
@@ -92,7 +92,7 @@ TEST(ExportLesson, WeightsCellsHaveTheColourOfTheCoresWeights) {
 
 TEST(ExportLesson, APredictSlideShowsNoneOfTheHiddenColours) {
   const Slide x = load("vaswani-q2-is-attends");
-  const std::size_t i = step_of(x.lesson, lesson::StepKind::weights);
+  const std::size_t i = step_of(x.lesson, StageId::weights);
   ASSERT_TRUE(x.lesson.steps[i].predict);
   std::vector<SlideGrid> grids;
   const Canvas c = render_slide(x.s, x.t, x.lesson, i, true, {}, &grids);
@@ -115,7 +115,7 @@ TEST(ExportLesson, APredictSlideShowsNoneOfTheHiddenColours) {
 
 TEST(ExportLesson, CellsAnEditRemovedAreSkipped) {
   Slide x = load("vaswani-q2-is-attends");
-  x.lesson.steps = {{lesson::StepKind::weights, 7, "", false, {{40, 40}, {0, 0}}}};
+  x.lesson.steps = {{StageId::weights, 7, "", false, {{40, 40}, {0, 0}}}};
   std::vector<SlideGrid> grids;
   const Canvas c = render_slide(x.s, x.t, x.lesson, 0, false, {}, &grids);
   EXPECT_EQ(grids.size(), 1u);  // head 7 of 1: the last head; cell (40, 40) not drawn, no crash

@@ -147,7 +147,7 @@ TEST(ExportSweep, WeightsCellColourAtBothEndsIsTheColormapsColourOfTheCoresValue
 
   const Scenario scenario = load_scenario(preset(kQ2));
   const Sweep sweep = parse_sweep(text);
-  const SweepView view{Stage::weights, 0};
+  const SweepView view{StageId::weights, 0};
   const SweepPlan plan = plan_sweep(scenario, sweep, {view}, Colormaps{}, FigureStyle{})[0];
   EXPECT_EQ(plan.scale.lo, 0.0);
   EXPECT_EQ(plan.scale.hi, 1.0);
@@ -208,7 +208,7 @@ TEST(ExportSweep, SignedStagesKeepTheUnionOfEveryFramesRangeAndOneSize) {
   const Scenario scenario = load_scenario(preset(kQ2));
   const Sweep sweep = parse_sweep("X[0][0]=-40:40:5");
   const FigureStyle values{true, false, 2};
-  const SweepPlan plan = plan_sweep(scenario, sweep, {{Stage::scaled, 0}}, Colormaps{}, values)[0];
+  const SweepPlan plan = plan_sweep(scenario, sweep, {{StageId::scaled, 0}}, Colormaps{}, values)[0];
   double max_abs = 0;
   for (int k = 0; k < sweep.frames; ++k) {
     const Matrix scaled = compute(sweep_scenario(scenario, sweep, k)).scaled(0);

@@ -17,7 +17,7 @@ namespace {
 
 using attnlab::lesson::Lesson;
 using attnlab::lesson::Step;
-using attnlab::lesson::StepKind;
+using attnlab::StageId;
 
 attnlab::Scenario preset(const std::string& name) {
   return attnlab::load_scenario(attnlab::testing::preset_path(name));
@@ -25,7 +25,7 @@ attnlab::Scenario preset(const std::string& name) {
 
 std::vector<std::string> kinds(const Lesson& lesson) {
   std::vector<std::string> out;
-  for (const Step& s : lesson.steps) out.push_back(attnlab::lesson::step_kind_name(s.kind));
+  for (const Step& s : lesson.steps) out.push_back(attnlab::stage_name(s.kind));
   return out;
 }
 
@@ -47,15 +47,15 @@ TEST(Lesson, DefaultFollowsTheScenariosStages) {
   EXPECT_NE(std::find(alg4.begin(), alg4.end(), "masked"), alg4.end());
   // The weights ask for a prediction, nothing else does.
   for (const Step& s : attnlab::lesson::default_lesson(udl).steps)
-    EXPECT_EQ(s.predict, s.kind == StepKind::weights) << attnlab::lesson::step_kind_name(s.kind);
+    EXPECT_EQ(s.predict, s.kind == StageId::weights) << attnlab::stage_name(s.kind);
 }
 
 TEST(Lesson, RoundTripsThroughJson) {
   Lesson lesson;
   lesson.title = "Q2";
-  lesson.steps = {{StepKind::inputs, -1, "three tokens", false, {}},
-                  {StepKind::weights, 0, "guess first", true, {{1, 2}, {1, 0}}},
-                  {StepKind::heads, -1, "", false, {}}};
+  lesson.steps = {{StageId::inputs, -1, "three tokens", false, {}},
+                  {StageId::weights, 0, "guess first", true, {{1, 2}, {1, 0}}},
+                  {StageId::heads, -1, "", false, {}}};
   const Lesson back = attnlab::lesson::parse_lesson(attnlab::lesson::to_json(lesson));
   EXPECT_EQ(attnlab::lesson::to_json(back), attnlab::lesson::to_json(lesson));
   EXPECT_EQ(back.steps[1].highlight[0].col, 2);
@@ -85,11 +85,11 @@ TEST(Lesson, TheWeightsExplanationCarriesTheNotebooksNumbers) {
   // Notebook 000, Q2: the weights of 'is' are [0.3638497, 0.2022857, 0.4338646].
   const attnlab::Scenario s = preset("vaswani-q2-is-attends");
   const attnlab::Trace t = attnlab::compute(s);
-  Step step{StepKind::weights, 0, "", false, {{1, 2}}};  // the row of 'is'
+  Step step{StageId::weights, 0, "", false, {{1, 2}}};  // the row of 'is'
   const std::string text = attnlab::lesson::step_explanation(step, s, t, 0);
   EXPECT_NE(text.find("'is' gives 0.43 of its attention to 'translation'"), std::string::npos) << text;
   EXPECT_NE(text.find("row"), std::string::npos) << text;
-  step.kind = StepKind::head_output;  // 0.36 v(this) + 0.2 v(is) + 0.43 v(translation)
+  step.kind = StageId::head_output;  // 0.36 v(this) + 0.2 v(is) + 0.43 v(translation)
   const std::string mix = attnlab::lesson::step_explanation(step, s, t, 0);
   EXPECT_NE(mix.find("0.36\xC2\xB7v(this) + 0.2\xC2\xB7v(is) + 0.43\xC2\xB7v(translation)"), std::string::npos) << mix;
 }
@@ -97,10 +97,10 @@ TEST(Lesson, TheWeightsExplanationCarriesTheNotebooksNumbers) {
 TEST(Lesson, ColumnsLayoutSpeaksOfColumns) {
   const attnlab::Scenario s = preset("udl-12-2-multihead");
   const attnlab::Trace t = attnlab::compute(s);
-  const Step weights{StepKind::weights, 1, "", false, {}};
+  const Step weights{StageId::weights, 1, "", false, {}};
   const std::string text = attnlab::lesson::step_explanation(weights, s, t, 1);
   EXPECT_NE(text.find("Each column is a softmax"), std::string::npos) << text;
-  EXPECT_EQ(attnlab::lesson::step_formula(Step{StepKind::scores, -1, "", false, {}}, s, 0), "S = K^T Q");
+  EXPECT_EQ(attnlab::lesson::step_formula(Step{StageId::scores, -1, "", false, {}}, s, 0), "S = K^T Q");
   EXPECT_EQ(attnlab::lesson::step_title(weights, s, 1), "Attention weights: a softmax per query (head 2)");
   // The largest weight the text names is the core's.
   double best = 0;

@@ -23,7 +23,7 @@ nlohmann::json BandLabelsJson(const HeatmapPlacement& p) {
 nlohmann::json PlacementJson(const HeatmapPlacement& p) {
   return {{"window", p.window},
           {"id", p.id},
-          {"matrix", StageName(p.stage)},
+          {"matrix", stage_name(p.stage)},
           {"head", p.head},
           {"rows", p.rows},
           {"cols", p.cols},

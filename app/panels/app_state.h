@@ -10,7 +10,7 @@
 #include "session/presets.h"
 #include "session/sweep.h"
 #include "view/sensitivity_map.h"
-#include "view/stage.h"
+#include "view/hovered_cell.h"
 #include "view/trace_compare.h"
 #include "view/ui_state.h"
 #include "widgets/control_marks.h"

@@ -54,7 +54,7 @@ void LessonAuthor::DrawStepControls(AppState& state, const lesson::Lesson& curre
   }
   if (ImGui::Checkbox("Ask the class to predict this step first", &step.predict)) Commit(state, edited);
   const int heads = state.document.HeadCount();
-  if (lesson::per_head(step.kind) && heads > 1) {
+  if (attnlab::per_head(step.kind) && heads > 1) {
     const std::string preview = step.head < 0 ? "the selected head" : "head " + std::to_string(step.head + 1);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
     if (ImGui::BeginCombo("Head", preview.c_str())) {
@@ -99,12 +99,13 @@ void LessonAuthor::DrawStepList(AppState& state, const lesson::Lesson& current, 
   }
   ImGui::EndDisabled();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  const char* names[lesson::kStepKinds];
-  for (int k = 0; k < lesson::kStepKinds; ++k) names[k] = lesson::step_kind_name(static_cast<lesson::StepKind>(k));
-  ImGui::Combo("##kind", &new_kind_, names, lesson::kStepKinds);
+  const std::vector<StageId> kinds = attnlab::lesson_stages();  // the format's order
+  std::vector<const char*> names;
+  for (StageId k : kinds) names.push_back(attnlab::stage_name(k));
+  ImGui::Combo("##kind", &new_kind_, names.data(), int(names.size()));
   ImGui::SameLine();
   if (ImGui::Button("Add after this step") && steps.size() < 200) {
-    steps.insert(steps.begin() + index + 1, lesson::Step{static_cast<lesson::StepKind>(new_kind_), -1, {}, false, {}});
+    steps.insert(steps.begin() + index + 1, lesson::Step{kinds[std::size_t(new_kind_)], -1, {}, false, {}});
     Commit(state, edited);
     state.ui.presenter_step = index + 1;
   }

@@ -119,7 +119,7 @@ class Contents : public PanelContents {
     const float fs = ImGui::GetFontSize();
     const float room = ImGui::GetContentRegionAvail().x / 3.0f - fs * 4.0f;
     const float cell = std::clamp(std::floor(room / float(std::max<Eigen::Index>(1, c.current.cols()))), 6.0f, fs * 3.0f);
-    const bool weights = c.stage == Stage::Weights;
+    const bool weights = c.stage == StageId::weights;
     const int head = std::max(0, c.diff.head);
     const std::uint64_t v = data_version_;
     const StageMatrix mats[] = {{c.stage, "now", &c.current, v, weights, nullptr, 0, 0, false, head},

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "view/formulas.h"
+#include "attnlab/lesson.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::FormulaPanel {
@@ -15,8 +15,8 @@ namespace {
 
 // The strip is drawn before the heatmaps, so this frame's hover is not known yet: last frame's.
 HoveredCell ShownCell(const UiState& ui) {
-  if (ui.hovered.stage != Stage::None) return ui.hovered;
-  if (ui.hovered_last_frame.stage != Stage::None) return ui.hovered_last_frame;
+  if (ui.hovered.stage != StageId::none) return ui.hovered;
+  if (ui.hovered_last_frame.stage != StageId::none) return ui.hovered_last_frame;
   return ui.pinned;
 }
 
@@ -73,13 +73,13 @@ void Formula::Draw(AppState& state) {
   const char* layout = s.layout == attnlab::Layout::rows ? "rows layout" : "columns layout";
   const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
   ImFont* regular = ImGui::GetFont();
-  if (cell.stage == Stage::None) {
-    DrawLine({{layout, regular, DimTextColor()}, {AttentionSummary(s), GetFonts().mono, text}});
+  if (cell.stage == StageId::none) {
+    DrawLine({{layout, regular, DimTextColor()}, {attnlab::lesson::attention_summary(s), GetFonts().mono, text}});
     return;
   }
   const int head = cell.head >= 0 ? cell.head : state.ui.selected_head;
-  DrawLine({{StageName(cell.stage), GetFonts().bold, ImGui::ColorConvertU32ToFloat4(AccentColor())},
-            {StageFormula(cell.stage, s, head, HeadDk(s, trace)), GetFonts().mono, text},
+  DrawLine({{stage_name(cell.stage), GetFonts().bold, ImGui::ColorConvertU32ToFloat4(AccentColor())},
+            {attnlab::stage_formula(cell.stage, s, head, HeadDk(s, trace)), GetFonts().mono, text},
             {std::string("  ") + layout, regular, DimTextColor()}});
 }
 

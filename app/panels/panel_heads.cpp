@@ -128,7 +128,7 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   spec.selected = head == state.ui.selected_head;
   spec.data_version = state.document.TraceVersion();
   spec.stale = state.document.TraceStale();
-  spec.stage = Stage::Weights;
+  spec.stage = StageId::weights;
   spec.head = head;
   const int longest = int(std::max(weights.rows(), weights.cols()));
   spec.labels = longest <= 12;  // labels on tiny multiples would only be noise
@@ -323,7 +323,7 @@ void Heads::Draw(AppState& state) {
   const int heads = int(trace.heads.size());
   const float fs = ImGui::GetFontSize();
   const attnlab::Matrix& first = trace.heads.front().weights;
-  const AxisLabels labels = StageLabels(Stage::Weights, s, int(first.rows()), int(first.cols()));
+  const AxisLabels labels = StageLabels(StageId::weights, s, int(first.rows()), int(first.cols()));
   const bool masked = AnyMasked(state, trace, masked_);
   const float legend_h = LegendHeight(masked);
   const ImVec2 avail(ImGui::GetContentRegionAvail().x,
@@ -360,7 +360,7 @@ void Heads::Draw(AppState& state) {
     }
     ImGui::EndGroup();
     if (r.clicked) state.ui.selected_head = h;
-    if (r.hovered) state.ui.hovered = {Stage::Weights, h, r.row, r.col};
+    if (r.hovered) state.ui.hovered = {StageId::weights, h, r.row, r.col};
   }
   ShowEditError(state.document, "Heads");
   ImGui::Spacing();

@@ -33,7 +33,7 @@ class ExplanationCache {
     decimals_ = decimals;
     trace_version_ = state.document.TraceVersion();
     model_ = model;
-    e_ = model && cell.stage != Stage::None
+    e_ = model && cell.stage != StageId::none
              ? Explain(*state.document.TraceScenario(), *model, trace, cell, decimals)
              : Explanation{};
     return e_;
@@ -49,13 +49,13 @@ class ExplanationCache {
 
 // The heatmaps set ui.hovered while they draw; a panel drawn before them sees last frame's.
 HoveredCell CurrentHover(const UiState& ui) {
-  return ui.hovered.stage != Stage::None ? ui.hovered : ui.hovered_last_frame;
+  return ui.hovered.stage != StageId::none ? ui.hovered : ui.hovered_last_frame;
 }
 
 // A click on a heatmap cell pins it; a click on the pinned cell again unpins it.
 void UpdatePin(AppState& state) {
   const HoveredCell hover = CurrentHover(state.ui);
-  if (hover.stage == Stage::None || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+  if (hover.stage == StageId::none || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
   state.ui.pinned = SameCell(hover, state.ui.pinned) ? HoveredCell{} : hover;
 }
 
@@ -177,7 +177,7 @@ void ShowReference(const AppState& state, const attnlab::Trace& trace, const Hov
 void Inspector::Draw(AppState& state) {
   UpdatePin(state);
   const HoveredCell hover = CurrentHover(state.ui);
-  const bool hovering = hover.stage != Stage::None;
+  const bool hovering = hover.stage != StageId::none;
   const HoveredCell cell = hovering ? hover : state.ui.pinned;
   const attnlab::Trace& trace = state.document.GetTrace();
   const Explanation& e = explanation_.Get(state, trace, cell);
@@ -186,7 +186,7 @@ void Inspector::Draw(AppState& state) {
         "numbers. Click a cell to pin it here.");
     return;
   }
-  if (state.ui.pinned.stage != Stage::None) {
+  if (state.ui.pinned.stage != StageId::none) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(AccentColor()));
     ImGui::TextUnformatted(hovering && !SameCell(cell, state.ui.pinned) ? "hovering (a cell is pinned)"
                                                                          : "pinned");

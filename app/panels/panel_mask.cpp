@@ -278,7 +278,7 @@ void MaskGrid(AppState& state) {
   Grid g;
   g.rows = cols ? s.n_z() : s.n_x();
   g.cols = cols ? s.n_x() : s.n_z();
-  const AxisLabels labels = StageLabels(Stage::Weights, s, g.rows, g.cols);
+  const AxisLabels labels = StageLabels(StageId::weights, s, g.rows, g.cols);
   const float fs = ImGui::GetFontSize();
   float widest = TextW(labels.row_axis);
   for (const std::string& l : labels.rows) widest = std::max(widest, std::min(TextW(l), fs * 5.0f));

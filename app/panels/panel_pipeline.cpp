@@ -18,6 +18,9 @@
 namespace attnlab::app::PipelinePanel {
 namespace {
 
+// A heatmap's title: its stage's label in the one table (the presenter shows the same words).
+const char* Label(StageId id) { return attnlab::stage_row(id).label; }
+
 // Places widgets left to right and wraps to a new line when the next one would not fit.
 class Flow {
  public:
@@ -120,14 +123,14 @@ void TurnOfHoveredToken(View& v, Flow& flow) {
   if (!model) return;
   const UiState& ui = v.state.ui;
   const auto on_qk = [&](const HoveredCell& c) {
-    return c.head == v.head && (c.stage == Stage::Q || c.stage == Stage::K || c.stage == Stage::QRot || c.stage == Stage::KRot);
+    return c.head == v.head && (c.stage == StageId::Q || c.stage == StageId::K || c.stage == StageId::Q_rot || c.stage == StageId::K_rot);
   };
   const HoveredCell cell = on_qk(ui.hovered) ? ui.hovered : on_qk(ui.pinned) ? ui.pinned : HoveredCell{};
   const bool cols = v.s.layout == attnlab::Layout::columns;
-  const bool query = cell.stage == Stage::None || cell.stage == Stage::Q || cell.stage == Stage::QRot;
+  const bool query = cell.stage == StageId::none || cell.stage == StageId::Q || cell.stage == StageId::Q_rot;
   const int last = int(v.trace.query_positions.size()) - 1;
-  const int token = cell.stage == Stage::None ? last : cols ? cell.col : cell.row;
-  const int coordinate = cell.stage == Stage::None ? 0 : cols ? cell.row : cell.col;
+  const int token = cell.stage == StageId::none ? last : cols ? cell.col : cell.row;
+  const int coordinate = cell.stage == StageId::none ? 0 : cols ? cell.row : cell.col;
   const RopeTurn turn = TurnOf(*model, v.trace, v.head, query, token, coordinate);
   if (!turn.shown) return;
   const std::vector<std::string> names = query ? QueryTokenLabels(v.s) : KeyTokenLabels(v.s);
@@ -138,7 +141,7 @@ void TurnOfHoveredToken(View& v, Flow& flow) {
   ImGui::Text("%s \xE2\x80\x9C%s\xE2\x80\x9D turned", query ? "query" : "key",
               token < int(names.size()) ? names[std::size_t(token)].c_str() : "?");
   ImGui::PopFont();
-  const char* which = cell.stage == Stage::None ? "hover a cell of Q, K, Q_rot or K_rot"
+  const char* which = cell.stage == StageId::none ? "hover a cell of Q, K, Q_rot or K_rot"
                       : on_qk(ui.hovered)       ? "the cell under the mouse"
                                                 : "the pinned cell";
   ImGui::TextColored(DimTextColor(), "%s", which);
@@ -154,18 +157,18 @@ void HeadStages(View& v, DerivedStages& derived) {
   if (v.trace.X_pos.size()) {
     SectionHeader("0", "Add the positions", "X + PE: sines and cosines of each token's position");
     Flow pos;
-    ShowMatrix(v, pos, {Stage::XPos, "X + PE", &v.trace.X_pos, tv, false});
-    if (v.trace.Z_pos.size()) ShowMatrix(v, pos, {Stage::None, "Z + PE", &v.trace.Z_pos, tv, false});
+    ShowMatrix(v, pos, {StageId::X_pos, Label(StageId::X_pos), &v.trace.X_pos, tv, false});
+    if (v.trace.Z_pos.size()) ShowMatrix(v, pos, {StageId::none, "Z + PE", &v.trace.Z_pos, tv, false});
   }
   SectionHeader("1", "Project the tokens", v.trace.has_rope() ? "then turn Q and K by position (RoPE)"
                                                                : "queries, keys and values");
   Flow qkv;
-  ShowMatrix(v, qkv, {Stage::Q, "Q", &h.Q, tv, false});
-  ShowMatrix(v, qkv, {Stage::K, "K", &h.K, tv, false});
-  ShowMatrix(v, qkv, {Stage::V, "V", &h.V, tv, false});
+  ShowMatrix(v, qkv, {StageId::Q, Label(StageId::Q), &h.Q, tv, false});
+  ShowMatrix(v, qkv, {StageId::K, Label(StageId::K), &h.K, tv, false});
+  ShowMatrix(v, qkv, {StageId::V, Label(StageId::V), &h.V, tv, false});
   if (v.trace.has_rope()) {
-    ShowMatrix(v, qkv, {Stage::QRot, "Q_rot", &h.Q_rot, tv, false});
-    ShowMatrix(v, qkv, {Stage::KRot, "K_rot", &h.K_rot, tv, false});
+    ShowMatrix(v, qkv, {StageId::Q_rot, Label(StageId::Q_rot), &h.Q_rot, tv, false});
+    ShowMatrix(v, qkv, {StageId::K_rot, Label(StageId::K_rot), &h.K_rot, tv, false});
     TurnOfHoveredToken(v, qkv);
   }
 
@@ -173,20 +176,20 @@ void HeadStages(View& v, DerivedStages& derived) {
   derived.Update(v.trace, tv, v.head, v.state.heatmaps->work);
   const DerivedStages& d = derived;
   Flow scores;
-  ShowMatrix(v, scores, {Stage::Scores, "scores", &h.scores, tv, false});
-  ShowMatrix(v, scores, {Stage::Scaled, "scaled", &d.Scaled(), d.ScaledVersion(), false,
+  ShowMatrix(v, scores, {StageId::scores, Label(StageId::scores), &h.scores, tv, false});
+  ShowMatrix(v, scores, {StageId::scaled, Label(StageId::scaled), &d.Scaled(), d.ScaledVersion(), false,
                          nullptr, 0, 0, !d.ScaledCurrent()});
   if (v.trace.has_bias())
-    ShowMatrix(v, scores, {Stage::Bias, "ALiBi bias", &d.Bias(), d.BiasVersion(), false, nullptr, 0, 0,
+    ShowMatrix(v, scores, {StageId::bias, Label(StageId::bias), &d.Bias(), d.BiasVersion(), false, nullptr, 0, 0,
                            !d.BiasCurrent()});
-  ShowMatrix(v, scores, {Stage::Masked, "masked", &d.Masked(), d.MaskedVersion(), false,
+  ShowMatrix(v, scores, {StageId::masked, Label(StageId::masked), &d.Masked(), d.MaskedVersion(), false,
                          nullptr, 0, 0, !d.MaskedCurrent()});
   ShowMatrix(v, scores,
-             {Stage::Weights, "weights", &h.weights, tv, true, &v.trace.allowed});
+             {StageId::weights, Label(StageId::weights), &h.weights, tv, true, &v.trace.allowed});
 
   SectionHeader("3", "Mix the values", "each output is a weighted sum of value vectors");
   Flow out;
-  ShowMatrix(v, out, {Stage::HeadOutput, "head output", &h.output, tv, false});
+  ShowMatrix(v, out, {StageId::head_output, Label(StageId::head_output), &h.output, tv, false});
 }
 
 void CombineStages(View& v) {
@@ -196,15 +199,15 @@ void CombineStages(View& v) {
   const int d_v = int(rows ? h0.output.cols() : h0.output.rows());
   SectionHeader("4", "Combine the heads", v.trace.heads.size() > 1 ? nullptr : "(one head)");
   Flow flow;
-  ShowMatrix(v, flow, {Stage::Concat, "concat", &v.trace.concat, tv, false, nullptr,
+  ShowMatrix(v, flow, {StageId::concat, Label(StageId::concat), &v.trace.concat, tv, false, nullptr,
                        rows ? d_v : 0, rows ? 0 : d_v});
   if (v.s.W_o) {
     const attnlab::Matrix& wo = *v.s.W_o;
     const std::uint64_t sv = v.state.document.Version();  // the Scenario's own matrix
-    ShowMatrix(v, flow, {Stage::Wo, "W_o", &wo, sv, false, nullptr, 0, rows ? d_v : 0});
+    ShowMatrix(v, flow, {StageId::W_o, Label(StageId::W_o), &wo, sv, false, nullptr, 0, rows ? d_v : 0});
   }
   const attnlab::Matrix& out = v.trace.output;
-  ShowMatrix(v, flow, {Stage::Output, "output", &out, tv, false});
+  ShowMatrix(v, flow, {StageId::output, Label(StageId::output), &out, tv, false});
   if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
 }
 

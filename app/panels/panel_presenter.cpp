@@ -21,7 +21,6 @@ namespace attnlab::app::PresenterPanel {
 namespace {
 
 namespace lesson = attnlab::lesson;
-using lesson::StepKind;
 
 // The lesson of the document's current version (a malformed view.lesson was refused at load,
 // so an error here means an edit left its highlights or heads out of range: the default then).
@@ -38,29 +37,6 @@ struct CachedExplanation {
   std::uint64_t trace_version = ~std::uint64_t{0};
   int step = -1, head = -1;
 };
-
-Stage StageOf(StepKind kind) {
-  switch (kind) {
-    case StepKind::Q: return Stage::Q;
-    case StepKind::K: return Stage::K;
-    case StepKind::V: return Stage::V;
-    case StepKind::scores: return Stage::Scores;
-    case StepKind::scaled: return Stage::Scaled;
-    case StepKind::masked: return Stage::Masked;
-    case StepKind::weights:
-    case StepKind::heads: return Stage::Weights;
-    case StepKind::head_output: return Stage::HeadOutput;
-    case StepKind::concat: return Stage::Concat;
-    case StepKind::W_o: return Stage::Wo;
-    case StepKind::output: return Stage::Output;
-    case StepKind::X_pos: return Stage::XPos;
-    case StepKind::Q_rot: return Stage::QRot;
-    case StepKind::K_rot: return Stage::KRot;
-    case StepKind::bias: return Stage::Bias;
-    case StepKind::inputs: break;
-  }
-  return Stage::None;
-}
 
 // Cells as large as fit `width` x `height`, up to `cap`; below two pixels, pooled (FitCellSize).
 float CellFor(const attnlab::Matrix& m, float width, float height, float cap, int decimals) {
@@ -137,51 +113,52 @@ std::vector<StageMatrix> Presenter::Matrices(AppState& state, const lesson::Step
   const attnlab::HeadTrace& h = t.heads[std::size_t(head)];
   const bool rows = s.layout == attnlab::Layout::rows;
   const int d_v = int(rows ? h.output.cols() : h.output.rows());
-  const Stage stage = StageOf(step.kind);
+  const StageId stage = step.kind == StageId::heads ? StageId::weights : step.kind;  // every head's weights
+  const char* label = attnlab::stage_row(stage).label;  // the Pipeline's titles
   switch (step.kind) {
-    case StepKind::inputs: {
-      std::vector<StageMatrix> out = {{Stage::None, "X", &s.X, state.document.Version()}};
-      if (s.Z) out.push_back({Stage::None, "Z", &*s.Z, state.document.Version()});
+    case StageId::inputs: {
+      std::vector<StageMatrix> out = {{StageId::none, "X", &s.X, state.document.Version()}};
+      if (s.Z) out.push_back({StageId::none, "Z", &*s.Z, state.document.Version()});
       return out;
     }
-    case StepKind::X_pos:
-    case StepKind::Q_rot:
-    case StepKind::K_rot:
-    case StepKind::bias: {
-      if (!lesson::has_stage(step.kind, t)) return {};  // the explanation says what turns it on
-      if (step.kind == StepKind::X_pos) return {{stage, "X + PE", &t.X_pos, tv, false}};
-      if (step.kind == StepKind::Q_rot) return {{stage, "Q_rot", &h.Q_rot, tv, false, nullptr, 0, 0, false, head}};
-      if (step.kind == StepKind::K_rot) return {{stage, "K_rot", &h.K_rot, tv, false, nullptr, 0, 0, false, head}};
+    case StageId::X_pos:
+    case StageId::Q_rot:
+    case StageId::K_rot:
+    case StageId::bias: {
+      if (!attnlab::has_stage(t, step.kind)) return {};  // the explanation says what turns it on
+      if (step.kind == StageId::X_pos) return {{stage, label, &t.X_pos, tv, false}};
+      if (step.kind == StageId::Q_rot) return {{stage, label, &h.Q_rot, tv, false, nullptr, 0, 0, false, head}};
+      if (step.kind == StageId::K_rot) return {{stage, label, &h.K_rot, tv, false, nullptr, 0, 0, false, head}};
       derived_.Update(t, tv, head, state.heatmaps->work);
-      return {{stage, "bias", &derived_.Bias(), derived_.BiasVersion(), false, nullptr, 0, 0, !derived_.BiasCurrent(), head}};
+      return {{stage, label, &derived_.Bias(), derived_.BiasVersion(), false, nullptr, 0, 0, !derived_.BiasCurrent(), head}};
     }
-    case StepKind::Q: return {{stage, "Q", &h.Q, tv, false, nullptr, 0, 0, false, head}};
-    case StepKind::K: return {{stage, "K", &h.K, tv, false, nullptr, 0, 0, false, head}};
-    case StepKind::V: return {{stage, "V", &h.V, tv, false, nullptr, 0, 0, false, head}};
-    case StepKind::scores: return {{stage, "scores", &h.scores, tv, false, nullptr, 0, 0, false, head}};
-    case StepKind::scaled:
-    case StepKind::masked: {
+    case StageId::Q: return {{stage, label, &h.Q, tv, false, nullptr, 0, 0, false, head}};
+    case StageId::K: return {{stage, label, &h.K, tv, false, nullptr, 0, 0, false, head}};
+    case StageId::V: return {{stage, label, &h.V, tv, false, nullptr, 0, 0, false, head}};
+    case StageId::scores: return {{stage, label, &h.scores, tv, false, nullptr, 0, 0, false, head}};
+    case StageId::scaled:
+    case StageId::masked: {
       derived_.Update(t, tv, head, state.heatmaps->work);
-      const bool scaled = step.kind == StepKind::scaled;
-      return {{stage, scaled ? "scaled" : "masked", scaled ? &derived_.Scaled() : &derived_.Masked(),
+      const bool scaled = step.kind == StageId::scaled;
+      return {{stage, label, scaled ? &derived_.Scaled() : &derived_.Masked(),
                scaled ? derived_.ScaledVersion() : derived_.MaskedVersion(), false, nullptr, 0, 0,
                !(scaled ? derived_.ScaledCurrent() : derived_.MaskedCurrent()), head}};
     }
-    case StepKind::weights: return {{stage, "weights", &h.weights, tv, true, &t.allowed, 0, 0, false, head}};
-    case StepKind::head_output:
-      return {{stage, "head output", &h.output, tv, false, nullptr, 0, 0, false, head}};
-    case StepKind::heads: {
+    case StageId::weights: return {{stage, label, &h.weights, tv, true, &t.allowed, 0, 0, false, head}};
+    case StageId::head_output:
+      return {{stage, label, &h.output, tv, false, nullptr, 0, 0, false, head}};
+    case StageId::heads: {
       std::vector<StageMatrix> out;
       for (std::size_t k = 0; k < t.heads.size(); ++k)
         out.push_back({stage, "", &t.heads[k].weights, tv, true, &t.allowed, 0, 0, false, int(k)});
       return out;
     }
-    case StepKind::concat:
-      return {{stage, "concat", &t.concat, tv, false, nullptr, rows ? d_v : 0, rows ? 0 : d_v}};
-    case StepKind::W_o:
+    case StageId::concat:
+      return {{stage, label, &t.concat, tv, false, nullptr, rows ? d_v : 0, rows ? 0 : d_v}};
+    case StageId::W_o:
       if (!s.W_o) return {};
-      return {{stage, "W_o", &*s.W_o, state.document.Version(), false, nullptr, 0, rows ? d_v : 0}};
-    case StepKind::output: return {{stage, "output", &t.output, tv}};
+      return {{stage, label, &*s.W_o, state.document.Version(), false, nullptr, 0, rows ? d_v : 0}};
+    case StageId::output: return {{stage, label, &t.output, tv}};
   }
   return {};
 }
@@ -247,7 +224,7 @@ void Presenter::DrawMatrices(AppState& state, const lesson::Step& step, int head
       heatmap.emplace(state, matrices[i], cell, "presenter/");
     }
     char title[32];
-    if (step.kind == StepKind::heads) {
+    if (step.kind == StageId::heads) {
       std::snprintf(title, sizeof title, "head %d", matrices[i].head + 1);
       heatmap->Spec().title = title;
       heatmap->Spec().selected = matrices[i].head == head;
@@ -259,7 +236,7 @@ void Presenter::DrawMatrices(AppState& state, const lesson::Step& step, int head
     const HeatmapResult r = heatmap->Draw();
     if (r.clicked && r.row >= 0 && author_.Highlighting())
       author_.ToggleHighlight(state, cached_.lesson, state.ui.presenter_step, r.row, r.col);
-    else if (step.kind == StepKind::heads && r.clicked)
+    else if (step.kind == StageId::heads && r.clicked)
       state.SelectHead(matrices[i].head);
   }
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/cell_ref.h"
 #include "session/trace_worker.h"
 #include "view/sensitivity_map.h"
 #include "view/stage_labels.h"
@@ -19,18 +20,10 @@
 namespace attnlab::app::SensitivityPanel {
 namespace {
 
-// The target a pinned cell names, when it is one a sensitivity starts from.
+// The target a pinned cell names, when it is one a sensitivity starts from (stage.h's targets).
 std::string PinnedTarget(const HoveredCell& pin) {
-  const std::string cell = "[" + std::to_string(pin.row) + "][" + std::to_string(pin.col) + "]";
-  const std::string head = "heads[" + std::to_string(pin.head) + "].";
-  switch (pin.stage) {
-    case Stage::Output: return "output" + cell;
-    case Stage::Concat: return "concat" + cell;
-    case Stage::Weights: return head + "weights" + cell;
-    case Stage::Scores: return head + "scores" + cell;
-    case Stage::HeadOutput: return head + "output" + cell;
-    default: return {};
-  }
+  if (!attnlab::stage_row(pin.stage).target) return {};
+  return attnlab::stage_cell_ref(pin.stage, pin.head, pin.row, pin.col)->text();
 }
 
 constexpr std::size_t kListed = 8;  // the cells that move the target most, at most
@@ -102,7 +95,11 @@ class Contents : public PanelContents {
     top_for_ = map.generation;
     top_ = LargestGradients(map, kListed);
     meanings_.clear();
-    for (const SensitiveCell& c : top_) meanings_.push_back(CellMeaning(s, c.cell));
+    words_.clear();
+    for (const SensitiveCell& c : top_) {
+      meanings_.push_back(CellMeaning(s, c.cell));
+      words_.push_back(attnlab::cell_ref_words(attnlab::parse_cell_ref(c.cell)));
+    }
   }
 
   void TopList(AppState& state, const SensitivityMap& map) {
@@ -121,7 +118,7 @@ class Contents : public PanelContents {
       ImGui::TableNextColumn();
       if (ImGui::Selectable(top[k].cell.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) state.RequestSweep(top[k].cell);
       MarkLastItem(state.on_control, ("sensitivity top " + std::to_string(k)).c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sweep %s to watch it move the target", top[k].cell.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sweep %s to watch it move the target", words_[k].c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%+#.4g", top[k].grad);  // "#": trailing zeros kept, the column lines up
       ImGui::TableNextColumn();
@@ -176,6 +173,7 @@ class Contents : public PanelContents {
   std::uint64_t top_for_ = 0;  // the SensitivityMap generation top_ was found in
   std::vector<SensitiveCell> top_;
   std::vector<std::string> meanings_;
+  std::vector<std::string> words_;  // each listed cell in the window's words ("of head 2")
 };
 
 }  // namespace

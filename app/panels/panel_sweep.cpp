@@ -159,7 +159,7 @@ void RecordGif(AppState& state, SweepState& sweep) {
       "sweep gif",
       [scenario, spec, maps, prefix] {
         std::vector<ex::SweepView> views;
-        for (int h = 0; h < scenario->head_count(); ++h) views.push_back({ex::Stage::weights, h});
+        for (int h = 0; h < scenario->head_count(); ++h) views.push_back({StageId::weights, h});
         const auto plans = ex::plan_sweep(*scenario, spec, views, maps, ex::FigureStyle{});
         const std::vector<std::string> gifs = ex::sweep_gifs(*scenario, spec, views, plans, maps, 1);
         std::filesystem::create_directories(std::filesystem::path(prefix).parent_path());

@@ -1,11 +1,11 @@
 #include "panels/stage_heatmap.h"
 
-#include "view/formulas.h"
+#include "attnlab/stage.h"
 
 namespace attnlab::app {
 namespace {
 
-// The inputs (Stage::None here): X's or Z's tokens along one axis, d_model along the other.
+// The inputs (StageId::none here): X's or Z's tokens along one axis, d_model along the other.
 AxisLabels InputLabels(const attnlab::Scenario& s, const attnlab::Matrix& m, bool context) {
   const bool rows = s.layout == attnlab::Layout::rows;
   AxisLabels out;
@@ -31,14 +31,14 @@ StageHeatmap::StageHeatmap(AppState& state, const StageMatrix& mv, float cell, c
     : state_(state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const attnlab::Trace& trace = state.document.GetTrace();
-  const bool per_head = mv.stage != Stage::Concat && mv.stage != Stage::Wo && mv.stage != Stage::Output;
+  const bool per_head = mv.stage != StageId::concat && mv.stage != StageId::W_o && mv.stage != StageId::output;
   const int head = per_head ? mv.head : -1;
-  labels_ = mv.stage == Stage::None ? InputLabels(s, *mv.m, s.Z && mv.m == &*s.Z)
+  labels_ = mv.stage == StageId::none ? InputLabels(s, *mv.m, s.Z && mv.m == &*s.Z)
                                     : StageLabels(mv.stage, s, int(mv.m->rows()), int(mv.m->cols()));
   const int d_k = trace.heads.empty() ? 0 : HeadDk(s, trace.heads[std::size_t(std::max(0, mv.head))]);
-  formula_ = mv.stage == Stage::None ? std::string() : StageFormula(mv.stage, s, std::max(0, mv.head), d_k);
+  formula_ = mv.stage == StageId::none ? std::string() : attnlab::stage_formula(mv.stage, s, std::max(0, mv.head), d_k);
   // "weights/0" as the layout dumps have always named it; the inputs by their title.
-  id_ = std::string(id_prefix) + (mv.stage == Stage::None ? mv.title : StageName(mv.stage)) + "/" +
+  id_ = std::string(id_prefix) + (mv.stage == StageId::none ? mv.title : stage_name(mv.stage)) + "/" +
         std::to_string(mv.head);
   spec_.id = id_.c_str();
   spec_.title = mv.title;
@@ -59,7 +59,7 @@ StageHeatmap::StageHeatmap(AppState& state, const StageMatrix& mv, float cell, c
   spec_.data_version = mv.version;
   // W_o and the inputs are the Scenario's own matrices; every other stage belongs to the (maybe
   // older) trace.
-  const bool scenario_matrix = mv.stage == Stage::Wo || mv.stage == Stage::None;
+  const bool scenario_matrix = mv.stage == StageId::W_o || mv.stage == StageId::none;
   spec_.stale = mv.stale || (!scenario_matrix && state.document.TraceStale());
   spec_.stage = mv.stage;
   spec_.head = head;
@@ -67,7 +67,7 @@ StageHeatmap::StageHeatmap(AppState& state, const StageMatrix& mv, float cell, c
 
 HeatmapResult StageHeatmap::Draw() {
   const HeatmapResult r = Heatmap(*state_.heatmaps, spec_);
-  if (r.hovered && !spec_.stale && spec_.stage != Stage::None)
+  if (r.hovered && !spec_.stale && spec_.stage != StageId::none)
     state_.ui.hovered = {spec_.stage, spec_.head, r.row, r.col};
   return r;
 }

@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "panels/app_state.h"
-#include "view/stage.h"
+#include "view/hovered_cell.h"
 #include "view/stage_labels.h"
 #include "widgets/heatmap.h"
 
 namespace attnlab::app {
 
 struct StageMatrix {
-  Stage stage = Stage::None;
+  StageId stage = StageId::none;
   const char* title = "";
   const attnlab::Matrix* m = nullptr;
   std::uint64_t version = 0;  ///< of m's contents: textures and scans are cached on it

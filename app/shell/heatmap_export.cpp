@@ -24,7 +24,7 @@
 #include "attnlab/export/views.h"
 #include "attnlab/scenario_io.h"
 #include "shell/dialogs.h"
-#include "view/stage.h"
+#include "view/hovered_cell.h"
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
 
@@ -34,10 +34,6 @@ namespace attnlab::app {
 namespace {
 
 namespace ex = attnlab::exporter;
-
-// The pipeline's stage as the exporter (and the CLI) knows it: view/stage.h's names are the CLI's
-// ("scores", "head_output", ...). None and W_o have no exporter view.
-std::optional<ex::Stage> ExporterStage(Stage stage) { return ex::stage_from_name(StageName(stage)); }
 
 ex::Colormaps MapsFor(const AppState& state) {
   return {state.ui.colormap, DivergingFor(state.ui.colormap)};
@@ -202,11 +198,14 @@ FigureExport FigureForHeatmap(AppState& state, const ExportSettings& settings,
   job.style.transparent = settings.transparent;
   job.style.decimals = state.ui.decimals;  // the figure shows what the window shows
   const attnlab::Trace& trace = state.document.GetTrace();
-  const std::optional<ex::Stage> stage = ExporterStage(spec.stage);
-  const int head = stage && ex::per_head(*stage) ? std::max(spec.head, 0) : 0;
-  if (stage && head < static_cast<int>(trace.heads.size())) {
-    job.figure = ex::stage_figure(state.document.GetScenario(), trace, *stage, head, MapsFor(state));
-    job.stem = ex::file_stem(*stage, head);
+  // A stage with an exported figure (stage.h: a caption) exports as the CLI does; the inputs and
+  // W_o as drawn.
+  const StageId stage = spec.stage;
+  const bool exported = attnlab::stage_row(stage).caption != nullptr;
+  const int head = attnlab::per_head(stage) ? std::max(spec.head, 0) : 0;
+  if (exported && head < static_cast<int>(trace.heads.size())) {
+    job.figure = ex::stage_figure(state.document.GetScenario(), trace, stage, head, MapsFor(state));
+    job.stem = ex::file_stem(stage, head);
   } else {
     job.figure = FigureFromSpec(spec);
     job.stem = StemFromTitle(spec.title);
@@ -277,9 +276,9 @@ bool ExportAllViews(AppState& state, const ExportSettings& settings, const std::
     if (settings.svg) formats.push_back(ExportFormat::Svg);
     if (settings.csv) formats.push_back(ExportFormat::Csv);
     const int heads = static_cast<int>(trace.heads.size());
-    for (ex::Stage stage : ex::all_stages()) {
-      if (!ex::has_stage(trace, stage)) continue;
-      for (int h = 0; h < (ex::per_head(stage) ? heads : 1); ++h) {
+    for (StageId stage : attnlab::exported_stages()) {
+      if (!attnlab::has_stage(trace, stage)) continue;
+      for (int h = 0; h < (attnlab::per_head(stage) ? heads : 1); ++h) {
         FigureExport job;
         job.figure = ex::stage_figure(scenario, trace, stage, h, MapsFor(state));
         job.style = {settings.values, settings.transparent, state.ui.decimals};

@@ -117,15 +117,15 @@ struct Ctx {
 };
 
 // Q, K, V: one token's embedding times one column of the projection, plus the bias.
-void ExplainProjection(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
+void ExplainProjection(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
   const int token = x.cols ? c : r, feature = x.cols ? r : c;
   const attnlab::HeadWeights w = x.model.head(static_cast<std::size_t>(x.h));
-  const bool is_q = stage == Stage::Q;
+  const bool is_q = stage == StageId::Q;
   const attnlab::Matrix& in = is_q ? *x.model.X : x.model.keys();
-  const attnlab::Matrix& W = is_q ? w.W_q : stage == Stage::K ? w.W_k : w.W_v;
-  const attnlab::Vector& b = is_q ? w.b_q : stage == Stage::K ? w.b_k : w.b_v;
-  const char* name = is_q ? "Q" : stage == Stage::K ? "K" : "V";
-  const char lower = is_q ? 'q' : stage == Stage::K ? 'k' : 'v';
+  const attnlab::Matrix& W = is_q ? w.W_q : stage == StageId::K ? w.W_k : w.W_v;
+  const attnlab::Vector& b = is_q ? w.b_q : stage == StageId::K ? w.b_k : w.b_v;
+  const char* name = is_q ? "Q" : stage == StageId::K ? "K" : "V";
+  const char lower = is_q ? 'q' : stage == StageId::K ? 'k' : 'v';
   const char* input = is_q || !x.s.cross_attention() ? "x" : "z";
   const std::string tok = Quoted(is_q ? x.queries : x.keys, token);
   e.title = Cell(name, r, c) + "   token " + tok + ", column " + std::to_string(feature);
@@ -147,10 +147,10 @@ void ExplainProjection(const Ctx& x, Stage stage, int r, int c, Explanation& e) 
 }
 
 // q_i . k_j, term by term; `upto` adds the scaling (and the mask) steps.
-void ExplainScore(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
+void ExplainScore(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
   const int i = x.cols ? c : r, j = x.cols ? r : c;
   const int d_k = int(x.cols ? x.head.Q.rows() : x.head.Q.cols());
-  const char* sname = stage == Stage::Scores ? "scores" : stage == Stage::Scaled ? "scaled" : "masked";
+  const char* sname = stage == StageId::scores ? "scores" : stage == StageId::scaled ? "scaled" : "masked";
   e.title = Cell(sname, r, c) + "   query " + Quoted(x.queries, i) + " vs key " + Quoted(x.keys, j);
   const std::string si = std::to_string(i), sj = std::to_string(j);
   e.formula = x.cols ? "S[" + sj + ", " + si + "] = k_" + sj + " " + kDot + " q_" + si +
@@ -183,7 +183,7 @@ void ExplainScore(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
   if (!why.empty()) {
     e.why_masked = why;
     e.lines.push_back(std::string("masked: ") + kMinus + "\xE2\x88\x9E  (" + why + ")");
-  } else if (stage == Stage::Masked) {
+  } else if (stage == StageId::masked) {
     e.lines.push_back("masked: allowed, unchanged = " + Num(scaled + x.trace.bias_at(std::size_t(x.h), r, c), x.decimals));
   }
 }
@@ -336,8 +336,8 @@ void ExplainEncoding(const Ctx& x, int r, int c, Explanation& e) {
 }
 
 // One rotated coordinate: x cos(p theta) - y sin(p theta), or y cos + x sin for the pair's second.
-void ExplainRotation(const Ctx& x, Stage stage, int r, int c, Explanation& e) {
-  const bool q = stage == Stage::QRot;
+void ExplainRotation(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
+  const bool q = stage == StageId::Q_rot;
   const int token = x.cols ? c : r, d = x.cols ? r : c;
   const attnlab::Matrix& in = q ? x.head.Q : x.head.K;
   const char* name = q ? "Q_rot" : "K_rot";
@@ -382,43 +382,13 @@ void ExplainBias(const Ctx& x, int r, int c, Explanation& e) {
               "| = " + Num(-m * std::fabs(p - k), x.decimals);
 }
 
-// The matrix a cell is read from: its stage's own, or for the derived stages (scaled, masked)
-// the scores they are computed from (same shape).
-const attnlab::Matrix* Source(const attnlab::Scenario& s, const attnlab::Trace& t,
-                              const HoveredCell& cell) {
-  if (cell.stage == Stage::Concat) return &t.concat;
-  if (cell.stage == Stage::Output) return &t.output;
-  if (cell.stage == Stage::Wo) return s.W_o ? &*s.W_o : nullptr;
-  if (cell.stage == Stage::XPos) return &t.X_pos;
-  if (cell.head < 0 || cell.head >= static_cast<int>(t.heads.size())) return nullptr;
-  const attnlab::HeadTrace& h = t.heads[static_cast<std::size_t>(cell.head)];
-  switch (cell.stage) {
-    case Stage::Q: return &h.Q;
-    case Stage::K: return &h.K;
-    case Stage::V: return &h.V;
-    case Stage::QRot: return &h.Q_rot;
-    case Stage::KRot: return &h.K_rot;
-    case Stage::Scores:
-    case Stage::Scaled:
-    case Stage::Bias:
-    case Stage::Masked: return &h.scores;
-    case Stage::Weights: return &h.weights;
-    case Stage::HeadOutput: return &h.output;
-    default: return nullptr;
-  }
-}
-
 // The cell's value as displayed, or nothing when the cell is outside its matrix.
 std::optional<double> DisplayedValue(const attnlab::Scenario& s, const attnlab::Trace& t,
                                      const HoveredCell& cell) {
-  const attnlab::Matrix* m = Source(s, t, cell);
-  if (!m || cell.row < 0 || cell.col < 0 || cell.row >= m->rows() || cell.col >= m->cols())
+  if (cell.stage != StageId::W_o) return attnlab::stage_value(t, cell.stage, cell.head, cell.row, cell.col);
+  if (!s.W_o || cell.row < 0 || cell.col < 0 || cell.row >= s.W_o->rows() || cell.col >= s.W_o->cols())
     return std::nullopt;
-  const auto h = static_cast<std::size_t>(cell.head);
-  if (cell.stage == Stage::Scaled) return t.scaled(h)(cell.row, cell.col);
-  if (cell.stage == Stage::Masked) return t.masked(h)(cell.row, cell.col);
-  if (cell.stage == Stage::Bias) return t.bias_at(h, cell.row, cell.col);
-  return (*m)(cell.row, cell.col);
+  return (*s.W_o)(cell.row, cell.col);
 }
 
 }  // namespace
@@ -485,28 +455,28 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
               decimals};
   const int r = cell.row, c = cell.col;
   switch (cell.stage) {
-    case Stage::Q:
-    case Stage::K:
-    case Stage::V: ExplainProjection(x, cell.stage, r, c, e); break;
-    case Stage::Scores:
-    case Stage::Scaled:
-    case Stage::Masked: ExplainScore(x, cell.stage, r, c, e); break;
-    case Stage::Weights: ExplainWeight(x, r, c, e); break;
-    case Stage::HeadOutput: ExplainHeadOutput(x, r, c, e); break;
-    case Stage::Concat: ExplainConcat(x, r, c, e); break;
-    case Stage::Wo: ExplainWo(x, r, c, e); break;
-    case Stage::Output: ExplainOutput(x, r, c, e); break;
-    case Stage::XPos: ExplainEncoding(x, r, c, e); break;
-    case Stage::QRot:
-    case Stage::KRot:
+    case StageId::Q:
+    case StageId::K:
+    case StageId::V: ExplainProjection(x, cell.stage, r, c, e); break;
+    case StageId::scores:
+    case StageId::scaled:
+    case StageId::masked: ExplainScore(x, cell.stage, r, c, e); break;
+    case StageId::weights: ExplainWeight(x, r, c, e); break;
+    case StageId::head_output: ExplainHeadOutput(x, r, c, e); break;
+    case StageId::concat: ExplainConcat(x, r, c, e); break;
+    case StageId::W_o: ExplainWo(x, r, c, e); break;
+    case StageId::output: ExplainOutput(x, r, c, e); break;
+    case StageId::X_pos: ExplainEncoding(x, r, c, e); break;
+    case StageId::Q_rot:
+    case StageId::K_rot:
       if (!model.rope) return e;
       ExplainRotation(x, cell.stage, r, c, e);
       break;
-    case Stage::Bias:
+    case StageId::bias:
       if (!trace.has_bias()) return e;
       ExplainBias(x, r, c, e);
       break;
-    case Stage::None: return e;
+    case StageId::none: return e;
   }
   if (cell.head >= 0 && model.num_heads > 1)
     e.title += "   (head " + std::to_string(cell.head + 1) + ")";

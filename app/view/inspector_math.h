@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "view/stage.h"
+#include "view/hovered_cell.h"
 #include "attnlab/model.h"
 #include "attnlab/scenario.h"
 #include "attnlab/trace.h"

@@ -75,11 +75,12 @@ const attnlab::Matrix* GradientOf(const SensitivityMap& map, const std::string& 
 
 std::vector<SensitiveCell> LargestGradients(const SensitivityMap& map, std::size_t count) {
   std::vector<SensitiveCell> all;
-  for (const SensitivityGradient& g : map.gradients)
+  for (const SensitivityGradient& g : map.gradients) {
+    const attnlab::CellRef source = attnlab::parse_cell_ref(g.source);
     for (Eigen::Index r = 0; r < g.values.rows(); ++r)
       for (Eigen::Index c = 0; c < g.values.cols(); ++c)
-        if (g.values(r, c) != 0.0)
-          all.push_back({g.source + "[" + std::to_string(r) + "][" + std::to_string(c) + "]", g.values(r, c)});
+        if (g.values(r, c) != 0.0) all.push_back({source.at(long(r), long(c)).text(), g.values(r, c)});
+  }
   const std::size_t n = std::min(count, all.size());
   std::partial_sort(all.begin(), all.begin() + long(n), all.end(),
                     [](const SensitiveCell& a, const SensitiveCell& b) { return std::abs(a.grad) > std::abs(b.grad); });
@@ -96,8 +97,7 @@ std::string CellMeaning(const attnlab::Scenario& s, const std::string& cell) {
     if (token < 0 || token >= long(tokens.size())) return {};
     return "token " + tokens[std::size_t(token)] + ", coordinate " + std::to_string(coordinate);
   }
-  if (ref.head >= 0) return (ref.kv ? "K/V head " : "head ") + std::to_string(ref.head + 1);
-  return {};
+  return attnlab::head_words(ref);
 }
 
 const SensitivityMap& SensitivityCache::Get(const attnlab::Scenario& s, std::uint64_t version, const std::string& target) {

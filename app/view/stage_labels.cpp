@@ -13,41 +13,10 @@ std::vector<std::string> Named(const std::vector<std::string>& given, int n, con
   return out;
 }
 
-// Token axis / width axis of each stage in the rows layout: (row kind, col kind).
-enum class Axis { Queries, Keys, Width };
-
-struct StageAxes {
-  Axis rows, cols;
-  const char* row_name;
-  const char* col_name;
-};
-
-StageAxes RowsLayoutAxes(Stage stage) {
-  switch (stage) {
-    case Stage::XPos: return {Axis::Queries, Axis::Width, "queries", "d_x"};
-    case Stage::Q:
-    case Stage::QRot: return {Axis::Queries, Axis::Width, "queries", "d_k"};
-    case Stage::K:
-    case Stage::KRot: return {Axis::Keys, Axis::Width, "keys", "d_k"};
-    case Stage::V: return {Axis::Keys, Axis::Width, "keys", "d_v"};
-    case Stage::Scores:
-    case Stage::Scaled:
-    case Stage::Bias:
-    case Stage::Masked:
-    case Stage::Weights: return {Axis::Queries, Axis::Keys, "queries", "keys"};
-    case Stage::HeadOutput: return {Axis::Queries, Axis::Width, "queries", "d_v"};
-    case Stage::Concat: return {Axis::Queries, Axis::Width, "queries", "H\xC2\xB7" "d_v"};
-    case Stage::Wo: return {Axis::Width, Axis::Width, "H\xC2\xB7" "d_v", "d_out"};
-    case Stage::Output: return {Axis::Queries, Axis::Width, "queries", "d_out"};
-    case Stage::None: break;
-  }
-  return {Axis::Width, Axis::Width, nullptr, nullptr};
-}
-
-std::vector<std::string> LabelsFor(Axis axis, const attnlab::Scenario& s, int n) {
+std::vector<std::string> LabelsFor(attnlab::StageAxis axis, const attnlab::Scenario& s, int n) {
   std::vector<std::string> tokens;
-  if (axis == Axis::Queries) tokens = QueryTokenLabels(s);
-  if (axis == Axis::Keys) tokens = KeyTokenLabels(s);
+  if (axis == attnlab::StageAxis::queries) tokens = QueryTokenLabels(s);
+  if (axis == attnlab::StageAxis::keys) tokens = KeyTokenLabels(s);
   return static_cast<int>(tokens.size()) == n ? tokens : IndexLabels(n);
 }
 
@@ -69,18 +38,16 @@ std::vector<std::string> IndexLabels(int n) {
   return out;
 }
 
-AxisLabels StageLabels(Stage stage, const attnlab::Scenario& s, int rows, int cols) {
-  StageAxes axes = RowsLayoutAxes(stage);
-  if (s.layout == attnlab::Layout::columns) {
-    // Columns layout: every matrix is the transpose of its rows-layout counterpart.
-    std::swap(axes.rows, axes.cols);
-    std::swap(axes.row_name, axes.col_name);
-  }
+AxisLabels StageLabels(StageId stage, const attnlab::Scenario& s, int rows, int cols) {
+  const attnlab::StageRow& row = attnlab::stage_row(stage);
+  attnlab::StageAxis row_axis = row.rows, col_axis = row.cols;
+  // Columns layout: every matrix is the transpose of its rows-layout counterpart.
+  if (s.layout == attnlab::Layout::columns) std::swap(row_axis, col_axis);
   AxisLabels out;
-  out.rows = LabelsFor(axes.rows, s, rows);
-  out.cols = LabelsFor(axes.cols, s, cols);
-  out.row_axis = axes.row_name;
-  out.col_axis = axes.col_name;
+  out.rows = LabelsFor(row_axis, s, rows);
+  out.cols = LabelsFor(col_axis, s, cols);
+  out.row_axis = attnlab::axis_name(row_axis);
+  out.col_axis = attnlab::axis_name(col_axis);
   return out;
 }
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "view/stage.h"
 #include "attnlab/scenario.h"
+#include "attnlab/stage.h"
 
 namespace attnlab::app {
 
@@ -22,6 +22,6 @@ std::vector<std::string> IndexLabels(int n);
 
 /// Labels for `stage` (rows x cols as displayed). `rows`/`cols` are the displayed shape, used for
 /// the width axes.
-AxisLabels StageLabels(Stage stage, const attnlab::Scenario& s, int rows, int cols);
+AxisLabels StageLabels(StageId stage, const attnlab::Scenario& s, int rows, int cols);
 
 }  // namespace attnlab::app

@@ -10,7 +10,7 @@
 #include "attnlab/scenario.h"
 #include "attnlab/trace.h"
 #include "attnlab/trace_diff.h"
-#include "view/stage.h"
+#include "view/hovered_cell.h"
 
 namespace attnlab::app {
 
@@ -23,7 +23,7 @@ struct TraceReference {
 
 /// One stage of the comparison, every matrix as stored (the trace's layout).
 struct StageComparison {
-  Stage stage = Stage::None;  ///< None for Z_pos (no hover)
+  StageId stage = StageId::none;  ///< None for Z_pos (no hover)
   attnlab::StageDiff diff;    ///< name, head (-1: not per head), max |current - reference|, its cell
   attnlab::Matrix current, reference;
   /// current - reference; -infinity where the cell is masked in both (drawn hatched); NaN where
@@ -39,6 +39,6 @@ std::vector<StageComparison> CompareHead(const attnlab::Trace& current, const at
 
 /// The reference's value of the cell the mouse is over (`stage` of head `head`, row and column as
 /// stored); false when the reference has no such stage or cell.
-bool ReferenceValue(const attnlab::Trace& reference, Stage stage, int head, int row, int col, double* value);
+bool ReferenceValue(const attnlab::Trace& reference, StageId stage, int head, int row, int col, double* value);
 
 }  // namespace attnlab::app

@@ -6,7 +6,7 @@
 
 #include "attnlab/colormap.h"
 #include "attnlab/number_format.h"
-#include "view/stage.h"
+#include "view/hovered_cell.h"
 
 namespace attnlab::app {
 

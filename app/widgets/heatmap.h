@@ -18,7 +18,7 @@
 #include "view/frame_work.h"
 #include "view/heatmap_pooling.h"
 #include "view/heatmap_scan.h"
-#include "view/stage.h"
+#include "view/hovered_cell.h"
 
 namespace attnlab::app {
 
@@ -64,7 +64,7 @@ struct HeatmapSpec {
   bool hidden = false;
   const std::vector<std::pair<int, int>>* outlined = nullptr;  ///< cells (row, col) to outline
   bool cell_tooltip = true;  ///< the hovered cell's value as a tooltip (false: the caller draws its own)
-  Stage stage = Stage::None;                     ///< identifies the matrix for hover and dumps
+  StageId stage = StageId::none;                     ///< identifies the matrix for hover and dumps
   int head = -1;
 };
 
@@ -78,7 +78,7 @@ struct DrawnLabels {
 struct HeatmapPlacement {
   std::string window;  ///< ImGui window the heatmap is in
   std::string id;
-  Stage stage = Stage::None;
+  StageId stage = StageId::none;
   int head = -1;
   int rows = 0, cols = 0;
   float x0 = 0, y0 = 0;  ///< top-left of cell (0, 0), in window coordinates (pixels / fb scale)

@@ -222,6 +222,33 @@ std::string CellRef::text() const {
   return t;
 }
 
+CellRef CellRef::at(long row, long col) const {
+  CellRef cell = *this;
+  cell.index = {row, col};
+  return cell;
+}
+
+std::optional<CellRef> stage_cell_ref(StageId stage, int head, long row, long col) {
+  const StageRow& r = stage_row(stage);
+  if (!r.cell_name) return std::nullopt;
+  CellRef ref;
+  ref.name = r.cell_name;
+  ref.head = r.per_head ? head : -1;
+  return ref.at(row, col);
+}
+
+std::string head_words(const CellRef& ref) {
+  if (ref.head < 0) return {};
+  return (ref.kv ? "K/V head " : "head ") + std::to_string(ref.head + 1);
+}
+
+std::string cell_ref_words(const CellRef& ref) {
+  CellRef plain = ref;
+  plain.head = -1;
+  plain.kv = false;
+  return ref.head < 0 ? plain.text() : plain.text() + " of " + head_words(ref);
+}
+
 CellRef parse_cell_ref(const std::string& text) {
   std::optional<CellRef> ref = read_cell_ref(text);
   if (!ref)

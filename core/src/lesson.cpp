@@ -9,18 +9,21 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const char* kNames[] = {"inputs", "Q",           "K",     "V",      "scores",
-                                  "scaled", "masked",      "weights", "head_output", "heads",
-                                  "concat", "W_o",         "output",  "X_pos",       "Q_rot",
-                                  "K_rot",  "bias"};
-static_assert(std::size(kNames) == std::size_t(kStepKinds), "a name for every StepKind");
 constexpr std::size_t kMaxCaption = 2000;
 constexpr std::size_t kMaxSteps = 200;
 
 std::string kind_list() {
   std::string out;
-  for (const char* name : kNames) out += std::string(out.empty() ? "" : ", ") + name;
+  for (StageId id : lesson_stages()) out += std::string(out.empty() ? "" : ", ") + stage_name(id);
   return out;
+}
+
+// A stage a lesson step can show, by its name in the file.
+std::optional<StageId> step_stage(const json& name) {
+  if (!name.is_string()) return std::nullopt;
+  const std::optional<StageId> id = stage_from_name(name.get<std::string>());
+  if (!id || stage_row(*id).lesson_order < 0) return std::nullopt;
+  return id;
 }
 
 // What a value is, as the loader's messages say it: string "x", 3, an array of 2, ...
@@ -48,7 +51,7 @@ Step parse_step(const json& v, const std::string& field) {
       refuse(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight)");
   if (!v.contains("stage")) refuse(field + ".stage", "expected one of " + kind_list() + ", got nothing");
   const json& stage = v["stage"];
-  const std::optional<StepKind> kind = stage.is_string() ? step_kind_from_name(stage.get<std::string>()) : std::nullopt;
+  const std::optional<StageId> kind = step_stage(stage);
   if (!kind) refuse(field + ".stage", "expected one of " + kind_list() + ", got " + what(stage));
   Step step;
   step.kind = *kind;
@@ -81,48 +84,25 @@ Step parse_step(const json& v, const std::string& field) {
 
 }  // namespace
 
-const char* step_kind_name(StepKind kind) { return kNames[static_cast<int>(kind)]; }
-
-std::optional<StepKind> step_kind_from_name(const std::string& name) {
-  for (std::size_t i = 0; i < std::size(kNames); ++i)
-    if (name == kNames[i]) return static_cast<StepKind>(i);
-  return std::nullopt;
-}
-
-bool per_head(StepKind kind) {
-  return kind != StepKind::inputs && kind != StepKind::heads && kind != StepKind::concat &&
-         kind != StepKind::W_o && kind != StepKind::output && kind != StepKind::X_pos;
-}
-
-bool has_stage(StepKind kind, const Trace& t) {
-  switch (kind) {
-    case StepKind::X_pos: return t.X_pos.size() > 0;
-    case StepKind::Q_rot:
-    case StepKind::K_rot: return t.has_rope();
-    case StepKind::bias: return t.has_bias();
-    default: return true;
-  }
-}
-
 Lesson default_lesson(const Scenario& s) {
   Lesson lesson;
   lesson.title = s.title;
-  auto add = [&lesson](StepKind kind, bool predict = false) { lesson.steps.push_back({kind, -1, {}, predict, {}}); };
-  add(StepKind::inputs);
-  if (s.positional_encoding == PositionalEncoding::sinusoidal) add(StepKind::X_pos);
-  for (StepKind k : {StepKind::Q, StepKind::K, StepKind::V}) add(k);
-  if (s.rope) add(StepKind::Q_rot), add(StepKind::K_rot);
-  add(StepKind::scores);
-  if (s.scale.kind != Scale::Kind::none) add(StepKind::scaled);
-  if (s.alibi) add(StepKind::bias);
-  if (!s.mask.empty() || s.alibi) add(StepKind::masked);
-  add(StepKind::weights, true);
-  add(StepKind::head_output);
+  auto add = [&lesson](StageId kind, bool predict = false) { lesson.steps.push_back({kind, -1, {}, predict, {}}); };
+  add(StageId::inputs);
+  if (s.positional_encoding == PositionalEncoding::sinusoidal) add(StageId::X_pos);
+  for (StageId k : {StageId::Q, StageId::K, StageId::V}) add(k);
+  if (s.rope) add(StageId::Q_rot), add(StageId::K_rot);
+  add(StageId::scores);
+  if (s.scale.kind != Scale::Kind::none) add(StageId::scaled);
+  if (s.alibi) add(StageId::bias);
+  if (!s.mask.empty() || s.alibi) add(StageId::masked);
+  add(StageId::weights, true);
+  add(StageId::head_output);
   const bool several = s.head_count() > 1;
-  if (several) add(StepKind::heads);
-  if (several) add(StepKind::concat);
-  if (s.W_o) add(StepKind::W_o);
-  if (several || s.W_o) add(StepKind::output);
+  if (several) add(StageId::heads);
+  if (several) add(StageId::concat);
+  if (s.W_o) add(StageId::W_o);
+  if (several || s.W_o) add(StageId::output);
   return lesson;
 }
 
@@ -154,7 +134,7 @@ Lesson lesson_of(const Scenario& s) {
 json to_json(const Lesson& lesson) {
   json steps = json::array();
   for (const Step& step : lesson.steps) {
-    json v = {{"stage", step_kind_name(step.kind)}};
+    json v = {{"stage", stage_name(step.kind)}};
     if (step.head >= 0) v["head"] = step.head;
     if (!step.caption.empty()) v["caption"] = step.caption;
     if (step.predict) v["predict"] = true;

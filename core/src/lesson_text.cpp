@@ -1,5 +1,5 @@
-// The words of a lesson's step: title, formula in the layout's notation, and an explanation in
-// the live numbers. Also the window's formula strip (app/view/formulas.h adapts these).
+// The words of a lesson's step: title, formula in the layout's notation (stage.h), and an
+// explanation in the live numbers.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -11,47 +11,6 @@
 
 namespace attnlab::lesson {
 namespace {
-
-/// The projections `which` ('q', 'k', 'v') of `head` comes from: the full ones, the head's own,
-/// or for keys and values shared through kv_heads, its key/value head's.
-const Projections& projections(const Scenario& s, int head, char which = 'q') {
-  if (!s.per_head()) return s.full;
-  if (which != 'q' && !s.kv_heads.empty())
-    return s.kv_heads[static_cast<std::size_t>(head / std::max(1, s.head_count() / s.kv_head_count()))];
-  return s.heads[static_cast<std::size_t>(head)];
-}
-
-bool has_bias(const Scenario& s, int head, char which) {
-  const Projections& p = projections(s, head, which);
-  return which == 'q' ? p.b_q.has_value() : which == 'k' ? p.b_k.has_value() : p.b_v.has_value();
-}
-
-// "Q = X W_q + b_q" in rows, "Q = W_q X + b_q 1^T" in columns; identity projections drop W.
-std::string projection(const Scenario& s, int head, char which) {
-  const bool rows = s.layout == Layout::rows;
-  const char* input = which == 'q' || !s.cross_attention() ? "X" : "Z";
-  const std::string name(1, static_cast<char>(std::toupper(which)));
-  const Projections& p = projections(s, head, which);
-  const bool has_w = which == 'q' ? p.W_q.has_value() : which == 'k' ? p.W_k.has_value() : p.W_v.has_value();
-  const std::string w = std::string("W_") + which + (s.head_count() > 1 ? "\xE2\x81\xBD\xCA\xB0\xE2\x81\xBE" : "");
-  std::string out = name + " = ";
-  if (!has_w)
-    out += input;
-  else
-    out += rows ? std::string(input) + " " + w : w + " " + input;
-  if (has_bias(s, head, which)) out += std::string(" + b_") + which + (rows ? "" : " 1^T");
-  return out;
-}
-
-// d_k of `head`: its W_q's width (rows layout) or height (columns); without W_q, X's width
-// split among the heads.
-int d_k_of(const Scenario& s, int head) {
-  const bool rows = s.layout == Layout::rows;
-  const Projections& p = projections(s, head);
-  const int split = s.per_head() ? 1 : std::max(1, s.head_count());
-  if (p.W_q) return int(rows ? p.W_q->cols() : p.W_q->rows()) / split;
-  return int(rows ? s.X.cols() : s.X.rows()) / split;
-}
 
 std::string num(double v) { return format_trimmed(v, 2); }
 std::string in_quotes(const std::string& label) { return "'" + label + "'"; }
@@ -171,18 +130,18 @@ std::string explain_heads(const Context& c) {
 
 /// The positional stages, with the live numbers; a stage the trace lacks says what turns it on.
 std::string explain_positional(const Context& c, const Step& step) {
-  if (!has_stage(step.kind, c.t))
-    return step.kind == StepKind::X_pos ? "No positional encoding now: set Positions > encoding to sinusoidal."
-           : step.kind == StepKind::bias ? "ALiBi is off now: turn it on in Positions."
+  if (!has_stage(c.t, step.kind))
+    return step.kind == StageId::X_pos ? "No positional encoding now: set Positions > encoding to sinusoidal."
+           : step.kind == StageId::bias ? "ALiBi is off now: turn it on in Positions."
                                          : "RoPE is off now: turn it on in Positions.";
   const std::string first = in_quotes(c.queries.front());
   switch (step.kind) {
-    case StepKind::X_pos:
+    case StageId::X_pos:
       return "Each token's embedding plus a pattern of sines and cosines of its position, so that order "
              "reaches the projections: " + first + " becomes " + c.vector_of(c.t.X_pos, 0) + ".";
-    case StepKind::Q_rot:
-    case StepKind::K_rot: {
-      const bool q = step.kind == StepKind::Q_rot;
+    case StageId::Q_rot:
+    case StageId::K_rot: {
+      const bool q = step.kind == StageId::Q_rot;
       const Matrix& m = q ? c.h.Q_rot : c.h.K_rot;
       const std::vector<std::string>& names = q ? c.queries : c.keys;
       const std::size_t last = names.size() - 1;
@@ -190,7 +149,7 @@ std::string explain_positional(const Context& c, const Step& step) {
              "position; lengths stay, directions change. " + in_quotes(names[last]) + " becomes " +
              c.vector_of(m, int(last)) + ". The scores then depend only on how far apart two tokens are.";
     }
-    case StepKind::bias: {
+    case StageId::bias: {
       const int i = int(c.queries.size()) - 1;
       return "Head " + std::to_string(c.head + 1) + " subtracts " + num(c.t.slopes[std::size_t(c.head)]) +
              " per position of distance: far keys lose score before the softmax. " + in_quotes(c.queries[std::size_t(i)]) +
@@ -204,18 +163,6 @@ std::string shape(const Matrix& m) { return std::to_string(m.rows()) + "\xC3\x97
 
 }  // namespace
 
-std::string scale_description(const Scenario& s, int d_k) {
-  switch (s.scale.kind) {
-    case Scale::Kind::inv_sqrt_dk:
-      return "1/\xE2\x88\x9A" "d_k = 1/\xE2\x88\x9A" + std::to_string(d_k) + " = " +
-             format_trimmed(1.0 / std::sqrt(double(d_k)), 4);
-    case Scale::Kind::none: return "1 (unscaled)";
-    case Scale::Kind::value:
-      return format_trimmed(s.scale.value, 4) + " (temperature T = " + format_trimmed(1.0 / s.scale.value, 4) + ")";
-  }
-  return {};
-}
-
 std::string attention_summary(const Scenario& s) {
   const bool rows = s.layout == Layout::rows;
   std::string scale;
@@ -228,75 +175,15 @@ std::string attention_summary(const Scenario& s) {
               : "A = softmax_col(" + k + "^T " + q + scale + mask + "),  Y = V A" + out;
 }
 
-std::string stage_formula(StepKind kind, const Scenario& s, int head, int d_k) {
-  const bool rows = s.layout == Layout::rows;
-  switch (kind) {
-    case StepKind::inputs: {
-      const std::string x = rows ? "X: one row per token" : "X: one column per token";
-      return s.cross_attention() ? x + " (the queries'); Z likewise (the keys' and values')" : x;
-    }
-    case StepKind::Q: return projection(s, head, 'q');
-    case StepKind::K: return projection(s, head, 'k');
-    case StepKind::V: return projection(s, head, 'v');
-    case StepKind::X_pos: return "X + PE,  PE(p, 2i) = sin(p / 10000^(2i/d)),  PE(p, 2i+1) = cos(p / 10000^(2i/d))";
-    case StepKind::Q_rot:
-    case StepKind::K_rot:
-      return std::string(kind == StepKind::Q_rot ? "q" : "k") +
-             "\xE2\x80\xB2 = (x cos p\xCE\xB8_i \xE2\x88\x92 y sin p\xCE\xB8_i,  y cos p\xCE\xB8_i + x sin p\xCE\xB8_i) per pair,  "
-             "\xCE\xB8_i = base^(\xE2\x88\x92" "2i/R)";
-    case StepKind::scores:
-      if (s.rope) return rows ? "S = Q_rot K_rot^T" : "S = K_rot^T Q_rot";
-      return rows ? "S = Q K^T" : "S = K^T Q";
-    case StepKind::scaled: return "S\xE2\x80\xB2 = S \xC2\xB7 " + scale_description(s, d_k);
-    case StepKind::bias: return "B = \xE2\x88\x92m |p_i \xE2\x88\x92 c_j|  (ALiBi, one slope m per head)";
-    case StepKind::masked:
-      return s.alibi ? "S\xE2\x80\xB3 = S\xE2\x80\xB2 + B, \xE2\x88\x92\xE2\x88\x9E where masked"
-                     : "S\xE2\x80\xB3 = S\xE2\x80\xB2, \xE2\x88\x92\xE2\x88\x9E where masked";
-    case StepKind::weights:
-    case StepKind::heads:
-      return rows ? "A = softmax(S\xE2\x80\xB3) along each row" : "A = softmax(S\xE2\x80\xB3) down each column";
-    case StepKind::head_output: return rows ? "Y = A V" : "Y = V A";
-    case StepKind::concat:
-      return rows ? "[Y\xE2\x82\x81 \xE2\x80\xA6 Y_H] side by side" : "[Y\xE2\x82\x81; \xE2\x80\xA6; Y_H] stacked";
-    case StepKind::W_o: return rows ? "H\xC2\xB7" "d_v \xC3\x97 d_out" : "d_out \xC3\x97 H\xC2\xB7" "d_v";
-    case StepKind::output: {
-      const bool bias = s.b_o.has_value();
-      if (!s.W_o) return "output = concat";
-      return rows ? std::string("concat W_o") + (bias ? " + b_o" : "") : std::string("W_o concat") + (bias ? " + b_o 1^T" : "");
-    }
-  }
-  return {};
-}
-
 std::string step_title(const Step& step, const Scenario& s, int head) {
-  const char* what = "";
-  switch (step.kind) {
-    case StepKind::inputs: what = "The inputs: one vector per token"; break;
-    case StepKind::Q: what = "Queries: what each token looks for"; break;
-    case StepKind::K: what = "Keys: what each token offers"; break;
-    case StepKind::V: what = "Values: what each token passes on"; break;
-    case StepKind::scores: what = "Scores: every query against every key"; break;
-    case StepKind::scaled: what = "Scaled scores"; break;
-    case StepKind::masked: what = "The mask: keys a query may not see"; break;
-    case StepKind::weights: what = "Attention weights: a softmax per query"; break;
-    case StepKind::head_output: what = "The head's output: values mixed by the weights"; break;
-    case StepKind::heads: what = "Every head's weights"; break;
-    case StepKind::concat: what = "The heads' outputs, concatenated"; break;
-    case StepKind::W_o: what = "W_o: the output projection"; break;
-    case StepKind::output: what = "The output"; break;
-    case StepKind::X_pos: what = "Positions added: X + PE"; break;
-    case StepKind::Q_rot: what = "Queries turned by their positions (RoPE)"; break;
-    case StepKind::K_rot: what = "Keys turned by their positions (RoPE)"; break;
-    case StepKind::bias: what = "ALiBi: a penalty growing with distance"; break;
-  }
-  std::string title = what;
+  std::string title = stage_row(step.kind).step_title;
   if (per_head(step.kind) && s.head_count() > 1) title += " (head " + std::to_string(head + 1) + ")";
   return title;
 }
 
 std::string step_formula(const Step& step, const Scenario& s, int head) {
   head = std::clamp(head, 0, std::max(0, s.head_count() - 1));
-  return stage_formula(step.kind, s, head, d_k_of(s, head));
+  return stage_formula(step.kind, s, head, head_d_k(s, head));
 }
 
 std::string step_explanation(const Step& step, const Scenario& s, const Trace& t, int head) {
@@ -309,36 +196,36 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
   std::vector<std::string> keys = s.cross_attention() ? named(s.context_tokens, n_z, "z") : queries;
   const Context c{s, t, h, head, rows, rows ? "row" : "column", queries, keys};
   switch (step.kind) {
-    case StepKind::inputs:
+    case StageId::inputs:
       return std::string("X holds the ") + std::to_string(n_x) + " tokens as " + c.line + "s of " +
              std::to_string(rows ? s.X.cols() : s.X.rows()) + " numbers: " + in_quotes(queries.front()) +
              " is " + c.vector_of(s.X, 0) + "." +
              (s.cross_attention() ? " Z holds the " + std::to_string(n_z) + " tokens the queries attend to." : "");
-    case StepKind::Q: return explain_projection(c, step, 'q');
-    case StepKind::K: return explain_projection(c, step, 'k');
-    case StepKind::V: return explain_projection(c, step, 'v');
-    case StepKind::scores: return explain_scores(c);
-    case StepKind::scaled:
+    case StageId::Q: return explain_projection(c, step, 'q');
+    case StageId::K: return explain_projection(c, step, 'k');
+    case StageId::V: return explain_projection(c, step, 'v');
+    case StageId::scores: return explain_scores(c);
+    case StageId::scaled:
       return "Every score is multiplied by " + format_trimmed(t.scale, 4) +
              " so that the softmax does not saturate as d_k grows: " + num(c.qk(h.scores, 0, 0)) + " becomes " +
              num(c.qk(h.scores, 0, 0) * t.scale) + ".";
-    case StepKind::masked: return explain_masked(c);
-    case StepKind::weights: return explain_weights(c, step);
-    case StepKind::head_output: return explain_head_output(c, step);
-    case StepKind::heads: return explain_heads(c);
-    case StepKind::concat:
+    case StageId::masked: return explain_masked(c);
+    case StageId::weights: return explain_weights(c, step);
+    case StageId::head_output: return explain_head_output(c, step);
+    case StageId::heads: return explain_heads(c);
+    case StageId::concat:
       return "The " + std::to_string(t.heads.size()) + " heads' outputs " +
              (rows ? "side by side" : "stacked") + ": one " + c.line + " per token, " + shape(t.concat) + " in all.";
-    case StepKind::W_o:
+    case StageId::W_o:
       return s.W_o ? "W_o mixes the concatenated features of every head into the output, " + shape(*s.W_o) + "."
                    : "This scenario has no W_o: the output is the concatenation.";
-    case StepKind::output:
+    case StageId::output:
       return "The final output, " + shape(t.output) + ": " + in_quotes(queries.front()) + " is " +
              c.vector_of(t.output, 0) + ".";
-    case StepKind::X_pos:
-    case StepKind::Q_rot:
-    case StepKind::K_rot:
-    case StepKind::bias: return explain_positional(c, step);
+    case StageId::X_pos:
+    case StageId::Q_rot:
+    case StageId::K_rot:
+    case StageId::bias: return explain_positional(c, step);
   }
   return {};
 }

@@ -23,12 +23,6 @@ std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
                       "heads[h].scores[i][j] or heads[h].output[i][j]");
 }
 
-/// A stage's shape in the rows convention (what trace_cell() checks indices against, transposed for
-/// columns).
-struct StageShape {
-  Eigen::Index rows, cols;
-};
-
 /// Gradients in the rows convention, shaped like the Model's matrices (heads side by side).
 struct ModelGradients {
   Matrix X, keys;        ///< n_x by d_x; n_z by d_z (cross-attention only; else added into X)
@@ -84,7 +78,7 @@ ModelGradients backward(const Model& m, const Trace& t, const TraceCell& target)
   }
   // Output = concat W_o + 1 b_o^T (or concat itself): dconcat = dOut W_o^T.
   Matrix d_concat = Matrix::Zero(n_x, H * d_v);
-  if (target.stage == TraceCell::Stage::output) {
+  if (target.stage == StageId::output) {
     const Matrix d_out = unit(t.output.rows(), t.output.cols(), target);
     if (m.has_W_o()) {
       g.W_o = t.concat.transpose() * d_out;  // H d_v by d_out
@@ -93,30 +87,30 @@ ModelGradients backward(const Model& m, const Trace& t, const TraceCell& target)
     } else {
       d_concat = d_out;
     }
-  } else if (target.stage == TraceCell::Stage::concat) {
+  } else if (target.stage == StageId::concat) {
     d_concat = unit(n_x, H * d_v, target);
   }
 
   for (Eigen::Index h = 0; h < H; ++h) {
     const bool own = target.head == h;
     const bool before_heads =
-        target.stage == TraceCell::Stage::output || target.stage == TraceCell::Stage::concat;
+        target.stage == StageId::output || target.stage == StageId::concat;
     if (!before_heads && !own) continue;  // a head's stages reach no other head's
     const HeadTrace& ht = t.heads[std::size_t(h)];
     const HeadWeights w = m.head(std::size_t(h));
     const Eigen::Index kv = m.kv_head(std::size_t(h));
     // Y = A V: dA = dY V^T, dV = A^T dY (n_z by d_v).
-    Matrix dY = target.stage == TraceCell::Stage::head_output
+    Matrix dY = target.stage == StageId::head_output
                     ? unit(n_x, d_v, target)
                     : Matrix(d_concat.middleCols(h * d_v, d_v));
     if (m.is_off(std::size_t(h))) dY.setZero();  // a switched-off head's output is the constant 0
     Matrix dS;
     Matrix dV = Matrix::Zero(n_z, d_v);
-    if (target.stage == TraceCell::Stage::scores) {
+    if (target.stage == StageId::scores) {
       dS = unit(n_x, n_z, target);
     } else {
       Matrix dA;
-      if (target.stage == TraceCell::Stage::weights) {
+      if (target.stage == StageId::weights) {
         dA = unit(n_x, n_z, target);
       } else {
         dA = dY * ht.V.transpose();
@@ -190,24 +184,10 @@ nlohmann::json projections_to_json(const ProjectionGradients& p) {
 
 TraceCell trace_cell(const Model& m, Layout layout, const CellRef& ref) {
   TraceCell c;
-  const std::string& name = ref.name;
-  if (ref.kv) unknown_stage(ref);
-  if (ref.head < 0) {
-    if (name == "output")
-      c.stage = TraceCell::Stage::output;
-    else if (name == "concat")
-      c.stage = TraceCell::Stage::concat;
-    else
-      unknown_stage(ref);
-  } else {
-    if (name == "weights")
-      c.stage = TraceCell::Stage::weights;
-    else if (name == "scores")
-      c.stage = TraceCell::Stage::scores;
-    else if (name == "output")
-      c.stage = TraceCell::Stage::head_output;
-    else
-      unknown_stage(ref);
+  const std::optional<StageId> stage = ref.kv ? std::nullopt : stage_from_cell_name(ref.name, ref.head >= 0);
+  if (!stage || !stage_row(*stage).target) unknown_stage(ref);
+  c.stage = *stage;
+  if (ref.head >= 0) {
     if (ref.head >= m.num_heads)
       throw ScenarioError(ref.text() + ": no such head (the scenario has " +
                           std::to_string(m.num_heads) + ", numbered from 0)");
@@ -215,16 +195,11 @@ TraceCell trace_cell(const Model& m, Layout layout, const CellRef& ref) {
   }
   if (ref.index.size() != 2)
     throw ScenarioError(ref.text() + ": expected " + ref.source() + "[row][col]");
-  const Eigen::Index n_x = m.X->rows(), n_z = m.keys().rows();
-  StageShape shape{n_x, 0};  // rows convention
-  switch (c.stage) {
-    case TraceCell::Stage::output:
-      shape.cols = m.has_W_o() ? m.W_o->cols() : m.num_heads * m.d_v;
-      break;
-    case TraceCell::Stage::concat: shape.cols = m.num_heads * m.d_v; break;
-    case TraceCell::Stage::head_output: shape.cols = m.d_v; break;
-    default: shape.cols = n_z; break;
-  }
+  const StageDims dims = stage_dims(m);
+  const StageRow& row = stage_row(c.stage);
+  const struct {
+    Eigen::Index rows, cols;
+  } shape{axis_size(row.rows, dims), axis_size(row.cols, dims)};  // rows convention
   const bool rows = layout == Layout::rows;
   const Eigen::Index stored_rows = rows ? shape.rows : shape.cols,
                      stored_cols = rows ? shape.cols : shape.rows;
@@ -245,19 +220,7 @@ Sensitivity sensitivity(const Scenario& s, const CellRef& of) {
 
   Sensitivity out;
   out.of = of;
-  switch (target.stage) {
-    case TraceCell::Stage::output: out.value = t.output(target.row, target.col); break;
-    case TraceCell::Stage::concat: out.value = t.concat(target.row, target.col); break;
-    case TraceCell::Stage::weights:
-      out.value = t.heads[std::size_t(target.head)].weights(target.row, target.col);
-      break;
-    case TraceCell::Stage::scores:
-      out.value = t.heads[std::size_t(target.head)].scores(target.row, target.col);
-      break;
-    case TraceCell::Stage::head_output:
-      out.value = t.heads[std::size_t(target.head)].output(target.row, target.col);
-      break;
-  }
+  out.value = *stage_value(t, target.stage, target.head, target.row, target.col);
   // The positional encoding is added to X (and Z): d/dX = d/d(X + PE).
   out.X = in_layout(g.X, s.layout);
   if (s.Z) out.Z = in_layout(g.keys, s.layout);

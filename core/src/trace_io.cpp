@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "attnlab/head_stats.h"
+#include "attnlab/stage.h"
 
 namespace attnlab {
 
@@ -26,32 +27,17 @@ json matrix_to_json(const Matrix& m) {
 }
 
 std::vector<std::string> head_stage_names(const Trace& t) {
-  std::vector<std::string> names = {"Q", "K", "V"};
-  if (t.has_rope()) names.insert(names.end(), {"Q_rot", "K_rot"});
-  names.insert(names.end(), {"scores", "scaled"});
-  if (t.has_bias()) names.push_back("bias");
-  names.insert(names.end(), {"masked", "weights", "output"});
+  std::vector<std::string> names;
+  for (const StageRow& row : stage_table())
+    if (row.per_head && row.cell_name && has_stage(t, row.id)) names.push_back(row.cell_name);
   return names;
 }
 
 Matrix head_stage(const Trace& t, std::size_t h, const std::string& name) {
-  const HeadTrace& head = t.heads.at(h);
-  if (name == "Q") return head.Q;
-  if (name == "K") return head.K;
-  if (name == "V") return head.V;
-  if (name == "Q_rot") return head.Q_rot;
-  if (name == "K_rot") return head.K_rot;
-  if (name == "bias") return t.bias(h);
-  if (name == "scores") return head.scores;
-  if (name == "scaled") return t.scaled(h);
-  if (name == "masked") {
-    Matrix m;
-    t.masked_into(h, m);
-    return m;
-  }
-  if (name == "weights") return head.weights;
-  if (name == "output") return head.output;
-  throw std::invalid_argument("no head stage named '" + name + "'");
+  const std::optional<StageId> id = stage_from_cell_name(name, true);
+  if (!id) throw std::invalid_argument("no head stage named '" + name + "'");
+  (void)t.heads.at(h);  // a head out of range throws std::out_of_range
+  return stage_matrix(t, *id, int(h));
 }
 
 json trace_to_json(const Trace& trace) {

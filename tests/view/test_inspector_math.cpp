@@ -21,38 +21,38 @@ namespace {
 using attnlab::Matrix;
 using attnlab::app::Explanation;
 using attnlab::app::HoveredCell;
-using attnlab::app::Stage;
+using attnlab::StageId;
 using attnlab::app::SumTerm;
 
 constexpr double kRelative = 1e-12;
 constexpr int kCellsPerMatrix = 40;  // every cell of a small matrix; a stride through a larger one
 
-const Stage kStages[] = {Stage::Q,       Stage::K,          Stage::V,      Stage::Scores,
-                         Stage::Scaled,  Stage::Masked,     Stage::Weights, Stage::HeadOutput,
-                         Stage::Concat,  Stage::Wo,         Stage::Output};
+const StageId kStages[] = {StageId::Q,       StageId::K,          StageId::V,      StageId::scores,
+                         StageId::scaled,  StageId::masked,     StageId::weights, StageId::head_output,
+                         StageId::concat,  StageId::W_o,         StageId::output};
 
-bool PerHead(Stage s) { return s != Stage::Concat && s != Stage::Wo && s != Stage::Output; }
+bool PerHead(StageId s) { return s != StageId::concat && s != StageId::W_o && s != StageId::output; }
 
 // The displayed matrix of a stage (scaled and masked: their own values, materialised).
-Matrix Displayed(const attnlab::Scenario& s, const attnlab::Trace& t, Stage stage, int h) {
+Matrix Displayed(const attnlab::Scenario& s, const attnlab::Trace& t, StageId stage, int h) {
   const auto k = static_cast<std::size_t>(h);
   switch (stage) {
-    case Stage::Q: return t.heads[k].Q;
-    case Stage::K: return t.heads[k].K;
-    case Stage::V: return t.heads[k].V;
-    case Stage::Scores: return t.heads[k].scores;
-    case Stage::Scaled: return t.scaled(k);
-    case Stage::Masked: return t.masked(k);
-    case Stage::Weights: return t.heads[k].weights;
-    case Stage::HeadOutput: return t.heads[k].output;
-    case Stage::Concat: return t.concat;
-    case Stage::Wo: return s.W_o ? *s.W_o : Matrix();
-    case Stage::Output: return t.output;
-    case Stage::XPos: return t.X_pos;
-    case Stage::QRot: return t.heads[k].Q_rot;
-    case Stage::KRot: return t.heads[k].K_rot;
-    case Stage::Bias: return t.bias(k);
-    case Stage::None: break;
+    case StageId::Q: return t.heads[k].Q;
+    case StageId::K: return t.heads[k].K;
+    case StageId::V: return t.heads[k].V;
+    case StageId::scores: return t.heads[k].scores;
+    case StageId::scaled: return t.scaled(k);
+    case StageId::masked: return t.masked(k);
+    case StageId::weights: return t.heads[k].weights;
+    case StageId::head_output: return t.heads[k].output;
+    case StageId::concat: return t.concat;
+    case StageId::W_o: return s.W_o ? *s.W_o : Matrix();
+    case StageId::output: return t.output;
+    case StageId::X_pos: return t.X_pos;
+    case StageId::Q_rot: return t.heads[k].Q_rot;
+    case StageId::K_rot: return t.heads[k].K_rot;
+    case StageId::bias: return t.bias(k);
+    case StageId::none: break;
   }
   return {};
 }
@@ -63,9 +63,9 @@ std::map<std::string, double>& Worst() {
   return worst;
 }
 
-void ExpectSum(const std::string& where, Stage stage, double sum, double magnitude, double expected) {
+void ExpectSum(const std::string& where, StageId stage, double sum, double magnitude, double expected) {
   const double err = std::fabs(sum - expected) / std::max(magnitude, 1e-300);
-  double& worst = Worst()[attnlab::app::StageName(stage)];
+  double& worst = Worst()[attnlab::stage_name(stage)];
   worst = std::max(worst, err);
   EXPECT_LE(err, kRelative) << where << ": terms sum to " << sum << ", the cell is " << expected
                             << " (relative error " << err << ")";
@@ -73,7 +73,7 @@ void ExpectSum(const std::string& where, Stage stage, double sum, double magnitu
 
 // The written sum: terms (plus a bias) add up to the value when none is elided; when some are,
 // the first kFirstTerms are shown in order and the count adds up.
-void CheckSum(const std::string& where, Stage stage, const Explanation& e, int n_terms, double bias,
+void CheckSum(const std::string& where, StageId stage, const Explanation& e, int n_terms, double bias,
               double expected) {
   ASSERT_EQ(static_cast<int>(e.terms.size()) + e.omitted, n_terms) << where;
   EXPECT_FALSE(e.written.empty()) << where;
@@ -108,7 +108,7 @@ void CheckWeight(const std::string& where, const attnlab::Trace& t, int h, int i
   double sum = 0;
   for (int k = 0; k < n; ++k) sum += at(i, k) == -INFINITY ? 0.0 : std::exp(at(i, k) - max);
   const double expected = at(i, j) == -INFINITY ? 0.0 : std::exp(at(i, j) - max) / sum;
-  ExpectSum(where, Stage::Weights, e.value, std::max(expected, 1e-300), expected);
+  ExpectSum(where, StageId::weights, e.value, std::max(expected, 1e-300), expected);
   for (const SumTerm& term : e.terms)
     if (term.highlight) {
       EXPECT_EQ(term.value, e.value) << where << ": the highlighted key is the inspected cell";
@@ -126,13 +126,13 @@ TEST(InspectorMath, EveryStageExplainsTheTracesOwnNumbers) {
     const attnlab::Model model = attnlab::resolve(s);
     const attnlab::Trace t = attnlab::compute(s);
     const bool cols = s.layout == attnlab::Layout::columns;
-    for (Stage stage : kStages)
+    for (StageId stage : kStages)
       for (int h = 0; h < (PerHead(stage) ? model.num_heads : 1); ++h) {
         const Matrix m = Displayed(s, t, stage, h);
         const int cells = int(m.size()), step = std::max(1, cells / kCellsPerMatrix);
         for (int k = 0; k < cells; k += step) {
           const int r = int(k / m.cols()), col = int(k % m.cols());
-          const std::string where = c.name + " " + attnlab::app::StageName(stage) + " head " +
+          const std::string where = c.name + " " + attnlab::stage_name(stage) + " head " +
                                     std::to_string(h) + " [" + std::to_string(r) + ", " +
                                     std::to_string(col) + "]";
           const Explanation e =
@@ -143,31 +143,31 @@ TEST(InspectorMath, EveryStageExplainsTheTracesOwnNumbers) {
           const int i = cols ? col : r, j = cols ? r : col;  // rows-convention (query, key / column)
           const attnlab::HeadWeights w = model.head(std::size_t(h));
           switch (stage) {
-            case Stage::Q: CheckSum(where, stage, e, int(model.X->cols()), w.b_q(j), e.value); break;
-            case Stage::K: CheckSum(where, stage, e, int(model.keys().cols()), w.b_k(j), e.value); break;
-            case Stage::V: CheckSum(where, stage, e, int(model.keys().cols()), w.b_v(j), e.value); break;
-            case Stage::Scores:
-            case Stage::Scaled:
-            case Stage::Masked: {
+            case StageId::Q: CheckSum(where, stage, e, int(model.X->cols()), w.b_q(j), e.value); break;
+            case StageId::K: CheckSum(where, stage, e, int(model.keys().cols()), w.b_k(j), e.value); break;
+            case StageId::V: CheckSum(where, stage, e, int(model.keys().cols()), w.b_v(j), e.value); break;
+            case StageId::scores:
+            case StageId::scaled:
+            case StageId::masked: {
               const double score = t.heads[std::size_t(h)].scores(r, col);
               CheckSum(where, stage, e, model.d_k, 0.0, score);
               EXPECT_EQ(e.why_masked.empty(), bool(t.allowed(r, col))) << where << ": " << e.why_masked;
-              if (stage == Stage::Masked && !t.allowed(r, col)) {
+              if (stage == StageId::masked && !t.allowed(r, col)) {
                 EXPECT_EQ(e.value, -INFINITY) << where;
               }
               break;
             }
-            case Stage::Weights:
+            case StageId::weights:
               CheckWeight(where, t, h, i, j, cols, e);
               if (!t.allowed(r, col)) {
                 EXPECT_FALSE(e.why_masked.empty()) << where;
               }
               break;
-            case Stage::HeadOutput:
+            case StageId::head_output:
               CheckSum(where, stage, e, int(cols ? t.heads[0].weights.rows() : t.heads[0].weights.cols()),
                        0.0, e.value);
               break;
-            case Stage::Output:
+            case StageId::output:
               if (model.has_W_o()) CheckSum(where, stage, e, int(model.W_o->rows()), model.b_o(j), e.value);
               break;
             default: break;
@@ -184,12 +184,12 @@ TEST(InspectorMath, CellsOutsideTheirMatrixOrStageNoneAreNotExplained) {
   const attnlab::Scenario s = attnlab::view_testing::made_cases().front().scenario;
   const attnlab::Model model = attnlab::resolve(s);
   const attnlab::Trace t = attnlab::compute(s);
-  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::None, 0, 0, 0}, 2).valid);
-  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Weights, 0, 5, 0}, 2).valid);
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {StageId::none, 0, 0, 0}, 2).valid);
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {StageId::weights, 0, 5, 0}, 2).valid);
   EXPECT_FALSE(
-      attnlab::app::Explain(s, model, t, {Stage::Weights, 3, 0, 0}, 2).valid);  // 3 heads: 0..2
-  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {Stage::Q, 0, -1, 0}, 2).valid);
-  EXPECT_TRUE(attnlab::app::Explain(s, model, t, {Stage::Weights, 2, 4, 4}, 2).valid);
+      attnlab::app::Explain(s, model, t, {StageId::weights, 3, 0, 0}, 2).valid);  // 3 heads: 0..2
+  EXPECT_FALSE(attnlab::app::Explain(s, model, t, {StageId::Q, 0, -1, 0}, 2).valid);
+  EXPECT_TRUE(attnlab::app::Explain(s, model, t, {StageId::weights, 2, 4, 4}, 2).valid);
 }
 
 TEST(InspectorMath, MaskReasonsNameEachPartThatForbids) {
@@ -228,7 +228,7 @@ TEST(InspectorMath, TheWrittenSumFollowsThePrecision) {
   const attnlab::Scenario s = attnlab::view_testing::made_cases().front().scenario;
   const attnlab::Model model = attnlab::resolve(s);
   const attnlab::Trace t = attnlab::compute(s);
-  const HoveredCell cell{Stage::Scores, 0, 3, 2};
+  const HoveredCell cell{StageId::scores, 0, 3, 2};
   const Explanation two = attnlab::app::Explain(s, model, t, cell, 2);
   const Explanation five = attnlab::app::Explain(s, model, t, cell, 5);
   const std::string end2 = " = " + attnlab::app::Num(two.value, 2);

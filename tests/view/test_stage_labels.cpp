@@ -14,31 +14,31 @@ namespace {
 
 using attnlab::Matrix;
 using attnlab::app::AxisLabels;
-using attnlab::app::Stage;
+using attnlab::StageId;
 
-const Stage kStages[] = {Stage::Q,      Stage::K,      Stage::V,          Stage::Scores,
-                         Stage::Scaled, Stage::Masked, Stage::Weights,    Stage::HeadOutput,
-                         Stage::Concat, Stage::Wo,     Stage::Output};
+const StageId kStages[] = {StageId::Q,      StageId::K,      StageId::V,          StageId::scores,
+                         StageId::scaled, StageId::masked, StageId::weights,    StageId::head_output,
+                         StageId::concat, StageId::W_o,     StageId::output};
 
-const Matrix* StageMatrix(const attnlab::Scenario& s, const attnlab::Trace& t, Stage stage) {
+const Matrix* StageMatrix(const attnlab::Scenario& s, const attnlab::Trace& t, StageId stage) {
   const attnlab::HeadTrace& h = t.heads.front();
   switch (stage) {
-    case Stage::Q: return &h.Q;
-    case Stage::K: return &h.K;
-    case Stage::V: return &h.V;
-    case Stage::Scores:
-    case Stage::Scaled:
-    case Stage::Masked: return &h.scores;
-    case Stage::Weights: return &h.weights;
-    case Stage::HeadOutput: return &h.output;
-    case Stage::Concat: return &t.concat;
-    case Stage::Wo: return s.W_o ? &*s.W_o : nullptr;
-    case Stage::Output: return &t.output;
-    case Stage::XPos: return &t.X_pos;
-    case Stage::QRot: return &h.Q_rot;
-    case Stage::KRot: return &h.K_rot;
-    case Stage::Bias: return &h.scores;
-    case Stage::None: break;
+    case StageId::Q: return &h.Q;
+    case StageId::K: return &h.K;
+    case StageId::V: return &h.V;
+    case StageId::scores:
+    case StageId::scaled:
+    case StageId::masked: return &h.scores;
+    case StageId::weights: return &h.weights;
+    case StageId::head_output: return &h.output;
+    case StageId::concat: return &t.concat;
+    case StageId::W_o: return s.W_o ? &*s.W_o : nullptr;
+    case StageId::output: return &t.output;
+    case StageId::X_pos: return &t.X_pos;
+    case StageId::Q_rot: return &h.Q_rot;
+    case StageId::K_rot: return &h.K_rot;
+    case StageId::bias: return &h.scores;
+    case StageId::none: break;
   }
   return nullptr;
 }
@@ -61,16 +61,16 @@ TEST(StageLabels, EveryStageMatchesTheTracesShapeAndNamesItsTokenAxes) {
   for (const auto& c : attnlab::view_testing::all_cases()) {
     const attnlab::Scenario& s = c.scenario;
     const attnlab::Trace t = attnlab::compute(s);
-    for (Stage stage : kStages) {
+    for (StageId stage : kStages) {
       const Matrix* m = StageMatrix(s, t, stage);
       if (!m) continue;
-      const std::string where = c.name + " " + attnlab::app::StageName(stage);
+      const std::string where = c.name + " " + attnlab::stage_name(stage);
       const AxisLabels l = attnlab::app::StageLabels(stage, s, int(m->rows()), int(m->cols()));
       ExpectAxis(where + " rows", s, l.row_axis, l.rows, int(m->rows()));
       ExpectAxis(where + " cols", s, l.col_axis, l.cols, int(m->cols()));
       // The token axis is the rows in the rows layout, the columns in the columns layout.
       const std::string token_axis = s.layout == attnlab::Layout::rows ? l.row_axis : l.col_axis;
-      if (stage != Stage::Wo) {
+      if (stage != StageId::W_o) {
         EXPECT_TRUE(token_axis == "queries" || token_axis == "keys") << where;
       }
       ++checked;
@@ -83,11 +83,11 @@ TEST(StageLabels, TheColumnsLayoutSwapsTheRowsLayoutsLabels) {
   for (const auto& c : attnlab::view_testing::all_cases()) {
     if (c.scenario.layout != attnlab::Layout::rows) continue;
     const attnlab::Scenario cols = attnlab::with_layout(c.scenario, attnlab::Layout::columns);
-    for (Stage stage : kStages) {
+    for (StageId stage : kStages) {
       const AxisLabels r = attnlab::app::StageLabels(stage, c.scenario, 3, 5);
       const AxisLabels k = attnlab::app::StageLabels(stage, cols, 5, 3);
-      EXPECT_EQ(r.rows, k.cols) << c.name << " " << attnlab::app::StageName(stage);
-      EXPECT_EQ(r.cols, k.rows) << c.name << " " << attnlab::app::StageName(stage);
+      EXPECT_EQ(r.rows, k.cols) << c.name << " " << attnlab::stage_name(stage);
+      EXPECT_EQ(r.cols, k.rows) << c.name << " " << attnlab::stage_name(stage);
     }
   }
 }

@@ -67,17 +67,17 @@ TEST(TraceCompare, ReferenceValueReadsEveryStageCellAsStored) {
   const attnlab::Scenario s = Preset("modern-alibi-slopes");
   const attnlab::Trace t = attnlab::compute(s);
   double v = 0;
-  ASSERT_TRUE(ReferenceValue(t, Stage::Weights, 1, 2, 1, &v));
+  ASSERT_TRUE(ReferenceValue(t, StageId::weights, 1, 2, 1, &v));
   EXPECT_EQ(v, t.heads[1].weights(2, 1));
-  ASSERT_TRUE(ReferenceValue(t, Stage::Masked, 1, 2, 1, &v));
+  ASSERT_TRUE(ReferenceValue(t, StageId::masked, 1, 2, 1, &v));
   EXPECT_EQ(v, t.masked(1)(2, 1));
-  ASSERT_TRUE(ReferenceValue(t, Stage::Bias, 1, 2, 0, &v));
+  ASSERT_TRUE(ReferenceValue(t, StageId::bias, 1, 2, 0, &v));
   EXPECT_EQ(v, t.bias_at(1, 2, 0));
-  ASSERT_TRUE(ReferenceValue(t, Stage::Output, -1, 0, 0, &v));
+  ASSERT_TRUE(ReferenceValue(t, StageId::output, -1, 0, 0, &v));
   EXPECT_EQ(v, t.output(0, 0));
-  EXPECT_FALSE(ReferenceValue(t, Stage::Weights, 9, 0, 0, &v));
-  EXPECT_FALSE(ReferenceValue(t, Stage::Weights, 0, 99, 0, &v));
-  EXPECT_FALSE(ReferenceValue(t, Stage::QRot, 0, 0, 0, &v)) << "no RoPE: no Q_rot";
+  EXPECT_FALSE(ReferenceValue(t, StageId::weights, 9, 0, 0, &v));
+  EXPECT_FALSE(ReferenceValue(t, StageId::weights, 0, 99, 0, &v));
+  EXPECT_FALSE(ReferenceValue(t, StageId::Q_rot, 0, 0, 0, &v)) << "no RoPE: no Q_rot";
 }
 
 TEST(TraceCompare, DifferentShapesAreRefusedNamingTheStage) {

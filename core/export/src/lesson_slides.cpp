@@ -61,26 +61,6 @@ HeatmapFigure w_o_figure(const Scenario& s, const Colormaps& maps) {
   return f;
 }
 
-Stage exporter_stage(lesson::StepKind kind) {
-  switch (kind) {
-    case lesson::StepKind::Q: return Stage::Q;
-    case lesson::StepKind::K: return Stage::K;
-    case lesson::StepKind::V: return Stage::V;
-    case lesson::StepKind::scores: return Stage::scores;
-    case lesson::StepKind::scaled: return Stage::scaled;
-    case lesson::StepKind::masked: return Stage::masked;
-    case lesson::StepKind::head_output: return Stage::head_output;
-    case lesson::StepKind::concat: return Stage::concat;
-    case lesson::StepKind::output: return Stage::output;
-    case lesson::StepKind::X_pos: return Stage::X_pos;
-    case lesson::StepKind::Q_rot: return Stage::Q_rot;
-    case lesson::StepKind::K_rot: return Stage::K_rot;
-    case lesson::StepKind::bias: return Stage::bias;
-    default: break;
-  }
-  return Stage::weights;
-}
-
 // Words of `text` in lines no wider than `width` at em size `px`.
 std::vector<std::string> wrap(const Font& font, const std::string& text, double px, double width) {
   std::vector<std::string> lines;
@@ -142,28 +122,28 @@ void blit(Canvas& to, const Canvas& from, int x0, int y0) {
 std::vector<HeatmapFigure> step_figures(const Scenario& s, const Trace& t, const lesson::Step& step, int head,
                                         const Colormaps& maps) {
   switch (step.kind) {
-    case lesson::StepKind::inputs: {
+    case StageId::inputs: {
       std::vector<HeatmapFigure> out = {input_figure(s, s.X, false, maps)};
       if (s.Z) out.push_back(input_figure(s, *s.Z, true, maps));
       return out;
     }
-    case lesson::StepKind::heads: {
+    case StageId::heads: {
       std::vector<HeatmapFigure> out;
-      for (int h = 0; h < int(t.heads.size()); ++h) out.push_back(stage_figure(s, t, Stage::weights, h, maps));
+      for (int h = 0; h < int(t.heads.size()); ++h) out.push_back(stage_figure(s, t, StageId::weights, h, maps));
       return out;
     }
-    case lesson::StepKind::W_o:
+    case StageId::W_o:
       if (!s.W_o) return {};
       return {w_o_figure(s, maps)};
     default:
-      if (!lesson::has_stage(step.kind, t)) return {};  // the explanation says what turns it on
-      return {stage_figure(s, t, exporter_stage(step.kind), head, maps)};
+      if (!has_stage(t, step.kind)) return {};  // the explanation says what turns it on
+      return {stage_figure(s, t, step.kind, head, maps)};
   }
 }
 
 std::string slide_stem(const lesson::Lesson& lesson, std::size_t index, bool hidden) {
   char stem[64];
-  std::snprintf(stem, sizeof stem, "step%02zu_%s%s", index + 1, lesson::step_kind_name(lesson.steps[index].kind),
+  std::snprintf(stem, sizeof stem, "step%02zu_%s%s", index + 1, stage_name(lesson.steps[index].kind),
                 hidden ? "_predict" : "");
   return stem;
 }

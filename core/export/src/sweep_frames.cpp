@@ -32,7 +32,7 @@ std::vector<SweepPlan> plan_sweep(const Scenario& scenario, const Sweep& sweep, 
     }
   });
   for (std::size_t v = 0; v < views.size(); ++v)
-    if (views[v].stage != Stage::weights) plans[v].scale = {plans[v].scale.map, -max_abs[v], max_abs[v]};
+    if (views[v].stage != StageId::weights) plans[v].scale = {plans[v].scale.map, -max_abs[v], max_abs[v]};
   // Pass 2: with the shared range and cell side, only the titles' widths still differ.
   std::vector<SweepPlan> sized = plans;
   for_each_sweep_frame(scenario, sweep, [&](int k, const Scenario& s, const Trace& trace) {

@@ -5,10 +5,12 @@
 /// indices: `scale`, `rope.base`, `alibi[1]`, `X[0][1]`, `b_v[1]`, `heads[1].W_k[0][0]`,
 /// `kv_heads[0].W_v[2][1]`, `output[0][2]`, `heads[0].weights[1][2]`. Indices address matrices as
 /// stored, i.e. in the file's own layout, as the format's messages do.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "attnlab/scenario.h"
+#include "attnlab/stage.h"
 
 namespace attnlab {
 
@@ -22,6 +24,8 @@ struct CellRef {
   std::string text() const;
   /// "heads[1].W_k" (the prefix and the name, without indices).
   std::string source() const;
+  /// The same matrix's cell (row, col): `heads[1].W_k` -> `heads[1].W_k[0][2]`.
+  CellRef at(long row, long col) const;
   bool operator==(const CellRef& o) const {
     return name == o.name && head == o.head && kv == o.kv && index == o.index;
   }
@@ -31,6 +35,18 @@ struct CellRef {
 /// for text that is not of that shape; whether the name exists is for the reader of the reference
 /// (a scenario's parameter or a trace's stage) to say.
 CellRef parse_cell_ref(const std::string& text);
+
+/// Cell (row, col) of a trace stage as stored (the file's layout), named as the trace's JSON and
+/// sensitivity() name it: `output[0][2]`, `heads[1].weights[0][2]`, `heads[1].output[0][0]` for
+/// head_output (`head` 0-based, ignored for a stage not per head). Nothing for a stage that is no
+/// trace matrix (none, inputs, heads, W_o).
+std::optional<CellRef> stage_cell_ref(StageId stage, int head, long row, long col);
+
+/// The reference in the window's words, heads counted from 1 as the window counts them, indices as
+/// stored: "W_q[0][2] of head 2", "W_k[0][0] of K/V head 1", "output[0][2]".
+std::string cell_ref_words(const CellRef& ref);
+/// Its head in those words: "head 2", "K/V head 1"; "" without a head prefix.
+std::string head_words(const CellRef& ref);
 
 // ---- The scenario's numbers ------------------------------------------------------------------------
 

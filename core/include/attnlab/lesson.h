@@ -11,36 +11,20 @@
 #include <nlohmann/json.hpp>
 
 #include "attnlab/scenario.h"
+#include "attnlab/stage.h"
 #include "attnlab/trace.h"
 
 namespace attnlab::lesson {
 
-/// The stages a step can show: `heads` is every head's weights, `W_o` the output projection itself.
-/// The positional stages come last in the enum (their names were added later), but in computation
-/// order X_pos follows the inputs, Q_rot and K_rot follow V, and bias follows scaled.
-enum class StepKind {
-  inputs, Q, K, V, scores, scaled, masked, weights, head_output, heads, concat, W_o, output,
-  X_pos, Q_rot, K_rot, bias
-};
-/// How many kinds there are (StepKind values are 0 .. kStepKinds - 1).
-constexpr int kStepKinds = static_cast<int>(StepKind::bias) + 1;
-
-/// "inputs", "Q", "K", "V", "scores", "scaled", "masked", "weights", "head_output", "heads",
-/// "concat", "W_o", "output", "X_pos", "Q_rot", "K_rot", "bias" (the file's and the CLI's names).
-const char* step_kind_name(StepKind kind);
-std::optional<StepKind> step_kind_from_name(const std::string& name);
-/// True for the stages that exist once per head.
-bool per_head(StepKind kind);
-/// False for a positional stage the trace lacks (Q_rot without RoPE, ...): the presenter and the
-/// slides say so instead of drawing it.
-bool has_stage(StepKind kind, const Trace& t);
+/// A step shows one stage (stage.h): any row with a lesson order, `heads` every head's weights,
+/// `W_o` the output projection itself. Files name it by the table's name.
 
 struct Cell {
   int row = 0, col = 0;  ///< 0-based, in the matrix as the file's layout shows it
 };
 
 struct Step {
-  StepKind kind = StepKind::inputs;
+  StageId kind = StageId::inputs;
   int head = -1;            ///< 0-based query head; -1: whichever head the presenter has selected
                             ///< (one the scenario no longer has: its last head)
   std::string caption;      ///< the author's words, shown above the generated explanation
@@ -76,10 +60,6 @@ std::string step_formula(const Step& step, const Scenario& s, int head);
 /// as the layout has them. `head` 0-based.
 std::string step_explanation(const Step& step, const Scenario& s, const Trace& t, int head);
 
-/// The formula of a stage (as step_formula) for a head whose keys are `d_k` wide.
-std::string stage_formula(StepKind kind, const Scenario& s, int head, int d_k);
-/// The scale in words, e.g. "1/\u221Ad_k = 1/\u221A2 = 0.7071".
-std::string scale_description(const Scenario& s, int d_k);
 /// One head's whole computation in one line, e.g. rows "A = softmax_row(Q K^T / \u221Ad_k),
 /// Y = A V".
 std::string attention_summary(const Scenario& s);

@@ -10,13 +10,13 @@
 
 #include "attnlab/cell_ref.h"
 #include "attnlab/model.h"
+#include "attnlab/stage.h"
 
 namespace attnlab {
 
 /// A trace cell a sensitivity starts from, resolved in the rows convention.
 struct TraceCell {
-  enum class Stage { output, concat, weights, scores, head_output };
-  Stage stage = Stage::output;
+  StageId stage = StageId::output;  ///< a row of stage.h that is a sensitivity target
   int head = -1;         ///< 0-based query head for weights, scores, head_output; -1 otherwise
   Eigen::Index row = 0;  ///< rows convention: the query (token i)
   Eigen::Index col = 0;  ///< rows convention: the key (weights, scores) or the feature

@@ -14,7 +14,7 @@ namespace attnlab::exporter {
 
 /// One animated figure: a stage and, for the per-head stages, a 0-based head.
 struct SweepView {
-  Stage stage = Stage::weights;
+  StageId stage = StageId::weights;
   int head = 0;
 };
 

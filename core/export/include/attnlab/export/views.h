@@ -7,25 +7,16 @@
 
 #include "attnlab/export/figure.h"
 #include "attnlab/scenario.h"
+#include "attnlab/stage.h"
 #include "attnlab/trace.h"
 
 namespace attnlab::exporter {
 
-enum class Stage { X_pos, Q, K, V, Q_rot, K_rot, scores, scaled, bias, masked, weights, head_output, concat, output };
-
-/// Every stage in pipeline order (some exist only with a positional feature: has_stage()).
-const std::vector<Stage>& all_stages();
-/// The stages `trace` has: X_pos with a positional encoding, Q_rot and K_rot with RoPE, bias with ALiBi.
-bool has_stage(const Trace& trace, Stage stage);
-/// CLI names: "X_pos", "Q", "K", "V", "Q_rot", "K_rot", "scores", "scaled", "bias", "masked", "weights",
-/// "head_output", "concat", "output" ("output" is the final output; "head_output" each head's Y_h).
-const char* stage_name(Stage stage);
-std::optional<Stage> stage_from_name(const std::string& name);
-/// True for the stages that exist once per head (all but X_pos, concat and output).
-bool per_head(Stage stage);
+/// The stages a figure shows are the rows of stage.h with a caption: exported_stages() in
+/// pipeline order, has_stage() for those a trace has, stage_from_name() for the CLI's names.
 
 /// File name without extension: "head2_weights" (heads counted from 1), "concat", "output".
-std::string file_stem(Stage stage, int head);
+std::string file_stem(StageId stage, int head);
 
 /// Colormaps for weights (sequential, [0, 1]) and for signed matrices (diverging, +-max|x|).
 struct Colormaps {
@@ -38,7 +29,7 @@ std::optional<Colormaps> colormaps_from_name(const std::string& name);
 
 /// The figure of `stage` (for head `head`, 0-based; ignored for concat and output), with the
 /// scenario's token labels, in the scenario's layout.
-HeatmapFigure stage_figure(const Scenario& scenario, const Trace& trace, Stage stage, int head,
+HeatmapFigure stage_figure(const Scenario& scenario, const Trace& trace, StageId stage, int head,
                            const Colormaps& maps = {});
 
 }  // namespace attnlab::exporter
