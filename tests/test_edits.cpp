@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "attnlab/attention.h"
 #include "attnlab/edits.h"
+#include "attnlab/matrix_text.h"
 #include "attnlab/model.h"
 #include "attnlab/scenario.h"
 #include "attnlab/scenario_io.h"
@@ -639,4 +641,222 @@ TEST(HeadEdits, HeadsOffTheCoreRefusesNameTheEntry) {
 
 }  // namespace
 
+// ---- Layout, scale, mask, positions, whole matrices: the window's other edits ---------------------
+
+namespace scenario_edits {
+
+// Every file in assets/presets: the textbook ones and today's attention (RoPE, ALiBi, GQA, ...).
+std::vector<std::string> every_preset() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets"))
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Two scenarios are the same when they write the same file.
+std::string text_of(const Scenario& s) { return attnlab::scenario_to_text(s); }
+
+// d_k as resolve() sees it (RoPE needs it even).
+int key_width(const Scenario& s) { return attnlab::resolve(s).d_k; }
+
+using Edit = std::function<void(Scenario&)>;
+
+// The window's edits of this section on `s`, each expected to leave it computing.
+std::vector<std::pair<std::string, Edit>> edits_for(const Scenario& s) {
+  const Layout other = s.layout == Layout::rows ? Layout::columns : Layout::rows;
+  std::string spread;  // positions 0 2 4 ...
+  for (int i = 0; i < s.n_x(); ++i) spread += std::to_string(2 * i) + " ";
+  std::vector<std::pair<std::string, Edit>> edits = {
+      {"layout", [other](Scenario& e) { attnlab::set_layout(e, other); }},
+      {"no scale", [](Scenario& e) { attnlab::set_scale_kind(e, attnlab::Scale::Kind::none); }},
+      {"scale value", [](Scenario& e) { attnlab::set_scale_kind(e, attnlab::Scale::Kind::value); }},
+      {"scale 0.5", [](Scenario& e) { attnlab::set_scale(e, 0.5); }},
+      {"T = 2", [](Scenario& e) { attnlab::set_temperature(e, 2.0); }},
+      {"toggle cell", [](Scenario& e) { attnlab::toggle_mask_cell(e, 0, 0); }},
+      {"window 2", [](Scenario& e) { attnlab::set_mask_window(e, 2); }},
+      {"causal", [](Scenario& e) { attnlab::set_causal(e, true); }},
+      {"clear mask", [](Scenario& e) { attnlab::clear_mask(e); }},
+      {"bake", [](Scenario& e) { attnlab::bake_mask(e); }},
+      {"pad last key", [](Scenario& e) { attnlab::set_padding(e, e.n_z() - 1, e.n_z() > 1); }},
+      {"positions", [spread](Scenario& e) { attnlab::set_positions(e, Sequence::X, spread); }},
+      {"positions 0..n", [](Scenario& e) { attnlab::reset_positions(e, Sequence::X); }},
+      {"alibi", [](Scenario& e) { attnlab::set_alibi(e, true); }},
+      {"cell X[0][0]", [](Scenario& e) { attnlab::set_matrix_cell(e, "X", 0, 0, 1.5); }},
+      {"paste X", [](Scenario& e) { attnlab::paste_matrix(e, "X", attnlab::matrix_to_csv(e.X * 0.5)); }},
+      {"restore", [s](Scenario& e) { attnlab::restore_scenario(e, s); }},
+  };
+  if (s.d_x() % 2 == 0)  // sin/cos pairs
+    edits.push_back({"encoding", [](Scenario& e) { attnlab::set_sinusoidal_encoding(e, true); }});
+  if (key_width(s) % 2 == 0) {
+    edits.push_back({"rope", [](Scenario& e) { attnlab::set_rope(e, true); }});
+    edits.push_back({"rope style", [](Scenario& e) {
+                       attnlab::set_rope(e, true);
+                       attnlab::set_rope_style(e, attnlab::Rope::Style::interleaved);
+                     }});
+    edits.push_back({"rope base", [](Scenario& e) {
+                       attnlab::set_rope(e, true);
+                       attnlab::set_rope_base(e, 500.0);
+                     }});
+    edits.push_back({"rope dims 2", [](Scenario& e) {
+                       attnlab::set_rope(e, true);
+                       attnlab::set_rope_dims(e, 2);
+                     }});
+  }
+  if (!s.per_head()) {
+    for (const char* m : {"W_q", "W_k", "W_v", "b_q", "b_k", "b_v"})
+      edits.push_back({std::string("add or omit ") + m, [m](Scenario& e) {
+                         const bool there = std::string(m)[0] == 'W' ? (m[2] == 'q' ? e.full.W_q : m[2] == 'k' ? e.full.W_k : e.full.W_v).has_value()
+                                                                     : (m[2] == 'q' ? e.full.b_q : m[2] == 'k' ? e.full.b_k : e.full.b_v).has_value();
+                         if (there) attnlab::remove_matrix(e, m);
+                         else attnlab::add_matrix(e, m);
+                       }});
+  }
+  edits.push_back({"add or omit W_o", [](Scenario& e) {
+                     if (e.W_o) attnlab::remove_matrix(e, "W_o");
+                     else attnlab::add_matrix(e, "W_o");
+                   }});
+  edits.push_back({"W_o and b_o", [](Scenario& e) {
+                     if (!e.W_o) attnlab::add_matrix(e, "W_o");
+                     if (!e.b_o) attnlab::add_matrix(e, "b_o");
+                   }});
+  return edits;
+}
+
+TEST(ScenarioEdits, EveryEditWorksOnEveryPreset) {
+  const std::vector<std::string> names = every_preset();
+  ASSERT_GE(names.size(), 15u);
+  for (const std::string& name : names) {
+    const Scenario original = preset(name);
+    for (const auto& [what, edit] : edits_for(original)) {
+      Scenario s = original;
+      try {
+        edit(s);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << name << ": " << what << " refused: " << e.what();
+        continue;
+      }
+      // A square omitted W's identity only fits when d_k = d_x: that edit may be refused by resolve.
+      if (what.rfind("add or omit W_", 0) == 0 && what != "add or omit W_o") {
+        try {
+          attnlab::resolve(s);
+        } catch (const attnlab::ScenarioError&) {
+          continue;
+        }
+      }
+      expect_computes(s, name + ": " + what);
+    }
+  }
+}
+
+TEST(ScenarioEdits, InversePairsUndoEachOther) {
+  for (const std::string& name : every_preset()) {
+    SCOPED_TRACE(name);
+    const Scenario original = preset(name);
+    const std::string before = text_of(original);
+    const auto there_and_back = [&](const char* what, const Edit& there, const Edit& back) {
+      Scenario s = original;
+      there(s);
+      back(s);
+      EXPECT_EQ(text_of(s), before) << what;
+    };
+    const Layout other = original.layout == Layout::rows ? Layout::columns : Layout::rows;
+    there_and_back("layout", [&](Scenario& s) { attnlab::set_layout(s, other); },
+                   [&](Scenario& s) { attnlab::set_layout(s, original.layout); });
+    if (original.mask.cells)
+      there_and_back("toggle twice", [](Scenario& s) { attnlab::toggle_mask_cell(s, 0, 0); },
+                     [](Scenario& s) { attnlab::toggle_mask_cell(s, 0, 0); });
+    const bool causal = original.mask.causal;
+    there_and_back("causal", [&](Scenario& s) { attnlab::set_causal(s, !causal); },
+                   [&](Scenario& s) { attnlab::set_causal(s, causal); });
+    const int window = original.mask.window;
+    there_and_back("window", [](Scenario& s) { attnlab::set_mask_window(s, 5); },
+                   [&](Scenario& s) { attnlab::set_mask_window(s, window); });
+    const int key = original.n_z() - 1;
+    if (!padded(original, key))
+      there_and_back("padding", [&](Scenario& s) { attnlab::set_padding(s, key, true); },
+                     [&](Scenario& s) { attnlab::set_padding(s, key, false); });
+    if (!original.rope)
+      there_and_back("rope", [](Scenario& s) { attnlab::set_rope(s, true); }, [](Scenario& s) { attnlab::set_rope(s, false); });
+    if (!original.alibi)
+      there_and_back("alibi", [](Scenario& s) { attnlab::set_alibi(s, true); }, [](Scenario& s) { attnlab::set_alibi(s, false); });
+    if (original.positions.empty())
+      there_and_back("positions", [](Scenario& s) { attnlab::set_positions(s, Sequence::X, "7"); },
+                     [](Scenario& s) { attnlab::reset_positions(s, Sequence::X); });
+    if (!original.W_o)
+      there_and_back("W_o", [](Scenario& s) { attnlab::add_matrix(s, "W_o"); }, [](Scenario& s) { attnlab::remove_matrix(s, "W_o"); });
+    if (original.W_o && !original.b_o)
+      there_and_back("b_o", [](Scenario& s) { attnlab::add_matrix(s, "b_o"); }, [](Scenario& s) { attnlab::remove_matrix(s, "b_o"); });
+    if (!original.per_head() && !original.full.b_v)
+      there_and_back("b_v", [](Scenario& s) { attnlab::add_matrix(s, "b_v"); }, [](Scenario& s) { attnlab::remove_matrix(s, "b_v"); });
+  }
+}
+
+TEST(ScenarioEdits, BakingKeepsWhatTheMaskAllowsAndLeavesOnlyCells) {
+  for (const std::string& name : every_preset()) {
+    Scenario s = preset(name);
+    attnlab::set_causal(s, true);
+    attnlab::set_padding(s, 0, s.n_z() > 1);
+    const attnlab::BoolArray allowed = attnlab::resolve(s).allowed;
+    attnlab::bake_mask(s);
+    EXPECT_FALSE(s.mask.causal || s.mask.window || !s.mask.padding.empty()) << name;
+    ASSERT_TRUE(s.mask.cells.has_value()) << name;
+    EXPECT_TRUE((attnlab::resolve(s).allowed == allowed).all()) << name;
+  }
+}
+
+TEST(ScenarioEdits, AddedMatricesHaveTheShapesTheCoreResolves) {
+  Scenario s = preset("vaswani-q3-two-heads");
+  attnlab::add_matrix(s, "W_o");
+  attnlab::add_matrix(s, "b_o");
+  Scenario omitted = s;
+  attnlab::remove_matrix(omitted, "W_o");
+  EXPECT_FALSE(omitted.b_o.has_value()) << "b_o goes with W_o";
+  for (const char* b : {"b_q", "b_k", "b_v"})
+    if (!(b[2] == 'q' ? s.full.b_q : b[2] == 'k' ? s.full.b_k : s.full.b_v)) attnlab::add_matrix(s, b);
+  const attnlab::Model m = attnlab::resolve(s);
+  EXPECT_EQ(s.W_o->rows(), long(m.num_heads) * m.d_v);
+  EXPECT_EQ(s.full.b_q->size(), long(m.num_heads) * m.d_k);
+  EXPECT_EQ(s.full.b_v->size(), long(m.num_kv_heads) * m.d_v);
+  EXPECT_EQ(s.b_o->size(), s.W_o->cols());
+  std::string column;  // one number per line: a column, pasted into a bias shown as a row
+  for (long i = 0; i < s.b_o->size(); ++i) column += std::to_string(i + 1) + "\n";
+  attnlab::paste_matrix(s, "b_o", column);
+  EXPECT_EQ((*s.b_o)(s.b_o->size() - 1), double(s.b_o->size()));
+}
+
+TEST(ScenarioEdits, RefusalsNameTheField) {
+  Scenario s = preset("vaswani-q2-is-attends");
+  expect_refused([&] { attnlab::toggle_mask_cell(s, 99, 0); }, "mask.cells");
+  expect_refused([&] { attnlab::set_mask_window(s, -1); }, "mask.window");
+  expect_refused([&] { attnlab::set_padding(s, s.n_z(), true); }, "mask.padding");
+  expect_refused([&] { attnlab::set_positions(s, Sequence::X, "1 x"); }, "positions");
+  expect_refused([&] { attnlab::set_positions(s, Sequence::X, "-3"); }, "positions");
+  expect_refused([&] { attnlab::set_positions(s, Sequence::Z, "1"); }, "context_positions");
+  expect_refused([&] { attnlab::set_rope_base(s, 100); }, "rope");
+  attnlab::set_rope(s, true);
+  expect_refused([&] { attnlab::set_rope_base(s, 1); }, "rope.base");
+  expect_refused([&] { attnlab::set_rope_dims(s, -2); }, "rope.dims");
+  expect_refused([&] { attnlab::set_scale(s, 0); }, "scale");
+  expect_refused([&] { attnlab::set_temperature(s, -1); }, "scale");
+  expect_refused([&] { attnlab::set_typed_head_count(s, "two"); }, "num_heads");
+  expect_refused([&] { attnlab::set_typed_head_count(s, "0"); }, "num_heads");
+  expect_refused([&] { attnlab::remove_matrix(s, "X"); }, "X");
+  expect_refused([&] { attnlab::add_matrix(s, "Z"); }, "Z");
+  expect_refused([&] { attnlab::add_matrix(s, "nosuch"); }, "nosuch");
+  if (s.W_o) {
+    expect_refused([&] { attnlab::add_matrix(s, "W_o"); }, "W_o");
+    attnlab::remove_matrix(s, "W_o");
+  }
+  expect_refused([&] { attnlab::remove_matrix(s, "W_o"); }, "W_o");
+  expect_refused([&] { attnlab::add_matrix(s, "b_o"); }, "b_o");
+  expect_refused([&] { attnlab::paste_matrix(s, "X", "1 2\n3"); }, "X");
+  expect_refused([&] { attnlab::paste_matrix(s, "X", "1"); }, "X");
+  expect_refused([&] { attnlab::paste_matrix(s, "X", attnlab::matrix_to_csv(s.X * 1e7)); }, "X");
+  expect_refused([&] { attnlab::set_matrix_cell(s, "X", 0, 0, 2e6); }, "X[0][0]");
+  expect_refused([&] { attnlab::set_matrix_cell(s, "X", 99, 0, 1); }, "X[99][0]");
+  EXPECT_EQ(attnlab::parse_head_count(" 4"), 4);
+}
+
+}  // namespace scenario_edits
 }  // namespace test_edits

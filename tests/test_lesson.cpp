@@ -3,6 +3,7 @@
 // Vaswani Q2 notebook's printed weights for 'is'; UDL 12.2 in the columns layout).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -143,6 +144,33 @@ TEST(Lesson, MalformedLessonsAreRefusedNamingTheField) {
     } catch (const attnlab::ScenarioError& e) {
       EXPECT_EQ(std::string(e.what()).rfind(c.message, 0), 0u) << e.what();
     }
+  }
+}
+
+// The presenter's authoring edits: set a lesson, clear it; valid on every preset, refusals name
+// the field, and clearing undoes setting.
+TEST(LessonEdits, SetThenClearOnEveryPresetAndRefusalsNameTheField) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets")) {
+    if (entry.path().extension() != ".json") continue;
+    const attnlab::Scenario original = attnlab::load_scenario(entry.path().string());
+    attnlab::Scenario s = original;
+    attnlab::lesson::clear_lesson(s);  // a preset may carry its own: start from the default
+    const std::string without = attnlab::scenario_to_text(s);
+    Lesson lesson = attnlab::lesson::default_lesson(s);
+    lesson.title = "authored";
+    lesson.steps.front().caption = "authored";
+    attnlab::lesson::set_lesson(s, lesson);
+    EXPECT_EQ(attnlab::lesson::to_json(attnlab::lesson::lesson_of(s)).dump(), attnlab::lesson::to_json(lesson).dump())
+        << entry.path();
+    attnlab::lesson::clear_lesson(s);
+    EXPECT_EQ(attnlab::scenario_to_text(s), without) << entry.path();
+  }
+  attnlab::Scenario s = preset("vaswani-q2-is-attends");
+  try {
+    attnlab::lesson::set_lesson(s, Lesson{});
+    ADD_FAILURE() << "a lesson without steps was accepted";
+  } catch (const attnlab::ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("view.lesson.steps:", 0), 0u) << e.what();
   }
 }
 

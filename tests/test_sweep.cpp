@@ -1,7 +1,8 @@
 // attnlab/sweep.h: PARAM=FROM:TO:FRAMES parsed, refused with the part named, frames' values and
-// scenarios.
+// scenarios; a sweep played over time (once, loop, bounce), its default ranges.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -105,6 +106,69 @@ TEST(Sweep, ValueTextTellsNeighbouringFramesApart) {
   const Sweep fine = parse_sweep("W_q[0][0]=-1:0:1000");  // step ~0.001
   EXPECT_EQ(sweep_value_text(fine, 0), "\xE2\x88\x92" "1");
   for (int k = 1; k < 1000; ++k) EXPECT_NE(sweep_value_text(fine, k), sweep_value_text(fine, k - 1)) << k;
+}
+
+// ---- A sweep played over time ---------------------------------------------------------------------
+
+TEST(SweepOverTime, OnceLoopAndBounce) {
+  const auto at = [](SweepRepeat repeat, double t) { return sweep_value_at(1, 3, 2.0, repeat, t); };
+  EXPECT_EQ(at(SweepRepeat::once, 0), 1);
+  EXPECT_EQ(at(SweepRepeat::once, 1), 2);
+  EXPECT_EQ(at(SweepRepeat::once, 5), 3) << "once: stays at the end";
+  EXPECT_EQ(at(SweepRepeat::loop, 3), 2) << "loop: starts again";
+  EXPECT_EQ(at(SweepRepeat::bounce, 3), 2) << "bounce: on the way back";
+  EXPECT_EQ(at(SweepRepeat::bounce, 4), 1);
+  EXPECT_EQ(at(SweepRepeat::bounce, 5), 2);
+  EXPECT_EQ(at(SweepRepeat::once, -1), 1) << "before the start: FROM";
+}
+
+// As Sweep::value: (TO - FROM) overflows for ends near +-DBL_MAX; the value stays within them.
+TEST(SweepOverTime, StaysWithinHugeEnds) {
+  for (auto [from, to] : {std::pair{-1.7e308, 1.7e308}, std::pair{1.7e308, -1e308}}) {
+    for (double t = 0; t <= 4.0; t += 0.25) {
+      const double v = sweep_value_at(from, to, 4.0, SweepRepeat::once, t);
+      EXPECT_TRUE(std::isfinite(v)) << "t = " << t;
+      EXPECT_GE(v, std::min(from, to));
+      EXPECT_LE(v, std::max(from, to));
+    }
+    EXPECT_EQ(sweep_value_at(from, to, 4.0, SweepRepeat::once, 4.0), to);
+  }
+  EXPECT_EQ(sweep_value_at(0, 1, 0.0, SweepRepeat::once, 1.0), 1) << "a zero duration ends at once";
+}
+
+TEST(SweepOverTime, DefaultRangesAroundTheValueKeepPositiveParametersPositive) {
+  const Scenario s = load_scenario(attnlab::testing::preset_path("vaswani-q2-is-attends"));
+  const double scale = scenario_value(s, parse_cell_ref("scale"));
+  const SweepRange r = default_sweep_range(s, parse_cell_ref("scale"));
+  EXPECT_DOUBLE_EQ(r.from, scale / 4);
+  EXPECT_DOUBLE_EQ(r.to, scale * 4);
+  const SweepRange cell = default_sweep_range(s, parse_cell_ref("X[0][1]"));
+  EXPECT_EQ(cell.from, s.X(0, 1) - 1);
+  EXPECT_EQ(cell.to, s.X(0, 1) + 1);
+  EXPECT_THROW(default_sweep_range(s, parse_cell_ref("rope.base")), ScenarioError);
+  Scenario rope = load_scenario(attnlab::testing::preset_path("modern-rope-relative-positions"));
+  rope.rope->base = 4.0;  // a quarter would be 1, which RoPE refuses: the range starts at 2
+  EXPECT_EQ(default_sweep_range(rope, parse_cell_ref("rope.base")).from, 2.0);
+  const Scenario alibi = load_scenario(attnlab::testing::preset_path("modern-alibi-slopes"));
+  const SweepRange slope = default_sweep_range(alibi, parse_cell_ref("alibi[0]"));
+  EXPECT_GT(slope.from, 0);
+  // Every default range is one check_sweep accepts.
+  using Case = std::pair<const Scenario*, const char*>;
+  for (const auto& [scenario, param] : {Case{&s, "scale"}, Case{&s, "X[0][1]"}, Case{&rope, "rope.base"}, Case{&alibi, "alibi[1]"}}) {
+    const SweepRange range = default_sweep_range(*scenario, parse_cell_ref(param));
+    Sweep sweep;
+    sweep.param = parse_cell_ref(param);
+    sweep.from = range.from;
+    sweep.to = range.to;
+    EXPECT_NO_THROW(check_sweep(*scenario, sweep)) << param;
+  }
+}
+
+TEST(SweepOverTime, OnlyTheScaleIsDrawnAgainstTheTemperatureAndPositivesAreNamed) {
+  EXPECT_TRUE(sweep_against_temperature(parse_cell_ref("scale")));
+  EXPECT_FALSE(sweep_against_temperature(parse_cell_ref("X[0][0]")));
+  for (const char* p : {"scale", "rope.base", "alibi[0]"}) EXPECT_TRUE(sweep_stays_positive(parse_cell_ref(p))) << p;
+  for (const char* p : {"X[0][0]", "b_v[1]", "heads[0].W_k[0][0]"}) EXPECT_FALSE(sweep_stays_positive(parse_cell_ref(p))) << p;
 }
 
 }  // namespace

@@ -32,16 +32,13 @@ bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
   if (name == "layout") {
     const attnlab::Layout other = state.document.GetScenario().layout == attnlab::Layout::rows
                                       ? attnlab::Layout::columns : attnlab::Layout::rows;
-    applied = state.document.ApplyEdit("layout", [other](attnlab::Scenario& s) { s = attnlab::with_layout(s, other); });
+    applied = state.document.ApplyEdit("layout", [other](attnlab::Scenario& s) { attnlab::set_layout(s, other); });
   } else if (name == "heads" && !value.empty()) {
     const int heads = std::atoi(value.c_str());
     applied = state.document.ApplyEdit("heads", [heads](attnlab::Scenario& s) { attnlab::set_head_count(s, heads); });
   } else if (name == "scale" && !value.empty()) {
     const double scale = std::atof(value.c_str());
-    applied = state.document.ApplyEdit("scale", [scale](attnlab::Scenario& s) {
-      s.scale.kind = attnlab::Scale::Kind::value;
-      s.scale.value = scale;
-    });
+    applied = state.document.ApplyEdit("scale", [scale](attnlab::Scenario& s) { attnlab::set_scale(s, scale); });
   } else if (name == "x" && !value.empty()) {
     // X[0][0] as the Inputs panel's cell editor sets it (the one cell-edit path).
     const attnlab::CellEdit edit = attnlab::cell_edit_of("X", 0, 0, value);

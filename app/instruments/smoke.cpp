@@ -41,21 +41,18 @@ void Act(AppState& state, PanelRegistry& panels, int step) {
     case 2: {
       const attnlab::Layout other = state.document.GetScenario().layout == attnlab::Layout::rows
                                         ? attnlab::Layout::columns : attnlab::Layout::rows;
-      state.document.ApplyEdit("layout", [other](attnlab::Scenario& s) { s = attnlab::with_layout(s, other); });
+      state.document.ApplyEdit("layout", [other](attnlab::Scenario& s) { attnlab::set_layout(s, other); });
       break;
     }
     case 3: ToggleLectureMode(state, panels); break;
     case 4:
       if (!state.document.GetScenario().per_head())  // 3 is refused for most widths: exercises the refusal
-        state.document.ApplyEdit("heads", [step](attnlab::Scenario& s) { s.num_heads = 1 + (step / 10) % 4; });
+        state.document.ApplyEdit("heads", [step](attnlab::Scenario& s) { attnlab::set_head_count(s, 1 + (step / 10) % 4); });
       break;
     case 5: state.document.Undo(); break;
     case 6: state.document.Redo(); break;
     case 7:
-      state.document.ApplyEdit("scale", [](attnlab::Scenario& s) {
-        s.scale.kind = attnlab::Scale::Kind::value;
-        s.scale.value = 0.5;
-      });
+      state.document.ApplyEdit("scale", [](attnlab::Scenario& s) { attnlab::set_scale(s, 0.5); });
       break;
     case 8: state.document.Undo(); break;
     case 9:
@@ -92,7 +89,6 @@ MatrixEditorSpec WqSpec(const attnlab::Scenario& s) {
   MatrixEditorSpec spec;
   spec.source = "W_q";
   spec.values = s.full.W_q ? &*s.full.W_q : nullptr;
-  spec.store = [](attnlab::Scenario& sc, const attnlab::Matrix& m) { sc.full.W_q = m; };
   return spec;
 }
 
@@ -115,7 +111,6 @@ bool PasteText(AppState& state, std::string* why) {
   MatrixEditorSpec spec;
   spec.source = "X";
   spec.values = &state.document.GetScenario().X;
-  spec.store = [](attnlab::Scenario& sc, const attnlab::Matrix& m) { sc.X = m; };
   const attnlab::Matrix half = state.document.GetScenario().X * 0.5;
   if (!CommitPastedText(state.document, spec, attnlab::format_matrix(half, 6)))
     return Fail(why, "pasting X's own NumPy text was refused: " + state.document.LastEditError().message);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "attnlab/sweep.h"
 #include "session/document.h"
 #include "session/first_run_hint.h"
 #include "session/presets.h"
@@ -21,6 +22,13 @@ struct HeatmapContext;
 class ModelLab;
 class Session;
 struct MatrixEditorSpec;
+
+/// Recording a sweep as animated GIFs: done by the shell, beside the figure export
+/// (shell/sweep_export.h); unset (no shell), the Sweep panel's Record button is disabled.
+struct SweepRecorder {
+  std::function<void(const attnlab::Sweep&)> record;  ///< starts writing the sweep's GIFs
+  std::function<bool()> busy;                         ///< a recording is being written
+};
 
 struct AppState {
   AppState() {
@@ -61,6 +69,7 @@ struct AppState {
   SensitivityCache sensitivity;
   /// The sweep playing (Sweep panel), ticked by the shell every frame whichever tab is in front.
   SweepPlayer sweep;
+  SweepRecorder sweep_recorder;
   std::vector<PresetInfo> presets;
   /// "New here? Press F1 ...": loaded by the shell from the user's config dir (never in scripted
   /// runs), dismissed by its x or by opening the guide.

@@ -14,10 +14,7 @@ constexpr const char* kLessonSource = "lesson";
 
 // The lesson, edited, back into the scenario: one undo step.
 void Commit(AppState& state, const lesson::Lesson& edited) {
-  state.document.ApplyEdit(kLessonSource, [json = lesson::to_json(edited)](attnlab::Scenario& s) {
-    if (!s.view.is_object()) s.view = nlohmann::json::object();
-    s.view["lesson"] = json;
-  });
+  state.document.ApplyEdit(kLessonSource, [&edited](attnlab::Scenario& s) { lesson::set_lesson(s, edited); });
 }
 
 int ResizeCallback(ImGuiInputTextCallbackData* data) {
@@ -110,9 +107,7 @@ void LessonAuthor::DrawStepList(AppState& state, const lesson::Lesson& current, 
     state.ui.presenter_step = index + 1;
   }
   if (ImGui::Button("Back to the default lesson"))
-    state.document.ApplyEdit(kLessonSource, [](attnlab::Scenario& s) {
-      if (s.view.is_object()) s.view.erase("lesson");
-    });
+    state.document.ApplyEdit(kLessonSource, [](attnlab::Scenario& s) { lesson::clear_lesson(s); });
 }
 
 void LessonAuthor::Draw(AppState& state, const lesson::Lesson& lesson, int index) {

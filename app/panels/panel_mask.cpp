@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "attnlab/edits.h"
 #include "view/inspector_math.h"
 #include "widgets/control_marks.h"
 #include "view/label_fit.h"
@@ -25,13 +26,6 @@ constexpr const char* kMaskSource = "mask";
 constexpr Rgb8 kAllowedFill{214, 220, 228};  // light: allowed cells read as "open" on a projector
 
 bool ColumnsLayout(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::columns; }
-
-// The custom 0/1 cells in the scenario's layout: n_x by n_z (rows) or n_z by n_x (columns).
-attnlab::Matrix CellsOrOnes(const attnlab::Scenario& s) {
-  if (s.mask.cells) return *s.mask.cells;
-  return ColumnsLayout(s) ? attnlab::Matrix::Ones(s.n_z(), s.n_x())
-                          : attnlab::Matrix::Ones(s.n_x(), s.n_z());
-}
 
 bool IsPadding(const attnlab::Scenario& s, int key) {
   return std::find(s.mask.padding.begin(), s.mask.padding.end(), key) != s.mask.padding.end();
@@ -59,7 +53,7 @@ void WindowControl(AppState& state) {
   bool on = s.mask.window > 0;
   if (ImGui::Checkbox("Window", &on)) {
     const int w = on ? std::max(1, std::min(3, s.n_z())) : 0;
-    state.document.ApplyEdit(kMaskSource, [w](attnlab::Scenario& e) { e.mask.window = w; });
+    state.document.ApplyEdit(kMaskSource, [w](attnlab::Scenario& e) { attnlab::set_mask_window(e, w); });
   }
   MarkLastItem(state.on_control, "mask window");
   if (ImGui::IsItemHovered())
@@ -69,7 +63,7 @@ void WindowControl(AppState& state) {
   int w = s.mask.window;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
   if (ImGui::InputInt("##window", &w, 1, 1) && w >= 1 && w != s.mask.window)
-    state.document.ApplyEdit(kMaskSource, [w](attnlab::Scenario& e) { e.mask.window = w; });
+    state.document.ApplyEdit(kMaskSource, [w](attnlab::Scenario& e) { attnlab::set_mask_window(e, w); });
   MarkLastItem(state.on_control, "mask window width");
 }
 
@@ -77,31 +71,21 @@ void CausalAndButtons(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   bool causal = s.mask.causal;
   if (ImGui::Checkbox("Causal", &causal))
-    state.document.ApplyEdit(kMaskSource, [causal](attnlab::Scenario& e) { e.mask.causal = causal; });
+    state.document.ApplyEdit(kMaskSource, [causal](attnlab::Scenario& e) { attnlab::set_causal(e, causal); });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Query i may attend key j only when j \xE2\x89\xA4 i (by position)");
   ImGui::SameLine();
   WindowControl(state);
   ImGui::SameLine();
   ImGui::BeginDisabled(s.mask.empty());
   if (ImGui::Button("Clear"))
-    state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) { e.mask = attnlab::MaskSpec{}; });
+    state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) { attnlab::clear_mask(e); });
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Clear the mask: no causal, no padding, no custom cells");
   ImGui::SameLine();
   // Causal and padding folded into custom cells, so every cell becomes clickable.
   ImGui::BeginDisabled(!s.mask.causal && s.mask.padding.empty());
-  if (ImGui::Button("Bake")) {
-    state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) {
-      attnlab::Matrix cells = CellsOrOnes(e);
-      const bool cols = ColumnsLayout(e);
-      for (int r = 0; r < cells.rows(); ++r)
-        for (int c = 0; c < cells.cols(); ++c)
-          if (!MaskReason(e, cols ? c : r, cols ? r : c).empty()) cells(r, c) = 0.0;
-      e.mask = attnlab::MaskSpec{};
-      e.mask.cells = std::move(cells);
-    });
-  }
+  if (ImGui::Button("Bake")) state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) { attnlab::bake_mask(e); });
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Bake causal and padding into custom cells you can click one by one");
@@ -120,14 +104,7 @@ void PaddingRow(AppState& state, const std::vector<std::string>& keys) {
     if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     bool pad = IsPadding(s, j);
     if (ImGui::Checkbox(label.c_str(), &pad)) {
-      state.document.ApplyEdit(kMaskSource, [j, pad](attnlab::Scenario& e) {
-        auto& p = e.mask.padding;
-        p.erase(std::remove(p.begin(), p.end(), j), p.end());
-        if (pad) {
-          p.push_back(j);
-          std::sort(p.begin(), p.end());
-        }
-      });
+      state.document.ApplyEdit(kMaskSource, [j, pad](attnlab::Scenario& e) { attnlab::set_padding(e, j, pad); });
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("No query may attend key %d", j);
   }
@@ -254,11 +231,7 @@ void DrawCells(ImDrawList* dl, const Grid& g, const attnlab::Scenario& s, int ho
 
 // Flips the custom cell at (r, c) (displayed = scenario layout), creating all-ones cells first.
 void Toggle(AppState& state, int r, int c) {
-  state.document.ApplyEdit(kMaskSource, [r, c](attnlab::Scenario& e) {
-    attnlab::Matrix cells = CellsOrOnes(e);
-    cells(r, c) = cells(r, c) == 0.0 ? 1.0 : 0.0;
-    e.mask.cells = std::move(cells);
-  });
+  state.document.ApplyEdit(kMaskSource, [r, c](attnlab::Scenario& e) { attnlab::toggle_mask_cell(e, r, c); });
 }
 
 void RecordPlacement(AppState& state, const Grid& g, const AxisLabels& labels, DrawnLabels drawn) {

@@ -30,12 +30,6 @@ enum class Which { Q, K, V };
 
 const char* Letter(Which w) { return w == Which::Q ? "q" : w == Which::K ? "k" : "v"; }
 
-std::optional<Matrix>& WOf(attnlab::Projections& p, Which w) {
-  return w == Which::Q ? p.W_q : w == Which::K ? p.W_k : p.W_v;
-}
-std::optional<Vector>& BOf(attnlab::Projections& p, Which w) {
-  return w == Which::Q ? p.b_q : w == Which::K ? p.b_k : p.b_v;
-}
 const std::optional<Matrix>& WOf(const attnlab::Projections& p, Which w) {
   return w == Which::Q ? p.W_q : w == Which::K ? p.W_k : p.W_v;
 }
@@ -77,9 +71,6 @@ bool RowsLayout(const attnlab::Scenario& s) { return s.layout == attnlab::Layout
 // A bias is shown the way it is added: a row under Q = X W_q (rows), a column beside W_q X.
 Matrix BiasAsShown(const Vector& b, bool rows) {
   return rows ? Matrix(b.transpose()) : Matrix(b);
-}
-Vector BiasFromShown(const Matrix& m) {
-  return m.rows() == 1 ? Vector(m.row(0).transpose()) : Vector(m.col(0));
 }
 
 std::vector<std::string> TokenLabels(const std::vector<std::string>& given, int n) {
@@ -158,7 +149,6 @@ void EmbeddingEditor(AppState& state, MatrixEditorState& editor, bool context) {
   MatrixEditorSpec spec;
   spec.source = context ? "Z" : "X";
   spec.values = &m;
-  spec.store = [context](attnlab::Scenario& sc, const Matrix& v) { (context ? *sc.Z : sc.X) = v; };
   (rows ? spec.row_labels : spec.col_labels) = &labels;
   spec.state = &editor;
   Editor(state, spec);
@@ -199,22 +189,18 @@ void HeadChooser(AppState& state) {
   }
 }
 
-void AbsentWeight(AppState& state, const std::string& source, Which w, int head, long in) {
+void AbsentWeight(AppState& state, const std::string& source, Which w) {
   ImGui::TextColored(DimTextColor(), "omitted: the identity (%s = %s)", w == Which::Q ? "Q" : w == Which::K ? "K" : "V",
                      w == Which::Q ? "X" : "Z");
   if (ImGui::SmallButton("Add as identity"))
-    state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& s) {
-      WOf(ProjectionsOf(s, head, w), w) = Matrix(Matrix::Identity(in, in));
-    });
+    state.document.ApplyEdit(source.c_str(), [source](attnlab::Scenario& s) { attnlab::add_matrix(s, source); });
   ImGui::SameLine();
   if (ImGui::SmallButton("Add as zeros"))
-    state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& s) {
-      WOf(ProjectionsOf(s, head, w), w) = Matrix(Matrix::Zero(in, in));
+    state.document.ApplyEdit(source.c_str(), [source](attnlab::Scenario& s) {
+      attnlab::add_matrix(s, source, attnlab::NewMatrix::zeros);
     });
   ShowEditError(state.document, source.c_str());
 }
-
-long InputWidth(const attnlab::Scenario& s, Which w) { return w == Which::Q ? s.d_x() : s.d_z(); }
 
 void WeightEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   const attnlab::Scenario& s = state.document.GetScenario();
@@ -240,20 +226,19 @@ void WeightEditor(AppState& state, MatrixEditorState& editor, Which w, int head)
   const std::optional<Matrix>& W = WOf(p, w);
   Caption(source.c_str(), W ? &*W : nullptr, shape, formula);
   if (!W) {
-    AbsentWeight(state, source, w, head, InputWidth(s, w));
+    AbsentWeight(state, source, w);
     return;
   }
   MatrixEditorSpec spec;
   spec.source = source;
   spec.values = &*W;
-  spec.store = [w, head](attnlab::Scenario& sc, const Matrix& m) { WOf(ProjectionsOf(sc, head, w), w) = m; };
   if (!per_head) {
     const long total = rows ? W->cols() : W->rows();
     spec.band = static_cast<int>(total / std::max(1, BandsOf(s, w)));
     spec.band_on_cols = rows;
     spec.selected_band = SelectedBand(s, w, state.ui.selected_head);
   }
-  spec.remove = [w, head](attnlab::Scenario& sc) { WOf(ProjectionsOf(sc, head, w), w).reset(); };
+  spec.removable = true;
   spec.remove_tip = "Omit it: the identity takes its place (needs a square matrix)";
   spec.state = &editor;
   Editor(state, spec);
@@ -272,15 +257,9 @@ void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
     ImGui::SameLine();
     ImGui::TextColored(DimTextColor(), "omitted: zeros");
     ImGui::SameLine();
-    const attnlab::Trace& t = state.document.GetTrace();
-    if (t.heads.empty()) return;
-    const attnlab::HeadTrace& h = t.heads.front();
-    const long per = w == Which::V ? (rows ? h.V.cols() : h.V.rows()) : (rows ? h.Q.cols() : h.Q.rows());
-    const long size = per_head ? per : per * BandsOf(s, w);
+    if (state.document.GetTrace().heads.empty()) return;
     if (ImGui::SmallButton(("Add " + source).c_str()))
-      state.document.ApplyEdit(source.c_str(), [=](attnlab::Scenario& sc) {
-        BOf(ProjectionsOf(sc, head, w), w) = Vector(Vector::Zero(size));
-      });
+      state.document.ApplyEdit(source.c_str(), [source](attnlab::Scenario& sc) { attnlab::add_matrix(sc, source); });
     ShowEditError(state.document, source.c_str());
     return;
   }
@@ -289,13 +268,12 @@ void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   MatrixEditorSpec spec;
   spec.source = source;
   spec.values = &shown;
-  spec.store = [w, head](attnlab::Scenario& sc, const Matrix& m) { BOf(ProjectionsOf(sc, head, w), w) = BiasFromShown(m); };
   if (!per_head) {
     spec.band = static_cast<int>(b->size() / std::max(1, BandsOf(s, w)));
     spec.band_on_cols = rows;
     spec.selected_band = SelectedBand(s, w, state.ui.selected_head);
   }
-  spec.remove = [w, head](attnlab::Scenario& sc) { BOf(ProjectionsOf(sc, head, w), w).reset(); };
+  spec.removable = true;
   spec.remove_tip = "Omit it: zeros";
   spec.state = &editor;
   Editor(state, spec);
@@ -332,28 +310,24 @@ void OutputTab(AppState& state, MatrixEditorState& editor) {
           rows ? "out = concat(Y_1..Y_H) W_o + b_o" : "out = W_o concat(Y_1..Y_H) + b_o");
   if (!s.W_o) {
     ImGui::TextColored(DimTextColor(), "omitted: the output is the concatenation itself");
-    const attnlab::Trace& t = state.document.GetTrace();
-    const long concat = rows ? t.concat.cols() : t.concat.rows();
     if (ImGui::SmallButton("Add as identity"))
-      state.document.ApplyEdit("W_o", [=](attnlab::Scenario& sc) { sc.W_o = Matrix(Matrix::Identity(concat, concat)); });
+      state.document.ApplyEdit("W_o", [](attnlab::Scenario& sc) { attnlab::add_matrix(sc, "W_o"); });
     ShowEditError(state.document, "W_o");
     return;
   }
   MatrixEditorSpec spec;
   spec.source = "W_o";
   spec.values = &*s.W_o;
-  spec.store = [](attnlab::Scenario& sc, const Matrix& m) { sc.W_o = m; };
   const long concat = rows ? s.W_o->rows() : s.W_o->cols();
   spec.band = static_cast<int>(concat / std::max(1, H));  // rows of W_o that read head h's output
   spec.band_on_cols = !rows;
   spec.selected_band = state.ui.selected_head;
-  spec.remove = [](attnlab::Scenario& sc) { sc.W_o.reset(); sc.b_o.reset(); };
+  spec.removable = true;  // b_o goes with it
   spec.remove_tip = "Omit W_o (and b_o): the output is the concatenation";
   spec.state = &editor;
   Editor(state, spec);
   ImGui::Spacing();
   if (!s.b_o) {
-    const long d_out = rows ? s.W_o->cols() : s.W_o->rows();
     ImGui::PushFont(GetFonts().bold);
     ImGui::TextUnformatted("b_o");
     ImGui::PopFont();
@@ -361,7 +335,7 @@ void OutputTab(AppState& state, MatrixEditorState& editor) {
     ImGui::TextColored(DimTextColor(), "omitted: zeros");
     ImGui::SameLine();
     if (ImGui::SmallButton("Add b_o"))
-      state.document.ApplyEdit("b_o", [=](attnlab::Scenario& sc) { sc.b_o = Vector(Vector::Zero(d_out)); });
+      state.document.ApplyEdit("b_o", [](attnlab::Scenario& sc) { attnlab::add_matrix(sc, "b_o"); });
     ShowEditError(state.document, "b_o");
     return;
   }
@@ -370,8 +344,7 @@ void OutputTab(AppState& state, MatrixEditorState& editor) {
   MatrixEditorSpec bias;
   bias.source = "b_o";
   bias.values = &shown;
-  bias.store = [](attnlab::Scenario& sc, const Matrix& m) { sc.b_o = BiasFromShown(m); };
-  bias.remove = [](attnlab::Scenario& sc) { sc.b_o.reset(); };
+  bias.removable = true;
   bias.remove_tip = "Omit it: zeros";
   bias.state = &editor;
   Editor(state, bias);

@@ -72,7 +72,7 @@ void LayoutControl(AppState& state) {
   for (attnlab::Layout l : {attnlab::Layout::rows, attnlab::Layout::columns}) {
     if (l == attnlab::Layout::columns) SameLineIfFits(RadioButtonWidth(attnlab::layout_name(l)));
     if (ImGui::RadioButton(attnlab::layout_name(l), current == l) && current != l)
-      state.document.ApplyEdit("layout", [l](attnlab::Scenario& s) { s = attnlab::with_layout(s, l); });
+      state.document.ApplyEdit("layout", [l](attnlab::Scenario& s) { attnlab::set_layout(s, l); });
   }
   DimTextWrapped(current == attnlab::Layout::rows ? "tokens are rows: Q = X W_q"
                                               : "tokens are columns: Q = W_q X");
@@ -95,17 +95,13 @@ void SetHeads(AppState& state, int heads) {
 }
 
 // A typed count, once confirmed: one edit, refused with the core's reason when it does not fit.
-void ApplyTypedHeads(AppState& state, const char* text) {
-  char* end = nullptr;
-  const long typed = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || typed < 0 || typed > 100000) {
-    state.document.ApplyEdit("heads", [text](attnlab::Scenario&) {
-      throw attnlab::ScenarioError(std::string("num_heads: expected a whole number, got \"") +
-                                   text + "\"");
-    });
-    return;
+void ApplyTypedHeads(AppState& state, const std::string& text) {
+  try {
+    if (attnlab::parse_head_count(text) == state.document.GetScenario().num_heads) return;  // no new version
+  } catch (const attnlab::ScenarioError&) {
+    // not a count: the edit below is refused with this message, shown beside the field
   }
-  if (typed != state.document.GetScenario().num_heads) SetHeads(state, int(typed));
+  state.document.ApplyEdit("heads", [text](attnlab::Scenario& s) { attnlab::set_typed_head_count(s, text); });
 }
 
 void StepButton(AppState& state, const std::vector<int>& valid, int current, int step) {
@@ -172,10 +168,7 @@ void ScaleControl(AppState& state) {
   if (ImGui::BeginCombo("##scale", preview)) {
     for (const Choice& c : choices) {
       if (!ImGui::Selectable(c.label, c.kind == scale.kind) || c.kind == scale.kind) continue;
-      state.document.ApplyEdit("scale", [c](attnlab::Scenario& s) {
-        s.scale.kind = c.kind;
-        if (c.kind == Kind::value) s.scale.value = 1.0;
-      });
+      state.document.ApplyEdit("scale", [c](attnlab::Scenario& s) { attnlab::set_scale_kind(s, c.kind); });
     }
     ImGui::EndCombo();
   }
@@ -190,7 +183,7 @@ void ScaleControl(AppState& state) {
                            ImGuiSliderFlags_Logarithmic)) {
       const bool dragging = ImGui::IsItemActive() && !ImGui::IsItemActivated();
       state.document.ApplyEdit(
-          "scale", [t](attnlab::Scenario& s) { s.scale.value = 1.0 / std::max(t, 1e-6f); },
+          "scale", [t](attnlab::Scenario& s) { attnlab::set_temperature(s, t); },
           dragging);  // one drag = one undo step
     }
     DimTextWrapped("scores are divided by T (multiplied by scale = 1/T = " + attnlab::format_trimmed(scale.value, 4) + ")");

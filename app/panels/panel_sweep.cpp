@@ -3,17 +3,12 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
-#include "attnlab/export/sweep_frames.h"
-#include "attnlab/scenario_io.h"
 #include "attnlab/sweep.h"
-#include "session/session.h"
 #include "session/sweep.h"
 #include "session/user_dirs.h"
 #include "widgets/control_marks.h"
@@ -27,7 +22,7 @@ struct SweepState {
   char param[96] = "scale";
   double from = 0.1, to = 2.0;
   float seconds = 4.0f;
-  SweepRepeat repeat = SweepRepeat::Bounce;
+  attnlab::SweepRepeat repeat = attnlab::SweepRepeat::bounce;
   std::string error;
   // What the parameter holds now, kept per version: the scale's default needs a resolve() of the
   // whole scenario, too much for every frame of a large one.
@@ -35,16 +30,12 @@ struct SweepState {
   std::string value_param, value_text;
 };
 
-// A range around the current value that shows something: the scale from a quarter to four times
-// itself (flat to sharp weights), a cell one unit either side.
+// A range around the current value that shows something (attnlab::default_sweep_range).
 void DefaultRange(SweepState& sweep, const attnlab::Scenario& s) {
   try {
-    const attnlab::CellRef ref = attnlab::parse_cell_ref(sweep.param);
-    const double v = attnlab::scenario_value(s, ref);
-    const bool positive = ref.name == "scale" || ref.name == "rope.base" || ref.name == "alibi";
-    sweep.from = positive ? v / 4.0 : v - 1.0;
-    sweep.to = positive ? v * 4.0 : v + 1.0;
-    if (ref.name == "rope.base") sweep.from = std::max(sweep.from, 2.0);
+    const attnlab::SweepRange range = attnlab::default_sweep_range(s, attnlab::parse_cell_ref(sweep.param));
+    sweep.from = range.from;
+    sweep.to = range.to;
     sweep.error.clear();
   } catch (const attnlab::ScenarioError& e) {
     sweep.error = e.what();
@@ -67,7 +58,8 @@ std::string ValueText(const attnlab::Scenario& s, const char* param) {
     const attnlab::CellRef ref = attnlab::parse_cell_ref(param);
     const double v = attnlab::scenario_value(s, ref);
     char buf[96];
-    if (ref.name == "scale") std::snprintf(buf, sizeof buf, "now %.4g  (T = 1/scale = %.4g)", v, 1.0 / v);
+    if (attnlab::sweep_against_temperature(ref))
+      std::snprintf(buf, sizeof buf, "now %.4g  (T = 1/%s = %.4g)", v, ref.text().c_str(), 1.0 / v);
     else std::snprintf(buf, sizeof buf, "now %.4g", v);
     return buf;
   } catch (const attnlab::ScenarioError& e) {
@@ -103,20 +95,12 @@ void Controls(AppState& state, SweepState& sweep) {
   label("Seconds");
   ImGui::SliderFloat("##seconds", &sweep.seconds, 0.5f, 30.0f, "%.1f s", ImGuiSliderFlags_Logarithmic);
   int repeat = int(sweep.repeat);
-  ImGui::RadioButton("once", &repeat, int(SweepRepeat::Once));
+  ImGui::RadioButton("once", &repeat, int(attnlab::SweepRepeat::once));
   SameLineIfFits(RadioButtonWidth("loop"));
-  ImGui::RadioButton("loop", &repeat, int(SweepRepeat::Loop));
+  ImGui::RadioButton("loop", &repeat, int(attnlab::SweepRepeat::loop));
   SameLineIfFits(RadioButtonWidth("bounce"));
-  ImGui::RadioButton("bounce", &repeat, int(SweepRepeat::Bounce));
-  sweep.repeat = SweepRepeat(repeat);
-}
-
-// "W_q[0][1]" -> "W_q-0-1": a file name's part.
-std::string FileSafe(const std::string& text) {
-  std::string out;
-  for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ? c : '-';
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  return out;
+  ImGui::RadioButton("bounce", &repeat, int(attnlab::SweepRepeat::bounce));
+  sweep.repeat = attnlab::SweepRepeat(repeat);
 }
 
 // What the fields describe, as the exporter's sweep: ten frames a second of the duration.
@@ -129,51 +113,26 @@ attnlab::Sweep FieldsSweep(const SweepState& sweep) {
   return s;
 }
 
-// The sweep from From to To recorded as animated GIFs of every head's weights (what the Heads
-// panel shows), written to the pictures folder by the session's task runner, as
-// `attnlab-cli export --sweep` would write them.
+// The sweep from From to To recorded as animated GIFs of every head's weights, by the shell beside
+// the figure export (shell/sweep_export.h).
 void RecordGif(AppState& state, SweepState& sweep) {
-  TaskRunner& tasks = state.session->Tasks();
-  const bool busy = tasks.Busy("sweep gif");
+  const SweepRecorder& recorder = state.sweep_recorder;
+  const bool busy = recorder.busy && recorder.busy();
   ImGui::SameLine();
-  ImGui::BeginDisabled(busy);
+  ImGui::BeginDisabled(busy || !recorder.record);
   const bool clicked = ImGui::Button(busy ? "Recording..." : "Record GIF");
   ImGui::EndDisabled();
   MarkLastItem(state.on_control, "sweep record");
   if (ImGui::IsItemHovered() && !state.sweep.Playing())
     ImGui::SetTooltip("Every head's weights from From to To, 10 frames a second, to %s", PicturesDir().c_str());
   if (!clicked) return;
-  namespace ex = attnlab::exporter;
-  attnlab::Sweep spec;
   try {
-    spec = FieldsSweep(sweep);
+    const attnlab::Sweep spec = FieldsSweep(sweep);
     attnlab::check_sweep(state.document.GetScenario(), spec);
+    recorder.record(spec);
   } catch (const attnlab::ScenarioError& e) {
     sweep.error = e.what();
-    return;
   }
-  const std::shared_ptr<const attnlab::Scenario> scenario = state.document.Snapshot();
-  const ex::Colormaps maps{state.ui.colormap, attnlab::DivergingFor(state.ui.colormap)};
-  const std::string prefix = PicturesDir() + "/attnlab-sweep-" + FileSafe(spec.param.text()) + "-";
-  tasks.Start<std::string>(
-      "sweep gif",
-      [scenario, spec, maps, prefix] {
-        std::vector<ex::SweepView> views;
-        for (int h = 0; h < scenario->head_count(); ++h) views.push_back({StageId::weights, h});
-        const auto plans = ex::plan_sweep(*scenario, spec, views, maps, ex::FigureStyle{});
-        const std::vector<std::string> gifs = ex::sweep_gifs(*scenario, spec, views, plans, maps, 1);
-        std::filesystem::create_directories(std::filesystem::path(prefix).parent_path());
-        for (std::size_t v = 0; v < gifs.size(); ++v)
-          attnlab::write_file_atomically(prefix + ex::file_stem(views[v].stage, views[v].head) + ".gif", gifs[v]);
-        return "recorded " + std::to_string(gifs.size()) + " GIF(s) of " + std::to_string(spec.frames) + " frames: " + prefix + "*.gif";
-      },
-      [&state](TaskResult<std::string> result) {
-        try {
-          state.document.status = result.Take();
-        } catch (const std::exception& e) {
-          state.document.status = std::string("recording the sweep failed: ") + e.what();
-        }
-      });
 }
 
 void PlayButtons(AppState& state, SweepState& sweep) {
@@ -211,8 +170,8 @@ void PlayButtons(AppState& state, SweepState& sweep) {
   if (player.Started()) {
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
-    if (player.Spec().param.name == "scale")
-      ImGui::Text("scale = %.4g  (T = %.4g)", player.Value(), 1.0 / player.Value());
+    if (attnlab::sweep_against_temperature(player.Spec().param))
+      ImGui::Text("%s = %.4g  (T = %.4g)", player.Spec().param.text().c_str(), player.Value(), 1.0 / player.Value());
     else
       ImGui::Text("%s = %.4g", player.Spec().param.text().c_str(), player.Value());
   }
@@ -230,7 +189,8 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
     DimTextWrapped("Play a sweep to draw each head's mean entropy against the value.");
     return;
   }
-  const bool temperature = player.Spec().param.name == "scale";
+  const bool temperature = attnlab::sweep_against_temperature(player.Spec().param);
+  const std::string axis = temperature ? "T = 1/" + player.Spec().param.text() : player.Spec().param.text();
   const auto x_of = [&](double v) { return temperature ? 1.0 / v : v; };
   // The whole sweep's range, whatever part of it has been played yet.
   double x0 = x_of(player.Spec().from), x1 = x_of(player.Spec().to), y1 = 1e-9;
@@ -240,7 +200,7 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
   // The ceiling: uniform weights over all n keys have entropy ln n.
   const double uniform = std::log(double(std::max(1, state.document.GetScenario().n_z())));
   y1 = std::max(y1, uniform);
-  ImGui::Text("Mean entropy of each head's weights (nats) against %s", temperature ? "T = 1/scale" : player.Spec().param.text().c_str());
+  ImGui::Text("Mean entropy of each head's weights (nats) against %s", axis.c_str());
   const float fs = ImGui::GetFontSize();
   // As tall as the panel has room for (a short Details slot still shows the whole plot), 5 to 9 lines.
   const float room = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.5f;

@@ -3,13 +3,10 @@
 #include <imgui.h>
 
 #include <cstdio>
-#include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "attnlab/edits.h"
-#include "attnlab/limits.h"
 #include "attnlab/number_format.h"
 #include "attnlab/positions.h"
 #include "widgets/control_marks.h"
@@ -27,29 +24,13 @@ std::string Joined(const std::vector<int>& v) {
   return out;
 }
 
-/// "3 4 5" -> {3, 4, 5}, each in the loader's range (resolve() then checks the count). `field`
-/// names them in a refusal: "positions" or "context_positions".
-std::vector<int> ParsePositions(const std::string& field, const std::string& text) {
-  std::istringstream in(text);
-  std::vector<int> out;
-  std::string word;
-  while (in >> word) {
-    char* end = nullptr;
-    const long p = std::strtol(word.c_str(), &end, 10);
-    if (*end != '\0' || p < 0 || p > attnlab::limits::max_position)
-      throw attnlab::ScenarioError(field + ": expected whole numbers from 0 to " +
-                                   std::to_string(attnlab::limits::max_position) + " separated by spaces, got \"" + word + "\"");
-    out.push_back(int(p));
-  }
-  return out;
-}
-
 // One sequence's positions as a line of numbers (`member`: positions or context_positions; empty
 // means 0 .. n - 1). Long sequences are edited in the file: the field shows up to its buffer.
 void PositionsRow(AppState& state, PositionsField& field, const char* label, const std::string& mark,
-                  std::vector<int> attnlab::Scenario::*member, int count) {
+                  attnlab::Sequence seq, int count) {
   const attnlab::Scenario& s = state.document.GetScenario();
-  std::vector<int> shown = s.*member;
+  const std::vector<int>& given = seq == attnlab::Sequence::X ? s.positions : s.context_positions;
+  std::vector<int> shown = given;
   if (shown.empty())
     for (int i = 0; i < count; ++i) shown.push_back(i);
   const std::string joined = Joined(shown);
@@ -68,15 +49,13 @@ void PositionsRow(AppState& state, PositionsField& field, const char* label, con
   MarkLastItem(state.on_control, mark.c_str());
   if (enter || ImGui::IsItemDeactivatedAfterEdit()) {
     const std::string text = field.text;
-    const std::string field_name = member == &attnlab::Scenario::positions ? "positions" : "context_positions";
-    state.document.ApplyEdit(kPositionsSource, [text, member, field_name](attnlab::Scenario& e) {
-      e.*member = ParsePositions(field_name, text);
-    });
+    state.document.ApplyEdit(kPositionsSource, [text, seq](attnlab::Scenario& e) { attnlab::set_positions(e, seq, text); });
   }
   ImGui::SameLine();
   ImGui::PushID(mark.c_str());
-  ImGui::BeginDisabled((s.*member).empty());
-  if (ImGui::Button("0..n")) state.document.ApplyEdit(kPositionsSource, [member](attnlab::Scenario& e) { (e.*member).clear(); });
+  ImGui::BeginDisabled(given.empty());
+  if (ImGui::Button("0..n"))
+    state.document.ApplyEdit(kPositionsSource, [seq](attnlab::Scenario& e) { attnlab::reset_positions(e, seq); });
   ImGui::EndDisabled();
   ImGui::PopID();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Positions 0, 1, ..., n - 1");
@@ -86,31 +65,25 @@ void EncodingRow(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   bool on = s.positional_encoding == attnlab::PositionalEncoding::sinusoidal;
   if (ImGui::Checkbox("Sinusoidal encoding (X + PE)", &on))
-    state.document.ApplyEdit(kPositionsSource, [on](attnlab::Scenario& e) {
-      e.positional_encoding = on ? attnlab::PositionalEncoding::sinusoidal : attnlab::PositionalEncoding::none;
-    });
+    state.document.ApplyEdit(kPositionsSource, [on](attnlab::Scenario& e) { attnlab::set_sinusoidal_encoding(e, on); });
   MarkLastItem(state.on_control, "encoding");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Vaswani et al. 2017: sin and cos of the position added to X");
 }
 
-// A checkbox for an optional part of the scenario (`field`): on gives its defaults, off drops it.
-template <typename T>
-void OptionalToggle(AppState& state, const char* label, const char* mark, const char* tip,
-                    std::optional<T> attnlab::Scenario::*field) {
-  bool on = (state.document.GetScenario().*field).has_value();
-  if (ImGui::Checkbox(label, &on))
-    state.document.ApplyEdit(kPositionsSource, [on, field](attnlab::Scenario& e) {
-      if (on) e.*field = T{};
-      else (e.*field).reset();
-    });
+// A checkbox for an optional part of the scenario: true when clicked, `on` then its new state.
+bool OptionalToggle(AppState& state, const char* label, const char* mark, const char* tip, bool* on) {
+  const bool clicked = ImGui::Checkbox(label, on);
   MarkLastItem(state.on_control, mark);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+  return clicked;
 }
 
 void RopeRows(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
-  OptionalToggle(state, "RoPE (rotary)", "rope",
-                 "Turn each query and key, pair by pair, by its position (Llama, Mistral, GPT-NeoX)", &attnlab::Scenario::rope);
+  bool on = s.rope.has_value();
+  if (OptionalToggle(state, "RoPE (rotary)", "rope",
+                     "Turn each query and key, pair by pair, by its position (Llama, Mistral, GPT-NeoX)", &on))
+    state.document.ApplyEdit(kPositionsSource, [on](attnlab::Scenario& e) { attnlab::set_rope(e, on); });
   if (!s.rope) return;
   const attnlab::Rope rope = *s.rope;
   ImGui::Indent();
@@ -119,29 +92,27 @@ void RopeRows(AppState& state) {
     const char* label = half ? "half (HF Llama)" : "interleaved (GPT-J)";
     if (!half) SameLineIfFits(RadioButtonWidth(label));
     if (ImGui::RadioButton(label, rope.style == style) && rope.style != style)
-      state.document.ApplyEdit(kPositionsSource, [style](attnlab::Scenario& e) { e.rope->style = style; });
+      state.document.ApplyEdit(kPositionsSource, [style](attnlab::Scenario& e) { attnlab::set_rope_style(e, style); });
   }
   double base = rope.base;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   if (ImGui::InputDouble("base", &base, 0.0, 0.0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue) && base != rope.base)
-    state.document.ApplyEdit(kPositionsSource, [base](attnlab::Scenario& e) {
-      if (!(base > 1) || base > 1e9)
-        throw attnlab::ScenarioError("rope.base: expected a number above 1 and up to 1e9, got " + attnlab::format_trimmed(base, 6));
-      e.rope->base = base;
-    });
+    state.document.ApplyEdit(kPositionsSource, [base](attnlab::Scenario& e) { attnlab::set_rope_base(e, base); });
   ImGui::SameLine();
   int dims = rope.dims;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
   if (ImGui::InputInt("dims", &dims, 2, 2) && dims != rope.dims && dims >= 0)
-    state.document.ApplyEdit(kPositionsSource, [dims](attnlab::Scenario& e) { e.rope->dims = dims; });
+    state.document.ApplyEdit(kPositionsSource, [dims](attnlab::Scenario& e) { attnlab::set_rope_dims(e, dims); });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rotary dims R (even, at most d_k; 0 = all of d_k)");
   ImGui::Unindent();
 }
 
 void AlibiRows(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
-  OptionalToggle(state, "ALiBi (distance penalty)", "alibi",
-                 "Press et al. 2022 (BLOOM, MPT): head h subtracts m_h |p_i - c_j|", &attnlab::Scenario::alibi);
+  bool on = s.alibi.has_value();
+  if (OptionalToggle(state, "ALiBi (distance penalty)", "alibi", "Press et al. 2022 (BLOOM, MPT): head h subtracts m_h |p_i - c_j|",
+                     &on))
+    state.document.ApplyEdit(kPositionsSource, [on](attnlab::Scenario& e) { attnlab::set_alibi(e, on); });
   if (!s.alibi) return;
   const std::vector<double> slopes =
       s.alibi->slopes.empty() ? attnlab::positional::alibi_slopes(s.head_count()) : s.alibi->slopes;
@@ -197,9 +168,9 @@ void PositionsSection(AppState& state, PositionsFields& fields) {
   MarkLastItem(state.on_control, "positions header");
   if (!open) return;
   PositionsRow(state, fields.queries, s.cross_attention() ? "X at" : "Positions", "positions",
-               &attnlab::Scenario::positions, s.n_x());
+               attnlab::Sequence::X, s.n_x());
   if (s.cross_attention())
-    PositionsRow(state, fields.keys, "Z at", "context positions", &attnlab::Scenario::context_positions, s.n_z());
+    PositionsRow(state, fields.keys, "Z at", "context positions", attnlab::Sequence::Z, s.n_z());
   EncodingRow(state);
   RopeRows(state);
   AlibiRows(state);

@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "attnlab/edits.h"
 #include "attnlab/text_fit.h"
 #include "session/document_io.h"
 #include "session/session.h"
@@ -99,7 +100,7 @@ void Session::ApplyRestore(const RecoveredWork& work, const std::string& origin,
                       work.document_name, work.is_preset};
   if (work.is_preset && !origin.empty()) base.path = origin;
   doc_->Open(base);
-  doc_->ApplyEdit("restore autosave", [&work](attnlab::Scenario& s) { s = work.scenario; });
+  doc_->ApplyEdit("restore autosave", [&work](attnlab::Scenario& s) { attnlab::restore_scenario(s, work.scenario); });
   doc_->status = "restored unsaved work from " + work.saved_at;
 }
 

@@ -7,26 +7,13 @@
 
 namespace attnlab::app {
 
-double SweepValueAt(const SweepSpec& spec, double t) {
-  const double seconds = std::max(spec.seconds, 1e-3);
-  double u = std::max(0.0, t) / seconds;  // sweeps done, fractional
-  switch (spec.repeat) {
-    case SweepRepeat::Once: u = std::min(u, 1.0); break;
-    case SweepRepeat::Loop: u = u - std::floor(u); break;
-    case SweepRepeat::Bounce: {
-      const double phase = std::fmod(u, 2.0);
-      u = phase <= 1.0 ? phase : 2.0 - phase;
-      break;
-    }
-  }
-  return spec.from + (spec.to - spec.from) * u;
-}
-
 std::string SweepPlayer::Start(Document& doc, const SweepSpec& spec, double now) {
   try {
-    attnlab::Scenario probe = doc.GetScenario();
-    attnlab::scenario_value(probe, spec.param);
-    for (double end : {spec.from, spec.to}) attnlab::set_scenario_value(probe, spec.param, end);
+    attnlab::Sweep ends;
+    ends.param = spec.param;
+    ends.from = spec.from;
+    ends.to = spec.to;
+    attnlab::check_sweep(doc.GetScenario(), ends);
   } catch (const attnlab::ScenarioError& e) {
     return e.what();
   }
@@ -60,8 +47,8 @@ void SweepPlayer::Tick(Document& doc, double now) {
     return;
   }
   const double t = Elapsed(now);
-  const double value = SweepValueAt(spec_, t);
-  if (spec_.repeat == SweepRepeat::Once && t >= spec_.seconds) Pause(now);
+  const double value = spec_.ValueAt(t);
+  if (spec_.repeat == attnlab::SweepRepeat::once && t >= spec_.seconds) Pause(now);
   if (own_version_ != 0 && value == value_) return;
   const bool applied = doc.ApplyEdit("sweep", [&](attnlab::Scenario& s) { attnlab::set_scenario_value(s, spec_.param, value); },
                                      /*coalesce=*/own_version_ != 0);

@@ -8,22 +8,20 @@
 #include <vector>
 
 #include "attnlab/cell_ref.h"
+#include "attnlab/sweep.h"
 #include "session/document.h"
 
 namespace attnlab::app {
-
-enum class SweepRepeat { Once, Loop, Bounce };
 
 struct SweepSpec {
   attnlab::CellRef param;
   double from = 0.0, to = 1.0;
   double seconds = 4.0;  ///< from `from` to `to`
-  SweepRepeat repeat = SweepRepeat::Bounce;
-};
+  attnlab::SweepRepeat repeat = attnlab::SweepRepeat::bounce;
 
-/// The value `t` seconds into the sweep: once stops at `to`; loop starts again at `from`; bounce
-/// goes back to `from` and turns again.
-double SweepValueAt(const SweepSpec& spec, double t);
+  /// The value `t` seconds into the sweep (attnlab::sweep_value_at).
+  double ValueAt(double t) const { return attnlab::sweep_value_at(from, to, seconds, repeat, t); }
+};
 
 /// Mean entropy of each head's weights (nats, over the queries) at one value of the parameter:
 /// what a scale sweep draws against the temperature.

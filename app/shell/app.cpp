@@ -24,6 +24,7 @@
 #include "panels/panels.h"
 #include "shell/platform.h"
 #include "shell/screenshot.h"
+#include "shell/sweep_export.h"
 #include "widgets/theme.h"
 #include "session/trace_worker.h"
 #include "session/user_dirs.h"
@@ -181,6 +182,8 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   w.heatmaps.context_menu = [&state, &dialogs = w.dialogs](const HeatmapSpec& spec) {
     HeatmapContextMenu(state, dialogs, spec);
   };
+  state.sweep_recorder = {[&state](const attnlab::Sweep& sweep) { RecordSweepGif(state, sweep); },
+                          [&state] { return RecordingSweepGif(state); }};
   w.action_context.dialogs = &w.dialogs;
   // Large traces compute here; a finished trace, read or write wakes the event loop.
   w.trace_worker = std::make_unique<TraceWorker>([] { Platform::Wake(); });

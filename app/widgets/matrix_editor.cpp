@@ -13,7 +13,6 @@
 
 #include "attnlab/colormap.h"
 #include "attnlab/edits.h"
-#include "attnlab/limits.h"
 #include "attnlab/matrix_text.h"
 #include "attnlab/number_format.h"
 #include "attnlab/scenario.h"
@@ -25,9 +24,6 @@
 
 namespace attnlab::app {
 namespace {
-
-// Pasted values obey the typed values' bound (attnlab/edits.h).
-constexpr double kMaxTypedMagnitude = attnlab::max_cell_magnitude;
 
 struct Geometry {
   float cell_w = 0, cell_h = 0, label_w = 0, header_h = 0, strip = 0;
@@ -212,10 +208,9 @@ bool CellUnderMouse(const Geometry& g, const attnlab::Matrix& m, int* row, int* 
 
 void StoreCell(Document& document, const MatrixEditorSpec& spec, int row, int col, double value,
                bool coalesce) {
-  attnlab::Matrix next = *spec.values;
-  next(row, col) = value;
-  document.ApplyEdit(spec.source.c_str(),
-                  [&](attnlab::Scenario& s) { spec.store(s, next); }, coalesce);
+  document.ApplyEdit(
+      spec.source.c_str(), [&](attnlab::Scenario& s) { attnlab::set_matrix_cell(s, spec.source, row, col, value); },
+      coalesce);
 }
 
 // Horizontal drag: 0.01 per pixel (Shift: 0.001, Ctrl: 0.1), snapped to that step so the cells
@@ -354,10 +349,6 @@ void ClipboardKeys(Document& document, const MatrixEditorSpec& spec) {
     ImGui::SetClipboardText(attnlab::format_matrix(*spec.values, 4).c_str());
 }
 
-std::string ShapeText(long rows, long cols) {
-  return std::to_string(rows) + "x" + std::to_string(cols);
-}
-
 }  // namespace
 
 ImU32 HeadColor(int head, float alpha) {
@@ -379,25 +370,8 @@ bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, 
 }
 
 bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const std::string& text) {
-  return document.ApplyEdit(spec.source.c_str(), [&](attnlab::Scenario& s) {
-    attnlab::Matrix pasted;
-    try {
-      pasted = attnlab::parse_matrix_text(text);
-    } catch (const std::exception& e) {
-      throw attnlab::ScenarioError(spec.source + ": cannot paste: " + e.what());
-    }
-    const attnlab::Matrix& m = *spec.values;
-    // A vector may be pasted either way round: [1 2 3] or one number per line.
-    if (pasted.rows() == m.cols() && pasted.cols() == m.rows() && (m.rows() == 1 || m.cols() == 1))
-      pasted.transposeInPlace();
-    if (pasted.rows() != m.rows() || pasted.cols() != m.cols())
-      throw attnlab::ScenarioError(spec.source + ": pasted " + ShapeText(pasted.rows(), pasted.cols()) +
-                                   ", expected " + ShapeText(m.rows(), m.cols()));
-    for (Eigen::Index i = 0; i < pasted.size(); ++i)
-      if (std::fabs(pasted.data()[i]) > kMaxTypedMagnitude)
-        throw attnlab::ScenarioError(spec.source + ": pasted values must lie between -1e6 and 1e6");
-    spec.store(s, pasted);
-  });
+  return document.ApplyEdit(spec.source.c_str(),
+                            [&](attnlab::Scenario& s) { attnlab::paste_matrix(s, spec.source, text); });
 }
 
 void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec,
@@ -443,9 +417,10 @@ void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec&
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Replace %s with a matrix copied from NumPy, PyTorch or a spreadsheet",
                       spec.source.c_str());
-  if (spec.remove) {
+  if (spec.removable) {
     ImGui::SameLine();
-    if (ImGui::SmallButton("Remove")) document.ApplyEdit(spec.source.c_str(), spec.remove);
+    if (ImGui::SmallButton("Remove"))
+      document.ApplyEdit(spec.source.c_str(), [&](attnlab::Scenario& s) { attnlab::remove_matrix(s, spec.source); });
     if (spec.remove_tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.remove_tip);
   }
   ShowEditError(document, spec.source.c_str());

@@ -3,7 +3,9 @@
 /// heatmaps. Drag a cell sideways to scrub its value (one undo step per drag), double-click to type
 /// it, Ctrl+V over the grid (or Paste) to replace the whole matrix from NumPy / torch / CSV text,
 /// Copy to take it out as NumPy text or CSV. Head bands (the columns or rows each head takes) are
-/// outlined in that head's colour. Every change goes through Document::ApplyEdit(source, ...).
+/// outlined in that head's colour. Every change goes through Document::ApplyEdit(source, ...) with
+/// an edit of attnlab/edits.h naming the matrix by `source` (set_matrix_cell, paste_matrix,
+/// remove_matrix).
 #include <functional>
 #include <string>
 #include <vector>
@@ -43,10 +45,8 @@ struct MatrixEditorState {
 struct MatrixEditorSpec {
   std::string source;             ///< names the matrix in edits and messages: "W_q", "heads[1].b_k"
   const attnlab::Matrix* values = nullptr;  ///< as stored (the scenario's layout); vectors 1xn / nx1
-  /// Writes a whole matrix of the same shape back into a copy of the scenario.
-  std::function<void(attnlab::Scenario&, const attnlab::Matrix&)> store;
-  /// When set, a Remove button omits the matrix (an optional W or b) through ApplyEdit.
-  std::function<void(attnlab::Scenario&)> remove;
+  /// A Remove button omits the matrix (an optional W or b: attnlab::remove_matrix).
+  bool removable = false;
   const char* remove_tip = nullptr;
   const std::vector<std::string>* row_labels = nullptr;  ///< token names, or indices when null
   const std::vector<std::string>* col_labels = nullptr;

@@ -8,6 +8,7 @@
 #include "attnlab/cell_ref.h"
 #include "attnlab/edits.h"
 #include "attnlab/limits.h"
+#include "attnlab/matrix_text.h"
 #include "attnlab/model.h"
 #include "attnlab/positions.h"
 #include "attnlab/message_text.h"
@@ -342,6 +343,104 @@ void set_cell(Scenario& s, const CellEdit& edit) {
   const CellRef ref{edit.matrix, edit.head, edit.kv, {edit.row, edit.col}};
   double& cell = cell_of(s, ref);
   cell = parse_cell_value(ref.text(), edit.value_text);
+}
+
+void set_matrix_cell(Scenario& s, const std::string& source, int row, int col, double value) {
+  CellRef ref = parse_cell_ref(source);
+  if (!ref.index.empty()) throw ScenarioError(source + ": expected a matrix name, e.g. W_q or heads[1].b_k");
+  check_matrix_source(ref);
+  ref.index = {row, col};
+  set_scenario_value(s, ref, value);
+}
+
+// ---- Whole matrices (edits.h) ---------------------------------------------------------------------
+
+namespace {
+
+/// A matrix name (no indices) whose name and head prefix the scenario format has.
+CellRef matrix_ref(const std::string& source) {
+  const CellRef ref = parse_cell_ref(source);
+  if (!ref.index.empty()) throw ScenarioError(source + ": expected a matrix name, e.g. W_q or heads[1].b_k");
+  check_matrix_source(ref);
+  return ref;
+}
+
+/// The optional W or b a reference names (never X or Z); W_o and b_o are the scenario's own.
+struct OptionalPart {
+  std::optional<Matrix>* W = nullptr;
+  std::optional<Vector>* b = nullptr;
+};
+
+OptionalPart optional_part(Scenario& s, const CellRef& ref) {
+  if (ref.name == "X" || ref.name == "Z") return {};
+  if (ref.name == "W_o") return {&s.W_o, nullptr};
+  if (ref.name == "b_o") return {nullptr, &s.b_o};
+  Projections& p = projections_of(s, ref);
+  const char which = ref.name[2];
+  if (ref.name[0] == 'W') return {which == 'q' ? &p.W_q : which == 'k' ? &p.W_k : &p.W_v, nullptr};
+  return {nullptr, which == 'q' ? &p.b_q : which == 'k' ? &p.b_k : &p.b_v};
+}
+
+/// How wide the bias of `ref` is: its projection's width as the scenario resolves.
+long bias_width(const Scenario& s, const CellRef& ref) {
+  const Model m = resolve(s);
+  const long per = ref.name[2] == 'v' ? m.d_v : m.d_k;
+  if (ref.head >= 0) return per;  // a head's own, or a key/value head's
+  return per * (ref.name[2] == 'q' ? m.num_heads : m.num_kv_heads);
+}
+
+}  // namespace
+
+void add_matrix(Scenario& s, const std::string& source, NewMatrix start) {
+  const CellRef ref = matrix_ref(source);
+  const OptionalPart part = optional_part(s, ref);
+  if (!part.W && !part.b) throw ScenarioError(source + ": is always there");
+  if (part.W ? part.W->has_value() : part.b->has_value()) throw ScenarioError(source + ": already there");
+  if (ref.name == "W_o") {
+    const Model m = resolve(s);
+    const long concat = long(m.num_heads) * m.d_v;
+    s.W_o = start == NewMatrix::zeros ? Matrix(Matrix::Zero(concat, concat)) : Matrix(Matrix::Identity(concat, concat));
+  } else if (ref.name == "b_o") {
+    if (!s.W_o) throw ScenarioError("b_o: add W_o first (without it the output is the concatenation)");
+    s.b_o = Vector(Vector::Zero(s.layout == Layout::rows ? s.W_o->cols() : s.W_o->rows()));
+  } else if (part.W) {
+    const long in = ref.name[2] == 'q' ? s.d_x() : s.d_z();
+    *part.W = start == NewMatrix::zeros ? Matrix(Matrix::Zero(in, in)) : Matrix(Matrix::Identity(in, in));
+  } else {
+    *part.b = Vector(Vector::Zero(bias_width(s, ref)));
+  }
+}
+
+void remove_matrix(Scenario& s, const std::string& source) {
+  const CellRef ref = matrix_ref(source);
+  const OptionalPart part = optional_part(s, ref);
+  if (!part.W && !part.b) throw ScenarioError(source + ": cannot be omitted");
+  if (!(part.W ? part.W->has_value() : part.b->has_value())) throw ScenarioError(source + ": already omitted");
+  if (part.W) part.W->reset();
+  else part.b->reset();
+  if (ref.name == "W_o") s.b_o.reset();  // b_o is added after W_o: without it, nothing to add to
+}
+
+void paste_matrix(Scenario& s, const std::string& source, const std::string& text) {
+  const CellRef ref = matrix_ref(source);
+  const CellTarget t = target_of(s, ref);
+  Matrix pasted;
+  try {
+    pasted = parse_matrix_text(text);
+  } catch (const std::exception& e) {
+    throw ScenarioError(source + ": cannot paste: " + e.what());
+  }
+  // A vector may be pasted either way round: [1 2 3] or one number per line.
+  if (pasted.rows() == t.cols() && pasted.cols() == t.rows() && (t.rows() == 1 || t.cols() == 1))
+    pasted.transposeInPlace();
+  if (pasted.rows() != t.rows() || pasted.cols() != t.cols())
+    throw ScenarioError(source + ": pasted " + shape_text(pasted.rows(), pasted.cols()) + ", expected " +
+                        shape_text(t.rows(), t.cols()));
+  for (Eigen::Index i = 0; i < pasted.size(); ++i)
+    if (std::fabs(pasted.data()[i]) > max_cell_magnitude)
+      throw ScenarioError(source + ": pasted values must lie between -1e6 and 1e6");
+  if (t.matrix) *t.matrix = pasted;
+  else *t.vector = Vector(Eigen::Map<const Vector>(pasted.data(), pasted.size()));
 }
 
 }  // namespace attnlab

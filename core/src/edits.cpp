@@ -6,8 +6,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <sstream>
 
 #include "attnlab/limits.h"
+#include "attnlab/model.h"
+#include "attnlab/number_format.h"
 
 namespace attnlab {
 namespace {
@@ -438,5 +441,175 @@ void set_kv_head_count(Scenario& s, int kv_heads) {
   pick_bias(s.full.b_v, d_v, pick);
   s.num_kv_heads = kv_heads == H ? 0 : kv_heads;
 }
+
+int parse_head_count(const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const long typed = std::strtol(begin, &end, 10);
+  if (end == begin || *end != '\0' || typed < 0 || typed > 100000)
+    throw ScenarioError("num_heads: expected a whole number, got \"" + text + "\"");
+  return int(typed);
+}
+
+void set_typed_head_count(Scenario& s, const std::string& text) { set_head_count(s, parse_head_count(text)); }
+
+// ---- Layout and scale -----------------------------------------------------------------------------
+
+void set_layout(Scenario& s, Layout l) {
+  if (s.layout != l) s = with_layout(s, l);
+}
+
+void set_scale_kind(Scenario& s, Scale::Kind kind) {
+  if (kind == s.scale.kind) return;
+  s.scale.kind = kind;
+  if (kind == Scale::Kind::value) s.scale.value = 1.0;
+}
+
+void set_scale(Scenario& s, double scale) {
+  if (!(scale > 0) || !std::isfinite(scale) || scale > limits::max_scale)
+    throw ScenarioError("scale: expected a positive number up to 1e12, got " + format_trimmed(scale, 6));
+  s.scale = Scale{Scale::Kind::value, scale};
+}
+
+void set_temperature(Scenario& s, double temperature) {
+  if (!(temperature > 0) || !std::isfinite(temperature))
+    throw ScenarioError("scale: expected a positive temperature T, got " + format_trimmed(temperature, 6));
+  set_scale(s, 1.0 / temperature);
+}
+
+// ---- Mask -----------------------------------------------------------------------------------------
+
+namespace {
+
+// The explicit cells as stored, or all ones (every query may attend every key).
+Matrix cells_or_ones(const Scenario& s) {
+  if (s.mask.cells) return *s.mask.cells;
+  return s.layout == Layout::columns ? Matrix::Ones(s.n_z(), s.n_x()) : Matrix::Ones(s.n_x(), s.n_z());
+}
+
+bool padded_key(const Scenario& s, int j) {
+  return std::find(s.mask.padding.begin(), s.mask.padding.end(), j) != s.mask.padding.end();
+}
+
+// What causal, the window and padding say of query i and key j (resolve()'s rule).
+bool masked_by_rules(const Scenario& s, int i, int j) {
+  const int p = s.position(i), c = s.context_position(j);
+  return (s.mask.causal && c > p) || (s.mask.window > 0 && std::abs(p - c) >= s.mask.window) || padded_key(s, j);
+}
+
+}  // namespace
+
+void toggle_mask_cell(Scenario& s, int row, int col) {
+  Matrix cells = cells_or_ones(s);
+  if (row < 0 || col < 0 || row >= cells.rows() || col >= cells.cols())
+    throw ScenarioError("mask.cells: no cell (" + std::to_string(row) + ", " + std::to_string(col) + ") in a " +
+                        std::to_string(cells.rows()) + "x" + std::to_string(cells.cols()) + " mask");
+  cells(row, col) = cells(row, col) == 0.0 ? 1.0 : 0.0;
+  s.mask.cells = std::move(cells);
+}
+
+void set_mask_window(Scenario& s, int window) {
+  if (window < 0 || window > limits::max_position + 1)
+    throw ScenarioError("mask.window: expected 0 (none) or a width from 1 to " + std::to_string(limits::max_position + 1) +
+                        ", got " + std::to_string(window));
+  s.mask.window = window;
+}
+
+void set_causal(Scenario& s, bool causal) { s.mask.causal = causal; }
+
+void clear_mask(Scenario& s) { s.mask = MaskSpec{}; }
+
+void bake_mask(Scenario& s) {
+  Matrix cells = cells_or_ones(s);
+  const bool cols = s.layout == Layout::columns;
+  for (int r = 0; r < cells.rows(); ++r)
+    for (int c = 0; c < cells.cols(); ++c)
+      if (masked_by_rules(s, cols ? c : r, cols ? r : c)) cells(r, c) = 0.0;
+  s.mask = MaskSpec{};
+  s.mask.cells = std::move(cells);
+}
+
+void set_padding(Scenario& s, int key, bool padded) {
+  const int n = s.n_z();
+  if (key < 0 || key >= n)
+    throw ScenarioError("mask.padding: no key " + std::to_string(key) + " (" + std::to_string(n) + " keys, 0 to " +
+                        std::to_string(n - 1) + ")");
+  auto& p = s.mask.padding;
+  p.erase(std::remove(p.begin(), p.end(), key), p.end());
+  if (padded) {
+    p.push_back(key);
+    std::sort(p.begin(), p.end());
+  }
+}
+
+// ---- Positions ------------------------------------------------------------------------------------
+
+namespace {
+
+std::vector<int>& positions_of(Scenario& s, Sequence seq) {
+  if (seq == Sequence::X) return s.positions;
+  if (!s.cross_attention())
+    throw ScenarioError("context_positions: self-attention has no context Z; its keys are at X's positions");
+  return s.context_positions;
+}
+
+Rope& rope_of(Scenario& s) {
+  if (!s.rope) throw ScenarioError("rope: the scenario has no RoPE; switch it on first");
+  return *s.rope;
+}
+
+}  // namespace
+
+void set_positions(Scenario& s, Sequence seq, const std::string& text) {
+  std::vector<int>& positions = positions_of(s, seq);
+  const std::string field = seq == Sequence::X ? "positions" : "context_positions";
+  std::istringstream in(text);
+  std::vector<int> out;
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    const long p = std::strtol(word.c_str(), &end, 10);
+    if (*end != '\0' || p < 0 || p > limits::max_position)
+      throw ScenarioError(field + ": expected whole numbers from 0 to " + std::to_string(limits::max_position) +
+                          " separated by spaces, got \"" + word + "\"");
+    out.push_back(int(p));
+  }
+  positions = std::move(out);
+}
+
+void reset_positions(Scenario& s, Sequence seq) { positions_of(s, seq).clear(); }
+
+void set_sinusoidal_encoding(Scenario& s, bool on) {
+  s.positional_encoding = on ? PositionalEncoding::sinusoidal : PositionalEncoding::none;
+}
+
+void set_rope(Scenario& s, bool on) {
+  if (!on) s.rope.reset();
+  else if (!s.rope) s.rope = Rope{};
+}
+
+void set_rope_style(Scenario& s, Rope::Style style) { rope_of(s).style = style; }
+
+void set_rope_base(Scenario& s, double base) {
+  Rope& rope = rope_of(s);
+  if (!(base > 1) || base > limits::max_rope_base)
+    throw ScenarioError("rope.base: expected a number above 1 and up to 1e9, got " + format_trimmed(base, 6));
+  rope.base = base;
+}
+
+void set_rope_dims(Scenario& s, int dims) {
+  Rope& rope = rope_of(s);
+  if (dims < 0) throw ScenarioError("rope.dims: expected 0 (all of d_k) or more, got " + std::to_string(dims));
+  rope.dims = dims;
+}
+
+void set_alibi(Scenario& s, bool on) {
+  if (!on) s.alibi.reset();
+  else if (!s.alibi) s.alibi = Alibi{};
+}
+
+// ---- Whole scenario -------------------------------------------------------------------------------
+
+void restore_scenario(Scenario& s, const Scenario& saved) { s = saved; }
 
 }  // namespace attnlab

@@ -149,4 +149,15 @@ json to_json(const Lesson& lesson) {
   return out;
 }
 
+void set_lesson(Scenario& s, const Lesson& lesson) {
+  json v = to_json(lesson);
+  parse_lesson(v);  // refuses, naming the field, what a file with this lesson would be refused for
+  if (!s.view.is_object()) s.view = json::object();
+  s.view["lesson"] = std::move(v);
+}
+
+void clear_lesson(Scenario& s) {
+  if (s.view.is_object()) s.view.erase("lesson");
+}
+
 }  // namespace attnlab::lesson

@@ -51,6 +51,36 @@ double Sweep::value(int k) const {
   return std::clamp(v, std::min(from, to), std::max(from, to));
 }
 
+double sweep_value_at(double from, double to, double seconds, SweepRepeat repeat, double t) {
+  double u = std::max(0.0, t) / std::max(seconds, 1e-3);  // sweeps done, fractional
+  switch (repeat) {
+    case SweepRepeat::once: u = std::min(u, 1.0); break;
+    case SweepRepeat::loop: u = u - std::floor(u); break;
+    case SweepRepeat::bounce: {
+      const double phase = std::fmod(u, 2.0);
+      u = phase <= 1.0 ? phase : 2.0 - phase;
+      break;
+    }
+  }
+  // The overflow guard of Sweep::value: the convex form where to - from is not finite.
+  const double v = std::isfinite(to - from) ? from + (to - from) * u : from * (1 - u) + to * u;
+  return std::clamp(v, std::min(from, to), std::max(from, to));
+}
+
+bool sweep_stays_positive(const CellRef& param) {
+  return param.name == "scale" || param.name == "rope.base" || param.name == "alibi";
+}
+
+bool sweep_against_temperature(const CellRef& param) { return param.name == "scale"; }
+
+SweepRange default_sweep_range(const Scenario& scenario, const CellRef& param) {
+  const double v = scenario_value(scenario, param);
+  if (!sweep_stays_positive(param)) return {v - 1.0, v + 1.0};
+  SweepRange range{v / 4.0, v * 4.0};
+  if (param.name == "rope.base") range.from = std::max(range.from, 2.0);  // a base must stay above 1
+  return range;
+}
+
 Sweep parse_sweep(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos) throw ScenarioError(quoted_excerpt(text) + kShape);

@@ -1,6 +1,7 @@
 #pragma once
 /// Edits of a Scenario, as the window offers them: tokens (add, remove, move, self/cross), widths
-/// (d_model, d_z, d_k, d_v), the head count and one cell of one matrix. Each edits `s` in place and
+/// (d_model, d_z, d_k, d_v), the head count, layout and scale, the mask, positions (RoPE, ALiBi),
+/// whole matrices (add, omit, paste) and one cell of one matrix. Each edits `s` in place and
 /// throws ScenarioError naming the field when it refuses; the caller keeps its own copy for undo.
 /// Matrices are read and written as stored, i.e. in the scenario's layout. An edit leaves a valid
 /// scenario valid (resolve() accepts it) unless it says otherwise (set_head_count).
@@ -93,6 +94,69 @@ std::vector<int> valid_kv_head_counts(const Scenario& s);
 /// back on; heads_off stays ascending. Throws "heads_off: no head 5 (4 heads, 0 to 3)".
 void set_head_off(Scenario& s, int head, bool off);
 
+/// A head count as typed: a whole number (blanks before it allowed). Throws "num_heads: expected a
+/// whole number, got \"x\"" for anything else, a negative number or one above 100000.
+int parse_head_count(const std::string& text);
+/// set_head_count of a typed count (parse_head_count).
+void set_typed_head_count(Scenario& s, const std::string& text);
+
+// ---- Layout and scale -----------------------------------------------------------------------------
+
+/// Stores every matrix in layout `l` (with_layout): tokens as rows or as columns.
+void set_layout(Scenario& s, Layout l);
+/// How the scores are scaled: 1/sqrt(d_k), not at all, or an explicit value, which starts at 1.
+void set_scale_kind(Scenario& s, Scale::Kind kind);
+/// An explicit scale. Throws "scale: expected a positive number up to 1e12, got 0".
+void set_scale(Scenario& s, double scale);
+/// An explicit scale given as the temperature T = 1/scale. Throws "scale: expected a positive
+/// temperature T, got 0" (or one whose 1/T the scale refuses).
+void set_temperature(Scenario& s, double temperature);
+
+// ---- Mask -----------------------------------------------------------------------------------------
+
+/// Flips the explicit mask cell (row, col) as stored (n_x by n_z in the rows layout, n_z by n_x in
+/// the columns layout), starting from all ones when there are no explicit cells. Throws
+/// "mask.cells: no cell (5, 0) in a 3x4 mask".
+void toggle_mask_cell(Scenario& s, int row, int col);
+/// The sliding window: keys fewer than `window` positions away; 0 switches it off. Throws
+/// "mask.window: expected 0 (none) or a width from 1 to 1000001, got -1".
+void set_mask_window(Scenario& s, int window);
+void set_causal(Scenario& s, bool causal);
+/// No mask at all: no causal, window, padding or explicit cells.
+void clear_mask(Scenario& s);
+/// Folds causal, the window and padding into explicit cells (which keep their own zeros), so that
+/// every cell can be toggled one by one; the cells allow exactly what the mask allowed.
+void bake_mask(Scenario& s);
+/// Key `key` (a token of Z, or of X in self-attention) padded or not; padding stays ascending.
+/// Throws "mask.padding: no key 7 (4 keys, 0 to 3)".
+void set_padding(Scenario& s, int key, bool padded);
+
+// ---- Positions ------------------------------------------------------------------------------------
+
+/// `seq`'s positions from a typed line of numbers ("3 4 5"; empty: 0 .. n - 1; resolve() checks the
+/// count). Throws "positions: expected whole numbers from 0 to 1000000 separated by spaces, got
+/// \"x\"" (context_positions for Z), and refuses Z in self-attention.
+void set_positions(Scenario& s, Sequence seq, const std::string& text);
+/// `seq`'s positions back to 0 .. n - 1.
+void reset_positions(Scenario& s, Sequence seq);
+/// The sinusoidal encoding (X + PE) on or off.
+void set_sinusoidal_encoding(Scenario& s, bool on);
+/// RoPE on (with its defaults, unless it is on already) or off.
+void set_rope(Scenario& s, bool on);
+/// RoPE's pairing, base and rotary dims. Each throws "rope: the scenario has no RoPE" without it;
+/// "rope.base: expected a number above 1 and up to 1e9, got 1", "rope.dims: expected 0 (all of
+/// d_k) or more, got -2" (resolve() checks that dims is even and at most d_k).
+void set_rope_style(Scenario& s, Rope::Style style);
+void set_rope_base(Scenario& s, double base);
+void set_rope_dims(Scenario& s, int dims);
+/// ALiBi on (the paper's slopes, unless it is on already) or off.
+void set_alibi(Scenario& s, bool on);
+
+// ---- Whole scenario -------------------------------------------------------------------------------
+
+/// `s` becomes `saved` (work restored from an autosave, on top of the file it was made from).
+void restore_scenario(Scenario& s, const Scenario& saved);
+
 // ---- One cell -------------------------------------------------------------------------------------
 
 /// Typed values beyond this magnitude are refused: they only overflow the scores and hide every
@@ -131,5 +195,31 @@ double parse_cell_value(const std::string& where, const std::string& text);
 /// a scenario without per-head weights (or its absence in one with them), h out of range, a cell
 /// outside the matrix ("no such cell in a 4x4 matrix"), then a value parse_cell_value refuses.
 void set_cell(Scenario& s, const CellEdit& edit);
+
+/// Cell (row, col) of the matrix `source` ("W_q", "heads[1].b_k") as shown (a bias as set_cell
+/// shows it) set to `value`: a scrubbed cell. Throws as set_cell, and for a value that is not
+/// finite or beyond max_cell_magnitude, naming the cell.
+void set_matrix_cell(Scenario& s, const std::string& source, int row, int col, double value);
+
+// ---- Whole matrices -------------------------------------------------------------------------------
+
+/// What an added weight matrix starts as.
+enum class NewMatrix { identity, zeros };
+
+/// Adds the omitted matrix `source`: a W (W_q, W_k, W_v, with `heads[h].` or `kv_heads[g].`) as the
+/// d_x or d_z square identity it stood for, or zeros; a bias as zeros as wide as its projection
+/// (H d_k, G d_k, G d_v for the full ones; d_k or d_v for a head's); W_o as the identity of the
+/// concatenation (H d_v); b_o as zeros of W_o's output width. Throws "W_q: already there", "X: is
+/// always there", "b_o: add W_o first", and as set_cell for an unknown source.
+void add_matrix(Scenario& s, const std::string& source, NewMatrix start = NewMatrix::identity);
+/// Omits the matrix `source`: a W becomes the identity again, a bias zeros; W_o goes with b_o
+/// (the output is the concatenation). Throws "X: cannot be omitted" for X and Z, "W_q: already
+/// omitted" for one that is.
+void remove_matrix(Scenario& s, const std::string& source);
+/// Replaces the matrix `source` as shown with numbers pasted as text (NumPy, CSV or one row per
+/// line: matrix_text.h); a vector may come either way round. Throws "W_q: cannot paste: ...",
+/// "W_q: pasted 3x2, expected 2x3", "W_q: pasted values must lie between -1e6 and 1e6", and as
+/// set_cell for an omitted or unknown matrix.
+void paste_matrix(Scenario& s, const std::string& source, const std::string& text);
 
 }  // namespace attnlab

@@ -52,6 +52,12 @@ Lesson lesson_of(const Scenario& s);
 /// The inverse of parse_lesson.
 nlohmann::json to_json(const Lesson& lesson);
 
+/// Edits of the scenario's lesson (the presenter's authoring): `lesson` becomes `view.lesson`,
+/// checked as a file's would be (throws ScenarioError naming the field, as parse_lesson).
+void set_lesson(Scenario& s, const Lesson& lesson);
+/// Drops `view.lesson`: the scenario presents its default lesson again.
+void clear_lesson(Scenario& s);
+
 /// e.g. "Scores: every query against every key (head 2)".
 std::string step_title(const Step& step, const Scenario& s, int head);
 /// The step's equation in the layout's notation, e.g. rows "S = Q K^T", columns "S = K^T Q".

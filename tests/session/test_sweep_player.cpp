@@ -1,5 +1,6 @@
-// The sweep player: the value it sets at each time, one undo step for a whole sweep, pause and
-// resume, stopping when the user edits, refusing a parameter or an end the scenario has not.
+// The sweep player (session/sweep.h): each tick a new version, one undo step for a whole sweep,
+// pause and resume, stopping when the user edits, refusing a parameter or an end the scenario has
+// not (check_sweep's refusals). The value at each time is core's (tests/test_sweep.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,10 +14,10 @@
 #include "session/sweep.h"
 
 namespace attnlab::app::testing {
-namespace test_sweep {
+namespace test_sweep_player {
 namespace {
 
-SweepSpec Spec(const std::string& param, double from, double to, SweepRepeat repeat) {
+SweepSpec Spec(const std::string& param, double from, double to, attnlab::SweepRepeat repeat) {
   SweepSpec spec;
   spec.param = attnlab::parse_cell_ref(param);
   spec.from = from;
@@ -24,19 +25,6 @@ SweepSpec Spec(const std::string& param, double from, double to, SweepRepeat rep
   spec.seconds = 2.0;
   spec.repeat = repeat;
   return spec;
-}
-
-TEST(SweepValue, OnceLoopAndBounceOverTime) {
-  const SweepSpec once = Spec("scale", 1, 3, SweepRepeat::Once);
-  EXPECT_EQ(SweepValueAt(once, 0), 1);
-  EXPECT_EQ(SweepValueAt(once, 1), 2);
-  EXPECT_EQ(SweepValueAt(once, 5), 3) << "once: stays at the end";
-  const SweepSpec loop = Spec("scale", 1, 3, SweepRepeat::Loop);
-  EXPECT_EQ(SweepValueAt(loop, 3), 2) << "loop: starts again";
-  const SweepSpec bounce = Spec("scale", 1, 3, SweepRepeat::Bounce);
-  EXPECT_EQ(SweepValueAt(bounce, 3), 2) << "bounce: on the way back";
-  EXPECT_EQ(SweepValueAt(bounce, 4), 1);
-  EXPECT_EQ(SweepValueAt(bounce, 5), 2);
 }
 
 class Sweeping : public ::testing::Test {
@@ -48,7 +36,7 @@ class Sweeping : public ::testing::Test {
 
 TEST_F(Sweeping, EachTickIsANewVersionAndTheWholeSweepOneUndoStep) {
   const double before = attnlab::scenario_value(doc_.GetScenario(), attnlab::parse_cell_ref("X[0][1]"));
-  ASSERT_EQ(player_.Start(doc_, Spec("X[0][1]", -1, 1, SweepRepeat::Once), 10.0), "");
+  ASSERT_EQ(player_.Start(doc_, Spec("X[0][1]", -1, 1, attnlab::SweepRepeat::once), 10.0), "");
   EXPECT_EQ(doc_.GetScenario().X(0, 1), -1.0);
   std::uint64_t version = doc_.Version();
   for (double t : {10.5, 11.0, 11.5}) {
@@ -69,7 +57,7 @@ TEST_F(Sweeping, EachTickIsANewVersionAndTheWholeSweepOneUndoStep) {
 }
 
 TEST_F(Sweeping, ResumesWhereItPausedAndStopsWhenTheUserEdits) {
-  ASSERT_EQ(player_.Start(doc_, Spec("scale", 0.5, 1.5, SweepRepeat::Loop), 0.0), "");
+  ASSERT_EQ(player_.Start(doc_, Spec("scale", 0.5, 1.5, attnlab::SweepRepeat::loop), 0.0), "");
   player_.Tick(doc_, 0.5);
   player_.Pause(0.5);
   player_.Resume(100.0);
@@ -86,15 +74,15 @@ TEST_F(Sweeping, ResumesWhereItPausedAndStopsWhenTheUserEdits) {
 
 TEST_F(Sweeping, RefusesWhatTheScenarioHasNotWithoutChangingIt) {
   const std::uint64_t version = doc_.Version();
-  EXPECT_EQ(player_.Start(doc_, Spec("X[99][0]", 0, 1, SweepRepeat::Once), 0.0).rfind("X[99][0]: no such cell", 0), 0u);
-  EXPECT_EQ(player_.Start(doc_, Spec("scale", 0, 1, SweepRepeat::Once), 0.0).rfind("scale: expected a positive", 0), 0u);
-  EXPECT_EQ(player_.Start(doc_, Spec("rope.base", 2, 10, SweepRepeat::Once), 0.0), "rope.base: the scenario has no RoPE");
+  EXPECT_EQ(player_.Start(doc_, Spec("X[99][0]", 0, 1, attnlab::SweepRepeat::once), 0.0).rfind("X[99][0]: no such cell", 0), 0u);
+  EXPECT_EQ(player_.Start(doc_, Spec("scale", 0, 1, attnlab::SweepRepeat::once), 0.0).rfind("scale: expected a positive", 0), 0u);
+  EXPECT_EQ(player_.Start(doc_, Spec("rope.base", 2, 10, attnlab::SweepRepeat::once), 0.0), "rope.base: the scenario has no RoPE");
   EXPECT_EQ(doc_.Version(), version);
   EXPECT_FALSE(player_.Playing());
 }
 
 TEST_F(Sweeping, ASweepOfTheScaleRecordsEachHeadsMeanEntropy) {
-  ASSERT_EQ(player_.Start(doc_, Spec("scale", 0.1, 2.0, SweepRepeat::Once), 0.0), "");
+  ASSERT_EQ(player_.Start(doc_, Spec("scale", 0.1, 2.0, attnlab::SweepRepeat::once), 0.0), "");
   for (double t = 0.0; t <= 2.0; t += 0.5) {
     player_.Tick(doc_, t);
     player_.Record(doc_, doc_.GetTrace());
@@ -112,5 +100,5 @@ TEST_F(Sweeping, ASweepOfTheScaleRecordsEachHeadsMeanEntropy) {
 }
 
 }  // namespace
-}  // namespace test_sweep
+}  // namespace test_sweep_player
 }  // namespace attnlab::app::testing
