@@ -123,7 +123,7 @@ const char* HarnessUsageText() {
          "                      the hint is still due, the panels not hidden behind a tab\n"
          "  --first-run-hint    show the first-run hint as a first start would (config dir),\n"
          "                      even in a scripted run (--screenshot)\n"
-         "  --test-edit layout|heads=N|scale=S|x=V|undo|redo   apply an edit as a user would (tests;\n"
+         "  --test-edit layout|heads=N|scale=S|x=V|lesson=broken|undo|redo   apply an edit as a user would (tests;\n"
          "                      several separated by commas: in order, in one frame)\n"
          "  --layout-log FILE   keep FILE up to date with where the menu bar, status bar and every\n"
          "                      panel are (JSON, rewritten whenever the arrangement changes)\n"
