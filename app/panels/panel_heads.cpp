@@ -360,7 +360,7 @@ void Heads::Draw(AppState& state) {
     }
     ImGui::EndGroup();
     if (r.clicked) state.ui.selected_head = h;
-    if (r.hovered) state.ui.hovered = {Stage::Weights, h, r.row, r.col};
+    if (r.hovered) state.ui.hover.Report({Stage::Weights, h, r.row, r.col});
   }
   ShowEditError(state.document, "Heads");
   ImGui::Spacing();

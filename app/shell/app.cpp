@@ -114,8 +114,7 @@ std::string WindowTitle(const AppState& state) {
 
 void DrawFrame(ActionContext& ctx, const ActionTable& actions) {
   AppState& state = ctx.state;
-  state.ui.hovered_last_frame = state.ui.hovered;
-  state.ui.hovered = {};
+  state.ui.hover.NextFrame();
   actions.HandleShortcuts(ctx);
   DrawMainMenuBar(ctx, actions);
   DrawStatusBar(state);
@@ -166,6 +165,7 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   OpenInitialDocument(state, w.session, w.panels, start, load_later, user_files);
   w.models.Init(w.session, state.document);
   state.models = &w.models;
+  state.requests = &w.panels;
   if (!model_folder.empty()) w.models.RequestOpen(model_folder);
   PlatformConfig config;
   config.width = options.width;
@@ -198,8 +198,8 @@ void FollowModel(Window& w) {
   const bool loading = w.models.Loading();
   const models::HfModel* model = w.models.Model();
   if ((loading && !w.model_loading) || (model && model != w.model_shown)) {
-    w.panels.ShowPanel(w.state, "Model");
-    if (model) w.panels.ShowPanel(w.state, "Next token");
+    w.panels.ShowPanel("Model");
+    if (model) w.panels.ShowPanel("Next token");
   }
   w.model_loading = loading;
   w.model_shown = model;
