@@ -15,6 +15,7 @@
 #include "widgets/control_marks.h"
 #include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
+#include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_marks.h"
 #include "widgets/matrix_editor.h"
 #include "widgets/theme.h"

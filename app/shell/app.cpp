@@ -19,6 +19,7 @@
 #include "shell/actions.h"
 #include "shell/commands.h"
 #include "shell/dialogs.h"
+#include "shell/heatmap_export.h"
 #include "widgets/heatmap.h"
 #include "shell/main_menu.h"
 #include "panels/panels.h"
@@ -179,7 +180,8 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   }
   state.heatmaps = &w.heatmaps;
   w.heatmaps.context_menu = [&state, &dialogs = w.dialogs](const HeatmapSpec& spec) {
-    HeatmapContextMenu(state, dialogs, spec);
+    HeatmapContextMenu(state, dialogs.export_settings,
+                       [&](FigureExport job) { dialogs.RequestFigureExport(state, std::move(job)); }, spec);
   };
   w.action_context.dialogs = &w.dialogs;
   // Large traces compute here; a finished trace, read or write wakes the event loop.
