@@ -52,7 +52,8 @@ bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
       s.view["lesson"] = {{"steps", "broken"}};
     });
   } else {
-    *error = "--test-edit: unknown edit '" + spec + "' (layout, heads=N, scale=S, x=V, lesson=broken, undo, redo)";
+    *error = "--test-edit: unknown edit '" + spec +
+             "' (layout, heads=N, scale=S, x=V, lesson=broken, undo, redo)";
     return false;
   }
   if (!applied) *error = "--test-edit " + spec + " refused: " + state.document.LastEditError().message;

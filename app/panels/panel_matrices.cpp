@@ -136,7 +136,9 @@ void GradientBanner(AppState& state) {
 }
 
 void Editor(AppState& state, MatrixEditorSpec spec) {
-  spec.sweep_cell = [&state](const std::string& cell) { state.requests->Request(state, SweepRequest{cell}); };
+  spec.sweep_cell = [&state](const std::string& cell) {
+    state.requests->Request(state, SweepRequest{cell});
+  };
   if (const SensitivityMap* map = ShownGradients(state)) {
     spec.tint = GradientOf(*map, spec.source);
     spec.tint_of = map->target;

@@ -165,7 +165,9 @@ PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
   add(Panel("Model", ModelPanel::Make()));
   add(Panel("Heads", HeadsPanel::Make()));
   add(Panel("Head stats", HeadStatsPanel::Make()));
-  add(Panel("Presenter", PresenterPanel::Make()).WindowFlags(ImGuiWindowFlags_NoTitleBar).Unlisted());
+  add(Panel("Presenter", PresenterPanel::Make())
+          .WindowFlags(ImGuiWindowFlags_NoTitleBar)
+          .Unlisted());
   add(Panel("Inspector", InspectorPanel::Make()));
   add(Panel("Single query", SingleQueryPanel::Make()).HideInLecture());
   add(Panel("Sweep", SweepPanel::Make()));

@@ -180,8 +180,10 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   }
   state.heatmaps = &w.heatmaps;
   w.heatmaps.context_menu = [&state, &dialogs = w.dialogs](const HeatmapSpec& spec) {
-    HeatmapContextMenu(state, dialogs.export_settings,
-                       [&](FigureExport job) { dialogs.RequestFigureExport(state, std::move(job)); }, spec);
+    const auto request = [&](FigureExport job) {
+      dialogs.RequestFigureExport(state, std::move(job));
+    };
+    HeatmapContextMenu(state, dialogs.export_settings, request, spec);
   };
   w.action_context.dialogs = &w.dialogs;
   // Large traces compute here; a finished trace, read or write wakes the event loop.
