@@ -88,7 +88,9 @@ TEST(Stage, EveryRowSitsAtItsIdAndItsNamesRoundTrip) {
     EXPECT_EQ(std::size_t(row.id), i) << row.name;
     EXPECT_EQ(&attnlab::stage_row(row.id), &row) << row.name;
     EXPECT_TRUE(names.insert(row.name).second) << "two rows named " << row.name;
-    if (row.id != StageId::none) EXPECT_EQ(attnlab::stage_from_name(row.name), row.id) << row.name;
+    if (row.id != StageId::none) {
+      EXPECT_EQ(attnlab::stage_from_name(row.name), row.id) << row.name;
+    }
     if (!row.cell_name) continue;
     EXPECT_TRUE(cells.insert({row.cell_name, row.per_head}).second) << "two cells named " << row.cell_name;
     EXPECT_EQ(attnlab::stage_from_cell_name(row.cell_name, row.per_head), row.id) << row.name;
@@ -197,7 +199,9 @@ TEST(Stage, PositionalRowsExistExactlyWithTheirFeature) {
     EXPECT_EQ(attnlab::has_stage(t, StageId::Q_rot), s.rope.has_value()) << c.name;
     EXPECT_EQ(attnlab::has_stage(t, StageId::bias), s.alibi.has_value()) << c.name;
     EXPECT_TRUE(attnlab::has_stage(t, StageId::weights)) << c.name;
-    if (!s.alibi) EXPECT_EQ(attnlab::stage_matrix(t, StageId::bias, 0).size(), 0) << c.name;
+    if (!s.alibi) {
+      EXPECT_EQ(attnlab::stage_matrix(t, StageId::bias, 0).size(), 0) << c.name;
+    }
   }
 }
 

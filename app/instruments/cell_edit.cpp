@@ -3,7 +3,8 @@
 #include <cstdio>
 
 #include "panels/app_state.h"
-#include "panels/panel_matrices.h"
+#include "panels/panel_requests.h"
+#include "panels/panels.h"
 #include "widgets/matrix_editor.h"
 
 namespace attnlab::app {
@@ -25,7 +26,7 @@ void ScriptedCellEdit::Attach(AppState& state, PanelRegistry& panels) {
 
 void ScriptedCellEdit::BeforeFrame(AppState& state, bool now) {
   if (applied_) return;
-  MatricesPanel::ShowEditor(state, *panels_, edit_.source());
+  panels_->Request(state, EditorRequest{edit_.source()});
   now_ = now;
 }
 

@@ -61,7 +61,7 @@ RunStyle Harness::Style() const {
 void Harness::Start(AppState& state, PanelRegistry& panels) {
   panels_ = &panels;
   state.heatmaps->work.SetUnlimited(Screenshot() && !o_.capture_stale);  // a finished picture
-  if (!o_.show_panel.empty()) panels.ShowPanel(state, o_.show_panel.c_str());
+  if (!o_.show_panel.empty()) panels.ShowPanel(o_.show_panel.c_str());
   if (!o_.layout_log.empty()) layout_log_ = std::make_unique<LayoutLog>(o_.layout_log);
   if (!o_.input_log.empty()) input_log_ = std::make_unique<InputLog>(o_.input_log);
   if (!o_.capture_on.empty() && !Screenshot()) capture_watch_ = std::make_unique<TriggerWatch>(o_.capture_on);
@@ -177,7 +177,7 @@ int Harness::Finish(AppState& state) {
 void Harness::PrintView(const AppState& state) const {
   nlohmann::json in_front = nlohmann::json::array();
   for (const Panel& panel : panels_->List())
-    if (panels_->PanelInFront(state, panel.name)) in_front.push_back(panel.name);
+    if (panels_->PanelInFront(panel.name)) in_front.push_back(panel.name);
   const nlohmann::json view = {{"first_run_hint", state.first_run_hint.Due()},
                                {"in_front", in_front}};
   std::printf("%s\n", view.dump().c_str());

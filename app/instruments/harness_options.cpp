@@ -125,6 +125,7 @@ const char* HarnessUsageText() {
          "                      even in a scripted run (--screenshot)\n"
          "  --test-edit layout|heads=N|scale=S|x=V|undo|redo   apply an edit as a user would (tests;\n"
          "                      several separated by commas: in order, in one frame)\n"
+         "  --test-edit lesson=broken   a view.lesson the loader would refuse (presenter's fallback)\n"
          "  --layout-log FILE   keep FILE up to date with where the menu bar, status bar and every\n"
          "                      panel are (JSON, rewritten whenever the arrangement changes)\n"
          "  --input-log FILE    keep FILE to one line of what ImGui saw after each frame: the frame,\n"

@@ -43,8 +43,14 @@ bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
     // X[0][0] as the Inputs panel's cell editor sets it (the one cell-edit path).
     const attnlab::CellEdit edit = attnlab::cell_edit_of("X", 0, 0, value);
     applied = state.document.ApplyEdit("X", [&edit](attnlab::Scenario& s) { attnlab::set_cell(s, edit); });
+  } else if (name == "lesson" && value == "broken") {
+    // A view.lesson the loader would refuse (no file can bring one in): the presenter's fallback.
+    applied = state.document.ApplyEdit("view.lesson", [](attnlab::Scenario& s) {
+      s.view["lesson"] = {{"steps", "broken"}};
+    });
   } else {
-    *error = "--test-edit: unknown edit '" + spec + "' (layout, heads=N, scale=S, x=V, undo, redo)";
+    *error = "--test-edit: unknown edit '" + spec +
+             "' (layout, heads=N, scale=S, x=V, lesson=broken, undo, redo)";
     return false;
   }
   if (!applied) *error = "--test-edit " + spec + " refused: " + state.document.LastEditError().message;

@@ -20,6 +20,7 @@ namespace attnlab::app {
 
 struct HeatmapContext;
 class ModelLab;
+class PanelRequests;
 class Session;
 struct MatrixEditorSpec;
 
@@ -45,19 +46,11 @@ struct AppState {
     if (head >= 0 && head < document.HeadCount()) ui.selected_head = head;
   }
 
-  /// Hands a number ("scale", "W_q[0][1]") to the Sweep panel and brings its tab to the front.
-  void RequestSweep(const std::string& param) {
-    ui.sweep_request = param;
-    ui.front_tab["Details"] = "Sweep";  // the normal and presenter arrangements
-    ui.front_tab["Setup"] = "Sweep";    // the compact one (lecture mode, small windows)
-  }
-
   /// Snapshots the current trace as the Compare panel's reference (nothing while it is stale).
   void KeepReference() {
     const attnlab::Trace& trace = document.GetTrace();
     if (document.TraceStale() || trace.heads.empty()) return;
     reference = std::make_shared<const TraceReference>(TraceReference{document.Snapshot(), trace, document.Version()});
-    ui.front_tab["Pipeline"] = "Compare";
   }
 
   Document document;
@@ -77,6 +70,9 @@ struct AppState {
   HeatmapContext* heatmaps = nullptr;  ///< owned by the app (needs the GL context)
   Session* session = nullptr;          ///< owned by the app: open, save, guard, autosave, recovery
   ModelLab* models = nullptr;          ///< owned by the app: the open model, its text and runs
+  /// The panel registry, as panels see it: typed requests to the panel that owns some state
+  /// (panel_requests.h). Owned by the app.
+  PanelRequests* requests = nullptr;
   /// When set, called with each matrix editor's spec just before the Inputs panel draws it: an
   /// edit committed through that spec shows in the editor and in every panel drawn after it.
   std::function<void(const MatrixEditorSpec&)> before_matrix_editor;

@@ -13,10 +13,10 @@
 namespace attnlab::app::FormulaPanel {
 namespace {
 
-// The strip is drawn before the heatmaps, so this frame's hover is not known yet: last frame's.
+// The cell under the mouse in the last whole frame (whether the strip draws before or after the
+// heatmaps), else the pinned one.
 HoveredCell ShownCell(const UiState& ui) {
-  if (ui.hovered.stage != StageId::none) return ui.hovered;
-  if (ui.hovered_last_frame.stage != StageId::none) return ui.hovered_last_frame;
+  if (ui.hover.Shown().stage != StageId::none) return ui.hover.Shown();
   return ui.pinned;
 }
 

@@ -15,6 +15,7 @@
 #include "widgets/control_marks.h"
 #include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
+#include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_marks.h"
 #include "widgets/matrix_editor.h"
 #include "widgets/theme.h"
@@ -360,7 +361,7 @@ void Heads::Draw(AppState& state) {
     }
     ImGui::EndGroup();
     if (r.clicked) state.ui.selected_head = h;
-    if (r.hovered) state.ui.hovered = {StageId::weights, h, r.row, r.col};
+    if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
   }
   ShowEditError(state.document, "Heads");
   ImGui::Spacing();

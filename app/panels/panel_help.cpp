@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "panels/panel_requests.h"
 #include "view/guide.h"
 #include "widgets/guide_text.h"
 #include "widgets/theme.h"
@@ -29,22 +30,21 @@ void ShortcutTable(const std::vector<ShortcutRow>& shortcuts) {
 }
 
 // The guide (docs/GUIDE.md, compiled in), a section per collapsing header, then the shortcuts.
-class Help final : public PanelContents {
+class Help final : public PanelContents, public Accepts<GuideRequest> {
  public:
   explicit Help(std::vector<ShortcutRow> shortcuts)
       : guide_(ParseGuide(GuideMarkdown())), shortcuts_(std::move(shortcuts)) {}
+  void Take(AppState&, const GuideRequest&) override { from_top_ = true; }
   void Draw(AppState& state) override;
 
  private:
   Guide guide_;
   std::vector<ShortcutRow> shortcuts_;
+  bool from_top_ = false;  ///< scroll back to the guide once, as it draws next (GuideRequest)
 };
 
-void Help::Draw(AppState& state) {
-  if (state.ui.guide_from_top) {  // F1: the guide, not wherever the reader scrolled to last time
-    ImGui::SetScrollY(0.0f);
-    state.ui.guide_from_top = false;
-  }
+void Help::Draw(AppState& /*state*/) {
+  if (std::exchange(from_top_, false)) ImGui::SetScrollY(0.0f);
   for (const GuideBlock& block : guide_.intro) GuideBlockText(block);
   ImGui::Spacing();
   // Closed at first: the reader sees every topic at once and opens the one wanted.

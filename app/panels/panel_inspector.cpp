@@ -47,10 +47,9 @@ class ExplanationCache {
   Explanation e_;
 };
 
-// The heatmaps set ui.hovered while they draw; a panel drawn before them sees last frame's.
-HoveredCell CurrentHover(const UiState& ui) {
-  return ui.hovered.stage != StageId::none ? ui.hovered : ui.hovered_last_frame;
-}
+// The cell under the mouse in the last whole frame, whether the Inspector draws before or after
+// the heatmaps.
+HoveredCell CurrentHover(const UiState& ui) { return ui.hover.Shown(); }
 
 // A click on a heatmap cell pins it; a click on the pinned cell again unpins it.
 void UpdatePin(AppState& state) {

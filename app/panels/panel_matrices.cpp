@@ -11,13 +11,13 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/scenario.h"
+#include "panels/panel_requests.h"
 #include "session/trace_worker.h"
 #include "view/sensitivity_map.h"
 #include "widgets/edit_error.h"
 #include "widgets/matrix_editor.h"
 #include "panels/panel_dimensions.h"
 #include "panels/panel_tokens.h"
-#include "panels/panels.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::MatricesPanel {
@@ -127,7 +127,9 @@ void GradientBanner(AppState& state) {
 }
 
 void Editor(AppState& state, MatrixEditorSpec spec) {
-  spec.sweep_cell = [&state](const std::string& cell) { state.RequestSweep(cell); };
+  spec.sweep_cell = [&state](const std::string& cell) {
+    state.requests->Request(state, SweepRequest{cell});
+  };
   if (const SensitivityMap* map = ShownGradients(state)) {
     spec.tint = GradientOf(*map, spec.source);
     spec.tint_of = map->target;
@@ -390,12 +392,16 @@ class NarrowTabs {
   ImVec2 padding_, inner_;
 };
 
-class Inputs final : public PanelContents {
+class Inputs final : public PanelContents, public Accepts<EditorRequest> {
  public:
+  void Take(AppState&, const EditorRequest& request) override {
+    if (const char* tab = TabFor(request.source)) wanted_tab_ = tab;
+  }
   void Draw(AppState& state) override;
 
  private:
   InputsState self_;
+  const char* wanted_tab_ = nullptr;  ///< a tab to bring to the front once (EditorRequest)
 };
 
 }  // namespace
@@ -418,8 +424,7 @@ void Inputs::Draw(AppState& state) {
   std::vector<const char*> labels = {"Sizes"};
   for (const MatrixTab& t : tabs) labels.push_back(t.label);
   if (!ImGui::BeginTabBar("##inputs", WholeNameTabBarFlags(labels, false))) return;
-  const std::string wanted_tab = std::exchange(state.ui.inputs_tab, std::string());
-  const char* wanted = wanted_tab.empty() ? nullptr : wanted_tab.c_str();
+  const char* wanted = std::exchange(wanted_tab_, nullptr);
   for (const MatrixTab& t : tabs) {
     if (!tabs_style.Begin(t.label, wanted, state.on_control)) continue;
     ImGui::BeginChild("##matrix", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -437,10 +442,5 @@ void Inputs::Draw(AppState& state) {
 }
 
 std::unique_ptr<PanelContents> Make() { return std::make_unique<Inputs>(); }
-
-void ShowEditor(AppState& state, PanelRegistry& panels, const std::string& source) {
-  panels.ShowPanel(state, "Inputs");
-  if (const char* tab = TabFor(source)) state.ui.inputs_tab = tab;
-}
 
 }  // namespace attnlab::app::MatricesPanel

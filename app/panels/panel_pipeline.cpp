@@ -125,7 +125,8 @@ void TurnOfHoveredToken(View& v, Flow& flow) {
   const auto on_qk = [&](const HoveredCell& c) {
     return c.head == v.head && (c.stage == StageId::Q || c.stage == StageId::K || c.stage == StageId::Q_rot || c.stage == StageId::K_rot);
   };
-  const HoveredCell cell = on_qk(ui.hovered) ? ui.hovered : on_qk(ui.pinned) ? ui.pinned : HoveredCell{};
+  const HoveredCell& hovered = ui.hover.Shown();
+  const HoveredCell cell = on_qk(hovered) ? hovered : on_qk(ui.pinned) ? ui.pinned : HoveredCell{};
   const bool cols = v.s.layout == attnlab::Layout::columns;
   const bool query = cell.stage == StageId::none || cell.stage == StageId::Q || cell.stage == StageId::Q_rot;
   const int last = int(v.trace.query_positions.size()) - 1;
@@ -142,7 +143,7 @@ void TurnOfHoveredToken(View& v, Flow& flow) {
               token < int(names.size()) ? names[std::size_t(token)].c_str() : "?");
   ImGui::PopFont();
   const char* which = cell.stage == StageId::none ? "hover a cell of Q, K, Q_rot or K_rot"
-                      : on_qk(ui.hovered)       ? "the cell under the mouse"
+                      : on_qk(hovered)          ? "the cell under the mouse"
                                                 : "the pinned cell";
   ImGui::TextColored(DimTextColor(), "%s", which);
   TurnDiagram(turn, v.state.ui.decimals);

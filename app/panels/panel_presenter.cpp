@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,8 +21,9 @@ namespace {
 
 namespace lesson = attnlab::lesson;
 
-// The lesson of the document's current version (a malformed view.lesson was refused at load,
-// so an error here means an edit left its highlights or heads out of range: the default then).
+// The lesson of the document's current version. The loader refuses a malformed view.lesson, but
+// the view is not part of an edit's validation: one that reaches the presenter shows the default
+// lesson, with the error above it.
 struct CachedLesson {
   lesson::Lesson lesson;
   std::string error;
@@ -89,7 +89,7 @@ const lesson::Lesson& Presenter::LessonOf(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   try {
     cached_.lesson = lesson::lesson_of(s);
-  } catch (const std::invalid_argument& e) {
+  } catch (const attnlab::ScenarioError& e) {  // what parse_lesson throws
     cached_.error = e.what();
     cached_.lesson = lesson::default_lesson(s);
   }

@@ -13,6 +13,7 @@
 #include "attnlab/edits.h"
 #include "attnlab/model.h"
 #include "attnlab/number_format.h"
+#include "panels/panel_requests.h"
 #include "panels/positions_controls.h"
 #include "session/session.h"
 #include "widgets/control_marks.h"
@@ -173,7 +174,7 @@ void ScaleControl(AppState& state) {
     ImGui::EndCombo();
   }
   ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
-  if (ImGui::Button("Sweep")) state.RequestSweep("scale");
+  if (ImGui::Button("Sweep")) state.requests->Request(state, SweepRequest{"scale"});
   MarkLastItem(state.on_control, "sweep scale");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the scale from sharp to flat weights (Sweep panel)");
   if (scale.kind == Kind::value) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnlab/cell_ref.h"
+#include "panels/panel_requests.h"
 #include "session/trace_worker.h"
 #include "view/sensitivity_map.h"
 #include "view/stage_labels.h"
@@ -116,7 +117,7 @@ class Contents : public PanelContents {
     for (std::size_t k = 0; k < shown; ++k) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      if (ImGui::Selectable(top[k].cell.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) state.RequestSweep(top[k].cell);
+      if (ImGui::Selectable(top[k].cell.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) state.requests->Request(state, SweepRequest{top[k].cell});
       MarkLastItem(state.on_control, ("sensitivity top " + std::to_string(k)).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sweep %s to watch it move the target", words_[k].c_str());
       ImGui::TableNextColumn();

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "attnlab/sweep.h"
+#include "panels/panel_requests.h"
 #include "session/sweep.h"
 #include "session/user_dirs.h"
 #include "widgets/control_marks.h"
@@ -40,16 +41,6 @@ void DefaultRange(SweepState& sweep, const attnlab::Scenario& s) {
   } catch (const attnlab::ScenarioError& e) {
     sweep.error = e.what();
   }
-}
-
-// A request from elsewhere (the scale's "Sweep" button, a cell's context menu): that parameter,
-// around its current value.
-void TakeRequest(AppState& state, SweepState& sweep) {
-  if (state.ui.sweep_request.empty()) return;
-  std::snprintf(sweep.param, sizeof sweep.param, "%s", state.ui.sweep_request.c_str());
-  state.ui.sweep_request.clear();
-  state.sweep.Pause(ImGui::GetTime());
-  DefaultRange(sweep, state.document.GetScenario());
 }
 
 // "scale = 0.354  (T = 2.83)": what the parameter holds now.
@@ -240,12 +231,19 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
                   : "Each line is one head, in its colour.");
 }
 
-class Contents : public PanelContents {
+class Contents : public PanelContents, public Accepts<SweepRequest> {
  public:
+  // From elsewhere (the scale's "Sweep" button, a cell's context menu): that number, around its
+  // current value.
+  void Take(AppState& state, const SweepRequest& request) override {
+    std::snprintf(sweep_.param, sizeof sweep_.param, "%s", request.param.c_str());
+    state.sweep.Pause(ImGui::GetTime());
+    DefaultRange(sweep_, state.document.GetScenario());
+    ranged_ = true;
+  }
   void Draw(AppState& state) override {
     if (!ranged_) DefaultRange(sweep_, state.document.GetScenario());
     ranged_ = true;
-    TakeRequest(state, sweep_);
     PlayButtons(state, sweep_);  // first: the one thing to reach in a short lecture-mode panel
     Controls(state, sweep_);
     ImGui::Separator();

@@ -112,12 +112,12 @@ std::string ShareKey(Arrangement arrangement, const std::string& column, const c
 
 using ShownTabs = std::map<std::string, std::string>;
 
-// The member whose tab is in front: the one asked for (UiState), else the one shown last frame,
-// else the first.
+// The member whose tab is in front: the one asked for, else the one shown last frame, else the
+// first.
 std::size_t FrontMember(const std::vector<Panel>& panels, const std::string& group,
-                        const std::vector<std::size_t>& members, const AppState& state,
+                        const std::vector<std::size_t>& members, const ShownTabs& front_tab,
                         const ShownTabs& shown_tab) {
-  for (const ShownTabs* tabs : {&state.ui.front_tab, &shown_tab}) {
+  for (const ShownTabs* tabs : {&front_tab, &shown_tab}) {
     const auto it = tabs->find(group);
     if (it == tabs->end()) continue;
     for (std::size_t m : members)
@@ -149,30 +149,30 @@ const char* ArrangementName(Arrangement arrangement) {
 }
 
 PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
-  // Drawing order: the Inputs before the Pipeline (an edit made while the Inputs draw shows in
-  // the same frame), the formula strip before the heatmaps (it shows last frame's hover), the
-  // Inspector after them. Where each goes is the arrangement's (Definition).
-  auto add = [this](Panel panel) { panels_.push_back(std::move(panel)); };
-  add({"Scenario", ScenarioPanel::Make()});
-  add({"Inputs", MatricesPanel::Make()});
-  add({"Mask", MaskPanel::Make()});
-  add({"Formula", FormulaPanel::Make(), true,
-       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar, 1.0f});
-  add({"Pipeline", PipelinePanel::Make()});
-  add({"Compare", ComparePanel::Make()});
-  add({"Sensitivity", SensitivityPanel::Make()});
-  add({"Plane", PlanePanel::Make()});
-  add({"Model", ModelPanel::Make()});
-  add({"Heads", HeadsPanel::Make()});
-  add({"Head stats", HeadStatsPanel::Make()});
-  Panel presenter{"Presenter", PresenterPanel::Make(), true, ImGuiWindowFlags_NoTitleBar};
-  presenter.listed = false;
-  add(std::move(presenter));
-  add({"Inspector", InspectorPanel::Make()});
-  add({"Single query", SingleQueryPanel::Make(), true, 0, 0.0f, true});
-  add({"Sweep", SweepPanel::Make()});
-  add({"Next token", NextTokenPanel::Make()});
-  add({"Help", HelpPanel::Make(std::move(shortcuts)), true, 0, 0.0f, true});
+  // Drawing order: the editors first, so that an edit shows in every panel in the frame that made
+  // it (panels.h); nothing else depends on it. Where each goes is the arrangement's (Definition).
+  auto add = [this](Panel&& panel) { panels_.push_back(std::move(panel)); };
+  add(Panel("Scenario", ScenarioPanel::Make()));
+  add(Panel("Inputs", MatricesPanel::Make()));
+  add(Panel("Mask", MaskPanel::Make()));
+  add(Panel("Formula", FormulaPanel::Make())
+          .WindowFlags(ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)
+          .Strip(1.0f));
+  add(Panel("Pipeline", PipelinePanel::Make()));
+  add(Panel("Compare", ComparePanel::Make()));
+  add(Panel("Sensitivity", SensitivityPanel::Make()));
+  add(Panel("Plane", PlanePanel::Make()));
+  add(Panel("Model", ModelPanel::Make()));
+  add(Panel("Heads", HeadsPanel::Make()));
+  add(Panel("Head stats", HeadStatsPanel::Make()));
+  add(Panel("Presenter", PresenterPanel::Make())
+          .WindowFlags(ImGuiWindowFlags_NoTitleBar)
+          .Unlisted());
+  add(Panel("Inspector", InspectorPanel::Make()));
+  add(Panel("Single query", SingleQueryPanel::Make()).HideInLecture());
+  add(Panel("Sweep", SweepPanel::Make()));
+  add(Panel("Next token", NextTokenPanel::Make()));
+  add(Panel("Help", HelpPanel::Make(std::move(shortcuts))).HideInLecture());
 }
 
 Panel* PanelRegistry::FindPanel(const char* name) {
@@ -219,14 +219,14 @@ std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement, const st
 // A double-click on a tab gives its group the whole column, or gives it back; a click on a tab of
 // a group folded by another gives the column back too. Returns whether the double-click had closed
 // the panel (and it was opened again).
-bool PanelRegistry::TallOnDoubleClick(AppState& state, const std::string& group, Panel& panel) const {
-  std::string& tall = state.ui.tall_group;
+bool PanelRegistry::TallOnDoubleClick(const std::string& group, Panel& panel) {
+  std::string& tall = tall_group_;
   const bool double_click = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
   // The first click brought the tab to the front, with its close button, which the second may hit
   // (the button acts on the release, when the click count is still known).
   if (!panel.open && ImGui::GetIO().MouseClickedLastCount[ImGuiMouseButton_Left] >= 2) {
     panel.open = true;
-    state.ui.front_tab[group] = panel.name;
+    front_tab_[group] = panel.name;
     tall = tall == group ? std::string() : group;
     return true;
   }
@@ -240,11 +240,11 @@ bool PanelRegistry::TallOnDoubleClick(AppState& state, const std::string& group,
 
 void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members) {
   const std::string& group = tile.key;
-  const std::string wanted = panels_[FrontMember(panels_, group, members, state, shown_tab_)].name;
+  const std::string wanted = panels_[FrontMember(panels_, group, members, front_tab_, shown_tab_)].name;
   // A request (F1, the View menu) differs from what the tab bar showed last frame: select that
   // tab. ImGui switches on the next frame, so the request stands until the tab bar shows it.
   const bool request = !shown_tab_.count(group) || shown_tab_[group] != wanted;
-  const bool folded = Folded(last_arrangement_, state.ui.tall_group, group);
+  const bool folded = Folded(last_arrangement_, tall_group_, group);
   bool reopened = false;
   std::string shown;
   if (ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar) &&
@@ -257,7 +257,7 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
       const bool front = shown_tab_.count(group) ? shown_tab_[group] == panel.name : m == members.front();
       const bool open = ImGui::BeginTabItem(panel.name, front ? &panel.open : nullptr, flags);
       MarkLastItem(state.on_control, (std::string("panel tab ") + panel.name).c_str());
-      reopened = TallOnDoubleClick(state, group, panel) || reopened;
+      reopened = TallOnDoubleClick(group, panel) || reopened;
       if (!open) continue;
       shown = panel.name;
       // A child per panel: the tabs stay in place while the panel's contents scroll. Folded to
@@ -276,7 +276,7 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
     return;
   }
   if (shown.empty()) return;
-  if (!request || shown == wanted) state.ui.front_tab[group] = shown;
+  if (!request || shown == wanted) front_tab_[group] = shown;
   shown_tab_[group] = shown;
 }
 
@@ -286,7 +286,7 @@ void PanelRegistry::DrawPanels(AppState& state) {
   const Arrangement arrangement = state.ui.presenting ? Arrangement::Presenter
                                   : Narrow(work)      ? Arrangement::Compact
                                                       : Arrangement::Normal;
-  std::vector<TileColumn> columns = Columns(arrangement, state.ui.tall_group);
+  std::vector<TileColumn> columns = Columns(arrangement, tall_group_);
   const Tiling tiling = TileArea(work, columns, Gap());
   last_arrangement_ = arrangement;
   placed_.clear();
@@ -302,7 +302,7 @@ void PanelRegistry::DrawPanels(AppState& state) {
     if (t == members.size()) continue;
     const Tile& tile = tiling.tiles[t];
     const bool group = FindSlot(arrangement, tile.key)->members.size() > 1;
-    if (group && FrontMember(panels_, tile.key, members[t], state, shown_tab_) != i) continue;
+    if (group && FrontMember(panels_, tile.key, members[t], front_tab_, shown_tab_) != i) continue;
     ImGui::SetNextWindowPos(ImVec2(tile.box.x, tile.box.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(tile.box.w, tile.box.h), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(PanelBackgroundAlpha(group ? tile.key.c_str() : panels_[i].name));
@@ -351,26 +351,31 @@ void PanelRegistry::DrawSplitters(Arrangement arrangement, std::vector<TileColum
   }
 }
 
-void PanelRegistry::ShowPanel(AppState& state, const char* name) {
+void PanelRegistry::ShowPanel(const char* name) {
   Panel* panel = FindPanel(name);
   if (!panel) return;
   panel->open = true;
+  BringToFront(name);
+}
+
+// In every arrangement: the panel's tab is in front of whichever group holds it there.
+void PanelRegistry::BringToFront(const char* name) {
   for (Arrangement a : {Arrangement::Normal, Arrangement::Compact, Arrangement::Presenter})
     for (const ColumnDef& column : Definition(a))
       for (const SlotDef& slot : column.slots)
         if (slot.members.size() > 1 &&
             std::any_of(slot.members.begin(), slot.members.end(), [name](const char* m) { return std::string(m) == name; }))
-          state.ui.front_tab[slot.key] = name;
+          front_tab_[slot.key] = name;
 }
 
-bool PanelRegistry::PanelInFront(const AppState& state, const char* name) const {
+bool PanelRegistry::PanelInFront(const char* name) const {
   const Panel* panel = FindPanel(name);
   if (!panel || !panel->open) return false;
   for (const PlacedWindow& placed : placed_) {
     if (std::find(placed.panels.begin(), placed.panels.end(), name) == placed.panels.end()) continue;
     if (placed.window == name) return true;
-    const auto it = state.ui.front_tab.find(placed.window);
-    return it != state.ui.front_tab.end() && it->second == name;
+    const auto it = front_tab_.find(placed.window);
+    return it != front_tab_.end() && it->second == name;
   }
   return false;
 }

@@ -2,7 +2,31 @@
 /// The panel registry: every panel of the window in one list, each a file pair
 /// `panel_<name>.h/.cpp` whose PanelContents draws the window's contents and keeps its state, and
 /// the arrangement that tiles them (computed every frame from the window's size and UI scale:
-/// view/tiling.h). Only the shares the user dragged and which panels are open persist.
+/// view/tiling.h). Only the shares the user dragged and which panels are open persist. It delivers
+/// the typed requests panels make of each other (panel_requests.h) and keeps which tab of each
+/// group is in front.
+///
+/// What each panel reads, besides the document (scenario, trace, versions) and its own members
+/// (ui. is AppState::ui):
+///   Scenario          ui.colormap, presets, session
+///   Inputs            ui.colormap, ui.selected_head, ui.sensitivity_target, ui.sensitivity_on_inputs,
+///                     sensitivity
+///   Mask, Help        nothing shared
+///   Formula           ui.hover.Shown(), ui.pinned, ui.selected_head
+///   Pipeline, Heads   ui.hover.Shown(), ui.pinned (Pipeline), ui.selected_head, ui.colormap,
+///                     ui.decimals; their heatmaps report the cell under the mouse (ui.hover)
+///   Compare           reference (kept by its own button), ui.selected_head
+///   Sensitivity       ui.sensitivity_target, ui.sensitivity_on_inputs, ui.pinned, ui.colormap,
+///                     ui.decimals, sensitivity
+///   Plane, Model, Head stats, Single query, Next token   ui.selected_head, ui.colormap,
+///                     ui.decimals; Model and Next token also models
+///   Inspector         ui.hover.Shown(), ui.pinned (which it sets), ui.decimals, reference
+///   Sweep             the sweep player (sweep), ui.colormap, session
+///   Presenter         ui.presenter_step, ui.presenter_revealed, ui.selected_head, ui.decimals
+/// Panels read the hover of the last whole frame and take requests as they are made, so none of
+/// this depends on the order they draw in. The one exception is an edit: the panels drawn after
+/// the one that made it show it in the same frame, the others from the next (drawn right after:
+/// an input wakes several frames), so the editors come first in the list.
 #include <map>
 #include <memory>
 #include <string>
@@ -13,11 +37,21 @@
 #include "panels/app_state.h"
 #include "panels/panel_contents.h"
 #include "panels/panel_help.h"
+#include "panels/panel_requests.h"
 #include "view/tiling.h"
 
 namespace attnlab::app {
 
+/// One panel of the list, registered by name with what sets it apart, e.g.
+/// `Panel("Help", HelpPanel::Make(rows)).HideInLecture()`.
 struct Panel {
+  Panel(const char* name, std::unique_ptr<PanelContents> contents)
+      : name(name), contents(std::move(contents)) {}
+  Panel&& WindowFlags(ImGuiWindowFlags f) && { flags = f; return std::move(*this); }
+  Panel&& Strip(float lines) && { strip_lines = lines; return std::move(*this); }
+  Panel&& HideInLecture() && { hide_in_lecture = true; return std::move(*this); }
+  Panel&& Unlisted() && { listed = false; return std::move(*this); }
+
   const char* name;  ///< window (or tab) title; stable (settings, tests)
   std::unique_ptr<PanelContents> contents;
   bool open = true;
@@ -43,7 +77,7 @@ struct PlacedWindow {
 
 /// The window's panels, in drawing order, and how they were arranged last frame. Owned by the
 /// shell, one per window; new panels register in its constructor (panels.cpp).
-class PanelRegistry {
+class PanelRegistry final : public PanelRequests {
  public:
   /// `shortcuts`: the rows of the Help panel's shortcut table (the shell's action table).
   explicit PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts);
@@ -55,12 +89,17 @@ class PanelRegistry {
   /// Tiles the area between the menu bar and the status bar with the open panels, draws them and
   /// the splitters between them, and takes in a splitter the user drags.
   void DrawPanels(AppState& state);
-  /// Opens the panel and brings its tab to the front of its group (F1, the View menu).
-  void ShowPanel(AppState& state, const char* name);
+  /// Opens the panel and brings its tab to the front of its group (F1, the View menu, requests).
+  void ShowPanel(const char* name) override;
+  /// Brings the panel's tab to the front of its group, if it is open.
+  void BringToFront(const char* name);
   /// The panel is open and not hidden behind another tab of its group.
-  bool PanelInFront(const AppState& state, const char* name) const;
-  /// View > Reset layout: the default shares in every arrangement.
-  void ResetLayout() { shares_.clear(); }
+  bool PanelInFront(const char* name) const;
+  /// View > Reset layout: the default shares in every arrangement, no group given its column.
+  void ResetLayout() {
+    shares_.clear();
+    tall_group_.clear();
+  }
 
   /// The dragged shares, by "arrangement/column[/slot]" key, and which panels are open: what
   /// persists between runs (the shell keeps them in the user's settings).
@@ -74,16 +113,26 @@ class PanelRegistry {
   const std::vector<PlacedWindow>& LastPlacement() const { return placed_; }
 
  private:
+  int PanelCount() const override { return int(panels_.size()); }
+  PanelContents& Contents(int i) override { return *panels_[std::size_t(i)].contents; }
+  const char* Name(int i) const override { return panels_[std::size_t(i)].name; }
+
   std::vector<TileColumn> Columns(Arrangement arrangement, const std::string& tall_group) const;
   void DrawSplitters(Arrangement arrangement, std::vector<TileColumn>& columns, const Tiling& tiling);
   void DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members);
-  bool TallOnDoubleClick(AppState& state, const std::string& group, Panel& panel) const;
+  bool TallOnDoubleClick(const std::string& group, Panel& panel);
 
   std::vector<Panel> panels_;
   std::map<std::string, float> shares_;
   Arrangement last_arrangement_ = Arrangement::Normal;
   std::vector<PlacedWindow> placed_;
   int dragging_ = -1;  ///< the splitter being dragged (index into last frame's tiling), or -1
+  /// Group -> the panel whose tab is in front. Set (BringToFront) to bring a tab to the front;
+  /// a click on a tab updates it.
+  std::map<std::string, std::string> front_tab_;
+  /// A side group given its whole column (a double-click on one of its tabs): the column's other
+  /// panels fold to their tab bars until a click on one of them, or the same double-click again.
+  std::string tall_group_;
   /// Group -> the panel its tab bar showed last frame (tells a click on a tab from a request).
   std::map<std::string, std::string> shown_tab_;
 };

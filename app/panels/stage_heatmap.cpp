@@ -68,7 +68,7 @@ StageHeatmap::StageHeatmap(AppState& state, const StageMatrix& mv, float cell, c
 HeatmapResult StageHeatmap::Draw() {
   const HeatmapResult r = Heatmap(*state_.heatmaps, spec_);
   if (r.hovered && !spec_.stale && spec_.stage != StageId::none)
-    state_.ui.hovered = {spec_.stage, spec_.head, r.row, r.col};
+    state_.ui.hover.Report({spec_.stage, spec_.head, r.row, r.col});
   return r;
 }
 

@@ -206,10 +206,10 @@ void AddPrecisionKeys(std::vector<Action>& t) {
 void PanelItems(ActionContext& c) {
   for (Panel& panel : c.panels.List())
     if (panel.listed && ImGui::MenuItem(panel.name, nullptr, panel.open)) {
-      if (c.panels.PanelInFront(c.state, panel.name))
+      if (c.panels.PanelInFront(panel.name))
         panel.open = false;
       else
-        c.panels.ShowPanel(c.state, panel.name);
+        c.panels.ShowPanel(panel.name);
     }
 }
 
@@ -259,7 +259,7 @@ void AddPresenter(std::vector<Action>& t) {
     c.state.ui.presenting = !c.state.ui.presenting;
     c.state.ui.presenter_revealed = false;
     // Beside the lesson, the inputs it is computed from: an edit shows in the step at once.
-    if (c.state.ui.presenting) c.state.ui.front_tab["Setup"] = "Inputs";
+    if (c.state.ui.presenting) c.panels.BringToFront("Inputs");
   };
   Action& next = AddStepKey(t, "Next step", {Key(GLFW_KEY_RIGHT), Key(GLFW_KEY_SPACE), Key(GLFW_KEY_PAGE_DOWN)});
   next.repeat = true;
@@ -300,10 +300,7 @@ void AddView(std::vector<Action>& t) {
   panels.draw = PanelItems;
   Action& reset = Add(t, "Reset layout", "View");
   reset.separator_before = true;
-  reset.run = [](ActionContext& c) {
-    c.panels.ResetLayout();
-    c.state.ui.tall_group.clear();
-  };
+  reset.run = [](ActionContext& c) { c.panels.ResetLayout(); };
   Action& help = Add(t, "Guide and shortcuts", "Help");
   help.keys = {Key(GLFW_KEY_F1)};
   help.help = "Show this help";

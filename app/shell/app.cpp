@@ -19,6 +19,7 @@
 #include "shell/actions.h"
 #include "shell/commands.h"
 #include "shell/dialogs.h"
+#include "shell/heatmap_export.h"
 #include "widgets/heatmap.h"
 #include "shell/main_menu.h"
 #include "panels/panels.h"
@@ -115,8 +116,7 @@ std::string WindowTitle(const AppState& state) {
 
 void DrawFrame(ActionContext& ctx, const ActionTable& actions) {
   AppState& state = ctx.state;
-  state.ui.hovered_last_frame = state.ui.hovered;
-  state.ui.hovered = {};
+  state.ui.hover.NextFrame();
   actions.HandleShortcuts(ctx);
   DrawMainMenuBar(ctx, actions);
   DrawStatusBar(state);
@@ -167,6 +167,7 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   OpenInitialDocument(state, w.session, w.panels, start, load_later, user_files);
   w.models.Init(w.session, state.document);
   state.models = &w.models;
+  state.requests = &w.panels;
   if (!model_folder.empty()) w.models.RequestOpen(model_folder);
   PlatformConfig config;
   config.width = options.width;
@@ -180,7 +181,10 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
   }
   state.heatmaps = &w.heatmaps;
   w.heatmaps.context_menu = [&state, &dialogs = w.dialogs](const HeatmapSpec& spec) {
-    HeatmapContextMenu(state, dialogs, spec);
+    const auto request = [&](FigureExport job) {
+      dialogs.RequestFigureExport(state, std::move(job));
+    };
+    HeatmapContextMenu(state, dialogs.export_settings, request, spec);
   };
   state.sweep_recorder = {[&state](const attnlab::Sweep& sweep) { RecordSweepGif(state, sweep); },
                           [&state] { return RecordingSweepGif(state); }};
@@ -201,8 +205,8 @@ void FollowModel(Window& w) {
   const bool loading = w.models.Loading();
   const models::HfModel* model = w.models.Model();
   if ((loading && !w.model_loading) || (model && model != w.model_shown)) {
-    w.panels.ShowPanel(w.state, "Model");
-    if (model) w.panels.ShowPanel(w.state, "Next token");
+    w.panels.ShowPanel("Model");
+    if (model) w.panels.ShowPanel("Next token");
   }
   w.model_loading = loading;
   w.model_shown = model;

@@ -40,8 +40,7 @@ bool HintButton(const char* text) {
 
 void ShowGuide(AppState& state, PanelRegistry& panels) {
   state.first_run_hint.Dismiss();
-  state.ui.guide_from_top = true;
-  panels.ShowPanel(state, "Help");
+  panels.Request(state, GuideRequest{});
 }
 
 void DrawFirstRunHint(AppState& state, PanelRegistry& panels) {

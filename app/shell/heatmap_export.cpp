@@ -23,7 +23,6 @@
 #include "attnlab/export/numpy_script.h"
 #include "attnlab/export/views.h"
 #include "attnlab/scenario_io.h"
-#include "shell/dialogs.h"
 #include "view/hovered_cell.h"
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
@@ -138,24 +137,25 @@ bool RunWithInput(const std::string& program, std::vector<std::string> args,
   return true;
 }
 
-void ExportItem(AppState& state, DocumentDialogs& dialogs, const HeatmapSpec& spec,
-                const char* label, ExportFormat format, int scale) {
+void ExportItem(AppState& state, const ExportSettings& settings, const ExportRequest& request,
+                const HeatmapSpec& spec, const char* label, ExportFormat format, int scale) {
   if (!ImGui::MenuItem(label)) return;
-  FigureExport job = FigureForHeatmap(state, dialogs.export_settings, spec);
+  FigureExport job = FigureForHeatmap(state, settings, spec);
   job.format = format;
   job.scale = scale;
-  dialogs.RequestFigureExport(state, std::move(job));
+  request(std::move(job));
 }
 
-void PngMenu(AppState& state, DocumentDialogs& dialogs, const HeatmapSpec& spec) {
+void PngMenu(AppState& state, const ExportSettings& settings, const ExportRequest& request,
+             const HeatmapSpec& spec) {
   if (!ImGui::BeginMenu("Export PNG")) return;
-  const FigureExport job = FigureForHeatmap(state, dialogs.export_settings, spec);
+  const FigureExport job = FigureForHeatmap(state, settings, spec);
   const ex::FigureLayout layout = ex::figure_layout(job.figure, job.style);
   for (int scale : {1, 2, 4}) {
     char label[64];
     std::snprintf(label, sizeof label, "%dx   %d \xC3\x97 %d px...", scale, layout.width * scale,
                   layout.height * scale);
-    ExportItem(state, dialogs, spec, label, ExportFormat::Png, scale);
+    ExportItem(state, settings, request, spec, label, ExportFormat::Png, scale);
   }
   ImGui::EndMenu();
 }
@@ -245,17 +245,18 @@ bool CopyImageToClipboard(const FigureExport& job, std::string* error) {
   }
 }
 
-void HeatmapContextMenu(AppState& state, DocumentDialogs& dialogs, const HeatmapSpec& spec) {
-  ImGui::TextColored(DimTextColor(), "%s", FigureForHeatmap(state, dialogs.export_settings, spec).figure.title.c_str());
+void HeatmapContextMenu(AppState& state, ExportSettings& settings, const ExportRequest& request,
+                        const HeatmapSpec& spec) {
+  ImGui::TextColored(DimTextColor(), "%s", FigureForHeatmap(state, settings, spec).figure.title.c_str());
   ImGui::Separator();
-  PngMenu(state, dialogs, spec);
-  ExportItem(state, dialogs, spec, "Export SVG...", ExportFormat::Svg, 1);
-  ExportItem(state, dialogs, spec, "Export CSV...", ExportFormat::Csv, 1);
+  PngMenu(state, settings, request, spec);
+  ExportItem(state, settings, request, spec, "Export SVG...", ExportFormat::Svg, 1);
+  ExportItem(state, settings, request, spec, "Export CSV...", ExportFormat::Csv, 1);
   ImGui::Separator();
-  CopyItems(state, dialogs.export_settings, spec);
+  CopyItems(state, settings, spec);
   ImGui::Separator();
-  ImGui::MenuItem("Values in cells", nullptr, &dialogs.export_settings.values);
-  ImGui::MenuItem("Transparent background", nullptr, &dialogs.export_settings.transparent);
+  ImGui::MenuItem("Values in cells", nullptr, &settings.values);
+  ImGui::MenuItem("Transparent background", nullptr, &settings.transparent);
 }
 
 bool ExportAllViews(AppState& state, const ExportSettings& settings, const std::string& dir,

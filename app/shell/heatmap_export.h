@@ -2,6 +2,7 @@
 /// Export from the window, through the same library as `attnlab-cli export` (attnlab_export), so
 /// that a figure saved from a right-click is the CLI's figure: PNG at 1x/2x/4x, SVG, CSV, the
 /// image on the clipboard (via xclip: GLFW's clipboard is text only), and "Export all".
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,6 @@
 namespace attnlab::app {
 
 struct AppState;
-class DocumentDialogs;
 struct HeatmapSpec;
 
 enum class ExportFormat { Png, Svg, Csv };
@@ -46,8 +46,14 @@ bool CanCopyImage();
 /// Puts `job` rendered as PNG on the clipboard (image/png). Returns false with `error` set.
 bool CopyImageToClipboard(const FigureExport& job, std::string* error);
 
-/// The contents of a heatmap's right-click menu (heatmap.cpp opens the popup).
-void HeatmapContextMenu(AppState& state, DocumentDialogs& dialogs, const HeatmapSpec& spec);
+/// Where an "Export ..." item hands its job: the dialogs ask where to write it
+/// (DocumentDialogs::RequestFigureExport), which know this file and not the other way round.
+using ExportRequest = std::function<void(FigureExport)>;
+
+/// The contents of a heatmap's right-click menu (heatmap.cpp opens the popup); its two toggles
+/// change `settings`.
+void HeatmapContextMenu(AppState& state, ExportSettings& settings, const ExportRequest& request,
+                        const HeatmapSpec& spec);
 
 /// Every view of the current scenario into `dir`, with the CLI's file names (docs/EXPORT.md).
 /// Appends each written path to `written`; returns false with `error` set on the first failure.

@@ -14,7 +14,6 @@
 #include "shell/screenshot.h"
 #include "widgets/theme.h"
 #include "widgets/window_backgrounds.h"
-#include "shell/window_capture.h"
 
 namespace attnlab::app {
 namespace {
@@ -35,6 +34,32 @@ void OnGlfwError(int code, const char* message) {
 
 Platform* FromWindow(GLFWwindow* window) {
   return static_cast<Platform*>(glfwGetWindowUserPointer(window));
+}
+
+// The current ImGui draw data into an offscreen framebuffer of io.DisplaySize x framebuffer
+// scale, read back into `capture` (a 2x screenshot: window_capture.h).
+void RenderOffscreen(Capture* capture) {
+  ImDrawData* dd = ImGui::GetDrawData();
+  const int width = static_cast<int>(dd->DisplaySize.x * dd->FramebufferScale.x);
+  const int height = static_cast<int>(dd->DisplaySize.y * dd->FramebufferScale.y);
+  GLuint fbo = 0, color = 0;
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
+    glViewport(0, 0, width, height);
+    const ImVec4 clear = ClearColor();  // as Platform::Render
+    glClearColor(clear.x, clear.y, clear.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(dd);
+    if (capture) ReadFramebuffer(width, height, capture);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteRenderbuffers(1, &color);
+  glDeleteFramebuffers(1, &fbo);
 }
 
 }  // namespace

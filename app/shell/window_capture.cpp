@@ -2,9 +2,7 @@
 
 #include "view/ui_scale.h"
 
-#include <glad/gl.h>
 #include <imgui.h>
-#include <imgui_impl_opengl3.h>
 #include <imgui_internal.h>  // window positions and sizes, to lay the UI out at 2x
 
 #include <ctime>
@@ -16,7 +14,6 @@
 #include "widgets/theme.h"
 #include "session/user_dirs.h"
 #include "view/ui_scale.h"
-#include "widgets/window_backgrounds.h"
 
 namespace attnlab::app {
 namespace {
@@ -38,30 +35,6 @@ float UiScale(const AppState& state, const Platform& platform) {
 }
 
 }  // namespace
-
-void RenderOffscreen(Capture* capture) {
-  ImDrawData* dd = ImGui::GetDrawData();
-  const int width = static_cast<int>(dd->DisplaySize.x * dd->FramebufferScale.x);
-  const int height = static_cast<int>(dd->DisplaySize.y * dd->FramebufferScale.y);
-  GLuint fbo = 0, color = 0;
-  glGenFramebuffers(1, &fbo);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-  glGenRenderbuffers(1, &color);
-  glBindRenderbuffer(GL_RENDERBUFFER, color);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
-    glViewport(0, 0, width, height);
-    const ImVec4 clear = ClearColor();  // as Platform::Render
-    glClearColor(clear.x, clear.y, clear.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(dd);
-    if (capture) ReadFramebuffer(width, height, capture);
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glDeleteRenderbuffers(1, &color);
-  glDeleteFramebuffers(1, &fbo);
-}
 
 std::string NextScreenshotPath(int scale) {
   namespace fs = std::filesystem;

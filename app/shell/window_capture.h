@@ -17,10 +17,6 @@ namespace attnlab::app {
 class AppState;
 class Platform;
 
-/// Renders the current ImGui draw data into an offscreen framebuffer of io.DisplaySize x
-/// framebuffer scale and reads it back into `capture` (called by Platform::Render).
-void RenderOffscreen(Capture* capture);
-
 class WindowCapture {
  public:
   /// Starts a screenshot at `scale` (1, 2, 4) written to `path`.

@@ -3,10 +3,13 @@
 /// grid and the legend's "masked" swatch share.
 #include <imgui.h>
 
-#include "widgets/heatmap.h"
+#include "view/heatmap_pooling.h"
+#include "widgets/heatmap_spec.h"
 
 namespace attnlab::app {
 
+/// A stand-alone colour legend (bar, range ticks, optional masked swatch) at the cursor.
+void HeatmapLegend(const ColorScale& scale, float width, bool show_masked, int decimals);
 /// Height of the legend: the colour bar, its ticks, and the masked swatch when `has_masked`.
 float HeatmapLegendHeight(bool has_masked);
 /// Draws the legend with its top-left at `at`, `width` wide, the range to `decimals` decimals.

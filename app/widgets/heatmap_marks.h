@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "widgets/heatmap.h"
+#include "widgets/heatmap_spec.h"
 
 namespace attnlab::app {
 

@@ -4,7 +4,7 @@
 #include <imgui.h>
 
 #include "view/heatmap_pooling.h"
-#include "widgets/heatmap.h"
+#include "widgets/heatmap_spec.h"
 
 namespace attnlab::app {
 

@@ -52,7 +52,9 @@ Matrix Displayed(const attnlab::Scenario& s, const attnlab::Trace& t, StageId st
     case StageId::Q_rot: return t.heads[k].Q_rot;
     case StageId::K_rot: return t.heads[k].K_rot;
     case StageId::bias: return t.bias(k);
-    case StageId::none: break;
+    case StageId::none:
+    case StageId::inputs:
+    case StageId::heads: break;
   }
   return {};
 }

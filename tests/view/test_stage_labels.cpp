@@ -38,7 +38,9 @@ const Matrix* StageMatrix(const attnlab::Scenario& s, const attnlab::Trace& t, S
     case StageId::Q_rot: return &h.Q_rot;
     case StageId::K_rot: return &h.K_rot;
     case StageId::bias: return &h.scores;
-    case StageId::none: break;
+    case StageId::none:
+    case StageId::inputs:
+    case StageId::heads: break;
   }
   return nullptr;
 }
