@@ -14,7 +14,7 @@
 #include "widgets/control_marks.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::ComparePanel {
+namespace attnlab::app::panel_compare {
 namespace {
 
 std::string StageTitle(const StageComparison& c) {
@@ -32,7 +32,7 @@ std::string ChangeText(const StageComparison& c) {
   return buf;
 }
 
-class Contents : public PanelContents {
+class ComparePanel final : public PanelContents {
  public:
   void Draw(AppState& state) override {
     Buttons(state);
@@ -149,6 +149,6 @@ class Contents : public PanelContents {
 
 }  // namespace
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Contents>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<ComparePanel>(); }
 
-}  // namespace attnlab::app::ComparePanel
+}  // namespace attnlab::app::panel_compare

@@ -10,7 +10,7 @@
 #include "attnlab/lesson.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::FormulaPanel {
+namespace attnlab::app::panel_formula {
 namespace {
 
 // The cell under the mouse in the last whole frame (whether the strip draws before or after the
@@ -26,7 +26,7 @@ int HeadDk(const attnlab::Scenario& s, const attnlab::Trace& t) {
   return int(s.layout == attnlab::Layout::rows ? q.cols() : q.rows());
 }
 
-class Formula final : public PanelContents {
+class FormulaPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 };
@@ -66,7 +66,7 @@ void DrawLine(const std::vector<Part>& parts) {
   }
 }
 
-void Formula::Draw(AppState& state) {
+void FormulaPanel::Draw(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const attnlab::Trace& trace = state.document.GetTrace();
   const HoveredCell cell = ShownCell(state.ui);
@@ -83,6 +83,6 @@ void Formula::Draw(AppState& state) {
             {std::string("  ") + layout, regular, DimTextColor()}});
 }
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Formula>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<FormulaPanel>(); }
 
-}  // namespace attnlab::app::FormulaPanel
+}  // namespace attnlab::app::panel_formula

@@ -16,7 +16,7 @@
 #include "widgets/matrix_editor.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::HeadStatsPanel {
+namespace attnlab::app::panel_head_stats {
 namespace {
 
 struct Measure {
@@ -52,7 +52,7 @@ double MeanOf(const attnlab::HeadStats& s, int m) {
   return n ? sum / double(n) : 0.0;
 }
 
-class Contents : public PanelContents {
+class HeadStatsPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override {
     const attnlab::Trace& trace = state.document.GetTrace();
@@ -169,6 +169,6 @@ class Contents : public PanelContents {
 
 }  // namespace
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Contents>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<HeadStatsPanel>(); }
 
-}  // namespace attnlab::app::HeadStatsPanel
+}  // namespace attnlab::app::panel_head_stats

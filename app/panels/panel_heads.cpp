@@ -20,7 +20,7 @@
 #include "widgets/matrix_editor.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::HeadsPanel {
+namespace attnlab::app::panel_heads {
 namespace {
 
 // Large matrices (textures) shrink until every head is in view: 8 heads of 256 tokens at one
@@ -303,7 +303,7 @@ void HeadSwitch(AppState& state, int h, bool off, const char* title) {
   ImGui::SetCursorScreenPos(at);
 }
 
-class Heads final : public PanelContents {
+class HeadsPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
@@ -314,7 +314,7 @@ class Heads final : public PanelContents {
 
 }  // namespace
 
-void Heads::Draw(AppState& state) {
+void HeadsPanel::Draw(AppState& state) {
   const attnlab::Trace& trace = state.document.GetTrace();
   const float top = ImGui::GetCursorPosY();
   const bool computing = ComputingBadge(state.document, trace);
@@ -369,6 +369,6 @@ void Heads::Draw(AppState& state) {
                 std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked, state.ui.decimals);
 }
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Heads>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<HeadsPanel>(); }
 
-}  // namespace attnlab::app::HeadsPanel
+}  // namespace attnlab::app::panel_heads

@@ -5,9 +5,9 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::HeadsPanel {
+namespace attnlab::app::panel_heads {
 
 /// The panel, with what it keeps between frames.
 std::unique_ptr<PanelContents> Make();
 
-}  // namespace attnlab::app::HeadsPanel
+}  // namespace attnlab::app::panel_heads

@@ -9,7 +9,7 @@
 #include "widgets/guide_text.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::HelpPanel {
+namespace attnlab::app::panel_help {
 namespace {
 
 void ShortcutTable(const std::vector<ShortcutRow>& shortcuts) {
@@ -30,9 +30,9 @@ void ShortcutTable(const std::vector<ShortcutRow>& shortcuts) {
 }
 
 // The guide (docs/GUIDE.md, compiled in), a section per collapsing header, then the shortcuts.
-class Help final : public PanelContents, public Accepts<GuideRequest> {
+class HelpPanel final : public PanelContents, public Accepts<GuideRequest> {
  public:
-  explicit Help(std::vector<ShortcutRow> shortcuts)
+  explicit HelpPanel(std::vector<ShortcutRow> shortcuts)
       : guide_(ParseGuide(GuideMarkdown())), shortcuts_(std::move(shortcuts)) {}
   void Take(AppState&, const GuideRequest&) override { from_top_ = true; }
   void Draw(AppState& state) override;
@@ -43,7 +43,7 @@ class Help final : public PanelContents, public Accepts<GuideRequest> {
   bool from_top_ = false;  ///< scroll back to the guide once, as it draws next (GuideRequest)
 };
 
-void Help::Draw(AppState& /*state*/) {
+void HelpPanel::Draw(AppState& /*state*/) {
   if (std::exchange(from_top_, false)) ImGui::SetScrollY(0.0f);
   for (const GuideBlock& block : guide_.intro) GuideBlockText(block);
   ImGui::Spacing();
@@ -60,7 +60,7 @@ void Help::Draw(AppState& /*state*/) {
 }  // namespace
 
 std::unique_ptr<PanelContents> Make(std::vector<ShortcutRow> shortcuts) {
-  return std::make_unique<Help>(std::move(shortcuts));
+  return std::make_unique<HelpPanel>(std::move(shortcuts));
 }
 
-}  // namespace attnlab::app::HelpPanel
+}  // namespace attnlab::app::panel_help

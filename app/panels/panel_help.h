@@ -6,7 +6,7 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::HelpPanel {
+namespace attnlab::app::panel_help {
 
 /// One line of the shortcut table: "Ctrl+S", "Save (a preset asks where to keep a copy)".
 struct ShortcutRow {
@@ -17,4 +17,4 @@ struct ShortcutRow {
 /// The panel, listing `shortcuts` (the shell's action table: what the keys really do).
 std::unique_ptr<PanelContents> Make(std::vector<ShortcutRow> shortcuts);
 
-}  // namespace attnlab::app::HelpPanel
+}  // namespace attnlab::app::panel_help

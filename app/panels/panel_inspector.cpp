@@ -12,7 +12,7 @@
 #include "widgets/turn_diagram.h"
 #include "widgets/computing_badge.h"
 
-namespace attnlab::app::InspectorPanel {
+namespace attnlab::app::panel_inspector {
 namespace {
 
 bool SameCell(const HoveredCell& a, const HoveredCell& b) {
@@ -145,7 +145,7 @@ void ShowExplanation(const Explanation& e, int decimals) {
   ImGui::PopFont();
 }
 
-class Inspector final : public PanelContents {
+class InspectorPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
@@ -173,7 +173,7 @@ void ShowReference(const AppState& state, const attnlab::Trace& trace, const Hov
                 std::isfinite(now) ? std::to_string(now).c_str() : "masked");
 }
 
-void Inspector::Draw(AppState& state) {
+void InspectorPanel::Draw(AppState& state) {
   UpdatePin(state);
   const HoveredCell hover = CurrentHover(state.ui);
   const bool hovering = hover.stage != StageId::none;
@@ -201,6 +201,6 @@ void Inspector::Draw(AppState& state) {
   if (stale) ImGui::PopStyleVar();
 }
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Inspector>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<InspectorPanel>(); }
 
-}  // namespace attnlab::app::InspectorPanel
+}  // namespace attnlab::app::panel_inspector

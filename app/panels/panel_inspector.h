@@ -5,9 +5,9 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::InspectorPanel {
+namespace attnlab::app::panel_inspector {
 
 /// The panel, with what it keeps between frames.
 std::unique_ptr<PanelContents> Make();
 
-}  // namespace attnlab::app::InspectorPanel
+}  // namespace attnlab::app::panel_inspector

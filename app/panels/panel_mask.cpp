@@ -19,7 +19,7 @@
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::MaskPanel {
+namespace attnlab::app::panel_mask {
 namespace {
 
 constexpr const char* kMaskSource = "mask";
@@ -308,14 +308,14 @@ void Legend() {
   ImGui::PopStyleColor();
 }
 
-class Mask final : public PanelContents {
+class MaskPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 };
 
 }  // namespace
 
-void Mask::Draw(AppState& state) {
+void MaskPanel::Draw(AppState& state) {
   // The grid comes right after one row of controls so it stays put while the text below changes.
   CausalAndButtons(state);
   ShowEditError(state.document, kMaskSource);
@@ -330,6 +330,6 @@ void Mask::Draw(AppState& state) {
   ImGui::TextWrapped("%s", Summary(state.document.GetScenario()).c_str());
 }
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Mask>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<MaskPanel>(); }
 
-}  // namespace attnlab::app::MaskPanel
+}  // namespace attnlab::app::panel_mask

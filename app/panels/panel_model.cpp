@@ -17,7 +17,7 @@
 #include "widgets/heatmap_marks.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::ModelPanel {
+namespace attnlab::app::panel_model {
 namespace {
 
 /// The run's weights in double (what the heatmap widget draws), rebuilt when the run changes.
@@ -133,7 +133,7 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   ImGui::EndTooltip();
 }
 
-class Model final : public PanelContents {
+class ModelPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
@@ -150,7 +150,7 @@ class Model final : public PanelContents {
   RunMaps maps_;
 };
 
-void Model::TextField(ModelLab& lab, const ControlMarks& marks) {
+void ModelPanel::TextField(ModelLab& lab, const ControlMarks& marks) {
   if (lab.Text() != synced_) {  // set elsewhere (a test instrument): the field shows it
     synced_ = lab.Text();
     std::snprintf(text_, sizeof text_, "%s", synced_.c_str());
@@ -168,7 +168,7 @@ void Model::TextField(ModelLab& lab, const ControlMarks& marks) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The model runs on this text as it is typed");
 }
 
-void Model::Draw(AppState& state) {
+void ModelPanel::Draw(AppState& state) {
   ModelLab* lab = state.models;
   if (!lab) return;
   if (lab->Loading()) BusyBar(("Loading " + lab->LoadingName() + kEllipsis).c_str());
@@ -199,7 +199,7 @@ void Model::Draw(AppState& state) {
   Grid(state, *lab);
 }
 
-void Model::Grid(AppState& state, ModelLab& lab) {
+void ModelPanel::Grid(AppState& state, ModelLab& lab) {
   const ModelRun& run = *lab.Run();
   const int n = int(run.run->ids.size());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -231,7 +231,7 @@ void Model::Grid(AppState& state, ModelLab& lab) {
   ImGui::EndChild();
 }
 
-void Model::Map(AppState& state, ModelLab& lab, const GridFit& fit, int layer, int head, ImVec2 at) {
+void ModelPanel::Map(AppState& state, ModelLab& lab, const GridFit& fit, int layer, int head, ImVec2 at) {
   char id[32];
   std::snprintf(id, sizeof id, "model/%d/%d", layer, head);
   const bool document = lab.DocumentLayer() == layer;
@@ -262,6 +262,6 @@ void Model::Map(AppState& state, ModelLab& lab, const GridFit& fit, int layer, i
 
 }  // namespace
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Model>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<ModelPanel>(); }
 
-}  // namespace attnlab::app::ModelPanel
+}  // namespace attnlab::app::panel_model

@@ -8,8 +8,8 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::ModelPanel {
+namespace attnlab::app::panel_model {
 
 std::unique_ptr<PanelContents> Make();
 
-}  // namespace attnlab::app::ModelPanel
+}  // namespace attnlab::app::panel_model

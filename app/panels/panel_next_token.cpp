@@ -12,7 +12,7 @@
 #include "widgets/computing_badge.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::NextTokenPanel {
+namespace attnlab::app::panel_next_token {
 namespace {
 
 constexpr int kTop = 5;
@@ -92,7 +92,7 @@ void Rows(const ModelLab& lab, const NextTokens& next, bool compare) {
                    " as the document has it. Bars are to the scale of the largest.");
 }
 
-class NextToken final : public PanelContents {
+class NextTokenPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override {
     const ModelLab* lab = state.models;
@@ -117,6 +117,6 @@ class NextToken final : public PanelContents {
 
 }  // namespace
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<NextToken>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<NextTokenPanel>(); }
 
-}  // namespace attnlab::app::NextTokenPanel
+}  // namespace attnlab::app::panel_next_token

@@ -7,8 +7,8 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::NextTokenPanel {
+namespace attnlab::app::panel_next_token {
 
 std::unique_ptr<PanelContents> Make();
 
-}  // namespace attnlab::app::NextTokenPanel
+}  // namespace attnlab::app::panel_next_token

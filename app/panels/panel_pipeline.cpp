@@ -15,7 +15,7 @@
 #include "widgets/computing_badge.h"
 #include "widgets/turn_diagram.h"
 
-namespace attnlab::app::PipelinePanel {
+namespace attnlab::app::panel_pipeline {
 namespace {
 
 // A heatmap's title: its stage's label in the one table (the presenter shows the same words).
@@ -212,7 +212,7 @@ void CombineStages(View& v) {
   if (!v.s.W_o) ImGui::TextColored(DimTextColor(), "No W_o in this scenario: the output is the concatenation.");
 }
 
-class Pipeline final : public PanelContents {
+class PipelinePanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
@@ -222,7 +222,7 @@ class Pipeline final : public PanelContents {
 
 }  // namespace
 
-void Pipeline::Draw(AppState& state) {
+void PipelinePanel::Draw(AppState& state) {
   const attnlab::Trace& trace = state.document.GetTrace();
   if (ComputingBadge(state.document, trace) && trace.heads.empty()) return;
   if (trace.heads.empty()) {
@@ -241,6 +241,6 @@ void Pipeline::Draw(AppState& state) {
   ImGui::Spacing();
 }
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Pipeline>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<PipelinePanel>(); }
 
-}  // namespace attnlab::app::PipelinePanel
+}  // namespace attnlab::app::panel_pipeline

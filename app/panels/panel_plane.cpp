@@ -18,7 +18,7 @@
 #include "widgets/edit_error.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::PlanePanel {
+namespace attnlab::app::panel_plane {
 namespace {
 
 constexpr const char* kSource = "Plane";  // names the drag in a refused edit's message
@@ -117,7 +117,7 @@ void Grid(ImDrawList* dl, const Frame& f, bool principal) {
   dl->AddText(ImVec2(o.x + pad, f.min.y + pad), axis, y_name);
 }
 
-class Contents : public PanelContents {
+class PlanePanel final : public PanelContents {
  public:
   void Draw(AppState& state) override {
     const attnlab::Trace& trace = state.document.GetTrace();
@@ -395,6 +395,6 @@ class Contents : public PanelContents {
 
 }  // namespace
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Contents>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<PlanePanel>(); }
 
-}  // namespace attnlab::app::PlanePanel
+}  // namespace attnlab::app::panel_plane

@@ -8,9 +8,9 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::PlanePanel {
+namespace attnlab::app::panel_plane {
 
 /// The panel, with what it keeps between frames.
 std::unique_ptr<PanelContents> Make();
 
-}  // namespace attnlab::app::PlanePanel
+}  // namespace attnlab::app::panel_plane

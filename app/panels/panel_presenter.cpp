@@ -16,7 +16,7 @@
 #include "widgets/computing_badge.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::PresenterPanel {
+namespace attnlab::app::panel_presenter {
 namespace {
 
 namespace lesson = attnlab::lesson;
@@ -63,7 +63,7 @@ void PromptOrExplanation(bool predict, bool hidden, const std::string& explanati
     ImGui::Dummy(ImVec2(0.0f, std::max(prompt_h, explanation_h) - shown_h - ImGui::GetStyle().ItemSpacing.y));
 }
 
-class Presenter final : public PanelContents {
+class PresenterPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
@@ -82,7 +82,7 @@ class Presenter final : public PanelContents {
   std::vector<std::pair<int, int>> outlined_;
 };
 
-const lesson::Lesson& Presenter::LessonOf(AppState& state) {
+const lesson::Lesson& PresenterPanel::LessonOf(AppState& state) {
   if (cached_.version == state.document.Version()) return cached_.lesson;
   cached_.version = state.document.Version();
   cached_.error.clear();
@@ -96,7 +96,7 @@ const lesson::Lesson& Presenter::LessonOf(AppState& state) {
   return cached_.lesson;
 }
 
-const std::string& Presenter::Explanation(AppState& state, const lesson::Step& step, int index, int head) {
+const std::string& PresenterPanel::Explanation(AppState& state, const lesson::Step& step, int index, int head) {
   CachedExplanation& e = explanation_;
   const std::uint64_t version = state.document.TraceVersion();
   if (e.trace_version == version && e.step == index && e.head == head) return e.text;
@@ -106,7 +106,7 @@ const std::string& Presenter::Explanation(AppState& state, const lesson::Step& s
 }
 
 // The matrices a step shows: one, or each input, or every head's weights.
-std::vector<StageMatrix> Presenter::Matrices(AppState& state, const lesson::Step& step, int head) {
+std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson::Step& step, int head) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const attnlab::Trace& t = state.document.GetTrace();
   const std::uint64_t tv = state.document.TraceVersion();
@@ -163,7 +163,7 @@ std::vector<StageMatrix> Presenter::Matrices(AppState& state, const lesson::Step
   return {};
 }
 
-void Presenter::DrawHeader(AppState& state, const lesson::Step& step, int head, int index, int count) {
+void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int head, int index, int count) {
   const attnlab::Scenario& s = state.document.GetScenario();
   ImGui::TextColored(DimTextColor(), "Step %d of %d", index + 1, count);
   ImGui::SameLine();
@@ -196,7 +196,7 @@ void Presenter::DrawHeader(AppState& state, const lesson::Step& step, int head, 
   ImGui::PopFont();
 }
 
-void Presenter::DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden) {
+void PresenterPanel::DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden) {
   std::vector<StageMatrix> matrices = Matrices(state, step, head);
   if (matrices.empty()) {
     ImGui::TextColored(DimTextColor(), "This scenario has no W_o: the output is the concatenation.");
@@ -241,7 +241,7 @@ void Presenter::DrawMatrices(AppState& state, const lesson::Step& step, int head
   }
 }
 
-void Presenter::Draw(AppState& state) {
+void PresenterPanel::Draw(AppState& state) {
   const attnlab::Trace& trace = state.document.GetTrace();
   if (ComputingBadge(state.document, trace) && trace.heads.empty()) return;
   if (trace.heads.empty()) {
@@ -267,6 +267,6 @@ void Presenter::Draw(AppState& state) {
 
 }  // namespace
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Presenter>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<PresenterPanel>(); }
 
-}  // namespace attnlab::app::PresenterPanel
+}  // namespace attnlab::app::panel_presenter

@@ -8,8 +8,8 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::PresenterPanel {
+namespace attnlab::app::panel_presenter {
 
 std::unique_ptr<PanelContents> Make();
 
-}  // namespace attnlab::app::PresenterPanel
+}  // namespace attnlab::app::panel_presenter

@@ -20,7 +20,7 @@
 #include "widgets/edit_error.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::ScenarioPanel {
+namespace attnlab::app::panel_scenario {
 namespace {
 
 void PresetPicker(AppState& state) {
@@ -245,7 +245,7 @@ void Shapes(AppState& state) {
   }
 }
 
-class Scenario final : public PanelContents {
+class ScenarioPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
@@ -256,7 +256,7 @@ class Scenario final : public PanelContents {
 
 }  // namespace
 
-void Scenario::Draw(AppState& state) {
+void ScenarioPanel::Draw(AppState& state) {
   PresetPicker(state);
   ImGui::Spacing();
   TitleAndNotes(state.document.GetScenario());
@@ -267,6 +267,6 @@ void Scenario::Draw(AppState& state) {
   Shapes(state);
 }
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Scenario>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<ScenarioPanel>(); }
 
-}  // namespace attnlab::app::ScenarioPanel
+}  // namespace attnlab::app::panel_scenario

@@ -18,7 +18,7 @@
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::SensitivityPanel {
+namespace attnlab::app::panel_sensitivity {
 namespace {
 
 // The target a pinned cell names, when it is one a sensitivity starts from (stage.h's targets).
@@ -29,7 +29,7 @@ std::string PinnedTarget(const HoveredCell& pin) {
 
 constexpr std::size_t kListed = 8;  // the cells that move the target most, at most
 
-class Contents : public PanelContents {
+class SensitivityPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override {
     FollowPin(state);
@@ -179,6 +179,6 @@ class Contents : public PanelContents {
 
 }  // namespace
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Contents>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<SensitivityPanel>(); }
 
-}  // namespace attnlab::app::SensitivityPanel
+}  // namespace attnlab::app::panel_sensitivity

@@ -19,7 +19,7 @@
 #include "widgets/control_marks.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::SingleQueryPanel {
+namespace attnlab::app::panel_single_query {
 namespace {
 
 std::string VectorText(const attnlab::Vector& v, int decimals) {
@@ -219,7 +219,7 @@ void KeyTable(const attnlab::Scenario& s, const attnlab::Model& model, const Que
   ImGui::EndTable();
 }
 
-class SingleQuery final : public PanelContents {
+class SingleQueryPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
@@ -230,7 +230,7 @@ class SingleQuery final : public PanelContents {
 
 }  // namespace
 
-void SingleQuery::Draw(AppState& state) {
+void SingleQueryPanel::Draw(AppState& state) {
   const std::vector<std::string> queries = QueryTokenLabels(state.document.GetScenario());
   if (queries.empty()) return;
   Pickers(state, queries, query_);
@@ -266,6 +266,6 @@ void SingleQuery::Draw(AppState& state) {
   if (stale) ImGui::PopStyleVar();
 }
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<SingleQuery>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<SingleQueryPanel>(); }
 
-}  // namespace attnlab::app::SingleQueryPanel
+}  // namespace attnlab::app::panel_single_query

@@ -5,9 +5,9 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::SingleQueryPanel {
+namespace attnlab::app::panel_single_query {
 
 /// The panel, with what it keeps between frames.
 std::unique_ptr<PanelContents> Make();
 
-}  // namespace attnlab::app::SingleQueryPanel
+}  // namespace attnlab::app::panel_single_query

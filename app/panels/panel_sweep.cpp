@@ -16,7 +16,7 @@
 #include "widgets/matrix_editor.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::SweepPanel {
+namespace attnlab::app::panel_sweep {
 namespace {
 
 struct SweepState {
@@ -231,7 +231,7 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
                   : "Each line is one head, in its colour.");
 }
 
-class Contents : public PanelContents, public Accepts<SweepRequest> {
+class SweepPanel final : public PanelContents, public Accepts<SweepRequest> {
  public:
   // From elsewhere (the scale's "Sweep" button, a cell's context menu): that number, around its
   // current value.
@@ -257,6 +257,6 @@ class Contents : public PanelContents, public Accepts<SweepRequest> {
 
 }  // namespace
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Contents>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<SweepPanel>(); }
 
-}  // namespace attnlab::app::SweepPanel
+}  // namespace attnlab::app::panel_sweep

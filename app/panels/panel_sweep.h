@@ -7,9 +7,9 @@
 
 #include "panels/panel_contents.h"
 
-namespace attnlab::app::SweepPanel {
+namespace attnlab::app::panel_sweep {
 
 /// The panel, with what it keeps between frames.
 std::unique_ptr<PanelContents> Make();
 
-}  // namespace attnlab::app::SweepPanel
+}  // namespace attnlab::app::panel_sweep

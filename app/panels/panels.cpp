@@ -11,7 +11,7 @@
 #include "panels/panel_heads.h"
 #include "panels/panel_inspector.h"
 #include "panels/panel_mask.h"
-#include "panels/panel_matrices.h"
+#include "panels/panel_inputs.h"
 #include "panels/panel_model.h"
 #include "panels/panel_next_token.h"
 #include "panels/panel_help.h"
@@ -148,31 +148,31 @@ const char* ArrangementName(Arrangement arrangement) {
   return "normal";
 }
 
-PanelRegistry::PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts) {
+PanelRegistry::PanelRegistry(std::vector<panel_help::ShortcutRow> shortcuts) {
   // Drawing order: the editors first, so that an edit shows in every panel in the frame that made
   // it (panels.h); nothing else depends on it. Where each goes is the arrangement's (Definition).
   auto add = [this](Panel&& panel) { panels_.push_back(std::move(panel)); };
-  add(Panel("Scenario", ScenarioPanel::Make()));
-  add(Panel("Inputs", MatricesPanel::Make()));
-  add(Panel("Mask", MaskPanel::Make()));
-  add(Panel("Formula", FormulaPanel::Make())
+  add(Panel("Scenario", panel_scenario::Make()));
+  add(Panel("Inputs", panel_inputs::Make()));
+  add(Panel("Mask", panel_mask::Make()));
+  add(Panel("Formula", panel_formula::Make())
           .WindowFlags(ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)
           .Strip(1.0f));
-  add(Panel("Pipeline", PipelinePanel::Make()));
-  add(Panel("Compare", ComparePanel::Make()));
-  add(Panel("Sensitivity", SensitivityPanel::Make()));
-  add(Panel("Plane", PlanePanel::Make()));
-  add(Panel("Model", ModelPanel::Make()));
-  add(Panel("Heads", HeadsPanel::Make()));
-  add(Panel("Head stats", HeadStatsPanel::Make()));
-  add(Panel("Presenter", PresenterPanel::Make())
+  add(Panel("Pipeline", panel_pipeline::Make()));
+  add(Panel("Compare", panel_compare::Make()));
+  add(Panel("Sensitivity", panel_sensitivity::Make()));
+  add(Panel("Plane", panel_plane::Make()));
+  add(Panel("Model", panel_model::Make()));
+  add(Panel("Heads", panel_heads::Make()));
+  add(Panel("Head stats", panel_head_stats::Make()));
+  add(Panel("Presenter", panel_presenter::Make())
           .WindowFlags(ImGuiWindowFlags_NoTitleBar)
           .Unlisted());
-  add(Panel("Inspector", InspectorPanel::Make()));
-  add(Panel("Single query", SingleQueryPanel::Make()).HideInLecture());
-  add(Panel("Sweep", SweepPanel::Make()));
-  add(Panel("Next token", NextTokenPanel::Make()));
-  add(Panel("Help", HelpPanel::Make(std::move(shortcuts))).HideInLecture());
+  add(Panel("Inspector", panel_inspector::Make()));
+  add(Panel("Single query", panel_single_query::Make()).HideInLecture());
+  add(Panel("Sweep", panel_sweep::Make()));
+  add(Panel("Next token", panel_next_token::Make()));
+  add(Panel("Help", panel_help::Make(std::move(shortcuts))).HideInLecture());
 }
 
 Panel* PanelRegistry::FindPanel(const char* name) {

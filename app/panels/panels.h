@@ -43,7 +43,7 @@
 namespace attnlab::app {
 
 /// One panel of the list, registered by name with what sets it apart, e.g.
-/// `Panel("Help", HelpPanel::Make(rows)).HideInLecture()`.
+/// `Panel("Help", panel_help::Make(rows)).HideInLecture()`.
 struct Panel {
   Panel(const char* name, std::unique_ptr<PanelContents> contents)
       : name(name), contents(std::move(contents)) {}
@@ -80,7 +80,7 @@ struct PlacedWindow {
 class PanelRegistry final : public PanelRequests {
  public:
   /// `shortcuts`: the rows of the Help panel's shortcut table (the shell's action table).
-  explicit PanelRegistry(std::vector<HelpPanel::ShortcutRow> shortcuts);
+  explicit PanelRegistry(std::vector<panel_help::ShortcutRow> shortcuts);
 
   std::vector<Panel>& List() { return panels_; }
   Panel* FindPanel(const char* name);

@@ -401,8 +401,8 @@ void ActionTable::RunPlatformKey(ActionContext& ctx, const KeyChord& chord) cons
         return a.run(ctx);
 }
 
-std::vector<HelpPanel::ShortcutRow> ActionTable::HelpRows() const {
-  std::vector<HelpPanel::ShortcutRow> rows;
+std::vector<panel_help::ShortcutRow> ActionTable::HelpRows() const {
+  std::vector<panel_help::ShortcutRow> rows;
   for (const Action& a : actions_) {
     if (!a.help) continue;
     if (a.help_keys) {

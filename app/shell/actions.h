@@ -74,7 +74,7 @@ class ActionTable {
   /// Runs the KeyScope::Platform action bound to `chord`, if any.
   void RunPlatformKey(ActionContext& ctx, const KeyChord& chord) const;
   /// The Help panel's shortcut table: one row per chord of each described action.
-  std::vector<HelpPanel::ShortcutRow> HelpRows() const;
+  std::vector<panel_help::ShortcutRow> HelpRows() const;
 
  private:
   bool Pressed(const KeyChord& chord, bool repeat) const;

@@ -40,7 +40,7 @@ TEST(Actions, HelpListsEveryShortcutInItsOrder) {
   };
   const ActionTable table;
   std::vector<std::pair<std::string, std::string>> rows;
-  for (const HelpPanel::ShortcutRow& r : table.HelpRows()) rows.emplace_back(r.keys, r.action);
+  for (const panel_help::ShortcutRow& r : table.HelpRows()) rows.emplace_back(r.keys, r.action);
   EXPECT_EQ(rows, expected);
 }
 

@@ -1,4 +1,4 @@
-#include "panels/panel_dimensions.h"
+#include "panels/inputs_dimensions.h"
 
 #include <imgui.h>
 
@@ -11,7 +11,7 @@
 #include "widgets/edit_error.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::DimensionsPanel {
+namespace attnlab::app::inputs_dimensions {
 namespace {
 
 void RowLabel(const char* label, const char* tip) {
@@ -151,4 +151,4 @@ void Draw(AppState& state, State& self) {
   RandomControls(state, self);
 }
 
-}  // namespace attnlab::app::DimensionsPanel
+}  // namespace attnlab::app::inputs_dimensions

@@ -1,4 +1,4 @@
-#include "panels/panel_matrices.h"
+#include "panels/panel_inputs.h"
 
 #include <imgui.h>
 
@@ -16,11 +16,11 @@
 #include "view/sensitivity_map.h"
 #include "widgets/edit_error.h"
 #include "widgets/matrix_editor.h"
-#include "panels/panel_dimensions.h"
-#include "panels/panel_tokens.h"
+#include "panels/inputs_dimensions.h"
+#include "panels/inputs_tokens.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::MatricesPanel {
+namespace attnlab::app::panel_inputs {
 namespace {
 
 using attnlab::Matrix;
@@ -160,12 +160,12 @@ void EmbeddingEditor(AppState& state, MatrixEditorState& editor, bool context) {
 // label being typed, the Sizes tab's fill and randomize settings.
 struct InputsState {
   MatrixEditorState editor;
-  TokensPanel::State tokens;
-  DimensionsPanel::State sizes;
+  inputs_tokens::State tokens;
+  inputs_dimensions::State sizes;
 };
 
 void TokensTab(AppState& state, InputsState& self) {
-  TokensPanel::Draw(state, self.tokens);
+  inputs_tokens::Draw(state, self.tokens);
   ImGui::Separator();
   EmbeddingEditor(state, self.editor, false);
   if (state.document.GetScenario().cross_attention()) {
@@ -392,7 +392,7 @@ class NarrowTabs {
   ImVec2 padding_, inner_;
 };
 
-class Inputs final : public PanelContents, public Accepts<EditorRequest> {
+class InputsPanel final : public PanelContents, public Accepts<EditorRequest> {
  public:
   void Take(AppState&, const EditorRequest& request) override {
     if (const char* tab = TabFor(request.source)) wanted_tab_ = tab;
@@ -406,7 +406,7 @@ class Inputs final : public PanelContents, public Accepts<EditorRequest> {
 
 }  // namespace
 
-void Inputs::Draw(AppState& state) {
+void InputsPanel::Draw(AppState& state) {
   GradientBanner(state);
   const NarrowTabs tabs_style;
   struct MatrixTab {
@@ -434,13 +434,13 @@ void Inputs::Draw(AppState& state) {
   }
   if (tabs_style.Begin("Sizes", wanted, state.on_control)) {
     ImGui::BeginChild("##sizes");
-    DimensionsPanel::Draw(state, self_.sizes);
+    inputs_dimensions::Draw(state, self_.sizes);
     ImGui::EndChild();
     tabs_style.End();
   }
   ImGui::EndTabBar();
 }
 
-std::unique_ptr<PanelContents> Make() { return std::make_unique<Inputs>(); }
+std::unique_ptr<PanelContents> Make() { return std::make_unique<InputsPanel>(); }
 
-}  // namespace attnlab::app::MatricesPanel
+}  // namespace attnlab::app::panel_inputs

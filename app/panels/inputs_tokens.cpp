@@ -1,4 +1,4 @@
-#include "panels/panel_tokens.h"
+#include "panels/inputs_tokens.h"
 
 #include <imgui.h>
 
@@ -11,7 +11,7 @@
 #include "widgets/edit_error.h"
 #include "widgets/theme.h"
 
-namespace attnlab::app::TokensPanel {
+namespace attnlab::app::inputs_tokens {
 namespace {
 
 void AttentionKind(AppState& state) {
@@ -123,4 +123,4 @@ void Draw(AppState& state, State& self) {
   }
 }
 
-}  // namespace attnlab::app::TokensPanel
+}  // namespace attnlab::app::inputs_tokens

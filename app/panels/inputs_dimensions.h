@@ -5,7 +5,7 @@
 #include "attnlab/random.h"
 #include "panels/app_state.h"
 
-namespace attnlab::app::DimensionsPanel {
+namespace attnlab::app::inputs_dimensions {
 
 /// What the Sizes tab keeps between frames (its owner, the Inputs panel, keeps it): how grown
 /// matrices are filled and the settings of "Randomize".
@@ -16,4 +16,4 @@ struct State {
 
 void Draw(AppState& state, State& self);
 
-}  // namespace attnlab::app::DimensionsPanel
+}  // namespace attnlab::app::inputs_dimensions

@@ -5,7 +5,7 @@
 
 #include "panels/app_state.h"
 
-namespace attnlab::app::TokensPanel {
+namespace attnlab::app::inputs_tokens {
 
 /// What the token list keeps between frames (its owner, the Inputs panel, keeps it).
 struct State {
@@ -14,4 +14,4 @@ struct State {
 
 void Draw(AppState& state, State& self);
 
-}  // namespace attnlab::app::TokensPanel
+}  // namespace attnlab::app::inputs_tokens
