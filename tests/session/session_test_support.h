@@ -3,6 +3,8 @@
 // point there too), and the scenario files tests open.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -48,6 +50,15 @@ inline attnlab::Scenario RandomScenario(int tokens, int width, int heads) {
   s.full.W_k = attnlab::random_matrix(width, width, xavier, 3);
   s.full.W_v = attnlab::random_matrix(width, width, xavier, 4);
   return s;
+}
+
+// A pid that was running a moment ago and is gone now (reaped): its autosave is an orphan.
+inline pid_t DeadPid() {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return pid;
 }
 
 inline double ScaleIn(const std::string& path) {

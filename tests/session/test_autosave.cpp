@@ -3,8 +3,6 @@
 // as it was, a clean one leaves no file, Remove never races a write in flight, and FindOrphan
 // offers only the newest autosave of a process that is gone, setting a broken one aside.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -21,15 +19,6 @@
 namespace attnlab::app::testing {
 namespace test_autosave {
 namespace {
-
-// A pid that was running a moment ago and is gone now (reaped).
-pid_t DeadPid() {
-  const pid_t pid = fork();
-  if (pid == 0) _exit(0);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return pid;
-}
 
 class AutosaveTest : public ::testing::Test {
  protected:

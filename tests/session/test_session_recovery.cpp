@@ -1,7 +1,5 @@
 // Crash recovery: an autosave left by a process that is gone is offered; Restore applies it on
 // top of its file (undo leads back to the file), Discard deletes it. And the autosave itself.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -10,15 +8,6 @@
 namespace attnlab::app::testing {
 namespace test_session_recovery {
 namespace {
-
-// A pid that was running a moment ago and is gone now (reaped): its autosave is an orphan.
-pid_t DeadPid() {
-  const pid_t pid = fork();
-  if (pid == 0) _exit(0);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return pid;
-}
 
 class SessionRecovery : public SessionTest {
  protected:
