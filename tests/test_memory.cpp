@@ -10,9 +10,11 @@
 
 #if defined(__GLIBC__) && !defined(ATTNLAB_TEST_ASAN)
 #include <malloc.h>
+#endif
 
 namespace test_memory {
 
+#if defined(__GLIBC__) && !defined(ATTNLAB_TEST_ASAN)
 namespace {
 
 constexpr std::size_t kTraceSizedBlock = 8u << 20;  // one head's scores at 1024 x 1024
