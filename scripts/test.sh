@@ -64,9 +64,9 @@ timed configure-release cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release 
 timed build-release cmake --build build -j"$jobs"
 timed test-release ctest --test-dir build --output-on-failure -j"$jobs" --timeout 600 --repeat until-pass:2
 
-# 3. Short libFuzzer runs, two at a time: the scenario loader, validator and compute for 60 s; the
-# cell syntax, the paste parser, the safetensors header and the tokenizer files 15 s each
+# 3. Short libFuzzer runs, two at a time: the scenario loader, validator and compute for 40 s; the
+# cell syntax, the paste parser, the safetensors header and the tokenizer files 10 s each
 # (docs/ROBUSTNESS.md).
-timed fuzz scripts/fuzz.sh 60
+timed fuzz scripts/fuzz.sh 40
 echo "== the suite's steps (seconds):"
 cat "$times"
