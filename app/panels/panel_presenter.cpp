@@ -159,6 +159,7 @@ std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson:
       if (!s.W_o) return {};
       return {{stage, label, &*s.W_o, state.document.Version(), false, nullptr, 0, rows ? d_v : 0}};
     case StageId::output: return {{stage, label, &t.output, tv}};
+    case StageId::none: break;  // not a lesson step
   }
   return {};
 }

@@ -476,7 +476,9 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
       if (!trace.has_bias()) return e;
       ExplainBias(x, r, c, e);
       break;
-    case StageId::none: return e;
+    case StageId::none:
+    case StageId::inputs:  // X itself, explained by its editor
+    case StageId::heads: return e;
   }
   if (cell.head >= 0 && model.num_heads > 1)
     e.title += "   (head " + std::to_string(cell.head + 1) + ")";

@@ -226,6 +226,7 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
     case StageId::Q_rot:
     case StageId::K_rot:
     case StageId::bias: return explain_positional(c, step);
+    case StageId::none: break;  // not a lesson step
   }
   return {};
 }

@@ -65,6 +65,10 @@ std::string formula(StageId stage, const Scenario& s, const Trace& t) {
     case StageId::output:
       if (!s.W_o) return "the concatenation (no W_o)";
       return rows ? "concat W_o + b_o" : "W_o concat + b_o";
+    case StageId::none:
+    case StageId::inputs:
+    case StageId::heads:
+    case StageId::W_o: break;  // no figure of their own
   }
   return "";
 }
