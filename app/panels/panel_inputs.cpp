@@ -191,16 +191,32 @@ void HeadChooser(AppState& state) {
   }
 }
 
+// A button that adds the omitted matrix `source` ("W_q", "heads[1].b_k", "W_o", ...).
+void AddButton(AppState& state, const char* label, const std::string& source,
+               attnlab::NewMatrix fill = attnlab::NewMatrix::identity) {
+  if (ImGui::SmallButton(label))
+    state.document.ApplyEdit(source.c_str(), [source, fill](attnlab::Scenario& s) { attnlab::add_matrix(s, source, fill); });
+}
+
 void AbsentWeight(AppState& state, const std::string& source, Which w) {
   ImGui::TextColored(DimTextColor(), "omitted: the identity (%s = %s)", w == Which::Q ? "Q" : w == Which::K ? "K" : "V",
                      w == Which::Q ? "X" : "Z");
-  if (ImGui::SmallButton("Add as identity"))
-    state.document.ApplyEdit(source.c_str(), [source](attnlab::Scenario& s) { attnlab::add_matrix(s, source); });
+  AddButton(state, "Add as identity", source);
   ImGui::SameLine();
-  if (ImGui::SmallButton("Add as zeros"))
-    state.document.ApplyEdit(source.c_str(), [source](attnlab::Scenario& s) {
-      attnlab::add_matrix(s, source, attnlab::NewMatrix::zeros);
-    });
+  AddButton(state, "Add as zeros", source, attnlab::NewMatrix::zeros);
+  ShowEditError(state.document, source.c_str());
+}
+
+// An omitted bias: its name, "omitted: zeros" and, when `addable`, a button that adds it.
+void AbsentBias(AppState& state, const std::string& source, bool addable) {
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextUnformatted(source.c_str());
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::TextColored(DimTextColor(), "omitted: zeros");
+  ImGui::SameLine();
+  if (!addable) return;
+  AddButton(state, ("Add " + source).c_str(), source);
   ShowEditError(state.document, source.c_str());
 }
 
@@ -253,16 +269,7 @@ void BiasEditor(AppState& state, MatrixEditorState& editor, Which w, int head) {
   const std::string source = PrefixOf(s, head, w) + "b_" + Letter(w);
   const std::optional<Vector>& b = BOf(p, w);
   if (!b) {
-    ImGui::PushFont(GetFonts().bold);
-    ImGui::TextUnformatted(source.c_str());
-    ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::TextColored(DimTextColor(), "omitted: zeros");
-    ImGui::SameLine();
-    if (state.document.GetTrace().heads.empty()) return;
-    if (ImGui::SmallButton(("Add " + source).c_str()))
-      state.document.ApplyEdit(source.c_str(), [source](attnlab::Scenario& sc) { attnlab::add_matrix(sc, source); });
-    ShowEditError(state.document, source.c_str());
+    AbsentBias(state, source, !state.document.GetTrace().heads.empty());
     return;
   }
   const Matrix shown = BiasAsShown(*b, rows);
@@ -312,8 +319,7 @@ void OutputTab(AppState& state, MatrixEditorState& editor) {
           rows ? "out = concat(Y_1..Y_H) W_o + b_o" : "out = W_o concat(Y_1..Y_H) + b_o");
   if (!s.W_o) {
     ImGui::TextColored(DimTextColor(), "omitted: the output is the concatenation itself");
-    if (ImGui::SmallButton("Add as identity"))
-      state.document.ApplyEdit("W_o", [](attnlab::Scenario& sc) { attnlab::add_matrix(sc, "W_o"); });
+    AddButton(state, "Add as identity", "W_o");
     ShowEditError(state.document, "W_o");
     return;
   }
@@ -330,15 +336,7 @@ void OutputTab(AppState& state, MatrixEditorState& editor) {
   Editor(state, spec);
   ImGui::Spacing();
   if (!s.b_o) {
-    ImGui::PushFont(GetFonts().bold);
-    ImGui::TextUnformatted("b_o");
-    ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::TextColored(DimTextColor(), "omitted: zeros");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Add b_o"))
-      state.document.ApplyEdit("b_o", [](attnlab::Scenario& sc) { attnlab::add_matrix(sc, "b_o"); });
-    ShowEditError(state.document, "b_o");
+    AbsentBias(state, "b_o", true);
     return;
   }
   const Matrix shown = BiasAsShown(*s.b_o, rows);
