@@ -24,6 +24,8 @@
 #include "attnlab/scenario_io.h"
 #include "gui_check_support.h"
 
+namespace gui_edit_check {
+
 namespace {
 
 using namespace gui_check;
@@ -128,7 +130,7 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& before, const 
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc < 5) {
     std::fprintf(stderr, "usage: %s APP SCENARIO OUT.png EDIT [app arguments...]\n", argv[0]);
     return 2;
@@ -170,3 +172,5 @@ int main(int argc, char** argv) {
   }
   return ok ? 0 : 1;
 }
+
+}  // namespace gui_edit_check

@@ -20,6 +20,8 @@
 
 #include "gui_run_support.h"
 
+namespace gui_edit_cost_check {
+
 namespace {
 
 using gui_check::CheckerArgs;
@@ -89,7 +91,7 @@ bool ExpectDocument(const WindowRun& run, const nlohmann::json& expected, const 
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   CheckerArgs args;
   if (!ParseCheckerArgs(argc, argv, &args)) return 2;
   const std::string &app = args.app, &dir = args.dir;
@@ -133,3 +135,5 @@ int main(int argc, char** argv) {
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
+
+}  // namespace gui_edit_cost_check

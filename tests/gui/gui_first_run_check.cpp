@@ -21,6 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
+namespace gui_first_run_check {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -105,7 +107,7 @@ bool Contains(const Json& list, const char* name) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc != 4) {
     std::fprintf(stderr, "usage: %s APP SCENARIO OUTDIR\n", argv[0]);
     return 2;
@@ -171,3 +173,5 @@ int main(int argc, char** argv) {
   std::printf("first run: hint shown, F1 opened the guide and dismissed it; relaunch: no hint\n");
   return 0;
 }
+
+}  // namespace gui_first_run_check

@@ -29,6 +29,8 @@
 
 #include <nlohmann/json.hpp>
 
+namespace gui_input_check {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -100,7 +102,7 @@ const Json* FindHeatmap(const Json& dump, const std::string& id) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: %s APP SCENARIO OUTDIR [--size WxH]\n", argv[0]);
     return 2;
@@ -217,3 +219,5 @@ int main(int argc, char** argv) {
   }
   return failures == 0 ? 0 : 1;
 }
+
+}  // namespace gui_input_check

@@ -14,6 +14,8 @@
 #include "attnlab/random.h"
 #include "attnlab/scenario_io.h"
 
+namespace gui_make_scenario {
+
 namespace {
 
 attnlab::Matrix Rounded(attnlab::Matrix m) {
@@ -23,7 +25,7 @@ attnlab::Matrix Rounded(attnlab::Matrix m) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   int n = 0, e = 0, h = 0;
   char tail = 0;
   if (argc < 3 || std::sscanf(argv[1], "%dx%dx%d%c", &n, &e, &h, &tail) != 3 || n < 1 || e < 1 ||
@@ -59,3 +61,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace gui_make_scenario

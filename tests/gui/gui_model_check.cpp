@@ -16,6 +16,8 @@
 #include "attnlab/colormap.h"
 #include "gui_check_support.h"
 
+namespace gui_model_check {
+
 namespace {
 
 using namespace gui_check;
@@ -73,7 +75,7 @@ void CheckMap(const nlohmann::json& hm, const nlohmann::json& weights, const Ima
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc != 3) {
     std::fprintf(stderr, "usage: %s SHOT.png ATTENTION.json\n", argv[0]);
     return 2;
@@ -108,3 +110,5 @@ int main(int argc, char** argv) {
   }
   return totals.failures == 0 && totals.checked > 0 ? 0 : 1;
 }
+
+}  // namespace gui_model_check

@@ -23,6 +23,8 @@
 #include "../hostile/generate.h"
 #include "gui_run_support.h"
 
+namespace gui_open_check {
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -53,7 +55,7 @@ using gui_check::Quote;
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc != 5) {
     std::cerr << "usage: attnlab_gui_open_check APP HOSTILE_DIR CONTROL.json OUT.png\n";
     return 2;
@@ -138,3 +140,5 @@ int main(int argc, char** argv) {
             << " failure(s); screenshot of the last: " << out_png << "\n";
   return failures == 0 ? 0 : 1;
 }
+
+}  // namespace gui_open_check

@@ -18,6 +18,8 @@
 #include "attnlab/scenario_io.h"
 #include "gui_check_support.h"
 
+namespace gui_pixel_check {
+
 namespace {
 
 using namespace gui_check;
@@ -86,7 +88,7 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Trace& trace, const I
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: %s APP SCENARIO OUT.png [app arguments...]\n", argv[0]);
     return 2;
@@ -126,3 +128,5 @@ int main(int argc, char** argv) {
   }
   return totals.failures == 0 ? 0 : 1;
 }
+
+}  // namespace gui_pixel_check

@@ -19,6 +19,8 @@
 #include "attnlab/scenario_io.h"
 #include "gui_check_support.h"
 
+namespace gui_pooled_check {
+
 namespace {
 
 using namespace gui_check;
@@ -89,7 +91,7 @@ void CheckExact(const nlohmann::json& hm, const attnlab::Trace& trace, const Ima
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   CheckerArgs args;
   if (!ParseCheckerArgs(argc, argv, &args)) return 2;
   const std::string &app = args.app, &dir = args.dir;
@@ -135,3 +137,5 @@ int main(int argc, char** argv) {
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
+
+}  // namespace gui_pooled_check

@@ -9,6 +9,8 @@
 
 #include "gui_check_support.h"
 
+namespace gui_precision_check {
+
 namespace {
 
 using gui_check::Image;
@@ -54,7 +56,7 @@ bool Expect(bool ok, const char* what) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc != 4) {
     std::fprintf(stderr, "usage: %s P2.png P3.png P2_AGAIN.png\n", argv[0]);
     return 2;
@@ -80,3 +82,5 @@ int main(int argc, char** argv) {
   ok &= Expect(ink2_again == ink2, "back at 2 decimals the cells should look as before");
   return ok ? 0 : 1;
 }
+
+}  // namespace gui_precision_check

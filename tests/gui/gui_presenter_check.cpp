@@ -17,6 +17,8 @@
 #include "attnlab/scenario_io.h"
 #include "gui_check_support.h"
 
+namespace gui_presenter_check {
+
 namespace {
 
 using namespace gui_check;
@@ -92,7 +94,7 @@ void CheckHeatmap(const nlohmann::json& hm, const attnlab::Matrix& want, const I
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: %s SCENARIO SHOT.png LOG.json [hidden|revealed]\n", argv[0]);
     return 2;
@@ -128,3 +130,5 @@ int main(int argc, char** argv) {
   }
   return totals.failures == 0 ? 0 : 1;
 }
+
+}  // namespace gui_presenter_check

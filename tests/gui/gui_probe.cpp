@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <string>
 
+namespace gui_probe {
+
 namespace {
 
 using gui_check::Image;
@@ -37,7 +39,7 @@ int CountNear(const Image& img, int x0, int y0, int x1, int y1, attnlab::Rgb8 wa
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc != 6 && argc != 7) {
     std::fprintf(stderr, "usage: %s WINDOW X0 Y0 X1 Y1 [R,G,B,TOL]\n", argv[0]);
     return 2;
@@ -66,3 +68,5 @@ int main(int argc, char** argv) {
               tol < 0 ? 0 : CountNear(img, x0, y0, x1, y1, want, tol));
   return 0;
 }
+
+}  // namespace gui_probe

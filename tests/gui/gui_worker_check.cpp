@@ -21,6 +21,8 @@
 #include "attnlab/scenario_io.h"
 #include "gui_check_support.h"
 
+namespace gui_worker_check {
+
 namespace {
 
 using namespace gui_check;
@@ -132,7 +134,7 @@ bool ExpectShown(const nlohmann::json& stats, const std::string& png, const attn
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   CheckerArgs args;
   if (!ParseCheckerArgs(argc, argv, &args)) return 2;
   const std::string &app = args.app, &dir = args.dir;
@@ -168,3 +170,5 @@ int main(int argc, char** argv) {
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
+
+}  // namespace gui_worker_check
