@@ -9,7 +9,8 @@
 #   2. build/: the Release programs users install: the installed tree, the Debian package, the idle
 #      window's CPU use and the benchmarks' smoke run, which only a Release build can answer.
 #   3. Short libFuzzer runs (docs/ROBUSTNESS.md).
-# Both builds compile each target's sources in batches (ATTNLAB_UNITY_BUILD). Each step's time is
+# Both builds compile each target's sources in batches (ATTNLAB_UNITY_BUILD); each GoogleTest binary
+# runs as a few shards, not a process per TEST (ATTNLAB_TEST_SHARDS). Each step's time is
 # printed as "== step: N s" and collected in build-asan/suite-times.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ timed install-deps scripts/install-deps.sh
 # line tables are all a report's stack needs.
 timed configure-asan cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DATTNLAB_SANITIZE=address,undefined -DATTNLAB_BUILD_BENCH=OFF -DATTNLAB_UNITY_BUILD=ON
+  -DATTNLAB_SANITIZE=address,undefined -DATTNLAB_BUILD_BENCH=OFF -DATTNLAB_UNITY_BUILD=ON -DATTNLAB_TEST_SHARDS=ON
 timed build-asan cmake --build build-asan -j"$jobs"
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # The window tests drive a real X server with real input; one retry absorbs a lost event on a busy

@@ -161,10 +161,11 @@ TEST(Tokenizer, Gpt2TokenizerJsonMatchesVocabAndMerges) {
         << attnlab::printable_text(text.get<std::string>());
 }
 
-/// The fastest of three encodings of `text`, in ms, checking that it decodes back.
+/// The fastest of five encodings of `text`, in ms, checking that it decodes back (five: on a machine
+/// busy with other work one slow run in three is common).
 double encode_ms(const std::string& text) {
   double best = INFINITY;
-  for (int run = 0; run < 3; ++run) {
+  for (int run = 0; run < 5; ++run) {
     const auto start = std::chrono::steady_clock::now();
     const std::vector<int> ids = gpt2().encode(text);
     best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
@@ -176,7 +177,8 @@ double encode_ms(const std::string& text) {
 }
 
 // Encoding grows linearly with the text and with one long piece (no spaces): ten times the input
-// costs about ten times the time. A quadratic merge would cost a hundred; the bound is thirty, a
+// costs about ten times the time. A quadratic merge would cost a hundred; the bound is sixty (on a
+// machine busy with other work, 10 KB, which fits the cache, against 100 KB measured up to 41x), a
 // ratio of two timings on the same machine, never a time.
 TEST(Tokenizer, Gpt2EncodingGrowsLinearly) {
   ASSERT_TRUE(have_gpt2()) << kMissingGpt2;
@@ -189,8 +191,8 @@ TEST(Tokenizer, Gpt2EncodingGrowsLinearly) {
   const double word_ms = encode_ms(std::string(2000, 'a')), long_word_ms = encode_ms(std::string(20000, 'a'));
   std::cout << "10 KB text " << text_ms << " ms, 100 KB " << long_text_ms << " ms; a 2000-byte word " << word_ms
             << " ms, 20000 bytes " << long_word_ms << " ms\n";
-  EXPECT_LT(long_text_ms, 30 * std::max(text_ms, 0.05));
-  EXPECT_LT(long_word_ms, 30 * std::max(word_ms, 0.05));
+  EXPECT_LT(long_text_ms, 60 * std::max(text_ms, 0.05));
+  EXPECT_LT(long_word_ms, 60 * std::max(word_ms, 0.05));
 }
 
 TEST(Tokenizer, EncodeFromTwoThreadsAgrees) {
