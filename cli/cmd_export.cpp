@@ -19,6 +19,7 @@
 #include "attnlab/export/lesson_slides.h"
 #include "attnlab/export/model_grid.h"
 #include "attnlab/export/numpy_script.h"
+#include "attnlab/export/pdf.h"
 #include "attnlab/export/sweep_frames.h"
 #include "attnlab/export/views.h"
 #include "attnlab/message_text.h"
@@ -77,8 +78,9 @@ std::vector<StageId> parse_stages(const std::string& text) {
 std::vector<std::string> parse_formats(const std::string& text) {
   const auto formats = split_list(text);
   for (const std::string& f : formats)
-    if (f != "png" && f != "svg" && f != "csv" && f != "numpy" && f != "gif")
-      throw UsageError("--format expects a list of png,svg,csv,numpy (gif with --sweep), got " + quote_arg(f));
+    if (f != "png" && f != "svg" && f != "csv" && f != "numpy" && f != "gif" && f != "pdf")
+      throw UsageError("--format expects a list of png,svg,csv,numpy (gif with --sweep, pdf with --lesson), got " +
+                       quote_arg(f));
   if (formats.empty()) throw UsageError("--format expects at least one of png,svg,csv,numpy");
   return formats;
 }
@@ -113,8 +115,13 @@ ExportOptions parse_options(const ExportArgs& p) {
   o.scale = parse_scale(p);
   o.style.decimals = whole_number("--decimals", p.decimals, kMinDecimals, kMaxDecimals);
   o.maps = parse_colormaps(p);
-  if (o.lesson && (p.has("--what") || p.has("--head") || p.format != "png"))
-    throw UsageError("--lesson writes one PNG slide per step: it takes no --what, --head or --format");
+  const bool pdf = std::find(o.formats.begin(), o.formats.end(), "pdf") != o.formats.end();
+  if (o.lesson && (p.has("--what") || p.has("--head")))
+    throw UsageError("--lesson writes one slide per step: it takes no --what or --head");
+  for (const std::string& f : o.formats)
+    if (o.lesson && f != "png" && f != "pdf")
+      throw UsageError("--lesson writes --format png slides or a pdf handout, got " + quote_arg(f));
+  if (pdf && !o.lesson) throw UsageError("--format pdf is a lesson's handout: it needs --lesson");
   if (o.lesson && o.scale > 2) throw UsageError("--lesson expects --scale 1 or 2, got '4'");
   const bool gif = std::find(o.formats.begin(), o.formats.end(), "gif") != o.formats.end();
   if (p.has("--sweep")) {
@@ -206,17 +213,23 @@ void export_sweep(const ExportOptions& o, const Scenario& scenario, const std::v
   files.commit();
 }
 
-// One slide per step, and one before the reveal for a step that asks for a prediction.
+// PNG: one slide per step, and one before the reveal for a step that asks for a prediction.
+// PDF: lesson.pdf, one page per step as revealed (a handout).
 void export_lesson(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
   const lesson::Lesson lesson = lesson::lesson_of(scenario);
-  const SlideOptions slides{o.scale, o.style.decimals, o.maps};
+  SlideOptions slides{o.scale, o.style.decimals, o.maps};
+  slides.cell_cap = lesson_cell_cap(scenario, trace, lesson, slides);
+  const bool png = wants(o, "png"), pdf = wants(o, "pdf");
   ExportFiles files(o.out);
+  PdfPages handout;
   for (std::size_t i = 0; i < lesson.steps.size(); ++i)
     for (bool hidden : {true, false}) {
-      if (hidden && !lesson.steps[i].predict) continue;
+      if (hidden && !(lesson.steps[i].predict && png)) continue;
       const Canvas slide = render_slide(scenario, trace, lesson, i, hidden, slides);
-      files.add(slide_stem(lesson, i, hidden) + ".png", encode_png(slide));
+      if (png) files.add(slide_stem(lesson, i, hidden) + ".png", encode_png(slide));
+      if (pdf && !hidden) handout.add(slide);
     }
+  if (pdf) files.add("lesson.pdf", handout.finish());
   files.commit();
 }
 
@@ -388,7 +401,8 @@ Run add_export(CLI::App& program) {
       "export",
       "figures (PNG, SVG), CSV and a runnable NumPy script, drawn without a display (docs/EXPORT.md);\n"
       "with --sweep, one animated GIF (or numbered frames) per figure as one number moves;\n"
-      "with --lesson, one 1920x1080 PNG slide per step of the scenario's lesson;\n"
+      "with --lesson, one 1920x1080 PNG slide per step of the scenario's lesson (--format pdf:\n"
+      "DIR/lesson.pdf, one page per step, a handout);\n"
       "for a model folder (with --text or --ids), DIR/model-grid.png: every layer's and\n"
       "head's weights");
   add_file(*c, a->file)
@@ -407,7 +421,7 @@ Run add_export(CLI::App& program) {
   option("--head", a->head, "N", "the head (from 1) of the per-head matrices, or all");
   option("--format", a->format, "LIST",
          "comma-separated: png, svg, csv, numpy; with --sweep: gif, png, svg;\n"
-         "a model folder: png, svg");
+         "with --lesson: png, pdf; a model folder: png, svg");
   option("--scale", a->scale, "1|2|4", "pixels per point of the PNGs (--lesson: 1 or 2)");
   option("--colormap", a->colormap, "NAME", "viridis, cividis, grayscale, rdbu or gray-diverging");
   c->add_flag("--values", a->values, "write each cell's value in it");
@@ -417,7 +431,9 @@ Run add_export(CLI::App& program) {
          "animate: PARAM from FROM to TO in FRAMES frames (2 to 1000), e.g.\n"
          "scale=0.1:2:40; PARAM is scale, rope.base, alibi[h], X[i][j], W_q[i][j],\n"
          "heads[h].W_k[i][j], ...");
-  c->add_flag("--lesson", a->lesson, "one PNG slide per step of the scenario's lesson (no --what,\n--head or --format)");
+  c->add_flag("--lesson", a->lesson,
+              "one PNG slide per step of the scenario's lesson (--format pdf: one PDF,\n"
+              "one page per step; no --what or --head)");
   option("--text", a->text, "TEXT", "model folder only: the text, split by the model's tokenizer");
   option("--ids", a->ids, "LIST",
          "model folder only: token ids instead of a text, comma-separated: 464,3797,...");

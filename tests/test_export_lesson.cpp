@@ -1,18 +1,26 @@
 // attnlab/export/lesson_slides.h and `attnlab-cli export --lesson`: one 1920x1080 slide per step
 // (3840x2160 at --scale 2), a predict slide before each reveal; the slide's cells have the
-// colormap colour of the core's values, and a predict slide shows none of them.
+// colormap colour of the core's values, and a predict slide shows none of them. Every preset's
+// slides draw large cells of one size within 0.7x, no text over a figure (issue 26); the PDF
+// handout has one page per step, each page the step's slide.
 #include <gtest/gtest.h>
+#include <stb_image.h>  // implementation inside Debian's libstb.so
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "attnlab/attention.h"
 #include "attnlab/colormap.h"
 #include "attnlab/export/lesson_slides.h"
+#include "attnlab/export/pdf.h"
 #include "attnlab/scenario_io.h"
 #include "test_support.h"
 
@@ -150,6 +158,262 @@ TEST(ExportLessonCli, OneSlidePerStepAndOneBeforeEachReveal) {
                                     (dir / "bad").string() + " 2>&1");
     EXPECT_EQ(r.status, 2) << bad << ": " << r.out;
   }
+}
+
+// ---- figure size: large, consistent, never under the text (issue 26 point 4)
+
+bool overlap(RectI a, RectI b) { return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h; }
+
+bool inside_slide(RectI r) { return r.x >= 0 && r.y >= 0 && r.x + r.w <= kSlideWidth && r.y + r.h <= kSlideHeight; }
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "assets" / "presets"))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// One slide's figures against the rules; returns how many 3x3 matrices it drew.
+int check_slide(const SlideLayout& l, const std::string& where, double& smallest, double& largest) {
+  int three_by_three = 0;
+  for (std::size_t i = 0; i < l.figures.size(); ++i) {
+    const SlideFigure& f = l.figures[i];
+    smallest = std::min(smallest, f.cell);
+    largest = std::max(largest, f.cell);
+    if (f.rows == 3 && f.cols == 3 && l.sets_lesson_cell) {  // not small multiples of every head
+      ++three_by_three;
+      EXPECT_GE(f.cell, 100.0) << where << ": a 3x3 matrix";
+    }
+    EXPECT_TRUE(inside_slide(f.box)) << where << ": figure " << i << " leaves the slide";
+    EXPECT_NEAR(f.grid.w, f.cols * f.cell, 1.0) << where;
+    for (const RectI& t : l.text) EXPECT_FALSE(overlap(t, f.box)) << where << ": text over figure " << i;
+    for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(overlap(l.figures[j].box, f.box)) << where << ": figures overlap";
+  }
+  for (const RectI& t : l.text) EXPECT_TRUE(inside_slide(t)) << where << ": text leaves the slide";
+  return three_by_three;
+}
+
+TEST(ExportLessonLayout, EveryPresetsSlidesDrawLargeCellsWithinSevenTenthsAndNoTextOverAFigure) {
+  int three_by_three = 0;
+  for (const std::string& name : preset_names()) {
+    const Slide x = load(name);
+    double smallest = 1e9, largest = 0;
+    int beside = 0, slides = 0;
+    std::string cells;
+    for (std::size_t i = 0; i < x.lesson.steps.size(); ++i)
+      for (bool hidden : {false, true}) {
+        if (hidden && !x.lesson.steps[i].predict) continue;
+        const SlideLayout l = slide_layout(x.s, x.t, x.lesson, i, hidden, {});
+        const std::string where = name + " " + slide_stem(x.lesson, i, hidden);
+        double low = 1e9, high = 0;
+        three_by_three += check_slide(l, where, low, high);
+        if (l.figures.empty()) continue;
+        cells += " " + std::to_string(int(std::lround(low)));
+        if (!l.sets_lesson_cell) {
+          // A matrix too large for the lesson's size, or every head side by side: never larger
+          // than it fits or than the lesson's cell, reported with a star.
+          EXPECT_LE(low, l.fit + 1e-9) << where;
+          cells += "*";
+        } else {
+          smallest = std::min(smallest, low);
+          largest = std::max(largest, high);
+        }
+        beside += l.text_beside;
+        ++slides;
+      }
+    std::cout << name << ": cells" << cells << " px (*: an oversized matrix or every head, not counted), ratio " << smallest / largest << ", "
+              << beside << " of " << slides << " slides with the text beside\n";
+    if (largest > 0) {
+      EXPECT_GE(smallest / largest, 0.7) << name;
+    }
+  }
+  EXPECT_GT(three_by_three, 0) << "the 100 px rule checked no 3x3 matrix";
+}
+
+// The run of non-page pixels along row y through x (inclusive ends).
+std::pair<int, int> coloured_run(const Canvas& c, int x, int y) {
+  int left = x, right = x;
+  while (left > 0 && !(c.pixel(left - 1, y) == palette::page)) --left;
+  while (right + 1 < c.width() && !(c.pixel(right + 1, y) == palette::page)) ++right;
+  return {left, right};
+}
+
+TEST(ExportLessonLayout, TheSlidesPixelsShowTheLayoutsCells) {
+  // Vaswani Q2's scores slide (issue 26: 250 px wide, a third of the Q slide's) and its weights.
+  const Slide x = load("vaswani-q2-is-attends");
+  for (StageId kind : {StageId::scores, StageId::weights, StageId::Q}) {
+    const std::size_t i = step_of(x.lesson, kind);
+    ASSERT_LT(i, x.lesson.steps.size()) << stage_name(kind);
+    const SlideLayout l = slide_layout(x.s, x.t, x.lesson, i, false, {});
+    ASSERT_EQ(l.figures.size(), 1u) << stage_name(kind);
+    const SlideFigure& f = l.figures[0];
+    const Canvas c = render_slide(x.s, x.t, x.lesson, i, false, {});
+    // A line through the first row a fifth of a cell below its top: clear of the values and labels.
+    const auto [left, right] = coloured_run(c, f.grid.x + f.grid.w / 2, f.grid.y + int(f.cell / 5));
+    const double measured_cell = double(right - left + 1) / f.cols;
+    std::cout << stage_name(kind) << ": " << f.rows << "x" << f.cols << ", cell " << f.cell << " px in the layout, "
+              << measured_cell << " px on the pixels, zoom " << f.zoom << "\n";
+    EXPECT_NEAR(left, f.grid.x, 1) << stage_name(kind);
+    EXPECT_NEAR(right + 1, f.grid.x + f.grid.w, 1) << stage_name(kind);
+    if (f.rows == 3 && f.cols == 3) {
+      EXPECT_GE(measured_cell, 100.0) << stage_name(kind);
+    }
+  }
+}
+
+// ---- the PDF handout, read back by a reader written here from the PDF specification: the
+// cross-reference table, the page tree, each page's image (inflated by stb_image's zlib decoder,
+// its PNG predictors undone below), compared pixel for pixel with the step's PNG slide.
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+struct Pdf {
+  std::string bytes;
+  std::vector<std::size_t> offsets;  // by object number; [0] unused
+  std::string object(int n) const {
+    const std::size_t at = offsets.at(std::size_t(n));
+    return bytes.substr(at, bytes.find("endobj", at) - at);
+  }
+};
+
+// The cross-reference table, every entry checked to point at its own "N 0 obj".
+Pdf parse_pdf(std::string bytes) {
+  Pdf pdf{std::move(bytes), {}};
+  const std::string& b = pdf.bytes;
+  EXPECT_EQ(b.compare(0, 7, "%PDF-1."), 0);
+  EXPECT_NE(b.rfind("%%EOF"), std::string::npos);
+  const std::size_t xref = std::stoul(b.substr(b.rfind("startxref") + 9));
+  EXPECT_EQ(b.compare(xref, 5, "xref\n"), 0) << "startxref points at " << xref;
+  std::istringstream table(b.substr(xref + 5));
+  int first = 0, count = 0;
+  table >> first >> count;
+  std::string offset, generation, kind;
+  for (int k = 0; k < count && table >> offset >> generation >> kind; ++k) {
+    pdf.offsets.push_back(std::stoul(offset));
+    if (k == 0) continue;
+    const std::string name = std::to_string(k) + " 0 obj";
+    EXPECT_EQ(b.compare(pdf.offsets.back(), name.size(), name), 0) << "xref entry " << k;
+  }
+  EXPECT_EQ(int(pdf.offsets.size()), count);
+  return pdf;
+}
+
+int number_after(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find(key);
+  return at == std::string::npos ? -1 : std::stoi(text.substr(at + key.size()));
+}
+
+std::vector<int> kids(const std::string& pages) {
+  const std::size_t from = pages.find("/Kids [") + 7;
+  std::istringstream refs(pages.substr(from, pages.find(']', from) - from));  // "3 0 R 6 0 R ..."
+  std::vector<int> out;
+  std::string n, zero, r;
+  while (refs >> n >> zero >> r) out.push_back(std::stoi(n));
+  return out;
+}
+
+int paeth(int a, int b, int c) {
+  const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+// PNG-filtered rows (a filter byte each) back to w x h x bpp bytes.
+std::vector<std::uint8_t> unfilter(const std::string& rows, int w, int h, int bpp) {
+  const std::size_t stride = std::size_t(w) * bpp;
+  std::vector<std::uint8_t> out(stride * h);
+  for (std::size_t y = 0; y < std::size_t(h); ++y) {
+    const auto* in = reinterpret_cast<const std::uint8_t*>(rows.data()) + y * (stride + 1);
+    for (std::size_t x = 0; x < stride; ++x) {
+      const int a = x >= std::size_t(bpp) ? out[y * stride + x - bpp] : 0, b = y ? out[(y - 1) * stride + x] : 0;
+      const int c = x >= std::size_t(bpp) && y ? out[(y - 1) * stride + x - bpp] : 0;
+      const int predicted = in[0] == 1 ? a : in[0] == 2 ? b : in[0] == 3 ? (a + b) / 2 : in[0] == 4 ? paeth(a, b, c) : 0;
+      out[y * stride + x] = std::uint8_t(in[1 + x] + predicted);
+    }
+  }
+  return out;
+}
+
+// The RGB pixels of a page's image, and its size.
+std::vector<std::uint8_t> page_pixels(const Pdf& pdf, int page, int& w, int& h) {
+  const std::string image = pdf.object(number_after(pdf.object(page), "/Im0 "));
+  w = number_after(image, "/Width ");
+  h = number_after(image, "/Height ");
+  EXPECT_NE(image.find("/ColorSpace /DeviceRGB"), std::string::npos);
+  EXPECT_NE(image.find("/Predictor 15"), std::string::npos);
+  const std::size_t data = image.find("stream\n") + 7;
+  const std::string deflated = image.substr(data, std::size_t(number_after(image, "/Length ")));
+  int size = 0;
+  char* rows = stbi_zlib_decode_malloc(deflated.data(), int(deflated.size()), &size);
+  if (!rows || size != h * (3 * w + 1)) {
+    ADD_FAILURE() << "page " << page << ": " << size << " bytes inflated";
+    std::free(rows);
+    return {};
+  }
+  const std::vector<std::uint8_t> out = unfilter(std::string(rows, std::size_t(size)), w, h, 3);
+  std::free(rows);
+  return out;
+}
+
+// The pixels of `page` against the slide PNG `png`: the count of bytes that differ.
+long differing(const Pdf& pdf, int page, const fs::path& png) {
+  int w = 0, h = 0, pw = 0, ph = 0, channels = 0;
+  const std::vector<std::uint8_t> pixels = page_pixels(pdf, page, w, h);
+  const std::string bytes = read_bytes(png);
+  unsigned char* slide = stbi_load_from_memory(reinterpret_cast<const unsigned char*>(bytes.data()), int(bytes.size()),
+                                               &pw, &ph, &channels, 3);
+  EXPECT_TRUE(slide != nullptr && pw == w && ph == h) << png << " " << pw << "x" << ph << " vs " << w << "x" << h;
+  long diff = pixels.empty() || !slide || pw != w || ph != h ? -1 : 0;
+  for (std::size_t k = 0; diff >= 0 && k < pixels.size(); ++k) diff += pixels[k] != slide[k];
+  stbi_image_free(slide);
+  return diff;
+}
+
+TEST(ExportLessonPdf, NoPagesIsAnErrorNotAnEmptyFile) { EXPECT_THROW(PdfPages().finish(), ExportError); }
+
+TEST(ExportLessonCli, APdfHandoutHasOnePagePerStepEachTheStepsSlide) {
+  const attnlab::testing::ScratchDir scratch("attnlab_lesson_pdf_");
+  const fs::path& dir = scratch.root();
+  const std::string cli = std::string("env -u DISPLAY ") + ATTNLAB_CLI + " export " +
+                          attnlab::testing::preset_path("vaswani-q2-is-attends") + " --lesson";
+  auto r = attnlab::testing::run_shell(cli + " --format png,pdf --out " + dir.string() + " 2>&1");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const lesson::Lesson lesson = load("vaswani-q2-is-attends").lesson;
+  const Pdf pdf = parse_pdf(read_bytes(dir / "lesson.pdf"));
+  const std::string pages = pdf.object(number_after(pdf.object(1), "/Pages "));
+  EXPECT_EQ(number_after(pages, "/Count "), int(lesson.steps.size()));
+  const std::vector<int> page_objects = kids(pages);
+  ASSERT_EQ(page_objects.size(), lesson.steps.size());
+  for (std::size_t i = 0; i < page_objects.size(); ++i) {
+    const std::string page = pdf.object(page_objects[i]);
+    EXPECT_NE(page.find("/MediaBox [0 0 960 540]"), std::string::npos) << page;
+    EXPECT_EQ(differing(pdf, page_objects[i], dir / (slide_stem(lesson, i, false) + ".png")), 0) << "page " << i + 1;
+  }
+  std::cout << "lesson.pdf: " << pdf.bytes.size() << " bytes, " << page_objects.size() << " pages\n";
+}
+
+TEST(ExportLessonCli, PdfRefusalsAreOneLineAndWriteNothing) {
+  const attnlab::testing::ScratchDir scratch("attnlab_lesson_pdf_bad_");
+  const fs::path out = scratch.root() / "bad";
+  const std::string cli = std::string("env -u DISPLAY ") + ATTNLAB_CLI + " export " +
+                          attnlab::testing::preset_path("vaswani-q2-is-attends");
+  const std::pair<std::string, std::string> cases[] = {
+      {" --lesson --format pdf,docx --out " + out.string(), "attnlab-cli: --format expects a list of png,svg,csv,numpy (gif with --sweep, pdf with --lesson), got 'docx'"},
+      {" --lesson --format pdf,csv --out " + out.string(), "attnlab-cli: --lesson writes --format png slides or a pdf handout, got 'csv'"},
+      {" --format pdf --out " + out.string(), "attnlab-cli: --format pdf is a lesson's handout: it needs --lesson"},
+      {" --lesson --format pdf --out /proc/attnlab-no-such/lesson", "attnlab-cli: export: "}};
+  for (const auto& [args, first_line] : cases) {
+    const attnlab::testing::Outputs r = attnlab::testing::run_shell_apart(cli + args);
+    const bool usage = first_line.find("export: ") == std::string::npos;
+    EXPECT_EQ(r.status, usage ? 2 : 1) << args << ": " << r.err;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_EQ(r.err.substr(0, first_line.size()), first_line) << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), usage ? 2 : 1) << args << ": " << r.err;
+  }
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ _attnlab_cli() {
   esac
   case $prev in
     --format)
-      if [[ $command == export ]]; then _attnlab_cli_list "$cur" "png svg csv numpy gif"
+      if [[ $command == export ]]; then _attnlab_cli_list "$cur" "png svg csv numpy gif pdf"
       else mapfile -t COMPREPLY < <(compgen -W "json text" -- "$cur"); fi
       return ;;
     --what)

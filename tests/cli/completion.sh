@@ -29,7 +29,7 @@ expect "export" attnlab-cli ex
 expect "--format" attnlab-cli export f.json --for
 expect "compare compute" attnlab-cli comp
 expect "json text" attnlab-cli compute f.json --format ""
-expect "csv gif numpy png svg" attnlab-cli export f.json --format ""
+expect "csv gif numpy pdf png svg" attnlab-cli export f.json --format ""
 expect "png,svg" attnlab-cli export f.json --format png,s
 expect "Q,K Q,K_rot" attnlab-cli export f.json --what Q,K
 expect "weights" attnlab-cli export f.json --what = we

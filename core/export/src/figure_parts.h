@@ -26,11 +26,11 @@ struct Colorbar {
   RectI masked_swatch;  ///< the legend entry for masked cells (when has_masked)
 };
 
-// Pixels, at scale s.
+// Pixels, at scale s (a fractional zoom on lesson slides).
 void draw_outline(Canvas& canvas, RectI r, int t, Rgba8 c);
-void draw_masked(Canvas& canvas, RectI r, int s);
-void draw_colorbar(Canvas& canvas, Colormap map, const Colorbar& bar, int s);
-void draw_text(Canvas& canvas, const TextItem& t, int s);
+void draw_masked(Canvas& canvas, RectI r, double s);
+void draw_colorbar(Canvas& canvas, Colormap map, const Colorbar& bar, double s);
+void draw_text(Canvas& canvas, const TextItem& t, double s);
 
 // SVG, in figure units.
 std::string escape(const std::string& s);

@@ -1,6 +1,7 @@
 // The figure rasterised on the CPU: rectangles, hatching and stb_truetype text at the target scale.
 #include <stb_image_write.h>  // implementation inside Debian's libstb.so
 
+#include <algorithm>
 #include <cmath>
 
 #include "attnlab/export/figure.h"
@@ -13,7 +14,7 @@ namespace {
 using namespace parts;
 
 
-void draw_cells(Canvas& canvas, const HeatmapFigure& f, const FigureLayout& l, int s) {
+void draw_cells(Canvas& canvas, const HeatmapFigure& f, const FigureLayout& l, double s) {
   for (int i = 0; i < f.values.rows(); ++i)
     for (int j = 0; j < f.values.cols(); ++j) {
       const RectI r = l.cell_rect(i, j).scaled(s);
@@ -25,10 +26,10 @@ void draw_cells(Canvas& canvas, const HeatmapFigure& f, const FigureLayout& l, i
   // Head boundaries (concat): a page-coloured line 2 units wide centred on the boundary.
   if (f.col_band > 0)
     for (int j = f.col_band; j < f.values.cols(); j += f.col_band)
-      canvas.fill({(l.grid.x + j * l.cell - 1) * s, l.grid.y * s, 2 * s, l.grid.h * s}, palette::band);
+      canvas.fill(RectI{l.grid.x + j * l.cell - 1, l.grid.y, 2, l.grid.h}.scaled(s), palette::band);
   if (f.row_band > 0)
     for (int i = f.row_band; i < f.values.rows(); i += f.row_band)
-      canvas.fill({l.grid.x * s, (l.grid.y + i * l.cell - 1) * s, l.grid.w * s, 2 * s}, palette::band);
+      canvas.fill(RectI{l.grid.x, l.grid.y + i * l.cell - 1, l.grid.w, 2}.scaled(s), palette::band);
 }
 
 }  // namespace
@@ -42,28 +43,29 @@ void draw_outline(Canvas& canvas, RectI r, int t, Rgba8 c) {
   canvas.fill({r.x + r.w, r.y, t, r.h}, c);
 }
 
-void draw_masked(Canvas& canvas, RectI r, int s) {
+void draw_masked(Canvas& canvas, RectI r, double s) {
   canvas.fill(r, palette::masked_fill);
   canvas.hatch(r, palette::masked_hatch, 6.0 * s, 1.2 * s);
 }
 
-void draw_colorbar(Canvas& canvas, Colormap map, const Colorbar& colorbar, int s) {
+void draw_colorbar(Canvas& canvas, Colormap map, const Colorbar& colorbar, double s) {
   const RectI bar = colorbar.bar.scaled(s);
   for (int y = 0; y < bar.h; ++y) {
     const Rgb8 c = MapColor(map, 1.0 - (y + 0.5) / bar.h);  // top = hi
     canvas.fill({bar.x, bar.y + y, bar.w, 1}, {c.r, c.g, c.b, 255});
   }
-  draw_outline(canvas, bar, s, palette::dim);
+  const int line = std::max(1, int(std::lround(s)));
+  draw_outline(canvas, bar, line, palette::dim);
   for (const ColorbarTick& t : *colorbar.ticks)
-    canvas.fill({bar.x + bar.w, t.y * s - s / 2, 5 * s, s}, palette::dim);
+    canvas.fill({bar.x + bar.w, int(std::lround(t.y * s)) - line / 2, int(std::lround(5 * s)), line}, palette::dim);
   if (colorbar.has_masked) {
     const RectI swatch = colorbar.masked_swatch.scaled(s);
     draw_masked(canvas, swatch, s);
-    draw_outline(canvas, swatch, s, palette::dim);
+    draw_outline(canvas, swatch, line, palette::dim);
   }
 }
 
-void draw_text(Canvas& canvas, const TextItem& t, int s) {
+void draw_text(Canvas& canvas, const TextItem& t, double s) {
   const Fonts& fonts = default_fonts();
   const Font& font = t.bold ? fonts.bold : fonts.regular;
   const double size = t.size * s;
@@ -77,10 +79,12 @@ void draw_text(Canvas& canvas, const TextItem& t, int s) {
 
 }  // namespace parts
 
-Canvas render_figure(const HeatmapFigure& figure, const FigureStyle& style, int scale) {
-  if (scale < 1 || scale > 8) throw ExportError("scale: expected 1 to 8, got " + std::to_string(scale));
+Canvas render_figure(const HeatmapFigure& figure, const FigureStyle& style, double scale) {
+  if (!(scale >= kMinFigureScale && scale <= 8))
+    throw ExportError("scale: expected 0.25 to 8, got " + std::to_string(scale));
   const FigureLayout l = figure_layout(figure, style);
-  Canvas canvas(l.width * scale, l.height * scale, style.transparent ? Rgba8{255, 255, 255, 0} : palette::page);
+  Canvas canvas(int(std::ceil(l.width * scale)), int(std::ceil(l.height * scale)),
+                style.transparent ? Rgba8{255, 255, 255, 0} : palette::page);
   draw_cells(canvas, figure, l, scale);
   draw_colorbar(canvas, figure.scale.map, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch}, scale);
   for (const RectI& k : l.knockouts) canvas.fill(k.scaled(scale), palette::masked_fill);

@@ -79,27 +79,208 @@ std::vector<std::string> wrap(const Font& font, const std::string& text, double 
   return lines;
 }
 
-// Writes `text` wrapped from baseline y; returns the y below it.
-double paragraph(Canvas& c, const Font& font, const std::string& text, double y, double px, Rgba8 color, int s) {
-  for (const std::string& line : wrap(font, text, px, kSlideWidth - 2 * kMargin)) {
-    y += px * 1.3;
-    font.draw(c, line, kMargin * s, y * s, px * s, color);
+constexpr int kGap = 32;          // between figures, and between the figures and the text
+constexpr int kTextColumn = 600;  // the narrowest text column beside the figures
+// The figures' own margins (24 units, zoomed) keep them off the title and the slide's edge.
+constexpr double kBottom = kSlideHeight - kMargin / 4.0;
+
+struct Paragraph {
+  const Font* font = nullptr;
+  std::string text;
+  double px = 0, gap = 0;  // em size, space above
+  Rgba8 color;
+  std::vector<std::string> lines;
+  RectI box;
+};
+
+Paragraph paragraph(const Font& font, std::string text, double px, double gap, Rgba8 color) {
+  Paragraph p;
+  p.font = &font;
+  p.text = std::move(text);
+  p.px = px;
+  p.gap = gap;
+  p.color = color;
+  return p;
+}
+
+// Wraps `ps` to `width` and stacks them from `y` at `x`; returns the bottom of the last box.
+double stack(std::vector<Paragraph>& ps, int x, double y, int width) {
+  double bottom = y;
+  for (Paragraph& p : ps) {
+    p.lines = wrap(*p.font, p.text, p.px, width);
+    const double top = y + p.gap;
+    y = top + p.lines.size() * p.px * 1.3;  // the last baseline
+    bottom = y + p.px * 0.3;                // its descenders
+    p.box = {x, int(std::floor(top)), width, int(std::ceil(bottom - std::floor(top)))};
   }
-  return y;
+  return bottom;
+}
+
+// Everything one slide shows, before it is placed.
+struct SlideContent {
+  std::vector<Paragraph> head, body;  // head: step line and title, full width; body: the rest
+  std::vector<HeatmapFigure> figures;
+  std::vector<FigureLayout> layouts;  // figure units
+  FigureStyle style;
+  const lesson::Step* step = nullptr;
+};
+
+SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
+                           bool hidden, const SlideOptions& o) {
+  SlideContent c;
+  c.step = &lesson.steps.at(index);
+  const lesson::Step& step = *c.step;
+  const int head = std::clamp(step.head, 0, std::max(0, int(t.heads.size()) - 1));
+  const Fonts& fonts = default_fonts();
+  std::string top = "Step " + std::to_string(index + 1) + " of " + std::to_string(lesson.steps.size());
+  if (!lesson.title.empty()) top += "  \xC2\xB7  " + lesson.title;
+  c.head.push_back(paragraph(fonts.regular, top, 24, kMargin * 0.4, palette::dim));
+  c.head.push_back(paragraph(fonts.bold, lesson::step_title(step, s, head), 44, 8, palette::ink));
+  if (!step.caption.empty()) c.body.push_back(paragraph(fonts.regular, step.caption, 30, 6, palette::ink));
+  const std::string said = hidden ? "Predict first: what will these cells be? The next slide reveals them."
+                                  : lesson::step_explanation(step, s, t, head);
+  c.body.push_back(paragraph(fonts.regular, said, 26, 4, hidden ? kAccent : palette::dim));
+  c.body.push_back(paragraph(fonts.regular, lesson::step_formula(step, s, head), 30, 4, kAccent));
+  c.figures = step_figures(s, t, step, head, o.maps);
+  c.style.values = !hidden;
+  c.style.decimals = o.decimals;
+  for (const HeatmapFigure& f : c.figures) c.layouts.push_back(figure_layout(f, c.style));
+  return c;
+}
+
+// The figures in rows of `per_row`: the largest cell side (slide pixels) at which they fit w x h,
+// each figure zoomed by cell / its own cell, at most kMaxSlideZoom (below the floor when they
+// cannot fit).
+double fit_cell(const std::vector<FigureLayout>& ls, double w, double h, int per_row) {
+  double cell = 1e9, height = 0;
+  int rows = 0;
+  for (std::size_t first = 0; first < ls.size(); first += per_row, ++rows) {
+    double width = 0, row_height = 0;
+    const std::size_t end = std::min(ls.size(), first + per_row);
+    for (std::size_t i = first; i < end; ++i) {
+      width += ls[i].width / double(ls[i].cell);
+      row_height = std::max(row_height, ls[i].height / double(ls[i].cell));
+    }
+    cell = std::min(cell, (w - (end - first - 1) * kGap) / width);
+    height += row_height;
+  }
+  cell = std::min(cell, (h - (rows - 1) * kGap) / height);
+  for (const FigureLayout& l : ls) cell = std::min(cell, kMaxSlideZoom * l.cell);
+  return cell;
+}
+
+// The smallest cell side render_figure can draw every figure at (its zoom >= kMinFigureScale).
+double floor_cell(const std::vector<FigureLayout>& ls) {
+  double lowest = 0;
+  for (const FigureLayout& l : ls) lowest = std::max(lowest, kMinFigureScale * l.cell);
+  return lowest;
+}
+
+struct Fit {
+  double cell = 0;
+  int per_row = 1;
+};
+
+Fit best_fit(const std::vector<FigureLayout>& ls, double w, double h) {
+  Fit best;
+  for (int per_row = 1; per_row <= int(ls.size()); ++per_row) {
+    const double cell = fit_cell(ls, w, h, per_row);
+    if (cell > best.cell * 1.001) best = {cell, per_row};
+  }
+  return best;
+}
+
+double head_bottom(SlideContent& c) { return stack(c.head, kMargin, 0, kSlideWidth - 2 * kMargin); }
+
+// Text below the title, figures below the text.
+Fit fit_below(SlideContent& c) {
+  const double top = stack(c.body, kMargin, head_bottom(c), kSlideWidth - 2 * kMargin) + kGap;
+  return best_fit(c.layouts, kSlideWidth - 2 * kMargin, kBottom - top);
+}
+
+// Figures below the title, the text in a column right of them (no fit when the text is too long).
+Fit fit_beside(SlideContent& c) {
+  const double top = head_bottom(c);
+  if (stack(c.body, kSlideWidth - kMargin - kTextColumn, top, kTextColumn) > kBottom) return {};
+  const Fit fit = best_fit(c.layouts, kSlideWidth - 2 * kMargin - kTextColumn - kGap, kBottom - top);
+  return fit.cell >= floor_cell(c.layouts) ? fit : Fit{};  // figures that overflow would run under the text
+}
+
+// Beside only when it gives clearly larger cells: a column of text is harder to read.
+bool prefers_beside(SlideContent& c) { return fit_beside(c).cell > 1.1 * fit_below(c).cell; }
+
+bool sets_lesson_cell(const SlideContent& c, double fit) {
+  return !c.layouts.empty() && fit >= kSlideOversizeCell && c.step->kind != StageId::heads;
+}
+
+Fit slide_fit(SlideContent& c) { return prefers_beside(c) ? fit_beside(c) : fit_below(c); }
+
+// The figures at `cell`, in rows of `per_row` from (x, y); centred in `width` when `centre`.
+// Returns the right edge of the widest row.
+int place_figures(const SlideContent& c, SlideLayout& out, double cell, int per_row, int x, int y, int width,
+                  bool centre) {
+  int right = x;
+  for (std::size_t first = 0; first < c.layouts.size(); first += per_row) {
+    const std::size_t end = std::min(c.layouts.size(), first + per_row);
+    int row_width = int(end - first - 1) * kGap, row_height = 0;
+    for (std::size_t i = first; i < end; ++i) row_width += int(std::ceil(c.layouts[i].width * cell / c.layouts[i].cell));
+    int fx = centre ? x + std::max(0, (width - row_width) / 2) : x;
+    for (std::size_t i = first; i < end; ++i) {
+      const FigureLayout& l = c.layouts[i];
+      const double zoom = cell / l.cell;
+      const RectI box{fx, y, int(std::ceil(l.width * zoom)), int(std::ceil(l.height * zoom))};
+      const RectI g = l.grid.scaled(zoom);
+      out.figures.push_back({box, {fx + g.x, y + g.y, g.w, g.h}, int(c.figures[i].values.rows()),
+                             int(c.figures[i].values.cols()), zoom, cell});
+      fx += box.w + kGap;
+      row_height = std::max(row_height, box.h);
+    }
+    right = std::max(right, fx - kGap);
+    y += row_height + kGap;
+  }
+  return right;
+}
+
+SlideLayout arrange(SlideContent& c, double cap) {
+  SlideLayout out;
+  const bool beside = !c.layouts.empty() && prefers_beside(c);
+  const Fit fit = beside ? fit_beside(c) : fit_below(c);
+  const double cell = c.layouts.empty() ? 0 : std::max(std::min(fit.cell, cap), floor_cell(c.layouts));
+  const int top = int(std::ceil(head_bottom(c)));
+  if (beside) {
+    const int right = place_figures(c, out, cell, fit.per_row, kMargin, top, 0, false);
+    stack(c.body, right + kGap, top, kSlideWidth - kMargin - right - kGap);
+  } else {
+    const double below = stack(c.body, kMargin, top, kSlideWidth - 2 * kMargin);
+    place_figures(c, out, cell, fit.per_row, kMargin, int(std::ceil(below)) + kGap, kSlideWidth - 2 * kMargin, true);
+  }
+  for (const auto* part : {&c.head, &c.body})
+    for (const Paragraph& p : *part) out.text.push_back(p.box);
+  out.text_beside = beside;
+  out.fit = fit.cell;
+  out.sets_lesson_cell = sets_lesson_cell(c, fit.cell);
+  return out;
+}
+
+void draw_paragraphs(Canvas& slide, const std::vector<Paragraph>& ps, int k) {
+  for (const Paragraph& p : ps)
+    for (std::size_t i = 0; i < p.lines.size(); ++i)
+      p.font->draw(slide, p.lines[i], p.box.x * k, (p.box.y + (i + 1) * p.px * 1.3) * k, p.px * k, p.color);
 }
 
 // Before the reveal: grey "?" cells, the colour bar and its ticks covered.
-void hide(Canvas& c, const FigureLayout& l, int k) {
+void hide(Canvas& c, const FigureLayout& l, double z) {
   const Font& font = default_fonts().regular;
   // The colour bar and its tick labels (the range would give the numbers away).
-  const RectI bar = l.colorbar.scaled(k);
-  c.fill({bar.x - 2 * k, bar.y - 12 * k, c.width() - bar.x + 2 * k, bar.h + 24 * k}, palette::page);
-  c.fill(l.grid.scaled(k), palette::page);
-  const double px = std::min(28.0, l.cell * 0.45) * k;
+  const RectI bar = l.colorbar.scaled(z);
+  const int pad = int(std::lround(2 * z)), ticks = int(std::lround(12 * z)), inset = std::max(1, int(std::lround(z)));
+  c.fill({bar.x - pad, bar.y - ticks, c.width() - bar.x + pad, bar.h + 2 * ticks}, palette::page);
+  c.fill(l.grid.scaled(z), palette::page);
+  const double px = std::min(28.0, l.cell * 0.45) * z;
   for (int i = 0; i * l.cell < l.grid.h; ++i)
     for (int j = 0; j * l.cell < l.grid.w; ++j) {
-      const RectI r = l.cell_rect(i, j).scaled(k);
-      c.fill({r.x + k, r.y + k, r.w - 2 * k, r.h - 2 * k}, kHiddenCell);
+      const RectI r = l.cell_rect(i, j).scaled(z);
+      c.fill({r.x + inset, r.y + inset, r.w - 2 * inset, r.h - 2 * inset}, kHiddenCell);
       font.draw(c, "?", r.centre_x() - font.text_width("?", px) / 2, r.centre_y() + px * 0.35, px, palette::page);
     }
 }
@@ -115,6 +296,25 @@ void outline(Canvas& c, RectI r, int t) {
 void blit(Canvas& to, const Canvas& from, int x0, int y0) {
   for (int y = 0; y < from.height() && y0 + y < to.height(); ++y)
     for (int x = 0; x < from.width() && x0 + x < to.width(); ++x) to.blend(x0 + x, y0 + y, from.pixel(x, y), 1.0);
+}
+
+// Figure `i` of the slide at scale k, its highlighted cells, and where its cells went.
+void draw_figure(Canvas& slide, const SlideContent& c, const SlideFigure& at, std::size_t i, bool hidden, int k,
+                 std::vector<SlideGrid>* grids) {
+  const FigureLayout& l = c.layouts[i];
+  const double zoom = at.zoom * k;
+  Canvas figure = render_figure(c.figures[i], c.style, zoom);
+  if (hidden) hide(figure, l, zoom);
+  const int x = at.box.x * k, y = at.box.y * k;
+  blit(slide, figure, x, y);
+  const Matrix& values = c.figures[i].values;
+  for (const lesson::Cell& cell : c.step->highlight)
+    if (cell.row < values.rows() && cell.col < values.cols()) {
+      const RectI r = l.cell_rect(cell.row, cell.col).scaled(zoom);
+      outline(slide, {x + r.x, y + r.y, r.w, r.h}, 3 * k);
+    }
+  const RectI g = l.grid.scaled(zoom);
+  if (grids) grids->push_back({{x + g.x, y + g.y, g.w, g.h}, int(values.rows()), int(values.cols())});
 }
 
 }  // namespace
@@ -148,45 +348,33 @@ std::string slide_stem(const lesson::Lesson& lesson, std::size_t index, bool hid
   return stem;
 }
 
+double lesson_cell_cap(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, const SlideOptions& o) {
+  double smallest = 1e9;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i)
+    for (bool hidden : {false, true}) {
+      if (hidden && !lesson.steps[i].predict) continue;
+      SlideContent c = slide_content(s, t, lesson, i, hidden, o);
+      const double fit = c.layouts.empty() ? 0 : slide_fit(c).cell;
+      if (sets_lesson_cell(c, fit)) smallest = std::min(smallest, fit);
+    }
+  return smallest / kSlideCellConsistency;
+}
+
+SlideLayout slide_layout(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
+                         bool hidden, const SlideOptions& o) {
+  SlideContent c = slide_content(s, t, lesson, index, hidden, o);
+  return arrange(c, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o));
+}
+
 Canvas render_slide(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
                     bool hidden, const SlideOptions& o, std::vector<SlideGrid>* grids) {
-  const lesson::Step& step = lesson.steps.at(index);
-  const int head = std::clamp(step.head, 0, std::max(0, int(t.heads.size()) - 1));
+  SlideContent c = slide_content(s, t, lesson, index, hidden, o);
+  const SlideLayout layout = arrange(c, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o));
   const int k = o.scale;
   Canvas slide(kSlideWidth * k, kSlideHeight * k, palette::page);
-  const Fonts& fonts = default_fonts();
-  std::string top = "Step " + std::to_string(index + 1) + " of " + std::to_string(lesson.steps.size());
-  if (!lesson.title.empty()) top += "  \xC2\xB7  " + lesson.title;
-  double y = paragraph(slide, fonts.regular, top, kMargin * 0.4, 24, palette::dim, k);
-  y = paragraph(slide, fonts.bold, lesson::step_title(step, s, head), y + 8, 44, palette::ink, k);
-  if (!step.caption.empty()) y = paragraph(slide, fonts.regular, step.caption, y + 6, 30, palette::ink, k);
-  const std::string said = hidden ? "Predict first: what will these cells be? The next slide reveals them."
-                                  : lesson::step_explanation(step, s, t, head);
-  y = paragraph(slide, fonts.regular, said, y + 4, 26, hidden ? kAccent : palette::dim, k);
-  y = paragraph(slide, fonts.regular, lesson::step_formula(step, s, head), y + 4, 30, kAccent, k);
-  // The figures side by side below the text, each at the largest whole scale that fits its slot.
-  const std::vector<HeatmapFigure> figures = step_figures(s, t, step, head, o.maps);
-  if (figures.empty()) return slide;
-  FigureStyle style;
-  style.values = !hidden;
-  style.decimals = o.decimals;
-  const int top_y = int(y) + 24, slot_w = (kSlideWidth - 2 * kMargin) / int(figures.size());
-  const int slot_h = kSlideHeight - kMargin / 2 - top_y;
-  for (std::size_t i = 0; i < figures.size(); ++i) {
-    const FigureLayout l = figure_layout(figures[i], style);
-    const int fit = std::max(1, std::min({slot_w / std::max(1, l.width), slot_h / std::max(1, l.height), 4}));
-    Canvas figure = render_figure(figures[i], style, fit * k);
-    if (hidden) hide(figure, l, fit * k);
-    const int x = (kMargin + int(i) * slot_w + (slot_w - l.width * fit) / 2) * k;
-    blit(slide, figure, x, top_y * k);
-    const int cell = l.cell * fit * k, grid_x = x + l.grid.x * fit * k, grid_y = (top_y + l.grid.y * fit) * k;
-    for (const lesson::Cell& c : step.highlight)
-      if (c.row < figures[i].values.rows() && c.col < figures[i].values.cols())
-        outline(slide, {grid_x + c.col * cell, grid_y + c.row * cell, cell, cell}, 3 * k);
-    if (grids)
-      grids->push_back({{x + l.grid.x * fit * k, top_y * k + l.grid.y * fit * k, l.grid.w * fit * k, l.grid.h * fit * k},
-                        int(figures[i].values.rows()), int(figures[i].values.cols())});
-  }
+  draw_paragraphs(slide, c.head, k);
+  draw_paragraphs(slide, c.body, k);
+  for (std::size_t i = 0; i < layout.figures.size(); ++i) draw_figure(slide, c, layout.figures[i], i, hidden, k, grids);
   return slide;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 /// An RGBA8 raster image in memory, the target of the CPU figure renderer.
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -21,7 +22,12 @@ struct Rgba8 {
 /// Axis-aligned rectangle in whole pixels (or SVG user units): [x, x + w) by [y, y + h).
 struct RectI {
   int x = 0, y = 0, w = 0, h = 0;
-  RectI scaled(int s) const { return {x * s, y * s, w * s, h * s}; }
+  /// Times `s` (a fractional zoom too): the edges are rounded, not the size, so rectangles that
+  /// tile (a heatmap's cells) still tile without gaps or overlaps.
+  RectI scaled(double s) const {
+    const int x0 = int(std::lround(x * s)), y0 = int(std::lround(y * s));
+    return {x0, y0, int(std::lround((x + w) * s)) - x0, int(std::lround((y + h) * s)) - y0};
+  }
   int centre_x() const { return x + w / 2; }
   int centre_y() const { return y + h / 2; }
 };

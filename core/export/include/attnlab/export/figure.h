@@ -92,9 +92,12 @@ std::string cell_text(const HeatmapFigure& figure, int i, int j, int decimals);
 
 FigureLayout figure_layout(const HeatmapFigure& figure, const FigureStyle& style);
 
-/// Rasterises the figure at `scale` (1, 2, 4, ...): exactly scale times the 1x size, with text
-/// rendered at the larger size.
-Canvas render_figure(const HeatmapFigure& figure, const FigureStyle& style, int scale);
+/// The smallest zoom render_figure takes (a lesson slide shrinks a large matrix to fit).
+constexpr double kMinFigureScale = 0.25;
+/// Rasterises the figure at `scale` (1, 2, 4, ..., or a fractional zoom from kMinFigureScale to 8):
+/// scale times the 1x size (rounded up), with text rendered at that size, and cell edges rounded
+/// so the cells still tile.
+Canvas render_figure(const HeatmapFigure& figure, const FigureStyle& style, double scale);
 /// PNG bytes (RGBA) of a canvas.
 std::string encode_png(const Canvas& canvas);
 /// The same figure as SVG: one <rect class="cell" data-row data-col> per matrix entry, a <text>

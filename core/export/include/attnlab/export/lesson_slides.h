@@ -4,6 +4,13 @@
 /// live numbers, the formula in the layout's notation and the step's heatmaps, drawn as the
 /// figure exporter draws them. A step that asks for a prediction also gets a slide before the
 /// reveal, its cells grey "?" and no colour bar.
+///
+/// Figure size: each slide zooms its figures (a fractional zoom, up to kMaxSlideZoom) to fill the
+/// room the text leaves, the text either below the title and above the figures or in a column
+/// beside them, whichever gives larger cells; then every slide's cell side is capped at the
+/// lesson's smallest fitting cell divided by kSlideCellConsistency, so the cells of one lesson's
+/// slides differ by less than that ratio, oversized matrices (kSlideOversizeCell) aside
+/// (docs/EXPORT.md).
 #include <string>
 #include <vector>
 
@@ -15,6 +22,16 @@
 namespace attnlab::exporter {
 
 constexpr int kSlideWidth = 1920, kSlideHeight = 1080;
+/// The largest zoom of a figure on a slide: its title (18 units) stays near the slide title's size.
+constexpr double kMaxSlideZoom = 2.5;
+/// The smallest cell side of a lesson's slides is at least this times the largest (the rule is
+/// 0.7; a little above it so pixel rounding stays within).
+constexpr double kSlideCellConsistency = 0.71;
+/// A slide whose figures cannot have cells this large (a 40-row matrix on one 1080-pixel slide)
+/// draws them as large as it can and does not set the lesson's size: the other slides would shrink
+/// to match it. Nor does a `heads` step, every head's weights side by side (small multiples).
+/// SlideLayout::sets_lesson_cell says which slides do.
+constexpr double kSlideOversizeCell = 40;
 /// The grey of a cell still to be guessed.
 constexpr Rgba8 kHiddenCell{150, 150, 158, 255};
 
@@ -27,6 +44,9 @@ struct SlideOptions {
   int scale = 1;  ///< 1 or 2 (3840 x 2160)
   int decimals = kDefaultDecimals;
   Colormaps maps;
+  /// The lesson's cap on a slide's cell side (slide pixels at scale 1): lesson_cell_cap(), which an
+  /// export of every slide computes once; 0: each slide computes it.
+  double cell_cap = 0;
 };
 
 /// Where one slide drew its heatmap grids (slide pixels): tests check their colours.
@@ -34,6 +54,33 @@ struct SlideGrid {
   RectI grid;
   int rows = 0, cols = 0;
 };
+
+/// One figure as a slide places it (slide pixels at scale 1).
+struct SlideFigure {
+  RectI box;   ///< the whole figure: title, labels, cells, colour bar
+  RectI grid;  ///< its cells
+  int rows = 0, cols = 0;
+  double zoom = 1;  ///< times the figure's 1x size
+  double cell = 0;  ///< cell side (before the edges are rounded to pixels)
+};
+
+/// Where a slide puts its text and its figures (slide pixels at scale 1; a 2x slide doubles them).
+struct SlideLayout {
+  std::vector<RectI> text;  ///< one box per paragraph: step line, title, caption, explanation, formula
+  std::vector<SlideFigure> figures;
+  double fit = 0;  ///< the largest cell side this slide has room for; the cells are this, capped by the lesson
+  bool text_beside = false;  ///< caption, explanation and formula right of the figures
+  bool sets_lesson_cell = false;  ///< counts for lesson_cell_cap (kSlideOversizeCell)
+};
+
+/// The largest cell side any of the lesson's slides may draw: the smallest cell that fits on one of
+/// them (each step, and each prediction before its reveal; only those that set the lesson's cell,
+/// kSlideOversizeCell) over kSlideCellConsistency.
+double lesson_cell_cap(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, const SlideOptions& options);
+
+/// The layout render_slide draws (`options.scale` aside).
+SlideLayout slide_layout(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
+                         bool hidden, const SlideOptions& options);
 
 /// The slide of step `index` of `lesson`; `hidden`: before the reveal. `grids`, when given, gets
 /// where each figure's cells are.
