@@ -222,7 +222,7 @@ void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t ver
   const bool rows = RowsLayout(v.run);
   const int d = state.ui.decimals;
   // Room for m, l, alpha and O side by side, and two columns of token labels (m's and O's).
-  const float cell = ChooseCellSize(int(b.O.rows()), int(b.O.cols()) + (rows ? 7 : 2), max_w, max_h, d);
+  const float cell = ChooseCellSize(int(b.O.rows()), int(b.O.cols()) + (rows ? 6 : 2), max_w, max_h, d);
   const Ranges& range = v.ranges;
   const Colormap cm = state.ui.colormap, diverging = attnlab::DivergingFor(cm);
   ImGui::BeginGroup();
@@ -416,7 +416,7 @@ void TilesPanel::Draw(AppState& state) {
   ImGui::SameLine(0.0f, fs * 1.5f);
   if (ImGui::GetContentRegionAvail().x < state_w) ImGui::NewLine();
   BlockState(state, *view, step, run_version + std::uint64_t(step) + 1,
-             std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x - fs * 8.0f), avail.y * 0.4f);
+             std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x), avail.y * 0.4f);
   Finished(state, *view, head, run_version, avail.x, avail.y * 0.3f);
   Text(state, "Memory: " + attnlab::flash_memory_line(view->run.memory));
   if (stale) ImGui::PopStyleVar();
