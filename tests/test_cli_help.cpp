@@ -24,6 +24,7 @@ TEST(CliHelp, EachCommandsHelpDocumentsItsOptionsAndExitsZero) {
                   "--values", "--decimals 1-6", "--transparent", "--sweep PARAM=FROM:TO:FRAMES", "--lesson"}},
       {"compare", {"A.json B.json", "--format json|text"}},
       {"sensitivity", {"FILE", "--of CELL"}},
+      {"flash", {"FILE", "--block BRxBC", "--head N", "--format json|text"}},
   };
   for (const auto& [command, options] : documented) {
     const auto r = run_shell(std::string(ATTNLAB_CLI) + " " + command + " --help");

@@ -21,6 +21,7 @@
 #include "panels/panel_scenario.h"
 #include "panels/panel_sensitivity.h"
 #include "panels/panel_single_query.h"
+#include "panels/panel_tiles.h"
 #include "panels/panel_sweep.h"
 #include "widgets/theme.h"
 #include "widgets/window_backgrounds.h"
@@ -48,7 +49,7 @@ struct ColumnDef {
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
-      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model"}, 1.0f, 8}}},
+      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Tiles"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
        {{"Heads", {"Heads", "Head stats"}, 0.55f, 6},
         {"Details", {"Inspector", "Next token", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
@@ -57,11 +58,11 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
        {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.4f, 6},
         {"Heads", {"Heads", "Head stats"}, 0.35f, 5},
         {"Details", {"Inspector", "Next token", "Single query", "Help"}, 0.25f, 5}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Tiles"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
-        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Next token", "Model", "Help"}, 0.4f, 6}}},
+        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Next token", "Model", "Tiles", "Help"}, 0.4f, 6}}},
       {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
   switch (arrangement) {
     case Arrangement::Compact: return kCompact;
@@ -171,6 +172,7 @@ PanelRegistry::PanelRegistry(std::vector<panel_help::ShortcutRow> shortcuts) {
   add(Panel("Inspector", panel_inspector::Make()));
   add(Panel("Single query", panel_single_query::Make()).HideInLecture());
   add(Panel("Sweep", panel_sweep::Make()));
+  add(Panel("Tiles", panel_tiles::Make()));
   add(Panel("Next token", panel_next_token::Make()));
   add(Panel("Help", panel_help::Make(std::move(shortcuts))).HideInLecture());
 }

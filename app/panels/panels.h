@@ -23,6 +23,8 @@
 ///   Inspector         ui.hover.Shown(), ui.pinned (which it sets), ui.decimals, reference
 ///   Sweep             the sweep player (sweep), ui.colormap, session
 ///   Presenter         ui.presenter_step, ui.presenter_revealed, ui.selected_head, ui.decimals
+///   Tiles             ui.selected_head, ui.colormap, ui.decimals, ui.presenting; sets ui.animating
+///                     while it plays
 /// Panels read the hover of the last whole frame and take requests as they are made, so none of
 /// this depends on the order they draw in. The one exception is an edit: the panels drawn after
 /// the one that made it show it in the same frame, the others from the next (drawn right after:

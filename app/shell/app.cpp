@@ -249,8 +249,10 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   // An edit made during this frame is drawn in the next one: ask for it even when idle.
   if (state.document.Version() != version_before || state.document.TraceVersion() != trace_before ||
       w.heatmaps.WorkDeferred() || w.session.Busy() || state.sweep.Playing() ||  // "Opening..." is drawn until the file is in
-      w.models.Busy())  // "Loading gpt2..." moves, the grid and the next token follow the text
+      w.models.Busy() ||  // "Loading gpt2..." moves, the grid and the next token follow the text
+      state.ui.animating)
     w.platform.RequestFrames(2);
+  state.ui.animating = false;  // a playing panel sets it again in the next frame
   if (hooks.Done(frame)) return false;
   if (w.platform.TakeCloseRequest())
     w.session.RequestQuit();  // asks first when there are unsaved changes

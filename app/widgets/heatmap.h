@@ -22,6 +22,7 @@ struct HeatmapResult {
   bool hovered = false;  ///< the mouse is over a cell (row, col valid)
   bool clicked = false;  ///< the widget was clicked (anywhere on it)
   int row = -1, col = -1;
+  ImVec2 grid;  ///< top-left of cell (0, 0) on the screen, for what a panel draws over the cells
 };
 
 /// The smallest cell that still has its value written in it, at `decimals` decimals (the values

@@ -22,7 +22,7 @@ _attnlab_cli() {
     prev=${COMP_WORDS[cword - 2]}
   fi
   COMPREPLY=()
-  local commands="compute validate bench export compare sensitivity model"
+  local commands="compute validate bench export compare sensitivity model flash"
   if ((cword == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help --help-all --version" -- "$cur")
     return
@@ -36,6 +36,7 @@ _attnlab_cli() {
     compare) options="--format" ;;
     sensitivity) options="--of" ;;
     model) options="--text --ids --attention --layer --out --heads-off --top" ;;
+    flash) options="--block --head --format" ;;
     *) return ;;
   esac
   case $prev in
@@ -51,7 +52,9 @@ _attnlab_cli() {
     --scale) mapfile -t COMPREPLY < <(compgen -W "1 2 4" -- "$cur"); return ;;
     --layout) mapfile -t COMPREPLY < <(compgen -W "rows columns" -- "$cur"); return ;;
     --edit) mapfile -t COMPREPLY < <(compgen -W "none x scale wq wo" -- "$cur"); return ;;
-    --head) mapfile -t COMPREPLY < <(compgen -W "all" -- "$cur"); return ;;
+    --head)
+      [[ $command == export ]] && mapfile -t COMPREPLY < <(compgen -W "all" -- "$cur")
+      return ;;
     --out)
       compopt -o filenames 2>/dev/null
       if [[ $command == model ]]; then  # the scenario file --layer writes
@@ -60,7 +63,7 @@ _attnlab_cli() {
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       fi
       return ;;
-    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top)
+    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top | --block)
       return ;;  # a value to type
   esac
   if [[ $cur == -* ]]; then

@@ -1,0 +1,427 @@
+#include "panels/panel_tiles.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "attnlab/flash.h"
+#include "attnlab/number_format.h"
+#include "panels/stage_heatmap.h"
+#include "view/inspector_math.h"
+#include "view/stage_labels.h"
+#include "widgets/computing_badge.h"
+#include "widgets/heatmap.h"
+#include "widgets/heatmap_legend.h"
+#include "widgets/heatmap_marks.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::panel_tiles {
+namespace {
+
+using attnlab::FlashQuantity;
+using attnlab::FlashRun;
+using attnlab::Matrix;
+
+/// The panel shows heads up to this many scores (the run keeps every tile's state).
+constexpr long kMaxCells = 128 * 128;
+/// Seconds between two tiles while playing.
+constexpr double kPlaySeconds = 0.8;
+
+/// Colour ranges shared by every tile, so that a colour means the same number at every step:
+/// m and O on a diverging map over +-max |finite value|, l over [0, max l].
+struct Ranges {
+  double m = 1, l = 1, O = 1;
+};
+
+Ranges RangesOf(const FlashRun& run) {
+  Ranges r{0, 0, 0};
+  for (const attnlab::FlashTile& t : run.tiles) {
+    for (Eigen::Index i = 0; i < t.m.size(); ++i)
+      if (std::isfinite(t.m(i))) r.m = std::max(r.m, std::abs(t.m(i)));
+    r.l = std::max(r.l, t.l.maxCoeff());
+    if (t.O.size()) r.O = std::max(r.O, t.O.cwiseAbs().maxCoeff());
+  }
+  for (double* x : {&r.m, &r.l, &r.O})
+    if (!(*x > 0) || !std::isfinite(*x)) *x = 1;
+  return r;
+}
+
+/// The run of one (trace version, head, blocks), and the matrices drawn from it in the trace's
+/// layout: recomputed only when one of those changes.
+struct TilesView {
+  FlashRun run;
+  Matrix scores;    ///< the masked stage, as the trace lays it out
+  Matrix finished;  ///< O / l, in the layout
+  double max_difference = 0;  ///< max |finished - head output|
+  Ranges ranges;
+  std::vector<std::string> queries, keys;
+};
+
+class RunCache {
+ public:
+  /// Changes whenever the run is recomputed: the heatmaps' data versions derive from it.
+  std::uint64_t Serial() const { return serial_; }
+
+  const TilesView* Get(AppState& state, int head, int block_rows, int block_cols, std::string& why) {
+    const std::uint64_t version = state.document.TraceVersion();
+    if (version != version_ || head != head_ || block_rows != rows_ || block_cols != cols_) {
+      version_ = version;
+      head_ = head;
+      rows_ = block_rows;
+      cols_ = block_cols;
+      ok_ = Compute(state, why_);
+      ++serial_;
+    }
+    why = why_;
+    return ok_ ? &view_ : nullptr;
+  }
+
+ private:
+  bool Compute(AppState& state, std::string& why) {
+    const attnlab::Trace& t = state.document.GetTrace();
+    const attnlab::Scenario* s = state.document.TraceScenario();
+    why.clear();
+    if (!s || t.heads.empty()) return false;
+    const attnlab::HeadTrace& h = t.heads[std::size_t(head_)];
+    if (long(h.scores.size()) > kMaxCells) {
+      why = "The Tiles view steps through heads of up to " + std::to_string(kMaxCells) + " scores; this one has " +
+            std::to_string(h.scores.rows()) + " x " + std::to_string(h.scores.cols()) + ".";
+      return false;
+    }
+    try {
+      view_.run = attnlab::flash_attention(t, head_, rows_, cols_);
+    } catch (const std::exception& e) {
+      why = e.what();
+      return false;
+    }
+    t.masked_into(std::size_t(head_), view_.scores);
+    view_.ranges = RangesOf(view_.run);
+    const bool rows = t.layout == attnlab::Layout::rows;
+    view_.finished = rows ? view_.run.output : Matrix(view_.run.output.transpose());
+    view_.max_difference = (view_.finished - h.output).cwiseAbs().maxCoeff();
+    view_.queries = QueryTokenLabels(*s);
+    view_.keys = KeyTokenLabels(*s);
+    return true;
+  }
+
+  std::uint64_t version_ = ~std::uint64_t{0}, serial_ = 0;
+  int head_ = -1, rows_ = 0, cols_ = 0;
+  bool ok_ = false;
+  std::string why_;
+  TilesView view_;
+};
+
+bool RowsLayout(const FlashRun& run) { return run.layout == attnlab::Layout::rows; }
+
+/// The screen rectangle of tile `t` on a grid drawn from `grid` at `cell` a cell (queries along
+/// the rows in the rows layout, along the columns in the columns layout).
+void TileRect(const FlashRun& run, const attnlab::FlashTile& t, ImVec2 grid, float cell, ImVec2& a, ImVec2& b) {
+  const bool rows = RowsLayout(run);
+  const float r0 = float(rows ? t.row0 : t.col0), c0 = float(rows ? t.col0 : t.row0);
+  const float nr = float(rows ? t.rows : t.cols), nc = float(rows ? t.cols : t.rows);
+  a = ImVec2(grid.x + c0 * cell, grid.y + r0 * cell);
+  b = ImVec2(a.x + nc * cell, a.y + nr * cell);
+}
+
+/// The tile grid over the scores: thin lines around every tile, skipped ones hatched and dimmed,
+/// the current one framed in the accent colour.
+void DrawTileGrid(const FlashRun& run, int step, ImVec2 grid, float cell) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 line = IM_COL32(240, 240, 240, 150);
+  for (const attnlab::FlashTile& t : run.tiles) {
+    ImVec2 a, b;
+    TileRect(run, t, grid, cell, a, b);
+    if (t.skipped) {
+      dl->AddRectFilled(a, b, IM_COL32(20, 20, 24, 110));
+      AddHatch(dl, a, b);
+    }
+    dl->AddRect(a, b, line, 0.0f, 0, 1.0f);
+  }
+  ImVec2 a, b;
+  TileRect(run, run.tiles[std::size_t(step)], grid, cell, a, b);
+  const float w = std::max(2.0f, cell * 0.12f);
+  dl->AddRect(ImVec2(a.x - w * 0.5f, a.y - w * 0.5f), ImVec2(b.x + w * 0.5f, b.y + w * 0.5f), AccentColor(), 0.0f, 0, w);
+}
+
+/// The state of the current tile's query block as matrices in the layout: m, l, alpha along the
+/// queries (a column in the rows layout, a row in the columns layout) and O.
+struct BlockMatrices {
+  Matrix m, l, alpha, O;
+  std::vector<std::string> queries, width;
+};
+
+BlockMatrices Block(const TilesView& v, const attnlab::FlashTile& t) {
+  const bool rows = RowsLayout(v.run);
+  const auto along = [rows](const attnlab::Vector& x) { return rows ? Matrix(x) : Matrix(x.transpose()); };
+  BlockMatrices b{along(t.m), along(t.l), along(t.alpha), rows ? t.O : Matrix(t.O.transpose()), {}, {}};
+  for (Eigen::Index i = 0; i < t.rows; ++i)
+    b.queries.push_back(std::size_t(t.row0 + i) < v.queries.size() ? v.queries[std::size_t(t.row0 + i)]
+                                                                    : std::to_string(t.row0 + i));
+  b.width = IndexLabels(int(t.O.cols()));
+  return b;
+}
+
+/// The query (0-based, whole sequence) and O's column a hovered cell of a block matrix names.
+struct BlockCell {
+  Eigen::Index query = -1, col = 0;
+};
+
+BlockCell Hovered(const FlashRun& run, const attnlab::FlashTile& t, const HeatmapResult& r) {
+  if (!r.hovered) return {};
+  const bool rows = RowsLayout(run);
+  return {t.row0 + (rows ? r.row : r.col), rows ? r.col : r.row};
+}
+
+/// One small heatmap of the block's state; a hovered cell writes its rescale out as a tooltip.
+void StateHeatmap(AppState& state, const TilesView& v, int step, const char* id, const char* title, const Matrix& m,
+                  const BlockMatrices& b, FlashQuantity what, ColorScale scale, float cell,
+                  std::uint64_t version) {
+  const bool rows = RowsLayout(v.run);
+  static const std::vector<std::string> kNone{""};
+  const std::vector<std::string>& along = what == FlashQuantity::O ? b.width : kNone;
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.title = title;
+  spec.values = &m;
+  spec.row_labels = rows ? &b.queries : &along;
+  spec.col_labels = rows ? &along : &b.queries;
+  spec.scale = scale;
+  spec.cell = cell;
+  spec.decimals = state.ui.decimals;
+  spec.legend = false;
+  spec.labels = what == FlashQuantity::m || what == FlashQuantity::O || !rows;  // l and alpha sit on m's rows
+  spec.shape_in_title = false;
+  spec.cell_tooltip = false;
+  spec.data_version = version;
+  const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+  const BlockCell c = Hovered(v.run, v.run.tiles[std::size_t(step)], r);
+  if (c.query < 0) return;
+  const std::string sentence =
+      attnlab::flash_rescale_sentence(v.run, std::size_t(step), c.query, c.col, what, state.ui.decimals);
+  if (!sentence.empty()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(sentence.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+/// m, l and alpha of the current tile's query block, then its unnormalised O, side by side.
+void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t version, float max_w, float max_h) {
+  const attnlab::FlashTile& t = v.run.tiles[std::size_t(step)];
+  const BlockMatrices b = Block(v, t);
+  const bool rows = RowsLayout(v.run);
+  const int d = state.ui.decimals;
+  // Room for m, l, alpha and O side by side, and two columns of token labels (m's and O's).
+  const float cell = ChooseCellSize(int(b.O.rows()), int(b.O.cols()) + (rows ? 6 : 2), max_w, max_h, d);
+  const Ranges& range = v.ranges;
+  const Colormap cm = state.ui.colormap, diverging = attnlab::DivergingFor(cm);
+  ImGui::BeginGroup();
+  const auto next = [rows] {
+    if (rows) ImGui::SameLine();
+  };
+  StateHeatmap(state, v, step, "tiles_m", "m", b.m, b, FlashQuantity::m, {diverging, -range.m, range.m}, cell, version);
+  next();
+  StateHeatmap(state, v, step, "tiles_l", "l", b.l, b, FlashQuantity::l, {cm, 0.0, range.l}, cell, version);
+  next();
+  StateHeatmap(state, v, step, "tiles_alpha", "\xCE\xB1", b.alpha, b, FlashQuantity::alpha, WeightsScale(cm), cell, version);
+  next();
+  StateHeatmap(state, v, step, "tiles_O", "O (unnormalised)", b.O, b, FlashQuantity::O, {diverging, -range.O, range.O}, cell,
+               version);
+  ImGui::EndGroup();
+}
+
+/// The masked scores of the head with the tile grid over them.
+void ScoresWithGrid(AppState& state, const TilesView& v, int head, int step, std::uint64_t version, float max_w,
+                    float max_h) {
+  const float cell = ChooseCellSize(int(v.scores.rows()), int(v.scores.cols()), max_w, max_h, state.ui.decimals);
+  StageMatrix mv;
+  mv.stage = StageId::masked;
+  mv.title = "scores S\xE2\x80\xB3 (scaled, biased, masked)";
+  mv.m = &v.scores;
+  mv.version = version;
+  mv.head = head;
+  StageHeatmap heatmap(state, mv, cell, "tiles_");
+  heatmap.Spec().legend = false;
+  const HeatmapResult r = heatmap.Draw();
+  DrawTileGrid(v.run, step, r.grid, cell);
+}
+
+/// The finished O / l beside the Pipeline's head output, and whether they are equal.
+void Finished(AppState& state, const TilesView& v, int head, std::uint64_t version, float max_w, float max_h) {
+  const attnlab::Trace& t = state.document.GetTrace();
+  const Matrix& Y = t.heads[std::size_t(head)].output;
+  const float cell = ChooseCellSize(int(Y.rows()), int(Y.cols()) * 2, max_w, max_h, state.ui.decimals);
+  StageMatrix done;
+  done.stage = StageId::head_output;
+  done.title = "O / l after the last tile";
+  done.m = &v.finished;
+  done.head = head;
+  done.version = version;
+  StageHeatmap finished(state, done, cell, "tiles_finished_");
+  finished.Spec().legend = false;
+  finished.Draw();
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  StageMatrix pipeline = done;
+  pipeline.title = "head output (Pipeline)";
+  pipeline.m = &Y;
+  StageHeatmap output(state, pipeline, cell, "tiles_pipeline_");
+  output.Spec().legend = false;
+  output.Draw();
+  const bool equal = v.max_difference <= 1e-12 * std::max(1.0, Y.cwiseAbs().maxCoeff());
+  char difference[32];
+  std::snprintf(difference, sizeof difference, "%.2g", v.max_difference);
+  const std::string line =
+      std::string(equal ? "Equal" : "Different") + ": max |O/l \xE2\x88\x92 head output| = " + difference;
+  ImGui::TextUnformatted(line.c_str());
+  MarkLastItem(state.on_control, ("text:" + line).c_str());
+}
+
+/// Block sizes, the selected head, and the step controls: previous, play / pause, next, slider.
+struct Stepper {
+  int block_rows = 2, block_cols = 2;
+  int step = 0;
+  bool playing = false;
+  double next_at = 0;
+
+  void Blocks(AppState& state) {
+    const float fs = ImGui::GetFontSize();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Block Br");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fs * 5.5f);
+    if (ImGui::InputInt("##br", &block_rows, 1, 1)) block_rows = std::clamp(block_rows, 1, 4096);
+    MarkLastItem(state.on_control, "tiles_br");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("\xC3\x97 Bc");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fs * 5.5f);
+    if (ImGui::InputInt("##bc", &block_cols, 1, 1)) block_cols = std::clamp(block_cols, 1, 4096);
+    MarkLastItem(state.on_control, "tiles_bc");
+    const int heads = state.document.HeadCount();
+    if (heads <= 1) return;
+    ImGui::SameLine();
+    ImGui::TextUnformatted("Head");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fs * 5.5f);
+    int head = state.ui.selected_head + 1;  // the Pipeline's selection
+    if (ImGui::InputInt("##head", &head, 1, 1)) state.SelectHead(std::clamp(head, 1, heads) - 1);
+  }
+
+  void Steps(AppState& state, int count) {
+    step = std::clamp(step, 0, count - 1);
+    if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) Go(step - 1, count);
+    MarkLastItem(state.on_control, "tiles_previous");
+    ImGui::SameLine();
+    if (ImGui::Button(playing ? "Pause" : "Play")) {
+      playing = !playing;
+      if (playing && step == count - 1) step = 0;
+      next_at = ImGui::GetTime() + kPlaySeconds;
+    }
+    MarkLastItem(state.on_control, "tiles_play");
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) Go(step + 1, count);
+    MarkLastItem(state.on_control, "tiles_next");
+    ImGui::SameLine();
+    int shown = step + 1;
+    ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x));
+    if (ImGui::SliderInt("##step", &shown, 1, count, "tile %d")) Go(shown - 1, count);
+    Keys(state, count);
+    Play(state, count);
+  }
+
+ private:
+  void Go(int to, int count) { step = std::clamp(to, 0, count - 1); }
+
+  // Left and Right step while the panel is focused or under the mouse (not while typing, nor
+  // while presenting: there they step the lesson).
+  void Keys(const AppState& state, int count) {
+    if (state.ui.presenting || ImGui::GetIO().WantTextInput) return;
+    const bool here = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ||
+                      ImGui::IsWindowHovered(ImGuiHoveredFlags_RootAndChildWindows);
+    if (!here) return;
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) Go(step + 1, count);
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) Go(step - 1, count);
+  }
+
+  void Play(AppState& state, int count) {
+    if (!playing) return;
+    state.ui.animating = true;  // the shell draws frames while set
+    if (ImGui::GetTime() < next_at) return;
+    next_at = ImGui::GetTime() + kPlaySeconds;
+    if (step + 1 >= count) playing = false;
+    else ++step;
+  }
+};
+
+/// "Tile 3 of 16: (1, 0), queries 2-3, keys 0-1. Skipped 6 of 16 tiles."
+std::string StatusLine(const FlashRun& run, int step) {
+  const attnlab::FlashTile& t = run.tiles[std::size_t(step)];
+  const auto range = [](Eigen::Index a, Eigen::Index n) {
+    return n == 1 ? std::to_string(a) : std::to_string(a) + "\xE2\x80\x93" + std::to_string(a + n - 1);
+  };
+  return "Tile " + std::to_string(step + 1) + " of " + std::to_string(run.tiles.size()) + ": (" +
+         std::to_string(t.q_block) + ", " + std::to_string(t.k_block) + "), queries " + range(t.row0, t.rows) +
+         ", keys " + range(t.col0, t.cols) + (t.skipped ? ", skipped (all masked)" : "") + ".  Skipped " +
+         std::to_string(run.skipped) + " of " + std::to_string(run.tiles.size()) + " tiles.";
+}
+
+void Text(const AppState& state, const std::string& text) {
+  ImGui::TextWrapped("%s", text.c_str());
+  MarkLastItem(state.on_control, ("text:" + text).c_str());
+}
+
+class TilesPanel final : public PanelContents {
+ public:
+  void Draw(AppState& state) override;
+
+ private:
+  Stepper stepper_;
+  RunCache cache_;
+};
+
+}  // namespace
+
+void TilesPanel::Draw(AppState& state) {
+  const attnlab::Trace& trace = state.document.GetTrace();
+  if (trace.heads.empty()) return;
+  stepper_.Blocks(state);
+  const int head = std::clamp(state.ui.selected_head, 0, int(trace.heads.size()) - 1);
+  std::string why;
+  const TilesView* view = cache_.Get(state, head, stepper_.block_rows, stepper_.block_cols, why);
+  const bool stale = ComputingBadge(state.document, trace);
+  if (!view) {
+    if (!why.empty()) Text(state, why);
+    return;
+  }
+  stepper_.Steps(state, int(view->run.tiles.size()));
+  const int step = stepper_.step;
+  if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
+  Text(state, StatusLine(view->run, step));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const std::uint64_t run_version = cache_.Serial() << 20;  // the run's heatmaps; + the step for its state
+  ScoresWithGrid(state, *view, head, step, run_version, avail.x * 0.55f, std::max(fs * 6.0f, avail.y * 0.5f));
+  // m, l, alpha and O beside the scores when their numbers fit there, else under them.
+  const float state_w = float(view->run.output.cols() + 3) * SmallestCellWithValues(state.ui.decimals) + fs * 8.0f;
+  ImGui::SameLine(0.0f, fs * 1.5f);
+  if (ImGui::GetContentRegionAvail().x < state_w) ImGui::NewLine();
+  BlockState(state, *view, step, run_version + std::uint64_t(step) + 1,
+             std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x), avail.y * 0.4f);
+  Finished(state, *view, head, run_version, avail.x, avail.y * 0.3f);
+  Text(state, "Memory: " + attnlab::flash_memory_line(view->run.memory));
+  if (stale) ImGui::PopStyleVar();
+}
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<TilesPanel>(); }
+
+}  // namespace attnlab::app::panel_tiles
