@@ -18,6 +18,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 say() { echo "$1 (load $(load)): $2"; }
 
 "$make" 256x256x8 "$tmp/n256.json" --seed 1
+"$make" 1024x512x8 "$tmp/n1024.json" --seed 3
 "$make" 2048x512x8 "$tmp/n2048.json" --seed 2
 
 # Frame time, N = 256, H = 8: Heads panel (all 8 heads' weights) and the Pipeline on screen.
@@ -28,8 +29,14 @@ for what in x scale; do
   say "edits 256x256x8 ($what)" \
       "$(xvfb "$app" "$tmp/n256.json" --bench-edit 30 --edit-every 5 --edit-what $what | tail -1)"
 done
-# Edits at N = 2048 (off the UI thread): latency, and the longest UI-thread frame meanwhile.
-for what in x scale; do
+# Edits at N = 1024 and 2048 (off the UI thread): latency, and the longest UI-thread frame
+# meanwhile. A cell of X recomputes the blocks of its row's Q, K and V and everything after; a mask
+# cell only its query row's blocks of weights, head outputs and output (issue 26, point 5).
+for what in x mask; do
+  say "edits 1024x512x8 ($what), one at a time" \
+      "$(xvfb "$app" "$tmp/n1024.json" --bench-edit 10 --edit-every 60 --edit-what $what | tail -1)"
+done
+for what in x scale mask; do
   say "edits 2048x512x8 ($what), one at a time" \
       "$(xvfb "$app" "$tmp/n2048.json" --bench-edit 5 --edit-every 240 --edit-what $what | tail -1)"
 done

@@ -1,8 +1,10 @@
-// core/src/gemm.h: the core's product (OpenBLAS in strips, or Eigen) against Eigen's own product,
-// on shapes that take the strip path with a remainder, and on blocks of larger matrices (a head's
-// columns of the concatenation) as attention.cpp passes them.
+// core/src/gemm.h: the core's product (OpenBLAS, in strips where it has small-matrix kernels, or
+// Eigen) against Eigen's own product, on shapes that take the strip path with a remainder (there),
+// the strips themselves on any machine, and on blocks of larger matrices (a head's columns of the
+// concatenation) as attention.cpp passes them.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <ostream>
 
 #include "attnlab/random.h"
@@ -55,6 +57,26 @@ TEST(Products, WriteOnlyTheirBlockOfALargerMatrix) {
   EXPECT_LT(relative_error(concat.middleCols(64, 64), X.middleRows(100, 1030) * W), 1e-13);
   EXPECT_TRUE((concat.leftCols(64).array() == 5.0).all());
   EXPECT_TRUE((concat.rightCols(64).array() == 5.0).all());
+}
+
+TEST(Products, InStripsWithARemainderMatchEigen) {
+  // The strip path (AVX-512 OpenBLAS only, so not taken by multiply() on every machine): strips of
+  // 16 rows and a last one of 6; of 4 rows and one of 1; one strip longer than C.
+  const std::array<std::array<Eigen::Index, 4>, 3> shapes{{{1030, 900, 64, 16}, {5, 3000, 70, 4}, {3, 8, 5, 16}}};
+  for (const auto& [m, k, n, rows] : shapes) {
+    const Matrix A = random(m, k, 1), B = random(k, n, 2);
+    Matrix C = Matrix::Constant(m, n, 99.0);
+    attnlab::gemm::multiply_in_strips(A, B, C, rows);
+    EXPECT_LT(relative_error(C, A * B), 1e-13) << m << "x" << k << "x" << n << " in strips of " << rows;
+  }
+}
+
+TEST(Products, StripsOnlyWhereOpenBlasHasSmallMatrixKernels) {
+  EXPECT_TRUE(attnlab::gemm::has_small_kernels("SkylakeX"));
+  EXPECT_TRUE(attnlab::gemm::has_small_kernels("Cooperlake"));
+  EXPECT_FALSE(attnlab::gemm::has_small_kernels("Zen"));  // AMD EPYC, AVX2: packed products
+  EXPECT_FALSE(attnlab::gemm::has_small_kernels("Haswell"));
+  EXPECT_FALSE(attnlab::gemm::has_small_kernels(nullptr));
 }
 
 TEST(Products, EmptyInnerDimensionGivesZeros) {

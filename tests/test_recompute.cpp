@@ -215,4 +215,91 @@ TEST(Recompute, PerHeadWeightsKeepTheHeadsNotEdited) {
 
 }  // namespace
 
+namespace {
+
+// 300 tokens, 64 wide, 4 heads: projection blocks of 64 rows, query blocks of 256 rows, output
+// blocks of 38 rows (core/src/attention.cpp), so an edit of one row leaves other blocks alone.
+Scenario large_scenario() { return attnlab::testing::random_scenario(300, 64, 4, 29); }
+
+Trace computed(const Scenario& s) {
+  Trace t;
+  attnlab::compute_into(attnlab::resolve(s), Layout::rows, t);
+  return t;
+}
+
+void expect_recompute_equals_fresh(const Scenario& before, const Scenario& after) {
+  Trace kept = computed(before);
+  ASSERT_TRUE(attnlab::compute_into(attnlab::resolve(after), Layout::rows, kept));
+  expect_same_trace(kept, attnlab::compute(after));
+}
+
+TEST(Recompute, ACellOfXRecomputesOnlyTheBlocksOfItsRowInQKAndV) {
+  const Scenario before = large_scenario();
+  Trace kept = computed(before);
+  kept.heads[1].Q(290, 3) = 42;  // block [256, 300): X's row 10 is not in it
+  kept.heads[2].V(200, 0) = 43;  // block [192, 256)
+  kept.heads[0].K(20, 1) = 44;   // block [0, 64), X's row 10's: recomputed
+  Scenario after = before;
+  after.X(10, 3) += 0.5;
+  attnlab::compute_into(attnlab::resolve(after), Layout::rows, kept);
+  EXPECT_EQ(kept.heads[1].Q(290, 3), 42);
+  EXPECT_EQ(kept.heads[2].V(200, 0), 43);
+  const Trace fresh = attnlab::compute(after);
+  EXPECT_EQ(kept.heads[0].K(20, 1), fresh.heads[0].K(20, 1));
+  EXPECT_EQ(kept.heads[3].Q, fresh.heads[3].Q);
+  EXPECT_TRUE(kept.recomputed.projections && kept.recomputed.attention && kept.recomputed.output);
+}
+
+TEST(Recompute, ACellOfXGivesTheFreshTraceBitForBit) {
+  const Scenario before = large_scenario();
+  Scenario one = before, two = before, many = before;
+  one.X(10, 3) += 0.5;
+  two.X(70, 0) = 2, two.X(299, 63) = -1;  // two blocks, the last one short
+  many.X.topRows(40).array() += 1;         // more than an eighth of the rows: everything
+  expect_recompute_equals_fresh(before, one);
+  expect_recompute_equals_fresh(before, two);
+  expect_recompute_equals_fresh(before, many);
+  Scenario cross = before, cross_after;
+  cross.Z = attnlab::random_matrix(200, 64, attnlab::RandomSpec{}, 3);
+  cross_after = cross;
+  (*cross_after.Z)(150, 5) = 3;  // keys and values: one block; queries kept
+  expect_recompute_equals_fresh(cross, cross_after);
+}
+
+TEST(Recompute, AMaskCellRecomputesOnlyTheBlocksOfItsQueryRow) {
+  const Scenario before = large_scenario();
+  Trace kept = computed(before);
+  kept.heads[0].weights(280, 7) = 42;  // query block [256, 300): row 12's is [0, 256)
+  kept.output(100, 1) = 43;            // output block [76, 114)
+  Scenario after = before;
+  after.mask.cells = Matrix::Ones(300, 300);
+  after.mask.cells->operator()(12, 40) = 0;
+  attnlab::compute_into(attnlab::resolve(after), Layout::rows, kept);
+  EXPECT_EQ(kept.heads[0].weights(280, 7), 42);
+  EXPECT_EQ(kept.output(100, 1), 43);
+  EXPECT_FALSE(kept.recomputed.projections);
+  kept.heads[0].weights(280, 7) = attnlab::compute(after).heads[0].weights(280, 7);
+  kept.output(100, 1) = attnlab::compute(after).output(100, 1);
+  expect_same_trace(kept, attnlab::compute(after));
+  EXPECT_EQ(kept.heads[2].weights(12, 40), 0.0);
+}
+
+TEST(Recompute, MaskRowsGiveTheFreshTraceBitForBit) {
+  Scenario before = large_scenario();
+  before.mask.cells = Matrix::Ones(300, 300);
+  Scenario one = before, rows = before, causal = before;
+  (*one.mask.cells)(299, 0) = 0;
+  (*rows.mask.cells)(3, 3) = 0, (*rows.mask.cells)(290, 1) = 0;
+  rows.mask.cells->row(150).setZero();  // a query that attends nothing: zero weights
+  causal.mask.causal = true;            // every row: everything after the scores
+  expect_recompute_equals_fresh(before, one);
+  expect_recompute_equals_fresh(before, rows);
+  expect_recompute_equals_fresh(before, causal);
+  Scenario off = one;  // a mask row and a head switched off in one edit
+  off.heads_off = {1};
+  expect_recompute_equals_fresh(before, off);
+}
+
+}  // namespace
+
 }  // namespace test_recompute

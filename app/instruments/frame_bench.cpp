@@ -74,8 +74,9 @@ bool EditBench::BeforeFrame(AppState& state) {
   if (applied_ == edits_ || next_edit_frame_ < 0 || frame_ < next_edit_frame_) return true;
   // A value edit that keeps every shape, to a value no earlier edit had (a trace computed for an
   // earlier version is never the same as the new one: nothing is kept by coincidence).
-  const std::string spec = what_ == "x" ? "x=" + std::to_string(0.5 + 0.01 * applied_)
-                                        : "scale=" + std::to_string(0.1 + 0.0005 * applied_);
+  const std::string spec = what_ == "x"      ? "x=" + std::to_string(0.5 + 0.01 * applied_)
+                           : what_ == "mask" ? "mask=" + std::to_string(applied_)
+                                             : "scale=" + std::to_string(0.1 + 0.0005 * applied_);
   std::string error;
   if (!ApplyScriptedEdit(state, spec, &error)) {
     std::fprintf(stderr, "attnlab: --bench-edit: %s\n", error.c_str());

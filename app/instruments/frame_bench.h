@@ -30,8 +30,9 @@ void PaceFrame(BenchClock::time_point frame_start);
 /// its trace was drawn counts as superseded. Ends once the last edit is drawn.
 class EditBench {
  public:
-  /// `what`: "scale" (0.1, 0.1005, ...: the projections are kept) or "x" (X[0][0] = 0.5, 0.51,
-  /// ...: every stage is recomputed).
+  /// `what`: "scale" (0.1, 0.1005, ...: the projections are kept), "x" (X[0][0] = 0.5, 0.51,
+  /// ...: X's first row of Q, K and V and every stage after them are recomputed) or "mask" (edit i
+  /// flips the mask cell of query i, key 0: that query's weights and outputs are recomputed).
   EditBench(int edits, int every, std::string what) : edits_(edits), every_(every), what_(std::move(what)) {}
 
   /// Before drawing: applies the next edit when due. Returns false if the edit was refused.

@@ -46,7 +46,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--layout-log", &o->layout_log, "a file to write"},
       {"--input-log", &o->input_log, "a file to write"},
       {"--capture-on", &o->capture_on, "a trigger file's path"},
-      {"--edit-what", &o->edit_what, "scale or x"},
+      {"--edit-what", &o->edit_what, "scale, x or mask"},
       {"--check-open", &o->check_open, "a file listing one scenario path per line"},
       {"--bench-open", &o->bench_open, "a scenario file"},
   };
@@ -60,7 +60,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
 
 bool ValidText(const char* arg, const std::string& value) {
   if (Is(arg, "--restore-autosave")) return value == "yes" || value == "no";
-  if (Is(arg, "--edit-what")) return value == "scale" || value == "x";
+  if (Is(arg, "--edit-what")) return value == "scale" || value == "x" || value == "mask";
   if (Is(arg, "--model-layer") || Is(arg, "--model-heads-off")) {
     std::string error;
     return ModelScript().Parse("text", Is(arg, "--model-layer") ? value : "", Is(arg, "--model-layer") ? "" : value,
@@ -142,9 +142,10 @@ const char* HarnessUsageText() {
          "                      FILE.png and FILE.png.json, remove FILE, keep running\n"
          "  --capture-stale     screenshot even while a large trace is computing (default: wait)\n"
          "  --trace-stats       print trace computation counters as JSON on exit\n"
-         "  --bench-edit N [--edit-every K] [--edit-what scale|x]   apply N edits, K frames\n"
-         "                      apart (default 10), of the scale (keeps the projections) or of\n"
-         "                      X[0][0] (recomputes everything); print edit-to-frame latency and\n"
+         "  --bench-edit N [--edit-every K] [--edit-what scale|x|mask]   apply N edits, K frames\n"
+         "                      apart (default 10), of the scale (keeps the projections), of\n"
+         "                      X[0][0] (its row of Q, K, V, everything after) or a mask cell\n"
+         "                      (row i, key 0 of edit i); print edit-to-frame latency and\n"
          "                      frame times as JSON\n"
          "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n"
          "  --check-open LIST   open each file in LIST (one per line) as File > Open does, print\n"

@@ -43,6 +43,10 @@ bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
     // X[0][0] as the Inputs panel's cell editor sets it (the one cell-edit path).
     const attnlab::CellEdit edit = attnlab::cell_edit_of("X", 0, 0, value);
     applied = state.document.ApplyEdit("X", [&edit](attnlab::Scenario& s) { attnlab::set_cell(s, edit); });
+  } else if (name == "mask" && !value.empty()) {
+    // Flips the explicit mask's cell (row VALUE, key 0), as a click in the Mask panel does.
+    const int row = std::atoi(value.c_str());
+    applied = state.document.ApplyEdit("mask", [row](attnlab::Scenario& s) { attnlab::toggle_mask_cell(s, row, 0); });
   } else if (name == "lesson" && value == "broken") {
     // A view.lesson the loader would refuse (no file can bring one in): the presenter's fallback.
     applied = state.document.ApplyEdit("view.lesson", [](attnlab::Scenario& s) {
@@ -50,7 +54,7 @@ bool ApplyOne(AppState& state, const std::string& spec, std::string* error) {
     });
   } else {
     *error = "--test-edit: unknown edit '" + spec +
-             "' (layout, heads=N, scale=S, x=V, lesson=broken, undo, redo)";
+             "' (layout, heads=N, scale=S, x=V, mask=ROW, lesson=broken, undo, redo)";
     return false;
   }
   if (!applied) *error = "--test-edit " + spec + " refused: " + state.document.LastEditError().message;

@@ -209,14 +209,21 @@ Matrix softmax_rows(const Matrix& logits) {
 namespace {
 
 /// One head's stages a trace already holds for a new model: what it would compute again the same.
+/// The *_rows flags: kept but for the blocks of rows that hold a changed row (Unchanged's lists).
 struct HeadKept {
   bool Q = false, K = false, V = false, scores = false, weights = false, outputs = false;
+  bool Q_rows = false, K_rows = false, V_rows = false;  ///< only X's (Z's) changed rows' blocks
+  bool weight_rows = false;  ///< scores kept, weights only for the query rows whose mask changed
+  bool output_rows = false;  ///< outputs only for those rows' blocks (weight_rows, V kept)
 };
 
 /// The stages a trace already holds, per head (an edit of one head's weights keeps the others').
 struct Unchanged {
   std::vector<HeadKept> heads;  ///< empty: none
   bool output = false;
+  bool output_rows = false;  ///< the output projection only for the blocks of `mask_rows`
+  /// When few rows changed: 1 for each changed row of X, of the keys (Z, or X), of the mask.
+  std::vector<char> x_rows, z_rows, mask_rows;
   HeadKept head(Eigen::Index h) const { return heads.empty() ? HeadKept{} : heads[std::size_t(h)]; }
   bool all(bool HeadKept::*stage) const {
     return !heads.empty() && std::all_of(heads.begin(), heads.end(), [stage](const HeadKept& k) { return k.*stage; });
@@ -245,6 +252,52 @@ bool equal(const SharedMatrix& a, const SharedMatrix& b) {
   return a == b || (a && b && equal(*a, *b));
 }
 
+/// 1 for each row in which `a` and `b` (same shapes) differ, when they differ in at most an eighth
+/// of their rows (a cell of X edited, a row of the mask toggled); otherwise empty: recompute all.
+template <typename A, typename B>
+std::vector<char> few_changed_rows(const A& a, const B& b) {
+  std::vector<char> changed;
+  if (a.rows() != b.rows() || a.cols() != b.cols() || a.size() == 0) return changed;
+  changed.assign(std::size_t(a.rows()), 0);
+  Eigen::Index count = 0;
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    if (!equal(a.row(i), b.row(i))) changed[std::size_t(i)] = 1, ++count;
+  if (count == 0 || count > a.rows() / 8) changed.clear();
+  return changed;
+}
+
+std::vector<char> few_changed_rows(const SharedMatrix& a, const SharedMatrix& b) {
+  return a && b ? few_changed_rows(*a, *b) : std::vector<char>{};
+}
+
+/// True when rows [r, r + len) hold a changed row.
+bool touched(const std::vector<char>& changed, Eigen::Index r, Eigen::Index len) {
+  return std::memchr(changed.data() + r, 1, std::size_t(len)) != nullptr;
+}
+
+/// What head h of a trace computed from `was` keeps for `m`, given what changed in the inputs.
+HeadKept head_kept(const Unchanged& u, const Model& was, const Model& m, int h, bool X, bool keys, bool rope,
+                   bool mask) {
+  const HeadWeights a = was.head(std::size_t(h)), b = m.head(std::size_t(h));
+  HeadKept k;
+  const bool W_q = rope && equal(a.W_q, b.W_q) && equal(a.b_q, b.b_q);
+  const bool W_k = rope && equal(a.W_k, b.W_k) && equal(a.b_k, b.b_k);
+  const bool W_v = equal(a.W_v, b.W_v) && equal(a.b_v, b.b_v);
+  k.Q = X && W_q;
+  k.K = keys && W_k;
+  k.V = keys && W_v;
+  k.Q_rows = !k.Q && W_q && !u.x_rows.empty();
+  k.K_rows = !k.K && W_k && !u.z_rows.empty();
+  k.V_rows = !k.V && W_v && !u.z_rows.empty();
+  k.scores = k.Q && k.K;
+  k.weights = k.scores && mask;
+  k.weight_rows = k.scores && !u.mask_rows.empty();
+  const bool off = was.is_off(std::size_t(h)) == m.is_off(std::size_t(h));
+  k.outputs = k.weights && k.V && off;
+  k.output_rows = k.weight_rows && k.V && off;
+  return k;
+}
+
 /// Compares the inputs of each stage with those `t` was computed from. Only the rows layout keeps
 /// stages (the columns layout computes in scratch matrices and transposes).
 Unchanged unchanged_stages(const Trace& t, const Model& m, Layout layout) {
@@ -261,19 +314,17 @@ Unchanged unchanged_stages(const Trace& t, const Model& m, Layout layout) {
                     (!m.rope || (positions && was->rope->style == m.rope->style && was->rope->base == m.rope->base &&
                                  was->rope->dims == m.rope->dims));
   const bool alibi = was->slopes == m.slopes && (m.slopes.empty() || positions);
-  const bool mask = was->scale == m.scale && equal(was->allowed, m.allowed) && alibi;
-  for (int h = 0; h < m.num_heads; ++h) {
-    const HeadWeights a = was->head(std::size_t(h)), b = m.head(std::size_t(h));
-    HeadKept k;
-    k.Q = X && rope && equal(a.W_q, b.W_q) && equal(a.b_q, b.b_q);
-    k.K = keys && rope && equal(a.W_k, b.W_k) && equal(a.b_k, b.b_k);
-    k.V = keys && equal(a.W_v, b.W_v) && equal(a.b_v, b.b_v);
-    k.scores = k.Q && k.K;
-    k.weights = k.scores && mask;
-    k.outputs = k.weights && k.V && was->is_off(std::size_t(h)) == m.is_off(std::size_t(h));
-    u.heads.push_back(k);
-  }
-  u.output = u.all(&HeadKept::outputs) && equal(was->W_o, m.W_o) && equal(was->b_o, m.b_o);
+  const bool allowed = equal(was->allowed, m.allowed);
+  const bool mask = was->scale == m.scale && allowed && alibi;
+  if (!X) u.x_rows = few_changed_rows(was->X, m.X);
+  if (!keys && (was->Z == nullptr) == (m.Z == nullptr)) u.z_rows = m.Z ? few_changed_rows(was->Z, m.Z) : u.x_rows;
+  if (was->scale == m.scale && !allowed && alibi) u.mask_rows = few_changed_rows(was->allowed, m.allowed);
+  for (int h = 0; h < m.num_heads; ++h) u.heads.push_back(head_kept(u, *was, m, h, X, keys, rope, mask));
+  const bool W_o = equal(was->W_o, m.W_o) && equal(was->b_o, m.b_o);
+  u.output = u.all(&HeadKept::outputs) && W_o;
+  u.output_rows = !u.output && W_o && std::all_of(u.heads.begin(), u.heads.end(), [](const HeadKept& k) {
+                    return k.outputs || k.output_rows;
+                  });
   return u;
 }
 
@@ -319,7 +370,7 @@ Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   p.blocks = (n_x + p.block - 1) / p.block;
   p.out_rows = output_rows(n_x);
   p.out_blocks = (n_x + p.out_rows - 1) / p.out_rows;
-  if (!kept.any(&HeadKept::weights)) t.nonfinite.assign(std::size_t(H * n_x), 0);
+  if (!kept.any(&HeadKept::weights) && !kept.any(&HeadKept::weight_rows)) t.nonfinite.assign(std::size_t(H * n_x), 0);
   return p;
 }
 
@@ -355,15 +406,23 @@ void project_task(Plan& p, Eigen::Index task) {
   const HeadWeights w = p.model.head(std::size_t(h));
   const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
   const HeadKept kept = p.kept.head(h);
+  // A block is kept whole, or kept but for its rows' changes (then recomputed whole: the same
+  // products as a full computation, so the same bits).
+  const auto keeps = [&](bool whole, bool but_rows, const std::vector<char>& changed) {
+    return whole || (but_rows && !touched(changed, r, len));
+  };
   const std::optional<Rope>& rope = p.model.rope;
   if (which == 0) {
-    if (!kept.Q) project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
-    if (!kept.Q && rope) positional::rotate_rows(*rope, p.Q(h), p.model.query_positions, r, len, p.Q_rot(h));
+    if (keeps(kept.Q, kept.Q_rows, p.kept.x_rows)) return;
+    project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
+    if (rope) positional::rotate_rows(*rope, p.Q(h), p.model.query_positions, r, len, p.Q_rot(h));
   } else if (which == 1) {
-    if (!kept.K) project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
-    if (!kept.K && rope) positional::rotate_rows(*rope, p.K(h), p.model.key_positions, r, len, p.K_rot(h));
+    if (!keeps(kept.K, kept.K_rows, p.kept.z_rows)) {
+      project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
+      if (rope) positional::rotate_rows(*rope, p.K(h), p.model.key_positions, r, len, p.K_rot(h));
+    }
     if (!kept.scores) p.Kt[std::size_t(h)].middleCols(r, len) = p.K_scores(h).middleRows(r, len).transpose();
-  } else if (!kept.V) {
+  } else if (!keeps(kept.V, kept.V_rows, p.kept.z_rows)) {
     project_rows(in, w.W_v, w.b_v, r, len, p.V(h));
   }
 }
@@ -373,9 +432,10 @@ void attend_task(Plan& p, Eigen::Index task) {
   thread_local Scratch scratch;  // kept between computations: same shapes, no allocation
   const Eigen::Index h = task / p.blocks, r = task % p.blocks * p.block, b = std::min(p.block, p.n_x - r);
   const HeadKept kept = p.kept.head(h);
-  if (kept.outputs) return;
+  if (kept.outputs || (kept.output_rows && !touched(p.kept.mask_rows, r, b))) return;
   const Layout layout = p.rows ? Layout::rows : Layout::columns;
-  const RowStages stages{!kept.scores, !kept.weights};
+  const bool weights_kept = kept.weights || (kept.weight_rows && !touched(p.kept.mask_rows, r, b));
+  const RowStages stages{!kept.scores, !weights_kept};
   compute_rows(p.model, std::size_t(h), p.Q_scores(h), p.Kt[std::size_t(h)], p.V(h), r, b, layout, stages,
                p.t.heads[std::size_t(h)], p.Y(h), scratch, p.t.nonfinite.data() + h * p.n_x);
   if (p.model.is_off(std::size_t(h))) p.Y(h).middleRows(r, b).setZero();  // switched off: adds nothing
@@ -392,6 +452,7 @@ void output_task(Plan& p, Eigen::Index task) {
     return;
   }
   const Eigen::Index r = (task - p.H) * p.out_rows;
+  if (p.kept.output_rows && !touched(p.kept.mask_rows, r, std::min(p.out_rows, p.n_x - r))) return;
   project_rows(p.concat(), *p.model.W_o, p.model.b_o, r, std::min(p.out_rows, p.n_x - r), p.output());
 }
 
