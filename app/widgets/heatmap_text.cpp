@@ -49,6 +49,14 @@ ValueFormat ChooseValueFormat(const ValueScan& scan, int wanted, float room, ImF
   return f;
 }
 
+FormulaLines FitFormula(ImFont* mono, const char* formula, float natural_w, float font_size) {
+  const float room = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+  FormulaLines f;
+  if (TextWidth(mono, formula) > room && room > font_size * 8.0f) f.wrap = std::max(natural_w, room);
+  f.height = std::ceil(mono->CalcTextSizeA(mono->FontSize, FLT_MAX, f.wrap, formula).y + mono->FontSize * 0.3f);
+  return f;
+}
+
 void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text) {
   const int first = dl->VtxBuffer.Size;
   // ImGui clips glyphs as it lays them out, before they are turned, so the text is laid out
