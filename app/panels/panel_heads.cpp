@@ -221,7 +221,7 @@ std::string Hint(const attnlab::Trace& trace, const AxisLabels& labels) {
 }
 
 // Lecture mode shows one head large with its numbers when the panel has room for them; a short
-// slot says, in one line whatever it costs the multiples, how to get that room.
+// slot says how to get that room, above a row of multiples.
 constexpr const char* kRoomHint = "Double-click the Heads tab for the numbers.";
 
 float LegendHeight(bool masked) {
@@ -272,11 +272,7 @@ void ShowHint(const std::string& hint) {
 // started; `badge_height` the badge's height the last time it was drawn.
 Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
                                  const AxisLabels& labels, ImVec2 avail, float top, bool computing,
-                                 float badge_height, float legend_h, bool numbers_hidden) {
-  if (numbers_hidden && !computing) {
-    ShowHint(kRoomHint);
-    return Arrange(state, trace, labels, ImGui::GetContentRegionAvail(), legend_h);
-  }
+                                 float badge_height, float legend_h) {
   const std::string hint = Hint(trace, labels);
   const float hint_h = ImGui::CalcTextSize(hint.c_str(), nullptr, false, avail.x).y +
                        ImGui::GetStyle().ItemSpacing.y * 2.0f;
@@ -388,7 +384,7 @@ Focus ArrangeFocus(AppState& state, const attnlab::Trace& trace, const AxisLabel
   const float strip_w = std::max(f.thumb.x, pager > 0 ? PagerWidth() : 0.0f);
   const ImVec2 room = right ? ImVec2(avail.x - strip_w - gap_x, height)
                             : ImVec2(avail.x, height - f.thumb.y - gap_y - pager);
-  if (f.per_page < 1 || room.x < 8.0f || room.y < 8.0f) return Focus{};
+  if (f.per_page < 1 || room.x < 8.0f || room.y < 8.0f) return f;  // no large head: no numbers
   const int h = std::clamp(state.ui.selected_head, 0, heads - 1);
   HeatmapSpec big = SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, "head 8");
   f.labels = FitCellsForValues(state, big, labels, room);
@@ -440,18 +436,18 @@ class HeadsPanel final : public PanelContents {
   float badge_height_ = 0;  // of the "Computing..." badge (trace_worker.h), last drawn
   int first_thumb_ = 0;     // the first multiple on the page shown (focus layout)
   int paged_to_ = -1;       // the selected head the page last followed
-  bool numbers_hidden_ = false;  // lecture mode without room for any head's numbers
 };
 
 // Draws the focus layout when lecture mode needs it and it prints the large head's numbers.
 bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
                            ImVec2 avail, float legend_h) {
-  numbers_hidden_ = false;
   if (!state.ui.lecture_mode) return false;
   if (MultiplesShowValues(state, trace, labels, Arrange(state, trace, labels, avail, legend_h))) return false;
-  const Focus f = ChooseFocus(state, trace, labels, avail);
-  numbers_hidden_ = !f.values;
-  if (!f.values) return false;
+  Focus f = ChooseFocus(state, trace, labels, avail);
+  // No room for any head's numbers (a short slot): a row of multiples, and how to get the room.
+  const float hint_h = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
+  if (!f.values) f = ArrangeFocus(state, trace, labels, ImVec2(avail.x, avail.y - hint_h), false);
+  if (f.per_page < 1) return false;  // not even one multiple fits: the overview as it was
   const int heads = int(trace.heads.size());
   const int selected = std::clamp(state.ui.selected_head, 0, heads - 1);
   if (selected != paged_to_) {  // a head chosen elsewhere (keys, the Pipeline): its page
@@ -460,7 +456,8 @@ bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const A
       first_thumb_ = selected / f.per_page * f.per_page;
   }
   first_thumb_ = std::clamp(first_thumb_, 0, std::max(0, heads - 1));
-  DrawLargeHead(state, trace, labels, f);
+  if (f.values) DrawLargeHead(state, trace, labels, f);
+  else ShowHint(kRoomHint);
   if (f.strip_right) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 2.0f);
   DrawStrip(state, trace, labels, f);
   return true;
@@ -547,8 +544,7 @@ void HeadsPanel::Draw(AppState& state) {
     return;
   }
   const Arrangement a =
-      ShowNoticeAndArrange(state, trace, labels, avail, top, computing, badge_height_, legend_h,
-                           numbers_hidden_);
+      ShowNoticeAndArrange(state, trace, labels, avail, top, computing, badge_height_, legend_h);
   const bool grouped = s.grouped();
   for (int h = 0; h < heads; ++h) {
     const attnlab::HeadTrace& ht = trace.heads[static_cast<std::size_t>(h)];

@@ -3,7 +3,8 @@
 # weights can be read as numbers in one gesture. A double-click on the Heads tab gives the panel
 # its column: the selected head is drawn large with its numbers beside small multiples of every
 # head (or a page of them, with arrows to the others); a click on a multiple selects its head.
-# The numbers are read back from the pixels (read_cell_values.py) and compared with the weights
+# Before it, the short slot shows all four multiples at a readable cell (6 px or more), never
+# 2-pixel dots. The numbers are read back from the pixels (read_cell_values.py) and compared with the weights
 # `attnlab-cli compute` prints, for head 1 and then head 3.
 # usage: heads_lecture.sh APP CLI PRESET.json
 . "$(dirname "$0")/gui_test.sh"
@@ -34,6 +35,13 @@ PY
 }
 start "$preset" --size 1280x800 --lecture --capture-on "$work/cap"
 capture short
+# Before the gesture, the short slot keeps every head as a multiple a class can still read.
+/usr/bin/python3 - "$work/short.png.json" <<'PY' || fail "the short Heads slot's multiples"
+import json, sys
+heads = [h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["window"].startswith("Heads")]
+print("short slot: multiples of %s px" % sorted({h["cell"] for h in heads}))
+assert len(heads) == 4 and min(h["cell"] for h in heads) >= 6
+PY
 set -- $(control "panel tab Heads")
 double_click $(centre "$1" "$2" "$3" "$4")
 move 1270 790  # no hover outline or tooltip in the captures
