@@ -467,14 +467,15 @@ void HeadsPanel::DrawLargeHead(AppState& state, const attnlab::Trace& trace,
                                const AxisLabels& labels, const Focus& f) {
   const int h = std::clamp(state.ui.selected_head, 0, int(trace.heads.size()) - 1);
   const attnlab::HeadTrace& ht = trace.heads[std::size_t(h)];
-  char title[32];
-  std::snprintf(title, sizeof title, "head %d", h + 1);
+  const attnlab::Scenario& s = state.document.GetScenario();
+  char title[40];
+  if (s.grouped()) std::snprintf(title, sizeof title, "head %d \xC2\xB7 K/V %d", h + 1, ht.kv_head + 1);
+  else std::snprintf(title, sizeof title, "head %d", h + 1);
   HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
   spec.id = "focus";
   spec.cell = f.cell;
   spec.selected = false;  // the only one this large
   ApplyLabels(spec, labels, f.labels);
-  const attnlab::Scenario& s = state.document.GetScenario();
   const bool off = std::binary_search(s.heads_off.begin(), s.heads_off.end(), h);
   spec.stale = spec.stale || off;
   ImGui::BeginGroup();
