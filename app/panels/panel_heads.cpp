@@ -430,7 +430,7 @@ class HeadsPanel final : public PanelContents {
                      const Focus& f);
   void DrawStrip(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
                  const Focus& f);
-  void Pager(int heads, int per_page);
+  void Pager(const ControlMarks& on_control, int heads, int per_page);
 
   MaskedCache masked_;
   float badge_height_ = 0;  // of the "Computing..." badge (trace_worker.h), last drawn
@@ -488,15 +488,17 @@ void HeadsPanel::DrawLargeHead(AppState& state, const attnlab::Trace& trace,
 
 // "<  >" above the multiples, when they do not all fit: the previous and the next page (their
 // titles name the heads shown).
-void HeadsPanel::Pager(int heads, int per_page) {
+void HeadsPanel::Pager(const ControlMarks& on_control, int heads, int per_page) {
   if (per_page >= heads) return;
   ImGui::BeginDisabled(first_thumb_ == 0);
   if (ImGui::ArrowButton("##heads back", ImGuiDir_Left)) first_thumb_ = std::max(0, first_thumb_ - per_page);
   ImGui::EndDisabled();
+  MarkLastItem(on_control, "heads page back");
   ImGui::SameLine();
   ImGui::BeginDisabled(first_thumb_ + per_page >= heads);
   if (ImGui::ArrowButton("##heads on", ImGuiDir_Right)) first_thumb_ += per_page;
   ImGui::EndDisabled();
+  MarkLastItem(on_control, "heads page on");
 }
 
 void HeadsPanel::DrawStrip(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
@@ -505,7 +507,7 @@ void HeadsPanel::DrawStrip(AppState& state, const attnlab::Trace& trace, const A
   const float gap_x = ImGui::GetStyle().ItemSpacing.x * 2.0f;
   const attnlab::Scenario& s = state.document.GetScenario();
   ImGui::BeginGroup();
-  Pager(heads, f.per_page);
+  Pager(state.on_control, heads, f.per_page);
   const int last = std::min(heads, first_thumb_ + f.per_page);
   for (int h = first_thumb_; h < last; ++h) {
     char title[32], id[32];

@@ -5,7 +5,8 @@
 # head (or a page of them, with arrows to the others); a click on a multiple selects its head.
 # Before it, the short slot shows all four multiples at a readable cell (6 px or more), never
 # 2-pixel dots. The numbers are read back from the pixels (read_cell_values.py) and compared with the weights
-# `attnlab-cli compute` prints, for head 1 and then head 3.
+# `attnlab-cli compute` prints, for head 1 and then head 3; at 1920x1080, where only a page of
+# multiples fits beside head 1's numbers, the arrow pages to head 4, whose numbers are read too.
 # usage: heads_lecture.sh APP CLI PRESET.json
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -62,4 +63,28 @@ move 1270 790
 capture head3
 numbers "$work/head3.png" 2
 quit_and_wait
-echo "PASS: in lecture mode at 1280x800 each head's numbers are one gesture away"
+# At 1920x1080 the Heads slot prints head 1's numbers at once, with a page of multiples: the
+# arrow beside them shows the others (head 4), a click on it selects that head.
+start "$preset" --size 1920x1080 --lecture --capture-on "$work/cap"
+move 1910 1070
+capture wide
+numbers "$work/wide.png" 0
+/usr/bin/python3 -c 'import json, sys; sys.exit(any(h["id"] == "overview/3" for h in json.load(open(sys.argv[1]))["heatmaps"]))' \
+  "$work/wide.png.json" && [ -n "$(control "heads page on")" ] || fail "no page of multiples with an arrow to the next"
+click $(centre $(control "heads page on"))
+move 1910 1070
+capture paged
+target=$(/usr/bin/python3 - "$work/paged.png.json" <<'PY'
+import json, sys
+h = next((h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"] == "overview/3"), None)
+if h:
+    print(int(h["x0"] + h["cell"] * h["cols"] / 2), int(h["y0"] + h["cell"] * h["rows"] / 2))
+PY
+)
+[ -n "$target" ] || fail "the arrow did not page to head 4's multiple"
+click $target
+move 1910 1070
+capture head4
+numbers "$work/head4.png" 3
+quit_and_wait
+echo "PASS: in lecture mode at 1280x800 each head's numbers are one gesture away, and the multiples page"
