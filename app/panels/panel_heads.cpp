@@ -115,6 +115,25 @@ LabelChoice FitCells(AppState& state, HeatmapSpec& spec, const AxisLabels& label
   return best;
 }
 
+// The large head of the focus layout (below): its numbers come first, then the most naming
+// labels that leave them room (none at all before no numbers).
+LabelChoice FitCellsForValues(AppState& state, HeatmapSpec& spec, const AxisLabels& labels,
+                              ImVec2 room) {
+  const float fs = ImGui::GetFontSize();
+  const TextWidthFn width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+  const LabelChoice choices[] = {{true, 0, true}, {true, std::round(fs * 2.5f), false},
+                                 {true, std::round(fs * 1.8f), false}, {}};
+  for (const LabelChoice& choice : choices) {
+    if (choice.label_max > 0 && !(TellsApart(ElideEach(labels.rows, choice.label_max, width)) &&
+                                  TellsApart(ElideEach(labels.cols, choice.label_max, width))))
+      continue;
+    ApplyLabels(spec, labels, choice);
+    spec.cell = LargestFittingCell(state, spec, room, CellCap());
+    if (HeatmapShowsValues(*state.heatmaps, spec)) return choice;
+  }
+  return {};
+}
+
 HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
                           const attnlab::BoolArray& allowed, const AxisLabels& labels, int head,
                           const char* title) {
@@ -200,6 +219,10 @@ std::string Hint(const attnlab::Trace& trace, const AxisLabels& labels) {
                 int(weights.rows()), int(weights.cols()), labels.row_axis, labels.col_axis);
   return hint + GroupsText(trace);
 }
+
+// Lecture mode shows one head large with its numbers when the panel has room for them; a short
+// slot says how to get that room, above a row of multiples.
+constexpr const char* kRoomHint = "Double-click the Heads tab for the numbers.";
 
 float LegendHeight(bool masked) {
   const float fs = ImGui::GetFontSize();
@@ -303,14 +326,203 @@ void HeadSwitch(AppState& state, int h, bool off, const char* title) {
   ImGui::SetCursorScreenPos(at);
 }
 
+// Lecture mode, where the multiples are too small for their numbers: the selected head large,
+// with its numbers, beside (or above) small multiples of every head that select one with a click
+// (or keys 1-9). The multiples keep a cell a picture can be read at; when they cannot all fit,
+// a page of them shows at a time, with buttons to the others.
+struct Focus {
+  bool strip_right = false;  // the multiples in a column at the right, else in a row below
+  int per_page = 0;          // multiples shown at a time (0: no room for the layout)
+  float thumb_cell = 0;
+  ImVec2 thumb;              // one multiple's whole size
+  LabelChoice labels;        // the large head's
+  float cell = 0;            // the large head's
+  bool values = false;       // the large head prints its numbers
+};
+
+// A multiple's cell: a colour a class still tells from its neighbours, no more (the large head
+// takes the room).
+float ThumbCell() { return std::max(6.0f, std::round(ImGui::GetFontSize() * 0.3f)); }
+
+HeatmapSpec Thumbnail(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels, int h,
+                      const char* title) {
+  HeatmapSpec spec = SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, title);
+  spec.labels = false;
+  spec.cell = ThumbCell();
+  return spec;
+}
+
+// "head 3" over a multiple, "h3" where that is wider than its grid.
+void ThumbTitle(char (&title)[32], int h, int cols) {
+  std::snprintf(title, sizeof title, "head %d", h + 1);
+  ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
+  if (bold->CalcTextSizeA(bold->FontSize, 1e9f, 0.0f, title).x > ThumbCell() * float(cols))
+    std::snprintf(title, sizeof title, "h%d", h + 1);
+}
+
+float PagerHeight() { return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y; }
+float PagerWidth() { return ImGui::GetFrameHeight() * 2.0f + ImGui::GetStyle().ItemSpacing.x; }
+
+// The layout with the multiples at the right or below, `avail` the room under the notice.
+Focus ArrangeFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                   ImVec2 avail, bool right) {
+  const int heads = int(trace.heads.size());
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float gap_x = style.ItemSpacing.x * 2.0f, gap_y = style.ItemSpacing.y;
+  Focus f;
+  f.strip_right = right;
+  f.thumb_cell = ThumbCell();
+  char title[32];
+  ThumbTitle(title, heads - 1, int(trace.heads.front().weights.cols()));
+  f.thumb = HeatmapSize(*state.heatmaps, Thumbnail(state, trace, labels, heads - 1, title));
+  const float height = avail.y;
+  const auto fitting = [&](float length, float along, float gap) { return int(std::floor((length + gap) / (along + gap))); };
+  f.per_page = right ? fitting(height, f.thumb.y, gap_y) : fitting(avail.x, f.thumb.x, gap_x);
+  if (f.per_page < heads)
+    f.per_page = right ? fitting(height - PagerHeight(), f.thumb.y, gap_y) : f.per_page;
+  const float pager = f.per_page < heads ? PagerHeight() : 0.0f;
+  const float strip_w = std::max(f.thumb.x, pager > 0 ? PagerWidth() : 0.0f);
+  const ImVec2 room = right ? ImVec2(avail.x - strip_w - gap_x, height)
+                            : ImVec2(avail.x, height - f.thumb.y - gap_y - pager);
+  if (f.per_page < 1 || room.x < 8.0f || room.y < 8.0f) return f;  // no large head: no numbers
+  const int h = std::clamp(state.ui.selected_head, 0, heads - 1);
+  HeatmapSpec big = SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, "head 8");
+  f.labels = FitCellsForValues(state, big, labels, room);
+  f.cell = big.cell;
+  f.values = HeatmapShowsValues(*state.heatmaps, big);
+  return f;
+}
+
+// The better of the two layouts: the one whose large head prints its numbers at the larger cell.
+Focus ChooseFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                  ImVec2 avail) {
+  const Focus right = ArrangeFocus(state, trace, labels, avail, true);
+  const Focus below = ArrangeFocus(state, trace, labels, avail, false);
+  if (right.values != below.values) return right.values ? right : below;
+  return right.cell >= below.cell ? right : below;
+}
+
+// Whether the multiples of arrangement `a` print their numbers.
+bool MultiplesShowValues(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                         const Arrangement& a) {
+  HeatmapSpec spec = SmallMultiple(state, trace.heads.front().weights, trace.allowed, labels, 0, "head 1");
+  spec.cell = a.cell;
+  ApplyLabels(spec, labels, a.labels);
+  return HeatmapShowsValues(*state.heatmaps, spec);
+}
+
+void DrawLegend(AppState& state, bool masked) {
+  ShowEditError(state.document, "Heads");
+  ImGui::Spacing();
+  HeatmapLegend(WeightsScale(state.ui.colormap),
+                std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 16.0f), masked,
+                state.ui.decimals);
+}
+
 class HeadsPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
  private:
+  bool DrawFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                 ImVec2 avail, float legend_h);
+  void DrawLargeHead(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                     const Focus& f);
+  void DrawStrip(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                 const Focus& f);
+  void Pager(const ControlMarks& on_control, int heads, int per_page);
+
   MaskedCache masked_;
   float badge_height_ = 0;  // of the "Computing..." badge (trace_worker.h), last drawn
+  int first_thumb_ = 0;     // the first multiple on the page shown (focus layout)
+  int paged_to_ = -1;       // the selected head the page last followed
 };
+
+// Draws the focus layout when lecture mode needs it and it prints the large head's numbers.
+bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                           ImVec2 avail, float legend_h) {
+  if (!state.ui.lecture_mode) return false;
+  if (MultiplesShowValues(state, trace, labels, Arrange(state, trace, labels, avail, legend_h))) return false;
+  Focus f = ChooseFocus(state, trace, labels, avail);
+  // No room for any head's numbers (a short slot): a row of multiples, and how to get the room.
+  const float hint_h = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
+  if (!f.values) f = ArrangeFocus(state, trace, labels, ImVec2(avail.x, avail.y - hint_h), false);
+  if (f.per_page < 1) return false;  // not even one multiple fits: the overview as it was
+  const int heads = int(trace.heads.size());
+  const int selected = std::clamp(state.ui.selected_head, 0, heads - 1);
+  if (selected != paged_to_) {  // a head chosen elsewhere (keys, the Pipeline): its page
+    paged_to_ = selected;
+    if (selected < first_thumb_ || selected >= first_thumb_ + f.per_page)
+      first_thumb_ = selected / f.per_page * f.per_page;
+  }
+  first_thumb_ = std::clamp(first_thumb_, 0, std::max(0, heads - 1));
+  if (f.values) DrawLargeHead(state, trace, labels, f);
+  else ShowHint(kRoomHint);
+  if (f.strip_right) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 2.0f);
+  DrawStrip(state, trace, labels, f);
+  return true;
+}
+
+void HeadsPanel::DrawLargeHead(AppState& state, const attnlab::Trace& trace,
+                               const AxisLabels& labels, const Focus& f) {
+  const int h = std::clamp(state.ui.selected_head, 0, int(trace.heads.size()) - 1);
+  const attnlab::HeadTrace& ht = trace.heads[std::size_t(h)];
+  const attnlab::Scenario& s = state.document.GetScenario();
+  char title[40];
+  if (s.grouped()) std::snprintf(title, sizeof title, "head %d \xC2\xB7 K/V %d", h + 1, ht.kv_head + 1);
+  else std::snprintf(title, sizeof title, "head %d", h + 1);
+  HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
+  spec.id = "focus";
+  spec.cell = f.cell;
+  spec.selected = false;  // the only one this large
+  ApplyLabels(spec, labels, f.labels);
+  const bool off = std::binary_search(s.heads_off.begin(), s.heads_off.end(), h);
+  spec.stale = spec.stale || off;
+  ImGui::BeginGroup();
+  HeadSwitch(state, h, off, title);
+  const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+  if (off) MarkOff(f.cell, ht.weights);
+  ImGui::EndGroup();
+  if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
+}
+
+// "<  >" above the multiples, when they do not all fit: the previous and the next page (their
+// titles name the heads shown).
+void HeadsPanel::Pager(const ControlMarks& on_control, int heads, int per_page) {
+  if (per_page >= heads) return;
+  ImGui::BeginDisabled(first_thumb_ == 0);
+  if (ImGui::ArrowButton("##heads back", ImGuiDir_Left)) first_thumb_ = std::max(0, first_thumb_ - per_page);
+  ImGui::EndDisabled();
+  MarkLastItem(on_control, "heads page back");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(first_thumb_ + per_page >= heads);
+  if (ImGui::ArrowButton("##heads on", ImGuiDir_Right)) first_thumb_ += per_page;
+  ImGui::EndDisabled();
+  MarkLastItem(on_control, "heads page on");
+}
+
+void HeadsPanel::DrawStrip(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                           const Focus& f) {
+  const int heads = int(trace.heads.size());
+  const float gap_x = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+  const attnlab::Scenario& s = state.document.GetScenario();
+  ImGui::BeginGroup();
+  Pager(state.on_control, heads, f.per_page);
+  const int last = std::min(heads, first_thumb_ + f.per_page);
+  for (int h = first_thumb_; h < last; ++h) {
+    char title[32], id[32];
+    ThumbTitle(title, h, int(trace.heads[std::size_t(h)].weights.cols()));
+    std::snprintf(id, sizeof id, "overview/%d", h);
+    HeatmapSpec spec = Thumbnail(state, trace, labels, h, title);
+    spec.id = id;
+    spec.stale = spec.stale || std::binary_search(s.heads_off.begin(), s.heads_off.end(), h);
+    if (!f.strip_right && h > first_thumb_) ImGui::SameLine(0.0f, gap_x);
+    const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+    if (r.clicked) state.ui.selected_head = h;
+    if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
+  }
+  ImGui::EndGroup();
+}
 
 }  // namespace
 
@@ -329,6 +541,11 @@ void HeadsPanel::Draw(AppState& state) {
   const float legend_h = LegendHeight(masked);
   const ImVec2 avail(ImGui::GetContentRegionAvail().x,
                      ImGui::GetContentRegionAvail().y + ImGui::GetCursorPosY() - top);
+  // The focus layout has no legend: its large head prints the numbers the colours stand for.
+  if (DrawFocus(state, trace, labels, ImGui::GetContentRegionAvail(), legend_h)) {
+    ShowEditError(state.document, "Heads");
+    return;
+  }
   const Arrangement a =
       ShowNoticeAndArrange(state, trace, labels, avail, top, computing, badge_height_, legend_h);
   const bool grouped = s.grouped();
@@ -363,10 +580,7 @@ void HeadsPanel::Draw(AppState& state) {
     if (r.clicked) state.ui.selected_head = h;
     if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
   }
-  ShowEditError(state.document, "Heads");
-  ImGui::Spacing();
-  HeatmapLegend(WeightsScale(state.ui.colormap),
-                std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), masked, state.ui.decimals);
+  DrawLegend(state, masked);
 }
 
 std::unique_ptr<PanelContents> Make() { return std::make_unique<HeadsPanel>(); }

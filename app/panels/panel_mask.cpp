@@ -47,6 +47,18 @@ std::string Summary(const attnlab::Scenario& s) {
   return out;
 }
 
+// On the same line when an item `width` wide still fits there, else on the next: a narrow panel
+// wraps its controls rather than cutting the last ones ("Cle", no Bake).
+void SameLineIfFits(float width) {
+  ImGui::SameLine();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+}
+
+float ButtonWidth(const char* label) {
+  return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+}
+
 // A sliding window: only keys fewer than w positions away (Mistral's, with causal beside it).
 void WindowControl(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
@@ -59,7 +71,7 @@ void WindowControl(AppState& state) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Sliding window: query i may attend key j only when |p_i \xE2\x88\x92 c_j| < w");
   if (!on) return;
-  ImGui::SameLine();
+  SameLineIfFits(ImGui::GetFontSize() * 5.0f);
   int w = s.mask.window;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
   if (ImGui::InputInt("##window", &w, 1, 1) && w >= 1 && w != s.mask.window)
@@ -75,18 +87,20 @@ void CausalAndButtons(AppState& state) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Query i may attend key j only when j \xE2\x89\xA4 i (by position)");
   ImGui::SameLine();
   WindowControl(state);
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Clear"));
   ImGui::BeginDisabled(s.mask.empty());
   if (ImGui::Button("Clear"))
     state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) { attnlab::clear_mask(e); });
   ImGui::EndDisabled();
+  MarkLastItem(state.on_control, "mask clear");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Clear the mask: no causal, no padding, no custom cells");
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Bake"));
   // Causal and padding folded into custom cells, so every cell becomes clickable.
   ImGui::BeginDisabled(!s.mask.causal && s.mask.padding.empty());
   if (ImGui::Button("Bake")) state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) { attnlab::bake_mask(e); });
   ImGui::EndDisabled();
+  MarkLastItem(state.on_control, "mask bake");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Bake causal and padding into custom cells you can click one by one");
 }

@@ -173,6 +173,29 @@ void PlayButtons(AppState& state, SweepState& sweep) {
   }
 }
 
+// Which line is which head: a short stroke in each head's colour and its name, wrapping to the
+// panel's width.
+void HeadLegend(AppState& state, int heads) {
+  const float fs = ImGui::GetFontSize();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (int h = 0; h < heads; ++h) {
+    char name[16];
+    std::snprintf(name, sizeof name, "head %d", h + 1);
+    const float width = fs * 1.6f + ImGui::CalcTextSize(name).x;
+    if (h > 0) {
+      ImGui::SameLine(0.0f, fs);
+      if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+    }
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = std::floor(p.y + ImGui::GetTextLineHeight() * 0.5f);
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, y), ImVec2(p.x + fs * 1.2f, y), HeadColor(h),
+                                        std::max(2.0f, fs * 0.12f));
+    ImGui::SetCursorScreenPos(ImVec2(p.x + fs * 1.6f, p.y));
+    ImGui::TextUnformatted(name);
+    MarkLastItem(state.on_control, ("sweep legend " + std::string(name)).c_str());
+  }
+}
+
 // Mean entropy of each head (nats) against the swept value, or against T = 1/scale.
 void EntropyPlot(AppState& state, const SweepPlayer& player) {
   const auto& samples = player.Samples();
@@ -191,10 +214,11 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
   // The ceiling: uniform weights over all n keys have entropy ln n.
   const double uniform = std::log(double(std::max(1, state.document.GetScenario().n_z())));
   y1 = std::max(y1, uniform);
-  ImGui::Text("Mean entropy of each head's weights (nats) against %s", axis.c_str());
+  ImGui::TextWrapped("Mean entropy of each head's weights (nats) against %s", axis.c_str());
   const float fs = ImGui::GetFontSize();
-  // As tall as the panel has room for (a short Details slot still shows the whole plot), 5 to 9 lines.
-  const float room = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.5f;
+  // As tall as the panel has room for below it the legend and the note (a short Details slot still
+  // shows the whole plot), 5 to 9 lines.
+  const float room = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 3.5f;
   const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, fs * 8.0f), std::clamp(room, fs * 5.0f, fs * 9.0f));
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##entropy plot", size);
@@ -226,6 +250,7 @@ void EntropyPlot(AppState& state, const SweepPlayer& player) {
   dl->AddText(ImVec2(left, bottom + fs * 0.2f), ink, buf);
   std::snprintf(buf, sizeof buf, "%.3g", x1);
   dl->AddText(ImVec2(right - ImGui::CalcTextSize(buf).x, bottom + fs * 0.2f), ink, buf);
+  HeadLegend(state, int(heads));
   DimTextWrapped(temperature ? "Small T (a large scale) sharpens each head's weights (entropy near 0); large T "
                     "flattens them towards uniform (entropy ln n)."
                   : "Each line is one head, in its colour.");

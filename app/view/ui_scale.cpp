@@ -12,8 +12,13 @@ float FitLectureScale(float height) {
   return std::clamp(std::round(height / lines_per_scale * 4.0f) / 4.0f, 1.25f, 2.5f);
 }
 
+namespace {
+// Presenting is lecturing: the class reads the stage, so it gets lecture mode's sizes too.
+bool LectureSizes(const UiState& ui) { return ui.lecture_mode || ui.presenting; }
+}  // namespace
+
 float UiScale(const UiState& ui, float height) {
-  if (!ui.lecture_mode) return ui.zoom;
+  if (!LectureSizes(ui)) return ui.zoom;
   return ui.lecture_scale > 0 ? ui.lecture_scale : FitLectureScale(height);
 }
 
@@ -29,9 +34,9 @@ float StepZoom(float current, int direction) {
 }
 
 void Zoom(UiState& ui, float height, int direction) {
-  float& target = ui.lecture_mode ? ui.lecture_scale : ui.zoom;
+  float& target = LectureSizes(ui) ? ui.lecture_scale : ui.zoom;
   if (direction == 0)
-    target = ui.lecture_mode ? 0.0f : 1.0f;
+    target = LectureSizes(ui) ? 0.0f : 1.0f;
   else
     target = StepZoom(UiScale(ui, height), direction);
 }

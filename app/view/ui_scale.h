@@ -1,5 +1,6 @@
 #pragma once
-/// The window's UI scale (GUI-free): the user's zoom, or in lecture mode the lecture scale, which
+/// The window's UI scale (GUI-free): the user's zoom, or in lecture mode (and while presenting,
+/// which is lecturing) the lecture scale, which
 /// by default fits the window's height so that a 1280x800 projector and a 4K screen both show a
 /// readable, complete window.
 namespace attnlab::app {
@@ -20,7 +21,7 @@ float UiScale(const UiState& ui, float height);
 float StepZoom(float current, int direction);
 
 /// Ctrl+= / Ctrl+- / Ctrl+wheel (`direction` +1 or -1) and Ctrl+0 (`direction` 0): the zoom out of
-/// lecture mode, the lecture scale in it (0 there means: fit the window again).
+/// lecture mode, the lecture scale in it or while presenting (0 there means: fit the window again).
 void Zoom(UiState& ui, float height, int direction);
 
 }  // namespace attnlab::app

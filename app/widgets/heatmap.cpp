@@ -40,6 +40,7 @@ struct Geometry {
   bool show_values = false;
   float value_px = 0;           // the values' text size (ValueTextSize); 0: not written
   bool formula_inline = false;  // formula on the title line (when it fits)
+  FormulaLines formula;         // its own line, when not on the title's (wrapped if need be)
   float gap = 0;
   bool texture = false;
   TexelGrid texels;             // texture only: one texel per cell, or pooled blocks
@@ -106,10 +107,11 @@ void ComputeTitleGeometry(const HeatmapSpec& spec, float natural_w, Geometry& g)
   const float title_w = TitleWidth(spec), formula_w = FormulaWidth(spec);
   g.formula_inline = spec.title && spec.formula && title_w + fs + formula_w <= natural_w;
   if (spec.title) g.title_h += std::ceil(fs * 1.25f);
-  if (spec.formula && !g.formula_inline) g.title_h += std::ceil(MonoFont()->FontSize * 1.3f);
+  if (spec.formula && !g.formula_inline) g.formula = FitFormula(MonoFont(), spec.formula, natural_w, fs);
+  g.title_h += g.formula.height;
   if (g.title_h > 0) g.title_h += std::floor(fs * 0.25f);
-  const float heading_w =
-      g.formula_inline ? title_w + fs + formula_w : std::max(title_w, formula_w);
+  const float heading_w = g.formula_inline ? title_w + fs + formula_w
+                                           : std::max(title_w, g.formula.wrap > 0 ? g.formula.wrap : formula_w);
   g.size.x = std::max(natural_w, heading_w);
 }
 
@@ -239,7 +241,7 @@ void DrawTitle(ImDrawList* dl, ImVec2 pos, const HeatmapSpec& spec, const Geomet
   }
   if (spec.formula)
     dl->AddText(mono, mono->FontSize, ImVec2(pos.x, y),
-                ImGui::ColorConvertFloat4ToU32(DimTextColor()), spec.formula);
+                ImGui::ColorConvertFloat4ToU32(DimTextColor()), spec.formula, nullptr, g.formula.wrap);
 }
 
 bool HasBandLabels(const HeatmapSpec& spec) {
@@ -249,7 +251,6 @@ bool HasBandLabels(const HeatmapSpec& spec) {
 // The heads' names centred over their bands of columns, never touching: "head 2" where every
 // band has room for it, else "h2", and where even that would run into the last one shown, none
 // (hovering the header names each band).
-// The heads' names over their bands of columns (concat, W_o), where the headers are.
 std::vector<HeatmapPlacement::Label> BandLabels(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   if (!HasBandLabels(spec)) return {};
   const GridPlace place{grid, int(spec.values->rows()), int(spec.values->cols()), spec.cell, g.gap,

@@ -49,12 +49,26 @@ ValueFormat ChooseValueFormat(const ValueScan& scan, int wanted, float room, ImF
   return f;
 }
 
+FormulaLines FitFormula(ImFont* mono, const char* formula, float natural_w, float font_size) {
+  const float room = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+  FormulaLines f;
+  if (TextWidth(mono, formula) > room && room > font_size * 8.0f) f.wrap = std::max(natural_w, room);
+  f.height = std::ceil(mono->CalcTextSizeA(mono->FontSize, FLT_MAX, f.wrap, formula).y + mono->FontSize * 0.3f);
+  return f;
+}
+
 void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text) {
   const int first = dl->VtxBuffer.Size;
-  // ImGui drops glyphs outside the clip rectangle as it lays them out, before they are turned:
-  // a label near the window's right edge would lose its end. Turned, it stays in the widget.
+  // ImGui clips glyphs as it lays them out, before they are turned, so the text is laid out
+  // unclipped and cut to the window's clip rectangle seen from the turned frame: the rectangle
+  // (x0, y0, x1, y1) turned back is (b.x + b.y - y1, b.y - b.x + x0, b.x + b.y - y0, b.y - b.x + x1).
+  // Turned, every glyph lands inside the window's clip rectangle (never over its tab bar).
+  const ImVec2 lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
+  const ImVec2 b = bottom_left;
+  const ImVec4 unturned(b.x + b.y - hi.y, b.y - b.x + lo.x, b.x + b.y - lo.y, b.y - b.x + hi.x);
   dl->PushClipRectFullScreen();
-  dl->AddText(bottom_left, color, text);
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), bottom_left, color, text, nullptr, 0.0f,
+              &unturned);
   dl->PopClipRect();
   for (int i = first; i < dl->VtxBuffer.Size; ++i) {
     ImVec2& p = dl->VtxBuffer[i].pos;

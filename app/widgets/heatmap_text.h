@@ -27,6 +27,14 @@ float ValueRoom(float cell);
 /// in narrow cells); 0 when even that does not fit.
 float ValueTextSize(float text_width, float cell, ImFont* mono);
 
+/// A formula on its own line under a heatmap's title: `wrap`, the width it wraps at (0: one line;
+/// a formula wider than the current window, RoPE's at 1280x800, wraps at the window's content
+/// width, at least the grid's `natural_w`, rather than running past its edge), and its height.
+struct FormulaLines {
+  float wrap = 0, height = 0;
+};
+FormulaLines FitFormula(ImFont* mono, const char* formula, float natural_w, float font_size);
+
 /// Draws text turned a quarter turn counter-clockwise (reading bottom to top); `bottom_left` is
 /// where the first character starts.
 void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text);

@@ -3,10 +3,20 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <string>
 
 #include "widgets/theme.h"
 
 namespace attnlab::app {
+namespace {
+
+void WrappedIn(const ImVec4& color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
 
 // RoPE's turn of one coordinate pair: the pair before (dim) and after (accent) on a circle of its
 // length, the arc between them the angle p theta.
@@ -31,13 +41,14 @@ void TurnDiagram(const RopeTurn& t, int decimals) {
   ImGui::Dummy(ImVec2(side, side));
   ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::Text("pair (%d, %d)", t.first, t.second);
-  ImGui::TextColored(DimTextColor(), "before (%s, %s)", Num(t.x, decimals).c_str(), Num(t.y, decimals).c_str());
+  // Wrapped at the window's edge: beside the diagram a narrow Inspector has little room left.
+  ImGui::TextWrapped("pair (%d, %d)", t.first, t.second);
+  WrappedIn(DimTextColor(), "before (" + Num(t.x, decimals) + ", " + Num(t.y, decimals) + ")");
   const double x1 = t.x * std::cos(t.angle) - t.y * std::sin(t.angle), y1 = t.y * std::cos(t.angle) + t.x * std::sin(t.angle);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(accent), "after (%s, %s)", Num(x1, decimals).c_str(), Num(y1, decimals).c_str());
+  WrappedIn(ImGui::ColorConvertU32ToFloat4(accent), "after (" + Num(x1, decimals) + ", " + Num(y1, decimals) + ")");
   const double degrees = std::fmod(t.angle * 180.0 / M_PI, 360.0);
-  ImGui::Text("turned by %s rad (%s\xC2\xB0 past whole turns)", Num(t.angle, decimals).c_str(), Num(degrees, 0).c_str());
-  ImGui::TextColored(DimTextColor(), "same length: %s", Num(std::hypot(t.x, t.y), decimals).c_str());
+  ImGui::TextWrapped("turned by %s rad (%s\xC2\xB0 past whole turns)", Num(t.angle, decimals).c_str(), Num(degrees, 0).c_str());
+  WrappedIn(DimTextColor(), "same length: " + Num(std::hypot(t.x, t.y), decimals));
   ImGui::EndGroup();
 }
 

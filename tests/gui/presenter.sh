@@ -3,7 +3,8 @@
 # through every step to the end (and no further); each step's screenshot (F12) has the colormap
 # colour of the core's value in every cell the presenter drew (attnlab_gui_presenter_check); a
 # predict step shows only "?" cells until R, which reveals them where they are; Left and Home go
-# back; Esc leaves, the arrangement whole again. The Inputs are in front beside the lesson.
+# back; Esc leaves, the arrangement whole again. The Inputs are in front beside the lesson. The
+# presenter draws at lecture mode's sizes (lecture mode off), and leaving it gives the normal back.
 # usage: presenter.sh APP CHECKER PRESET.json SIZE
 . "$(dirname "$0")/gui_test.sh"
 checker=$2
@@ -32,6 +33,9 @@ start "$preset" --size "$size" --layout-log "$log"
 move 5 "$((${size#*x} - 5))"
 press p
 wait_for "$wait_limit" is 'd["presenting"]' True || fail "P did not start the presenter"
+# Presenting is lecturing: the class reads the stage at lecture mode's sizes, lecture mode or not.
+wait_for "$wait_limit" is 'd["font_size"] >= 20 and not d["lecture"]' True ||
+  fail "the presenter kept the normal font out of lecture mode"
 python3 "$(dirname "$0")/check_arrangement.py" "$log" --presenting 1 --has Presenter --has Inputs ||
   fail "the presenter's arrangement is not whole"
 wait_for "$wait_limit" is 'any(w["front"] == "Inputs" for w in d["windows"])' True ||
@@ -68,6 +72,7 @@ press Home
 wait_for "$wait_limit" is 'd["presenter_step"]' 0 || fail "Home did not go to the first step"
 press Escape
 wait_for "$wait_limit" is 'd["presenting"]' False || fail "Esc did not leave the presenter"
+wait_for "$wait_limit" is 'd["font_size"] < 17' True || fail "leaving the presenter kept its lecture sizes"
 python3 "$(dirname "$0")/check_arrangement.py" "$log" --presenting 0 --has Pipeline || fail "not whole after Esc"
 echo "ok: Left, Home and Esc"
 quit_and_wait

@@ -46,6 +46,19 @@ capture sweep_panel
 click $(centre $(control "sweep play"))
 sleep 1.2
 pause_and_check "first pause"
+# The entropy plot names its lines: a legend entry per head, inside the panel.
+/usr/bin/python3 - "$work/shot1.png.json" <<'PY' || fail "the entropy plot's head legend"
+import json, sys
+d = json.load(open(sys.argv[1]))
+heads = len([h for h in d["heatmaps"] if h["id"].startswith("overview/")])
+boxes = {w["name"]: w["box"] for w in d["window_arrangement"]["windows"]}
+legend = [c for c in d["controls"] if c["id"].startswith("sweep legend head ")]
+assert heads > 1 and [c["id"][13:] for c in legend] == ["head %d" % (h + 1) for h in range(heads)], legend
+for c in legend:
+    box = boxes[c["window"].split("/")[0]]
+    assert box[0] <= c["rect"][0] and c["rect"][2] <= box[0] + box[2], (c, box)
+print("entropy plot legend: %d heads" % heads)
+PY
 click $(centre $(control "sweep play"))  # Resume
 sleep 0.9
 pause_and_check "second pause"

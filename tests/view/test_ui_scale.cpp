@@ -38,6 +38,19 @@ TEST(UiScale, ZoomOutOfLectureModeLectureScaleInIt) {
   EXPECT_EQ(UiScale(ui, 800), 1.0f);
 }
 
+TEST(UiScale, PresentingUsesLectureSizes) {
+  UiState ui;
+  ui.zoom = 1.1f;
+  ui.presenting = true;  // out of lecture mode: the stage still gets the lecture scale
+  EXPECT_EQ(UiScale(ui, 800), 1.5f);
+  EXPECT_EQ(UiScale(ui, 1080), 2.0f);
+  Zoom(ui, 1080, +1);  // the presenter's zoom is the lecture scale's
+  EXPECT_EQ(ui.lecture_scale, 2.5f);
+  EXPECT_EQ(ui.zoom, 1.1f);
+  ui.presenting = false;  // back to the user's own zoom
+  EXPECT_EQ(UiScale(ui, 1080), 1.1f);
+}
+
 TEST(UiScale, StepsStopAtTheEnds) {
   EXPECT_EQ(StepZoom(3.0f, +1), 3.0f);
   EXPECT_EQ(StepZoom(0.75f, -1), 0.75f);
