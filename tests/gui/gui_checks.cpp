@@ -1,7 +1,7 @@
 // The window tests' checkers as one program, run by the name it is called by: the build links
 // attnlab_gui_checks once and makes a link to it for each checker (attnlab_gui_pixel_check,
 // attnlab_gui_probe, ...), so the scripts and tests call each checker as a program of its own while
-// the suite compiles and links what the checkers share (core, JSON, stb, X11) once, not 13 times.
+// the suite compiles and links what the checkers share (core, JSON, stb, X11) once, not once per checker.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -19,6 +19,7 @@ namespace gui_pooled_check { int Main(int argc, char** argv); }
 namespace gui_precision_check { int Main(int argc, char** argv); }
 namespace gui_presenter_check { int Main(int argc, char** argv); }
 namespace gui_probe { int Main(int argc, char** argv); }
+namespace gui_tiles_check { int Main(int argc, char** argv); }
 namespace gui_worker_check { int Main(int argc, char** argv); }
 // clang-format on
 
@@ -42,6 +43,7 @@ const Checker kCheckers[] = {
     {"attnlab_gui_precision_check", gui_precision_check::Main},
     {"attnlab_gui_presenter_check", gui_presenter_check::Main},
     {"attnlab_gui_probe", gui_probe::Main},
+    {"attnlab_gui_tiles_check", gui_tiles_check::Main},
     {"attnlab_gui_worker_check", gui_worker_check::Main},
 };
 

@@ -11,6 +11,8 @@
 #include "attnlab/colormap.h"
 #include "gui_check_support.h"
 
+namespace gui_tiles_check {
+
 namespace {
 
 using gui_check::Image;
@@ -109,7 +111,7 @@ int CheckCells(const Image& img, const json& dump, const std::string& id, const 
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc != 4) {
     std::fprintf(stderr, "usage: %s CAPTURE.png RUN.json STEP\n", argv[0]);
     return 2;
@@ -129,3 +131,5 @@ int main(int argc, char** argv) {
   std::printf(failures ? "FAIL: %d mismatches\n" : "PASS\n", failures);
   return failures ? 1 : 0;
 }
+
+}  // namespace gui_tiles_check
