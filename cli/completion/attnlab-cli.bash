@@ -22,7 +22,7 @@ _attnlab_cli() {
     prev=${COMP_WORDS[cword - 2]}
   fi
   COMPREPLY=()
-  local commands="compute validate bench export compare sensitivity model"
+  local commands="compute validate bench export compare sensitivity model decode"
   if ((cword == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help --help-all --version" -- "$cur")
     return
@@ -36,6 +36,7 @@ _attnlab_cli() {
     compare) options="--format" ;;
     sensitivity) options="--of" ;;
     model) options="--text --ids --attention --layer --out --heads-off --top" ;;
+    decode) options="--prefill --format --precision" ;;
     *) return ;;
   esac
   case $prev in
@@ -60,7 +61,7 @@ _attnlab_cli() {
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       fi
       return ;;
-    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top)
+    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top | --prefill)
       return ;;  # a value to type
   esac
   if [[ $cur == -* ]]; then
