@@ -22,6 +22,7 @@
 ///                     ui.decimals; Model and Next token also models
 ///   Inspector         ui.hover.Shown(), ui.pinned (which it sets), ui.decimals, reference
 ///   Sweep             the sweep player (sweep), ui.colormap, session
+///   Decode            ui.selected_head, ui.colormap, ui.decimals; sets ui.playing while it plays
 ///   Presenter         ui.presenter_step, ui.presenter_revealed, ui.selected_head, ui.decimals
 /// Panels read the hover of the last whole frame and take requests as they are made, so none of
 /// this depends on the order they draw in. The one exception is an edit: the panels drawn after

@@ -248,7 +248,7 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   if (WindowTitle(state) != w.title) w.platform.SetTitle(w.title = WindowTitle(state));
   // An edit made during this frame is drawn in the next one: ask for it even when idle.
   if (state.document.Version() != version_before || state.document.TraceVersion() != trace_before ||
-      w.heatmaps.WorkDeferred() || w.session.Busy() || state.sweep.Playing() ||  // "Opening..." is drawn until the file is in
+      w.heatmaps.WorkDeferred() || w.session.Busy() || state.sweep.Playing() || std::exchange(state.ui.playing, false) ||  // "Opening..." is drawn until the file is in
       w.models.Busy())  // "Loading gpt2..." moves, the grid and the next token follow the text
     w.platform.RequestFrames(2);
   if (hooks.Done(frame)) return false;

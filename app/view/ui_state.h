@@ -42,6 +42,9 @@ struct UiState {
                                              ///< kMinDecimals to kMaxDecimals
   bool lecture_mode = false;
   float lecture_scale = 0.0f;    ///< 0: fit the window's height (FitLectureScale)
+  /// A panel plays an animation (the Decode timeline): the frame loop draws on. Set by that
+  /// panel every frame it plays; the frame loop clears it after reading it.
+  bool playing = false;
   bool presenting = false;       ///< presenter mode: the lesson's steps instead of the Pipeline
   int presenter_step = 0;        ///< 0-based; the presenter clamps it to the lesson
   bool presenter_revealed = false;  ///< the current step's prediction was revealed (R)
