@@ -92,8 +92,7 @@ void CausalAndButtons(AppState& state) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Query i may attend key j only when j \xE2\x89\xA4 i (by position)");
   ImGui::SameLine();
   WindowControl(state);
-  ImGui::SameLine();
-  SinksControl(state);
+  SinksControl(state);  // a line of its own: beside causal and the window it is cut off at 1280 px
   ImGui::SameLine();
   ImGui::BeginDisabled(s.mask.empty());
   if (ImGui::Button("Clear"))
