@@ -49,5 +49,6 @@ Run add_compare(CLI::App& program);
 Run add_sensitivity(CLI::App& program);
 Run add_model(CLI::App& program);
 Run add_flash(CLI::App& program);
+Run add_decode(CLI::App& program);
 
 }  // namespace attnlab::cli

@@ -145,6 +145,13 @@ def reference(spec):
         allowed &= gap >= 0
     if isinstance(mask, dict) and "window" in mask:
         allowed &= np.abs(gap) < mask["window"]
+    if isinstance(mask, dict) and "cells" in mask:
+        allowed &= np.asarray(mask["cells"]).astype(bool)   # n_x by n_z, rows convention
+    if isinstance(mask, dict) and mask.get("sinks", 0) > 0:
+        # StreamingLLM's sinks: keys j < s visible wherever causal allows, whatever window and cells say
+        causal_ok = gap >= 0 if mask.get("causal") else np.ones_like(gap, dtype=bool)
+        s = mask["sinks"]
+        allowed[:, :s] = causal_ok[:, :s]
     if isinstance(mask, dict) and "padding" in mask:
         allowed[:, mask["padding"]] = False
     alibi = spec.get("alibi")
@@ -237,6 +244,8 @@ def scenario_json(spec, layout, title):
                          for g in spec["kv_heads"]]
     if "mask" in spec:
         s["mask"] = spec["mask"]
+        if isinstance(spec["mask"], dict) and "cells" in spec["mask"]:
+            s["mask"] = dict(spec["mask"], cells=base.intmat(spec["mask"]["cells"], layout))
     return s
 
 
@@ -381,6 +390,33 @@ def _(rng):
             "positions": [100, 101, 102, 103, 104, 105], "rope": {}, "alibi": [0.3, 0.2, 0.1, 0.0],
             "mask": {"causal": True, "window": 2}, "scale": 0.8}, \
         "MQA with full matrices, RoPE at positions 100.., given slopes, window 2, a scale of 0.8"
+
+
+@case("sinks2_window3_causal_8_tokens")
+def _(rng):
+    n, d = 8, 4
+    return {"X": base.rnd(rng, n, d), "W_q": weights(rng, d, 4), "W_k": weights(rng, d, 4),
+            "mask": {"causal": True, "window": 3, "sinks": 2}}, \
+        "StreamingLLM: 2 attention sinks beside a causal window of 3, 8 tokens"
+
+
+@case("sinks_cells_gqa_rope")
+def _(rng):
+    n, d = 6, 8
+    cells = (rng.random((n, n)) < 0.5).astype(int)
+    cells[:, 0] = 0  # every cell of the sink off: the sink shows through anyway
+    return {"X": base.rnd(rng, n, d), "num_heads": 4, "num_kv_heads": 2, "W_q": weights(rng, d, 8),
+            "W_k": weights(rng, d, 4), "W_v": weights(rng, d, 4), "rope": {}, "alibi": True,
+            "mask": {"causal": True, "window": 2, "sinks": 1, "cells": cells}}, \
+        "A sink over cells that turn it off, a window of 2, causal, GQA, RoPE and ALiBi"
+
+
+@case("sinks_padding_no_causal")
+def _(rng):
+    n, d = 5, 4
+    return {"X": base.rnd(rng, n, d), "num_heads": 2, "W_q": weights(rng, d, 4), "W_k": weights(rng, d, 4),
+            "W_v": weights(rng, d, 4), "mask": {"causal": False, "window": 1, "sinks": 3, "padding": [1]}}, \
+        "Sinks without causal: keys 0 and 2 visible to every query, padded key 1 stays masked, window 1"
 
 
 def invariants(rng):

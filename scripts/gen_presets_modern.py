@@ -32,7 +32,7 @@ def draw(seed, rows, cols, scale=0.6):
 
 def spec_of(p):
     """The preset as the reference reads it: matrices as arrays."""
-    s = {k: (np.array(v, dtype=float) if k in ("X", "Z", "W_q", "W_k", "W_v", "W_o") else v) for k, v in p.items()}
+    s = {k: (np.array(v, dtype=float) if k in ("X", "Z", "W_q", "W_k", "W_v", "W_o", "b_q", "b_k", "b_v", "b_o") else v) for k, v in p.items()}
     if "heads" in p:
         s["heads"] = [{k: np.array(v, dtype=float) for k, v in h.items()} for h in p["heads"]]
     return s
@@ -260,9 +260,95 @@ def preset_rope_relative():
     return "modern-rope-relative-positions.json", p
 
 
+def decode_cache(spec, prefill):
+    """The KV cache a decoder holds after each step t = P .. n - 1 (docs/FORMAT.md): the keys j <= t
+    that query t or a later one may still attend, from the NumPy reference's weights' mask."""
+    allowed = np.isfinite(reference(spec)["heads"][0]["masked"])
+    n = allowed.shape[0]
+    return [[j for j in range(t + 1) if allowed[t:, j].any()] for t in range(prefill, n)]
+
+
+def preset_kv_cache():
+    tokens = ["<s>", "Once", "upon", "a", "time", "there", "was", "a", "tiny", "robot", "who", "dreamed"]
+    d, H, G, dk = 8, 4, 2, 2
+    p = {"format": "attnlab/1",
+         "title": "KV cache with a sliding window and sinks: prefill 3, decode to 12",
+         "layout": "rows", "tokens": tokens,
+         "X": draw(170, 12, d).tolist(), "num_heads": H, "num_kv_heads": G,
+         "W_q": draw(171, d, H * dk).tolist(), "W_k": draw(172, d, G * dk).tolist(),
+         "W_v": draw(173, d, G * dk).tolist(), "W_o": draw(174, H * dk, d, 0.4).tolist(),
+         "mask": {"causal": True, "window": 4, "sinks": 2}, "rope": {"style": "half", "base": 10000}}
+    caches = decode_cache(spec_of(p), 3)
+    assert caches[0] == [0, 1, 2, 3] and caches[-1] == [0, 1, 8, 9, 10, 11], caches
+    assert max(len(c) for c in caches) == 6  # the window's 4 and the 2 sinks
+    p["notes"] = (
+        "How a model generating text computes attention: the KV cache, token by token (open the Decode tab "
+        "beside the Pipeline).\n\n"
+        "Prefill: the first 3 tokens are computed at once, like any attention. Then each new token is decoded "
+        "alone: its query, key and value are computed (the key turned once by RoPE, at its own position), the "
+        "key and value are appended to the cache, and the new query attends over what the cache holds. The row "
+        "it produces is exactly row t of the full causal computation: the Decode view says so, with the "
+        "difference.\n\n"
+        "The cache: 4 query heads share 2 key/value heads (grouped-query attention), so there are two K and two "
+        "V caches, each 2 numbers a token. A sliding window of 4 lets each query see only its 4 most recent "
+        "tokens, so the cache evicts a key as soon as no later query can see it: watch the greyed columns. But "
+        "the first 2 tokens are attention sinks (StreamingLLM, Xiao et al. 2024): they stay visible to every "
+        "query and stay in the cache, so it never holds more than 4 + 2 = 6 tokens, however long the text.\n\n"
+        "Try: step with the arrow keys (hover the Decode view) or press Play; set sinks to 0 in the Mask panel "
+        "(the cache becomes Mistral's rolling buffer of 4) or the window off (the cache grows with every token); "
+        "set K/V heads to 4 or 1 and read the cache-size line: MHA, GQA and MQA side by side.")
+    p["view"] = dict(lesson("The KV cache, token by token", [
+        step("inputs", "Twelve tokens. The first 3 are prefilled at once; then one token at a time."),
+        step("masked", "Causal, a window of 4 and 2 sinks: which keys may 'dreamed' see?", head=0, predict=True,
+             highlight=[[11, 0], [11, 1], [11, 8], [11, 9], [11, 10], [11, 11]]),
+        step("weights", "Each row spreads its attention over the sinks and its window: the 6 keys its cache holds.",
+             head=0),
+        step("K", "The keys of K/V head 1: what the cache stores, 2 numbers a token.", head=0)]),
+        decode={"prefill": 3})
+    return "modern-kv-cache-window-sinks.json", p
+
+
+def preset_sink_head():
+    tokens = ["<s>", "the", "old", "lighthouse", "keeper", "watched", "the", "grey", "sea", "roll"]
+    n, d = len(tokens), 4
+    X = draw(180, n, d, 0.5)
+    X[0] = [3.0, 0.0, 0.0, 0.0]  # the first token, like a BOS, stands apart
+    X[1:, 0] = 0.0
+    W_q, W_k = draw(181, d, 4), draw(182, d, 4)
+    W_q[:, 0:2], W_k[:, 0:2] = 0.0, 0.0
+    W_k[0, 0] = 2.0  # head 1 reads the first token's own direction: its key stands out
+    W_k[0, 2:] = 0.0  # head 2 does not: its key of '<s>' is 0
+    p = {"format": "attnlab/1",
+         "title": "A sink head next to a window head",
+         "layout": "rows", "tokens": tokens,
+         "X": X.tolist(), "num_heads": 2,
+         "W_q": W_q.tolist(), "W_k": W_k.tolist(), "W_v": draw(183, d, 4).tolist(),
+         "b_q": [2.0, 0.0, 0.0, 0.0],
+         "mask": {"causal": True, "window": 3, "sinks": 1}}
+    t = reference(spec_of(p))
+    first = [float(np.mean(h["weights"][3:, 0])) for h in t["heads"]]  # queries the window alone hides it from
+    assert first[0] > 0.9 and first[1] < 0.35, first
+    p["notes"] = (
+        "Two heads under the same mask (causal, a window of 3, 1 sink), doing different things. Head 1 is a sink "
+        "head: almost all of every query's attention goes to the first token, '<s>', whatever the query. Head 2 "
+        "reads its window, the 3 most recent tokens.\n\n"
+        "Why models do this: softmax must put its weight somewhere, even when a head has nothing to add. Trained "
+        "models park that weight on the first token (Xiao et al. 2024 call it an attention sink), which is why "
+        "a sliding-window cache that evicts the first token breaks them, and why StreamingLLM keeps it.\n\n"
+        "What to look at: Head stats, measure 'weight on the first key': head 1 near 1, head 2 near 0. In the "
+        "Heads panel, head 1's weights are one bright column. Try: set sinks to 0 in the Mask panel: from "
+        "query 3 on, head 1 can no longer see '<s>' and its attention scatters over its window.")
+    p["view"] = lesson("A sink head next to a window head", [
+        step("heads", "Two heads, one mask. Which one is the sink head?", predict=True),
+        step("weights", "Head 1: every query parks its weight on '<s>'.", head=0),
+        step("weights", "Head 2: a window of the 3 most recent tokens.", head=1)])
+    return "modern-sink-head.json", p
+
+
 def main(argv):
     only_check = "--check" in argv
-    for build in (preset_llama, preset_mqa, preset_mistral, preset_alibi, preset_sinusoidal, preset_rope_relative):
+    for build in (preset_llama, preset_mqa, preset_mistral, preset_alibi, preset_sinusoidal, preset_rope_relative,
+                  preset_kv_cache, preset_sink_head):
         name, p = build()
         p["notes"] = re.sub(r" +\n", "\n", p["notes"]).strip()
         text = gen_presets.to_json_text(p)

@@ -95,7 +95,9 @@ TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
       "modern_gqa_h4_g2_causal_wo", "modern_mqa_h4_perhead_kv_heads", "modern_rope_half_h2",
       "modern_rope_interleaved_positions", "modern_rope_partial_base500_cross", "modern_alibi_h6_paper_rule",
       "modern_alibi_given_slopes_cross", "modern_window_cross_padding", "modern_sinusoidal_cross",
-      "modern_everything_perhead", "modern_everything_full_h4_g1"};
+      "modern_everything_perhead", "modern_everything_full_h4_g1",
+      // Attention sinks with a window, causal, cells, padding, GQA, RoPE and ALiBi.
+      "modern_sinks2_window3_causal_8_tokens", "modern_sinks_cells_gqa_rope", "modern_sinks_padding_no_causal"};
   const fs::path dir = scratch.fresh("fixtures");
   for (const char* name : names)
     for (const char* layout : {"_rows", "_columns"}) {

@@ -42,6 +42,7 @@ std::string Summary(const attnlab::Scenario& s) {
   auto add = [&out](const std::string& part) { out += (out.empty() ? "" : " + ") + part; };
   if (s.mask.causal) add("causal");
   if (s.mask.window > 0) add("window " + std::to_string(s.mask.window));
+  if (s.mask.sinks > 0) add(std::to_string(s.mask.sinks) + (s.mask.sinks == 1 ? " sink" : " sinks"));
   if (!s.mask.padding.empty()) add("padding (" + std::to_string(s.mask.padding.size()) + ")");
   if (s.mask.cells) add("custom (" + std::to_string(CustomOff(s)) + " cells off)");
   return out;
@@ -79,6 +80,22 @@ void WindowControl(AppState& state) {
   MarkLastItem(state.on_control, "mask window width");
 }
 
+// Attention sinks (StreamingLLM): the first s keys stay visible whatever the window or the cells say.
+void SinksControl(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Sinks");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Attention sinks: keys 0 .. s\xE2\x88\x92" "1 stay visible to every query causal allows,\n"
+                      "whatever the window or the custom cells say (StreamingLLM)");
+  ImGui::SameLine();
+  int sinks = s.mask.sinks;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+  if (ImGui::InputInt("##sinks", &sinks, 1, 1) && sinks >= 0 && sinks != s.mask.sinks)
+    state.document.ApplyEdit(kMaskSource, [sinks](attnlab::Scenario& e) { attnlab::set_mask_sinks(e, sinks); });
+  MarkLastItem(state.on_control, "mask sinks");
+}
+
 void CausalAndButtons(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   bool causal = s.mask.causal;
@@ -87,6 +104,7 @@ void CausalAndButtons(AppState& state) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Query i may attend key j only when j \xE2\x89\xA4 i (by position)");
   ImGui::SameLine();
   WindowControl(state);
+  SinksControl(state);  // a line of its own: beside causal and the window it is cut off at 1280 px
   SameLineIfFits(ButtonWidth("Clear"));
   ImGui::BeginDisabled(s.mask.empty());
   if (ImGui::Button("Clear"))
@@ -97,12 +115,12 @@ void CausalAndButtons(AppState& state) {
     ImGui::SetTooltip("Clear the mask: no causal, no padding, no custom cells");
   SameLineIfFits(ButtonWidth("Bake"));
   // Causal and padding folded into custom cells, so every cell becomes clickable.
-  ImGui::BeginDisabled(!s.mask.causal && s.mask.padding.empty());
+  ImGui::BeginDisabled(!s.mask.causal && s.mask.padding.empty() && s.mask.window == 0 && s.mask.sinks == 0);
   if (ImGui::Button("Bake")) state.document.ApplyEdit(kMaskSource, [](attnlab::Scenario& e) { attnlab::bake_mask(e); });
   ImGui::EndDisabled();
   MarkLastItem(state.on_control, "mask bake");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Bake causal and padding into custom cells you can click one by one");
+    ImGui::SetTooltip("Bake causal, the window, the sinks and padding into custom cells you can click one by one");
 }
 
 void PaddingRow(AppState& state, const std::vector<std::string>& keys) {
@@ -190,14 +208,16 @@ void LabelTooltip(const Grid& g, const AxisLabels& labels) {
     ImGui::SetTooltip("%s %d: %s", labels.col_axis, c, labels.cols[std::size_t(c)].c_str());
 }
 
-// The letters in a forbidden cell: C causal, P padding, X custom.
+// The letters in a forbidden cell: C causal, W window, P padding, X custom (a sink key: neither W
+// nor X, it stays visible whatever they say).
 std::string ReasonLetters(const attnlab::Scenario& s, int i, int j) {
   std::string out;
   const int p = s.position(i), c = s.context_position(j);
+  const bool sink = s.mask.sink(j) && !IsPadding(s, j);
   if (s.mask.causal && c > p) out += "C";
-  if (s.mask.window > 0 && std::abs(p - c) >= s.mask.window) out += "W";
+  if (!sink && s.mask.window > 0 && std::abs(p - c) >= s.mask.window) out += "W";
   if (IsPadding(s, j)) out += "P";
-  if (s.mask.cells) {
+  if (!sink && s.mask.cells) {
     const bool cols = ColumnsLayout(s);
     const attnlab::Matrix& m = *s.mask.cells;
     const int r = cols ? j : i, c = cols ? i : j;
@@ -296,10 +316,11 @@ void MaskGrid(AppState& state) {
     return;
   }
   const int i = cols ? hc : hr, j = cols ? hr : hc;
-  const std::string why = MaskReason(s, i, j);
+  const std::string why = MaskReason(s, i, j), sink = SinkReason(s, i, j);
+  const std::string allowed = sink.empty() ? "allowed" : "allowed (" + sink + ")";
   const std::vector<std::string> q = QueryTokenLabels(s), k = KeyTokenLabels(s);
   ImGui::SetTooltip("query %s \xE2\x86\x92 key %s: %s\nclick to %s", q[std::size_t(i)].c_str(),
-                    k[std::size_t(j)].c_str(), why.empty() ? "allowed" : why.c_str(),
+                    k[std::size_t(j)].c_str(), why.empty() ? allowed.c_str() : why.c_str(),
                     why.empty() ? "forbid it" : "toggle its custom cell");
   if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) Toggle(state, hr, hc);
 }

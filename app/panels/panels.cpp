@@ -6,6 +6,7 @@
 #include <string>
 
 #include "panels/panel_compare.h"
+#include "panels/panel_decode.h"
 #include "panels/panel_formula.h"
 #include "panels/panel_head_stats.h"
 #include "panels/panel_heads.h"
@@ -49,7 +50,7 @@ struct ColumnDef {
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
-      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Tiles"}, 1.0f, 8}}},
+      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Tiles", "Decode"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
        {{"Heads", {"Heads", "Head stats"}, 0.55f, 6},
         {"Details", {"Inspector", "Next token", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
@@ -58,7 +59,7 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
        {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.4f, 6},
         {"Heads", {"Heads", "Head stats"}, 0.35f, 5},
         {"Details", {"Inspector", "Next token", "Single query", "Help"}, 0.25f, 5}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Tiles"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Tiles", "Decode"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
@@ -164,6 +165,7 @@ PanelRegistry::PanelRegistry(std::vector<panel_help::ShortcutRow> shortcuts) {
   add(Panel("Sensitivity", panel_sensitivity::Make()));
   add(Panel("Plane", panel_plane::Make()));
   add(Panel("Model", panel_model::Make()));
+  add(Panel("Decode", panel_decode::Make()));
   add(Panel("Heads", panel_heads::Make()));
   add(Panel("Head stats", panel_head_stats::Make()));
   add(Panel("Presenter", panel_presenter::Make())

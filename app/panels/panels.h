@@ -22,6 +22,7 @@
 ///                     ui.decimals; Model and Next token also models
 ///   Inspector         ui.hover.Shown(), ui.pinned (which it sets), ui.decimals, reference
 ///   Sweep             the sweep player (sweep), ui.colormap, session
+///   Decode            ui.selected_head, ui.colormap, ui.decimals; sets ui.animating while it plays
 ///   Presenter         ui.presenter_step, ui.presenter_revealed, ui.selected_head, ui.decimals
 ///   Tiles             ui.selected_head, ui.colormap, ui.decimals, ui.presenting; sets ui.animating
 ///                     while it plays

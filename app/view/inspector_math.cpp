@@ -186,6 +186,8 @@ void ExplainScore(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
   } else if (stage == StageId::masked) {
     e.lines.push_back("masked: allowed, unchanged = " + Num(scaled + x.trace.bias_at(std::size_t(x.h), r, c), x.decimals));
   }
+  const std::string sink = SinkReason(x.s, i, j);
+  if (!sink.empty()) e.lines.push_back("visible: " + sink);
 }
 
 // exp(s_ij - max) / sum_k exp(s_ik - max) over query i's keys.
@@ -238,6 +240,8 @@ void ExplainWeight(const Ctx& x, int r, int c, Explanation& e) {
     e.written = "exp(" + Num(sj_val, x.decimals) + " " + kMinus + " " + Factor(max, x.decimals) +
                 ") / " + Num(sum, x.decimals) + " = " + Num(std::exp(sj_val - max), x.decimals) +
                 " / " + Num(sum, x.decimals) + " = " + Num(e.value, x.decimals);
+    const std::string sink = SinkReason(x.s, i, j);
+    if (!sink.empty()) e.lines.push_back("visible: " + sink);
   }
 }
 
@@ -415,6 +419,35 @@ std::string Num(double v, int decimals) {
   return text[0] == '-' ? kMinus + text.substr(1) : text;
 }
 
+namespace {
+
+bool Padded(const attnlab::Scenario& s, int j) {
+  return std::find(s.mask.padding.begin(), s.mask.padding.end(), j) != s.mask.padding.end();
+}
+
+// A sink the padding leaves alone: the window and the cells do not apply to it.
+bool ActiveSink(const attnlab::Scenario& s, int j) { return s.mask.sink(j) && !Padded(s, j); }
+
+bool CellOff(const attnlab::Scenario& s, int i, int j) {
+  if (!s.mask.cells) return false;
+  const attnlab::Matrix& m = *s.mask.cells;
+  const bool cols = Columns(s);
+  const int r = cols ? j : i, c = cols ? i : j;
+  return r < m.rows() && c < m.cols() && m(r, c) == 0.0;
+}
+
+}  // namespace
+
+std::string SinkReason(const attnlab::Scenario& s, int i, int j) {
+  const int p = s.position(i), c = s.context_position(j);
+  if (!ActiveSink(s, j) || (s.mask.causal && c > p)) return {};
+  const bool window = s.mask.window > 0 && std::abs(p - c) >= s.mask.window, cell = CellOff(s, i, j);
+  if (!window && !cell) return {};
+  return "sink: key " + std::to_string(j) + " is one of the first " + std::to_string(s.mask.sinks) +
+         " keys, visible whatever the " +
+         (window && cell ? "window and the custom cell say" : window ? "window says" : "custom cell says");
+}
+
 std::string MaskReason(const attnlab::Scenario& s, int i, int j) {
   std::string why;
   auto add = [&why](const std::string& part) { why += (why.empty() ? "" : "; ") + part; };
@@ -422,17 +455,12 @@ std::string MaskReason(const attnlab::Scenario& s, int i, int j) {
   if (s.mask.causal && c > p)
     add("causal: key " + std::to_string(j) + (c == j && p == i ? "" : " (position " + std::to_string(c) + ")") +
         " comes after query " + std::to_string(i) + (c == j && p == i ? "" : " (position " + std::to_string(p) + ")"));
-  if (s.mask.window > 0 && std::abs(p - c) >= s.mask.window)
+  const bool sink = ActiveSink(s, j);  // keeps it whatever the window and the cells say
+  if (!sink && s.mask.window > 0 && std::abs(p - c) >= s.mask.window)
     add("window: key " + std::to_string(j) + " is " + std::to_string(std::abs(p - c)) + " positions from query " +
         std::to_string(i) + ", the window is " + std::to_string(s.mask.window));
-  if (std::find(s.mask.padding.begin(), s.mask.padding.end(), j) != s.mask.padding.end())
-    add("padding: key " + std::to_string(j) + " is a padding token");
-  if (s.mask.cells) {
-    const attnlab::Matrix& m = *s.mask.cells;
-    const bool cols = Columns(s);
-    const int r = cols ? j : i, c = cols ? i : j;
-    if (r < m.rows() && c < m.cols() && m(r, c) == 0.0) add("custom: this cell is off in the mask");
-  }
+  if (Padded(s, j)) add("padding: key " + std::to_string(j) + " is a padding token");
+  if (!sink && CellOff(s, i, j)) add("custom: this cell is off in the mask");
   return why;
 }
 

@@ -62,6 +62,10 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
 
 /// Why query i may not attend key j (rows-convention indices), or empty when allowed.
 std::string MaskReason(const attnlab::Scenario& s, int i, int j);
+/// Why query i may attend key j although the window or its custom cell would forbid it: key j is
+/// an attention sink ("sink: key 0 is one of the first 2 keys, visible whatever the window says"),
+/// or empty.
+std::string SinkReason(const attnlab::Scenario& s, int i, int j);
 
 /// A number for formulas: `decimals` decimals without trailing zeros ("0.5", "2", never "-0"),
 /// a real minus sign, "−∞" for -infinity (attnlab::format_trimmed).

@@ -45,7 +45,9 @@ struct UiState {
   bool presenting = false;       ///< presenter mode: the lesson's steps instead of the Pipeline
   int presenter_step = 0;        ///< 0-based; the presenter clamps it to the lesson
   bool presenter_revealed = false;  ///< the current step's prediction was revealed (R)
-  bool animating = false;  ///< a panel is playing (the Tiles panel): set each frame, the shell draws the next
+  /// A panel plays an animation (the Tiles or Decode steps): set by that panel every frame it
+  /// plays, cleared by the frame loop after reading it, so the loop draws the next frame.
+  bool animating = false;
 };
 
 }  // namespace attnlab::app

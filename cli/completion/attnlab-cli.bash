@@ -22,7 +22,7 @@ _attnlab_cli() {
     prev=${COMP_WORDS[cword - 2]}
   fi
   COMPREPLY=()
-  local commands="compute validate bench export compare sensitivity model flash"
+  local commands="compute validate bench export compare sensitivity model flash decode"
   if ((cword == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help --help-all --version" -- "$cur")
     return
@@ -37,6 +37,7 @@ _attnlab_cli() {
     sensitivity) options="--of" ;;
     model) options="--text --ids --attention --layer --out --heads-off --top" ;;
     flash) options="--block --head --format" ;;
+    decode) options="--prefill --format --precision" ;;
     *) return ;;
   esac
   case $prev in
@@ -63,7 +64,7 @@ _attnlab_cli() {
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       fi
       return ;;
-    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top | --block)
+    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top | --block | --prefill)
       return ;;  # a value to type
   esac
   if [[ $cur == -* ]]; then

@@ -497,6 +497,13 @@ bool masked_by_rules(const Scenario& s, int i, int j) {
   return (s.mask.causal && c > p) || (s.mask.window > 0 && std::abs(p - c) >= s.mask.window) || padded_key(s, j);
 }
 
+// The cell the baked mask gets: a sink key is allowed iff causal and the padding allow it, whatever
+// the window or its own cell say; any other key as the cell and the rules say.
+double baked_cell(const Scenario& s, int i, int j, double cell) {
+  if (s.mask.sink(j) && !padded_key(s, j)) return s.mask.causal && s.context_position(j) > s.position(i) ? 0.0 : 1.0;
+  return masked_by_rules(s, i, j) ? 0.0 : cell;
+}
+
 }  // namespace
 
 void toggle_mask_cell(Scenario& s, int row, int col) {
@@ -515,6 +522,13 @@ void set_mask_window(Scenario& s, int window) {
   s.mask.window = window;
 }
 
+void set_mask_sinks(Scenario& s, int sinks) {
+  if (sinks < 0 || sinks > limits::max_tokens)
+    throw ScenarioError("mask.sinks: expected 0 (none) or a count of sink keys from 1 to " +
+                        std::to_string(limits::max_tokens) + ", got " + std::to_string(sinks));
+  s.mask.sinks = sinks;
+}
+
 void set_causal(Scenario& s, bool causal) { s.mask.causal = causal; }
 
 void clear_mask(Scenario& s) { s.mask = MaskSpec{}; }
@@ -524,7 +538,7 @@ void bake_mask(Scenario& s) {
   const bool cols = s.layout == Layout::columns;
   for (int r = 0; r < cells.rows(); ++r)
     for (int c = 0; c < cells.cols(); ++c)
-      if (masked_by_rules(s, cols ? c : r, cols ? r : c)) cells(r, c) = 0.0;
+      cells(r, c) = baked_cell(s, cols ? c : r, cols ? r : c, cells(r, c));
   s.mask = MaskSpec{};
   s.mask.cells = std::move(cells);
 }

@@ -356,6 +356,7 @@ std::vector<double> resolve_positions(const std::vector<int>& given, long count,
 
 /// Query i may attend key j iff every part of the mask allows it. Causal and the window read
 /// positions: c_j <= p_i, |p_i - c_j| < window (with the default positions, j <= i and |i - j| < w).
+/// A sink key (j < sinks) is allowed iff causal and the padding allow it.
 BoolArray resolve_mask(const MaskSpec& mask, const Sizes& n, Layout layout, const std::vector<double>& p,
                        const std::vector<double>& c) {
   BoolArray allowed = BoolArray::Constant(n.n_x, n.n_z, true);
@@ -385,6 +386,11 @@ BoolArray resolve_mask(const MaskSpec& mask, const Sizes& n, Layout layout, cons
     const std::string field = mask.causal || !mask.padding.empty() ? "mask.cells" : "mask";
     const Matrix cells = expect_matrix(field, *mask.cells, Dim{n.n_x, "n_x"}, Dim{n.n_z, "n_z"}, layout);
     allowed = allowed && (cells.array() != 0.0);
+  }
+  // A sink overrides the window and the cells, never causal or padding.
+  for (long j = 0; j < std::min<long>(mask.sinks, n.n_z); ++j) {
+    if (std::find(mask.padding.begin(), mask.padding.end(), j) != mask.padding.end()) continue;
+    for (long i = 0; i < n.n_x; ++i) allowed(i, j) = !(mask.causal && c[std::size_t(j)] > p[std::size_t(i)]);
   }
   return allowed;
 }

@@ -199,6 +199,14 @@ std::vector<int> read_padding(const json& value) {
   return padding;
 }
 
+int read_sinks(const json& value) {
+  const std::string expected = "expected a whole number of sink keys from 0 to " + std::to_string(limits::max_tokens) + ", got ";
+  if (!value.is_number()) refuse("mask.sinks", expected + describe(value));
+  const double x = value.get<double>();
+  if (!std::isfinite(x) || x != std::floor(x) || x < 0 || x > limits::max_tokens) refuse("mask.sinks", expected + value.dump());
+  return static_cast<int>(x);
+}
+
 MaskSpec read_mask(const json& value) {
   MaskSpec mask;
   if (value.is_string()) {
@@ -210,12 +218,13 @@ MaskSpec read_mask(const json& value) {
   if (value.is_array()) { mask.cells = read_mask_cells(value, "mask"); return mask; }
   if (!value.is_object())
     refuse("mask", "expected \"none\", \"causal\", a 0/1 matrix or an object, got " + describe(value));
-  check_keys(value, {"causal", "padding", "cells", "window"}, "mask.");
+  check_keys(value, {"causal", "padding", "cells", "window", "sinks"}, "mask.");
   if (value.contains("causal")) {
     if (!value["causal"].is_boolean()) refuse("mask.causal", "expected true or false, got " + describe(value["causal"]));
     mask.causal = value["causal"].get<bool>();
   }
   if (value.contains("window")) mask.window = read_positive_int(value["window"], "mask.window", limits::max_position + 1);
+  if (value.contains("sinks")) mask.sinks = read_sinks(value["sinks"]);
   if (value.contains("padding")) mask.padding = read_padding(value["padding"]);
   if (value.contains("cells")) mask.cells = read_mask_cells(value["cells"], "mask.cells");
   return mask;
@@ -615,10 +624,12 @@ json heads_json(const std::vector<Projections>& heads) {
 
 json mask_json(const MaskSpec& mask) {
   if (mask.empty()) return "none";
-  if (mask.causal && mask.padding.empty() && !mask.cells && mask.window == 0) return "causal";
-  if (!mask.causal && mask.padding.empty() && mask.window == 0) return matrix_json(*mask.cells);
+  if (mask.causal && mask.padding.empty() && !mask.cells && mask.window == 0 && mask.sinks == 0) return "causal";
+  if (!mask.causal && mask.padding.empty() && mask.window == 0 && mask.sinks == 0 && mask.cells)
+    return matrix_json(*mask.cells);
   json object = {{"causal", mask.causal}};
   if (mask.window > 0) object["window"] = mask.window;
+  if (mask.sinks > 0) object["sinks"] = mask.sinks;
   if (!mask.padding.empty()) object["padding"] = mask.padding;
   if (mask.cells) object["cells"] = matrix_json(*mask.cells);
   return object;

@@ -35,6 +35,7 @@ expect "Q,K Q,K_rot" attnlab-cli export f.json --what Q,K
 expect "weights" attnlab-cli export f.json --what = we
 expect "gray-diverging grayscale" attnlab-cli export f.json --colormap gray
 expect "" attnlab-cli sensitivity f.json --of ""
+expect "" attnlab-cli decode f.json --prefill ""
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -45,7 +46,7 @@ expect "a.json figures" attnlab-cli compute ""
 expect "figures" attnlab-cli export a.json --out ""
 cd - >/dev/null || exit 1
 
-for command in compute validate bench export compare sensitivity flash; do
+for command in compute validate bench export compare sensitivity flash decode; do
   documented=$("$cli" "$command" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ' | sed 's/ $//')
   expect "$documented" attnlab-cli "$command" --
 done

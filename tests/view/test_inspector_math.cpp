@@ -10,8 +10,10 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "view/inspector_math.h"
+#include "view/stage_labels.h"
 #include "view_cases.h"
 
 namespace test_inspector_math {
@@ -74,14 +76,15 @@ void ExpectSum(const std::string& where, StageId stage, double sum, double magni
 }
 
 // The written sum: terms (plus a bias) add up to the value when none is elided; when some are,
-// the first kFirstTerms are shown in order and the count adds up.
+// the first kFirstTerms are shown in order (labelled `labels`, the keys' names, or their indices)
+// and the count adds up.
 void CheckSum(const std::string& where, StageId stage, const Explanation& e, int n_terms, double bias,
-              double expected) {
+              double expected, const std::vector<std::string>* labels = nullptr) {
   ASSERT_EQ(static_cast<int>(e.terms.size()) + e.omitted, n_terms) << where;
   EXPECT_FALSE(e.written.empty()) << where;
   if (e.omitted > 0) {
     for (int k = 0; k < attnlab::app::kFirstTerms; ++k)
-      EXPECT_EQ(e.terms[std::size_t(k)].label, std::to_string(k)) << where;
+      EXPECT_EQ(e.terms[std::size_t(k)].label, labels ? (*labels)[std::size_t(k)] : std::to_string(k)) << where;
     return;
   }
   double sum = bias, magnitude = std::fabs(bias);
@@ -128,6 +131,7 @@ TEST(InspectorMath, EveryStageExplainsTheTracesOwnNumbers) {
     const attnlab::Model model = attnlab::resolve(s);
     const attnlab::Trace t = attnlab::compute(s);
     const bool cols = s.layout == attnlab::Layout::columns;
+    const std::vector<std::string> keys = attnlab::app::KeyTokenLabels(s);  // head_output's terms
     for (StageId stage : kStages)
       for (int h = 0; h < (PerHead(stage) ? model.num_heads : 1); ++h) {
         const Matrix m = Displayed(s, t, stage, h);
@@ -167,7 +171,7 @@ TEST(InspectorMath, EveryStageExplainsTheTracesOwnNumbers) {
               break;
             case StageId::head_output:
               CheckSum(where, stage, e, int(cols ? t.heads[0].weights.rows() : t.heads[0].weights.cols()),
-                       0.0, e.value);
+                       0.0, e.value, &keys);
               break;
             case StageId::output:
               if (model.has_W_o()) CheckSum(where, stage, e, int(model.W_o->rows()), model.b_o(j), e.value);
@@ -210,6 +214,25 @@ TEST(InspectorMath, MaskReasonsNameEachPartThatForbids) {
   s = attnlab::with_layout(s, attnlab::Layout::columns);  // cells stored key by query
   EXPECT_NE(attnlab::app::MaskReason(s, 2, 4).find("custom"), std::string::npos);
   EXPECT_EQ(attnlab::app::MaskReason(s, 4, 2), "");
+}
+
+TEST(InspectorMath, ASinkKeyIsNeitherMaskedByTheWindowNorByItsCellAndSaysWhy) {
+  attnlab::Scenario s = attnlab::view_testing::made_cases().front().scenario;  // causal, padding {1}
+  s.mask.window = 2;
+  s.mask.cells = Matrix::Ones(5, 5);
+  (*s.mask.cells)(3, 0) = 0;
+  EXPECT_NE(attnlab::app::MaskReason(s, 4, 0).find("window"), std::string::npos);
+  EXPECT_NE(attnlab::app::MaskReason(s, 3, 0).find("custom"), std::string::npos);
+  EXPECT_EQ(attnlab::app::SinkReason(s, 4, 0), "");
+  s.mask.sinks = 2;
+  EXPECT_EQ(attnlab::app::MaskReason(s, 4, 0), "");
+  EXPECT_EQ(attnlab::app::MaskReason(s, 3, 0), "");
+  EXPECT_NE(attnlab::app::SinkReason(s, 4, 0).find("sink: key 0 is one of the first 2 keys"), std::string::npos);
+  EXPECT_NE(attnlab::app::SinkReason(s, 3, 0).find("custom cell"), std::string::npos);
+  EXPECT_NE(attnlab::app::MaskReason(s, 4, 1).find("padding"), std::string::npos);  // a padded sink stays masked
+  EXPECT_EQ(attnlab::app::SinkReason(s, 4, 1), "");
+  EXPECT_NE(attnlab::app::MaskReason(s, 0, 1).find("causal"), std::string::npos);
+  EXPECT_EQ(attnlab::app::SinkReason(s, 4, 3), "");  // in the window anyway: nothing to explain
 }
 
 TEST(InspectorMath, NumWritesTheChosenDecimalsARealMinusAndInfinity) {

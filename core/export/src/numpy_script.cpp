@@ -249,9 +249,19 @@ struct Writer {
     if (s.mask.window > 0)
       out << "mask = mask * (np.abs(" << gap << ") < " << s.mask.window << ")  # window: |p_i - c_j| < "
           << s.mask.window << "\n";
+    if (s.mask.cells) out << "mask = mask * (" << py_matrix(*s.mask.cells) << " != 0)\n";
+    sinks(gap);
     for (int j : s.mask.padding)
       out << "mask[" << (rows() ? ":, " : "") << j << (rows() ? "" : ", :") << "] = 0  # padding: no query attends key " << j << "\n";
-    if (s.mask.cells) out << "mask = mask * (" << py_matrix(*s.mask.cells) << " != 0)\n";
+  }
+
+  /// StreamingLLM's sinks: keys j < s as causal says, whatever the window and the cells said.
+  void sinks(const char* gap) {
+    if (s.mask.sinks == 0) return;
+    const std::string keys = std::string(":") + std::to_string(s.mask.sinks);
+    const std::string cut = rows() ? "[:, " + keys + "]" : "[" + keys + ", :]";
+    out << "mask" << cut << " = " << (s.mask.causal ? std::string("((") + gap + ") >= 0)" + cut : std::string("1"))
+        << "  # sinks: keys j < " << s.mask.sinks << " visible wherever causal allows\n";
   }
 
   /// RoPE: each head's Q and K turned pair by pair, as the scenario's style pairs coordinates.

@@ -121,10 +121,14 @@ void toggle_mask_cell(Scenario& s, int row, int col);
 /// The sliding window: keys fewer than `window` positions away; 0 switches it off. Throws
 /// "mask.window: expected 0 (none) or a width from 1 to 1000001, got -1".
 void set_mask_window(Scenario& s, int window);
+/// Attention sinks: keys 0 .. sinks - 1 stay visible whatever the window or the cells say (causal
+/// and padding still hold); 0 switches them off. Throws
+/// "mask.sinks: expected 0 (none) or a count of sink keys from 1 to 8192, got -1".
+void set_mask_sinks(Scenario& s, int sinks);
 void set_causal(Scenario& s, bool causal);
 /// No mask at all: no causal, window, padding or explicit cells.
 void clear_mask(Scenario& s);
-/// Folds causal, the window and padding into explicit cells (which keep their own zeros), so that
+/// Folds causal, the window, the sinks and padding into explicit cells (which keep their own zeros), so that
 /// every cell can be toggled one by one; the cells allow exactly what the mask allowed.
 void bake_mask(Scenario& s);
 /// Key `key` (a token of Z, or of X in self-attention) padded or not; padding stays ascending.

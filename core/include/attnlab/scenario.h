@@ -42,7 +42,12 @@ struct MaskSpec {
   std::vector<int> padding;     ///< context tokens no query may attend (0-based)
   std::optional<Matrix> cells;  ///< 0/1, 1 = may attend; n_x by n_z (rows) or n_z by n_x (columns)
   int window = 0;               ///< >= 1: only keys with |position(i) - context_position(j)| < window; 0: none
-  bool empty() const { return !causal && padding.empty() && !cells && window == 0; }
+  /// Attention sinks (StreamingLLM): keys j < sinks stay visible to every query that causal and the
+  /// padding allow, whatever the window or the cells say; 0: none. More than n_z: every key.
+  int sinks = 0;
+  bool empty() const { return !causal && padding.empty() && !cells && window == 0 && sinks == 0; }
+  /// Is key j (0-based) a sink?
+  bool sink(long j) const { return j < sinks; }
 };
 
 /// Rotary position embedding (Su et al.): each head's Q and K turned, pair by pair, by an angle

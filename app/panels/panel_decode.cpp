@@ -1,0 +1,369 @@
+#include "panels/panel_decode.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attnlab/decode.h"
+#include "attnlab/number_format.h"
+#include "view/stage_labels.h"
+#include "widgets/computing_badge.h"
+#include "widgets/control_marks.h"
+#include "widgets/heatmap.h"
+#include "widgets/theme.h"
+
+namespace attnlab::app::panel_decode {
+namespace {
+
+constexpr int kMaxTokens = 256;        // every step keeps its weights: n^2 / 2 numbers a head
+constexpr double kStepSeconds = 0.8;   // a step of the timeline while playing
+
+// The decoding of the trace shown, recomputed when that trace or the prefill changes (never
+// resolved again: the Model the trace was computed from).
+class DecodeCache {
+ public:
+  const attnlab::Decode* Get(const AppState& state, int prefill) {
+    const attnlab::Model* model = state.document.TraceModel();
+    if (!model) return nullptr;
+    if (model != model_ || state.document.TraceVersion() != version_ || prefill != prefill_) {
+      model_ = model;
+      version_ = state.document.TraceVersion();
+      prefill_ = prefill;
+      Compute(*state.document.TraceScenario(), *model);
+    }
+    return decode_ ? &*decode_ : nullptr;
+  }
+  const std::string& Error() const { return error_; }
+  std::uint64_t Version() const { return version_; }
+
+ private:
+  void Compute(const attnlab::Scenario& s, const attnlab::Model& model) {
+    decode_.reset();
+    error_.clear();
+    if (s.n_x() > kMaxTokens) {
+      error_ = "Decode shows up to " + std::to_string(kMaxTokens) + " tokens (this scenario has " +
+               std::to_string(s.n_x()) + "); attnlab-cli decode has no limit.";
+      return;
+    }
+    try {
+      decode_ = attnlab::decode(s, model, std::clamp(prefill_, 0, s.n_x() - 1));
+    } catch (const attnlab::ScenarioError& e) {
+      error_ = std::string("Decoding needs causal self-attention. ") + e.what();
+    }
+  }
+
+  const attnlab::Model* model_ = nullptr;
+  std::uint64_t version_ = 0;
+  int prefill_ = -1;
+  std::optional<attnlab::Decode> decode_;
+  std::string error_;
+};
+
+// What one step shows, rebuilt when the decoding, the step or the head changes.
+struct StepView {
+  std::vector<attnlab::Matrix> K, V;        // per key/value head: d by (t + 1), a column a token
+  attnlab::BoolArray held;                  // d_k by (t + 1): false for an evicted column
+  attnlab::BoolArray held_v;                // d_v by (t + 1)
+  attnlab::Matrix weights;                  // 1 by (t + 1): the new query's weights, 0 off the cache
+  attnlab::BoolArray weights_held;          // 1 by (t + 1)
+  std::vector<std::string> tokens, rows_k, rows_v, query;
+  std::vector<std::pair<int, int>> outlined;  // row t of the full weights map, in its layout
+  double difference = 0;                      // max |decoded - full| over the step's weights and output
+  std::string evicted;                        // the tokens no longer held, "0, 1"
+};
+
+double Entry(const attnlab::Matrix& m, int i, int j, bool columns) { return columns ? m(j, i) : m(i, j); }
+
+// Largest |decoded - trace| of step `step`: every head's weights (0 off the cache) and the output row.
+double Difference(const attnlab::DecodeStep& step, const attnlab::Trace& trace) {
+  const bool cols = trace.layout == attnlab::Layout::columns;
+  double worst = 0;
+  for (std::size_t h = 0; h < step.weights.size() && h < trace.heads.size(); ++h) {
+    const attnlab::Matrix& A = trace.heads[h].weights;
+    const int n = int(cols ? A.rows() : A.cols());
+    std::vector<double> row(std::size_t(n), 0.0);
+    for (std::size_t c = 0; c < step.cache.size(); ++c) row[std::size_t(step.cache[c])] = step.weights[h](Eigen::Index(c));
+    for (int j = 0; j < n; ++j) worst = std::max(worst, std::abs(row[std::size_t(j)] - Entry(A, step.token, j, cols)));
+  }
+  for (Eigen::Index c = 0; c < step.output.size(); ++c)
+    worst = std::max(worst, std::abs(step.output(c) - Entry(trace.output, step.token, int(c), cols)));
+  return worst;
+}
+
+StepView BuildStep(const attnlab::Decode& d, const attnlab::DecodeStep& step, const attnlab::Trace& trace,
+                   const std::vector<std::string>& labels, int head) {
+  StepView v;
+  const int t = step.token, columns = t + 1;
+  std::vector<bool> in_cache(std::size_t(columns), false);
+  for (int j : step.cache) in_cache[std::size_t(j)] = true;
+  for (std::size_t g = 0; g < d.K.size(); ++g) {
+    v.K.push_back(d.K[g].topRows(columns).transpose());
+    v.V.push_back(d.V[g].topRows(columns).transpose());
+  }
+  const Eigen::Index d_k = d.K.front().cols(), d_v = d.V.front().cols();
+  v.held = attnlab::BoolArray::Constant(d_k, columns, true);
+  v.held_v = attnlab::BoolArray::Constant(d_v, columns, true);
+  v.weights = attnlab::Matrix::Zero(1, columns);
+  v.weights_held = attnlab::BoolArray::Constant(1, columns, false);
+  for (int j = 0; j < columns; ++j) {
+    v.held.col(j).setConstant(in_cache[std::size_t(j)]);
+    v.held_v.col(j).setConstant(in_cache[std::size_t(j)]);
+    if (!in_cache[std::size_t(j)]) v.evicted += (v.evicted.empty() ? "" : ", ") + std::to_string(j);
+  }
+  for (std::size_t c = 0; c < step.cache.size(); ++c) {
+    v.weights(0, step.cache[c]) = step.weights[std::size_t(head)](Eigen::Index(c));
+    v.weights_held(0, step.cache[c]) = true;
+  }
+  v.tokens.assign(labels.begin(), labels.begin() + columns);
+  v.rows_k = IndexLabels(int(d_k));
+  v.rows_v = IndexLabels(int(d_v));
+  v.query = {labels[std::size_t(t)]};
+  const bool cols = trace.layout == attnlab::Layout::columns;
+  for (int j = 0; j < int(labels.size()); ++j) v.outlined.emplace_back(cols ? j : t, cols ? t : j);
+  v.difference = Difference(step, trace);
+  return v;
+}
+
+std::string Bytes(long bytes) { return std::to_string(bytes) + " B"; }
+
+// "KV cache per layer: 64 B per token (G = 2: 2 x (d_k + d_v) numbers of 8 B), ..."
+std::string CacheLine(const attnlab::CacheBytes& b, const attnlab::Model& m, int n) {
+  const attnlab::CacheSize& s = b.scenario;
+  std::string line = "KV cache per layer: " + Bytes(s.per_token) + " per token (G = " + std::to_string(s.kv_heads) +
+                     " K/V heads \xC3\x97 (d_k + d_v = " + std::to_string(m.d_k + m.d_v) + ") \xC3\x97 " +
+                     std::to_string(b.bytes_per_number) + " B), " + Bytes(s.sequence) + " for " + std::to_string(n) +
+                     " tokens, " + Bytes(s.held) + " for the " + std::to_string(b.peak_tokens) + " held at most.";
+  std::string others;
+  for (const attnlab::CacheSize& v : b.variants)
+    others += (others.empty() ? "" : ", ") + v.name + " (G = " + std::to_string(v.kv_heads) + ") " + Bytes(v.per_token);
+  return line + " The same model as " + others + " per token.";
+}
+
+class DecodePanel : public PanelContents {
+ public:
+  void Draw(AppState& state) override {
+    const attnlab::Scenario& scenario = state.document.GetScenario();
+    if (state.document.name != document_) {  // another file: its own start
+      document_ = state.document.name;
+      prefill_ = -1;
+      token_ = 0;
+    }
+    if (prefill_ < 0) prefill_ = DefaultPrefill(scenario);
+    const attnlab::Trace& trace = state.document.GetTrace();
+    const bool stale = ComputingBadge(state.document, trace);
+    const attnlab::Decode* d = cache_.Get(state, prefill_);
+    if (!d) {
+      ImGui::TextWrapped("%s", cache_.Error().c_str());
+      MarkLastItem(state.on_control, "decode refused");
+      return;
+    }
+    const attnlab::Scenario& s = *state.document.TraceScenario();
+    Timeline(state, *d, s.n_x());
+    const int head = std::clamp(state.ui.selected_head, 0, int(d->steps.front().weights.size()) - 1);
+    const attnlab::DecodeStep& step = d->steps[std::size_t(token_ - d->prefill)];
+    Refresh(*d, step, trace, s, head);
+    if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
+    Lines(state, *d, step, s);
+    Caches(state);
+    Weights(state, trace, head);
+    if (stale) ImGui::PopStyleVar();
+  }
+
+ private:
+  // The scenario's own start (view.decode.prefill, as a preset gives it), else a quarter.
+  static int DefaultPrefill(const attnlab::Scenario& s) {
+    const nlohmann::json& v = s.view;
+    if (v.contains("decode") && v["decode"].is_object() && v["decode"].contains("prefill") &&
+        v["decode"]["prefill"].is_number_integer())
+      return std::clamp(v["decode"]["prefill"].get<int>(), 0, std::max(0, s.n_x() - 1));
+    return s.n_x() / 4;
+  }
+
+  void Timeline(AppState& state, const attnlab::Decode& d, int n) {
+    const int last = n - 1;
+    token_ = std::clamp(token_, d.prefill, last);
+    const bool here = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) ||
+                      ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows);
+    if (here && !ImGui::GetIO().WantTextInput) {
+      if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) token_ = std::max(d.prefill, token_ - 1);
+      if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) token_ = std::min(last, token_ + 1);
+    }
+    Play(state, d.prefill, last);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Token");
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##back", ImGuiDir_Left)) token_ = std::max(d.prefill, token_ - 1);
+    ImGui::SameLine();
+    const float fs = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - fs * 16.0f, fs * 6.0f, fs * 24.0f));
+    const std::string format = "%d of " + std::to_string(last);
+    ImGui::SliderInt("##token", &token_, d.prefill, std::max(d.prefill, last), format.c_str());
+    MarkLastItem(state.on_control, "decode token");
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) token_ = std::min(last, token_ + 1);
+    ImGui::SameLine();
+    if (ImGui::Button(playing_ ? "Pause" : "Play")) {
+      playing_ = !playing_;
+      if (playing_ && token_ == last) token_ = d.prefill;
+      started_ = ImGui::GetTime();
+    }
+    ImGui::SameLine();
+    ImGui::TextUnformatted("Prefill");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fs * 5.0f);
+    int prefill = prefill_;
+    if (ImGui::InputInt("##prefill", &prefill, 1, 1)) prefill_ = std::clamp(prefill, 0, last);
+    MarkLastItem(state.on_control, "decode prefill");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Tokens computed at once before decoding one at a time");
+  }
+
+  // One step every kStepSeconds while playing; the frame loop keeps drawing meanwhile.
+  void Play(AppState& state, int first, int last) {
+    if (!playing_) return;
+    state.ui.animating = true;
+    if (ImGui::GetTime() - started_ < kStepSeconds) return;
+    started_ = ImGui::GetTime();
+    if (token_ >= last) playing_ = false;
+    else ++token_;
+    token_ = std::max(token_, first);
+  }
+
+  void Refresh(const attnlab::Decode& d, const attnlab::DecodeStep& step, const attnlab::Trace& trace,
+               const attnlab::Scenario& s, int head) {
+    const std::uint64_t key = cache_.Version() * 1000003u + std::uint64_t(step.token) * 4099u +
+                              std::uint64_t(d.prefill) * 65537u + std::uint64_t(head);
+    if (view_ && key == view_key_) return;
+    view_key_ = key;
+    view_ = BuildStep(d, step, trace, QueryTokenLabels(s), head);
+  }
+
+  void Lines(AppState& state, const attnlab::Decode& d, const attnlab::DecodeStep& step, const attnlab::Scenario& s) {
+    const std::string label = QueryTokenLabels(s)[std::size_t(step.token)];
+    const std::string prefilled =
+        d.prefill == 0 ? "" : " (prefill: tokens 0 to " + std::to_string(d.prefill - 1) + " at once)";
+    std::string what = "Step " + std::to_string(step.token - d.prefill + 1) + " of " + std::to_string(d.steps.size()) +
+                       ": token " + std::to_string(step.token) + " '" + label + "'" + prefilled +
+                       ". Its k and v join the cache, which holds " + std::to_string(step.cache.size()) + " tokens";
+    what += view_->evicted.empty() ? "." : "; evicted (no later query may attend them): " + view_->evicted + ".";
+    ImGui::TextWrapped("%s", what.c_str());
+    char difference[32];
+    std::snprintf(difference, sizeof difference, "%.1e", view_->difference);
+    const bool equal = view_->difference <= 1e-12;
+    const std::string line = "Decoded row " + std::to_string(step.token) +
+                             (equal ? " equals the full computation" : " DIFFERS from the full computation") +
+                             ": max difference " + difference;
+    ImGui::TextWrapped("%s", line.c_str());
+    MarkLastItem(state.on_control, "decode equal");
+    ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+    ImGui::TextWrapped("%s", CacheLine(d.bytes, *state.document.TraceModel(), s.n_x()).c_str());
+    ImGui::PopStyleColor();
+    MarkLastItem(state.on_control, "decode bytes");
+  }
+
+  HeatmapSpec CacheSpec(AppState& state, const attnlab::Matrix& m, const attnlab::BoolArray& held,
+                        const std::vector<std::string>& rows, const std::string& id, const std::string& title) {
+    HeatmapSpec spec;
+    ids_.push_back(id);
+    titles_.push_back(title);
+    spec.values = &m;
+    spec.allowed = &held;
+    spec.row_labels = &rows;
+    spec.col_labels = &view_->tokens;
+    spec.row_axis = "coordinate";
+    spec.col_axis = "cached tokens";
+    spec.scale = SignedScale(state.ui.colormap);
+    spec.symmetric_range = true;
+    spec.decimals = state.ui.decimals;
+    spec.data_version = view_key_ + 1;
+    const float fs = ImGui::GetFontSize();
+    spec.cell = std::clamp(std::floor(fs * 2.0f), 6.0f, fs * 3.0f);
+    return spec;
+  }
+
+  // Per key/value head, K and V as they are cached, growing by one column a step.
+  void Caches(AppState& state) {
+    ids_.clear();
+    titles_.clear();
+    ids_.reserve(4 * view_->K.size());
+    titles_.reserve(4 * view_->K.size());
+    std::vector<HeatmapSpec> specs;
+    for (std::size_t g = 0; g < view_->K.size(); ++g) {
+      const std::string head = std::to_string(g + 1);
+      specs.push_back(CacheSpec(state, view_->K[g], view_->held, view_->rows_k, "decode K " + head, "K cache, K/V head " + head));
+      specs.push_back(CacheSpec(state, view_->V[g], view_->held_v, view_->rows_v, "decode V " + head, "V cache, K/V head " + head));
+    }
+    float x = 0;
+    const float fs = ImGui::GetFontSize();
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+      specs[k].id = ids_[k].c_str();
+      specs[k].title = titles_[k].c_str();
+      const ImVec2 size = HeatmapSize(*state.heatmaps, specs[k]);
+      if (k > 0 && x + size.x < ImGui::GetContentRegionAvail().x) ImGui::SameLine(0.0f, fs);
+      else x = 0;
+      x += size.x + fs;
+      ImGui::BeginGroup();
+      Heatmap(*state.heatmaps, specs[k]);
+      ImGui::EndGroup();
+    }
+  }
+
+  // The new query's weights over the cache (one row), and the full map with that row outlined.
+  void Weights(AppState& state, const attnlab::Trace& trace, int head) {
+    const float fs = ImGui::GetFontSize();
+    title_row_ = "weights of the new query, head " + std::to_string(head + 1);
+    HeatmapSpec row;
+    row.id = "decode weights";
+    row.title = title_row_.c_str();
+    row.values = &view_->weights;
+    row.allowed = &view_->weights_held;
+    row.row_labels = &view_->query;
+    row.col_labels = &view_->tokens;
+    row.col_axis = "cached tokens";
+    row.scale = WeightsScale(state.ui.colormap);
+    row.decimals = state.ui.decimals;
+    row.data_version = view_key_ + 2;
+    row.cell = std::clamp(std::floor(fs * 2.4f), 6.0f, fs * 3.0f);
+    Heatmap(*state.heatmaps, row);
+    if (std::size_t(head) >= trace.heads.size()) return;
+    labels_q_ = QueryTokenLabels(*state.document.TraceScenario());
+    labels_k_ = KeyTokenLabels(*state.document.TraceScenario());
+    const bool cols = trace.layout == attnlab::Layout::columns;
+    title_full_ = "full weights, head " + std::to_string(head + 1) + " (the decoded row outlined)";
+    HeatmapSpec full;
+    full.id = "decode full weights";
+    full.title = title_full_.c_str();
+    full.values = &trace.heads[std::size_t(head)].weights;
+    full.allowed = &trace.allowed;
+    full.row_labels = cols ? &labels_k_ : &labels_q_;
+    full.col_labels = cols ? &labels_q_ : &labels_k_;
+    full.row_axis = cols ? "keys" : "queries";
+    full.col_axis = cols ? "queries" : "keys";
+    full.scale = WeightsScale(state.ui.colormap);
+    full.decimals = state.ui.decimals;
+    full.outlined = &view_->outlined;
+    full.data_version = state.document.TraceVersion() * 31u + std::uint64_t(head) + 3u;
+    full.cell = std::clamp(std::floor(fs * 2.4f), 4.0f, fs * 3.0f);
+    Heatmap(*state.heatmaps, full);
+  }
+
+  DecodeCache cache_;
+  int prefill_ = -1, token_ = 0;
+  bool playing_ = false;
+  double started_ = 0;
+  std::optional<StepView> view_;
+  std::uint64_t view_key_ = 0;
+  std::vector<std::string> ids_, titles_, labels_q_, labels_k_;
+  std::string title_row_, title_full_, document_;
+};
+
+}  // namespace
+
+std::unique_ptr<PanelContents> Make() { return std::make_unique<DecodePanel>(); }
+
+}  // namespace attnlab::app::panel_decode

@@ -1,0 +1,79 @@
+#pragma once
+/// The KV cache, token by token: causal self-attention computed as a model generating text computes
+/// it. The first P tokens are prefilled at once; then each token t from P to n - 1 is decoded alone:
+/// its q, k and v (k rotated once, at its own position, with RoPE) are projected, k and v join the
+/// cache of their key/value head, keys no query from t on may attend leave it (a sliding window
+/// evicts, sinks stay), and the new query attends over what the cache holds. The decoded rows equal
+/// the full causal computation's (to rounding).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attnlab/model.h"
+#include "attnlab/scenario.h"
+
+namespace attnlab {
+
+/// One decoded token.
+struct DecodeStep {
+  int token = 0;           ///< t, 0-based
+  /// The token indices the cache holds after the step, ascending (the cache order): every j <= t
+  /// that query t or a later query may attend. The same for every key/value head.
+  std::vector<int> cache;
+  std::vector<Vector> q;        ///< per query head: q_t (rotated with RoPE), d_k
+  std::vector<Vector> weights;  ///< per query head: one weight per cache entry, in cache order
+  Vector output;                ///< the output row of token t, d_out (or H d_v without W_o)
+};
+
+/// The KV cache's size per layer: each held token stores a key (d_k numbers) and a value (d_v) per
+/// key/value head, per_token = G (d_k + d_v) x bytes_per_number (2 G d_head b when d_k = d_v = d_head).
+struct CacheSize {
+  std::string name;   ///< "MHA", "GQA", "MQA" or "this scenario"
+  int kv_heads = 0;   ///< G
+  long per_token = 0;  ///< bytes per cached token
+  long sequence = 0;   ///< n x per_token: every token held (no eviction)
+  long held = 0;       ///< peak_tokens x per_token: the most the mask ever keeps (the window's cap)
+};
+
+struct CacheBytes {
+  int bytes_per_number = 8;  ///< attnlab computes in doubles
+  int peak_tokens = 0;       ///< the most tokens the cache holds after any step (or the prefill)
+  CacheSize scenario;        ///< this scenario's G
+  /// The same model (H query heads, d_k, d_v, n tokens) as MHA (G = H), GQA (the scenario's G when
+  /// 1 < G < H, else the largest divisor of H between; none when H has no such divisor) and MQA (G = 1).
+  std::vector<CacheSize> variants;
+};
+
+struct Decode {
+  int prefill = 0;                 ///< P
+  std::vector<int> prefill_cache;  ///< what the cache holds after the prefill
+  /// Per key/value head, every token's cached key (rotated with RoPE) and value: n by d_k and
+  /// n by d_v, rows convention. Row j enters the cache at max(j, P) (the prefill's rows at once).
+  std::vector<Matrix> K, V;
+  std::vector<DecodeStep> steps;  ///< tokens P .. n - 1
+  CacheBytes bytes;
+};
+
+/// Throws ScenarioError naming the field unless the scenario is causal self-attention with
+/// increasing positions ("Z: decode needs self-attention ...", "mask.causal: ...", "positions: ...").
+void check_decodable(const Scenario& scenario);
+
+/// Decodes `model` (resolved from `scenario`) with prefill P, 0 <= P < n (else "prefill: expected
+/// 0 to n - 1, got P"). Each step costs O(cache x (d_k + d_v)) per head plus the projections of
+/// one token.
+Decode decode(const Scenario& scenario, const Model& model, int prefill);
+/// resolve() then decode().
+Decode decode(const Scenario& scenario, int prefill);
+
+/// The cache sizes alone (what decode() puts in Decode::bytes), for `peak_tokens` held at most.
+CacheBytes cache_bytes(const Model& model, int peak_tokens);
+
+/// `attnlab-cli decode`'s JSON: {"prefill": P, "steps": [{"token": t, "cache": [j, ...], "weights":
+/// [[...per query head, in cache order...]], "output": [...]}, ...], "cache_bytes": {...}} (a value
+/// that is not finite, after an overflow, as null).
+nlohmann::json decode_to_json(const Decode& d);
+/// One line per cache size: "this scenario (G = 2): 64 bytes per token, 768 for 12 tokens, ...".
+std::string cache_bytes_text(const CacheBytes& b, int tokens);
+
+}  // namespace attnlab

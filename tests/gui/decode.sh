@@ -1,0 +1,51 @@
+#!/bin/sh
+# The Decode panel against `attnlab-cli decode`, under Xvfb with real keys: the preset "KV cache
+# with a sliding window and sinks" (prefill 3, 12 tokens, window 4, 2 sinks, 2 K/V heads) opens at
+# its first decoded token; each Right arrow over the panel grows every K and V cache heatmap by one
+# column, and the columns the CLI's cache no longer holds are drawn masked (hatched grey) while the
+# held ones keep their colours; Left steps back.
+# usage: decode.sh APP CLI PRESET
+. "$(dirname "$0")/gui_test.sh"
+cli=$2
+preset=$3
+"$cli" decode "$preset" --prefill 3 > "$work/decode.json" || fail "attnlab-cli decode"
+start "$preset" --size 1920x1080 --show-panel Decode --capture-on "$work/cap"
+# check SHOT TOKEN: the cache heatmaps of SHOT show token TOKEN's step as the CLI computed it.
+check() {
+  /usr/bin/python3 - "$work/$1.png" "$work/decode.json" "$2" <<'PY' || fail "$1: the cache heatmaps do not follow the CLI"
+import json, sys
+from PIL import Image
+shot, decoded, token = sys.argv[1], sys.argv[2], int(sys.argv[3])
+layout = json.load(open(shot + ".json"))
+img = Image.open(shot).convert("RGB")
+masked = tuple(layout["masked_rgb"])
+step = next(s for s in json.load(open(decoded))["steps"] if s["token"] == token)
+maps = [h for h in layout["heatmaps"] if h["id"].startswith("decode K ") or h["id"].startswith("decode V ")]
+assert len(maps) == 4, "K and V of 2 K/V heads, got %s" % [h["id"] for h in maps]
+for h in maps:
+    assert h["cols"] == token + 1, "%s: %d columns at token %d" % (h["id"], h["cols"], token)
+    for j in range(h["cols"]):
+        x0, y0 = h["x0"] + j * h["cell"], h["y0"]
+        box = [(int(x0 + dx), int(y0 + dy)) for dx in range(1, int(h["cell"] - h["gap"]) - 1)
+               for dy in range(1, int(h["cell"] - h["gap"]) - 1)]
+        grey = sum(img.getpixel(p) == masked for p in box) / len(box)
+        held = j in step["cache"]
+        assert (grey < 0.2) == held, "%s column %d: %.0f%% masked grey, held %s" % (h["id"], j, 100 * grey, held)
+print("token %d: %d columns, held %s" % (token, token + 1, step["cache"]))
+PY
+}
+capture first
+check first 3
+# Right over the panel: one step per press, the cache one column wider; token 2 leaves at token 6.
+set -- $(control "decode equal")
+move $(centre "$1" "$2" "$3" "$4")
+for token in 4 5 6 7; do
+  press Right
+  capture "t$token"
+  check "t$token" "$token"
+done
+press Left
+capture back
+check back 6
+quit_and_wait
+echo "PASS: the cache heatmaps grow a column a step and hatch what the window evicts, as attnlab-cli decode"
