@@ -69,6 +69,7 @@ class Document {
   }
   bool CanUndo() const { return !undo_.empty(); }
   bool CanRedo() const { return !redo_.empty(); }
+  int RedoSteps() const { return static_cast<int>(redo_.size()); }
   void Undo();
   void Redo();
 
