@@ -166,6 +166,7 @@ def preset_alibi():
          "mask": "causal", "alibi": True}
     t = reference(spec_of(p))
     assert alibi_slopes(4) == [0.25, 0.0625, 0.015625, 0.00390625]
+    assert alibi_slopes(1) == [1 / 256] and round(5 / 256, 2) == 0.02  # the notes' one-head case
     assert t["heads"][0]["bias"][5, 0] == -1.25 and t["heads"][3]["bias"][5, 0] == -5 * 0.00390625
     # The steep head attends closer: its weight on the first token is smaller than the flat head's.
     assert t["heads"][0]["weights"][5, 0] < t["heads"][3]["weights"][5, 0]
@@ -178,8 +179,11 @@ def preset_alibi():
         "the bias heatmaps of heads 1 and 4 in the Pipeline, and their weights in the Heads panel: head 1 keeps "
         "to its neighbours, head 4 looks far back.\n\n"
         "Because the penalty only grows with distance, a model trained on short texts still behaves on longer "
-        "ones. Try: type your own slopes (a 0 slope is plain attention), or shift the positions: ALiBi reads "
-        "only their differences.")
+        "ones.\n\n"
+        "Try: type your own slopes in Setup > Positions, one a head on one line (\"1 0.5 0.25 0\": a 0 slope is "
+        "plain attention; empty the line for the paper's again), or shift the positions: ALiBi reads only their "
+        "differences. With one head (Heads: 1) the paper's slope is 2^-8 = 1/256: a token 5 places back loses only "
+        "0.02, and the weights hardly change; type a steeper slope such as 1 to see the penalty at work.")
     p["view"] = lesson("ALiBi: the farther, the lower", [
         step("inputs", "Six tokens."),
         step("scaled", "Head 1's scaled scores, before any position.", head=0),

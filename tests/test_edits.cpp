@@ -825,6 +825,53 @@ TEST(ScenarioEdits, AddedMatricesHaveTheShapesTheCoreResolves) {
   EXPECT_EQ((*s.b_o)(s.b_o->size() - 1), double(s.b_o->size()));
 }
 
+// A paste of X with two more tokens (rows layout) or one fewer (columns layout) asks for that
+// count, then resizes the tokens and takes the values in one edit; other shapes are refused.
+TEST(ScenarioEdits, APasteCanResizeTheTokens) {
+  Scenario s = preset("vaswani-q2-is-attends");
+  const int n = s.n_x();
+  Matrix bigger(n + 2, s.X.cols());
+  for (Eigen::Index i = 0; i < bigger.size(); ++i) bigger.data()[i] = 0.5 * double(i);
+  const std::string text = attnlab::matrix_to_csv(bigger);
+  EXPECT_EQ(attnlab::paste_token_count(s, "X", text), n + 2);
+  EXPECT_EQ(attnlab::paste_token_count(s, "W_q", text), 0) << "only X and Z hold tokens";
+  EXPECT_EQ(attnlab::paste_token_count(s, "X", attnlab::matrix_to_csv(s.X)), 0) << "it fits as it is";
+  attnlab::paste_matrix_resizing_tokens(s, "X", text);
+  EXPECT_EQ(s.n_x(), n + 2);
+  EXPECT_EQ(s.X, bigger);
+  EXPECT_EQ(s.tokens.size(), std::size_t(n + 2));
+  EXPECT_EQ(s.tokens.back(), "new2");
+  EXPECT_NO_THROW(attnlab::compute(s));
+
+  Scenario c = attnlab::with_layout(preset("vaswani-q2-is-attends"), attnlab::Layout::columns);
+  const Matrix fewer = c.X.leftCols(c.n_x() - 1);
+  EXPECT_EQ(attnlab::paste_token_count(c, "X", attnlab::matrix_to_csv(fewer)), c.n_x() - 1);
+  attnlab::paste_matrix_resizing_tokens(c, "X", attnlab::matrix_to_csv(fewer));
+  EXPECT_EQ(c.X, fewer);
+  EXPECT_NO_THROW(attnlab::compute(c));
+  const Matrix wider = Matrix::Ones(c.X.rows() + 1, c.X.cols() + 1);
+  EXPECT_EQ(attnlab::paste_token_count(c, "X", attnlab::matrix_to_csv(wider)), 0) << "a width is no token count";
+  expect_refused([&] { attnlab::paste_matrix_resizing_tokens(c, "X", attnlab::matrix_to_csv(wider)); }, "X");
+}
+
+// Typed slopes, one per head, become the scenario's; an empty line gives the paper's back.
+TEST(ScenarioEdits, AlibiSlopesAreTyped) {
+  Scenario s = preset("vaswani-q2-is-attends");
+  attnlab::set_alibi(s, true);
+  std::string typed;
+  std::vector<double> want;
+  for (int h = 0; h < s.head_count(); ++h) {
+    typed += (h ? " " : "") + std::to_string(0.25 * (h + 1));
+    want.push_back(0.25 * (h + 1));
+  }
+  attnlab::set_alibi_slopes(s, typed);
+  EXPECT_EQ(s.alibi->slopes, want);
+  const attnlab::Trace t = attnlab::compute(s);
+  EXPECT_EQ(t.slopes, want) << "the trace uses the typed slopes";
+  attnlab::set_alibi_slopes(s, "  ");
+  EXPECT_TRUE(s.alibi->slopes.empty()) << "an empty line: the paper's slopes";
+}
+
 TEST(ScenarioEdits, RefusalsNameTheField) {
   Scenario s = preset("vaswani-q2-is-attends");
   expect_refused([&] { attnlab::toggle_mask_cell(s, 99, 0); }, "mask.cells");
@@ -834,6 +881,13 @@ TEST(ScenarioEdits, RefusalsNameTheField) {
   expect_refused([&] { attnlab::set_positions(s, Sequence::X, "-3"); }, "positions");
   expect_refused([&] { attnlab::set_positions(s, Sequence::Z, "1"); }, "context_positions");
   expect_refused([&] { attnlab::set_rope_base(s, 100); }, "rope");
+  expect_refused([&] { attnlab::set_alibi_slopes(s, "0.5"); }, "alibi");
+  attnlab::set_alibi(s, true);
+  expect_refused([&] { attnlab::set_alibi_slopes(s, "0.5 x"); }, "alibi[1]");
+  expect_refused([&] { attnlab::set_alibi_slopes(s, "-0.5"); }, "alibi[0]");
+  expect_refused([&] { attnlab::set_alibi_slopes(s, "inf"); }, "alibi[0]");
+  expect_refused([&] { attnlab::set_alibi_slopes(s, std::string(s.head_count() + 1, '1').insert(1, " ")); }, "alibi");
+  attnlab::set_alibi(s, false);
   attnlab::set_rope(s, true);
   expect_refused([&] { attnlab::set_rope_base(s, 1); }, "rope.base");
   expect_refused([&] { attnlab::set_rope_dims(s, -2); }, "rope.dims");

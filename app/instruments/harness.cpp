@@ -137,7 +137,7 @@ void Harness::AfterFrame(AppState& state, int frame) {
   if (edit_bench_) edit_bench_->AfterFrame(state);
   if (io_bench_) io_bench_->AfterFrame(state, *state.session);
   if (capture_now_) WriteScreenshot(state);
-  if (input_log_) input_log_->Write(frame);  // last: a test that reads it finds the frame done
+  if (input_log_) input_log_->Write(frame, state);  // last: a test that reads it finds the frame done
 }
 
 void Harness::WriteScreenshot(const AppState& state) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <utility>
 
+#include "panels/app_state.h"
+
 namespace attnlab::app {
 namespace {
 
@@ -64,10 +66,15 @@ void InputLog::Observe() {
   wheel_ += io.MouseWheel;
 }
 
-void InputLog::Write(int frame) {
-  char counts[160];
-  std::snprintf(counts, sizeof counts, "chars=%ld clicks=%ld double_clicks=%ld wheel=%g text_input=%d",
-                chars_, clicks_, double_clicks_, wheel_, TextFieldActive() ? 1 : 0);
+void InputLog::Write(int frame, const AppState& state) {
+  if (state.ui.lecture_mode != lecture_) ++lecture_toggles_;
+  lecture_ = state.ui.lecture_mode;
+  char counts[240];
+  std::snprintf(counts, sizeof counts,
+                "chars=%ld clicks=%ld double_clicks=%ld wheel=%g text_input=%d lecture_toggles=%ld "
+                "version=%llu redo=%d",
+                chars_, clicks_, double_clicks_, wheel_, TextFieldActive() ? 1 : 0, lecture_toggles_,
+                static_cast<unsigned long long>(state.document.Version()), state.document.RedoSteps());
   const std::string line =
       "frame=" + std::to_string(frame) + " " + seen_ + " " + counts + " popup=" + TopPopup() + "\n";
   // A rename, so a reader never sees half a line; no fsync (write_file_atomically's) every frame:

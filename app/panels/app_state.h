@@ -36,6 +36,7 @@ struct AppState {
     // A new version may have fewer heads: the selection follows within the same frame.
     document.SetOnNewVersion([this] {
       ui.selected_head = std::clamp(ui.selected_head, 0, std::max(0, document.HeadCount() - 1));
+      if (document.OpenCount() != open_count_) ForgetDocumentViews();
     });
   }
   AppState(const AppState&) = delete;
@@ -51,6 +52,15 @@ struct AppState {
     const attnlab::Trace& trace = document.GetTrace();
     if (document.TraceStale() || trace.heads.empty()) return;
     reference = std::make_shared<const TraceReference>(TraceReference{document.Snapshot(), trace, document.Version()});
+  }
+
+  /// Another file was opened: the views that named its cells start afresh (the sweep drops
+  /// itself: SweepPlayer::Tick).
+  void ForgetDocumentViews() {
+    open_count_ = document.OpenCount();
+    ui.pinned = {};
+    ui.sensitivity_target = UiState{}.sensitivity_target;
+    ui.sensitivity_on_inputs = false;
   }
 
   Document document;
@@ -78,6 +88,9 @@ struct AppState {
   std::function<void(const MatrixEditorSpec&)> before_matrix_editor;
   /// When set, told where named controls (buttons, fields, the editors' grids) were drawn.
   ControlMarks on_control;
+
+ private:
+  int open_count_ = 0;  ///< document.OpenCount() the views were set up for
 };
 
 }  // namespace attnlab::app

@@ -44,17 +44,22 @@ class HelpPanel final : public PanelContents, public Accepts<GuideRequest> {
 };
 
 void HelpPanel::Draw(AppState& /*state*/) {
-  if (std::exchange(from_top_, false)) ImGui::SetScrollY(0.0f);
+  if (from_top_) ImGui::SetScrollY(0.0f);
   for (const GuideBlock& block : guide_.intro) GuideBlockText(block);
   ImGui::Spacing();
-  // Closed at first: the reader sees every topic at once and opens the one wanted.
+  // Closed at first but the first, the walkthrough: the reader sees every topic at once and opens
+  // the one wanted. The guide asked for (F1, the first-run hint) opens on the walkthrough.
+  const bool asked = from_top_;
   for (const GuideSection& section : guide_.sections) {
-    if (!ImGui::CollapsingHeader(section.title.c_str())) continue;
+    const bool first = &section == &guide_.sections.front();
+    if (first && asked) ImGui::SetNextItemOpen(true);
+    if (!ImGui::CollapsingHeader(section.title.c_str(), first ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
     for (const GuideBlock& block : section.blocks) GuideBlockText(block);
     ImGui::Spacing();
   }
   if (ImGui::CollapsingHeader("Keyboard shortcuts", ImGuiTreeNodeFlags_DefaultOpen))
     ShortcutTable(shortcuts_);
+  from_top_ = false;
 }
 
 }  // namespace

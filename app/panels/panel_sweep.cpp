@@ -165,6 +165,7 @@ void PlayButtons(AppState& state, SweepState& sweep) {
       ImGui::Text("%s = %.4g  (T = %.4g)", player.Spec().param.text().c_str(), player.Value(), 1.0 / player.Value());
     else
       ImGui::Text("%s = %.4g", player.Spec().param.text().c_str(), player.Value());
+    MarkLastItem(state.on_control, "sweep value");
   }
   if (!sweep.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());

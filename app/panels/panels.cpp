@@ -372,6 +372,13 @@ void PanelRegistry::BringToFront(const char* name) {
           front_tab_[slot.key] = name;
 }
 
+void PanelRegistry::GiveColumn(const char* name) {
+  for (const ColumnDef& column : Definition(last_arrangement_))
+    for (const SlotDef& slot : column.slots)
+      if (std::any_of(slot.members.begin(), slot.members.end(), [name](const char* m) { return std::string(m) == name; }))
+        tall_group_ = slot.key;
+}
+
 bool PanelRegistry::PanelInFront(const char* name) const {
   const Panel* panel = FindPanel(name);
   if (!panel || !panel->open) return false;

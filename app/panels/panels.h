@@ -96,6 +96,9 @@ class PanelRegistry final : public PanelRequests {
   void ShowPanel(const char* name) override;
   /// Brings the panel's tab to the front of its group, if it is open.
   void BringToFront(const char* name);
+  /// Gives the group holding panel `name` its whole column, as a double-click on its tab does (the
+  /// guide opens where it can be read); a click on a folded tab gives the column back.
+  void GiveColumn(const char* name);
   /// The panel is open and not hidden behind another tab of its group.
   bool PanelInFront(const char* name) const;
   /// View > Reset layout: the default shares in every arrangement, no group given its column.

@@ -107,19 +107,47 @@ void RopeRows(AppState& state) {
   ImGui::Unindent();
 }
 
-void AlibiRows(AppState& state) {
+// ALiBi's slopes, one per head, typed on one line (Enter or leaving the field: one edit);
+// the paper's geometric slopes until some are typed, and again when the line is emptied.
+void SlopesRow(AppState& state, PositionsField& field) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const bool paper = s.alibi->slopes.empty();
+  const std::vector<double> slopes = paper ? attnlab::positional::alibi_slopes(s.head_count()) : s.alibi->slopes;
+  std::string joined;
+  for (std::size_t h = 0; h < slopes.size(); ++h) joined += (h ? " " : "") + attnlab::format_trimmed(slopes[h], 6);
+  if (!field.editing) std::snprintf(field.text, sizeof field.text, "%s", joined.c_str());
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("slopes");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * (paper ? 4.5f : 4.0f));
+  const bool enter = ImGui::InputText("##alibi slopes", field.text, sizeof field.text, ImGuiInputTextFlags_EnterReturnsTrue);
+  field.editing = ImGui::IsItemActive();
+  MarkLastItem(state.on_control, "alibi slopes");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("One slope m_h a head, head 1 first (Enter to apply; empty: the paper's 1/2^(8h/H))");
+  if ((enter || ImGui::IsItemDeactivatedAfterEdit()) && std::string(field.text) != joined) {
+    const std::string text = field.text;
+    state.document.ApplyEdit(kPositionsSource, [text](attnlab::Scenario& e) { attnlab::set_alibi_slopes(e, text); });
+  }
+  ImGui::SameLine();
+  if (paper) {
+    ImGui::TextColored(DimTextColor(), "paper");
+  } else {
+    if (ImGui::SmallButton("paper"))
+      state.document.ApplyEdit(kPositionsSource, [](attnlab::Scenario& e) { attnlab::set_alibi_slopes(e, ""); });
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the paper's slopes 1/2^(8h/H)");
+  }
+}
+
+void AlibiRows(AppState& state, PositionsField& slopes) {
   const attnlab::Scenario& s = state.document.GetScenario();
   bool on = s.alibi.has_value();
   if (OptionalToggle(state, "ALiBi (distance penalty)", "alibi", "Press et al. 2022 (BLOOM, MPT): head h subtracts m_h |p_i - c_j|",
                      &on))
     state.document.ApplyEdit(kPositionsSource, [on](attnlab::Scenario& e) { attnlab::set_alibi(e, on); });
   if (!s.alibi) return;
-  const std::vector<double> slopes =
-      s.alibi->slopes.empty() ? attnlab::positional::alibi_slopes(s.head_count()) : s.alibi->slopes;
-  std::string text = s.alibi->slopes.empty() ? "the paper's slopes: " : "slopes: ";
-  for (std::size_t h = 0; h < slopes.size(); ++h) text += (h ? ", " : "") + attnlab::format_trimmed(slopes[h], 4);
   ImGui::Indent();
-  DimTextWrapped(text);
+  SlopesRow(state, slopes);
   ImGui::Unindent();
 }
 
@@ -173,7 +201,7 @@ void PositionsSection(AppState& state, PositionsFields& fields) {
     PositionsRow(state, fields.keys, "Z at", "context positions", attnlab::Sequence::Z, s.n_z());
   EncodingRow(state);
   RopeRows(state);
-  AlibiRows(state);
+  AlibiRows(state, fields.slopes);
   ShowEditError(state.document, kPositionsSource);
 }
 

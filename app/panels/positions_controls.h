@@ -10,9 +10,9 @@ struct PositionsField {
   char text[1024] = {};
   bool editing = false;
 };
-/// The queries' positions, and the keys' in cross-attention.
+/// The queries' positions, the keys' in cross-attention, and ALiBi's slopes.
 struct PositionsFields {
-  PositionsField queries, keys;
+  PositionsField queries, keys, slopes;
 };
 
 /// One row of the Setup table: K/V heads G, the divisors of H, and the K/V cache a token costs.

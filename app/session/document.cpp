@@ -30,8 +30,10 @@ T PopBack(std::vector<T>& v) {
 }  // namespace
 
 void Document::Open(LoadedScenario loaded) {
+  ++open_count_;  // before SetCurrent: its callback sees a new document
   SetCurrent(std::make_shared<const attnlab::Scenario>(std::move(loaded.scenario)), nullptr);
   saved_version_ = Version();
+  saved_scenario_ = current_.scenario;
   undo_.clear();
   redo_.clear();
   unvalidated_.clear();
@@ -215,6 +217,7 @@ const std::string* Document::EditErrorFor(const char* source) const {
 void Document::MarkSaved(const std::string& saved_path, std::uint64_t version) {
   path = saved_path;
   saved_version_ = version;  // an edit made while it was written stays unsaved
+  saved_scenario_ = version == Version() ? current_.scenario : nullptr;
   is_preset = false;
 }
 

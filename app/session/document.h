@@ -69,6 +69,7 @@ class Document {
   }
   bool CanUndo() const { return !undo_.empty(); }
   bool CanRedo() const { return !redo_.empty(); }
+  int RedoSteps() const { return static_cast<int>(redo_.size()); }
   void Undo();
   void Redo();
 
@@ -77,7 +78,10 @@ class Document {
   const std::string* EditErrorFor(const char* source) const;
   const EditError& LastEditError() const { return edit_error_; }
 
-  bool IsDirty() const { return Version() != saved_version_; }
+  /// Unsaved changes; undoing back to the saved scenario is clean again.
+  bool IsDirty() const { return Version() != saved_version_ && current_.scenario != saved_scenario_; }
+  /// How many times Open() replaced the document: views drop what belonged to the one before.
+  int OpenCount() const { return open_count_; }
   /// `version` was written to `path`: the document is saved if it is still the current one.
   void MarkSaved(const std::string& path, std::uint64_t version);
   int HeadCount() const { return GetScenario().head_count(); }
@@ -134,6 +138,8 @@ class Document {
   std::uint64_t last_version_ = 1;  ///< the largest version given out
   std::vector<long> shape_key_;  ///< TraceShapeKey of the current Scenario
   std::uint64_t saved_version_ = 1;
+  ScenarioPtr saved_scenario_;  ///< the scenario saved_version_ holds, when known
+  int open_count_ = 0;
   attnlab::Trace trace_;
   std::uint64_t trace_version_ = 0;
   ScenarioVersion traced_;        ///< what trace_ was computed from

@@ -1,5 +1,5 @@
 #pragma once
-/// The first-run hint ("New here? Press F1 for a two-minute guide to the window."): shown from the
+/// The first-run hint ("New here? Press F1: your first five minutes, step by step."): shown from the
 /// first start with a fresh config dir until the user dismisses it or opens the guide; a small
 /// file in the config dir then remembers that for every later start.
 #include <string>

@@ -41,11 +41,14 @@ void SweepPlayer::Resume(double now) {
 }
 
 void SweepPlayer::Tick(Document& doc, double now) {
-  if (!playing_) return;
-  if (own_version_ != 0 && doc.Version() != own_version_) {  // the user edited, undid or opened
+  // The user edited, undid or opened, playing or paused: the sweep (its value, "Resume", its
+  // samples) belongs to a scenario that is gone.
+  if (started_ && own_version_ != 0 && doc.Version() != own_version_) {
     playing_ = started_ = false;
+    samples_.clear();
     return;
   }
+  if (!playing_) return;
   const double t = Elapsed(now);
   const double value = spec_.ValueAt(t);
   if (spec_.repeat == attnlab::SweepRepeat::once && t >= spec_.seconds) Pause(now);

@@ -38,7 +38,8 @@ class SweepPlayer {
   std::string Start(Document& doc, const SweepSpec& spec, double now);
   /// Sets the value for time `now` (one coalesced edit; nothing when the value is unchanged).
   /// Stops by itself at the end of a Once sweep, and when the document changed under it (another
-  /// edit, undo, open): the sweep then never overwrites what the user did.
+  /// edit, undo, open): the sweep then never overwrites what the user did, and is forgotten
+  /// (not Started(), no samples), paused or not.
   void Tick(Document& doc, double now);
   /// Stops where it is: the value stays, and the sweep so far is one undo step.
   void Pause(double now);

@@ -7,7 +7,7 @@
 namespace attnlab::app {
 namespace {
 
-constexpr const char* kHintTexts[] = {"New here? Press F1 for a two-minute guide to the window.",
+constexpr const char* kHintTexts[] = {"New here? Press F1: your first five minutes, step by step.",
                                       "New here? Press F1 for a guide.", "F1: guide"};
 constexpr const char* kDismiss = "\xC3\x97";  // ×
 
@@ -41,6 +41,7 @@ bool HintButton(const char* text) {
 void ShowGuide(AppState& state, PanelRegistry& panels) {
   state.first_run_hint.Dismiss();
   panels.Request(state, GuideRequest{});
+  panels.GiveColumn("Help");  // a tab's third of a column is too small to read a walkthrough in
 }
 
 void DrawFirstRunHint(AppState& state, PanelRegistry& panels) {

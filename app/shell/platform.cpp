@@ -98,6 +98,11 @@ bool Platform::Init(const PlatformConfig& config, std::string* error) {
   // remember positions that no longer fit the next screen.
   ImGui::GetIO().IniFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  // Keys reach ImGui's callback through ours, which holds a tap's release for a frame (OnKey).
+  glfwSetKeyCallback(window_, OnKey);
+  glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned int c) {
+    if (Platform* p = FromWindow(w)) p->DeliverKeys(p->keys_.Push({int(c), 0, KeyTrickle::kChar, 0}));
+  });
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
   theme_.BuildFonts(config.font_scale);
@@ -111,12 +116,6 @@ void Platform::InstallCallbacks() {
   glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double, double) { OnInput(w); });
   glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int, int, int) { OnInput(w); });
   glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double) { OnInput(w); });
-  glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
-    // F12 straight from GLFW: ImGui 1.86 misses a press and release within one frame (xdotool).
-    if (Platform* p = FromWindow(w); p && key == GLFW_KEY_F12 && action == GLFW_PRESS)
-      p->screenshot_key_ = (mods & GLFW_MOD_SHIFT) ? 2 : 1;
-    OnInput(w);
-  });
   glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned int) { OnInput(w); });
   glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int) { OnInput(w); });
   glfwSetCursorEnterCallback(window_, [](GLFWwindow* w, int) { OnInput(w); });
@@ -129,6 +128,25 @@ void Platform::InstallCallbacks() {
 
 void Platform::OnInput(GLFWwindow* window) {
   if (Platform* p = FromWindow(window)) p->RequestFrames(kFramesAfterInput);
+}
+
+// ImGui 1.86 reads the keys' state once a frame: a press and release between two frames (a 5 ms
+// tap) would never be seen, so the release waits for the frame after the press (key_trickle.h).
+void Platform::OnKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  Platform* p = FromWindow(window);
+  if (!p) return;
+  // F12 straight from GLFW: the screenshot is taken after the frame (app.cpp), not by a panel.
+  if (key == GLFW_KEY_F12 && action == GLFW_PRESS) p->screenshot_key_ = (mods & GLFW_MOD_SHIFT) ? 2 : 1;
+  p->DeliverKeys(p->keys_.Push({key, scancode, action, mods}));
+  p->RequestFrames(kFramesAfterInput);
+}
+
+void Platform::DeliverKeys(const std::vector<KeyEvent>& events) {
+  for (const KeyEvent& e : events)
+    if (e.action == KeyTrickle::kChar)
+      ImGui_ImplGlfw_CharCallback(window_, static_cast<unsigned int>(e.key));  // and OnInput, chained
+    else
+      ImGui_ImplGlfw_KeyCallback(window_, e.key, e.scancode, e.action, e.mods);
 }
 
 void Platform::OnDrop(GLFWwindow* window, int count, const char** paths) {
@@ -185,6 +203,7 @@ void Platform::WaitForEvents(bool continuous) {
 void Platform::Wake() { glfwPostEmptyEvent(); }
 
 void Platform::NewFrame() {
+  DeliverKeys(keys_.Deliverable());
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   if (offscreen_scale_ != 1.0f) {
@@ -193,6 +212,8 @@ void Platform::NewFrame() {
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover highlight in a 2x screenshot
   }
   ImGui::NewFrame();
+  keys_.FrameRead();
+  if (keys_.Waiting()) RequestFrames(kFramesAfterInput);  // the frames that see the held-back keys
 }
 
 void Platform::Render(Capture* capture) {

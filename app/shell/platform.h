@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "view/key_trickle.h"
 #include "widgets/theme.h"
 
 struct GLFWwindow;
@@ -66,6 +67,8 @@ class Platform {
   static void OnInput(GLFWwindow* window);
   static void OnDrop(GLFWwindow* window, int count, const char** paths);
   static void OnClose(GLFWwindow* window);
+  static void OnKey(GLFWwindow* window, int key, int scancode, int action, int mods);
+  void DeliverKeys(const std::vector<KeyEvent>& events);
   void InstallCallbacks();
 
   GLFWwindow* window_ = nullptr;
@@ -76,6 +79,7 @@ class Platform {
   bool close_guard_ = false, close_requested_ = false;
   float offscreen_scale_ = 1.0f;
   int screenshot_key_ = 0;
+  KeyTrickle keys_;  ///< key events on their way to ImGui, one change per key per frame
   Theme theme_;  ///< attached to the ImGui context, for the widgets
 };
 

@@ -3,6 +3,7 @@
 #include "attnlab/positions.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -40,6 +41,40 @@ std::string Quoted(const std::vector<std::string>& labels, int i) {
   if (i < 0 || i >= static_cast<int>(labels.size())) return std::to_string(i);
   return "\xE2\x80\x9C" + labels[static_cast<std::size_t>(i)] + "\xE2\x80\x9D";
 }
+
+// Where a symbol-like label's subscript starts: "x_3", "x0", "z_t" (one letter, an optional '_',
+// then letters or digits, a digit first without the '_'); npos for a word ("is", "new2", "word_1").
+std::size_t SubscriptStart(const std::string& label) {
+  const std::size_t k = !label.empty() && std::isalpha(static_cast<unsigned char>(label[0])) ? 1 : 0;
+  const bool bar = k < label.size() && label[k] == '_';
+  const std::size_t start = bar ? k + 1 : k;
+  if (k == 0 || start >= label.size()) return std::string::npos;
+  const auto alnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+  if (!std::all_of(label.begin() + long(start), label.end(), alnum)) return std::string::npos;
+  return bar || std::isdigit(static_cast<unsigned char>(label[start])) ? start : std::string::npos;
+}
+
+// The vector of token `i` named by its label, never by its 0-based index (which beside 1-based
+// labels reads as another token): `letter` "q" and label "x_3" give q_3, "x0" gives q0, a word
+// "is" gives q_“is”.
+std::string TokenVector(const char* letter, const std::vector<std::string>& labels, int i) {
+  if (i < 0 || i >= static_cast<int>(labels.size())) return std::string(letter) + "_" + std::to_string(i);
+  const std::string& label = labels[static_cast<std::size_t>(i)];
+  const std::size_t sub = SubscriptStart(label);
+  if (sub == std::string::npos) return std::string(letter) + "_" + Quoted(labels, i);
+  return std::string(letter) + (label[sub - 1] == '_' ? "_" : "") + label.substr(sub);
+}
+
+// Where a token's entry is in a displayed matrix: "row 2: token “is”, column 1", or in the
+// columns layout (tokens are columns) "column 2: token “is”, row 1".
+std::string TokenPlace(bool cols, const char* role, const std::vector<std::string>& labels, int token,
+                       int feature) {
+  return std::string(cols ? "column " : "row ") + std::to_string(token) + ": " + role + " " +
+         Quoted(labels, token) + ", " + (cols ? "row " : "column ") + std::to_string(feature);
+}
+
+// The axis of features (a matrix's entries for one token): columns, or rows in the columns layout.
+const char* FeatureAxis(bool cols) { return cols ? "row" : "column"; }
 
 std::string Cell(const char* name, int r, int c) {
   return std::string(name) + "[" + std::to_string(r) + ", " + std::to_string(c) + "]";
@@ -127,15 +162,14 @@ void ExplainProjection(const Ctx& x, StageId stage, int r, int c, Explanation& e
   const char* name = is_q ? "Q" : stage == StageId::K ? "K" : "V";
   const char lower = is_q ? 'q' : stage == StageId::K ? 'k' : 'v';
   const char* input = is_q || !x.s.cross_attention() ? "x" : "z";
-  const std::string tok = Quoted(is_q ? x.queries : x.keys, token);
-  e.title = Cell(name, r, c) + "   token " + tok + ", column " + std::to_string(feature);
+  const std::vector<std::string>& labels = is_q ? x.queries : x.keys;
+  e.title = Cell(name, r, c) + "   " + TokenPlace(x.cols, "token", labels, token, feature);
   const std::string wname = std::string("W_") + lower, bname = std::string("b_") + lower;
+  const std::string vec = TokenVector(input, labels, token);
   e.formula = x.cols ? Cell(name, feature, token) + " = " + wname + "[" + std::to_string(feature) +
-                           ", :] " + kDot + " " + input + "_" + std::to_string(token) + " + " +
-                           bname + "[" + std::to_string(feature) + "]"
-                     : Cell(name, token, feature) + " = " + input + "_" + std::to_string(token) +
-                           " " + kDot + " " + wname + "[:, " + std::to_string(feature) + "] + " +
-                           bname + "[" + std::to_string(feature) + "]";
+                           ", :] " + kDot + " " + vec + " + " + bname + "[" + std::to_string(feature) + "]"
+                     : Cell(name, token, feature) + " = " + vec + " " + kDot + " " + wname + "[:, " +
+                           std::to_string(feature) + "] + " + bname + "[" + std::to_string(feature) + "]";
   e.columns = {"d", std::string(input) + "[d]", wname + "[d]", "product"};
   std::vector<SumTerm> all;
   const double dot = DotTerms(int(in.cols()), [&](int d) { return in(token, d); },
@@ -153,10 +187,9 @@ void ExplainScore(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
   const char* sname = stage == StageId::scores ? "scores" : stage == StageId::scaled ? "scaled" : "masked";
   e.title = Cell(sname, r, c) + "   query " + Quoted(x.queries, i) + " vs key " + Quoted(x.keys, j);
   const std::string si = std::to_string(i), sj = std::to_string(j);
-  e.formula = x.cols ? "S[" + sj + ", " + si + "] = k_" + sj + " " + kDot + " q_" + si +
-                           "   (S = K^T Q)"
-                     : "S[" + si + ", " + sj + "] = q_" + si + " " + kDot + " k_" + sj +
-                           "   (S = Q K^T)";
+  const std::string q = TokenVector("q", x.queries, i), k = TokenVector("k", x.keys, j);
+  e.formula = x.cols ? "S[" + sj + ", " + si + "] = " + k + " " + kDot + " " + q + "   (S = K^T Q)"
+                     : "S[" + si + ", " + sj + "] = " + q + " " + kDot + " " + k + "   (S = Q K^T)";
   e.columns = {"d", "q[d]", "k[d]", "product"};
   std::vector<SumTerm> all;
   const bool rope = x.trace.has_rope();  // the scores read the rotated queries and keys
@@ -248,8 +281,7 @@ void ExplainWeight(const Ctx& x, int r, int c, Explanation& e) {
 // y_ic = sum_j a_ij v_jc.
 void ExplainHeadOutput(const Ctx& x, int r, int c, Explanation& e) {
   const int i = x.cols ? c : r, ch = x.cols ? r : c;
-  e.title = Cell("head output", r, c) + "   query " + Quoted(x.queries, i) + ", column " +
-            std::to_string(ch);
+  e.title = Cell("head output", r, c) + "   " + TokenPlace(x.cols, "query", x.queries, i, ch);
   const std::string si = std::to_string(i), sc = std::to_string(ch);
   e.formula = x.cols ? "Y[" + sc + ", " + si + "] = " + kSigma + "_j V[" + sc + ", j] A[j, " + si +
                            "]   (Y = V A)"
@@ -281,7 +313,7 @@ void ExplainConcat(const Ctx& x, int r, int c, Explanation& e) {
                            std::to_string(h * x.model.d_v) + "\xE2\x80\x93" +
                            std::to_string((h + 1) * x.model.d_v - 1) + " are head " +
                            std::to_string(h + 1);
-  e.lines.push_back("= head " + std::to_string(h + 1) + " output, column " + std::to_string(ch) +
+  e.lines.push_back("= head " + std::to_string(h + 1) + " output, " + FeatureAxis(x.cols) + " " + std::to_string(ch) +
                     " = " + Num(e.value, x.decimals));
 }
 
@@ -289,17 +321,17 @@ void ExplainWo(const Ctx& x, int r, int c, Explanation& e) {
   const int t = x.cols ? c : r, o = x.cols ? r : c;
   e.title = Cell("W_o", r, c);
   e.formula = "a learned weight (input, not computed)";
-  e.lines.push_back("concat column " + std::to_string(t) + " (head " +
-                    std::to_string(t / x.model.d_v + 1) + ", column " +
+  const std::string axis = FeatureAxis(x.cols);
+  e.lines.push_back("concat " + axis + " " + std::to_string(t) + " (head " +
+                    std::to_string(t / x.model.d_v + 1) + ", " + axis + " " +
                     std::to_string(t % x.model.d_v) + ") " + kTimes + " " +
-                    Num(e.value, x.decimals) + " \xE2\x86\x92 output column " + std::to_string(o));
+                    Num(e.value, x.decimals) + " \xE2\x86\x92 output " + axis + " " + std::to_string(o));
 }
 
 // out_io = concat_i . W_o[:, o] + b_o[o].
 void ExplainOutput(const Ctx& x, int r, int c, Explanation& e) {
   const int i = x.cols ? c : r, o = x.cols ? r : c;
-  e.title = Cell("output", r, c) + "   query " + Quoted(x.queries, i) + ", column " +
-            std::to_string(o);
+  e.title = Cell("output", r, c) + "   " + TokenPlace(x.cols, "query", x.queries, i, o);
   if (!x.model.has_W_o()) {
     e.formula = "no W_o: output = concat";
     e.lines.push_back("= concat[" + std::to_string(r) + ", " + std::to_string(c) +
@@ -443,7 +475,7 @@ std::string SinkReason(const attnlab::Scenario& s, int i, int j) {
   if (!ActiveSink(s, j) || (s.mask.causal && c > p)) return {};
   const bool window = s.mask.window > 0 && std::abs(p - c) >= s.mask.window, cell = CellOff(s, i, j);
   if (!window && !cell) return {};
-  return "sink: key " + std::to_string(j) + " is one of the first " + std::to_string(s.mask.sinks) +
+  return "sink: key " + Quoted(KeyTokenLabels(s), j) + " is one of the first " + std::to_string(s.mask.sinks) +
          " keys, visible whatever the " +
          (window && cell ? "window and the custom cell say" : window ? "window says" : "custom cell says");
 }
@@ -452,14 +484,16 @@ std::string MaskReason(const attnlab::Scenario& s, int i, int j) {
   std::string why;
   auto add = [&why](const std::string& part) { why += (why.empty() ? "" : "; ") + part; };
   const int p = s.position(i), c = s.context_position(j);
+  // Tokens by their labels: the 0-based index beside 1-based labels (x_1, x_2) reads as another token.
+  const std::string key = Quoted(KeyTokenLabels(s), j), query = Quoted(QueryTokenLabels(s), i);
   if (s.mask.causal && c > p)
-    add("causal: key " + std::to_string(j) + (c == j && p == i ? "" : " (position " + std::to_string(c) + ")") +
-        " comes after query " + std::to_string(i) + (c == j && p == i ? "" : " (position " + std::to_string(p) + ")"));
+    add("causal: key " + key + (c == j && p == i ? "" : " (position " + std::to_string(c) + ")") +
+        " comes after query " + query + (c == j && p == i ? "" : " (position " + std::to_string(p) + ")"));
   const bool sink = ActiveSink(s, j);  // keeps it whatever the window and the cells say
   if (!sink && s.mask.window > 0 && std::abs(p - c) >= s.mask.window)
-    add("window: key " + std::to_string(j) + " is " + std::to_string(std::abs(p - c)) + " positions from query " +
-        std::to_string(i) + ", the window is " + std::to_string(s.mask.window));
-  if (Padded(s, j)) add("padding: key " + std::to_string(j) + " is a padding token");
+    add("window: key " + key + " is " + std::to_string(std::abs(p - c)) + " positions from query " + query +
+        ", the window is " + std::to_string(s.mask.window));
+  if (Padded(s, j)) add("padding: key " + key + " is a padding token");
   if (!sink && CellOff(s, i, j)) add("custom: this cell is off in the mask");
   return why;
 }

@@ -338,13 +338,53 @@ void CopyMenu(const MatrixEditorSpec& spec) {
   ImGui::EndPopup();
 }
 
+constexpr const char* kResizeId = "Resize the tokens?";
+
+// The clipboard into the matrix; a paste that only has another number of tokens asks first.
+void Paste(Document& document, const MatrixEditorSpec& spec) {
+  const char* clipboard = ImGui::GetClipboardText();
+  const std::string text = clipboard ? clipboard : "";
+  const int tokens = attnlab::paste_token_count(document.GetScenario(), spec.source, text);
+  if (tokens == 0) {
+    CommitPastedText(document, spec, text);
+    return;
+  }
+  spec.state->resize = {spec.source, text, tokens};
+  ImGui::OpenPopup(kResizeId);
+}
+
+// "Paste a 5x4 X into a 3x4 X: resize the tokens to 5?" Resize and paste (Enter) or Cancel (Escape).
+void ResizeQuestion(Document& document, const MatrixEditorSpec& spec) {
+  MatrixEditorState::ResizePaste& r = spec.state->resize;
+  if (!ImGui::BeginPopupModal(kResizeId, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  const attnlab::Matrix& m = *spec.values;
+  const bool rows = document.GetScenario().layout == attnlab::Layout::rows;  // tokens are rows
+  const long pr = rows ? r.tokens : long(m.rows()), pc = rows ? long(m.cols()) : r.tokens;
+  ImGui::Text("Paste a %ldx%ld %s into a %dx%d %s: resize the tokens to %d?", pr, pc, r.source.c_str(), int(m.rows()),
+              int(m.cols()), r.source.c_str(), r.tokens);
+  ImGui::TextColored(DimTextColor(), "%s", r.tokens > (rows ? m.rows() : m.cols())
+                                               ? "New tokens are added at the end (new, new2, ...)."
+                                               : "Tokens are removed from the end.");
+  ImGui::Spacing();
+  const bool appearing = ImGui::IsWindowAppearing();  // the key that opened it answers nothing
+  if (ImGui::Button("Resize and paste") || (!appearing && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false))) {
+    CommitResizingPaste(document, spec, r.text);
+    r = {};
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel") || (!appearing && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false))) {
+    r = {};
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
 void ClipboardKeys(Document& document, const MatrixEditorSpec& spec) {
   const ImGuiIO& io = ImGui::GetIO();
   if (!ImGui::IsItemHovered() || !io.KeyCtrl || io.WantTextInput) return;
-  if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) {
-    const char* text = ImGui::GetClipboardText();
-    CommitPastedText(document, spec, text ? text : "");
-  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) Paste(document, spec);
   if (ImGui::IsKeyPressed(GLFW_KEY_C, false))
     ImGui::SetClipboardText(attnlab::format_matrix(*spec.values, 4).c_str());
 }
@@ -372,6 +412,11 @@ bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, 
 bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const std::string& text) {
   return document.ApplyEdit(spec.source.c_str(),
                             [&](attnlab::Scenario& s) { attnlab::paste_matrix(s, spec.source, text); });
+}
+
+bool CommitResizingPaste(Document& document, const MatrixEditorSpec& spec, const std::string& text) {
+  return document.ApplyEdit(spec.source.c_str(),
+                            [&](attnlab::Scenario& s) { attnlab::paste_matrix_resizing_tokens(s, spec.source, text); });
 }
 
 void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec& spec,
@@ -410,13 +455,12 @@ void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec&
   }
   CopyMenu(spec);
   ImGui::SameLine();
-  if (ImGui::SmallButton("Paste")) {
-    const char* text = ImGui::GetClipboardText();
-    CommitPastedText(document, spec, text ? text : "");
-  }
+  if (ImGui::SmallButton("Paste")) Paste(document, spec);
+  MarkLastItem(marks, ("paste " + spec.source).c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Replace %s with a matrix copied from NumPy, PyTorch or a spreadsheet",
                       spec.source.c_str());
+  ResizeQuestion(document, spec);
   if (spec.removable) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Remove"))

@@ -37,9 +37,14 @@ struct MatrixEditorState {
     char buf[64] = {};
     bool focus = false;
   };
+  struct ResizePaste {  ///< a paste of X or Z with another token count, waiting for "Resize"
+    std::string source, text;
+    int tokens = 0;
+  };
   Scrub scrub;
   Typing typing;
   std::string menu_cell;  ///< the cell right-clicked last, "W_q[0][1]"
+  ResizePaste resize;
 };
 
 struct MatrixEditorSpec {
@@ -78,5 +83,8 @@ bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, 
 /// Replaces the whole matrix from clipboard text (NumPy / repr / torch / CSV); a shape mismatch is
 /// refused: "W_k: pasted 3x4, expected 4x4".
 bool CommitPastedText(Document& document, const MatrixEditorSpec& spec, const std::string& text);
+/// The same paste with as many tokens as the text has (X or Z; attnlab::paste_matrix_resizing_tokens),
+/// one undoable edit: what "Resize and paste" does once the user confirmed.
+bool CommitResizingPaste(Document& document, const MatrixEditorSpec& spec, const std::string& text);
 
 }  // namespace attnlab::app

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "attnlab/limits.h"
+#include "attnlab/matrix_text.h"
 #include "attnlab/model.h"
 #include "attnlab/number_format.h"
 
@@ -620,6 +621,83 @@ void set_rope_dims(Scenario& s, int dims) {
 void set_alibi(Scenario& s, bool on) {
   if (!on) s.alibi.reset();
   else if (!s.alibi) s.alibi = Alibi{};
+}
+
+void set_alibi_slopes(Scenario& s, const std::string& text) {
+  if (!s.alibi) throw ScenarioError("alibi: the scenario has no ALiBi");
+  std::istringstream in(text);
+  std::vector<double> slopes;
+  std::string word;
+  while (in >> word) {
+    const std::string field = "alibi[" + std::to_string(slopes.size()) + "]";
+    char* end = nullptr;
+    const double m = std::strtod(word.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(m) || m < 0)
+      throw ScenarioError(field + ": expected a slope of 0 or more, got \"" + word + "\"");
+    slopes.push_back(m);
+  }
+  if (!slopes.empty() && long(slopes.size()) != s.head_count())
+    throw ScenarioError("alibi: expected " + std::to_string(s.head_count()) + " slopes (one per query head), got " +
+                        std::to_string(slopes.size()));
+  s.alibi->slopes = std::move(slopes);
+}
+
+namespace {
+
+// X or Z: the sequence whose tokens `source` holds; nullopt for any other matrix.
+std::optional<Sequence> token_matrix(const Scenario& s, const std::string& source) {
+  if (source == "X") return Sequence::X;
+  if (source == "Z" && s.cross_attention()) return Sequence::Z;
+  return std::nullopt;
+}
+
+// Tokens along a pasted matrix's token axis, or -1 when its width is not the embedding's.
+int pasted_tokens(const Scenario& s, const Matrix& stored, const Matrix& pasted) {
+  const bool rows = s.layout == Layout::rows;
+  if ((rows ? pasted.cols() : pasted.rows()) != (rows ? stored.cols() : stored.rows())) return -1;
+  return int(rows ? pasted.rows() : pasted.cols());
+}
+
+// `seq` cut or grown to `n` tokens at its end in one reorder (a token at a time would copy the
+// mask n times): new tokens are "new", "new2", ... and, with explicit positions, follow the last.
+void resize_tokens(Scenario& s, Sequence seq, int n) {
+  const int now = token_count(s, seq);
+  std::vector<int> order;
+  for (int i = 0; i < n; ++i) order.push_back(i < now ? i : -1);
+  reorder_tokens(s, seq, order);
+  std::vector<int>& positions = seq == Sequence::X ? s.positions : s.context_positions;
+  for (int i = now + 1; i < n && !positions.empty(); ++i)
+    positions[std::size_t(i)] = std::min(positions[std::size_t(i) - 1] + 1, limits::max_position);
+  // In self-attention X's labels are the keys' too (reorder_tokens moved both).
+  const bool both = seq == Sequence::X && !s.cross_attention();
+  for (std::vector<std::string>* labels : {seq == Sequence::X ? &s.tokens : &s.context_tokens, both ? &s.context_tokens : nullptr})
+    for (int i = now; labels && i < n && i < int(labels->size()); ++i)
+      (*labels)[std::size_t(i)] = i == now ? "new" : "new" + std::to_string(i - now + 1);
+}
+
+}  // namespace
+
+int paste_token_count(const Scenario& s, const std::string& source, const std::string& text) {
+  const std::optional<Sequence> seq = token_matrix(s, source);
+  if (!seq) return 0;
+  Matrix pasted;
+  try {
+    pasted = parse_matrix_text(text);
+  } catch (const std::exception&) {
+    return 0;  // paste_matrix says why
+  }
+  const Matrix& stored = *seq == Sequence::X ? s.X : *s.Z;
+  const int n = pasted_tokens(s, stored, pasted);
+  const int now = *seq == Sequence::X ? s.n_x() : s.n_z();
+  return n > 0 && n != now && n <= limits::max_tokens ? n : 0;
+}
+
+void paste_matrix_resizing_tokens(Scenario& s, const std::string& source, const std::string& text) {
+  const std::optional<Sequence> seq = token_matrix(s, source);
+  if (!seq) throw ScenarioError(source + ": only X and Z change their number of tokens");
+  const int n = paste_token_count(s, source, text);
+  if (n > 0) resize_tokens(s, *seq, n);
+  paste_matrix(s, source, text);  // the values, or the refusal of a paste no token count fits
 }
 
 // ---- Whole scenario -------------------------------------------------------------------------------

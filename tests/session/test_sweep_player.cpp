@@ -54,6 +54,22 @@ TEST_F(Sweeping, EachTickIsANewVersionAndTheWholeSweepOneUndoStep) {
   doc_.Undo();
   EXPECT_EQ(doc_.GetScenario().X(0, 1), before) << "one undo step for the whole sweep";
   EXPECT_FALSE(doc_.CanUndo());
+  EXPECT_FALSE(doc_.IsDirty()) << "undone back to the file as opened";
+  player_.Tick(doc_, 21.0);
+  EXPECT_FALSE(player_.Started()) << "no \"Resume\" of a sweep that was undone";
+  EXPECT_TRUE(player_.Samples().empty());
+}
+
+// Paused, then another file opened: the sweep of the old one is forgotten, not resumable.
+TEST_F(Sweeping, APausedSweepIsForgottenWhenAnotherFileOpens) {
+  ASSERT_EQ(player_.Start(doc_, Spec("scale", 0.5, 1.5, attnlab::SweepRepeat::loop), 0.0), "");
+  player_.Tick(doc_, 0.5);
+  player_.Pause(0.5);
+  ASSERT_TRUE(player_.Started());
+  doc_.Open(BuiltInExample({}));
+  player_.Tick(doc_, 1.0);
+  EXPECT_FALSE(player_.Started());
+  EXPECT_FALSE(doc_.IsDirty());
 }
 
 TEST_F(Sweeping, ResumesWhereItPausedAndStopsWhenTheUserEdits) {

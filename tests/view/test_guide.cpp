@@ -86,18 +86,36 @@ TEST(Guide, CompiledInGuideIsDocsGuideMd) {
   EXPECT_EQ(std::string(attnlab::app::GuideMarkdown()), text.str());
 }
 
+// Help opens on a first task (issue 26.9): six numbered steps, in the order a newcomer takes them,
+// on a preset that ships.
+TEST(Guide, OpensOnAFirstTaskInSixSteps) {
+  const Guide g = ParseGuide(attnlab::app::GuideMarkdown());
+  ASSERT_FALSE(g.sections.empty());
+  std::vector<std::string> steps;
+  for (const GuideBlock& b : g.sections[0].blocks)
+    if (b.bullet && b.spans.front().style == Style::Bold) steps.push_back(b.spans.front().text);
+  const std::vector<std::string> expected = {"1. Open a preset.",  "2. Hover a weight.",   "3. Read the Inspector.",
+                                             "4. Change one cell.", "5. Toggle causal.", "6. Present."};
+  EXPECT_EQ(steps, expected);
+  std::ifstream preset(ATTNLAB_SOURCE_DIR "/assets/presets/vaswani-q2-is-attends.json");
+  std::stringstream text;
+  text << preset.rdbuf();
+  EXPECT_NE(text.str().find("\"title\": \"Vaswani Q2: what 'is' attends to in 'this is translation'\""), std::string::npos)
+      << "the walkthrough opens this preset by its title";
+}
+
 TEST(Guide, NamesEveryPanelAndEveryGesture) {
   const Guide g = ParseGuide(attnlab::app::GuideMarkdown());
   std::vector<std::string> titles;
   for (const auto& s : g.sections) titles.push_back(s.title);
-  const std::vector<std::string> expected_titles = {"The panels", "Today's attention: positions, shared keys, rotations",
+  const std::vector<std::string> expected_titles = {"Your first five minutes", "The panels", "Today's attention: positions, shared keys, rotations",
                                                     "Exploring: sweeps, before and after, statistics, sensitivity", "Real models",
                                                     "Reading a heatmap", "Gestures",
                                                     "Lecture and presenter mode"};
   ASSERT_EQ(titles, expected_titles);
   // Each panel's bullet starts with its name in bold, in the window's order.
   std::vector<std::string> panels;
-  for (const GuideBlock& b : g.sections[0].blocks)
+  for (const GuideBlock& b : g.sections[1].blocks)
     if (b.bullet && b.spans.front().style == Style::Bold) panels.push_back(b.spans.front().text);
   const std::vector<std::string> expected_panels = {"Scenario",  "Inputs", "Mask",      "Formula strip",
                                                     "Pipeline",  "Plane",  "Heads",     "Inspector",

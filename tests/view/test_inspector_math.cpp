@@ -227,7 +227,9 @@ TEST(InspectorMath, ASinkKeyIsNeitherMaskedByTheWindowNorByItsCellAndSaysWhy) {
   s.mask.sinks = 2;
   EXPECT_EQ(attnlab::app::MaskReason(s, 4, 0), "");
   EXPECT_EQ(attnlab::app::MaskReason(s, 3, 0), "");
-  EXPECT_NE(attnlab::app::SinkReason(s, 4, 0).find("sink: key 0 is one of the first 2 keys"), std::string::npos);
+  const std::string key0 = "\xE2\x80\x9C" + attnlab::app::KeyTokenLabels(s).front() + "\xE2\x80\x9D";  // its label
+  EXPECT_NE(attnlab::app::SinkReason(s, 4, 0).find("sink: key " + key0 + " is one of the first 2 keys"),
+            std::string::npos);
   EXPECT_NE(attnlab::app::SinkReason(s, 3, 0).find("custom cell"), std::string::npos);
   EXPECT_NE(attnlab::app::MaskReason(s, 4, 1).find("padding"), std::string::npos);  // a padded sink stays masked
   EXPECT_EQ(attnlab::app::SinkReason(s, 4, 1), "");
@@ -261,6 +263,47 @@ TEST(InspectorMath, TheWrittenSumFollowsThePrecision) {
   ASSERT_NE(end2, end5) << "pick a cell whose value needs more than 2 decimals";
   EXPECT_EQ(two.written.substr(two.written.size() - end2.size()), end2) << two.written;
   EXPECT_EQ(five.written.substr(five.written.size() - end5.size()), end5) << five.written;
+}
+
+attnlab::Scenario Preset(const std::string& name) {
+  return attnlab::load_scenario(std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets/" + name + ".json");
+}
+
+bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// UDL 12.2 (columns layout, tokens x_1 ... x_6): Q[2, 2] is token x_3's entry. Its formula names
+// the token x_3 (not x_2, the 0-based index beside 1-based labels), and its title says the token
+// is a column, the feature a row.
+TEST(InspectorMath, TheColumnsLayoutSpeaksTheTokensOwnLabels) {
+  const attnlab::Scenario s = Preset("udl-12-2-multihead");
+  ASSERT_EQ(s.layout, attnlab::Layout::columns);
+  const attnlab::Model model = attnlab::resolve(s);
+  const attnlab::Trace t = attnlab::compute(s);
+  const Explanation q = attnlab::app::Explain(s, model, t, HoveredCell{StageId::Q, 0, 2, 2}, 3);
+  EXPECT_TRUE(Has(q.formula, "W_q[2, :] \xC2\xB7 x_3 + b_q[2]")) << q.formula;
+  EXPECT_FALSE(Has(q.formula, "x_2")) << q.formula;
+  EXPECT_TRUE(Has(q.title, "column 2: token \xE2\x80\x9Cx_3\xE2\x80\x9D, row 2")) << q.title;
+  const Explanation score = attnlab::app::Explain(s, model, t, HoveredCell{StageId::scores, 0, 0, 2}, 3);
+  EXPECT_TRUE(Has(score.formula, "k_1 \xC2\xB7 q_3")) << score.formula;
+  const Explanation out = attnlab::app::Explain(s, model, t, HoveredCell{StageId::output, -1, 1, 4}, 3);
+  EXPECT_TRUE(Has(out.title, "column 4: query \xE2\x80\x9Cx_5\xE2\x80\x9D, row 1")) << out.title;
+  for (const Explanation* e : {&q, &score, &out})
+    EXPECT_FALSE(Has(e->title, "row 2: token") || Has(e->title, "row 4: query")) << "a token is never a row here";
+}
+
+// Words as labels (Vaswani Q2: "this is translation", rows layout): the token's symbol carries
+// its word; rows are tokens.
+TEST(InspectorMath, WordLabelsNameTheTokensVector) {
+  attnlab::Scenario s = Preset("vaswani-q2-is-attends");
+  ASSERT_EQ(s.layout, attnlab::Layout::rows);
+  s.mask.causal = true;
+  const attnlab::Model model = attnlab::resolve(s);
+  const attnlab::Trace t = attnlab::compute(s);
+  const Explanation q = attnlab::app::Explain(s, model, t, HoveredCell{StageId::Q, 0, 1, 0}, 3);
+  EXPECT_TRUE(Has(q.formula, "x_\xE2\x80\x9Cis\xE2\x80\x9D \xC2\xB7 W_q[:, 0]")) << q.formula;
+  EXPECT_TRUE(Has(q.title, "row 1: token \xE2\x80\x9Cis\xE2\x80\x9D, column 0")) << q.title;
+  const std::string why = attnlab::app::MaskReason(s, 0, 2);
+  EXPECT_TRUE(Has(why, "key \xE2\x80\x9Ctranslation\xE2\x80\x9D comes after query \xE2\x80\x9Cthis\xE2\x80\x9D")) << why;
 }
 
 }  // namespace

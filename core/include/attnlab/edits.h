@@ -155,6 +155,10 @@ void set_rope_base(Scenario& s, double base);
 void set_rope_dims(Scenario& s, int dims);
 /// ALiBi on (the paper's slopes, unless it is on already) or off.
 void set_alibi(Scenario& s, bool on);
+/// ALiBi's slopes from a typed line, one per query head ("0.5 0.25"; empty: the paper's slopes).
+/// Throws "alibi: the scenario has no ALiBi" without it, "alibi[1]: expected a slope of 0 or
+/// more, got \"x\"", "alibi: expected 2 slopes (one per query head), got 3".
+void set_alibi_slopes(Scenario& s, const std::string& text);
 
 // ---- Whole scenario -------------------------------------------------------------------------------
 
@@ -225,5 +229,13 @@ void remove_matrix(Scenario& s, const std::string& source);
 /// "W_q: pasted 3x2, expected 2x3", "W_q: pasted values must lie between -1e6 and 1e6", and as
 /// set_cell for an omitted or unknown matrix.
 void paste_matrix(Scenario& s, const std::string& source, const std::string& text);
+/// When `text` pasted into X or Z differs from it only in its number of tokens (rows in the rows
+/// layout, columns in the columns layout), that number, which paste_matrix_resizing_tokens
+/// takes; otherwise 0 (the paste fits, or no token count would make it fit).
+int paste_token_count(const Scenario& s, const std::string& source, const std::string& text);
+/// A paste of X or Z with another number of tokens, as one edit: tokens removed from the end, or
+/// new ones ("new", "new2", ...) added there (insert_token), then the pasted values. Throws as
+/// paste_matrix, and "X: pasted 5x3, expected 4 wide tokens" when the width differs.
+void paste_matrix_resizing_tokens(Scenario& s, const std::string& source, const std::string& text);
 
 }  // namespace attnlab
