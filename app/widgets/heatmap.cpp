@@ -535,15 +535,14 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   state.last_frame = ctx.frame;
   HeatmapSpec drawn = spec;  // with the range found for it (symmetric_range)
   drawn.scale = g.data.scale;
-  ImVec2 pos = ImGui::GetCursorScreenPos();
-  pos = ImVec2(std::floor(pos.x), std::floor(pos.y));  // whole pixels: cells land exactly
+  const ImVec2 cursor = ImGui::GetCursorScreenPos();
+  const ImVec2 pos(std::floor(cursor.x), std::floor(cursor.y));  // whole pixels: cells land exactly
   ImGui::SetCursorScreenPos(pos);
   ImGui::PushID(spec.id);
   ImGui::InvisibleButton("##heatmap", g.size);
   result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 grid = Add(pos, g.grid_offset);
-  result.grid = grid;
+  const ImVec2 grid = result.grid = Add(pos, g.grid_offset);
   const Hover hover = ImGui::IsItemHovered() && !spec.hidden ? HoverAt(grid, spec, g) : Hover{};
   result.hovered = hover.on;
   result.row = hover.on ? hover.cell.row : -1;
