@@ -113,7 +113,7 @@ void HeadSelector(AppState& state) {
     if (selected) ImGui::PopStyleColor();
   }
   ImGui::SameLine();
-  ImGui::TextColored(DimTextColor(), "of %d  (keys 1-9)", count);
+  ImGui::TextColored(DimTextColor(), "of %d  (press 1-9)", count);
 }
 
 // RoPE: one coordinate pair of the token under the mouse (in Q, K, Q_rot or K_rot; else the
