@@ -202,7 +202,8 @@ class DecodePanel : public PanelContents {
     ImGui::SameLine();
     const float fs = ImGui::GetFontSize();
     ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - fs * 16.0f, fs * 6.0f, fs * 24.0f));
-    const std::string format = "%d of " + std::to_string(last);
+    // 0-based like the cache's indices: "3 of 11" read as a count of 11 where there are 12 tokens.
+    const std::string format = "%d  (tokens 0 to " + std::to_string(last) + ")";
     ImGui::SliderInt("##token", &token_, d.prefill, std::max(d.prefill, last), format.c_str());
     MarkLastItem(state.on_control, "decode token");
     ImGui::SameLine();
