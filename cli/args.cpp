@@ -18,6 +18,11 @@ int whole_number(const std::string& option, const std::string& text, int lo, int
                    ", got " + quote_arg(text));
 }
 
+void check_head_exists(int head, std::size_t heads) {
+  if (std::size_t(head) > heads)
+    throw UsageError("--head " + std::to_string(head) + ": the scenario has " + std::to_string(heads) + " head(s)");
+}
+
 std::string quote_arg(const std::string& text) { return "'" + excerpt(text) + "'"; }
 
 std::vector<std::string> split_list(const std::string& text) {

@@ -1,6 +1,7 @@
 #pragma once
 /// Small helpers the subcommands share to read option values (CLI11 stores them as text; each
 /// command checks its own, so a bad value is one line naming the option, exit status 2).
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,8 @@ namespace attnlab::cli {
 /// `text`, the value of `option` ("--decimals"), as a whole number in [lo, hi]; throws UsageError
 /// naming the option otherwise.
 int whole_number(const std::string& option, const std::string& text, int lo, int hi);
+/// Refuses `--head head` (from 1) when the scenario has fewer than `head` heads (UsageError).
+void check_head_exists(int head, std::size_t heads);
 /// `text` from the command line between single quotes, as an excerpt (message_text.h): a 100 KB
 /// argument cannot make a usage message long.
 std::string quote_arg(const std::string& text);

@@ -236,9 +236,7 @@ void export_lesson(const ExportOptions& o, const Scenario& scenario, const Trace
 /// Everything the command line asks of this scenario, checked before any folder or file is made:
 /// the views to export. Throws UsageError (exit 2) or ScenarioError (exit 1).
 std::vector<SweepView> check_request(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
-  if (!o.heads.empty() && o.heads[0] >= static_cast<int>(trace.heads.size()))
-    throw UsageError("--head " + std::to_string(o.heads[0] + 1) + ": the scenario has " +
-                     std::to_string(trace.heads.size()) + " head(s)");
+  if (!o.heads.empty()) check_head_exists(o.heads[0] + 1, trace.heads.size());
   if (o.sweep) {
     try {  // both ends, before any frame is drawn
       check_sweep(scenario, *o.sweep);

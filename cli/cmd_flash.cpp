@@ -46,9 +46,7 @@ int run_flash(const FlashOptions& p) {
   } catch (const ScenarioError& e) {
     return report_invalid(p.file, e);
   }
-  if (std::size_t(head) > trace.heads.size())
-    throw UsageError("--head " + std::to_string(head) + ": the scenario has " + std::to_string(trace.heads.size()) +
-                     " head(s)");
+  check_head_exists(head, trace.heads.size());
   FlashRun run;
   try {
     run = flash_attention(trace, head - 1, block_rows, block_cols);
