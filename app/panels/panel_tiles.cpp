@@ -240,19 +240,26 @@ void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t ver
   ImGui::EndGroup();
 }
 
+/// One of the panel's matrices as a stage heatmap of head `head`, without a colour legend.
+HeatmapResult DrawMatrix(AppState& state, StageId stage, const char* title, const Matrix& m, int head,
+                         std::uint64_t version, float cell, const char* id) {
+  StageMatrix mv;
+  mv.stage = stage;
+  mv.title = title;
+  mv.m = &m;
+  mv.version = version;
+  mv.head = head;
+  StageHeatmap heatmap(state, mv, cell, id);
+  heatmap.Spec().legend = false;
+  return heatmap.Draw();
+}
+
 /// The masked scores of the head with the tile grid over them.
 void ScoresWithGrid(AppState& state, const TilesView& v, int head, int step, std::uint64_t version, float max_w,
                     float max_h) {
   const float cell = ChooseCellSize(int(v.scores.rows()), int(v.scores.cols()), max_w, max_h, state.ui.decimals);
-  StageMatrix mv;
-  mv.stage = StageId::masked;
-  mv.title = "scores S\xE2\x80\xB3 (scaled, biased, masked)";
-  mv.m = &v.scores;
-  mv.version = version;
-  mv.head = head;
-  StageHeatmap heatmap(state, mv, cell, "tiles_");
-  heatmap.Spec().legend = false;
-  const HeatmapResult r = heatmap.Draw();
+  const HeatmapResult r = DrawMatrix(state, StageId::masked, "scores S\xE2\x80\xB3 (scaled, biased, masked)",
+                                     v.scores, head, version, cell, "tiles_");
   DrawTileGrid(v.run, step, r.grid, cell);
 }
 
@@ -261,22 +268,10 @@ void Finished(AppState& state, const TilesView& v, int head, std::uint64_t versi
   const attnlab::Trace& t = state.document.GetTrace();
   const Matrix& Y = t.heads[std::size_t(head)].output;
   const float cell = ChooseCellSize(int(Y.rows()), int(Y.cols()) * 2, max_w, max_h, state.ui.decimals);
-  StageMatrix done;
-  done.stage = StageId::head_output;
-  done.title = "O / l after the last tile";
-  done.m = &v.finished;
-  done.head = head;
-  done.version = version;
-  StageHeatmap finished(state, done, cell, "tiles_finished_");
-  finished.Spec().legend = false;
-  finished.Draw();
+  DrawMatrix(state, StageId::head_output, "O / l after the last tile", v.finished, head, version, cell,
+             "tiles_finished_");
   ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
-  StageMatrix pipeline = done;
-  pipeline.title = "head output (Pipeline)";
-  pipeline.m = &Y;
-  StageHeatmap output(state, pipeline, cell, "tiles_pipeline_");
-  output.Spec().legend = false;
-  output.Draw();
+  DrawMatrix(state, StageId::head_output, "head output (Pipeline)", Y, head, version, cell, "tiles_pipeline_");
   const bool equal = v.max_difference <= 1e-12 * std::max(1.0, Y.cwiseAbs().maxCoeff());
   char difference[32];
   std::snprintf(difference, sizeof difference, "%.2g", v.max_difference);
