@@ -9,6 +9,7 @@
 
 #include "attnlab/edits.h"
 #include "session/trace_worker.h"
+#include "view/heads_hint.h"
 #include "view/label_fit.h"
 #include "view/stage_labels.h"
 #include "widgets/computing_badge.h"
@@ -191,38 +192,20 @@ struct Arrangement {
   }
 };
 
-// Grouped-query attention: " Heads 1-2 share K/V head 1, heads 3-4 K/V head 2." (empty without).
-std::string GroupsText(const attnlab::Trace& trace) {
-  const int H = int(trace.heads.size());
-  const int G = trace.heads.back().kv_head + 1;
-  if (G == H) return {};
-  if (G == 1) return " All " + std::to_string(H) + " heads share one K/V head (multi-query).";
-  std::string out;
-  for (int first = 0; first < H;) {
-    int last = first;
-    while (last + 1 < H && trace.heads[std::size_t(last + 1)].kv_head == trace.heads[std::size_t(first)].kv_head) ++last;
-    out += (out.empty() ? " Heads " : ", heads ") + std::to_string(first + 1) + "\xE2\x80\x93" + std::to_string(last + 1) +
-           (out.empty() ? " share K/V head " : " K/V head ") + std::to_string(trace.heads[std::size_t(first)].kv_head + 1);
-    first = last + 1;
-  }
-  return out + ".";
-}
-
-// "Attention weights of every head, 256×256 each, queries down, keys across. Click one to
-// select it." (the columns layout has keys down)
-std::string Hint(const attnlab::Trace& trace, const AxisLabels& labels) {
-  const attnlab::Matrix& weights = trace.heads.front().weights;
-  char hint[192];
-  std::snprintf(hint, sizeof hint,
-                "Attention weights of every head, %d\xC3\x97%d each, %s down, %s across. Click one "
-                "to select it; uncheck \xE2\x80\x9Con\xE2\x80\x9D to switch a head off.",
-                int(weights.rows()), int(weights.cols()), labels.row_axis, labels.col_axis);
-  return hint + GroupsText(trace);
-}
-
-// Lecture mode shows one head large with its numbers when the panel has room for them; a short
-// slot says how to get that room, above a row of multiples.
-constexpr const char* kRoomHint = "Double-click the Heads tab for the numbers.";
+// Lecture mode shows one head large with its numbers when the panel has room for them; otherwise
+// a hint says where the numbers are: in the panel's whole column, or (too many tokens for its
+// width) under the mouse and in the Pipeline. Short ones where the long would push the multiples
+// out of a short slot.
+struct RoomHint {
+  const char* text;
+  const char* short_text;
+};
+constexpr RoomHint kRoomHint = {"Double-click the Heads tab for the numbers.",
+                                "Double-click the tab for numbers."};
+constexpr RoomHint kNoRoomHint = {
+    "Too many tokens for numbers at this width: hover a cell for its value, or read the selected "
+    "head's weights in the Pipeline.",
+    "Hover a cell for its number."};
 
 float LegendHeight(bool masked) {
   const float fs = ImGui::GetFontSize();
@@ -273,7 +256,7 @@ void ShowHint(const std::string& hint) {
 Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
                                  const AxisLabels& labels, ImVec2 avail, float top, bool computing,
                                  float badge_height, float legend_h) {
-  const std::string hint = Hint(trace, labels);
+  const std::string hint = HeadsHint(trace, labels);
   const float hint_h = ImGui::CalcTextSize(hint.c_str(), nullptr, false, avail.x).y +
                        ImGui::GetStyle().ItemSpacing.y * 2.0f;
   if (ComputeOffThread(state.document.GetScenario())) {
@@ -378,12 +361,13 @@ Focus ArrangeFocus(AppState& state, const attnlab::Trace& trace, const AxisLabel
   const float height = avail.y;
   const auto fitting = [&](float length, float along, float gap) { return int(std::floor((length + gap) / (along + gap))); };
   f.per_page = right ? fitting(height, f.thumb.y, gap_y) : fitting(avail.x, f.thumb.x, gap_x);
-  if (f.per_page < heads)
-    f.per_page = right ? fitting(height - PagerHeight(), f.thumb.y, gap_y) : f.per_page;
-  const float pager = f.per_page < heads ? PagerHeight() : 0.0f;
-  const float strip_w = std::max(f.thumb.x, pager > 0 ? PagerWidth() : 0.0f);
+  if (f.per_page < heads)  // the pager above a column of them, at the left of a row
+    f.per_page = right ? fitting(height - PagerHeight(), f.thumb.y, gap_y)
+                       : fitting(avail.x - PagerWidth() - gap_x, f.thumb.x, gap_x);
+  const bool pager = f.per_page < heads;
+  const float strip_w = std::max(f.thumb.x, pager ? PagerWidth() : 0.0f);
   const ImVec2 room = right ? ImVec2(avail.x - strip_w - gap_x, height)
-                            : ImVec2(avail.x, height - f.thumb.y - gap_y - pager);
+                            : ImVec2(avail.x, height - f.thumb.y - gap_y);
   if (f.per_page < 1 || room.x < 8.0f || room.y < 8.0f) return f;  // no large head: no numbers
   const int h = std::clamp(state.ui.selected_head, 0, heads - 1);
   HeatmapSpec big = SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, "head 8");
@@ -400,6 +384,16 @@ Focus ChooseFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels
   const Focus below = ArrangeFocus(state, trace, labels, avail, false);
   if (right.values != below.values) return right.values ? right : below;
   return right.cell >= below.cell ? right : below;
+}
+
+// Whether a double-click on the Heads tab (the group then takes its whole column, most of the
+// window's height) would give the large head its numbers: not when the panel has that height
+// already, nor when its width is too narrow for them.
+bool ColumnGivesNumbers(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                        ImVec2 avail) {
+  const float column = ImGui::GetMainViewport()->WorkSize.y * 0.8f;
+  return avail.y < column * 0.75f &&
+         ChooseFocus(state, trace, labels, ImVec2(avail.x, column)).values;
 }
 
 // Whether the multiples of arrangement `a` print their numbers.
@@ -444,9 +438,23 @@ bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const A
   if (!state.ui.lecture_mode) return false;
   if (MultiplesShowValues(state, trace, labels, Arrange(state, trace, labels, avail, legend_h))) return false;
   Focus f = ChooseFocus(state, trace, labels, avail);
-  // No room for any head's numbers (a short slot): a row of multiples, and how to get the room.
-  const float hint_h = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
-  if (!f.values) f = ArrangeFocus(state, trace, labels, ImVec2(avail.x, avail.y - hint_h), false);
+  // No room for any head's numbers: where they are, the large head's colours if it is still
+  // larger than a multiple (a tall, narrow panel), else a row of multiples.
+  const char* hint = nullptr;
+  if (!f.values) {
+    const RoomHint& room = ColumnGivesNumbers(state, trace, labels, avail) ? kRoomHint : kNoRoomHint;
+    const auto height = [&](const char* text) {
+      return ImGui::CalcTextSize(text, nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
+    };
+    const float row_h = ArrangeFocus(state, trace, labels, avail, false).thumb.y;
+    hint = avail.y - height(room.text) >= row_h ? room.text : room.short_text;
+    const ImVec2 below_hint(avail.x, avail.y - height(hint));
+    f = ChooseFocus(state, trace, labels, below_hint);
+    if (f.cell < 2.0f * ThumbCell()) {  // no large head: the multiples in a row
+      f = ArrangeFocus(state, trace, labels, below_hint, false);
+      f.cell = 0;
+    }
+  }
   if (f.per_page < 1) return false;  // not even one multiple fits: the overview as it was
   const int heads = int(trace.heads.size());
   const int selected = std::clamp(state.ui.selected_head, 0, heads - 1);
@@ -456,8 +464,8 @@ bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const A
       first_thumb_ = selected / f.per_page * f.per_page;
   }
   first_thumb_ = std::clamp(first_thumb_, 0, std::max(0, heads - 1));
-  if (f.values) DrawLargeHead(state, trace, labels, f);
-  else ShowHint(kRoomHint);
+  if (hint) ShowHint(hint);
+  if (f.cell > 0) DrawLargeHead(state, trace, labels, f);
   if (f.strip_right) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 2.0f);
   DrawStrip(state, trace, labels, f);
   return true;
@@ -508,6 +516,7 @@ void HeadsPanel::DrawStrip(AppState& state, const attnlab::Trace& trace, const A
   const attnlab::Scenario& s = state.document.GetScenario();
   ImGui::BeginGroup();
   Pager(state.on_control, heads, f.per_page);
+  if (f.per_page < heads && !f.strip_right) ImGui::SameLine(0.0f, gap_x);
   const int last = std::min(heads, first_thumb_ + f.per_page);
   for (int h = first_thumb_; h < last; ++h) {
     char title[32], id[32];

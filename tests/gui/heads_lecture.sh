@@ -87,4 +87,32 @@ move 1910 1070
 capture head4
 numbers "$work/head4.png" 3
 quit_and_wait
+# 12 tokens (modern-kv-cache-window-sinks) are too many for numbers in the Heads column at
+# 1280x800: the short slot still holds its row of multiples whole, and the column (double-click)
+# draws the selected head large, without numbers, beside the multiples; nothing leaves the panel.
+start "$(dirname "$preset")/modern-kv-cache-window-sinks.json" --size 1280x800 --lecture --capture-on "$work/cap"
+move 1270 790
+capture many
+inside() {  # inside SHOT [tall]: every Heads grid within the Heads group's box; tall: a large head
+  /usr/bin/python3 - "$@" <<'PY' || fail "12 tokens in the Heads panel ($1)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+box = next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == "Heads")
+heads = [h for h in d["heatmaps"] if h["window"].startswith("Heads")]
+grids = [(h["id"], h["y0"] + h["cell"] * h["rows"], h["x0"] + h["cell"] * h["cols"]) for h in heads]
+print("Heads group %s; grids (id, bottom, right): %s" % (box, grids))
+assert heads and all(b <= box[1] + box[3] and r <= box[0] + box[2] for _, b, r in grids), "a grid leaves the panel"
+if len(sys.argv) > 2:
+    large = [h for h in heads if h["id"] == "focus"]
+    small = [h for h in heads if h["id"].startswith("overview/")]
+    assert large and small and large[0]["cell"] >= 2 * max(h["cell"] for h in small), "no large head"
+PY
+}
+inside "$work/many.png.json"
+set -- $(control "panel tab Heads")
+double_click $(centre "$1" "$2" "$3" "$4")
+move 1270 790
+capture manytall
+inside "$work/manytall.png.json" tall
+quit_and_wait
 echo "PASS: in lecture mode at 1280x800 each head's numbers are one gesture away, and the multiples page"
