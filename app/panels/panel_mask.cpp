@@ -17,6 +17,7 @@
 #include "view/stage_labels.h"
 #include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
+#include "widgets/heatmap_text.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::panel_mask {
@@ -145,7 +146,8 @@ void PaddingRow(AppState& state, const std::vector<std::string>& keys) {
 struct Grid {
   int rows = 0, cols = 0;
   float cell = 0, label_w = 0, header_h = 0;
-  ImVec2 origin;  // top-left of cell (0, 0)
+  float turned_h = 0;  // the column labels' height when turned a quarter (0: upright)
+  ImVec2 origin;       // top-left of cell (0, 0)
 };
 
 float TextW(const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }
@@ -166,6 +168,10 @@ std::vector<std::pair<int, std::string>> DistinctColumnLabels(const AxisLabels& 
 // labels with a common beginning stay apart.
 DrawnLabels MaskLabels(const Grid& g, const AxisLabels& labels) {
   DrawnLabels out;
+  if (g.turned_h > 0) {  // turned: every k-th whole (or shortened to the header's height)
+    for (int c = 0; c < g.cols; c += LabelStride(ImGui::GetTextLineHeight(), g.cell))
+      out.cols.emplace_back(c, ElideMiddle(labels.cols[std::size_t(c)], g.turned_h, TextW));
+  }
   for (int step = 1; step <= g.cols && out.cols.empty(); ++step)
     out.cols = DistinctColumnLabels(labels, g.cols, step, step * g.cell - 2.0f);
   const int row_step = LabelStride(ImGui::GetTextLineHeight(), g.cell);
@@ -180,7 +186,10 @@ void DrawLabels(ImDrawList* dl, const Grid& g, const AxisLabels& labels, const D
   const float lh = ImGui::GetTextLineHeight();
   // Centred on its column; one wider than its column (every k-th drawn) starts at its left edge.
   for (const auto& [c, t] : drawn.cols)
-    dl->AddText(ImVec2(g.origin.x + c * g.cell + std::max(0.0f, (g.cell - TextW(t)) * 0.5f),
+    if (g.turned_h > 0)
+      AddVerticalText(dl, ImVec2(g.origin.x + c * g.cell + (g.cell - lh) * 0.5f, g.origin.y - 4.0f), text, t.c_str());
+    else
+      dl->AddText(ImVec2(g.origin.x + c * g.cell + std::max(0.0f, (g.cell - TextW(t)) * 0.5f),
                        g.origin.y - lh - 2.0f),
                 text, t.c_str());
   for (const auto& [r, t] : drawn.rows)
@@ -191,7 +200,7 @@ void DrawLabels(ImDrawList* dl, const Grid& g, const AxisLabels& labels, const D
   // runs across (centred over the columns); the columns layout swaps them.
   const float grid_w = g.cell * g.cols;
   dl->AddText(ImVec2(g.origin.x + std::max(0.0f, (grid_w - TextW(labels.col_axis)) * 0.5f),
-                     g.origin.y - 2.0f * lh - 4.0f),
+                     g.origin.y - g.header_h),
               dim, labels.col_axis);
   dl->AddText(ImVec2(g.origin.x - TextW(labels.row_axis) - 6.0f, g.origin.y - lh - 2.0f), dim,
               labels.row_axis);
@@ -279,6 +288,26 @@ void RecordPlacement(AppState& state, const Grid& g, const AxisLabels& labels, D
   state.heatmaps->on_drawn(p);
 }
 
+// The cell size for the room left by the labels: the axis name, then the column labels, upright
+// where each fits its column, else turned a quarter (a word no wider than 5 em reads whole).
+void FitCells(Grid& g, const AxisLabels& labels) {
+  const float fs = ImGui::GetFontSize(), lh = ImGui::GetTextLineHeight();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const auto fit = [&] {
+    const float room_w = avail.x - g.label_w - 4.0f;
+    const float room_h = std::max(fs * 6.0f, avail.y - g.header_h - fs * 7.0f);  // text below
+    g.cell = std::floor(std::clamp(std::min(room_w / g.cols, room_h / g.rows), 3.0f, fs * 2.4f));
+  };
+  g.header_h = 2.0f * lh + 6.0f;
+  fit();
+  float widest = 0;
+  for (const std::string& l : labels.cols) widest = std::max(widest, TextW(l));
+  if (widest <= g.cell - 2.0f) return;
+  g.turned_h = std::min(widest, fs * 5.0f);
+  g.header_h = lh + g.turned_h + 8.0f;
+  fit();
+}
+
 void MaskGrid(AppState& state) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const bool cols = ColumnsLayout(s);
@@ -290,11 +319,7 @@ void MaskGrid(AppState& state) {
   float widest = TextW(labels.row_axis);
   for (const std::string& l : labels.rows) widest = std::max(widest, std::min(TextW(l), fs * 5.0f));
   g.label_w = widest + 8.0f;
-  g.header_h = 2.0f * ImGui::GetTextLineHeight() + 6.0f;  // axis name, then the column labels
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float room_w = avail.x - g.label_w - 4.0f;
-  const float room_h = std::max(fs * 6.0f, avail.y - g.header_h - fs * 7.0f);  // text below
-  g.cell = std::floor(std::clamp(std::min(room_w / g.cols, room_h / g.rows), 3.0f, fs * 2.4f));
+  FitCells(g, labels);
   const ImVec2 pos = ImGui::GetCursorScreenPos();
   g.origin = ImVec2(std::floor(pos.x + g.label_w), std::floor(pos.y + g.header_h));
   const ImVec2 size(g.label_w + g.cell * g.cols, g.header_h + g.cell * g.rows);

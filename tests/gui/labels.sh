@@ -3,7 +3,8 @@
 #  - the Mask grid of Machine Learning Mastery's preset ("word_1" ... "word_4") draws column labels
 #    that tell the words apart (no two alike, none a bare "…"; cut at the end they all read
 #    "wor.") and names its axes: queries down, keys across; in the columns layout (--test-edit
-#    layout) keys down, queries across, as the Pipeline's weights;
+#    layout) keys down, queries across, as the Pipeline's weights; with 12 tokens
+#    (modern-kv-cache-window-sinks) the column labels are turned and whole words, every other one;
 #  - the Heads panel of UDL 12.2 and Vaswani Q3 draws token labels on both axes at 1280x800 and
 #    in lecture mode at 1920x1080 (on its multiples, or on the head it draws large).
 # usage: labels.sh APP PRESETS_DIR OUT_DIR
@@ -18,6 +19,7 @@ shot() {  # shot NAME PRESET ARGS...
 shot mlm-rows mlm-general-attention --size 1280x800
 shot mlm-columns mlm-general-attention --size 1280x800 --test-edit layout --frames 6
 shot udl udl-12-2-multihead --size 1280x800
+shot kv modern-kv-cache-window-sinks --size 1280x800 --show-panel Mask
 shot q3 vaswani-q3-two-heads --size 1280x800
 shot udl-lecture udl-12-2-multihead --size 1920x1080 --lecture
 shot q3-lecture vaswani-q3-two-heads --size 1920x1080 --lecture
@@ -48,6 +50,11 @@ for name, down, across in (("mlm-rows", "queries", "keys"), ("mlm-columns", "key
     weights = [h for h in dump(name)["heatmaps"] if h["window"].startswith("Pipeline") and h["matrix"] == "weights"]
     check(bool(weights) and (weights[0]["row_axis"], weights[0]["col_axis"]) == (down, across),
           "%s: the Pipeline's weights name the same axes" % name)
+
+kv = [h for h in dump("kv")["heatmaps"] if h["id"] == "mask"]
+cols = texts(kv[0]["col_labels"]) if kv else []
+check(len(cols) >= 4 and tells_apart(cols) and not any("\u2026" in t for t in cols),
+      "kv: 12 keys' mask labels are whole words %s" % cols)
 
 for name in ("udl", "q3", "udl-lecture", "q3-lecture"):
     heads = [h for h in dump(name)["heatmaps"] if h["window"].startswith("Heads")]
