@@ -146,8 +146,8 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   spec.legend = false;  // one shared legend below the grid
   spec.shape_in_title = false;  // the hint gives the shape once: narrow multiples keep their names
   spec.selected = head == state.ui.selected_head;
-  spec.data_version = state.document.TraceVersion();
-  spec.stale = state.document.TraceStale();
+  spec.data_version = state.document.HeadVersion(head);  // the selected head may arrive first
+  spec.stale = state.document.HeadStale(head);
   spec.stage = StageId::weights;
   spec.head = head;
   const int longest = int(std::max(weights.rows(), weights.cols()));
