@@ -140,7 +140,11 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   HeatmapSpec spec;
   spec.title = title;
   spec.values = &weights;
-  spec.allowed = &allowed;
+  // While another head is shown ahead of its trace, `allowed` is that head's version's mask:
+  // this head's older weights are drawn without it (their masked cells as the 0 they hold).
+  const Document& doc = state.document;
+  const bool other_ahead = doc.TraceVersion() != doc.WholeTraceVersion() && doc.HeadVersion(head) == doc.WholeTraceVersion();
+  spec.allowed = other_ahead ? nullptr : &allowed;
   spec.scale = WeightsScale(state.ui.colormap);
   spec.decimals = state.ui.decimals;
   spec.legend = false;  // one shared legend below the grid
