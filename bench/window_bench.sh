@@ -42,6 +42,12 @@ for what in x scale mask; do
 done
 say "edits 2048x512x8 (x), every 3 frames (superseding)" \
     "$(xvfb "$app" "$tmp/n2048.json" --bench-edit 40 --edit-every 3 --edit-what x | tail -1)"
+# A drag (issue 26, point 5): an edit every 3 frames, with the selected head computed first (as
+# the window does) and without (--head-first off); head_latency_* is the selected head's.
+for first in on off; do
+  say "edits 1024x512x8 (x), every 3 frames, head first $first" \
+      "$(xvfb "$app" "$tmp/n1024.json" --bench-edit 40 --edit-every 3 --edit-what x --head-first $first | tail -1)"
+done
 
 # Launch to the first drawn frame (built-in example), 5 runs: in-process and whole-process times.
 for i in 1 2 3 4 5; do

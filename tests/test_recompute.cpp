@@ -300,6 +300,54 @@ TEST(Recompute, MaskRowsGiveTheFreshTraceBitForBit) {
   expect_recompute_equals_fresh(before, off);
 }
 
+// The selected head first (compute_into's FirstHead): when `ready` is called that head equals a
+// fresh trace's while every other head still holds the values before the edit; the finished
+// trace equals a fresh one bit for bit, the stages kept by the edit included.
+void expect_first_head_then_fresh(const Scenario& before, const Scenario& after, Layout layout, int first) {
+  Trace t;
+  attnlab::compute_into(attnlab::resolve(before), layout, t);
+  const Trace old = t, fresh = attnlab::compute(attnlab::resolve(after), layout);
+  int calls = 0;
+  const attnlab::FirstHead head{first, [&](const Trace& partial) {
+                                  ++calls;
+                                  const attnlab::HeadTrace &a = partial.heads[std::size_t(first)],
+                                                           &b = fresh.heads[std::size_t(first)];
+                                  EXPECT_TRUE(a.Q == b.Q && a.K == b.K && a.V == b.V && a.scores == b.scores);
+                                  EXPECT_EQ(a.weights, b.weights);
+                                  EXPECT_EQ(a.output, b.output);
+                                  for (std::size_t h = 0; h < old.heads.size(); ++h)
+                                    if (int(h) != first) {
+                                      ASSERT_NE(old.heads[h].output, fresh.heads[h].output) << "an edit of every head";
+                                      EXPECT_EQ(partial.heads[h].output, old.heads[h].output) << "head " << h;
+                                    }
+                                }};
+  ASSERT_TRUE(attnlab::compute_into(attnlab::resolve(after), layout, t, nullptr, attnlab::Recompute::changed, &head));
+  EXPECT_EQ(calls, 1);
+  expect_same_trace(t, fresh);
+}
+
+TEST(Recompute, TheFirstHeadIsReadyBeforeTheOthersAndTheTraceEqualsAFreshOne) {
+  const Scenario before = large_scenario();
+  Scenario x = before, mask = before;
+  x.X(10, 3) += 0.5;  // a row of Q, K and V: kept blocks in every head
+  mask.mask.causal = true;  // the scores kept, every head's weights recomputed
+  expect_first_head_then_fresh(before, x, Layout::rows, 2);
+  expect_first_head_then_fresh(before, mask, Layout::rows, 0);
+  expect_first_head_then_fresh(before, x, Layout::columns, 3);
+}
+
+TEST(Recompute, NoFirstHeadWithOneHeadOrOneOutOfRange) {
+  const Scenario s = attnlab::testing::random_scenario(40, 8, 1, 5);
+  int calls = 0;
+  const attnlab::FirstHead head{0, [&](const Trace&) { ++calls; }}, far{9, [&](const Trace&) { ++calls; }};
+  Trace t;
+  ASSERT_TRUE(attnlab::compute_into(attnlab::resolve(s), Layout::rows, t, nullptr, attnlab::Recompute::all, &head));
+  ASSERT_TRUE(attnlab::compute_into(attnlab::resolve(large_scenario()), Layout::rows, t, nullptr,
+                                    attnlab::Recompute::all, &far));
+  EXPECT_EQ(calls, 0) << "one head is the whole trace; head 9 of 4 is no head";
+  expect_same_trace(t, attnlab::compute(large_scenario()));
+}
+
 }  // namespace
 
 }  // namespace test_recompute

@@ -87,6 +87,7 @@ bool EditBench::BeforeFrame(AppState& state) {
   superseded_ += static_cast<int>(pending_.size());  // their traces will never be drawn
   pending_.clear();
   pending_.push_back({state.document.Version(), BenchClock::now(), frame_});
+  head_pending_.push_back(pending_.back());
   edit_this_frame_ = true;
   ++applied_;
   next_edit_frame_ = frame_ + every_;
@@ -101,8 +102,17 @@ void EditBench::AfterFrame(const AppState& state) {
                          : state.document.TraceVersion() != trace_version_before_ ? kArrivalFrame : kOtherFrame;
   ui_cpu_max_ms_[kind] = std::max(ui_cpu_max_ms_[kind], ui_cpu_ms_.back());
   trace_version_before_ = state.document.TraceVersion();  // the next frame's PollTrace() may change it
+  const std::uint64_t head = state.document.HeadVersion(state.ui.selected_head);
+  for (auto it = head_pending_.begin(); it != head_pending_.end();) {
+    if (head >= it->version) {
+      head_latency_ms_.push_back(Ms(end - it->applied));
+      it = head_pending_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   for (auto it = pending_.begin(); it != pending_.end();) {
-    if (state.document.TraceVersion() >= it->version) {
+    if (state.document.WholeTraceVersion() >= it->version) {
       latency_ms_.push_back(Ms(end - it->applied));
       frames_to_show_.push_back(frame_ - it->frame);
       it = pending_.erase(it);
@@ -119,12 +129,15 @@ void EditBench::Print(const AppState& state) const {
       frames_to_show_.empty() ? 0 : *std::max_element(frames_to_show_.begin(), frames_to_show_.end());
   std::printf(
       "{\"edits\":%d,\"shown\":%d,\"superseded\":%d,\"latency_p50_ms\":%.3f,"
-      "\"latency_max_ms\":%.3f,\"frames_to_show_max\":%d,\"frames\":%d,\"frame_p50_ms\":%.3f,"
+      "\"latency_max_ms\":%.3f,\"head_shown\":%d,\"head_latency_p50_ms\":%.3f,\"head_latency_max_ms\":%.3f,"
+      "\"frames_to_show_max\":%d,\"frames\":%d,\"frame_p50_ms\":%.3f,"
       "\"frame_p95_ms\":%.3f,\"frame_max_ms\":%.3f,\"ui_cpu_p95_ms\":%.3f,\"ui_cpu_max_ms\":%.3f,"
       "\"ui_cpu_edit_max_ms\":%.3f,\"ui_cpu_arrival_max_ms\":%.3f,\"ui_cpu_other_max_ms\":%.3f,"
       "\"sync_computes\":%d}\n",
       applied_, static_cast<int>(latency_ms_.size()), superseded_, Percentile(latency_ms_, 0.5),
       latency_ms_.empty() ? 0.0 : *std::max_element(latency_ms_.begin(), latency_ms_.end()),
+      static_cast<int>(head_latency_ms_.size()), Percentile(head_latency_ms_, 0.5),
+      head_latency_ms_.empty() ? 0.0 : *std::max_element(head_latency_ms_.begin(), head_latency_ms_.end()),
       worst_frames, static_cast<int>(frame_ms_.size()), Percentile(frame_ms_, 0.5),
       Percentile(frame_ms_, 0.95),
       frame_ms_.empty() ? 0.0 : *std::max_element(frame_ms_.begin(), frame_ms_.end()),

@@ -27,7 +27,9 @@ void PaceFrame(BenchClock::time_point frame_start);
 /// `--bench-edit N --edit-every K`: waits for the document's first trace, then applies a value edit
 /// (the score scale, alternating) through ApplyEdit every K frames, N times, and times each edit
 /// until the frame that draws its trace has been rendered. An edit overtaken by the next one before
-/// its trace was drawn counts as superseded. Ends once the last edit is drawn.
+/// its trace was drawn counts as superseded. Separately, the selected head: each edit is timed
+/// until a frame draws that head at its version or a newer one (during a drag, how long an edit
+/// takes to show in the selected head's heatmaps). Ends once the last edit is drawn.
 class EditBench {
  public:
   /// `what`: "scale" (0.1, 0.1005, ...: the projections are kept), "x" (X[0][0] = 0.5, 0.51,
@@ -41,9 +43,9 @@ class EditBench {
   bool BeforeFrame(AppState& state);
   /// After the frame was rendered and swapped.
   void AfterFrame(const AppState& state);
-  bool Done() const { return applied_ == edits_ && pending_.empty(); }
+  bool Done() const { return applied_ == edits_ && pending_.empty() && head_pending_.empty(); }
   /// `{"edits", "shown", "superseded", "latency_p50_ms", "latency_max_ms", "frames_to_show_max",
-  /// "frames", "frame_p50_ms", "frame_p95_ms", "frame_max_ms", "ui_cpu_p95_ms", "ui_cpu_max_ms",
+  /// "head_shown", "head_latency_p50_ms", "head_latency_max_ms", "frames", "frame_p50_ms", "frame_p95_ms", "frame_max_ms", "ui_cpu_p95_ms", "ui_cpu_max_ms",
   /// "ui_cpu_edit_max_ms", "ui_cpu_arrival_max_ms", "ui_cpu_other_max_ms", ...}` on stdout: the
   /// UI thread's CPU split by the frames that applied an edit, those that adopted a new trace
   /// (texture uploads) and the rest.
@@ -59,6 +61,8 @@ class EditBench {
   std::string what_;
   int applied_ = 0, frame_ = 0, next_edit_frame_ = -1;
   std::vector<Pending> pending_;
+  std::vector<Pending> head_pending_;  ///< not yet drawn in the selected head; never superseded
+  std::vector<double> head_latency_ms_;
   enum FrameKind { kEditFrame, kArrivalFrame, kOtherFrame, kFrameKinds };
   std::vector<double> latency_ms_, frame_ms_, ui_cpu_ms_;  // wall, and the UI thread's CPU
   double ui_cpu_max_ms_[kFrameKinds] = {};

@@ -15,6 +15,7 @@
 #include "panels/app_state.h"
 #include "panels/panels.h"
 #include "session/session.h"
+#include "session/trace_worker.h"
 #include "shell/screenshot_hooks.h"
 #include "widgets/heatmap.h"
 
@@ -81,6 +82,7 @@ void Harness::BeforeFrame(AppState& state, int frame) {
   if (edit_bench_ && !edit_bench_->BeforeFrame(state)) exit_code_ = 1;
   if (io_bench_) io_bench_->BeforeFrame(*state.session);
   model_script_.BeforeFrame(state);
+  HeadFirst(state);
   if (Screenshot() && !o_.capture_stale && frame == last_frame_ - 1 && frame < kMaxTraceWaitFrames &&
       (WaitForTrace(state) || !model_script_.Done(state)))
     ++last_frame_;
@@ -96,6 +98,15 @@ void Harness::BeforeFrame(AppState& state, int frame) {
   if (capture_now_) state.on_control = [this](const ControlMark& m) { dump_.AddControl(m); };
   // --edit-cell: the Inputs panel types the value while drawing the captured frame.
   if (!o_.edit_cell.empty()) cell_edit_.BeforeFrame(state, capture_now_ || (!Screenshot() && frame == 2));
+}
+
+// After the shell's SetHeadFirst and before the panels ask for a trace.
+void Harness::HeadFirst(AppState& state) {
+  if (o_.head_first == "off") state.document.SetHeadFirst(-1);
+  if (o_.head_first != "hold" || holding_ || !state.document.trace_worker) return;
+  if (state.document.TraceStale() || state.document.GetTrace().heads.empty()) return;
+  state.document.trace_worker->HoldRestAfterHead(true);
+  holding_ = true;
 }
 
 // --capture-on: the trigger file is taken (removed) by the frame that captures.

@@ -44,6 +44,7 @@ class Harness : public FrameHooks {
   bool Scripted() const;
   bool Screenshot() const { return !o_.window.screenshot_path.empty(); }
   bool CaptureTriggered();
+  void HeadFirst(AppState& state);
   void Edit(AppState& state, const std::string& spec);
   void WriteScreenshot(const AppState& state);
   void FinishSmoke(AppState& state);
@@ -63,6 +64,7 @@ class Harness : public FrameHooks {
   std::unique_ptr<TriggerWatch> capture_watch_;  ///< wakes an idle window for --capture-on
   Capture capture_;
   bool capture_now_ = false;
+  bool holding_ = false;             ///< --head-first hold has started
   std::string capture_path_;         ///< --capture-on's picture
   PanelRegistry* panels_ = nullptr;  ///< the window's, from Start()
   int last_frame_ = 0;

@@ -47,6 +47,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--input-log", &o->input_log, "a file to write"},
       {"--capture-on", &o->capture_on, "a trigger file's path"},
       {"--edit-what", &o->edit_what, "scale, x or mask"},
+      {"--head-first", &o->head_first, "on, off or hold"},
       {"--check-open", &o->check_open, "a file listing one scenario path per line"},
       {"--bench-open", &o->bench_open, "a scenario file"},
   };
@@ -61,6 +62,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
 bool ValidText(const char* arg, const std::string& value) {
   if (Is(arg, "--restore-autosave")) return value == "yes" || value == "no";
   if (Is(arg, "--edit-what")) return value == "scale" || value == "x" || value == "mask";
+  if (Is(arg, "--head-first")) return value == "on" || value == "off" || value == "hold";
   if (Is(arg, "--model-layer") || Is(arg, "--model-heads-off")) {
     std::string error;
     return ModelScript().Parse("text", Is(arg, "--model-layer") ? value : "", Is(arg, "--model-layer") ? "" : value,
@@ -147,6 +149,9 @@ const char* HarnessUsageText() {
          "                      X[0][0] (its row of Q, K, V, everything after) or a mask cell\n"
          "                      (row i, key 0 of edit i); print edit-to-frame latency and\n"
          "                      frame times as JSON\n"
+         "  --head-first on|off|hold   large traces: the selected head first (on, the default),\n"
+         "                      every head at once (off), or the rest held back once the first\n"
+         "                      trace is drawn (hold)\n"
          "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n"
          "  --check-open LIST   open each file in LIST (one per line) as File > Open does, print\n"
          "                      one JSON line per file (accepted, message shown, document kept), exit\n"

@@ -30,6 +30,10 @@ struct HarnessOptions {
   int bench_edit = 0;           ///< > 0: time this many edits to the frame showing them (JSON)
   int edit_every = 10;          ///< frames between --bench-edit edits
   std::string edit_what = "scale";  ///< what --bench-edit changes: "scale" or "x" (X[0][0])
+  /// Large traces: "on" (the selected head computed and shown first), "off" (every head at once:
+  /// the "before" of docs/PERFORMANCE.md) or "hold" (once the first trace is drawn, the rest of an
+  /// edited trace waits while its selected head is shown: gui_head_first)
+  std::string head_first = "on";
   bool bench_startup = false;   ///< print ms from launch to the first drawn frame, exit
   std::string check_open;      ///< a list of files: open each as File > Open does, print JSON lines
   std::string bench_open;      ///< open this file as File > Open does; time the UI thread (JSON)

@@ -36,6 +36,7 @@ nlohmann::json PlacementJson(const HeatmapPlacement& p) {
           {"decimals", p.decimals},
           {"texture", p.texture},
           {"hidden", p.hidden},
+          {"stale", p.stale},
           {"pooling", p.pooling},
           {"texels", {p.texels_w, p.texels_h}},
           {"colormap", p.colormap},

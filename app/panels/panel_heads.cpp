@@ -141,14 +141,18 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
   HeatmapSpec spec;
   spec.title = title;
   spec.values = &weights;
-  spec.allowed = &allowed;
+  // While another head is shown ahead of its trace, `allowed` is that head's version's mask:
+  // this head's older weights are drawn without it (their masked cells as the 0 they hold).
+  const Document& doc = state.document;
+  const bool other_ahead = doc.TraceVersion() != doc.WholeTraceVersion() && doc.HeadVersion(head) == doc.WholeTraceVersion();
+  spec.allowed = other_ahead ? nullptr : &allowed;
   spec.scale = WeightsScale(state.ui.colormap);
   spec.decimals = state.ui.decimals;
   spec.legend = false;  // one shared legend below the grid
   spec.shape_in_title = false;  // the hint gives the shape once: narrow multiples keep their names
   spec.selected = head == state.ui.selected_head;
-  spec.data_version = state.document.TraceVersion();
-  spec.stale = state.document.TraceStale();
+  spec.data_version = state.document.HeadVersion(head);  // the selected head may arrive first
+  spec.stale = state.document.HeadStale(head);
   spec.stage = StageId::weights;
   spec.head = head;
   const int longest = int(std::max(weights.rows(), weights.cols()));

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "attnlab/stage.h"
 #include "view/inspector_math.h"
 #include "widgets/theme.h"
 #include "widgets/turn_diagram.h"
@@ -24,7 +25,9 @@ bool SameCell(const HoveredCell& a, const HoveredCell& b) {
 class ExplanationCache {
  public:
   const Explanation& Get(const AppState& state, const attnlab::Trace& trace, const HoveredCell& cell) {
-    const attnlab::Model* model = state.document.TraceModel();
+    // A head shown ahead of the rest of its trace is explained by its own version's model.
+    const int head = cell.stage != StageId::none && attnlab::per_head(cell.stage) ? cell.head : -1;
+    const attnlab::Model* model = state.document.TraceModelFor(head);
     const int decimals = state.ui.decimals;
     if (SameCell(cell, cell_) && state.document.TraceVersion() == trace_version_ &&
         model == model_ && decimals == decimals_)
@@ -34,7 +37,7 @@ class ExplanationCache {
     trace_version_ = state.document.TraceVersion();
     model_ = model;
     e_ = model && cell.stage != StageId::none
-             ? Explain(*state.document.TraceScenario(), *model, trace, cell, decimals)
+             ? Explain(*state.document.TraceScenarioFor(head), *model, trace, cell, decimals)
              : Explanation{};
     return e_;
   }

@@ -139,7 +139,7 @@ struct QueryView {
 class QueryCache {
  public:
   const QueryView* Get(const AppState& state, int head, int query) {
-    const attnlab::Model* model = state.document.TraceModel();
+    const attnlab::Model* model = state.document.TraceModelFor(head);  // a head shown ahead: its own
     if (!model) return nullptr;
     const int decimals = state.ui.decimals;
     if (model != model_ || state.document.TraceVersion() != trace_version_ || head != head_ ||
@@ -149,7 +149,7 @@ class QueryCache {
       trace_version_ = state.document.TraceVersion();
       head_ = head;
       query_ = query;
-      ok_ = Compute(*state.document.TraceScenario(), *model);
+      ok_ = Compute(*state.document.TraceScenarioFor(head), *model);
     }
     return ok_ ? &view_ : nullptr;
   }
@@ -239,11 +239,11 @@ void SingleQueryPanel::Draw(AppState& state) {
   const attnlab::Trace& trace = state.document.GetTrace();
   const QueryView* view = cache_.Get(state, head, query);
   // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.
-  const bool stale = ComputingBadge(state.document, trace);
+  const bool stale = ComputingBadge(state.document, trace) && state.document.HeadStale(head);
   if (!view) return;
   if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
-  const attnlab::Scenario& s = *state.document.TraceScenario();
-  const attnlab::Model& model = *state.document.TraceModel();
+  const attnlab::Scenario& s = *state.document.TraceScenarioFor(head);
+  const attnlab::Model& model = *state.document.TraceModelFor(head);
   const std::string x = "x_" + std::to_string(query);
   const ControlMarks& marks = state.on_control;
   MonoWrapped((s.layout == attnlab::Layout::rows ? "q = " + x + " W_q" : "q = W_q " + x) +

@@ -60,7 +60,9 @@ StageHeatmap::StageHeatmap(AppState& state, const StageMatrix& mv, float cell, c
   // W_o and the inputs are the Scenario's own matrices; every other stage belongs to the (maybe
   // older) trace.
   const bool scenario_matrix = mv.stage == StageId::W_o || mv.stage == StageId::none;
-  spec_.stale = mv.stale || (!scenario_matrix && state.document.TraceStale());
+  // A head's stages may be newer than the rest of the trace (computed first: Document::HeadStale).
+  spec_.stale = mv.stale || (!scenario_matrix && (per_head ? state.document.HeadStale(std::max(0, mv.head))
+                                                          : state.document.TraceStale()));
   spec_.stage = mv.stage;
   spec_.head = head;
 }

@@ -70,7 +70,17 @@ const attnlab::Model* Document::TraceModel() const {
   return ShowsTrace() ? traced_.model.get() : nullptr;
 }
 
+const attnlab::Scenario* Document::TraceScenarioFor(int head) const {
+  return ahead_.shown && head == ahead_.index ? ahead_.computed_from.scenario.get() : TraceScenario();
+}
+
+const attnlab::Model* Document::TraceModelFor(int head) const {
+  return ahead_.shown && head == ahead_.index ? ahead_.computed_from.model.get() : TraceModel();
+}
+
 void Document::ComputeHere() {
+  TakeHeadAheadOut();  // the trace is one version again: compute_into keeps what it can
+  ahead_.index = -1;
   ++compute_count_;
   ++sync_compute_count_;
   try {
@@ -93,15 +103,52 @@ const attnlab::Trace& Document::RequestTrace() {
   if (requested_version_ != Version()) {
     ++compute_count_;
     requested_version_ = Version();
-    trace_worker->Request(current_);
+    trace_worker->Request(current_, head_first_);
   }
   return ShowsTrace() ? trace_ : empty_trace_;
 }
 
 void Document::PollTrace() {
-  if (!trace_worker || trace_version_ == Version() || requested_version_ != Version()) return;
+  if (!trace_worker) return;
+  PollHeadAhead();
+  if (trace_version_ == Version() || requested_version_ != Version()) return;
+  TakeHeadAheadOut();  // the worker gets back a trace of one version
   TraceWorker::Result result;
-  if (!trace_worker->TakeResult(Version(), trace_, &result)) return;
+  if (trace_worker->TakeResult(Version(), trace_, &result)) AdoptWorkerResult(result);
+  PutHeadAheadIn();
+}
+
+void Document::PollHeadAhead() {
+  const std::uint64_t newest = std::max(trace_version_, ahead_.index >= 0 ? ahead_.computed_from.version : 0);
+  TakeHeadAheadOut();  // its buffer goes back to the worker
+  TraceWorker::Head head;
+  if (trace_worker->TakeHead(newest, ahead_.data, &head)) {
+    ahead_.index = head.index;
+    ahead_.shape = TraceShapeKey(*head.computed_from.scenario);
+    ahead_.computed_from = std::move(head.computed_from);
+  }
+  PutHeadAheadIn();
+}
+
+void Document::TakeHeadAheadOut() {
+  if (!ahead_.shown) return;
+  SwapHeadAhead(trace_, ahead_.index, ahead_.data);
+  ahead_.shown = false;
+}
+
+// Shown only in a trace of the same shapes and an older version, in place of that head's stages.
+void Document::PutHeadAheadIn() {
+  if (ahead_.shown || ahead_.index < 0) return;
+  if (ahead_.computed_from.version <= trace_version_) {
+    ahead_.index = -1;  // the whole trace caught up; the buffer stays for the next one
+    return;
+  }
+  if (trace_shape_.empty() || ahead_.shape != trace_shape_ || std::size_t(ahead_.index) >= trace_.heads.size()) return;
+  SwapHeadAhead(trace_, ahead_.index, ahead_.data);
+  ahead_.shown = true;
+}
+
+void Document::AdoptWorkerResult(TraceWorker::Result& result) {
   if (!result.error.empty()) {
     if (RestoreBeforeRefusedEdit(result.error)) return;
     // As in ComputeHere(): a limit hit during compute rolls the edit back.
@@ -136,6 +183,7 @@ bool Document::RestoreBeforeRefusedEdit(const std::string& message) {
 
 // `computed_from` without a Model: the computation failed and the trace is emptied.
 void Document::ShowTrace(ScenarioVersion computed_from) {
+  TakeHeadAheadOut();
   // Computed: neither it nor an older version can be refused any more.
   const std::uint64_t valid = computed_from.model ? computed_from.version : 0;
   while (!unvalidated_.empty() && unvalidated_.front().version <= valid)

@@ -14,10 +14,9 @@
 #include "attnlab/trace.h"
 #include "session/presets.h"
 #include "session/scenario_version.h"
+#include "session/trace_worker.h"
 
 namespace attnlab::app {
-
-class TraceWorker;
 
 /// A refused edit: which control (`source`) and why, shown beside that control.
 struct EditError {
@@ -44,15 +43,35 @@ class Document {
   /// Adopts a trace the worker finished. Call at the start of a frame, while no panel holds a
   /// reference from GetTrace() (the trace's contents are swapped).
   void PollTrace();
-  /// After GetTrace(): the trace shown belongs to an older Scenario (being recomputed).
+  /// After GetTrace(): the trace shown belongs to an older Scenario (being recomputed), at least
+  /// in part (its heads, outputs or both: HeadStale()).
   bool TraceStale() const { return trace_version_ != Version(); }
-  /// The Version() the shown trace was computed from (textures and caches key on it).
-  std::uint64_t TraceVersion() const { return trace_version_; }
+  /// Identifies the numbers shown (textures and caches key on it): the Version() the trace was
+  /// computed from, or, while one head of a newer version is shown in it (SetHeadFirst), a
+  /// number of its own.
+  std::uint64_t TraceVersion() const {
+    return ahead_.shown ? ahead_.computed_from.version | kHeadAheadStamp : trace_version_;
+  }
+  /// Large scenarios: head `head` (the selected one) is computed before the others and shown as
+  /// soon as it is ready; the others stay stale until the whole trace is.
+  void SetHeadFirst(int head) { head_first_ = head; }
+  /// The Version() every head but one shown ahead, and the outputs, were computed from.
+  std::uint64_t WholeTraceVersion() const { return trace_version_; }
+  /// The Version() the numbers of head `head` in the shown trace were computed from.
+  std::uint64_t HeadVersion(int head) const {
+    return ahead_.shown && head == ahead_.index ? ahead_.computed_from.version : trace_version_;
+  }
+  /// Head `head`'s stages are older than the Scenario (dim them); the concatenation and the
+  /// output follow TraceStale().
+  bool HeadStale(int head) const { return HeadVersion(head) != Version(); }
   /// The Scenario and resolved Model the trace GetTrace() returns was computed from, for panels
   /// that explain its numbers (labels, mask and weights that agree with them, stale or not).
   /// Null when GetTrace() returns an empty trace. Never resolved again by a panel.
   const attnlab::Scenario* TraceScenario() const;
   const attnlab::Model* TraceModel() const;
+  /// The same for the numbers of head `head` (a head shown ahead of its trace has its own).
+  const attnlab::Scenario* TraceScenarioFor(int head) const;
+  const attnlab::Model* TraceModelFor(int head) const;
 
   /// The one entry point for editors: applies `edit` to a copy, validates it with the core (the
   /// resolved Model is kept for the computation and the panels) and commits it (undoable) or
@@ -133,6 +152,11 @@ class Document {
   bool RollBack();
   void ShowTrace(ScenarioVersion computed_from);
   bool ShowsTrace() const { return trace_version_ == Version() || trace_shape_ == shape_key_; }
+  /// The head computed ahead, in or out of trace_ (its stages swapped with the trace's own).
+  void PollHeadAhead();
+  void TakeHeadAheadOut();
+  void PutHeadAheadIn();
+  void AdoptWorkerResult(TraceWorker::Result& result);
 
   ScenarioVersion current_{1, std::make_shared<const attnlab::Scenario>(), nullptr};
   std::uint64_t last_version_ = 1;  ///< the largest version given out
@@ -153,6 +177,17 @@ class Document {
   int ui_resolve_count_ = 0;
   std::uint64_t requested_version_ = 0;  ///< newest version sent to trace_worker
   attnlab::Trace empty_trace_;           ///< shown while a trace of a new shape computes
+  int head_first_ = -1;                  ///< SetHeadFirst
+  static constexpr std::uint64_t kHeadAheadStamp = std::uint64_t(1) << 63;
+  /// A head of a newer version than trace_, shown in it while `shown` (then `data` holds the
+  /// trace's own head, put back before the trace is computed into or handed to the worker).
+  struct HeadAhead {
+    int index = -1;  ///< -1: none
+    ScenarioVersion computed_from;
+    std::vector<long> shape;  ///< TraceShapeKey of its scenario
+    attnlab::Trace data;  ///< one head (SwapHeadAhead)
+    bool shown = false;
+  } ahead_;
   std::function<void()> on_new_version_;
 };
 

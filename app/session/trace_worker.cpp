@@ -87,6 +87,31 @@ std::vector<long> TraceShapeKey(const attnlab::Scenario& s) {
   return key;
 }
 
+void SwapHeadAhead(attnlab::Trace& trace, int index, attnlab::Trace& ahead) {
+  using std::swap;
+  swap(trace.heads[std::size_t(index)], ahead.heads.front());
+  swap(trace.scale, ahead.scale);
+  swap(trace.allowed, ahead.allowed);
+  swap(trace.X_pos, ahead.X_pos);
+  swap(trace.Z_pos, ahead.Z_pos);
+  swap(trace.slopes, ahead.slopes);
+  swap(trace.query_positions, ahead.query_positions);
+  swap(trace.key_positions, ahead.key_positions);
+}
+
+void CopyHeadAhead(const attnlab::Trace& trace, int index, attnlab::Trace& ahead) {
+  ahead.layout = trace.layout;
+  ahead.heads.resize(1);
+  ahead.heads.front() = trace.heads[std::size_t(index)];
+  ahead.scale = trace.scale;
+  ahead.allowed = trace.allowed;
+  ahead.X_pos = trace.X_pos;
+  ahead.Z_pos = trace.Z_pos;
+  ahead.slopes = trace.slopes;
+  ahead.query_positions = trace.query_positions;
+  ahead.key_positions = trace.key_positions;
+}
+
 TraceWorker::TraceWorker(std::function<void()> on_result)
     : on_result_(std::move(on_result)), thread_([this] { Run(); }) {}
 
@@ -100,21 +125,23 @@ TraceWorker::~TraceWorker() {
   thread_.join();
 }
 
-void TraceWorker::Request(ScenarioVersion input) {
+void TraceWorker::Request(ScenarioVersion input, int first_head) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.requests;
     if (pending_.scenario) ++stats_.superseded;
     latest_version_ = input.version;
     pending_ = std::move(input);
-    if (running_) cancel_ = true;
+    pending_first_head_ = first_head;
+    // A computation still owing its head ahead goes on until it has handed it over (HeadReady).
+    if (running_ && head_ahead_done_) cancel_ = true;
     if (back_ready_ && back_result_.computed_from.version != latest_version_) {
       back_ready_ = false;  // finished but already old: never shown, buffer free again
       back_result_ = {};
       ++stats_.discarded;
     }
   }
-  wake_.notify_one();
+  wake_.notify_all();  // the worker may also wait in HeadReady (HoldRestAfterHead)
 }
 
 bool TraceWorker::TakeResult(std::uint64_t version, attnlab::Trace& trace, Result* result) {
@@ -137,6 +164,50 @@ bool TraceWorker::TakeResult(std::uint64_t version, attnlab::Trace& trace, Resul
   return taken;
 }
 
+bool TraceWorker::TakeHead(std::uint64_t shown, attnlab::Trace& head, Head* which) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!ahead_ready_) return false;
+  ahead_ready_ = false;
+  if (ahead_head_.computed_from.version <= shown) return false;  // the UI has newer numbers
+  std::swap(head, ahead_);  // O(1): the matrices swap buffers
+  *which = std::move(ahead_head_);
+  ahead_head_ = {};
+  ++stats_.heads_ahead;
+  return true;
+}
+
+void TraceWorker::HeadReady(const Result& job, int index) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ahead_ready_ = false;  // an older head not yet taken: its buffer is ours again
+  }
+  CopyHeadAhead(back_, index, ahead_);  // the other heads are still being computed in back_
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ahead_head_ = {index, job.computed_from};
+    ahead_ready_ = true;
+    head_ahead_done_ = true;
+  }
+  if (on_result_) on_result_();
+  std::unique_lock<std::mutex> lock(mutex_);
+  wake_.wait(lock, [this] { return !hold_rest_ || stop_ || pending_.scenario; });
+  if (pending_.scenario) cancel_ = true;  // the rest of this version would never be shown
+}
+
+void TraceWorker::HoldRestAfterHead(bool hold) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hold_rest_ = hold;
+  }
+  wake_.notify_all();
+}
+
+void TraceWorker::NoHeadAhead() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  head_ahead_done_ = true;
+  if (pending_.scenario) cancel_ = true;
+}
+
 bool TraceWorker::Busy() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return pending_.scenario || running_ || back_ready_;
@@ -147,7 +218,7 @@ TraceWorker::Stats TraceWorker::GetStats() const {
   return stats_;
 }
 
-bool TraceWorker::Compute(Result& job) {
+bool TraceWorker::Compute(Result& job, int first_head) {
   ScenarioVersion& in = job.computed_from;
   try {
     if (!in.model) {
@@ -155,8 +226,11 @@ bool TraceWorker::Compute(Result& job) {
       std::lock_guard<std::mutex> lock(mutex_);
       ++stats_.resolves;
     }
+    if (first_head >= in.model->num_heads || in.model->num_heads < 2) NoHeadAhead();
     // The back buffer is ours until back_ready_: compute_into reuses its memory.
-    return attnlab::compute_into(*in.model, in.scenario->layout, back_, &cancel_);
+    const attnlab::FirstHead first{first_head, [&](const attnlab::Trace&) { HeadReady(job, first_head); }};
+    return attnlab::compute_into(*in.model, in.scenario->layout, back_, &cancel_, attnlab::Recompute::changed,
+                                 first_head >= 0 ? &first : nullptr);
   } catch (const std::exception& e) {
     job.error = e.what();
     return true;
@@ -170,13 +244,16 @@ void TraceWorker::Run() {
     wake_.wait(lock, [this] { return stop_ || (pending_.scenario && !back_ready_); });
     if (stop_) return;
     Result job{std::exchange(pending_, {}), {}};
+    const int first_head = std::exchange(pending_first_head_, -1);
     running_ = true;
+    head_ahead_done_ = first_head < 0;
     cancel_ = false;
     ++stats_.started;
     lock.unlock();
-    const bool complete = Compute(job);
+    const bool complete = Compute(job, first_head);
     lock.lock();
     running_ = false;
+    head_ahead_done_ = true;
     if (!complete) {
       ++stats_.cancelled;  // a newer request is pending (or the window closes)
       continue;

@@ -224,6 +224,7 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   w.window_capture.BeforeFrame(state, w.platform);
   const std::uint64_t trace_before = state.document.TraceVersion();
   hooks.FrameStart(frame);
+  state.document.SetHeadFirst(state.ui.selected_head);  // large traces: its stages first
   w.session.Poll();  // before any panel holds the trace: finished traces, reads and writes, autosave
   FollowModel(w);
   hooks.BeforeFrame(state, frame);

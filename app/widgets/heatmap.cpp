@@ -456,8 +456,8 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.texels_w = g.texels.cols_px;
   p.texels_h = g.texels.rows_px;
   p.colormap = ColormapName(spec.scale.map);
-  p.lo = spec.scale.lo;
-  p.hi = spec.scale.hi;
+  p.lo = spec.scale.lo, p.hi = spec.scale.hi;
+  p.stale = spec.stale;
   if (spec.labels) {
     const DrawnLabels labels = LabelsToDraw(spec, g);
     p.row_labels = labels.rows;

@@ -87,6 +87,7 @@ struct HeatmapPlacement {
   int decimals = 0;              ///< decimals of those numbers (when drawn)
   bool texture = false;          ///< drawn as a texture instead of rectangles
   bool hidden = false;           ///< every cell a grey "?" (HeatmapSpec::hidden)
+  bool stale = false;            ///< dimmed: older numbers than the document's (HeatmapSpec::stale)
   /// "none": every cell has its own pixels. Else (cell < 1) texel x of texels_w covers columns
   /// [x * cols / texels_w, (x + 1) * cols / texels_w), rows likewise, drawn one texel a pixel in
   /// the colour of the block's "max" (or "max_abs": farthest from 0) unmasked value.

@@ -15,6 +15,7 @@
 
 #include "attnlab/attention.h"
 #include "attnlab/model.h"
+#include "session/document.h"
 #include "session/trace_worker.h"
 #include "session_test_support.h"
 
@@ -194,6 +195,93 @@ TEST_F(TraceWorkerTest, RequestsWhileTheWorkerIsBusySupersedeEachOther) {
   EXPECT_EQ(stats.superseded, 3) << "versions 2 to 4, replaced before they started";
   EXPECT_EQ(stats.started, 2) << "versions 1 and 5 only";
   EXPECT_EQ(stats.delivered, 1);
+}
+
+/// Every head's stages and the outputs of two traces are the same bits.
+void ExpectSameBits(const attnlab::Trace& got, const attnlab::Trace& want) {
+  ASSERT_EQ(got.heads.size(), want.heads.size());
+  for (std::size_t h = 0; h < want.heads.size(); ++h) {
+    const attnlab::HeadTrace &a = got.heads[h], &b = want.heads[h];
+    EXPECT_TRUE(a.Q == b.Q && a.K == b.K && a.V == b.V && a.scores == b.scores) << "head " << h;
+    EXPECT_EQ(a.weights, b.weights) << "head " << h;
+    EXPECT_EQ(a.output, b.output) << "head " << h;
+  }
+  EXPECT_EQ(got.output, want.output);
+  EXPECT_TRUE((got.allowed == want.allowed).all());
+}
+
+TEST_F(TraceWorkerTest, TheFirstHeadIsHandedOverBeforeTheRestOfItsTrace) {
+  gate_.Close();
+  const attnlab::Scenario s = RandomScenario(64, 16, 4);
+  worker_.Request(VersionOf(1, s), 2);
+  ASSERT_TRUE(WaitUntil([&] { return finished_.load() == 1; }));  // held once head 2 is out
+  EXPECT_FALSE(worker_.TakeResult(1, trace_, &result_)) << "the other heads are not computed yet";
+  attnlab::Trace head;
+  TraceWorker::Head which;
+  ASSERT_TRUE(worker_.TakeHead(0, head, &which));
+  EXPECT_EQ(which.index, 2);
+  EXPECT_EQ(which.computed_from.version, 1u);
+  EXPECT_NE(which.computed_from.model, nullptr);
+  const attnlab::Trace here = attnlab::compute(s);
+  ASSERT_EQ(head.heads.size(), 1u);
+  EXPECT_EQ(head.heads[0].weights, here.heads[2].weights);
+  EXPECT_EQ(head.heads[0].output, here.heads[2].output);
+  EXPECT_FALSE(worker_.TakeHead(0, head, &which)) << "handed over once";
+  gate_.Open();
+  ASSERT_TRUE(Take(1));
+  ExpectSameBits(trace_, here);
+  EXPECT_EQ(worker_.GetStats().heads_ahead, 1);
+}
+
+TEST_F(TraceWorkerTest, ANewerRequestStopsAComputationOnceItsFirstHeadIsOut) {
+  gate_.Close();
+  attnlab::Scenario s = RandomScenario(64, 16, 4);
+  worker_.Request(VersionOf(1, s), 1);
+  ASSERT_TRUE(WaitUntil([&] { return finished_.load() == 1; }));  // head 1 of version 1 is out
+  s.X *= 2.0;
+  worker_.Request(VersionOf(2, s), 1);
+  gate_.Open();
+  ASSERT_TRUE(Take(2));
+  ExpectSameBits(trace_, attnlab::compute(s));
+  const TraceWorker::Stats stats = worker_.GetStats();
+  EXPECT_EQ(stats.cancelled, 1) << "version 1's other heads would never be shown";
+  EXPECT_EQ(stats.started, 2);
+  attnlab::Trace head;
+  TraceWorker::Head which;
+  EXPECT_FALSE(worker_.TakeHead(2, head, &which)) << "a head no newer than the trace shown is dropped";
+}
+
+// The Document shows the selected head of a newer version in the trace it shows (that head fresh,
+// the others and the outputs stale, the Inspector's model that head's), and puts the trace's own
+// head back before the worker reuses it: the next, incremental computation is still exact.
+TEST_F(TraceWorkerTest, TheDocumentShowsTheFirstHeadAheadAndKeepsItsTraceExact) {
+  Document doc;
+  doc.trace_worker = &worker_;
+  doc.SetHeadFirst(1);
+  doc.Open({RandomScenario(1100, 4, 2), "", "large", false});  // 2.4M cells: off the UI thread
+  const auto shown = [&] { doc.PollTrace(); doc.GetTrace(); return !doc.TraceStale(); };
+  ASSERT_TRUE(WaitUntil(shown));
+  const std::uint64_t stamp = doc.TraceVersion();
+  gate_.Close();
+  finished_ = 0;
+  ASSERT_TRUE(doc.ApplyEdit("x", [](attnlab::Scenario& s) { s.X(5, 2) += 1.0; }));
+  doc.GetTrace();
+  ASSERT_TRUE(WaitUntil([&] { return finished_.load() == 1; }));  // head 1 out, the rest held
+  doc.PollTrace();
+  EXPECT_TRUE(doc.TraceStale());
+  EXPECT_FALSE(doc.HeadStale(1));
+  EXPECT_TRUE(doc.HeadStale(0));
+  EXPECT_NE(doc.TraceVersion(), stamp) << "textures of head 1 must be made again";
+  EXPECT_NE(doc.TraceModelFor(1), doc.TraceModel());
+  const attnlab::Trace fresh = attnlab::compute(doc.GetScenario());
+  EXPECT_EQ(doc.GetTrace().heads[1].weights, fresh.heads[1].weights);
+  EXPECT_NE(doc.GetTrace().heads[0].weights, fresh.heads[0].weights) << "head 0 is still the old one";
+  gate_.Open();
+  ASSERT_TRUE(WaitUntil(shown));
+  ExpectSameBits(doc.GetTrace(), fresh);
+  ASSERT_TRUE(doc.ApplyEdit("mask", [](attnlab::Scenario& s) { s.mask.causal = true; }));
+  ASSERT_TRUE(WaitUntil(shown));
+  ExpectSameBits(doc.GetTrace(), attnlab::compute(doc.GetScenario()));
 }
 
 TEST(TraceWorker, DestroyingItCancelsARunningComputation) {

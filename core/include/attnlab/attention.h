@@ -1,6 +1,7 @@
 #pragma once
 /// Scaled dot-product multi-head attention, every intermediate kept.
 #include <atomic>
+#include <functional>
 
 #include "attnlab/model.h"
 #include "attnlab/trace.h"
@@ -26,8 +27,16 @@ enum class Recompute { changed, all };
 /// `cancel`, when given, is polled before each task (a block of rows of one head, a few ms at
 /// 2048 tokens): once it reads true the computation stops and returns false, leaving `trace`
 /// partly computed (to be recomputed or discarded). Returns true when the trace is complete.
+/// `first`, when given, names a head computed whole (projections, N x N stages, its output) before
+/// the others; `first->ready` is then called with the trace, whose other heads and outputs are not
+/// ready yet (the window shows the selected head while the rest computes). The values are the
+/// same bits in any order: every task writes its own cells.
+struct FirstHead {
+  int head = -1;
+  std::function<void(const Trace&)> ready;
+};
 bool compute_into(const Model& model, Layout layout, Trace& trace, const std::atomic<bool>* cancel = nullptr,
-                  Recompute what = Recompute::changed);
+                  Recompute what = Recompute::changed, const FirstHead* first = nullptr);
 /// resolve() then compute(); throws ScenarioError for an invalid scenario.
 Trace compute(const Scenario& scenario);
 
