@@ -162,6 +162,7 @@ void DrawTileGrid(const FlashRun& run, int step, ImVec2 grid, float cell) {
 struct BlockMatrices {
   Matrix m, l, alpha, O;
   std::vector<std::string> queries, width, blank;  ///< blank: an empty label per query
+  bool o_below = false;  ///< O under m, l and alpha (narrow room) rather than beside them
 };
 
 BlockMatrices Block(const TilesView& v, const attnlab::FlashTile& t) {
@@ -214,7 +215,7 @@ void StateHeatmap(AppState& state, const TilesView& v, int step, const char* id,
   // Every one with a row of column labels (m, l and alpha an empty one), so that their rows line up
   // with m's and O's; the query labels once, left of m.
   spec.labels = true;
-  if (rows && what != TileValue::m) spec.row_labels = &b.blank;
+  if (rows && what != TileValue::m && !(what == TileValue::O && b.o_below)) spec.row_labels = &b.blank;
   spec.shape_in_title = false;
   spec.cell_tooltip = false;
   spec.data_version = version;
@@ -224,13 +225,16 @@ void StateHeatmap(AppState& state, const TilesView& v, int step, const char* id,
 }
 
 /// m, l and alpha of the current tile's query block, then its unnormalised O, side by side.
-void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t version, float max_w, float max_h) {
+void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t version, float max_w, float max_h,
+                bool o_below) {
   const attnlab::FlashTile& t = v.run.tiles[std::size_t(step)];
-  const BlockMatrices b = Block(v, t);
+  BlockMatrices b = Block(v, t);
   const bool rows = RowsLayout(v.run);
+  b.o_below = rows && o_below;
   const int d = state.ui.decimals;
-  // Room for m, l, alpha and O side by side, and two columns of token labels (m's and O's).
-  const float cell = ReadableCell(int(b.O.rows()), int(b.O.cols()) + (rows ? 6 : 2), max_w, max_h, d);
+  // Room for m, l, alpha and O side by side (or O under them), and the columns of token labels.
+  const int across = b.o_below ? std::max(3, int(b.O.cols())) + 2 : int(b.O.cols()) + (rows ? 6 : 2);
+  const float cell = ReadableCell(int(b.O.rows()), across, max_w, max_h, d);
   const Ranges& range = v.ranges;
   const Colormap cm = state.ui.colormap, diverging = attnlab::DivergingFor(cm);
   ImGui::BeginGroup();
@@ -242,7 +246,7 @@ void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t ver
   StateHeatmap(state, v, step, "tiles_l", "l", b.l, b, TileValue::l, {cm, 0.0, range.l}, cell, version);
   next();
   StateHeatmap(state, v, step, "tiles_alpha", "\xCE\xB1", b.alpha, b, TileValue::alpha, WeightsScale(cm), cell, version);
-  next();
+  if (!b.o_below) next();
   StateHeatmap(state, v, step, "tiles_O", "O (unnormalised)", b.O, b, TileValue::O, {diverging, -range.O, range.O}, cell,
                version);
   ImGui::EndGroup();
@@ -360,6 +364,13 @@ void Text(const AppState& state, const std::string& text) {
   MarkLastItem(state.on_control, ("text:" + text).c_str());
 }
 
+/// The width of a column of query labels (the axis name "queries" over it included).
+float LabelsWidth(const std::vector<std::string>& labels) {
+  float w = ImGui::CalcTextSize("queries").x;
+  for (const std::string& l : labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+  return w + ImGui::GetFontSize() * 0.5f;
+}
+
 class TilesPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
@@ -389,16 +400,23 @@ void TilesPanel::Draw(AppState& state) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
   const std::uint64_t run_version = cache_.Serial() << 20;  // the run's heatmaps; + the step for its state
-  // m, l, alpha and O beside the scores when both show their numbers side by side, else under them.
-  const float smallest = SmallestCellWithValues(state.ui.decimals);
-  const float state_w = float(view->run.output.cols() + 3) * smallest + fs * 8.0f;
-  const float scores_w = float(view->scores.cols()) * smallest + fs * 8.0f;
-  const bool beside = scores_w + state_w + fs * 1.5f <= avail.x;
-  ScoresWithGrid(state, *view, head, step, run_version, beside ? avail.x - state_w - fs * 1.5f : avail.x,
+  // m, l, alpha and O beside the scores when both show their numbers side by side; else O under
+  // m, l and alpha beside the scores (a projector: the class sees the tile and its state at once);
+  // else all of them under the scores.
+  const float smallest = SmallestCellWithValues(state.ui.decimals), gap = fs;
+  const long d_v = view->run.output.cols();
+  const float labels_w = LabelsWidth(view->queries);
+  const float state_w = float(d_v + 3) * smallest + labels_w + fs * 4.0f;
+  const float stacked_w = float(std::max(3L, d_v)) * smallest + labels_w + fs * 0.5f;
+  const float scores_w = float(view->scores.cols()) * smallest + labels_w + fs * 0.5f;
+  const bool beside = scores_w + state_w + gap <= avail.x;
+  const bool stacked = !beside && RowsLayout(view->run) && scores_w + stacked_w + gap <= avail.x;
+  const float right_w = beside ? state_w : stacked ? stacked_w : 0.0f;
+  ScoresWithGrid(state, *view, head, step, run_version, right_w > 0 ? avail.x - right_w - gap : avail.x,
                  std::max(fs * 6.0f, avail.y * 0.5f));
-  if (beside) ImGui::SameLine(0.0f, fs * 1.5f);
+  if (right_w > 0) ImGui::SameLine(0.0f, gap);
   BlockState(state, *view, step, run_version + std::uint64_t(step) + 1,
-             std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x), avail.y * 0.4f);
+             std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x), avail.y * 0.4f, stacked);
   Finished(state, *view, head, run_version, avail.x, avail.y * 0.3f);
   Text(state, "Memory: " + attnlab::flash_memory_line(view->run.memory));
   if (stale) ImGui::PopStyleVar();
