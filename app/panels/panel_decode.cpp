@@ -223,10 +223,14 @@ class DecodePanel : public PanelContents {
     spec.format = "%d  (tokens 0 to " + std::to_string(last) + ")";
     spec.marks = "decode ";
     spec.keys = !state.ui.presenting;
-    spec.room_after = ImGui::CalcTextSize("Prefill").x + fs * 9.0f;
+    // The prefill beside the slider when both fit (the slider at least 16 font sizes), else under it.
+    const float prefill_w = ImGui::CalcTextSize("Prefill").x + fs * 7.0f;
+    const bool one_line = ImGui::GetContentRegionAvail().x >= fs * 24.0f + prefill_w;
+    spec.room_after = one_line ? prefill_w : 0.0f;
     if (timeline_.Draw(spec, state.on_control)) state.ui.animating = true;  // the frame loop keeps drawing
     token_ = timeline_.Step();
-    ImGui::SameLine();
+    if (one_line) ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Prefill");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(fs * 5.0f);
