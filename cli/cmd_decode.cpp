@@ -1,6 +1,7 @@
 // attnlab-cli decode FILE --prefill P: the KV cache token by token (prefill P tokens, then decode
 // one at a time), each step's cache, weights and output row, as JSON or text.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -25,23 +26,38 @@ std::string numbers(const Vector& v, int precision) {
   return out;
 }
 
-std::string indices(const std::vector<int>& v) {
+/// "[0s 1s 3 4 5 6]": the cache's tokens, sinks marked with an s.
+std::string cache_text(const std::vector<int>& cache, const MaskSpec& mask) {
   std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? " " : "") + std::to_string(v[i]);
+  for (std::size_t i = 0; i < cache.size(); ++i)
+    out += (i ? " " : "") + std::to_string(cache[i]) + (mask.sink(cache[i]) ? "s" : "");
   return "[" + out + "]";
 }
 
-void print_text(const Decode& d, int n, int precision) {
+/// "; evicted 2": the tokens held before this step (`before`) that it no longer holds.
+std::string evicted_text(const std::vector<int>& before, const std::vector<int>& after) {
+  std::string out;
+  for (int j : before)
+    if (!std::binary_search(after.begin(), after.end(), j)) out += (out.empty() ? "" : " ") + std::to_string(j);
+  return out.empty() ? "" : "; evicted " + out;
+}
+
+void print_text(const Decode& d, const Scenario& s, const Model& m, int precision) {
+  if (s.mask.sinks > 0)
+    std::cout << "s: an attention sink, kept whatever the window (the first " << s.mask.sinks << " tokens)\n";
   std::cout << "prefill " << d.prefill << " token" << (d.prefill == 1 ? "" : "s") << ": cache "
-            << indices(d.prefill_cache) << "\n";
-  for (const DecodeStep& s : d.steps) {
-    std::cout << "token " << s.token << ": cache " << indices(s.cache) << "\n";
-    for (std::size_t h = 0; h < s.weights.size(); ++h)
-      std::cout << "  head " << h + 1 << " weights: " << numbers(s.weights[h], precision) << "\n";
-    std::cout << "  output: " << numbers(s.output, precision) << "\n";
+            << cache_text(d.prefill_cache, s.mask) << "\n";
+  const std::vector<int>* before = &d.prefill_cache;
+  for (const DecodeStep& step : d.steps) {
+    std::cout << "token " << step.token << ": cache " << cache_text(step.cache, s.mask)
+              << evicted_text(*before, step.cache) << "\n";
+    for (std::size_t h = 0; h < step.weights.size(); ++h)
+      std::cout << "  head " << h + 1 << " weights: " << numbers(step.weights[h], precision) << "\n";
+    std::cout << "  output: " << numbers(step.output, precision) << "\n";
+    before = &step.cache;
   }
-  std::cout << "KV cache per layer, " << d.bytes.bytes_per_number << " bytes per number:\n"
-            << cache_bytes_text(d.bytes, n);
+  std::cout << "KV cache per layer: " << cache_bytes_sentence(d.bytes, m.d_k, m.d_v) << "\n"
+            << cache_bytes_text(d.bytes, s.n_x());
 }
 
 int run_decode(const DecodeOptions& p) {
@@ -63,7 +79,7 @@ int run_decode(const DecodeOptions& p) {
   const Decode d = decode(scenario, model, prefill);
   if (p.format == "text") {
     if (!scenario.title.empty()) std::cout << scenario.title << "\n";
-    print_text(d, n, precision);
+    print_text(d, scenario, model, precision);
   } else {
     std::cout << decode_to_json(d).dump() << "\n";
   }

@@ -58,7 +58,19 @@ TEST(CliDecode, TextListsEachStepsCacheAndTheCacheSize) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("prefill 4 tokens: cache [0 1 2 3]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("token 5: cache [0 1 2 3 4 5]"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("MQA (G = 1):"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nMQA "), std::string::npos) << r.out;
+}
+
+TEST(CliDecode, TextMarksTheSinksAndWhatEachStepEvicted) {
+  // Window 4 and 2 sinks: token 6's window starts at 3, so token 2 leaves; 0 and 1 stay as sinks.
+  const Outputs r = run("decode " + preset("modern-kv-cache-window-sinks") + " --prefill 3 --format text");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* text : {"prefill 3 tokens: cache [0s 1s 2]\n", "token 5: cache [0s 1s 2 3 4 5]\n",
+                           "token 6: cache [0s 1s 3 4 5 6]; evicted 2\n", "token 7: cache [0s 1s 4 5 6 7]; evicted 3\n",
+                           "KV cache per layer: 2 K/V heads \xC3\x97 4 numbers (a key of 2 and a value of 2) \xC3\x97 "
+                           "8 bytes (float64) = 64 bytes per token per layer\n",
+                           "\nthis scenario         2           64           768           384\n"})
+    EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
 }
 
 TEST(CliDecode, RefusesWhatIsNotCausalSelfAttentionAndAPrefillOutOfRangeInOneLine) {

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "attnlab/attention.h"
@@ -213,8 +215,13 @@ TEST(FlashCli, TextListsEveryTileAndTheMemoryLine) {
   const auto r = attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " flash " +
                                           attnlab::testing::preset_path("phuong-hutter-alg4-masked") + " --block 2x2 --format text");
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* text : {"head 1, blocks 2x2: 4 tiles", "tile (1, 1)", "alpha =", "memory: tiled:"})
+  for (const char* text : {"head 1, blocks 2x2: 4 tiles", "(1, 1)", " alpha", "memory: tiled:"})
     EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
+  // A table: a header, then one line per query of each computed tile and one per skipped tile (3
+  // queries: tile (0, 0) 2 lines, the skipped (0, 1) and (1, 0) one each, (1, 1) one): 1 + 5 lines.
+  const std::size_t table = r.out.find("tile "), output = r.out.find("\noutput =");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_EQ(std::count(r.out.begin() + long(table), r.out.begin() + long(output), '\n'), 1 + 5) << r.out;
 }
 
 TEST(FlashCli, AColumnsLayoutFileGetsOAndOutputInColumns) {

@@ -17,12 +17,12 @@
 #include "widgets/control_marks.h"
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
+#include "widgets/timeline.h"
 
 namespace attnlab::app::panel_decode {
 namespace {
 
 constexpr int kMaxTokens = 256;        // every step keeps its weights: n^2 / 2 numbers a head
-constexpr double kStepSeconds = 0.8;   // a step of the timeline while playing
 
 // The decoding of the trace shown, recomputed when that trace or the prefill changes (never
 // resolved again: the Model the trace was computed from).
@@ -130,19 +130,40 @@ StepView BuildStep(const attnlab::Decode& d, const attnlab::DecodeStep& step, co
   return v;
 }
 
-std::string Bytes(long bytes) { return std::to_string(bytes) + " B"; }
+// "0, 1 (sinks: kept whatever the window), 3, 4, 5, 6"
+std::string CacheList(const std::vector<int>& cache, const attnlab::MaskSpec& mask) {
+  std::string out;
+  bool sinks = false;
+  for (int j : cache) {
+    if (sinks && !mask.sink(j)) out += " (sinks: kept whatever the window)";
+    sinks = mask.sink(j);
+    out += (out.empty() ? "" : ", ") + std::to_string(j);
+  }
+  return sinks ? out + " (sinks)" : out;
+}
 
-// "KV cache per layer: 64 B per token (G = 2: 2 x (d_k + d_v) numbers of 8 B), ..."
-std::string CacheLine(const attnlab::CacheBytes& b, const attnlab::Model& m, int n) {
-  const attnlab::CacheSize& s = b.scenario;
-  std::string line = "KV cache per layer: " + Bytes(s.per_token) + " per token (G = " + std::to_string(s.kv_heads) +
-                     " K/V heads \xC3\x97 (d_k + d_v = " + std::to_string(m.d_k + m.d_v) + ") \xC3\x97 " +
-                     std::to_string(b.bytes_per_number) + " B), " + Bytes(s.sequence) + " for " + std::to_string(n) +
-                     " tokens, " + Bytes(s.held) + " for the " + std::to_string(b.peak_tokens) + " held at most.";
-  std::string others;
-  for (const attnlab::CacheSize& v : b.variants)
-    others += (others.empty() ? "" : ", ") + v.name + " (G = " + std::to_string(v.kv_heads) + ") " + Bytes(v.per_token);
-  return line + " The same model as " + others + " per token.";
+// The cache's size for a class: how one token's entry adds up, then MHA, GQA and MQA side by side.
+void CacheSizes(const attnlab::CacheBytes& b, const attnlab::Model& m, int n) {
+  ImGui::TextWrapped("KV cache: %s.", attnlab::cache_bytes_sentence(b, m.d_k, m.d_v).c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_NoHostExtendX;
+  if (!ImGui::BeginTable("cache sizes", 5, flags)) return;
+  const std::string all = "bytes, " + std::to_string(n) + " tokens", held = "bytes, " + std::to_string(b.peak_tokens) + " held";
+  for (const char* header : {"attention", "K/V heads", "bytes per token", all.c_str(), held.c_str()})
+    ImGui::TableSetupColumn(header);
+  ImGui::TableHeadersRow();
+  std::vector<attnlab::CacheSize> rows{b.scenario};
+  rows.insert(rows.end(), b.variants.begin(), b.variants.end());
+  for (const attnlab::CacheSize& c : rows) {
+    ImGui::TableNextRow();
+    const std::string cells[] = {c.name, std::to_string(c.kv_heads), std::to_string(c.per_token),
+                                 std::to_string(c.sequence), std::to_string(c.held)};
+    for (int k = 0; k < 5; ++k) {
+      ImGui::TableSetColumnIndex(k);
+      ImGui::TextUnformatted(cells[k].c_str());
+    }
+  }
+  ImGui::EndTable();
 }
 
 class DecodePanel : public PanelContents {
@@ -152,7 +173,7 @@ class DecodePanel : public PanelContents {
     if (state.document.name != document_) {  // another file: its own start
       document_ = state.document.name;
       prefill_ = -1;
-      token_ = 0;
+      timeline_.SetStep(0);
     }
     if (prefill_ < 0) prefill_ = DefaultPrefill(scenario);
     const attnlab::Trace& trace = state.document.GetTrace();
@@ -172,6 +193,8 @@ class DecodePanel : public PanelContents {
     Lines(state, *d, step, s);
     Caches(state);
     Weights(state, trace, head);
+    // The cache's size last: the class first follows the step, then counts its bytes.
+    CacheSizes(d->bytes, *state.document.TraceModel(), s.n_x());
     if (stale) ImGui::PopStyleVar();
   }
 
@@ -185,36 +208,29 @@ class DecodePanel : public PanelContents {
     return s.n_x() / 4;
   }
 
+  // "Token" [<] [Play] [>] [slider], then the prefill. While presenting the keys step the lesson.
   void Timeline(AppState& state, const attnlab::Decode& d, int n) {
     const int last = n - 1;
-    token_ = std::clamp(token_, d.prefill, last);
-    const bool here = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) ||
-                      ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows);
-    if (here && !ImGui::GetIO().WantTextInput) {
-      if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) token_ = std::max(d.prefill, token_ - 1);
-      if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) token_ = std::min(last, token_ + 1);
-    }
-    Play(state, d.prefill, last);
+    const float fs = ImGui::GetFontSize();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Token");
     ImGui::SameLine();
-    if (ImGui::ArrowButton("##back", ImGuiDir_Left)) token_ = std::max(d.prefill, token_ - 1);
-    ImGui::SameLine();
-    const float fs = ImGui::GetFontSize();
-    ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - fs * 16.0f, fs * 6.0f, fs * 24.0f));
+    TimelineSpec spec;
+    spec.id = "decode";
+    spec.first = d.prefill;
+    spec.last = std::max(d.prefill, last);
     // 0-based like the cache's indices: "3 of 11" read as a count of 11 where there are 12 tokens.
-    const std::string format = "%d  (tokens 0 to " + std::to_string(last) + ")";
-    ImGui::SliderInt("##token", &token_, d.prefill, std::max(d.prefill, last), format.c_str());
-    MarkLastItem(state.on_control, "decode token");
-    ImGui::SameLine();
-    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) token_ = std::min(last, token_ + 1);
-    ImGui::SameLine();
-    if (ImGui::Button(playing_ ? "Pause" : "Play")) {
-      playing_ = !playing_;
-      if (playing_ && token_ == last) token_ = d.prefill;
-      started_ = ImGui::GetTime();
-    }
-    ImGui::SameLine();
+    spec.format = "%d  (tokens 0 to " + std::to_string(last) + ")";
+    spec.marks = "decode ";
+    spec.keys = !state.ui.presenting;
+    // The prefill beside the slider when both fit (the slider at least 16 font sizes), else under it.
+    const float prefill_w = ImGui::CalcTextSize("Prefill").x + fs * 7.0f;
+    const bool one_line = ImGui::GetContentRegionAvail().x >= fs * 24.0f + prefill_w;
+    spec.room_after = one_line ? prefill_w : 0.0f;
+    if (timeline_.Draw(spec, state.on_control)) state.ui.animating = true;  // the frame loop keeps drawing
+    token_ = timeline_.Step();
+    if (one_line) ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Prefill");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(fs * 5.0f);
@@ -222,17 +238,6 @@ class DecodePanel : public PanelContents {
     if (ImGui::InputInt("##prefill", &prefill, 1, 1)) prefill_ = std::clamp(prefill, 0, last);
     MarkLastItem(state.on_control, "decode prefill");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Tokens computed at once before decoding one at a time");
-  }
-
-  // One step every kStepSeconds while playing; the frame loop keeps drawing meanwhile.
-  void Play(AppState& state, int first, int last) {
-    if (!playing_) return;
-    state.ui.animating = true;
-    if (ImGui::GetTime() - started_ < kStepSeconds) return;
-    started_ = ImGui::GetTime();
-    if (token_ >= last) playing_ = false;
-    else ++token_;
-    token_ = std::max(token_, first);
   }
 
   void Refresh(const attnlab::Decode& d, const attnlab::DecodeStep& step, const attnlab::Trace& trace,
@@ -247,12 +252,12 @@ class DecodePanel : public PanelContents {
   void Lines(AppState& state, const attnlab::Decode& d, const attnlab::DecodeStep& step, const attnlab::Scenario& s) {
     const std::string label = QueryTokenLabels(s)[std::size_t(step.token)];
     const std::string prefilled =
-        d.prefill == 0 ? "" : " (prefill: tokens 0 to " + std::to_string(d.prefill - 1) + " at once)";
-    std::string what = "Step " + std::to_string(step.token - d.prefill + 1) + " of " + std::to_string(d.steps.size()) +
-                       ": token " + std::to_string(step.token) + " '" + label + "'" + prefilled +
-                       ". Its k and v join the cache, which holds " + std::to_string(step.cache.size()) + " tokens";
-    what += view_->evicted.empty() ? "." : "; evicted (no later query may attend them): " + view_->evicted + ".";
-    ImGui::TextWrapped("%s", what.c_str());
+        d.prefill == 0 ? "" : "; tokens 0 to " + std::to_string(d.prefill - 1) + " were prefilled at once";
+    ImGui::TextWrapped("Step %d of %zu: token %d '%s' joins the cache%s.", step.token - d.prefill + 1, d.steps.size(),
+                       step.token, label.c_str(), prefilled.c_str());
+    ImGui::TextWrapped("The cache holds %zu tokens: %s.", step.cache.size(), CacheList(step.cache, s.mask).c_str());
+    if (!view_->evicted.empty())
+      ImGui::TextWrapped("Evicted by the window (no later query may attend them): %s.", view_->evicted.c_str());
     char difference[32];
     std::snprintf(difference, sizeof difference, "%.1e", view_->difference);
     const bool equal = view_->difference <= 1e-12;
@@ -261,10 +266,6 @@ class DecodePanel : public PanelContents {
                              ": max difference " + difference;
     ImGui::TextWrapped("%s", line.c_str());
     MarkLastItem(state.on_control, "decode equal");
-    ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-    ImGui::TextWrapped("%s", CacheLine(d.bytes, *state.document.TraceModel(), s.n_x()).c_str());
-    ImGui::PopStyleColor();
-    MarkLastItem(state.on_control, "decode bytes");
   }
 
   HeatmapSpec CacheSpec(AppState& state, const attnlab::Matrix& m, const attnlab::BoolArray& held,
@@ -355,8 +356,7 @@ class DecodePanel : public PanelContents {
 
   DecodeCache cache_;
   int prefill_ = -1, token_ = 0;
-  bool playing_ = false;
-  double started_ = 0;
+  attnlab::app::Timeline timeline_;
   std::optional<StepView> view_;
   std::uint64_t view_key_ = 0;
   std::vector<std::string> ids_, titles_, labels_q_, labels_k_;

@@ -33,8 +33,9 @@ class FormulaPanel final : public PanelContents {
 
 }  // namespace
 
-// The strip is one line tall: a line wider than the strip (lecture mode's large font) is written
-// smaller, down to kSmallest of the font, rather than cut.
+// The strip is one line tall: a line wider than the strip (lecture mode's large font, a narrow
+// window) is written smaller, never cut. Below kSmallest of the font the dim layout name goes
+// first (the status bar says it too), then the rest shrinks to whatever fits.
 constexpr float kSmallest = 0.7f;
 
 // Text in the given font at its own size, measured without drawing.
@@ -42,26 +43,37 @@ float Width(ImFont* font, const std::string& text) {
   return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str()).x;
 }
 
-// Parts of the line, each in its font and colour, drawn on one line that fits the strip when it can.
+// Parts of the line, each in its font and colour, drawn on one line that fits the strip.
 struct Part {
   std::string text;
   ImFont* font;
   ImVec4 colour;
+  bool optional = false;  ///< dropped before the line shrinks below kSmallest
 };
+
+float LineWidth(const std::vector<Part>& parts, bool with_optional) {
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  float width = 0;
+  for (const Part& p : parts)
+    if (with_optional || !p.optional) width += Width(p.font, p.text) + gap;
+  return width;
+}
 
 void DrawLine(const std::vector<Part>& parts) {
   ImGui::SetWindowFontScale(1.0f);  // kept by ImGui from the last frame
-  const float gap = ImGui::GetStyle().ItemSpacing.x;
-  float width = 0;
-  for (const Part& p : parts) width += Width(p.font, p.text) + gap;
   const float avail = ImGui::GetContentRegionAvail().x;
-  if (width > avail) ImGui::SetWindowFontScale(std::max(kSmallest, avail / width));
+  const bool all = LineWidth(parts, true) * kSmallest <= avail;
+  const float width = LineWidth(parts, all);
+  if (width > avail) ImGui::SetWindowFontScale(avail / width);
   const float line = ImGui::GetTextLineHeight();
   ImGui::SetCursorPosY(std::max(0.0f, (ImGui::GetWindowHeight() - line) * 0.5f));
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) ImGui::SameLine();
-    ImGui::PushFont(parts[i].font);
-    ImGui::TextColored(parts[i].colour, "%s", parts[i].text.c_str());
+  bool first = true;
+  for (const Part& p : parts) {
+    if (p.optional && !all) continue;
+    if (!first) ImGui::SameLine();
+    first = false;
+    ImGui::PushFont(p.font);
+    ImGui::TextColored(p.colour, "%s", p.text.c_str());
     ImGui::PopFont();
   }
 }
@@ -74,13 +86,13 @@ void FormulaPanel::Draw(AppState& state) {
   const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
   ImFont* regular = ImGui::GetFont();
   if (cell.stage == StageId::none) {
-    DrawLine({{layout, regular, DimTextColor()}, {attnlab::lesson::attention_summary(s), GetFonts().mono, text}});
+    DrawLine({{layout, regular, DimTextColor(), true}, {attnlab::lesson::attention_summary(s), GetFonts().mono, text}});
     return;
   }
   const int head = cell.head >= 0 ? cell.head : state.ui.selected_head;
   DrawLine({{stage_name(cell.stage), GetFonts().bold, ImGui::ColorConvertU32ToFloat4(AccentColor())},
             {attnlab::stage_formula(cell.stage, s, head, HeadDk(s, trace)), GetFonts().mono, text},
-            {std::string("  ") + layout, regular, DimTextColor()}});
+            {std::string("  ") + layout, regular, DimTextColor(), true}});
 }
 
 std::unique_ptr<PanelContents> Make() { return std::make_unique<FormulaPanel>(); }

@@ -9,6 +9,7 @@
 
 #include "attnlab/stage.h"
 #include "view/inspector_math.h"
+#include "view/inspector_tiles.h"
 #include "widgets/theme.h"
 #include "widgets/turn_diagram.h"
 #include "widgets/computing_badge.h"
@@ -16,8 +17,20 @@
 namespace attnlab::app::panel_inspector {
 namespace {
 
+bool SameTileCell(const TileCell& a, const TileCell& b) {
+  return a.what == b.what && a.tile == b.tile && a.block_rows == b.block_rows && a.block_cols == b.block_cols &&
+         a.query == b.query && a.col == b.col;
+}
+
 bool SameCell(const HoveredCell& a, const HoveredCell& b) {
-  return a.stage == b.stage && a.head == b.head && a.row == b.row && a.col == b.col;
+  return a.stage == b.stage && a.head == b.head && a.row == b.row && a.col == b.col && SameTileCell(a.tile, b.tile);
+}
+
+// A cell of the Tiles view is explained as a step of the online softmax, any other as its stage.
+Explanation ExplainAny(const attnlab::Scenario& s, const attnlab::Model& model,
+                       const attnlab::Trace& trace, const HoveredCell& cell, int decimals) {
+  if (cell.tile.what != TileValue::none) return ExplainTile(s, trace, cell, decimals);
+  return Explain(s, model, trace, cell, decimals);
 }
 
 // The explanation of one cell of the trace shown, written out again only when the cell or the
@@ -36,8 +49,8 @@ class ExplanationCache {
     decimals_ = decimals;
     trace_version_ = state.document.TraceVersion();
     model_ = model;
-    e_ = model && cell.stage != StageId::none
-             ? Explain(*state.document.TraceScenarioFor(head), *model, trace, cell, decimals)
+    e_ = model && Names(cell)
+             ? ExplainAny(*state.document.TraceScenarioFor(head), *model, trace, cell, decimals)
              : Explanation{};
     return e_;
   }
@@ -57,7 +70,7 @@ HoveredCell CurrentHover(const UiState& ui) { return ui.hover.Shown(); }
 // A click on a heatmap cell pins it; a click on the pinned cell again unpins it.
 void UpdatePin(AppState& state) {
   const HoveredCell hover = CurrentHover(state.ui);
-  if (hover.stage == StageId::none || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+  if (!Names(hover) || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
   state.ui.pinned = SameCell(hover, state.ui.pinned) ? HoveredCell{} : hover;
 }
 
@@ -179,16 +192,16 @@ void ShowReference(const AppState& state, const attnlab::Trace& trace, const Hov
 void InspectorPanel::Draw(AppState& state) {
   UpdatePin(state);
   const HoveredCell hover = CurrentHover(state.ui);
-  const bool hovering = hover.stage != StageId::none;
+  const bool hovering = Names(hover);
   const HoveredCell cell = hovering ? hover : state.ui.pinned;
   const attnlab::Trace& trace = state.document.GetTrace();
   const Explanation& e = explanation_.Get(state, trace, cell);
   if (!e.valid) {
-    DimTextWrapped("Hover any cell of the Pipeline or Heads panel to see its arithmetic with the actual "
-        "numbers. Click a cell to pin it here.");
+    DimTextWrapped("Hover any cell of the Pipeline, Heads or Tiles panel to see its arithmetic with the "
+        "actual numbers. Click a cell to pin it here.");
     return;
   }
-  if (state.ui.pinned.stage != StageId::none) {
+  if (Names(state.ui.pinned)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(AccentColor()));
     ImGui::TextUnformatted(hovering && !SameCell(cell, state.ui.pinned) ? "hovering (a cell is pinned)"
                                                                          : "pinned");

@@ -1,7 +1,5 @@
 #include "panels/panel_tiles.h"
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -22,18 +20,16 @@
 #include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_marks.h"
 #include "widgets/theme.h"
+#include "widgets/timeline.h"
 
 namespace attnlab::app::panel_tiles {
 namespace {
 
-using attnlab::FlashQuantity;
 using attnlab::FlashRun;
 using attnlab::Matrix;
 
 /// The panel shows heads up to this many scores (the run keeps every tile's state).
 constexpr long kMaxCells = 128 * 128;
-/// Seconds between two tiles while playing.
-constexpr double kPlaySeconds = 0.8;
 
 /// Colour ranges shared by every tile, so that a colour means the same number at every step:
 /// m and O on a diverging map over +-max |finite value|, l over [0, max l].
@@ -54,11 +50,19 @@ Ranges RangesOf(const FlashRun& run) {
   return r;
 }
 
+/// A cell size for a rows x cols grid in max_w x max_h that keeps the numbers in the cells of a
+/// small matrix (up to 16 x 16: a class reads them; the panel scrolls rather than drop them).
+float ReadableCell(int rows, int cols, float max_w, float max_h, int decimals) {
+  const float cell = ChooseCellSize(rows, cols, max_w, max_h, decimals);
+  return rows <= 16 && cols <= 16 ? std::max(cell, SmallestCellWithValues(decimals)) : cell;
+}
+
 /// The run of one (trace version, head, blocks), and the matrices drawn from it in the trace's
 /// layout: recomputed only when one of those changes.
 struct TilesView {
   FlashRun run;
   Matrix scores;    ///< the masked stage, as the trace lays it out
+  std::string scores_title;  ///< what the scores are: "scores S″ (scaled, + ALiBi, masked)"
   Matrix finished;  ///< O / l, in the layout
   double max_difference = 0;  ///< max |finished - head output|
   Ranges ranges;
@@ -103,6 +107,8 @@ class RunCache {
       return false;
     }
     t.masked_into(std::size_t(head_), view_.scores);
+    view_.scores_title = std::string("scores S\xE2\x80\xB3 (scaled") + (t.has_bias() ? ", + ALiBi" : "") +
+                         (s->mask.empty() ? ")" : ", masked)");
     view_.ranges = RangesOf(view_.run);
     const bool rows = t.layout == attnlab::Layout::rows;
     view_.finished = rows ? view_.run.output : Matrix(view_.run.output.transpose());
@@ -155,17 +161,19 @@ void DrawTileGrid(const FlashRun& run, int step, ImVec2 grid, float cell) {
 /// queries (a column in the rows layout, a row in the columns layout) and O.
 struct BlockMatrices {
   Matrix m, l, alpha, O;
-  std::vector<std::string> queries, width;
+  std::vector<std::string> queries, width, blank;  ///< blank: an empty label per query
+  bool o_below = false;  ///< O under m, l and alpha (narrow room) rather than beside them
 };
 
 BlockMatrices Block(const TilesView& v, const attnlab::FlashTile& t) {
   const bool rows = RowsLayout(v.run);
   const auto along = [rows](const attnlab::Vector& x) { return rows ? Matrix(x) : Matrix(x.transpose()); };
-  BlockMatrices b{along(t.m), along(t.l), along(t.alpha), rows ? t.O : Matrix(t.O.transpose()), {}, {}};
+  BlockMatrices b{along(t.m), along(t.l), along(t.alpha), rows ? t.O : Matrix(t.O.transpose()), {}, {}, {}};
   for (Eigen::Index i = 0; i < t.rows; ++i)
     b.queries.push_back(std::size_t(t.row0 + i) < v.queries.size() ? v.queries[std::size_t(t.row0 + i)]
                                                                     : std::to_string(t.row0 + i));
   b.width = IndexLabels(int(t.O.cols()));
+  b.blank.assign(b.queries.size(), "");
   return b;
 }
 
@@ -180,13 +188,20 @@ BlockCell Hovered(const FlashRun& run, const attnlab::FlashTile& t, const Heatma
   return {t.row0 + (rows ? r.row : r.col), rows ? r.col : r.row};
 }
 
-/// One small heatmap of the block's state; a hovered cell writes its rescale out as a tooltip.
+/// What the Inspector explains for a cell of the loop's state after tile `step`.
+HoveredCell TileHover(const FlashRun& run, int step, TileValue what, Eigen::Index query, Eigen::Index col) {
+  HoveredCell cell;
+  cell.head = run.head;
+  cell.tile = {what, step, run.block_rows, run.block_cols, int(query), int(col)};
+  return cell;
+}
+
+/// One small heatmap of the block's state; a hovered cell has the Inspector write its rescale out.
 void StateHeatmap(AppState& state, const TilesView& v, int step, const char* id, const char* title, const Matrix& m,
-                  const BlockMatrices& b, FlashQuantity what, ColorScale scale, float cell,
-                  std::uint64_t version) {
+                  const BlockMatrices& b, TileValue what, ColorScale scale, float cell, std::uint64_t version) {
   const bool rows = RowsLayout(v.run);
   static const std::vector<std::string> kNone{""};
-  const std::vector<std::string>& along = what == FlashQuantity::O ? b.width : kNone;
+  const std::vector<std::string>& along = what == TileValue::O ? b.width : kNone;
   HeatmapSpec spec;
   spec.id = id;
   spec.title = title;
@@ -197,45 +212,42 @@ void StateHeatmap(AppState& state, const TilesView& v, int step, const char* id,
   spec.cell = cell;
   spec.decimals = state.ui.decimals;
   spec.legend = false;
-  spec.labels = what == FlashQuantity::m || what == FlashQuantity::O || !rows;  // l and alpha sit on m's rows
+  // Every one with a row of column labels (m, l and alpha an empty one), so that their rows line up
+  // with m's and O's; the query labels once, left of m.
+  spec.labels = true;
+  if (rows && what != TileValue::m && !(what == TileValue::O && b.o_below)) spec.row_labels = &b.blank;
   spec.shape_in_title = false;
   spec.cell_tooltip = false;
   spec.data_version = version;
   const HeatmapResult r = Heatmap(*state.heatmaps, spec);
   const BlockCell c = Hovered(v.run, v.run.tiles[std::size_t(step)], r);
-  if (c.query < 0) return;
-  const std::string sentence =
-      attnlab::flash_rescale_sentence(v.run, std::size_t(step), c.query, c.col, what, state.ui.decimals);
-  if (!sentence.empty()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ImGui::TextUnformatted(sentence.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  if (c.query >= 0) state.ui.hover.Report(TileHover(v.run, step, what, c.query, c.col));
 }
 
 /// m, l and alpha of the current tile's query block, then its unnormalised O, side by side.
-void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t version, float max_w, float max_h) {
+void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t version, float max_w, float max_h,
+                bool o_below) {
   const attnlab::FlashTile& t = v.run.tiles[std::size_t(step)];
-  const BlockMatrices b = Block(v, t);
+  BlockMatrices b = Block(v, t);
   const bool rows = RowsLayout(v.run);
+  b.o_below = rows && o_below;
   const int d = state.ui.decimals;
-  // Room for m, l, alpha and O side by side, and two columns of token labels (m's and O's).
-  const float cell = ChooseCellSize(int(b.O.rows()), int(b.O.cols()) + (rows ? 6 : 2), max_w, max_h, d);
+  // Room for m, l, alpha and O side by side (or O under them), and the columns of token labels.
+  const int across = b.o_below ? std::max(3, int(b.O.cols())) + 2 : int(b.O.cols()) + (rows ? 6 : 2);
+  const float cell = ReadableCell(int(b.O.rows()), across, max_w, max_h, d);
   const Ranges& range = v.ranges;
   const Colormap cm = state.ui.colormap, diverging = attnlab::DivergingFor(cm);
   ImGui::BeginGroup();
   const auto next = [rows] {
     if (rows) ImGui::SameLine();
   };
-  StateHeatmap(state, v, step, "tiles_m", "m", b.m, b, FlashQuantity::m, {diverging, -range.m, range.m}, cell, version);
+  StateHeatmap(state, v, step, "tiles_m", "m", b.m, b, TileValue::m, {diverging, -range.m, range.m}, cell, version);
   next();
-  StateHeatmap(state, v, step, "tiles_l", "l", b.l, b, FlashQuantity::l, {cm, 0.0, range.l}, cell, version);
+  StateHeatmap(state, v, step, "tiles_l", "l", b.l, b, TileValue::l, {cm, 0.0, range.l}, cell, version);
   next();
-  StateHeatmap(state, v, step, "tiles_alpha", "\xCE\xB1", b.alpha, b, FlashQuantity::alpha, WeightsScale(cm), cell, version);
-  next();
-  StateHeatmap(state, v, step, "tiles_O", "O (unnormalised)", b.O, b, FlashQuantity::O, {diverging, -range.O, range.O}, cell,
+  StateHeatmap(state, v, step, "tiles_alpha", "\xCE\xB1", b.alpha, b, TileValue::alpha, WeightsScale(cm), cell, version);
+  if (!b.o_below) next();
+  StateHeatmap(state, v, step, "tiles_O", "O (unnormalised)", b.O, b, TileValue::O, {diverging, -range.O, range.O}, cell,
                version);
   ImGui::EndGroup();
 }
@@ -257,17 +269,27 @@ HeatmapResult DrawMatrix(AppState& state, StageId stage, const char* title, cons
 /// The masked scores of the head with the tile grid over them.
 void ScoresWithGrid(AppState& state, const TilesView& v, int head, int step, std::uint64_t version, float max_w,
                     float max_h) {
-  const float cell = ChooseCellSize(int(v.scores.rows()), int(v.scores.cols()), max_w, max_h, state.ui.decimals);
-  const HeatmapResult r = DrawMatrix(state, StageId::masked, "scores S\xE2\x80\xB3 (scaled, biased, masked)",
-                                     v.scores, head, version, cell, "tiles_");
+  const float cell = ReadableCell(int(v.scores.rows()), int(v.scores.cols()), max_w, max_h, state.ui.decimals);
+  const HeatmapResult r = DrawMatrix(state, StageId::masked, v.scores_title.c_str(), v.scores, head, version, cell, "tiles_");
   DrawTileGrid(v.run, step, r.grid, cell);
+  if (!r.hovered) return;
+  // A score of the current tile: the Inspector writes out what it adds in this step.
+  const attnlab::FlashTile& t = v.run.tiles[std::size_t(step)];
+  const bool rows = RowsLayout(v.run);
+  const Eigen::Index query = rows ? r.row : r.col, key = rows ? r.col : r.row;
+  if (query < t.row0 || query >= t.row0 + t.rows || key < t.col0 || key >= t.col0 + t.cols) return;
+  HoveredCell hovered = TileHover(v.run, step, TileValue::score, query, key);
+  hovered.stage = StageId::masked;
+  hovered.row = r.row;
+  hovered.col = r.col;
+  state.ui.hover.Report(hovered);
 }
 
 /// The finished O / l beside the Pipeline's head output, and whether they are equal.
 void Finished(AppState& state, const TilesView& v, int head, std::uint64_t version, float max_w, float max_h) {
   const attnlab::Trace& t = state.document.GetTrace();
   const Matrix& Y = t.heads[std::size_t(head)].output;
-  const float cell = ChooseCellSize(int(Y.rows()), int(Y.cols()) * 2, max_w, max_h, state.ui.decimals);
+  const float cell = ReadableCell(int(Y.rows()), int(Y.cols()) * 2, max_w, max_h, state.ui.decimals);
   DrawMatrix(state, StageId::head_output, "O / l after the last tile", v.finished, head, version, cell,
              "tiles_finished_");
   ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
@@ -281,12 +303,9 @@ void Finished(AppState& state, const TilesView& v, int head, std::uint64_t versi
   MarkLastItem(state.on_control, ("text:" + line).c_str());
 }
 
-/// Block sizes, the selected head, and the step controls: previous, play / pause, next, slider.
+/// Block sizes, the selected head, and the timeline of tiles.
 struct Stepper {
   int block_rows = 2, block_cols = 2;
-  int step = 0;
-  bool playing = false;
-  double next_at = 0;
 
   void Blocks(AppState& state) {
     const float fs = ImGui::GetFontSize();
@@ -312,50 +331,20 @@ struct Stepper {
     if (ImGui::InputInt("##head", &head, 1, 1)) state.SelectHead(std::clamp(head, 1, heads) - 1);
   }
 
-  void Steps(AppState& state, int count) {
-    step = std::clamp(step, 0, count - 1);
-    if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) Go(step - 1, count);
-    MarkLastItem(state.on_control, "tiles_previous");
-    ImGui::SameLine();
-    if (ImGui::Button(playing ? "Pause" : "Play")) {
-      playing = !playing;
-      if (playing && step == count - 1) step = 0;
-      next_at = ImGui::GetTime() + kPlaySeconds;
-    }
-    MarkLastItem(state.on_control, "tiles_play");
-    ImGui::SameLine();
-    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) Go(step + 1, count);
-    MarkLastItem(state.on_control, "tiles_next");
-    ImGui::SameLine();
-    int shown = step + 1;
-    ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x));
-    if (ImGui::SliderInt("##step", &shown, 1, count, "tile %d")) Go(shown - 1, count);
-    Keys(state, count);
-    Play(state, count);
+  /// The timeline over the run's tiles, 1-based as the slider shows them; returns the 0-based step.
+  int Steps(AppState& state, int count) {
+    TimelineSpec spec;
+    spec.id = "tiles";
+    spec.first = 1;
+    spec.last = count;
+    spec.format = "tile %d of " + std::to_string(count);
+    spec.marks = "tiles_";
+    spec.keys = !state.ui.presenting;  // while presenting, the keys step the lesson
+    if (timeline.Draw(spec, state.on_control)) state.ui.animating = true;  // the shell draws frames while set
+    return timeline.Step() - 1;
   }
 
- private:
-  void Go(int to, int count) { step = std::clamp(to, 0, count - 1); }
-
-  // Left and Right step while the panel is focused or under the mouse (not while typing, nor
-  // while presenting: there they step the lesson).
-  void Keys(const AppState& state, int count) {
-    if (state.ui.presenting || ImGui::GetIO().WantTextInput) return;
-    const bool here = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ||
-                      ImGui::IsWindowHovered(ImGuiHoveredFlags_RootAndChildWindows);
-    if (!here) return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) Go(step + 1, count);
-    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) Go(step - 1, count);
-  }
-
-  void Play(AppState& state, int count) {
-    if (!playing) return;
-    state.ui.animating = true;  // the shell draws frames while set
-    if (ImGui::GetTime() < next_at) return;
-    next_at = ImGui::GetTime() + kPlaySeconds;
-    if (step + 1 >= count) playing = false;
-    else ++step;
-  }
+  Timeline timeline;
 };
 
 /// "Tile 3 of 16: (1, 0), queries 2-3, keys 0-1. Skipped 6 of 16 tiles."
@@ -373,6 +362,13 @@ std::string StatusLine(const FlashRun& run, int step) {
 void Text(const AppState& state, const std::string& text) {
   ImGui::TextWrapped("%s", text.c_str());
   MarkLastItem(state.on_control, ("text:" + text).c_str());
+}
+
+/// The width of a column of query labels (the axis name "queries" over it included).
+float LabelsWidth(const std::vector<std::string>& labels) {
+  float w = ImGui::CalcTextSize("queries").x;
+  for (const std::string& l : labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+  return w + ImGui::GetFontSize() * 0.5f;
 }
 
 class TilesPanel final : public PanelContents {
@@ -398,20 +394,29 @@ void TilesPanel::Draw(AppState& state) {
     if (!why.empty()) Text(state, why);
     return;
   }
-  stepper_.Steps(state, int(view->run.tiles.size()));
-  const int step = stepper_.step;
+  const int step = stepper_.Steps(state, int(view->run.tiles.size()));
   if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
   Text(state, StatusLine(view->run, step));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
   const std::uint64_t run_version = cache_.Serial() << 20;  // the run's heatmaps; + the step for its state
-  ScoresWithGrid(state, *view, head, step, run_version, avail.x * 0.55f, std::max(fs * 6.0f, avail.y * 0.5f));
-  // m, l, alpha and O beside the scores when their numbers fit there, else under them.
-  const float state_w = float(view->run.output.cols() + 3) * SmallestCellWithValues(state.ui.decimals) + fs * 8.0f;
-  ImGui::SameLine(0.0f, fs * 1.5f);
-  if (ImGui::GetContentRegionAvail().x < state_w) ImGui::NewLine();
+  // m, l, alpha and O beside the scores when both show their numbers side by side; else O under
+  // m, l and alpha beside the scores (a projector: the class sees the tile and its state at once);
+  // else all of them under the scores.
+  const float smallest = SmallestCellWithValues(state.ui.decimals), gap = fs;
+  const long d_v = view->run.output.cols();
+  const float labels_w = LabelsWidth(view->queries);
+  const float state_w = float(d_v + 3) * smallest + labels_w + fs * 4.0f;
+  const float stacked_w = float(std::max(3L, d_v)) * smallest + labels_w + fs * 0.5f;
+  const float scores_w = float(view->scores.cols()) * smallest + labels_w + fs * 0.5f;
+  const bool beside = scores_w + state_w + gap <= avail.x;
+  const bool stacked = !beside && RowsLayout(view->run) && scores_w + stacked_w + gap <= avail.x;
+  const float right_w = beside ? state_w : stacked ? stacked_w : 0.0f;
+  ScoresWithGrid(state, *view, head, step, run_version, right_w > 0 ? avail.x - right_w - gap : avail.x,
+                 std::max(fs * 6.0f, avail.y * 0.5f));
+  if (right_w > 0) ImGui::SameLine(0.0f, gap);
   BlockState(state, *view, step, run_version + std::uint64_t(step) + 1,
-             std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x), avail.y * 0.4f);
+             std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x), avail.y * 0.4f, stacked);
   Finished(state, *view, head, run_version, avail.x, avail.y * 0.3f);
   Text(state, "Memory: " + attnlab::flash_memory_line(view->run.memory));
   if (stale) ImGui::PopStyleVar();

@@ -37,11 +37,6 @@ std::string Factor(double v, int decimals) {
   return v < 0 ? "(" + Num(v, decimals) + ")" : Num(v, decimals);
 }
 
-std::string Quoted(const std::vector<std::string>& labels, int i) {
-  if (i < 0 || i >= static_cast<int>(labels.size())) return std::to_string(i);
-  return "\xE2\x80\x9C" + labels[static_cast<std::size_t>(i)] + "\xE2\x80\x9D";
-}
-
 // Where a symbol-like label's subscript starts: "x_3", "x0", "z_t" (one letter, an optional '_',
 // then letters or digits, a digit first without the '_'); npos for a word ("is", "new2", "word_1").
 std::size_t SubscriptStart(const std::string& label) {
@@ -52,17 +47,6 @@ std::size_t SubscriptStart(const std::string& label) {
   const auto alnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
   if (!std::all_of(label.begin() + long(start), label.end(), alnum)) return std::string::npos;
   return bar || std::isdigit(static_cast<unsigned char>(label[start])) ? start : std::string::npos;
-}
-
-// The vector of token `i` named by its label, never by its 0-based index (which beside 1-based
-// labels reads as another token): `letter` "q" and label "x_3" give q_3, "x0" gives q0, a word
-// "is" gives q_“is”.
-std::string TokenVector(const char* letter, const std::vector<std::string>& labels, int i) {
-  if (i < 0 || i >= static_cast<int>(labels.size())) return std::string(letter) + "_" + std::to_string(i);
-  const std::string& label = labels[static_cast<std::size_t>(i)];
-  const std::size_t sub = SubscriptStart(label);
-  if (sub == std::string::npos) return std::string(letter) + "_" + Quoted(labels, i);
-  return std::string(letter) + (label[sub - 1] == '_' ? "_" : "") + label.substr(sub);
 }
 
 // Where a token's entry is in a displayed matrix: "row 2: token “is”, column 1", or in the
@@ -428,6 +412,19 @@ std::optional<double> DisplayedValue(const attnlab::Scenario& s, const attnlab::
 }
 
 }  // namespace
+
+std::string Quoted(const std::vector<std::string>& labels, int i) {
+  if (i < 0 || i >= static_cast<int>(labels.size())) return std::to_string(i);
+  return "\xE2\x80\x9C" + labels[static_cast<std::size_t>(i)] + "\xE2\x80\x9D";
+}
+
+std::string TokenVector(const char* letter, const std::vector<std::string>& labels, int i) {
+  if (i < 0 || i >= static_cast<int>(labels.size())) return std::string(letter) + "_" + std::to_string(i);
+  const std::string& label = labels[static_cast<std::size_t>(i)];
+  const std::size_t sub = SubscriptStart(label);
+  if (sub == std::string::npos) return std::string(letter) + "_" + Quoted(labels, i);
+  return std::string(letter) + (label[sub - 1] == '_' ? "_" : "") + label.substr(sub);
+}
 
 RopeTurn TurnOf(const attnlab::Model& model, const attnlab::Trace& trace, int head, bool query, int token,
                 int coordinate) {

@@ -67,6 +67,13 @@ std::string MaskReason(const attnlab::Scenario& s, int i, int j);
 /// or empty.
 std::string SinkReason(const attnlab::Scenario& s, int i, int j);
 
+/// Token `i`'s label in curly quotes (“is”), its index when out of range.
+std::string Quoted(const std::vector<std::string>& labels, int i);
+/// The vector of token `i` named by its label, never by its 0-based index (which beside 1-based
+/// labels reads as another token): `letter` "q" and label "x_3" give q_3, "x0" gives q0, a word
+/// "is" gives q_“is”.
+std::string TokenVector(const char* letter, const std::vector<std::string>& labels, int i);
+
 /// A number for formulas: `decimals` decimals without trailing zeros ("0.5", "2", never "-0"),
 /// a real minus sign, "−∞" for -infinity (attnlab::format_trimmed).
 std::string Num(double v, int decimals);

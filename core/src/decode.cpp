@@ -95,10 +95,15 @@ nlohmann::json size_json(const CacheSize& c) {
           {"held", c.held}};
 }
 
-std::string size_text(const CacheSize& c, int tokens, int peak) {
-  return c.name + " (G = " + std::to_string(c.kv_heads) + "): " + std::to_string(c.per_token) +
-         " bytes per token, " + std::to_string(c.sequence) + " for " + std::to_string(tokens) + " tokens, " +
-         std::to_string(c.held) + " for the " + std::to_string(peak) + " held at most";
+/// `text` right-aligned in `width` characters.
+std::string right(const std::string& text, std::size_t width) {
+  return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
+}
+
+/// "MHA                4          128        1536           768"
+std::string size_row(const CacheSize& c) {
+  return c.name + std::string(c.name.size() < 14 ? 14 - c.name.size() : 1, ' ') + right(std::to_string(c.kv_heads), 9) +
+         right(std::to_string(c.per_token), 13) + right(std::to_string(c.sequence), 14) + right(std::to_string(c.held), 14);
 }
 
 CacheSize size_of(const char* name, int G, const Model& m, int peak) {
@@ -178,9 +183,19 @@ nlohmann::json decode_to_json(const Decode& d) {
   return {{"prefill", d.prefill}, {"steps", steps}, {"cache_bytes", bytes}};
 }
 
+std::string cache_bytes_sentence(const CacheBytes& b, int d_k, int d_v) {
+  const CacheSize& s = b.scenario;
+  const std::string heads = std::to_string(s.kv_heads) + " K/V head" + (s.kv_heads == 1 ? "" : "s");
+  return heads + " \xC3\x97 " + std::to_string(d_k + d_v) + " numbers (a key of " + std::to_string(d_k) +
+         " and a value of " + std::to_string(d_v) + ") \xC3\x97 " + std::to_string(b.bytes_per_number) +
+         " bytes (float64) = " + std::to_string(s.per_token) + " bytes per token per layer";
+}
+
 std::string cache_bytes_text(const CacheBytes& b, int tokens) {
-  std::string out = size_text(b.scenario, tokens, b.peak_tokens) + "\n";
-  for (const CacheSize& c : b.variants) out += size_text(c, tokens, b.peak_tokens) + "\n";
+  std::string out = "              K/V heads  bytes/token" + right(std::to_string(tokens) + " tokens", 14) +
+                    right(std::to_string(b.peak_tokens) + " held", 14) + "\n";
+  out += size_row(b.scenario) + "\n";
+  for (const CacheSize& c : b.variants) out += size_row(c) + "\n";
   return out;
 }
 

@@ -260,19 +260,48 @@ std::string flash_memory_line(const FlashMemory& m) {
   return line;
 }
 
+namespace {
+
+/// A column of the text table, right-aligned to `width`.
+std::string cell(const std::string& text, std::size_t width) {
+  return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
+}
+
+std::string range(Eigen::Index a, Eigen::Index n) {
+  return n == 1 ? std::to_string(a) : std::to_string(a) + "-" + std::to_string(a + n - 1);
+}
+
+/// "   3  (1, 0)    2-3   0-1      2   1.2000   1.4000   0.5800   0.3100 -0.2000"
+void text_rows(std::ostream& out, const FlashRun& run, std::size_t k, int precision, std::size_t w) {
+  const FlashTile& t = run.tiles[k];
+  const std::string tile = "(" + std::to_string(t.q_block) + ", " + std::to_string(t.k_block) + ")";
+  out << cell(std::to_string(k + 1), 4) << cell(tile, 8) << cell(range(t.row0, t.rows), 8) << cell(range(t.col0, t.cols), 8);
+  if (t.skipped) {
+    out << "   skipped: all masked, m l O carried over\n";
+    return;
+  }
+  for (Eigen::Index i = 0; i < t.rows; ++i) {
+    if (i > 0) out << std::string(28, ' ');
+    out << cell(std::to_string(t.row0 + i), 7);
+    for (double v : {t.m(i), t.l(i), t.alpha(i)}) out << cell(std::isfinite(v) ? format_fixed(v, precision) : "-inf", w);
+    out << "  ";
+    for (Eigen::Index c = 0; c < t.O.cols(); ++c) out << cell(format_fixed(t.O(i, c), precision), w);
+    out << "\n";
+  }
+}
+
+}  // namespace
+
 std::string flash_to_text(const FlashRun& run, int precision) {
   std::ostringstream out;
   out << "head " << run.head + 1 << ", blocks " << run.block_rows << "x" << run.block_cols << ": " << run.tiles.size()
-      << " tiles, " << run.skipped << " skipped\n";
-  for (const FlashTile& tile : run.tiles) {
-    out << "\ntile (" << tile.q_block << ", " << tile.k_block << "): queries " << tile.row0 << "-"
-        << tile.row0 + tile.rows - 1 << ", keys " << tile.col0 << "-" << tile.col0 + tile.cols - 1
-        << (tile.skipped ? ", skipped (all masked)" : "") << "\n";
-    out << "m =\n" << format_matrix(tile.m.transpose(), precision) << "\nl =\n"
-        << format_matrix(tile.l.transpose(), precision) << "\nalpha =\n"
-        << format_matrix(tile.alpha.transpose(), precision) << "\nO =\n"
-        << format_matrix(run.layout == Layout::rows ? tile.O : Matrix(tile.O.transpose()), precision) << "\n";
-  }
+      << " tiles, " << run.skipped << " skipped (all their scores masked)\n"
+      << "one line per query after each tile: m the running max, l the running sum of exp(S - m),\n"
+      << "alpha = exp(m before - m) the rescale, O the query's unnormalised output (O / l at the end)\n\n";
+  const std::size_t w = std::size_t(precision) + 6;  // "-12." and the digits, one space apart
+  out << cell("tile", 4) << cell("(q, k)", 8) << cell("queries", 8) << cell("keys", 8) << cell("query", 7) << cell("m", w)
+      << cell("l", w) << cell("alpha", w) << "  O\n";
+  for (std::size_t k = 0; k < run.tiles.size(); ++k) text_rows(out, run, k, precision, w);
   out << "\noutput =\n"
       << format_matrix(run.layout == Layout::rows ? run.output : Matrix(run.output.transpose()), precision) << "\n"
       << "memory: " << flash_memory_line(run.memory) << "\n";

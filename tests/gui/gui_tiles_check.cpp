@@ -1,8 +1,9 @@
 // The Tiles panel's pixels against `attnlab-cli flash` (tests/gui/tiles.sh): in a capture of the
 // window at step STEP, the accent outline frames exactly the CLI's tile STEP on the scores, and
 // every cell of the m, l, alpha and O heatmaps has the colour of the CLI's number after that tile
-// on the range the panel drew with.
+// on the range the panel drew with, their rows lined up with each other.
 // usage: gui_tiles_check CAPTURE.png RUN.json STEP
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -109,6 +110,27 @@ int CheckCells(const Image& img, const json& dump, const std::string& id, const 
   return failures + (checked == 0);
 }
 
+/// m, l, alpha and O side by side (the rows layout) have their rows at the same height: each
+/// vector lines up with its query rows.
+int CheckAligned(const json& dump) {
+  const json* m = FindHeatmap(dump, "tiles_m");
+  if (!m) return 1;
+  int failures = 0;
+  for (const char* id : {"tiles_l", "tiles_alpha", "tiles_O"}) {
+    const json* hm = FindHeatmap(dump, id);
+    if (!hm) return failures + 1;
+    const double dy = (*hm)["y0"].get<double>() - (*m)["y0"].get<double>();
+    const double dcell = (*hm)["cell"].get<double>() - (*m)["cell"].get<double>();
+    if (std::abs(dy) > 0.5 || std::abs(dcell) > 0.01) {
+      std::printf("FAIL: %s's rows are %.1f px below m's (cells %.1f against %.1f)\n", id, dy,
+                  (*hm)["cell"].get<double>(), (*m)["cell"].get<double>());
+      ++failures;
+    }
+  }
+  if (!failures) std::printf("m, l, alpha and O: rows aligned\n");
+  return failures;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
@@ -128,6 +150,7 @@ int Main(int argc, char** argv) {
   failures += CheckCells(img, dump, "tiles_l", tile["l"], fb);
   failures += CheckCells(img, dump, "tiles_alpha", tile["alpha"], fb);
   failures += CheckCells(img, dump, "tiles_O", tile["O"], fb);
+  failures += CheckAligned(dump);
   std::printf(failures ? "FAIL: %d mismatches\n" : "PASS\n", failures);
   return failures ? 1 : 0;
 }

@@ -2,7 +2,8 @@
 # The Tiles panel against `attnlab-cli flash`, under Xvfb with real keys: at the first tile, after
 # five Right presses (tile (1, 1), where m rises and alpha rescales) and after one Left (the mouse over the panel), the accent outline frames the
 # CLI's tile of that step in loop order, and the m, l, alpha and O heatmaps have the colours of the
-# CLI's numbers after it (gui_tiles_check). Then a click on Bc's + re-runs the loop in 2 x 3 blocks.
+# CLI's numbers after it (gui_tiles_check). Then a click on Bc's + re-runs the loop in 2 x 3 blocks,
+# and a typed X cell re-runs it on the edited file (the panel keeps no stale run).
 # usage: tiles.sh APP CHECK CLI PRESET.json
 . "$(dirname "$0")/gui_test.sh"
 check=$2
@@ -29,5 +30,25 @@ click $(($3 - 6)) $((($2 + $4) / 2))
 move $(centre $(control tiles_play))
 capture blocks23
 "$check" "$work/blocks23.png" "$work/run23.json" 4 || fail "Bc + : step 4 of the 2x3 loop"
+# An edit re-runs the loop: X[3][0] (token 'on': its query, key and value) typed into the Inputs;
+# the same step then has the CLI's numbers for the saved file, which differ from the old run's.
+click $(centre $(control "panel tab Inputs"))
+capture inputs
+click $(centre $(control "inputs tab Tokens"))
+capture x
+set -- $(control grid:X)
+[ $# -eq 6 ] || fail "no grid:X in the Inputs"
+cell_w=$((($3 - $1) / $6)); cell_h=$((($4 - $2) / $5))
+double_click $(($1 + cell_w / 2)) $(($2 + cell_h * 7 / 2))
+type_text 2.5
+press Return
+save tiles.json
+"$cli" flash "$doc" --block 2x3 > "$work/edited23.json" || fail "attnlab-cli flash of the edited file"
+python3 -c 'import json,sys; a, b = (json.load(open(f))["tiles"][4] for f in sys.argv[1:]); sys.exit(a == b)' \
+  "$work/run23.json" "$work/edited23.json" || fail "the edit did not change tile 4: the check could not tell"
+move $(centre $(control tiles_play))
+capture edited
+"$check" "$work/edited.png" "$work/edited23.json" 4 || fail "after the edit: step 4 of the edited file's 2x3 loop"
+! "$check" "$work/blocks23.png" "$work/edited23.json" 4 >/dev/null || fail "the old run's pixels pass for the edited file's numbers"
 quit_and_wait
-echo "PASS: the outline and the block's m, l, alpha and O follow the CLI, step by step"
+echo "PASS: the outline and the block's m, l, alpha and O follow the CLI, step by step and after an edit"

@@ -73,7 +73,11 @@ CacheBytes cache_bytes(const Model& model, int peak_tokens);
 /// [[...per query head, in cache order...]], "output": [...]}, ...], "cache_bytes": {...}} (a value
 /// that is not finite, after an overflow, as null).
 nlohmann::json decode_to_json(const Decode& d);
-/// One line per cache size: "this scenario (G = 2): 64 bytes per token, 768 for 12 tokens, ...".
+/// How a token's cache entry adds up, for a class: "2 K/V heads × 4 numbers (a key of 2 and a value
+/// of 2) × 8 bytes (float64) = 64 bytes per token per layer".
+std::string cache_bytes_sentence(const CacheBytes& b, int d_k, int d_v);
+/// The cache sizes as a small table: a header, then one line each for this scenario, MHA, GQA and
+/// MQA: K/V heads, bytes per token, for all `tokens`, and for the most the mask keeps held at once.
 std::string cache_bytes_text(const CacheBytes& b, int tokens);
 
 }  // namespace attnlab

@@ -60,7 +60,8 @@ FlashRun flash_attention(const Trace& t, int head, int block_rows, int block_col
 /// {"head" (1-based), "block", "tiles", "output", "memory"}, -infinity as null, O and output in
 /// the run's layout (docs/FORMAT.md).
 nlohmann::ordered_json flash_to_json(const FlashRun& run);
-/// The loop as text: one paragraph per tile (m, l, alpha, O), then the output and the memory line.
+/// The loop as a text table: one line per query of each tile (m, l, alpha, O after it; one line for a
+/// skipped tile), then the output and the memory line.
 std::string flash_to_text(const FlashRun& run, int precision);
 /// Which number of a tile's state a sentence explains.
 enum class FlashQuantity { m, l, alpha, O };
