@@ -200,10 +200,7 @@ struct Arrangement {
 // a hint says where the numbers are: in the panel's whole column, or (too many tokens for its
 // width) under the mouse and in the Pipeline. Short ones where the long would push the multiples
 // out of a short slot.
-struct RoomHint {
-  const char* text;
-  const char* short_text;
-};
+struct RoomHint { const char* text; const char* short_text; };
 constexpr RoomHint kRoomHint = {"Double-click the Heads tab for the numbers.",
                                 "Double-click the tab for numbers."};
 constexpr RoomHint kNoRoomHint = {
