@@ -100,8 +100,8 @@ def steps(m_before, m_after, alpha):
         {"stage": "tiles", "block": [2, 2], "tile": 11,
          "caption": "Keys 6-7 are all in the future of 'the' and 'mat': the tile is skipped, never read."},
         {"stage": "tiles", "block": [4, 4], "tile": 2, "predict": True,
-         "caption": "With 4 x 4 tiles there are 4 tiles, 1 skipped. Tile 2 is queries 4-7 against keys 0-3: "
-                    "predict each row's m."},
+         "caption": "With 4 x 4 tiles there are 4 tiles, 1 skipped. This one is queries 4-7 against keys "
+                    "0-3: predict each row's m."},
         {"stage": "head_output", "caption": "O / l at the end of each row block: the same output as the "
                                             "Pipeline's, with no 8 x 8 matrix ever stored."},
     ]

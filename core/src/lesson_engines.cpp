@@ -76,7 +76,7 @@ std::string explain_tile(const FlashRun& run, std::size_t k, const Matrix& maske
   const FlashTile* previous = k > 0 && run.tiles[k - 1].q_block == tile.q_block ? &run.tiles[k - 1] : nullptr;
   for (Eigen::Index r = 0; r < tile.rows; ++r) {
     const double before = previous ? previous->m(r) : -std::numeric_limits<double>::infinity();
-    out += std::string(r ? ";" : "") + " row " + std::to_string(tile.row0 + r) + " " + quoted(queries, tile.row0 + r) +
+    out += std::string(r ? "; row " : " Row ") + std::to_string(tile.row0 + r) + " " + quoted(queries, tile.row0 + r) +
            ": " + row_rescale(before, tile_max(masked, rows, tile.row0 + r, tile), tile.m(r), tile.alpha(r));
   }
   out += ". Then l = \xCE\xB1 l + rowsum P and O = \xCE\xB1 O + P V, with P = exp(S" + std::string(kMinus) + "m).";
