@@ -9,7 +9,6 @@
 namespace attnlab::exporter {
 namespace {
 
-const char* kDash = " \xE2\x80\x93 ";
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::vector<std::string> names(const std::vector<std::string>& given, long first, long count, const char* prefix) {
@@ -93,10 +92,11 @@ std::vector<HeatmapFigure> decode_figures(const Scenario& s, const lesson::Step&
     Matrix m = (keys ? d.K : d.V)[std::size_t(g)].topRows(last + 1);
     for (int j = 0; j <= last; ++j)
       if (!held(j)) m.row(j).setConstant(-kInf);  // evicted: drawn masked
-    HeatmapFigure f = by_query(std::string(keys ? "K" : "V") + " cache" + kDash + "K/V head " + std::to_string(g + 1),
+    // Short titles: three figures side by side in a presenter beside the Inputs.
+    HeatmapFigure f = by_query(std::string(keys ? "K" : "V") + " cache",
                                std::move(m), names(s.tokens, 0, last + 1, "x"), indices((keys ? d.K : d.V)[0].cols()),
                                keys ? "d_k" : "d_v", maps);
-    f.subtitle = "hatched: evicted, no later query may see it";
+    f.subtitle = "K/V head " + std::to_string(g + 1) + "; hatched: evicted, no later query may see it";
     f.row_axis = "tokens";
     f.corner = f.row_axis;
     out.push_back(std::move(f));
@@ -105,9 +105,9 @@ std::vector<HeatmapFigure> decode_figures(const Scenario& s, const lesson::Step&
   Matrix w = Matrix::Constant(1, last + 1, -kInf);
   const Vector& weights = d.steps[std::size_t(index)].weights[std::size_t(head)];
   for (std::size_t c = 0; c < cache.size(); ++c) w(0, cache[c]) = weights(Eigen::Index(c));
-  HeatmapFigure f = by_query("Weights" + std::string(kDash) + "head " + std::to_string(head + 1), std::move(w),
+  HeatmapFigure f = by_query("Weights", std::move(w),
                              names(s.tokens, last, 1, "x"), names(s.tokens, 0, last + 1, "x"), "keys", maps);
-  f.subtitle = "hatched: keys the cache no longer holds";
+  f.subtitle = "head " + std::to_string(head + 1) + "; hatched: keys the cache no longer holds";
   f.scale = {maps.sequential, 0, 1};
   out.push_back(std::move(f));
   return out;
