@@ -171,6 +171,18 @@ TEST(ExportLesson, ATilesSlideFramesTheStepsTileAndHidesOnlyTheBlocksState) {
   }
 }
 
+// A decode step without a prefill, as the presenter's authoring adds it: an empty cache, no figure.
+TEST(ExportLesson, ADecodeStepWithAnEmptyCacheDrawsNoFigure) {
+  Slide x = load("modern-kv-cache-window-sinks");
+  lesson::Step step;
+  step.kind = StageId::decode;
+  x.lesson.steps = {step};
+  std::vector<SlideGrid> grids;
+  const Canvas c = render_slide(x.s, x.t, x.lesson, 0, false, {}, &grids);
+  EXPECT_TRUE(grids.empty());
+  EXPECT_EQ(c.width(), kSlideWidth);
+}
+
 TEST(ExportLessonCli, OneSlidePerStepAndOneBeforeEachReveal) {
   const attnlab::testing::ScratchDir scratch("attnlab_lesson_");
   const fs::path& dir = scratch.root();

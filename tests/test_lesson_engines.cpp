@@ -185,6 +185,8 @@ TEST(LessonEngines, ADecodeStepNamesTheCacheTheNumPyReferenceHolds) {
   EXPECT_LT(std::stod(last.substr(at + 19)), 1e-12) << last;
   step.token = -1;
   EXPECT_NE(attnlab::lesson::step_explanation(step, s, t, 0).find("Prefill: tokens 0\xE2\x80\x93" "2"), std::string::npos);
+  step.prefill = 0;  // what the presenter's authoring adds
+  EXPECT_EQ(attnlab::lesson::step_explanation(step, s, t, 0).rfind("No prefill: the cache starts empty", 0), 0u);
 }
 
 TEST(LessonEngines, ADecodeStepOnCrossAttentionSaysWhyItShowsNothing) {

@@ -108,6 +108,8 @@ std::string cache_words(const Scenario& s, const std::vector<int>& cache) {
 }
 
 std::string explain_prefill(const Scenario& s, const Decode& d, const std::vector<std::string>& tokens) {
+  if (d.prefill == 0)
+    return "No prefill: the cache starts empty, and every token is decoded alone, starting with " + quoted(tokens, 0) + ".";
   return "Prefill: tokens 0" + std::string(d.prefill > 1 ? "\xE2\x80\x93" + std::to_string(d.prefill - 1) : "") +
          " are computed at once, as ordinary causal attention; " + cache_words(s, d.prefill_cache) +
          ". Then one token at a time, starting with " + quoted(tokens, d.prefill) + ".";

@@ -85,6 +85,7 @@ std::vector<HeatmapFigure> decode_figures(const Scenario& s, const lesson::Step&
   const int index = lesson::shown_token(step, d);
   const std::vector<int>& cache = index < 0 ? d.prefill_cache : d.steps[std::size_t(index)].cache;
   const int last = index < 0 ? d.prefill - 1 : d.steps[std::size_t(index)].token;
+  if (last < 0) return {};  // no prefill: the cache is still empty, as the explanation says
   const int g = head / std::max(1, s.head_count() / std::max(1, s.kv_head_count()));
   const auto held = [&cache](int j) { return std::binary_search(cache.begin(), cache.end(), j); };
   std::vector<HeatmapFigure> out;
