@@ -44,6 +44,9 @@ def build():
     before, after = tiles22[8], tiles22[9]
     assert (after["q_block"], after["k_block"]) == (2, 1) and not after["skipped"]
     m_before, m_after, alpha = before["m"][0], after["m"][0], after["alpha"][0]
+    # The lesson's tiles steps: 10 the diagonal, 11 skipped; 4x4 tile 2 is queries 4-7 by keys 0-3.
+    assert (tiles22[10]["k_block"], tiles22[10]["skipped"], tiles22[11]["skipped"]) == (2, False, True)
+    assert (tiles44[2]["q_block"], tiles44[2]["k_block"], tiles44[2]["skipped"]) == (1, 0, False)
     assert m_after > m_before and 0 < alpha < 1
     p["notes"] = notes(m_before, m_after, alpha)
     p["view"] = {"lesson": {"title": "FlashAttention in tiles", "steps": steps(m_before, m_after, alpha)}}
@@ -64,6 +67,8 @@ def notes(m_before, m_after, alpha):
         "keys 0-1 sets m = " + fmt(m_before) + "; the tile of keys 2-3 raises it to " + fmt(m_after) +
         ", so l and O are multiplied by exp(" + fmt(m_before) + " - " + fmt(m_after) + ") = " +
         fmt(alpha) + ". Hover m, l, alpha or O to see each rescale written out.\n\n"
+        "The lesson (View > Present, or `attnlab-cli export --lesson`) steps through the same loop: "
+        "query block 2 tile by tile with 2 x 2 tiles, a prediction of m, a skipped tile, one 4 x 4 tile.\n\n"
         "Try: change Br and Bc (1 x 1 is the plain online softmax, 8 x 8 is ordinary attention in one "
         "tile) and watch the memory line: standard attention writes and reads the 8 x 8 scores and "
         "weights, the tiles read each K and V block once per query block. Edit one number of X or W_q "
@@ -71,19 +76,32 @@ def notes(m_before, m_after, alpha):
 
 
 def steps(m_before, m_after, alpha):
+    """The lesson: the mask, then the 2 x 2 loop through query block 2 (tiles 8 to 11, 0-based in
+    the loop's order as `attnlab-cli flash` lists them), a prediction of m, a skipped tile, one 4 x 4
+    tile, and the finished output."""
     return [
         {"stage": "inputs", "caption": "Eight tokens, one causal head. FlashAttention will compute its "
                                        "output tile by tile."},
         {"stage": "masked", "caption": "The causal mask: everything above the diagonal is -inf. Cut the 8 x 8 "
                                        "scores into 2 x 2 tiles: 6 of the 16 tiles are all -inf, and "
                                        "FlashAttention skips them."},
-        {"stage": "masked", "highlight": [[4, 0], [4, 1], [4, 2], [4, 3]],
-         "caption": "Query 'the' (row 4). After the tile of keys 0-1 its running maximum is m = " + fmt(m_before) +
-                    ". Predict: after the tile of keys 2-3, what is m? (Check in the Tiles tab, step 10.)"},
-        {"stage": "weights", "predict": True,
-         "caption": "m became " + fmt(m_after) + ", so the sum so far was rescaled by exp(" + fmt(m_before) + " - " +
-                    fmt(m_after) + ") = " + fmt(alpha) + ". The finished weights are exactly softmax's: predict "
-                    "row 4."},
+        {"stage": "tiles", "block": [2, 2], "tile": 0,
+         "caption": "The first tile: queries 0-1 against keys 0-1. Each row's m is the largest score it has "
+                    "seen, l the sum of exp(S - m), O the values weighted by those exponentials."},
+        {"stage": "tiles", "block": [2, 2], "tile": 8,
+         "caption": "Query block 2 ('the', 'mat') starts over: m = -inf, l = 0, O = 0. Its first tile, keys 0-1, "
+                    "sets m = " + fmt(m_before) + " for 'the'."},
+        {"stage": "tiles", "block": [2, 2], "tile": 9, "predict": True,
+         "caption": "Keys 2-3. Read the tile's scores in row 4: what is the new running maximum m of 'the'?"},
+        {"stage": "tiles", "block": [2, 2], "tile": 10,
+         "caption": "m rose from " + fmt(m_before) + " to " + fmt(m_after) + " on the last tile, so l and O were "
+                    "multiplied by exp(" + fmt(m_before) + " - " + fmt(m_after) + ") = " + fmt(alpha) +
+                    ". The diagonal tile: its upper cells are masked, the rest count."},
+        {"stage": "tiles", "block": [2, 2], "tile": 11,
+         "caption": "Keys 6-7 are all in the future of 'the' and 'mat': the tile is skipped, never read."},
+        {"stage": "tiles", "block": [4, 4], "tile": 2, "predict": True,
+         "caption": "With 4 x 4 tiles there are 4 tiles, 1 skipped. This one is queries 4-7 against keys "
+                    "0-3: predict each row's m."},
         {"stage": "head_output", "caption": "O / l at the end of each row block: the same output as the "
                                             "Pipeline's, with no 8 x 8 matrix ever stored."},
     ]

@@ -298,11 +298,23 @@ def preset_kv_cache():
         "tokens, so the cache evicts a key as soon as no later query can see it: watch the greyed columns. But "
         "the first 2 tokens are attention sinks (StreamingLLM, Xiao et al. 2024): they stay visible to every "
         "query and stay in the cache, so it never holds more than 4 + 2 = 6 tokens, however long the text.\n\n"
+        "The lesson (View > Present) steps the same timeline: the prefill, token 3, token 6 evicting token 2, "
+        "and token 11 with the sinks kept.\n\n"
         "Try: step with the arrow keys (hover the Decode view) or press Play; set sinks to 0 in the Mask panel "
         "(the cache becomes Mistral's rolling buffer of 4) or the window off (the cache grows with every token); "
         "set K/V heads to 4 or 1 and read the cache-size line: MHA, GQA and MQA side by side.")
+    # The lesson's decode steps: token 6 evicts 2 (outside every later window), the sinks stay.
+    assert caches[6 - 3] == [0, 1, 3, 4, 5, 6] and caches[5 - 3] == [0, 1, 2, 3, 4, 5], caches
     p["view"] = dict(lesson("The KV cache, token by token", [
         step("inputs", "Twelve tokens. The first 3 are prefilled at once; then one token at a time."),
+        step("decode", "Prefill: tokens 0-2 at once. Their keys and values fill the cache of each K/V head.",
+             prefill=3, head=0),
+        step("decode", "Token 3 is decoded alone: one query, one new key and value appended.", prefill=3, token=3,
+             head=0),
+        step("decode", "Token 6: the window of 4 moves past token 2, which no later query can see. Which tokens "
+                       "does the cache hold now?", prefill=3, token=6, head=0, predict=True),
+        step("decode", "Token 11, the last: the cache holds the 2 sinks and the window of 4, never more than 6 "
+                       "tokens however long the text.", prefill=3, token=11, head=0),
         step("masked", "Causal, a window of 4 and 2 sinks: which keys may 'dreamed' see?", head=0, predict=True,
              highlight=[[11, 0], [11, 1], [11, 8], [11, 9], [11, 10], [11, 11]]),
         step("weights", "Each row spreads its attention over the sinks and its window: the 6 keys its cache holds.",

@@ -7,6 +7,7 @@
 #include <stb_image.h>  // implementation inside Debian's libstb.so
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -127,6 +128,58 @@ TEST(ExportLesson, CellsAnEditRemovedAreSkipped) {
   std::vector<SlideGrid> grids;
   const Canvas c = render_slide(x.s, x.t, x.lesson, 0, false, {}, &grids);
   EXPECT_EQ(grids.size(), 1u);  // head 7 of 1: the last head; cell (40, 40) not drawn, no crash
+  EXPECT_EQ(c.width(), kSlideWidth);
+}
+
+// Whether the accent frame crosses the middle of tile (r0, c0, rows, cols)'s top and left edges.
+bool framed(const Canvas& c, const SlideGrid& g, int r0, int c0, int rows, int cols) {
+  const double cell = g.grid.w / double(g.cols);  // the zoom is fractional: no whole-pixel pitch
+  const auto at = [&](double x, double y) { return c.pixel(int(std::lround(x)), int(std::lround(y))); };
+  const double x = g.grid.x + c0 * cell, y = g.grid.y + r0 * cell;
+  const Rgba8 accent{178, 92, 0, 255};
+  return error(at(x + cols * cell / 2, y), accent) <= 2 && error(at(x, y + rows * cell / 2), accent) <= 2;
+}
+
+// A tiles step's slide: the scores with the tiling, the step's tile framed where FORMAT.md's loop
+// order puts it (tile k of 2 x 2 blocks over 8 keys: query block k / 4, key block k % 4), then the
+// block's m, l, alpha and O; before the reveal the scores keep their colours, the rest is grey.
+TEST(ExportLesson, ATilesSlideFramesTheStepsTileAndHidesOnlyTheBlocksState) {
+  const Slide x = load("modern-flashattention-tiles");
+  for (std::size_t i = 0; i < x.lesson.steps.size(); ++i) {
+    const lesson::Step& step = x.lesson.steps[i];
+    if (step.kind != StageId::tiles || step.block_rows != 2) continue;
+    std::vector<SlideGrid> grids;
+    const Canvas c = render_slide(x.s, x.t, x.lesson, i, false, {}, &grids);
+    ASSERT_EQ(grids.size(), 3u) << "scores, m l alpha, O";
+    ASSERT_EQ(grids[0].rows, 8);
+    ASSERT_EQ(grids[1].cols, 3);
+    for (int k = 0; k < 16; ++k)
+      EXPECT_EQ(framed(c, grids[0], 2 * (k / 4), 2 * (k % 4), 2, 2), k == step.tile) << "step " << i << " tile " << k;
+    if (!step.predict) continue;
+    std::vector<SlideGrid> hidden_grids;
+    const Canvas h = render_slide(x.s, x.t, x.lesson, i, true, {}, &hidden_grids);
+    const SlideGrid& m = hidden_grids[1];
+    const int cell = m.grid.w / m.cols;
+    EXPECT_EQ(error(h.pixel(m.grid.x + cell / 5, m.grid.y + cell / 5), kHiddenCell), 0) << "m is a grey ?";
+    const SlideGrid& s = hidden_grids[0];
+    const int sc = s.grid.w / s.cols;
+    const Matrix masked = x.t.masked(0);
+    const Rgb8 want = MapValue({Colormap::RdBu, -masked.array().isFinite().select(masked.cwiseAbs(), 0).maxCoeff(),
+                                masked.array().isFinite().select(masked.cwiseAbs(), 0).maxCoeff()}, masked(0, 0));
+    EXPECT_LE(error(h.pixel(s.grid.x + sc / 5, s.grid.y + sc - sc / 5), {want.r, want.g, want.b, 255}), 2)
+        << "the scores stay visible: the class predicts m from them";
+  }
+}
+
+// A decode step without a prefill, as the presenter's authoring adds it: an empty cache, no figure.
+TEST(ExportLesson, ADecodeStepWithAnEmptyCacheDrawsNoFigure) {
+  Slide x = load("modern-kv-cache-window-sinks");
+  lesson::Step step;
+  step.kind = StageId::decode;
+  x.lesson.steps = {step};
+  std::vector<SlideGrid> grids;
+  const Canvas c = render_slide(x.s, x.t, x.lesson, 0, false, {}, &grids);
+  EXPECT_TRUE(grids.empty());
   EXPECT_EQ(c.width(), kSlideWidth);
 }
 

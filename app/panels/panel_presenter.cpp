@@ -11,6 +11,7 @@
 
 #include "attnlab/lesson.h"
 #include "panels/lesson_author.h"
+#include "panels/presenter_engines.h"
 #include "panels/stage_heatmap.h"
 #include "view/derived_stages.h"
 #include "widgets/computing_badge.h"
@@ -33,7 +34,7 @@ struct CachedLesson {
 // The explanation scans the step's matrices (all of a 2048-token trace's scores): written once
 // per trace, step and head, not every frame.
 struct CachedExplanation {
-  std::string text;
+  std::string text, prompt;  // prompt: a predict step's question before the reveal
   std::uint64_t trace_version = ~std::uint64_t{0};
   int step = -1, head = -1;
 };
@@ -46,14 +47,15 @@ float CellFor(const attnlab::Matrix& m, float width, float height, float cap, in
 
 // The prediction prompt, or once revealed the explanation, in the room the taller of the two
 // takes: R shows the numbers without moving the matrices (or turning their labels).
-void PromptOrExplanation(bool predict, bool hidden, const std::string& explanation) {
-  static const char* const kPrompt = "Predict first: what will these cells be? Press R to reveal.";
+void PromptOrExplanation(const lesson::Step& step, const std::string& prompt, bool hidden,
+                         const std::string& explanation) {
+  const bool predict = step.predict;
   const float wrap = ImGui::GetContentRegionAvail().x;
-  const float prompt_h = ImGui::CalcTextSize(kPrompt, nullptr, false, wrap).y;
+  const float prompt_h = ImGui::CalcTextSize(prompt.c_str(), nullptr, false, wrap).y;
   const float explanation_h = ImGui::CalcTextSize(explanation.c_str(), nullptr, false, wrap).y;
   if (hidden) {
     ImGui::PushStyleColor(ImGuiCol_Text, WarningTextColor());
-    ImGui::TextWrapped("%s", kPrompt);
+    ImGui::TextWrapped("%s", prompt.c_str());
     ImGui::PopStyleColor();
   } else {
     ImGui::TextWrapped("%s", explanation.c_str());
@@ -73,12 +75,13 @@ class PresenterPanel final : public PanelContents {
   void DrawHeader(AppState& state, const lesson::Step& step, int head, int index, int count);
   void DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden);
 
-  const std::string& Explanation(AppState& state, const lesson::Step& step, int index, int head);
+  const CachedExplanation& Explanation(AppState& state, const lesson::Step& step, int index, int head);
 
   CachedLesson cached_;
   CachedExplanation explanation_;
   DerivedStages derived_;
   LessonAuthor author_;
+  PresenterEngines engines_;
   std::vector<std::pair<int, int>> outlined_;
 };
 
@@ -96,13 +99,16 @@ const lesson::Lesson& PresenterPanel::LessonOf(AppState& state) {
   return cached_.lesson;
 }
 
-const std::string& PresenterPanel::Explanation(AppState& state, const lesson::Step& step, int index, int head) {
+const CachedExplanation& PresenterPanel::Explanation(AppState& state, const lesson::Step& step, int index, int head) {
   CachedExplanation& e = explanation_;
   const std::uint64_t version = state.document.TraceVersion();
-  if (e.trace_version == version && e.step == index && e.head == head) return e.text;
-  e = {lesson::step_explanation(step, state.document.GetScenario(), state.document.GetTrace(), head), version,
-       index, head};
-  return e.text;
+  if (e.trace_version == version && e.step == index && e.head == head) return e;
+  const attnlab::Scenario& s = state.document.GetScenario();
+  const attnlab::Trace& t = state.document.GetTrace();
+  e = {lesson::step_explanation(step, s, t, head),
+       step.predict ? lesson::predict_prompt(step, s, t, head) + " Press R to reveal." : std::string(), version, index,
+       head};
+  return e;
 }
 
 // The matrices a step shows: one, or each input, or every head's weights.
@@ -159,6 +165,8 @@ std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson:
       if (!s.W_o) return {};
       return {{stage, label, &*s.W_o, state.document.Version(), false, nullptr, 0, rows ? d_v : 0}};
     case StageId::output: return {{stage, label, &t.output, tv}};
+    case StageId::tiles:  // drawn by PresenterEngines
+    case StageId::decode:
     case StageId::none: break;  // not a lesson step
   }
   return {};
@@ -259,9 +267,13 @@ void PresenterPanel::Draw(AppState& state) {
   const bool hidden = step.predict && !state.ui.presenter_revealed;
   DrawHeader(state, step, head, state.ui.presenter_step, count);
   if (!cached_.error.empty()) ImGui::TextColored(WarningTextColor(), "view.lesson: %s", cached_.error.c_str());
-  PromptOrExplanation(step.predict, hidden, Explanation(state, step, state.ui.presenter_step, head));
+  const CachedExplanation& words = Explanation(state, step, state.ui.presenter_step, head);
+  PromptOrExplanation(step, words.prompt, hidden, words.text);
   ImGui::Spacing();
-  DrawMatrices(state, step, head, hidden);
+  if (step.kind == StageId::tiles || step.kind == StageId::decode)
+    engines_.Draw(state, step, state.ui.presenter_step, head, hidden);
+  else
+    DrawMatrices(state, step, head, hidden);
   ImGui::Spacing();
   author_.Draw(state, lesson, state.ui.presenter_step);
 }

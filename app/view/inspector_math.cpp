@@ -537,7 +537,9 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
       break;
     case StageId::none:
     case StageId::inputs:  // X itself, explained by its editor
-    case StageId::heads: return e;
+    case StageId::heads:
+    case StageId::tiles:  // lesson steps, no trace matrix
+    case StageId::decode: return e;
   }
   if (cell.head >= 0 && model.num_heads > 1)
     e.title += "   (head " + std::to_string(cell.head + 1) + ")";

@@ -44,11 +44,56 @@ Cell parse_cell(const json& v, const std::string& field) {
   return {v[0].get<int>(), v[1].get<int>()};
 }
 
+constexpr long long kMaxIndex = 1000000;
+
+bool whole(const json& v, long long lo) {
+  return v.is_number_integer() && v.get<long long>() >= lo && v.get<long long>() <= kMaxIndex;
+}
+
+// The keys only one stage's steps have: block and tile (tiles), prefill and token (decode).
+bool engine_key(const std::string& key) { return key == "block" || key == "tile" || key == "prefill" || key == "token"; }
+
+void parse_tiles(const json& v, const std::string& field, Step& step) {
+  if (!v.contains("block")) refuse(field + ".block", "expected [Br, Bc], two whole numbers from 1, got nothing");
+  const json& b = v["block"];
+  if (!b.is_array() || b.size() != 2 || !whole(b[0], 1) || !whole(b[1], 1))
+    refuse(field + ".block", "expected [Br, Bc], two whole numbers from 1, got " + what(b));
+  step.block_rows = b[0].get<int>();
+  step.block_cols = b[1].get<int>();
+  if (!v.contains("tile")) return;
+  if (!whole(v["tile"], 0))
+    refuse(field + ".tile", "expected a tile from 0 (the first in the loop's order), got " + what(v["tile"]));
+  step.tile = v["tile"].get<int>();
+}
+
+void parse_decode(const json& v, const std::string& field, Step& step) {
+  if (!v.contains("prefill") || !whole(v["prefill"], 0))
+    refuse(field + ".prefill", "expected the number of prefilled tokens, a whole number from 0, got " +
+                                   (v.contains("prefill") ? what(v["prefill"]) : std::string("nothing")));
+  step.prefill = v["prefill"].get<int>();
+  if (!v.contains("token")) return;
+  if (!whole(v["token"], step.prefill))
+    refuse(field + ".token", "expected a decoded token from the prefill's " + std::to_string(step.prefill) +
+                                 " on (0-based), got " + what(v["token"]));
+  step.token = v["token"].get<int>();
+}
+
+void parse_engine(const json& v, const std::string& field, Step& step) {
+  for (const auto& [key, value] : v.items()) {
+    if (!engine_key(key)) continue;
+    const StageId owner = key == "block" || key == "tile" ? StageId::tiles : StageId::decode;
+    if (step.kind != owner) refuse(field + "." + key, std::string("only a ") + stage_name(owner) + " step has " + key);
+  }
+  if (step.kind == StageId::tiles) parse_tiles(v, field, step);
+  if (step.kind == StageId::decode) parse_decode(v, field, step);
+}
+
 Step parse_step(const json& v, const std::string& field) {
   if (!v.is_object()) refuse(field, "expected an object, got " + what(v));
   for (const auto& [key, value] : v.items())
-    if (key != "stage" && key != "head" && key != "caption" && key != "predict" && key != "highlight")
-      refuse(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight)");
+    if (key != "stage" && key != "head" && key != "caption" && key != "predict" && key != "highlight" && !engine_key(key))
+      refuse(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight; a tiles step "
+                                "block, tile; a decode step prefill, token)");
   if (!v.contains("stage")) refuse(field + ".stage", "expected one of " + kind_list() + ", got nothing");
   const json& stage = v["stage"];
   const std::optional<StageId> kind = step_stage(stage);
@@ -79,6 +124,7 @@ Step parse_step(const json& v, const std::string& field) {
     for (std::size_t i = 0; i < cells.size(); ++i)
       step.highlight.push_back(parse_cell(cells[i], field + ".highlight[" + std::to_string(i) + "]"));
   }
+  parse_engine(v, field, step);
   return step;
 }
 
@@ -142,6 +188,9 @@ json to_json(const Lesson& lesson) {
       v["highlight"] = json::array();
       for (const Cell& c : step.highlight) v["highlight"].push_back({c.row, c.col});
     }
+    if (step.kind == StageId::tiles) v["block"] = {step.block_rows, step.block_cols}, v["tile"] = step.tile;
+    if (step.kind == StageId::decode) v["prefill"] = step.prefill;
+    if (step.kind == StageId::decode && step.token >= 0) v["token"] = step.token;
     steps.push_back(std::move(v));
   }
   json out = {{"steps", std::move(steps)}};

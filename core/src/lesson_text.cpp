@@ -8,6 +8,7 @@
 
 #include "attnlab/lesson.h"
 #include "attnlab/number_format.h"
+#include "lesson_engines.h"
 
 namespace attnlab::lesson {
 namespace {
@@ -175,7 +176,16 @@ std::string attention_summary(const Scenario& s) {
               : "A = softmax_col(" + k + "^T " + q + scale + mask + "),  Y = V A" + out;
 }
 
+std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, int head) {
+  switch (step.kind) {
+    case StageId::tiles: return tiles_prompt(step, s, t, head);
+    case StageId::decode: return "Predict first: which tokens does the cache hold now, and where does the new query look?";
+    default: return "Predict first: what will these cells be?";
+  }
+}
+
 std::string step_title(const Step& step, const Scenario& s, int head) {
+  if (step.kind == StageId::tiles || step.kind == StageId::decode) return engine_title(step, s, head);
   std::string title = stage_row(step.kind).step_title;
   if (per_head(step.kind) && s.head_count() > 1) title += " (head " + std::to_string(head + 1) + ")";
   return title;
@@ -226,6 +236,8 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
     case StageId::Q_rot:
     case StageId::K_rot:
     case StageId::bias: return explain_positional(c, step);
+    case StageId::tiles: return explain_tiles(step, t, head, queries);
+    case StageId::decode: return explain_decode(step, s, t, head, queries);
     case StageId::none: break;  // not a lesson step
   }
   return {};

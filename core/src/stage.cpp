@@ -52,6 +52,10 @@ const std::vector<StageRow> kStages = {
    N::nothing, 11},
   {StageId::output, "output", "output", "output", "output", "The output", A::queries, A::d_out, false, true,
    N::nothing, 12},
+  {StageId::tiles, "tiles", nullptr, "tiles", nullptr, "FlashAttention, tile by tile", A::queries, A::keys, false,
+   false, N::nothing, 17},
+  {StageId::decode, "decode", nullptr, "decode", nullptr, "The KV cache, token by token", A::queries, A::keys, false,
+   false, N::nothing, 18},
 };
 // clang-format on
 
@@ -110,6 +114,12 @@ std::string attention_formula(StageId id, const Scenario& s, int d_k) {
       if (!s.W_o) return "output = concat";
       return rows ? std::string("concat W_o") + (bias ? " + b_o" : "") : std::string("W_o concat") + (bias ? " + b_o 1^T" : "");
     }
+    case StageId::tiles:  // per query row of the tile, P = exp(S - m'): FlashAttention-2's recurrence
+      return "m\xE2\x80\xB2 = max(m, rowmax S),  \xCE\xB1 = exp(m \xE2\x88\x92 m\xE2\x80\xB2),  "
+             "l\xE2\x80\xB2 = \xCE\xB1 l + rowsum P,  O\xE2\x80\xB2 = \xCE\xB1 O + P V";
+    case StageId::decode:
+      return rows ? "a_t = softmax(q_t K_cache^T, scaled and masked),  y_t = a_t V_cache"
+                  : "a_t = softmax(K_cache^T q_t, scaled and masked),  y_t = V_cache a_t";
     default: return {};
   }
 }

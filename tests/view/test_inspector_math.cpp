@@ -56,7 +56,9 @@ Matrix Displayed(const attnlab::Scenario& s, const attnlab::Trace& t, StageId st
     case StageId::bias: return t.bias(k);
     case StageId::none:
     case StageId::inputs:
-    case StageId::heads: break;
+    case StageId::heads:
+    case StageId::tiles:
+    case StageId::decode: break;
   }
   return {};
 }

@@ -40,7 +40,9 @@ const Matrix* StageMatrix(const attnlab::Scenario& s, const attnlab::Trace& t, S
     case StageId::bias: return &h.scores;
     case StageId::none:
     case StageId::inputs:
-    case StageId::heads: break;
+    case StageId::heads:
+    case StageId::tiles:
+    case StageId::decode: break;
   }
   return nullptr;
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "attnlab/export/engine_figures.h"
 #include "attnlab/export/font.h"
 
 namespace attnlab::exporter {
@@ -123,7 +124,12 @@ struct SlideContent {
   std::vector<FigureLayout> layouts;  // figure units
   FigureStyle style;
   const lesson::Step* step = nullptr;
+  std::vector<lesson::TileBox> tiles;  // a tiles step's tiling, drawn over its first figure
+  std::size_t tile = 0;                // the step's tile among them
 };
+
+// A tiles step's scores keep their numbers before the reveal: they are what the class predicts from.
+bool keeps_values(const SlideContent& c, std::size_t figure) { return c.step->kind == StageId::tiles && figure == 0; }
 
 SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
                            bool hidden, const SlideOptions& o) {
@@ -137,11 +143,16 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
   c.head.push_back(paragraph(fonts.regular, top, 24, kMargin * 0.4, palette::dim));
   c.head.push_back(paragraph(fonts.bold, lesson::step_title(step, s, head), 44, 8, palette::ink));
   if (!step.caption.empty()) c.body.push_back(paragraph(fonts.regular, step.caption, 30, 6, palette::ink));
-  const std::string said = hidden ? "Predict first: what will these cells be? The next slide reveals them."
+  const std::string said = hidden ? lesson::predict_prompt(step, s, t, head) + " The next slide reveals them."
                                   : lesson::step_explanation(step, s, t, head);
   c.body.push_back(paragraph(fonts.regular, said, 26, 4, hidden ? kAccent : palette::dim));
   c.body.push_back(paragraph(fonts.regular, lesson::step_formula(step, s, head), 30, 4, kAccent));
   c.figures = step_figures(s, t, step, head, o.maps);
+  if (step.kind == StageId::tiles && c.figures.size() > 1) {
+    const FlashRun run = lesson::tiles_run(step, t, head);
+    c.tiles = lesson::tile_boxes(run);
+    c.tile = lesson::shown_tile(step, run);
+  }
   c.style.values = !hidden;
   c.style.decimals = o.decimals;
   for (const HeatmapFigure& f : c.figures) c.layouts.push_back(figure_layout(f, c.style));
@@ -286,11 +297,31 @@ void hide(Canvas& c, const FigureLayout& l, double z) {
 }
 
 // A highlighted cell: an accent frame just inside it.
-void outline(Canvas& c, RectI r, int t) {
-  c.fill({r.x, r.y, r.w, t}, kAccent);
-  c.fill({r.x, r.y + r.h - t, r.w, t}, kAccent);
-  c.fill({r.x, r.y, t, r.h}, kAccent);
-  c.fill({r.x + r.w - t, r.y, t, r.h}, kAccent);
+void outline(Canvas& c, RectI r, int t, Rgba8 color = kAccent) {
+  c.fill({r.x, r.y, r.w, t}, color);
+  c.fill({r.x, r.y + r.h - t, r.w, t}, color);
+  c.fill({r.x, r.y, t, r.h}, color);
+  c.fill({r.x + r.w - t, r.y, t, r.h}, color);
+}
+
+// Skipped tiles hatched with grey diagonals, every tile's edge a thin grey line, the step's tile
+// framed in the accent colour.
+void draw_tiling(Canvas& slide, const SlideContent& c, const FigureLayout& l, double zoom, int x, int y, int k) {
+  const auto rect = [&](const lesson::TileBox& b) {
+    const RectI first = l.cell_rect(b.row, b.col).scaled(zoom), end = l.cell_rect(b.row + b.rows, b.col + b.cols).scaled(zoom);
+    return RectI{x + first.x, y + first.y, end.x - first.x, end.y - first.y};
+  };
+  for (const lesson::TileBox& b : c.tiles) {
+    const RectI r = rect(b);
+    if (b.skipped)
+      for (int py = r.y; py < r.y + r.h; ++py)
+        for (int px = r.x; px < r.x + r.w; ++px)
+          if ((px + py) % (8 * k) < 2 * k) slide.blend(px, py, palette::masked_ink, 0.6);
+    outline(slide, r, std::max(1, k), palette::dim);
+  }
+  const RectI current = rect(c.tiles[c.tile]);
+  const int t = 5 * k;
+  outline(slide, {current.x - t / 2, current.y - t / 2, current.w + t, current.h + t}, t, kAccent);
 }
 
 void blit(Canvas& to, const Canvas& from, int x0, int y0) {
@@ -303,10 +334,13 @@ void draw_figure(Canvas& slide, const SlideContent& c, const SlideFigure& at, st
                  std::vector<SlideGrid>* grids) {
   const FigureLayout& l = c.layouts[i];
   const double zoom = at.zoom * k;
-  Canvas figure = render_figure(c.figures[i], c.style, zoom);
-  if (hidden) hide(figure, l, zoom);
+  FigureStyle style = c.style;
+  style.values = style.values || keeps_values(c, i);
+  Canvas figure = render_figure(c.figures[i], style, zoom);
+  if (hidden && !keeps_values(c, i)) hide(figure, l, zoom);
   const int x = at.box.x * k, y = at.box.y * k;
   blit(slide, figure, x, y);
+  if (i == 0 && !c.tiles.empty()) draw_tiling(slide, c, l, zoom, x, y, k);
   const Matrix& values = c.figures[i].values;
   for (const lesson::Cell& cell : c.step->highlight)
     if (cell.row < values.rows() && cell.col < values.cols()) {
@@ -335,6 +369,8 @@ std::vector<HeatmapFigure> step_figures(const Scenario& s, const Trace& t, const
     case StageId::W_o:
       if (!s.W_o) return {};
       return {w_o_figure(s, maps)};
+    case StageId::tiles: return tiles_figures(s, t, step, head, maps);
+    case StageId::decode: return decode_figures(s, step, head, maps);
     default:
       if (!has_stage(t, step.kind)) return {};  // the explanation says what turns it on
       return {stage_figure(s, t, step.kind, head, maps)};

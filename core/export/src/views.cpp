@@ -68,7 +68,9 @@ std::string formula(StageId stage, const Scenario& s, const Trace& t) {
     case StageId::none:
     case StageId::inputs:
     case StageId::heads:
-    case StageId::W_o: break;  // no figure of their own
+    case StageId::W_o:
+    case StageId::tiles:
+    case StageId::decode: break;  // no figure of their own
   }
   return "";
 }

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attnlab/decode.h"
+#include "attnlab/flash.h"
 #include "attnlab/scenario.h"
 #include "attnlab/stage.h"
 #include "attnlab/trace.h"
@@ -30,6 +32,14 @@ struct Step {
   std::string caption;      ///< the author's words, shown above the generated explanation
   bool predict = false;     ///< hide the step's result until it is revealed
   std::vector<Cell> highlight;  ///< cells to outline (any outside the matrix are skipped)
+  /// A `tiles` step (`"block": [Br, Bc], "tile": k`): FlashAttention's loop with Br queries by Bc
+  /// keys a block, after tile k, 0-based in the loop's order (query block outer, key block inner,
+  /// skipped tiles counted) as `attnlab-cli flash` lists its tiles. 2 x 2 for a step the presenter's
+  /// authoring adds.
+  int block_rows = 2, block_cols = 2, tile = 0;
+  /// A `decode` step (`"prefill": P, "token": t`): the KV cache after the prefill of tokens 0 .. P - 1
+  /// (token -1, no "token" in the file) or after decoding token t, P <= t (0-based).
+  int prefill = 0, token = -1;
 };
 
 struct Lesson {
@@ -57,6 +67,33 @@ nlohmann::json to_json(const Lesson& lesson);
 void set_lesson(Scenario& s, const Lesson& lesson);
 /// Drops `view.lesson`: the scenario presents its default lesson again.
 void clear_lesson(Scenario& s);
+
+/// A tiles step shows heads of up to this many scores (the run keeps every tile's state).
+constexpr long long kMaxTilesStepScores = 128 * 128;
+/// The loop a tiles step shows: flash_attention() of head `head` (0-based) with the step's blocks.
+/// Throws std::invalid_argument as flash_attention() does, or for a head above kMaxTilesStepScores.
+FlashRun tiles_run(const Step& step, const Trace& t, int head);
+/// The tile of `run` a tiles step shows: its own, or the last when an edit has left fewer tiles.
+std::size_t shown_tile(const Step& step, const FlashRun& run);
+/// A tile as a heatmap of the masked scores in the run's layout shows it: its first row and column
+/// and its size, in cells (queries along the rows in the rows layout, along the columns else).
+struct TileBox {
+  int row = 0, col = 0, rows = 0, cols = 0;
+  bool skipped = false;
+};
+/// Every tile of `run`, in loop order.
+std::vector<TileBox> tile_boxes(const FlashRun& run);
+/// The decode a decode step shows (its prefill lowered to n - 1 when an edit has left fewer
+/// tokens). Throws ScenarioError as decode() does for a scenario that is not causal self-attention.
+Decode decode_run(const Step& step, const Scenario& s);
+/// The index into `d.steps` a decode step shows (its token, or the last when an edit has left fewer
+/// tokens); -1: the prefill.
+int shown_token(const Step& step, const Decode& d);
+
+/// What a predict step asks before its reveal, e.g. "Predict first: what will these cells be?"; a
+/// tiles step's gives each row's m so far and the tile's scores in words (a projected 8 x 8 map's
+/// cells are too small to print them). `head` 0-based.
+std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, int head);
 
 /// e.g. "Scores: every query against every key (head 2)".
 std::string step_title(const Step& step, const Scenario& s, int head);

@@ -15,10 +15,11 @@ namespace attnlab {
 
 /// Every stage in computation order. `none`: no stage (nothing hovered, the inputs' own
 /// editors); `inputs`: X (and Z); `heads`: every head's weights side by side (a lesson step);
-/// `W_o`: the output projection itself.
+/// `W_o`: the output projection itself; `tiles` and `decode`: lesson steps only, FlashAttention's
+/// loop after one tile (flash.h) and the KV cache after one decoded token (decode.h).
 enum class StageId {
   none, inputs, X_pos, Q, K, V, Q_rot, K_rot, scores, scaled, bias, masked, weights, head_output,
-  heads, concat, W_o, output
+  heads, concat, W_o, output, tiles, decode
 };
 
 /// What one axis of a stage runs over, in the rows layout (the columns layout transposes).
