@@ -11,15 +11,16 @@
 #include <vector>
 
 #include "attnlab/flash.h"
+#include "attnlab/lesson.h"
 #include "attnlab/number_format.h"
 #include "panels/stage_heatmap.h"
 #include "view/inspector_math.h"
 #include "view/stage_labels.h"
 #include "widgets/computing_badge.h"
 #include "widgets/heatmap.h"
-#include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_marks.h"
 #include "widgets/theme.h"
+#include "widgets/tile_grid.h"
 #include "widgets/timeline.h"
 
 namespace attnlab::app::panel_tiles {
@@ -126,36 +127,6 @@ class RunCache {
 };
 
 bool RowsLayout(const FlashRun& run) { return run.layout == attnlab::Layout::rows; }
-
-/// The screen rectangle of tile `t` on a grid drawn from `grid` at `cell` a cell (queries along
-/// the rows in the rows layout, along the columns in the columns layout).
-void TileRect(const FlashRun& run, const attnlab::FlashTile& t, ImVec2 grid, float cell, ImVec2& a, ImVec2& b) {
-  const bool rows = RowsLayout(run);
-  const float r0 = float(rows ? t.row0 : t.col0), c0 = float(rows ? t.col0 : t.row0);
-  const float nr = float(rows ? t.rows : t.cols), nc = float(rows ? t.cols : t.rows);
-  a = ImVec2(grid.x + c0 * cell, grid.y + r0 * cell);
-  b = ImVec2(a.x + nc * cell, a.y + nr * cell);
-}
-
-/// The tile grid over the scores: thin lines around every tile, skipped ones hatched and dimmed,
-/// the current one framed in the accent colour.
-void DrawTileGrid(const FlashRun& run, int step, ImVec2 grid, float cell) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImU32 line = IM_COL32(240, 240, 240, 150);
-  for (const attnlab::FlashTile& t : run.tiles) {
-    ImVec2 a, b;
-    TileRect(run, t, grid, cell, a, b);
-    if (t.skipped) {
-      dl->AddRectFilled(a, b, IM_COL32(20, 20, 24, 110));
-      AddHatch(dl, a, b);
-    }
-    dl->AddRect(a, b, line, 0.0f, 0, 1.0f);
-  }
-  ImVec2 a, b;
-  TileRect(run, run.tiles[std::size_t(step)], grid, cell, a, b);
-  const float w = std::max(2.0f, cell * 0.12f);
-  dl->AddRect(ImVec2(a.x - w * 0.5f, a.y - w * 0.5f), ImVec2(b.x + w * 0.5f, b.y + w * 0.5f), AccentColor(), 0.0f, 0, w);
-}
 
 /// The state of the current tile's query block as matrices in the layout: m, l, alpha along the
 /// queries (a column in the rows layout, a row in the columns layout) and O.
@@ -271,7 +242,7 @@ void ScoresWithGrid(AppState& state, const TilesView& v, int head, int step, std
                     float max_h) {
   const float cell = ReadableCell(int(v.scores.rows()), int(v.scores.cols()), max_w, max_h, state.ui.decimals);
   const HeatmapResult r = DrawMatrix(state, StageId::masked, v.scores_title.c_str(), v.scores, head, version, cell, "tiles_");
-  DrawTileGrid(v.run, step, r.grid, cell);
+  DrawTileGrid(attnlab::lesson::tile_boxes(v.run), std::size_t(step), r.grid, cell);
   if (!r.hovered) return;
   // A score of the current tile: the Inspector writes out what it adds in this step.
   const attnlab::FlashTile& t = v.run.tiles[std::size_t(step)];
