@@ -17,10 +17,10 @@
 namespace attnlab::app {
 namespace {
 
-constexpr const char* kMinus = "\xE2\x88\x92";   // U+2212
-constexpr const char* kTimes = "\xC3\x97";       // U+00D7
+using sign::kMinus;
+using sign::kTimes;
+using sign::kSigma;
 constexpr const char* kDot = "\xC2\xB7";         // U+00B7
-constexpr const char* kSigma = "\xCE\xA3";       // U+03A3
 constexpr const char* kDoublePrime = "\xE2\x80\xB3";
 
 bool Columns(const attnlab::Scenario& s) { return s.layout == attnlab::Layout::columns; }

@@ -67,6 +67,13 @@ std::string MaskReason(const attnlab::Scenario& s, int i, int j);
 /// or empty.
 std::string SinkReason(const attnlab::Scenario& s, int i, int j);
 
+/// Signs the Inspector writes (UTF-8), shared by its stage and Tiles explanations.
+namespace sign {
+inline constexpr const char* kMinus = "\xE2\x88\x92";  // U+2212
+inline constexpr const char* kTimes = "\xC3\x97";       // U+00D7
+inline constexpr const char* kSigma = "\xCE\xA3";       // U+03A3
+}  // namespace sign
+
 /// Token `i`'s label in curly quotes (“is”), its index when out of range.
 std::string Quoted(const std::vector<std::string>& labels, int i);
 /// The vector of token `i` named by its label, never by its 0-based index (which beside 1-based

@@ -13,10 +13,10 @@
 namespace attnlab::app {
 namespace {
 
-constexpr const char* kMinus = "\xE2\x88\x92";  // U+2212
-constexpr const char* kTimes = "\xC3\x97";
+using sign::kMinus;
+using sign::kTimes;
+using sign::kSigma;
 constexpr const char* kAlpha = "\xCE\xB1";
-constexpr const char* kSigma = "\xCE\xA3";
 constexpr const char* kS = "S\xE2\x80\xB3";  // S″, the masked stage
 constexpr const char* kEllipsis = "\xE2\x80\xA6";
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();

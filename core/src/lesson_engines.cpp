@@ -14,7 +14,7 @@ namespace attnlab::lesson {
 namespace {
 
 // Two decimals always: a rescale reads "exp(1.20 \u2212 1.75) = 0.58", as a class writes it.
-std::string num(double v) { return format_fixed(v, 2); }
+std::string two_places(double v) { return format_fixed(v, 2); }
 std::string quoted(const std::vector<std::string>& names, long i) { return "'" + names[std::size_t(i)] + "'"; }
 const char* kTimes = "\xC3\x97";
 const char* kMinus = " \xE2\x88\x92 ";
@@ -57,11 +57,11 @@ double tile_max(const Matrix& masked, bool rows, Eigen::Index i, const FlashTile
 std::string row_rescale(double before, double top, double after, double alpha) {
   if (!std::isfinite(top)) return "no visible key here, nothing changes";
   if (!std::isfinite(before))
-    return "its first visible keys: m = " + num(after) + ", \xCE\xB1 = 0 (nothing summed yet to rescale)";
+    return "its first visible keys: m = " + two_places(after) + ", \xCE\xB1 = 0 (nothing summed yet to rescale)";
   if (after > before)
-    return "m was " + num(before) + ", the tile's max is " + num(top) + ", so O and l are multiplied by exp(" +
-           num(before) + kMinus + num(after) + ") = " + num(alpha);
-  return "the tile's max " + num(top) + " is not above m = " + num(before) + ": m stays, \xCE\xB1 = 1";
+    return "m was " + two_places(before) + ", the tile's max is " + two_places(top) + ", so O and l are multiplied by exp(" +
+           two_places(before) + kMinus + two_places(after) + ") = " + two_places(alpha);
+  return "the tile's max " + two_places(top) + " is not above m = " + two_places(before) + ": m stays, \xCE\xB1 = 1";
 }
 
 std::string explain_tile(const FlashRun& run, std::size_t k, const Matrix& masked, bool rows,
@@ -136,7 +136,7 @@ std::string explain_token(const Scenario& s, const Trace& t, const Decode& d, in
   const Vector& w = step.weights[std::size_t(head)];
   Eigen::Index top = 0;
   w.maxCoeff(&top);
-  out += " Its query (head " + std::to_string(head + 1) + ") gives its largest weight, " + num(w(top)) + ", to " +
+  out += " Its query (head " + std::to_string(head + 1) + ") gives its largest weight, " + two_places(w(top)) + ", to " +
          quoted(tokens, step.cache[std::size_t(top)]) + ". Its output row equals row " + std::to_string(step.token) +
          " of the full computation (largest difference " + tiny(row_difference(step, t)) + ").";
   return out;
@@ -227,10 +227,10 @@ std::string tiles_prompt(const Step& step, const Scenario& s, const Trace& t, in
     const double before = previous ? previous->m(r) : -std::numeric_limits<double>::infinity();
     out += std::string(r ? "; row " : " Row ") + std::to_string(i) +
            (i < Eigen::Index(s.tokens.size()) ? " '" + s.tokens[std::size_t(i)] + "'" : "") + ": m " +
-           (std::isfinite(before) ? "= " + num(before) + " so far" : "not set yet") + ", the tile's scores";
+           (std::isfinite(before) ? "= " + two_places(before) + " so far" : "not set yet") + ", the tile's scores";
     for (Eigen::Index j = tile.col0; j < tile.col0 + tile.cols; ++j) {
       const double v = rows ? masked(i, j) : masked(j, i);
-      out += std::string(j > tile.col0 ? ", " : " ") + (std::isfinite(v) ? num(v) : "\xE2\x88\x92\xE2\x88\x9E");
+      out += std::string(j > tile.col0 ? ", " : " ") + (std::isfinite(v) ? two_places(v) : "\xE2\x88\x92\xE2\x88\x9E");
     }
   }
   return out + ".";
