@@ -104,11 +104,12 @@ void PresenterEngines::Draw(AppState& state, const lesson::Step& step, int index
   // Tiles: the scores at the left, the block's state and O stacked at the right. Decode: the K and
   // V caches and the new query's weights side by side (the caches' rows are what limits the height
   // a projector's class reads). One cell size for all.
-  float cell = 0;
+  // The block's state gets its own, larger cell: its few numbers are what the step is about.
+  float cell = 0, state_cell = 0;
   if (tiles) {
     const float left = three ? avail.x * 0.6f - gap : avail.x;
     cell = Fit(state, {{0}}, ImVec2(left, avail.y), gap);
-    if (three) cell = std::min(cell, Fit(state, {{1}, {2}}, ImVec2(avail.x - left - gap, avail.y), gap));
+    if (three) state_cell = Fit(state, {{1}, {2}}, ImVec2(avail.x - left - gap, avail.y), gap);
   } else {
     cell = Fit(state, {three ? std::vector<std::size_t>{0, 1, 2} : std::vector<std::size_t>{0, 1}}, avail, gap);
   }
@@ -122,8 +123,8 @@ void PresenterEngines::Draw(AppState& state, const lesson::Step& step, int index
     return;
   }
   ImGui::BeginGroup();
-  DrawFigure(state, 1, cell, hidden);
-  if (three) DrawFigure(state, 2, cell, hidden);
+  DrawFigure(state, 1, three ? state_cell : cell, hidden);
+  if (three) DrawFigure(state, 2, state_cell, hidden);
   ImGui::EndGroup();
 }
 
