@@ -155,27 +155,6 @@ TEST(Flash, ARowBeforeItsFirstVisibleKeyHasMinusInfinityZeroAndAlphaZero) {
   EXPECT_EQ(skipped.m(0), first.m(0));
 }
 
-TEST(Flash, TheRescaleSentenceWritesOutTheNumbersOfTheStep) {
-  const FlashRun run = flash_attention(causal_eight(), 0, 2, 2);
-  // Tile 5 in loop order is (1, 1): queries 2-3 after keys 0-1 (tile 4) set their m, l and O.
-  const FlashTile& before = run.tiles[4];
-  const FlashTile& t = run.tiles[5];
-  ASSERT_EQ(t.q_block, 1);
-  ASSERT_EQ(t.k_block, 1);
-  const std::string o = flash_rescale_sentence(run, 5, 2, 0, FlashQuantity::O, 6);
-  EXPECT_NE(o.find("O[2][0] was " + format_trimmed(before.O(0, 0), 6) + " with m = " + format_trimmed(before.m(0), 6)),
-            std::string::npos)
-      << o;
-  EXPECT_NE(o.find(" = " + format_trimmed(t.O(0, 0), 6)), std::string::npos) << o;
-  const std::string alpha = flash_rescale_sentence(run, 5, 3, 0, FlashQuantity::alpha, 6);
-  EXPECT_NE(alpha.find("= " + format_trimmed(t.alpha(1), 6)), std::string::npos) << alpha;
-  // The first tile of a block starts from m = -inf: alpha is 0.
-  EXPECT_NE(flash_rescale_sentence(run, 4, 2, 0, FlashQuantity::l, 6).find("no visible key yet"), std::string::npos);
-  EXPECT_NE(flash_rescale_sentence(run, 1, 0, 0, FlashQuantity::m, 6).find("skipped"), std::string::npos);
-  EXPECT_EQ(flash_rescale_sentence(run, 5, 0, 0, FlashQuantity::m, 6), "") << "query 0 is not in tile 5";
-  std::cout << "[ flash ] " << o << "\n";
-}
-
 TEST(Flash, BlocksLargerThanTheSequenceAreOneTile) {
   const FlashRun run = flash_attention(causal_eight(), 0, 100, 9);
   ASSERT_EQ(run.tiles.size(), 1u);

@@ -188,69 +188,6 @@ nlohmann::ordered_json flash_to_json(const FlashRun& run) {
             {"standard", {{"read", m.standard_read}, {"written", m.standard_written}}}}}};
 }
 
-namespace {
-
-/// The block's state before tile `k`: the previous tile's, or m = -inf, l = 0, O = 0 at a block's start.
-struct Before {
-  double m = kMinusInfinity, l = 0, O = 0;
-};
-
-Before state_before(const FlashRun& run, std::size_t k, Eigen::Index i, Eigen::Index col) {
-  if (run.tiles[k].k_block == 0) return {};
-  const FlashTile& prev = run.tiles[k - 1];
-  return {prev.m(i), prev.l(i), prev.O(i, col)};
-}
-
-std::string num(double v, int decimals) { return std::isinf(v) ? (v < 0 ? "-inf" : "inf") : format_trimmed(v, decimals); }
-
-/// "l[2] was 1.4 with m = 1.2; the new max 1.75 multiplies it by exp(1.2 - 1.75) = 0.58, then adds ..."
-std::string rescaled(const std::string& name, double before, double after, double m_before, double m_after,
-                     double alpha, const char* added, int d) {
-  const double add = after - alpha * before;
-  if (m_before == kMinusInfinity)
-    return name + " was 0 (no visible key yet: m = -inf, so alpha = 0); the tile's max " + num(m_after, d) +
-           " becomes m, and " + name + " = " + added + " = " + num(after, d);
-  const std::string factor = m_after == m_before ? "keeps m = " + num(m_before, d) + ": it multiplies it by exp(0) = 1"
-                                                 : "the new max " + num(m_after, d) + " multiplies it by exp(" +
-                                                       num(m_before, d) + " - " + num(m_after, d) + ") = " + num(alpha, d);
-  return name + " was " + num(before, d) + " with m = " + num(m_before, d) + "; " + factor + ", then adds " + added +
-         ": " + num(alpha * before, d) + " + " + num(add, d) + " = " + num(after, d);
-}
-
-}  // namespace
-
-std::string flash_rescale_sentence(const FlashRun& run, std::size_t k, Eigen::Index row, Eigen::Index col,
-                                   FlashQuantity what, int d) {
-  if (k >= run.tiles.size()) return {};
-  const FlashTile& t = run.tiles[k];
-  const Eigen::Index i = row - t.row0;
-  if (i < 0 || i >= t.rows || (what == FlashQuantity::O && (col < 0 || col >= t.O.cols()))) return {};
-  const Before b = state_before(run, k, i, what == FlashQuantity::O ? col : 0);
-  const std::string r = std::to_string(row), tile = "tile (" + std::to_string(t.q_block) + ", " + std::to_string(t.k_block) + ")";
-  const std::string name = what == FlashQuantity::O ? "O[" + r + "][" + std::to_string(col) + "]"
-                           : what == FlashQuantity::l ? "l[" + r + "]"
-                           : what == FlashQuantity::m ? "m[" + r + "]"
-                                                      : "alpha[" + r + "]";
-  if (t.skipped) {
-    const double v = what == FlashQuantity::alpha ? t.alpha(i)
-                     : what == FlashQuantity::m   ? t.m(i)
-                     : what == FlashQuantity::l   ? t.l(i)
-                                                  : t.O(i, col);
-    return tile + " is skipped (all its scores are masked): nothing is rescaled, " + name + " = " + num(v, d);
-  }
-  switch (what) {
-    case FlashQuantity::m:
-      return name + " = max(" + num(b.m, d) + ", the row's max in " + tile + ") = " + num(t.m(i), d);
-    case FlashQuantity::alpha:
-      if (b.m == kMinusInfinity) return name + " = 0: the row had seen no visible key (m = -inf), so l and O were 0";
-      return name + " = exp(m_before - m_new) = exp(" + num(b.m, d) + " - " + num(t.m(i), d) + ") = " + num(t.alpha(i), d);
-    case FlashQuantity::l:
-      return rescaled(name, b.l, t.l(i), b.m, t.m(i), t.alpha(i), "the tile's sum of exp(S - m)", d);
-    case FlashQuantity::O: break;
-  }
-  return rescaled(name, b.O, t.O(i, col), b.m, t.m(i), t.alpha(i), "the tile's P V", d);
-}
-
 std::string flash_memory_line(const FlashMemory& m) {
   const long long tiled = m.tiled_read + m.tiled_written, standard = m.standard_read + m.standard_written;
   std::string line = "tiled: " + std::to_string(m.tiled_read) + " elements read, " + std::to_string(m.tiled_written) +

@@ -63,14 +63,6 @@ nlohmann::ordered_json flash_to_json(const FlashRun& run);
 /// The loop as a text table: one line per query of each tile (m, l, alpha, O after it; one line for a
 /// skipped tile), then the output and the memory line.
 std::string flash_to_text(const FlashRun& run, int precision);
-/// Which number of a tile's state a sentence explains.
-enum class FlashQuantity { m, l, alpha, O };
-/// One rescale written out with its numbers, for query `row` (0-based, of the whole sequence, in
-/// the tile's block) after tile `tile`, e.g. "O[2][0] was 0.31 with m = 1.2; the new max 1.75
-/// multiplies it by exp(1.2 - 1.75) = 0.58, then adds the tile's P V: 0.18 + 0.24 = 0.42".
-/// `col`: the column of O (d_v), ignored otherwise. "" for a row outside the tile.
-std::string flash_rescale_sentence(const FlashRun& run, std::size_t tile, Eigen::Index row, Eigen::Index col,
-                                   FlashQuantity what, int decimals);
 
 /// "tiled: 56 elements read, 16 written; standard: 248 read, 144 written".
 std::string flash_memory_line(const FlashMemory& m);
