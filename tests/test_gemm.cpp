@@ -1,11 +1,13 @@
 // core/src/gemm.h: the core's product (OpenBLAS, in strips where it has small-matrix kernels, or
 // Eigen) against Eigen's own product, on shapes that take the strip path with a remainder (there),
 // the strips themselves on any machine, and on blocks of larger matrices (a head's columns of the
-// concatenation) as attention.cpp passes them.
+// concatenation) as attention.cpp passes them; and the scores' own kernel (gemm::scores) against
+// Eigen, on every remainder of its tiles, block by block.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <ostream>
+#include <vector>
 
 #include "attnlab/random.h"
 #include "gemm.h"  // core/src
@@ -84,6 +86,55 @@ TEST(Products, EmptyInnerDimensionGivesZeros) {
   Matrix C = Matrix::Constant(40, 9, 3.0);
   attnlab::gemm::multiply(A, B, C);
   EXPECT_TRUE((C.array() == 0.0).all());
+}
+
+/// S = Q K^T through gemm::scores(), K packed in row blocks of `pack_rows` (as the projections do).
+Matrix scores_of(const Matrix& Q, const Matrix& K, Eigen::Index pack_rows) {
+  attnlab::gemm::PackedKeys packed;
+  packed.resize(K.rows(), K.cols());
+  for (Eigen::Index r = 0; r < K.rows(); r += pack_rows)
+    attnlab::gemm::pack_keys(K, r, std::min(pack_rows, K.rows() - r), packed);
+  Matrix S = Matrix::Constant(Q.rows(), K.rows(), 99.0);  // every entry must be overwritten
+  attnlab::gemm::scores(Q, packed, S);
+  return S;
+}
+
+TEST(Scores, MatchEigenOnEveryRemainder) {
+  // Rows in tiles of 6 and a remainder of 0 to 5; keys in panels of 8 and a remainder of 0 to 7;
+  // depths from 1 (a head of one number) to 65.
+  for (const auto& [m, n, d] : std::vector<std::array<Eigen::Index, 3>>{
+           {1, 1, 1}, {6, 8, 4}, {7, 9, 3}, {11, 13, 64}, {128, 1024, 64}, {5, 31, 65}, {64, 64, 16}, {3, 4, 0}}) {
+    const Matrix Q = random(m, d, 1), K = random(n, d, 2);
+    EXPECT_LT(relative_error(scores_of(Q, K, 16), Q * K.transpose()), 1e-13) << m << " queries, " << n << " keys, depth " << d;
+  }
+}
+
+TEST(Scores, ABlockOfRowsHasTheBitsOfTheWhole) {
+  // The window recomputes only the query blocks an edit touched; each must equal the whole product
+  // bit for bit, however K was packed and wherever the block starts.
+  const Matrix Q = random(100, 24, 3), K = random(45, 24, 4);
+  const Matrix whole = scores_of(Q, K, 45);
+  for (const auto& [r, len] : std::vector<std::array<Eigen::Index, 2>>{{0, 1}, {3, 7}, {50, 50}, {99, 1}}) {
+    attnlab::gemm::PackedKeys packed;
+    packed.resize(K.rows(), K.cols());
+    for (Eigen::Index k = 0; k < K.rows(); k += 7) attnlab::gemm::pack_keys(K, k, std::min<Eigen::Index>(7, K.rows() - k), packed);
+    Matrix block(len, K.rows());
+    attnlab::gemm::scores(Q.middleRows(r, len), packed, block);
+    EXPECT_TRUE((block.array() == whole.middleRows(r, len).array()).all()) << "rows " << r << " to " << r + len;
+  }
+}
+
+TEST(Scores, WriteOnlyTheirBlockOfALargerMatrix) {
+  // A block of query rows of a head's scores, read from a block of Q's rows, as attention.cpp does.
+  const Matrix Q = random(40, 16, 5), K = random(21, 16, 6);
+  Matrix S = Matrix::Constant(40, 21, 5.0);
+  attnlab::gemm::PackedKeys packed;
+  packed.resize(K.rows(), K.cols());
+  attnlab::gemm::pack_keys(K, 0, K.rows(), packed);
+  attnlab::gemm::scores(Q.middleRows(10, 13), packed, S.middleRows(10, 13));
+  EXPECT_LT(relative_error(S.middleRows(10, 13), Q.middleRows(10, 13) * K.transpose()), 1e-13);
+  EXPECT_TRUE((S.topRows(10).array() == 5.0).all());
+  EXPECT_TRUE((S.bottomRows(17).array() == 5.0).all());
 }
 
 }  // namespace

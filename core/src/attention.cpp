@@ -28,13 +28,21 @@ constexpr double kExpUnderflow = -708.0;  // below this Eigen's exp returns ~1e-
 Eigen::Index row_block(Eigen::Index n_z) {
   return std::clamp<Eigen::Index>(131072 / std::max<Eigen::Index>(n_z, 1), 32, 256);
 }
-/// Rows of X (or Z) one projection task multiplies by one head's W (d_in by d_out): an eighth of the
-/// tokens, or more when that product would be under ~64k multiply-adds (smaller ones spent more in
-/// each call's overhead than in multiplying: 64 tokens, 4 heads took 21 us on two threads in 48
+/// Rows of X (or Z) one projection task multiplies by one head's W (d_in by d_out): an eighth of
+/// the tokens, or more when that product would be under ~64k multiply-adds (smaller ones spent more
+/// in each call's overhead than in multiplying: 64 tokens, 4 heads took 21 us on two threads in 48
 /// tasks of 16 rows, 17 us in 12 tasks of 64), at most 256.
 Eigen::Index projection_rows(Eigen::Index n, Eigen::Index d_in, Eigen::Index d_out) {
   const Eigen::Index enough = 65536 / std::max<Eigen::Index>(d_in * d_out, 1);
   return std::clamp<Eigen::Index>(std::max((n + 7) / 8, enough), 16, 256);
+}
+/// Heads one projection task multiplies together: all when a block of X is large enough that
+/// packing it for each head costs more than the head's columns gain from a product of their own
+/// (1024 x 512 x 8, blocks of 128 x 512: 30.8 -> 35 GFLOP/s together), else one (64 x 64 x 4:
+/// together, blocks of 16 rows, 12% slower).
+Eigen::Index projection_heads(Eigen::Index rows, Eigen::Index d_in, Eigen::Index H) {
+  constexpr Eigen::Index kLargeBlock = 32768;  // numbers of X in a block: 256 KiB
+  return rows * d_in >= kLargeBlock ? H : 1;
 }
 /// Rows of the output projection per task: at most 256, and small enough that each of the threads
 /// gets several tasks (a whole output projection is one product: as one task it left a core idle).
@@ -169,21 +177,21 @@ struct RowStages {
 
 /// Rows [r, r + b) of one head's N x N stages, computed while they are in cache:
 ///   S = Q K^T,  A = softmax_rows(scale S, -inf where masked),  Y = A V.
-/// Q, V, Y are in the rows layout, Kt is K^T (d_k by n_z). S and A are written to `out` (rows
+/// Q, V, Y are in the rows layout, K is packed for gemm::scores(). S and A are written to `out` (rows
 /// layout) or to `scratch` and then transposed into `out` (columns). Marks `nonfinite[i]` for a
 /// query whose scores overflowed.
-void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const Matrix& Kt, const Matrix& V,
+void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const gemm::PackedKeys& K, const Matrix& V,
                   Eigen::Index r, Eigen::Index b, Layout layout, RowStages stages, HeadTrace& out, gemm::Ref Y,
                   Scratch& scratch, char* nonfinite) {
   const bool rows = layout == Layout::rows;
-  const Eigen::Index n_z = Kt.cols();
+  const Eigen::Index n_z = K.keys;
   scratch.masked.resize(n_z);
   if (!rows)
     for (Matrix* m : {&scratch.scores, &scratch.weights})
       if (m->rows() < b || m->cols() != n_z) m->resize(b, n_z);
   auto S = rows ? out.scores.middleRows(r, b) : scratch.scores.topRows(b);
   auto A = rows ? out.weights.middleRows(r, b) : scratch.weights.topRows(b);
-  if (stages.scores) gemm::multiply(Q.middleRows(r, b), Kt, S);  // S = Q K^T: b by n_z
+  if (stages.scores) gemm::scores(Q.middleRows(r, b), K, S);  // S = Q K^T: b by n_z
   if (stages.weights)
     for (Eigen::Index i = 0; i < b; ++i) {
       AlibiRow alibi;
@@ -335,13 +343,13 @@ struct Plan {
   bool rows;  ///< the trace's layout is rows: its matrices are written in place
   Eigen::Index H, n_x, n_z, d_k, d_v;
   Eigen::Index proj_rows, proj_blocks;  ///< projection tasks: row blocks of X (or Z)
+  Eigen::Index proj_heads, proj_groups;  ///< ... and groups of heads multiplied together
   Eigen::Index block, blocks;           ///< N x N tasks: blocks of query rows
   Eigen::Index out_rows, out_blocks;    ///< output projection tasks: row blocks of concat
   // Rows-layout matrices for the columns layout, transposed into the trace at the end.
   std::vector<Matrix> Q_rows, K_rows, V_rows, Qr_rows, Kr_rows;
-  /// K^T of each head, d_k by n_z: S = Q K^T as a plain product, which OpenBLAS runs unpacked
-  /// for small heads (measured 4.2 -> 2 us for a head of 64 tokens, d_k = 16; 96 -> 80 us at 256, 32).
-  std::vector<Matrix> Kt;
+  /// Each head's keys (rotated with RoPE) packed for gemm::scores(), as they are projected.
+  std::vector<gemm::PackedKeys> K_packed;
   Matrix concat_rows, output_rows;
   Unchanged kept;  ///< stages the trace already holds
 
@@ -361,11 +369,13 @@ struct Plan {
 
 Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   const Eigen::Index H = model.num_heads, n_x = model.X->rows(), n_z = model.keys().rows();
-  Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0,
+  Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0, 0, 0,
          {}, {}, {}, {}, {}, {}, {}, {}, kept};
   const Eigen::Index d_in = std::max(model.X->cols(), model.keys().cols());
   p.proj_rows = projection_rows(std::max(n_x, n_z), d_in, std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
+  p.proj_heads = projection_heads(p.proj_rows, d_in, H);
+  p.proj_groups = (H + p.proj_heads - 1) / p.proj_heads;
   p.block = row_block(n_z);
   p.blocks = (n_x + p.block - 1) / p.block;
   p.out_rows = output_rows(n_x);
@@ -377,7 +387,7 @@ Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
 /// Sizes every matrix first (untouched memory is cheap), so the parallel tasks only fill.
 void allocate(Plan& p) {
   p.t.heads.resize(std::size_t(p.H));
-  p.Kt.resize(std::size_t(p.H));
+  p.K_packed.resize(std::size_t(p.H));
   if (!p.rows)
     for (auto* v : {&p.Q_rows, &p.K_rows, &p.V_rows, &p.Qr_rows, &p.Kr_rows}) v->resize(std::size_t(p.H));
   const Eigen::Index rotated = p.model.rope ? 1 : 0;  // Q_rot and K_rot only with RoPE
@@ -390,41 +400,90 @@ void allocate(Plan& p) {
     for (Matrix* m : {&ht.scores, &ht.weights}) resize_stage(*m, p.rows ? p.n_x : p.n_z, p.rows ? p.n_z : p.n_x);
     p.Q(h).resize(p.n_x, p.d_k);
     p.K(h).resize(p.n_z, p.d_k);
-    p.Kt[std::size_t(h)].resize(p.d_k, p.n_z);
+    p.K_packed[std::size_t(h)].resize(p.n_z, p.d_k);
     p.V(h).resize(p.n_z, p.d_v);
   }
   p.concat().resize(p.n_x, p.d_v * p.H);  // [Y_1 ... Y_H]
   if (p.model.has_W_o()) p.output().resize(p.n_x, p.model.W_o->cols());
 }
 
-/// Projection task: one (head, Q|K|V, block of rows): Q = X W_q + 1 b_q^T, K = Z W_k + ..., V = Z W_v + ...
-void project_task(Plan& p, Eigen::Index task) {
-  const Eigen::Index h = task / (3 * p.proj_blocks), which = task / p.proj_blocks % 3;
-  const Eigen::Index r = task % p.proj_blocks * p.proj_rows;
-  const Matrix& in = which == 0 ? *p.model.X : p.model.keys();
-  if (r >= in.rows()) return;
-  const HeadWeights w = p.model.head(std::size_t(h));
-  const Eigen::Index len = std::min(p.proj_rows, in.rows() - r);
+/// Which heads a loop of tasks computes: only one (the head shown first), or all but one.
+struct HeadSet {
+  Eigen::Index only = -1, skip = -1;
+  bool has(Eigen::Index h) const { return only >= 0 ? h == only : h != skip; }
+};
+
+enum Projection : int { kQ, kK, kV };
+
+Matrix& projected(Plan& p, Eigen::Index h, int which) {
+  return which == kQ ? p.Q(h) : which == kK ? p.K(h) : p.V(h);
+}
+
+/// True when head h's projection `which` must be computed for rows [r, r + len): a block is kept
+/// whole, or kept but for its rows' changes (then recomputed whole: the same products as a full
+/// computation, so the same bits).
+bool needs_projection(const Plan& p, Eigen::Index h, int which, Eigen::Index r, Eigen::Index len) {
   const HeadKept kept = p.kept.head(h);
-  // A block is kept whole, or kept but for its rows' changes (then recomputed whole: the same
-  // products as a full computation, so the same bits).
   const auto keeps = [&](bool whole, bool but_rows, const std::vector<char>& changed) {
     return whole || (but_rows && !touched(changed, r, len));
   };
+  if (which == kQ) return !keeps(kept.Q, kept.Q_rows, p.kept.x_rows);
+  if (which == kK) return !keeps(kept.K, kept.K_rows, p.kept.z_rows);
+  return !keeps(kept.V, kept.V_rows, p.kept.z_rows);
+}
+
+/// The first of the columns of W_q, W_k or W_v that head h reads (its key/value head's for K, V).
+Eigen::Index first_column(const Plan& p, Eigen::Index h, int which) {
+  const Eigen::Index g = p.model.kv_head(std::size_t(h));
+  return which == kQ ? h * p.d_k : which == kK ? g * p.d_k : g * p.d_v;
+}
+
+/// Head h's rows [r, r + len) after their product: the bias added, RoPE's turn; the keys packed.
+void finish_projection(Plan& p, Eigen::Index h, int which, Eigen::Index r, Eigen::Index len, bool computed) {
+  const HeadWeights w = p.model.head(std::size_t(h));
   const std::optional<Rope>& rope = p.model.rope;
-  if (which == 0) {
-    if (keeps(kept.Q, kept.Q_rows, p.kept.x_rows)) return;
-    project_rows(in, w.W_q, w.b_q, r, len, p.Q(h));
-    if (rope) positional::rotate_rows(*rope, p.Q(h), p.model.query_positions, r, len, p.Q_rot(h));
-  } else if (which == 1) {
-    if (!keeps(kept.K, kept.K_rows, p.kept.z_rows)) {
-      project_rows(in, w.W_k, w.b_k, r, len, p.K(h));
-      if (rope) positional::rotate_rows(*rope, p.K(h), p.model.key_positions, r, len, p.K_rot(h));
-    }
-    if (!kept.scores) p.Kt[std::size_t(h)].middleCols(r, len) = p.K_scores(h).middleRows(r, len).transpose();
-  } else if (!keeps(kept.V, kept.V_rows, p.kept.z_rows)) {
-    project_rows(in, w.W_v, w.b_v, r, len, p.V(h));
+  if (computed) {
+    projected(p, h, which).middleRows(r, len).rowwise() += (which == kQ ? w.b_q : which == kK ? w.b_k : w.b_v).transpose();
+    if (rope && which == kQ) positional::rotate_rows(*rope, p.Q(h), p.model.query_positions, r, len, p.Q_rot(h));
+    if (rope && which == kK) positional::rotate_rows(*rope, p.K(h), p.model.key_positions, r, len, p.K_rot(h));
   }
+  if (which == kK && !p.kept.head(h).scores) gemm::pack_keys(p.K_scores(h), r, len, p.K_packed[std::size_t(h)]);
+}
+
+/// Projection task: one (Q|K|V, block of rows, group of heads), for those of `heads`:
+/// Q = X W_q + 1 b_q^T, K = Z W_k + ..., V = Z W_v + ... Where several heads of the group need it,
+/// one product over their columns of W into scratch: the block of X is packed once, not once per
+/// head (projection_heads()); each entry is the same chain over d_x as in a head's own product,
+/// so the same bits.
+void project_task(Plan& p, Eigen::Index task, HeadSet heads) {
+  thread_local Matrix scratch;
+  thread_local std::vector<char> computes;  // by head: its product is made here
+  const int which = int(task / (p.proj_blocks * p.proj_groups));
+  const Eigen::Index r = task / p.proj_groups % p.proj_blocks * p.proj_rows;
+  const Eigen::Index group = task % p.proj_groups * p.proj_heads, group_end = std::min(p.H, group + p.proj_heads);
+  const Matrix& in = which == kQ ? *p.model.X : p.model.keys();
+  if (r >= in.rows()) return;
+  const Eigen::Index len = std::min(p.proj_rows, in.rows() - r), width = which == kV ? p.d_v : p.d_k;
+  computes.assign(std::size_t(p.H), 0);
+  Eigen::Index count = 0, lo = std::numeric_limits<Eigen::Index>::max(), hi = 0;  // W's columns [lo, hi)
+  for (Eigen::Index h = group; h < group_end; ++h)
+    if (heads.has(h) && needs_projection(p, h, which, r, len)) {
+      computes[std::size_t(h)] = 1, ++count;
+      lo = std::min(lo, first_column(p, h, which)), hi = std::max(hi, first_column(p, h, which) + width);
+    }
+  const Matrix& W = which == kQ ? *p.model.W_q : which == kK ? *p.model.W_k : *p.model.W_v;
+  if (count == 1) {
+    const Eigen::Index h = std::find(computes.begin(), computes.end(), 1) - computes.begin();
+    gemm::multiply(in.middleRows(r, len), W.middleCols(lo, width), projected(p, h, which).middleRows(r, len));
+  } else if (count > 1) {
+    scratch.resize(len, hi - lo);
+    gemm::multiply(in.middleRows(r, len), W.middleCols(lo, hi - lo), scratch);
+    for (Eigen::Index h = group; h < group_end; ++h)
+      if (computes[std::size_t(h)])
+        projected(p, h, which).middleRows(r, len) = scratch.middleCols(first_column(p, h, which) - lo, width);
+  }
+  for (Eigen::Index h = group; h < group_end; ++h)
+    if (heads.has(h)) finish_projection(p, h, which, r, len, computes[std::size_t(h)]);
 }
 
 /// N x N task: one (head, block of query rows).
@@ -436,7 +495,7 @@ void attend_task(Plan& p, Eigen::Index task) {
   const Layout layout = p.rows ? Layout::rows : Layout::columns;
   const bool weights_kept = kept.weights || (kept.weight_rows && !touched(p.kept.mask_rows, r, b));
   const RowStages stages{!kept.scores, !weights_kept};
-  compute_rows(p.model, std::size_t(h), p.Q_scores(h), p.Kt[std::size_t(h)], p.V(h), r, b, layout, stages,
+  compute_rows(p.model, std::size_t(h), p.Q_scores(h), p.K_packed[std::size_t(h)], p.V(h), r, b, layout, stages,
                p.t.heads[std::size_t(h)], p.Y(h), scratch, p.t.nonfinite.data() + h * p.n_x);
   if (p.model.is_off(std::size_t(h))) p.Y(h).middleRows(r, b).setZero();  // switched off: adds nothing
 }
@@ -535,12 +594,12 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   // The first head's tasks, then everyone else's (f: that head, or -1).
   const Eigen::Index f = first && first->head >= 0 && first->head < p.H && p.H > 1 ? first->head : -1;
   if (f >= 0) {
-    loop(3 * p.proj_blocks, [&](Eigen::Index task) { project_task(p, f * 3 * p.proj_blocks + task); });
+    loop(3 * p.proj_blocks * p.proj_groups, [&](Eigen::Index task) { project_task(p, task, HeadSet{f, -1}); });
     loop(p.blocks, [&](Eigen::Index task) { attend_task(p, f * p.blocks + task); });
     loop(p.rows ? 1 : 2, [&](Eigen::Index task) { task == 0 ? output_task(p, f) : transpose_task(p, f); });
     if (!cancelled() && first->ready) first->ready(t);
   }
-  loop(3 * p.H * p.proj_blocks, [&](Eigen::Index task) { if (task / (3 * p.proj_blocks) != f) project_task(p, task); });
+  loop(3 * p.proj_blocks * p.proj_groups, [&](Eigen::Index task) { project_task(p, task, HeadSet{-1, f}); });
   loop(p.H * p.blocks, [&](Eigen::Index task) { if (task / p.blocks != f) attend_task(p, task); });
   loop(out_tasks, [&](Eigen::Index task) { if (task != f) output_task(p, task); });
   if (!model.has_W_o() && !kept.output) p.output() = p.concat();

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstring>
+
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
 
 #if defined(ATTNLAB_HAVE_OPENBLAS)
 #include <cblas.h>
@@ -75,6 +80,82 @@ void multiply(ConstRef A, ConstRef B, Ref C) {
 #else
   C.noalias() = A * B;
 #endif
+}
+
+namespace {
+
+constexpr Eigen::Index kPanel = 8;  ///< keys per panel: two AVX2 registers of doubles
+
+/// Rows [i, i + MR) of S against one panel: S[i + r][j0 + c] for c < cols (at most 8).
+template <int MR>
+void score_tile(const double* q, Eigen::Index q_stride, const double* panel, Eigen::Index depth, double* s,
+                Eigen::Index s_stride, Eigen::Index cols) {
+#if defined(__AVX2__) && defined(__FMA__)
+  __m256d lo[MR], hi[MR];
+  // Unrolled over the rows so that the accumulators stay in registers (at -O1 and -O2 too).
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r) lo[r] = hi[r] = _mm256_setzero_pd();
+  for (Eigen::Index k = 0; k < depth; ++k) {
+    const __m256d b_lo = _mm256_loadu_pd(panel + kPanel * k), b_hi = _mm256_loadu_pd(panel + kPanel * k + 4);
+#pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) {
+      const __m256d a = _mm256_broadcast_sd(q + r * q_stride + k);
+      lo[r] = _mm256_fmadd_pd(a, b_lo, lo[r]);
+      hi[r] = _mm256_fmadd_pd(a, b_hi, hi[r]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r) {
+    double* row = s + r * s_stride;
+    if (cols == kPanel) {
+      _mm256_storeu_pd(row, lo[r]);
+      _mm256_storeu_pd(row + 4, hi[r]);
+    } else {
+      alignas(32) double out[kPanel];
+      _mm256_store_pd(out, lo[r]);
+      _mm256_store_pd(out + 4, hi[r]);
+      std::memcpy(row, out, std::size_t(cols) * sizeof(double));
+    }
+  }
+#else  // the same chain of fused multiply-adds, one entry at a time: the same bits
+  for (int r = 0; r < MR; ++r)
+    for (Eigen::Index c = 0; c < cols; ++c) {
+      double sum = 0.0;
+      for (Eigen::Index k = 0; k < depth; ++k) sum = std::fma(q[r * q_stride + k], panel[kPanel * k + c], sum);
+      s[r * s_stride + c] = sum;
+    }
+#endif
+}
+
+}  // namespace
+
+void PackedKeys::resize(Eigen::Index key_count, Eigen::Index key_depth) {
+  keys = key_count;
+  depth = key_depth;
+  panels.setZero((keys + kPanel - 1) / kPanel * kPanel * depth);
+}
+
+void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out) {
+  assert(K.cols() == out.depth && r + len <= out.keys);
+  for (Eigen::Index j = r; j < r + len; ++j) {
+    double* panel = out.panels.data() + j / kPanel * kPanel * out.depth + j % kPanel;
+    for (Eigen::Index k = 0; k < out.depth; ++k) panel[kPanel * k] = K(j, k);
+  }
+}
+
+void scores(ConstRef Q, const PackedKeys& K, Ref S) {
+  assert(Q.cols() == K.depth && S.rows() == Q.rows() && S.cols() == K.keys);
+  constexpr int kRows = 6;  // 6 rows x 8 keys: 12 accumulators
+  const Eigen::Index m = Q.rows(), depth = K.depth;
+  const auto row_of = [](auto& M, Eigen::Index i) { return M.data() + i * M.outerStride(); };
+  const auto across = [&](auto tile, Eigen::Index i) {  // rows [i, i + MR) of S, a panel at a time
+    for (Eigen::Index j = 0; j < K.keys; j += kPanel)
+      tile(row_of(Q, i), Q.outerStride(), K.panels.data() + j / kPanel * kPanel * depth, depth, row_of(S, i) + j,
+           S.outerStride(), std::min(kPanel, K.keys - j));
+  };
+  Eigen::Index i = 0;
+  for (; i + kRows <= m; i += kRows) across(score_tile<kRows>, i);
+  for (; i < m; ++i) across(score_tile<1>, i);
 }
 
 const char* backend() {

@@ -21,6 +21,25 @@ void multiply_in_strips(ConstRef A, ConstRef B, Ref C, Eigen::Index rows);
 /// small-matrix ones the strips are for: 0.3.21 has them for its AVX-512 cores only.
 bool has_small_kernels(const char* core);
 
+/// The keys of one head laid out for scores(): panels of 8 keys, each panel's d_k rows of 8 numbers
+/// contiguous (the last panel padded with zeros). Packed once per head, as the keys are projected,
+/// where a general product packs K^T again for every block of queries.
+struct PackedKeys {
+  Eigen::Index keys = 0, depth = 0;
+  Vector panels;
+  /// Room for `keys` keys of `depth` numbers, all zero.
+  void resize(Eigen::Index keys, Eigen::Index depth);
+};
+
+/// Packs rows [r, r + len) of K (keys by depth) into `out` (already sized for all of K's rows).
+void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out);
+
+/// S = Q K^T (Q: m by depth, S: m by keys), each entry a chain of fused multiply-adds over the
+/// depth in order, so a block of rows gets the same bits as the whole. Attention's scores are
+/// short products (depth = d_k) into a wide S: written once here, where OpenBLAS zeroes S first
+/// and packs K^T for each call (docs/PERFORMANCE.md, "The scores' own kernel").
+void scores(ConstRef Q, const PackedKeys& K, Ref S);
+
 /// "OpenBLAS" or "Eigen": what multiply() runs on.
 const char* backend();
 
