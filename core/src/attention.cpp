@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "attnlab/positions.h"
+#include "exp_kernel.h"
 #include "gemm.h"
 #include "task_pool.h"
 
@@ -20,7 +21,7 @@ namespace attnlab {
 namespace {
 
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
-constexpr double kExpUnderflow = -708.0;  // below this Eigen's exp returns ~1e-308, not 0
+constexpr double kExpUnderflow = -708.0;  // below this kernels::exp_sum returns ~1e-308 or NaN, not 0
 
 /// Rows of one head's N x N stages handled together: about 1 MB per stage (128 rows of 1024 keys),
 /// few enough blocks that packing K and V for each block's products stays cheap (measured: 32 rows
@@ -64,10 +65,10 @@ bool softmax_row(const In& in, Out&& out) {
     out.setZero();
     return false;
   }
-  // exp(in - max), vectorised. Eigen's vectorised exp clamps inputs below about -709 to ~1e-308
-  // rather than 0, so masked keys and keys that far below the maximum are then set to exactly 0
-  // (a branch-free pass over a row in cache).
-  out = (in.array() - max).exp();
+  // exp(in - max), vectorised. Below -708 (masked keys: -inf) the kernel's values are tiny or NaN,
+  // so masked keys and keys that far below the maximum are then set to exactly 0 (a branch-free
+  // pass over a row in cache), and only then summed.
+  kernels::exp_sum(in.data(), 1.0, max, out.data(), in.size());
   const Eigen::Index n = in.size();
   for (Eigen::Index j = 0; j < n; ++j) out(j) = in(j) - max < kExpUnderflow ? 0.0 : out(j);
   out *= 1.0 / out.sum();  // one division a row, not one a cell
@@ -142,12 +143,11 @@ bool weights_row(const double* __restrict S, const bool* __restrict allowed, dou
   if (!std::memchr(allowed, false, static_cast<std::size_t>(n))) {  // nothing masked: vectorised
     const auto s = Eigen::Map<const Eigen::RowVectorXd>(S, n);
     // scale > 0 (resolve()), so the largest of scale S is scale max(S), exactly. When no key lies
-    // so far below it that exp underflows, one pass gives the weights (same values as softmax_row,
-    // without its copy and clean-up passes: 1.9 -> 1.45 ns a cell at 1024 keys).
+    // so far below it that exp underflows, one pass gives the exponentials and their sum, and one
+    // more the weights (the same values as softmax_row, without its copy and clean-up passes).
     const double hi = s.maxCoeff() * scale, lo = s.minCoeff() * scale;
     if (std::isfinite(hi) && lo - hi >= kExpUnderflow) {
-      A = (s.array() * scale - hi).exp().matrix();
-      A *= 1.0 / A.sum();
+      A *= 1.0 / kernels::exp_sum(S, scale, hi, A.data(), n);
       return true;
     }
     masked = s * scale;

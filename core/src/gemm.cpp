@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 #include <cstring>
 
-#if defined(__AVX2__) && defined(__FMA__)
+#include "cpu_features.h"
+#if defined(ATTNLAB_X86_KERNELS)
 #include <immintrin.h>
 #endif
 
@@ -86,11 +86,21 @@ namespace {
 
 constexpr Eigen::Index kPanel = 8;  ///< keys per panel: two AVX2 registers of doubles
 
-/// Rows [i, i + MR) of S against one panel: S[i + r][j0 + c] for c < cols (at most 8).
+/// A row of S against one panel, in a plain loop: for processors without AVX2.
+void score_row_portable(const double* q, const double* panel, Eigen::Index depth, double* s, Eigen::Index cols) {
+  for (Eigen::Index c = 0; c < cols; ++c) {
+    double sum = 0.0;
+    for (Eigen::Index k = 0; k < depth; ++k) sum += q[k] * panel[kPanel * k + c];
+    s[c] = sum;
+  }
+}
+
+#if defined(ATTNLAB_X86_KERNELS)
+/// Rows [i, i + MR) of S against one panel: S[i + r][j0 + c] for c < cols (at most 8), each entry
+/// a chain of fused multiply-adds over the depth, kept in two registers a row.
 template <int MR>
-void score_tile(const double* q, Eigen::Index q_stride, const double* panel, Eigen::Index depth, double* s,
-                Eigen::Index s_stride, Eigen::Index cols) {
-#if defined(__AVX2__) && defined(__FMA__)
+ATTNLAB_AVX2_FMA void score_tile(const double* q, Eigen::Index q_stride, const double* panel, Eigen::Index depth,
+                                 double* s, Eigen::Index s_stride, Eigen::Index cols) {
   __m256d lo[MR], hi[MR];
   // Unrolled over the rows so that the accumulators stay in registers (at -O1 and -O2 too).
 #pragma GCC unroll 8
@@ -117,15 +127,27 @@ void score_tile(const double* q, Eigen::Index q_stride, const double* panel, Eig
       std::memcpy(row, out, std::size_t(cols) * sizeof(double));
     }
   }
-#else  // the same chain of fused multiply-adds, one entry at a time: the same bits
-  for (int r = 0; r < MR; ++r)
-    for (Eigen::Index c = 0; c < cols; ++c) {
-      double sum = 0.0;
-      for (Eigen::Index k = 0; k < depth; ++k) sum = std::fma(q[r * q_stride + k], panel[kPanel * k + c], sum);
-      s[r * s_stride + c] = sum;
-    }
-#endif
 }
+
+/// scores() with AVX2: tiles of 6 rows x 8 keys (12 accumulators: enough independent chains to keep
+/// both FMA units busy; 4 x 8 ran at 24 GFLOP/s, 6 x 8 at 32.6), then single rows.
+ATTNLAB_AVX2_FMA void scores_avx2(ConstRef Q, const PackedKeys& K, Ref S) {
+  constexpr int kRows = 6;
+  const Eigen::Index m = Q.rows(), depth = K.depth;
+  for (Eigen::Index i = 0; i < m;) {
+    const bool tile = i + kRows <= m;
+    const double* q = Q.data() + i * Q.outerStride();
+    double* s = S.data() + i * S.outerStride();
+    for (Eigen::Index j = 0; j < K.keys; j += kPanel) {  // along the row, a panel at a time
+      const double* panel = K.panels.data() + j / kPanel * kPanel * depth;
+      const Eigen::Index cols = std::min(kPanel, K.keys - j);
+      if (tile) score_tile<kRows>(q, Q.outerStride(), panel, depth, s + j, S.outerStride(), cols);
+      else score_tile<1>(q, Q.outerStride(), panel, depth, s + j, S.outerStride(), cols);
+    }
+    i += tile ? kRows : 1;
+  }
+}
+#endif
 
 }  // namespace
 
@@ -145,17 +167,13 @@ void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out) {
 
 void scores(ConstRef Q, const PackedKeys& K, Ref S) {
   assert(Q.cols() == K.depth && S.rows() == Q.rows() && S.cols() == K.keys);
-  constexpr int kRows = 6;  // 6 rows x 8 keys: 12 accumulators
-  const Eigen::Index m = Q.rows(), depth = K.depth;
-  const auto row_of = [](auto& M, Eigen::Index i) { return M.data() + i * M.outerStride(); };
-  const auto across = [&](auto tile, Eigen::Index i) {  // rows [i, i + MR) of S, a panel at a time
+#if defined(ATTNLAB_X86_KERNELS)
+  if (cpu::has_avx2_fma()) return scores_avx2(Q, K, S);
+#endif
+  for (Eigen::Index i = 0; i < Q.rows(); ++i)
     for (Eigen::Index j = 0; j < K.keys; j += kPanel)
-      tile(row_of(Q, i), Q.outerStride(), K.panels.data() + j / kPanel * kPanel * depth, depth, row_of(S, i) + j,
-           S.outerStride(), std::min(kPanel, K.keys - j));
-  };
-  Eigen::Index i = 0;
-  for (; i + kRows <= m; i += kRows) across(score_tile<kRows>, i);
-  for (; i < m; ++i) across(score_tile<1>, i);
+      score_row_portable(Q.data() + i * Q.outerStride(), K.panels.data() + j / kPanel * kPanel * K.depth, K.depth,
+                         S.data() + i * S.outerStride() + j, std::min(kPanel, K.keys - j));
 }
 
 const char* backend() {

@@ -34,8 +34,8 @@ struct PackedKeys {
 /// Packs rows [r, r + len) of K (keys by depth) into `out` (already sized for all of K's rows).
 void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out);
 
-/// S = Q K^T (Q: m by depth, S: m by keys), each entry a chain of fused multiply-adds over the
-/// depth in order, so a block of rows gets the same bits as the whole. Attention's scores are
+/// S = Q K^T (Q: m by depth, S: m by keys), each entry a chain of multiply-adds (fused, with AVX2)
+/// over the depth in order, so a block of rows gets the same bits as the whole. Attention's scores are
 /// short products (depth = d_k) into a wide S: written once here, where OpenBLAS zeroes S first
 /// and packs K^T for each call (docs/PERFORMANCE.md, "The scores' own kernel").
 void scores(ConstRef Q, const PackedKeys& K, Ref S);
