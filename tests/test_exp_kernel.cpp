@@ -57,6 +57,18 @@ TEST(ExpKernel, ScalesShiftsAndSumsEveryLengthsLastLanes) {
   }
 }
 
+TEST(ExpKernel, TheProductIsRoundedBeforeTheShift) {
+  // softmax's largest scaled score is its shift: exp(0) = 1 exactly. Fused into one multiply-add,
+  // scale x - shift would keep the product's rounding error (~1e15 at scores of 1e31) and give inf
+  // or garbage (docs/PERFORMANCE.md: an earlier exp of our own, compiled with -ffp-contract=fast).
+  const double scale = 1.0 / std::sqrt(3.0);
+  const std::vector<double> in(6, 8.1000001e31);
+  std::vector<double> out(in.size());
+  const double shift = in[0] * scale;
+  EXPECT_EQ(exp_sum(in.data(), scale, shift, out.data(), Eigen::Index(in.size())), 6.0);
+  for (double e : out) EXPECT_EQ(e, 1.0);
+}
+
 TEST(ExpKernel, NaNStaysNaNAndBelowTheRangeIsExpOfMinus708) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   const std::vector<double> in{nan, -inf, -709.5, -1e300, -5.0};
