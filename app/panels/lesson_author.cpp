@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "widgets/control_marks.h"
+
 namespace attnlab::app {
 namespace {
 
@@ -111,7 +113,9 @@ void LessonAuthor::DrawStepList(AppState& state, const lesson::Lesson& current, 
 }
 
 void LessonAuthor::Draw(AppState& state, const lesson::Lesson& lesson, int index) {
-  if (!ImGui::CollapsingHeader("Author this lesson (saved with the file)")) {
+  const bool open = ImGui::CollapsingHeader("Author this lesson (saved with the file)");
+  MarkLastItem(state.on_control, "lesson author");
+  if (!open) {
     highlighting_ = false;
     return;
   }

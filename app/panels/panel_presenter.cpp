@@ -15,6 +15,7 @@
 #include "panels/stage_heatmap.h"
 #include "view/derived_stages.h"
 #include "widgets/computing_badge.h"
+#include "widgets/control_marks.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::panel_presenter {
@@ -185,7 +186,10 @@ void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int h
                                                 i == index ? AccentColor() : ImGui::GetColorU32(ImGuiCol_TextDisabled));
   // The keys at the right of the same line, where they take no room from the matrices; on a line
   // of their own when the panel is too narrow.
-  static const char* const kKeys = "Right / Space: next   Left: back   R: reveal   Esc: leave";
+  // "R: reveal" only where there is something to reveal: elsewhere R does nothing.
+  const char* const kKeys = step.predict && !state.ui.presenter_revealed
+                                ? "Right / Space: next   Left: back   R: reveal   Esc: leave"
+                                : "Right / Space: next   Left: back   Esc: leave";
   const float keys_w = ImGui::CalcTextSize(kKeys).x;
   const float dots_end = p.x + count * r * 3.0f + ImGui::GetFontSize();
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -195,6 +199,7 @@ void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int h
     ImGui::NewLine();
   }
   ImGui::TextColored(DimTextColor(), "%s", kKeys);
+  MarkLastItem(state.on_control, std::string(kKeys).find("R: reveal") != std::string::npos ? "presenter keys, R" : "presenter keys");
   ImGui::PushFont(GetFonts().bold);
   ImGui::TextWrapped("%s", lesson::step_title(step, s, head).c_str());
   ImGui::PopFont();
@@ -274,6 +279,8 @@ void PresenterPanel::Draw(AppState& state) {
     engines_.Draw(state, step, state.ui.presenter_step, head, hidden);
   else
     DrawMatrices(state, step, head, hidden);
+  // Authoring is for preparing the lesson, out of lecture mode: the class sees a clean stage.
+  if (state.ui.lecture_mode) return;
   ImGui::Spacing();
   author_.Draw(state, lesson, state.ui.presenter_step);
 }

@@ -120,7 +120,9 @@ HeatmapFigure stage_figure(const Scenario& s, const Trace& trace, StageId stage,
   const std::string who = per_head(stage) ? "Head " + std::to_string(head + 1) + kDash : "";
   f.title = who + i.caption + layout_note(s, i);
   if (who.empty()) f.title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(f.title[0])));
-  f.subtitle = formula(stage, s, trace) + kDash + std::to_string(f.values.rows()) + kTimes + std::to_string(f.values.cols());
+  // The shape in parentheses: after a dash, "Y = A V – 3 × 4" read as a subtraction.
+  f.subtitle = formula(stage, s, trace) + "  (" + std::to_string(f.values.rows()) + kTimes +
+               std::to_string(f.values.cols()) + ")";
   f.scale = scale_for(stage, f.values, maps);
   if (stage == StageId::weights) {
     f.allowed = trace.allowed;  // masked keys weigh exactly 0
