@@ -117,6 +117,65 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, FlashFixture, ::testing::ValuesIn(flash_fixtu
 });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FlashFixture);
 
+/// A fixture number, null for -infinity.
+double number(const json& v) { return v.is_null() ? -std::numeric_limits<double>::infinity() : v.get<double>(); }
+
+/// |a - b| / max(1, |b|), 0 when both are the same infinity; the largest goes into `max_err`.
+void expect_close(const std::string& what, double a, double b, double& max_err) {
+  const double err = a == b ? 0.0 : std::abs(a - b) / std::max(1.0, std::abs(b));
+  max_err = std::max(max_err, err);
+  EXPECT_LE(err, kReferenceTolerance) << what << ": " << a << " vs " << b;
+}
+
+/// Row r of a fixture tile's O in the fixture's layout (a column in the columns layout).
+double o_of(const json& tile, std::size_t r, std::size_t c, bool rows) { return rows ? tile["O"][r][c] : tile["O"][c][r]; }
+
+/// flash_row_step() for every query of every tile of `expected` (a fixture run): the state before
+/// from the NumPy loop's previous tile, the tile's largest score from the source fixture's masked
+/// scores, m and alpha from the NumPy tile.
+void check_row_steps(const Trace& t, const json& masked, const json& expected, double& max_err) {
+  const int head = expected.at("head").get<int>() - 1;
+  const FlashRun run = flash_attention(t, head, expected["block"][0], expected["block"][1]);
+  const bool rows = t.layout == Layout::rows;
+  const json& tiles = expected.at("tiles");
+  ASSERT_EQ(run.tiles.size(), tiles.size());
+  for (std::size_t k = 0; k < tiles.size(); ++k) {
+    const FlashTile& tile = run.tiles[k];
+    for (Eigen::Index r = 0; r < tile.rows; ++r) {
+      const FlashRowStep x = flash_row_step(run, t, k, tile.row0 + r);
+      const std::string at =
+          "head " + std::to_string(head + 1) + " tile " + std::to_string(k) + " row " + std::to_string(r);
+      const json* before = tile.k_block > 0 ? &tiles[k - 1] : nullptr;
+      expect_close(at + " m before", x.m_before, before ? number((*before)["m"][r]) : number(nullptr), max_err);
+      EXPECT_EQ(x.nothing_seen(), !before || (*before)["m"][r].is_null()) << at;
+      expect_close(at + " l before", x.l_before, before ? number((*before)["l"][r]) : 0.0, max_err);
+      for (Eigen::Index c = 0; c < x.o_before.size(); ++c)
+        expect_close(at + " o before", x.o_before(c),
+                     before ? o_of(*before, std::size_t(r), std::size_t(c), rows) : 0.0, max_err);
+      double top = -std::numeric_limits<double>::infinity();
+      for (Eigen::Index j = tile.col0; j < tile.col0 + tile.cols; ++j) {
+        const std::size_t i = std::size_t(tile.row0 + r);
+        top = std::max(top, number(rows ? masked[i][std::size_t(j)] : masked[std::size_t(j)][i]));
+      }
+      expect_close(at + " tile max", x.tile_max, top, max_err);
+      expect_close(at + " m", x.m, number(tiles[k]["m"][r]), max_err);
+      expect_close(at + " alpha", x.alpha, number(tiles[k]["alpha"][r]), max_err);
+    }
+  }
+}
+
+TEST_P(FlashFixture, EveryRowStepHasTheNumPyStateBeforeTheTilesMaxAndTheRescale) {
+  const json doc = read_json(fixture_dir() / "flash" / GetParam());
+  const json source = read_json(fixture_dir() / doc.at("fixture").get<std::string>());
+  const Trace trace = compute(scenario_from_json(source.at("scenario")));
+  double max_err = 0;
+  for (const json& expected : doc.at("runs")) {
+    const std::size_t head = expected.at("head").get<std::size_t>() - 1;
+    check_row_steps(trace, source.at("expected").at("heads").at(head).at("masked"), expected, max_err);
+  }
+  std::cout << "[ flash_row_step ] " << GetParam() << ": max relative error vs NumPy " << max_err << "\n";
+}
+
 TEST(FlashFixtures, AreThere) {
   EXPECT_GE(flash_fixtures().size(), kMinFlashFixtures) << "run /usr/bin/python3 scripts/gen_fixtures_flash.py";
 }
@@ -169,6 +228,15 @@ TEST(Flash, RefusesBlocksBelowOneAndHeadsOutOfRange) {
   EXPECT_THROW(flash_attention(t, 0, 2, -1), std::invalid_argument);
   EXPECT_THROW(flash_attention(t, 1, 2, 2), std::invalid_argument);
   EXPECT_THROW(flash_attention(t, -1, 2, 2), std::invalid_argument);
+}
+
+TEST(Flash, ARowStepRefusesATileOrAQueryOutsideTheRun) {
+  const Trace t = causal_eight();
+  const FlashRun run = flash_attention(t, 0, 2, 2);
+  EXPECT_THROW(flash_row_step(run, t, 16, 0), std::out_of_range);
+  EXPECT_THROW(flash_row_step(run, t, 5, 0), std::out_of_range);  // tile 5 is (1, 1): queries 2-3
+  EXPECT_EQ(flash_row_step(run, t, 5, 3).m_before, run.tiles[4].m(1));
+  EXPECT_TRUE(flash_row_step(run, t, 4, 3).nothing_seen());  // (1, 0): the block's first tile
 }
 
 TEST(FlashCli, WritesTheRunAsJsonWithTheHeadOneBasedAndNullForMinusInfinity) {

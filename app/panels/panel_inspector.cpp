@@ -26,11 +26,14 @@ bool SameCell(const HoveredCell& a, const HoveredCell& b) {
   return a.stage == b.stage && a.head == b.head && a.row == b.row && a.col == b.col && SameTileCell(a.tile, b.tile);
 }
 
-// A cell of the Tiles view is explained as a step of the online softmax, any other as its stage.
-Explanation ExplainAny(const attnlab::Scenario& s, const attnlab::Model& model,
-                       const attnlab::Trace& trace, const HoveredCell& cell, int decimals) {
-  if (cell.tile.what != TileValue::none) return ExplainTile(s, trace, cell, decimals);
-  return Explain(s, model, trace, cell, decimals);
+// A cell of the Tiles view is explained as a step of the online softmax (from the run `runs` keeps
+// for the trace's version), any other as its stage.
+Explanation ExplainAny(const attnlab::Scenario& s, const attnlab::Model& model, const attnlab::Trace& trace,
+                       std::uint64_t trace_version, const HoveredCell& cell, int decimals, TileRuns& runs) {
+  if (cell.tile.what == TileValue::none) return Explain(s, model, trace, cell, decimals);
+  const TileCell& c = cell.tile;
+  const attnlab::FlashRun* run = runs.Get(trace, trace_version, cell.head, c.block_rows, c.block_cols);
+  return run ? ExplainTile(s, trace, *run, cell, decimals) : Explanation{};
 }
 
 // The explanation of one cell of the trace shown, written out again only when the cell or the
@@ -49,9 +52,9 @@ class ExplanationCache {
     decimals_ = decimals;
     trace_version_ = state.document.TraceVersion();
     model_ = model;
-    e_ = model && Names(cell)
-             ? ExplainAny(*state.document.TraceScenarioFor(head), *model, trace, cell, decimals)
-             : Explanation{};
+    e_ = model && Names(cell) ? ExplainAny(*state.document.TraceScenarioFor(head), *model, trace, trace_version_, cell,
+                                           decimals, tile_runs_)
+                              : Explanation{};
     return e_;
   }
 
@@ -61,6 +64,7 @@ class ExplanationCache {
   const attnlab::Model* model_ = nullptr;
   int decimals_ = 0;
   Explanation e_;
+  TileRuns tile_runs_;  ///< a Tiles cell's loop, kept while the hovered cell moves within it
 };
 
 // The cell under the mouse in the last whole frame, whether the Inspector draws before or after

@@ -62,6 +62,7 @@ float ReadableCell(int rows, int cols, float max_w, float max_h, int decimals) {
 /// layout: recomputed only when one of those changes.
 struct TilesView {
   FlashRun run;
+  std::vector<attnlab::lesson::TileBox> boxes;  ///< the run's tiles on the scores, drawn every frame
   Matrix scores;    ///< the masked stage, as the trace lays it out
   std::string scores_title;  ///< what the scores are: "scores S″ (scaled, + ALiBi, masked)"
   Matrix finished;  ///< O / l, in the layout
@@ -107,6 +108,7 @@ class RunCache {
       why = e.what();
       return false;
     }
+    view_.boxes = attnlab::lesson::tile_boxes(view_.run);
     t.masked_into(std::size_t(head_), view_.scores);
     view_.scores_title = std::string("scores S\xE2\x80\xB3 (scaled") + (t.has_bias() ? ", + ALiBi" : "") +
                          (s->mask.empty() ? ")" : ", masked)");
@@ -242,7 +244,7 @@ void ScoresWithGrid(AppState& state, const TilesView& v, int head, int step, std
                     float max_h) {
   const float cell = ReadableCell(int(v.scores.rows()), int(v.scores.cols()), max_w, max_h, state.ui.decimals);
   const HeatmapResult r = DrawMatrix(state, StageId::masked, v.scores_title.c_str(), v.scores, head, version, cell, "tiles_");
-  DrawTileGrid(attnlab::lesson::tile_boxes(v.run), std::size_t(step), r.grid, cell);
+  DrawTileGrid(v.boxes, std::size_t(step), r.grid, cell);
   if (!r.hovered) return;
   // A score of the current tile: the Inspector writes out what it adds in this step.
   const attnlab::FlashTile& t = v.run.tiles[std::size_t(step)];

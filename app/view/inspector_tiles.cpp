@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "attnlab/flash.h"
 #include "view/stage_labels.h"
 
 namespace attnlab::app {
@@ -32,11 +31,10 @@ struct Step {
   Eigen::Index query, r;  ///< the query in the sequence and in the tile's block
   std::vector<std::string> queries, keys;
   int d;
-  double m_old = kMinusInfinity, l_old = 0;  ///< before the tile
-  attnlab::Vector o_old;                     ///< before the tile: d_v, zeros at a block's start
-  attnlab::Matrix V;                         ///< n_z by d_v
+  attnlab::FlashRowStep row;  ///< the state before the tile, the tile's max, the new m and alpha
+  attnlab::Matrix V;          ///< n_z by d_v
 
-  bool NothingSeen() const { return m_old == kMinusInfinity; }
+  bool NothingSeen() const { return row.nothing_seen(); }
   double Score(Eigen::Index j) const {
     const bool cols = trace.layout == attnlab::Layout::columns;
     const auto S = trace.masked(std::size_t(head));
@@ -63,23 +61,17 @@ std::string Before(const Step& x, int coordinate) {
   if (x.NothingSeen())
     return "before it: nothing seen yet for " + Quoted(x.queries, int(x.query)) + " (m = " + x.N(kMinusInfinity) +
            ", l = 0, o = 0)";
-  std::string line = "before it: m = " + x.N(x.m_old) + ", l = " + x.N(x.l_old);
-  if (coordinate >= 0) line += ", o[" + std::to_string(coordinate) + "] = " + x.N(x.o_old(coordinate));
+  std::string line = "before it: m = " + x.N(x.row.m_before) + ", l = " + x.N(x.row.l_before);
+  if (coordinate >= 0) line += ", o[" + std::to_string(coordinate) + "] = " + x.N(x.row.o_before(coordinate));
   return line;
-}
-
-double TileMaxValue(const Step& x) {
-  double max = kMinusInfinity;
-  for (Eigen::Index j = 0; j < x.tile.cols; ++j) max = std::max(max, x.Score(x.tile.col0 + j));
-  return max;
 }
 
 /// "m = max(1.2, 1.75) = 1.75: it rose"
 std::string NewMax(const Step& x) {
-  const double m = x.tile.m(x.r);
+  const double m = x.row.m;
   if (x.NothingSeen()) return "m = the tile's largest = " + x.N(m);
-  return "m = max(m before, the tile's largest) = max(" + x.N(x.m_old) + ", " + x.N(TileMaxValue(x)) + ") = " + x.N(m) +
-         (m == x.m_old ? ": unchanged" : ": it rose");
+  return "m = max(m before, the tile's largest) = max(" + x.N(x.row.m_before) + ", " + x.N(x.row.tile_max) + ") = " +
+         x.N(m) + (m == x.row.m_before ? ": unchanged" : ": it rose");
 }
 
 /// "the tile's largest S″: max(0.4, −∞) = 0.4"
@@ -87,28 +79,28 @@ std::string TileMax(const Step& x) {
   std::string list;
   for (Eigen::Index j = 0; j < std::min(x.tile.cols, kListed); ++j) list += (j ? ", " : "") + x.N(x.Score(x.tile.col0 + j));
   if (x.tile.cols > kListed) list += std::string(", ") + kEllipsis;
-  return "the tile's largest " + std::string(kS) + ": max(" + list + ") = " + x.N(TileMaxValue(x));
+  return "the tile's largest " + std::string(kS) + ": max(" + list + ") = " + x.N(x.row.tile_max);
 }
 
 std::string AlphaLine(const Step& x) {
   if (x.NothingSeen())
     return std::string(kAlpha) + " = 0: m was " + x.N(kMinusInfinity) +
            " (nothing seen yet), so there is no earlier l or o to rescale";
-  return std::string(kAlpha) + " = exp(m before " + kMinus + " m) = exp(" + x.N(x.m_old) + " " + kMinus + " " +
-         x.N(x.tile.m(x.r)) + ") = " + x.N(x.tile.alpha(x.r));
+  return std::string(kAlpha) + " = exp(m before " + kMinus + " m) = exp(" + x.N(x.row.m_before) + " " + kMinus + " " +
+         x.N(x.row.m) + ") = " + x.N(x.row.alpha);
 }
 
 /// "o_“sat”[0] was 0.31 with m = 1.2; the new max 1.75 multiplies it by exp(1.2 − 1.75) = 0.58,
 /// then adds the tile's P V: 0.18 + 0.24 = 0.42"
 std::string Rescale(const Step& x, const std::string& name, double before, double after, const std::string& added) {
-  const double alpha = x.tile.alpha(x.r), m = x.tile.m(x.r), add = after - alpha * before;
+  const double alpha = x.row.alpha, m = x.row.m, m_before = x.row.m_before, add = after - alpha * before;
   if (x.NothingSeen())
     return name + " was 0: nothing seen yet (m = " + x.N(kMinusInfinity) + ", so " + kAlpha + " = 0); it is " +
            added + " = " + x.N(after);
-  const std::string factor = m == x.m_old ? "m stays " + x.N(m) + ", so it is multiplied by exp(0) = 1"
-                                          : "the new max " + x.N(m) + " multiplies it by exp(" + x.N(x.m_old) + " " +
-                                                kMinus + " " + x.N(m) + ") = " + x.N(alpha);
-  return name + " was " + x.N(before) + " with m = " + x.N(x.m_old) + "; " + factor + ", then adds " + added + ": " +
+  const std::string factor = m == m_before ? "m stays " + x.N(m) + ", so it is multiplied by exp(0) = 1"
+                                           : "the new max " + x.N(m) + " multiplies it by exp(" + x.N(m_before) + " " +
+                                                 kMinus + " " + x.N(m) + ") = " + x.N(alpha);
+  return name + " was " + x.N(before) + " with m = " + x.N(m_before) + "; " + factor + ", then adds " + added + ": " +
          x.N(alpha * before) + " + " + x.N(add) + " = " + x.N(after);
 }
 
@@ -165,12 +157,12 @@ void Arithmetic(const Step& x, const TileCell& c, Explanation& e) {
   switch (c.what) {
     case TileValue::l:
       e.lines.push_back(TileSum(x, -1));
-      conclusion = Rescale(x, x.Name("l"), x.l_old, x.tile.l(x.r), "the tile's " + std::string(kSigma) + " P");
+      conclusion = Rescale(x, x.Name("l"), x.row.l_before, x.tile.l(x.r), "the tile's " + std::string(kSigma) + " P");
       break;
     case TileValue::O:
       e.lines.push_back(TileSum(x, c.col));
-      conclusion = Rescale(x, x.Name("o") + "[" + std::to_string(c.col) + "]", x.o_old(c.col), x.tile.O(x.r, c.col),
-                          "the tile's P V");
+      conclusion = Rescale(x, x.Name("o") + "[" + std::to_string(c.col) + "]", x.row.o_before(c.col),
+                           x.tile.O(x.r, c.col), "the tile's P V");
       break;
     case TileValue::score: {
       const double v = x.Score(c.col);
@@ -182,8 +174,10 @@ void Arithmetic(const Step& x, const TileCell& c, Explanation& e) {
     }
     default:
       conclusion = x.NothingSeen() ? "nothing seen yet: the tile's largest score becomes m; l and o start from 0"
-                  : x.tile.m(x.r) == x.m_old ? "the tile's largest is not above m: l and o keep their scale (" + std::string(kAlpha) + " = 1)"
-                                             : "m rose from " + x.N(x.m_old) + " to " + x.N(x.tile.m(x.r)) + ": l and o are multiplied by " + x.N(x.tile.alpha(x.r));
+                   : x.row.m == x.row.m_before
+                       ? "the tile's largest is not above m: l and o keep their scale (" + std::string(kAlpha) + " = 1)"
+                       : "m rose from " + x.N(x.row.m_before) + " to " + x.N(x.row.m) + ": l and o are multiplied by " +
+                             x.N(x.row.alpha);
   }
   e.lines.push_back(conclusion);
 }
@@ -212,7 +206,9 @@ const char* Symbol(TileValue what) {
   return kS;
 }
 
-bool Inside(const attnlab::FlashRun& run, const TileCell& c) {
+bool Inside(const attnlab::FlashRun& run, const HoveredCell& cell) {
+  const TileCell& c = cell.tile;
+  if (cell.head != run.head || c.block_rows != run.block_rows || c.block_cols != run.block_cols) return false;
   if (c.tile < 0 || std::size_t(c.tile) >= run.tiles.size()) return false;
   const attnlab::FlashTile& t = run.tiles[std::size_t(c.tile)];
   if (c.query < t.row0 || c.query >= t.row0 + t.rows) return false;
@@ -221,14 +217,8 @@ bool Inside(const attnlab::FlashRun& run, const TileCell& c) {
   return true;
 }
 
-Explanation Write(Step& x, const attnlab::FlashRun& run, const TileCell& c) {
+Explanation Write(const Step& x, const attnlab::FlashRun& run, const TileCell& c) {
   Explanation e;
-  if (x.tile.k_block > 0) {  // the state the previous tile of the row block left
-    const attnlab::FlashTile& prev = run.tiles[std::size_t(c.tile) - 1];
-    x.m_old = prev.m(x.r);
-    x.l_old = prev.l(x.r);
-    x.o_old = prev.O.row(x.r).transpose();
-  }
   const std::string place = c.what == TileValue::O ? ", coordinate " + std::to_string(c.col)
                             : c.what == TileValue::score ? ", key " + Quoted(x.keys, c.col) : "";
   e.title = std::string(Symbol(c.what)) + " after tile " + std::to_string(c.tile + 1) + " of " +
@@ -246,24 +236,36 @@ Explanation Write(Step& x, const attnlab::FlashRun& run, const TileCell& c) {
 
 }  // namespace
 
-Explanation ExplainTile(const attnlab::Scenario& s, const attnlab::Trace& trace, const HoveredCell& cell,
-                        int decimals) {
-  const TileCell& c = cell.tile;
-  if (c.what == TileValue::none || cell.head < 0 || std::size_t(cell.head) >= trace.heads.size()) return {};
-  attnlab::FlashRun run;
-  try {
-    run = attnlab::flash_attention(trace, cell.head, c.block_rows, c.block_cols);
-  } catch (const std::exception&) {
-    return {};
+const attnlab::FlashRun* TileRuns::Get(const attnlab::Trace& trace, std::uint64_t trace_version, int head,
+                                       int block_rows, int block_cols) {
+  if (trace_version != version_ || head != head_ || block_rows != block_rows_ || block_cols != block_cols_) {
+    version_ = trace_version;
+    head_ = head;
+    block_rows_ = block_rows;
+    block_cols_ = block_cols;
+    try {
+      run_ = attnlab::flash_attention(trace, head, block_rows, block_cols);
+      ok_ = true;
+    } catch (const std::exception&) {
+      ok_ = false;
+    }
+    ++runs_;
   }
-  if (!Inside(run, c)) return {};
+  return ok_ ? &run_ : nullptr;
+}
+
+Explanation ExplainTile(const attnlab::Scenario& s, const attnlab::Trace& trace, const attnlab::FlashRun& run,
+                        const HoveredCell& cell, int decimals) {
+  const TileCell& c = cell.tile;
+  if (c.what == TileValue::none || std::size_t(run.head) >= trace.heads.size() || !Inside(run, cell)) return {};
   const attnlab::FlashTile& tile = run.tiles[std::size_t(c.tile)];
-  const attnlab::HeadTrace& h = trace.heads[std::size_t(cell.head)];
+  const attnlab::HeadTrace& h = trace.heads[std::size_t(run.head)];
   const bool rows = trace.layout == attnlab::Layout::rows;
-  Step x{s, trace, tile, cell.head, c.query, c.query - tile.row0, QueryTokenLabels(s), KeyTokenLabels(s), decimals,
-         kMinusInfinity, 0, attnlab::Vector::Zero(tile.O.cols()), rows ? h.V : attnlab::Matrix(h.V.transpose())};
+  const Step x{s, trace, tile, run.head, c.query, c.query - tile.row0, QueryTokenLabels(s), KeyTokenLabels(s), decimals,
+               attnlab::flash_row_step(run, trace, std::size_t(c.tile), c.query),
+               rows ? h.V : attnlab::Matrix(h.V.transpose())};
   Explanation e = Write(x, run, c);
-  if (trace.heads.size() > 1) e.title += "   (head " + std::to_string(cell.head + 1) + ")";
+  if (trace.heads.size() > 1) e.title += "   (head " + std::to_string(run.head + 1) + ")";
   return e;
 }
 

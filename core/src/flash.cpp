@@ -1,6 +1,7 @@
 // FlashAttention-2's forward loop, tile by tile, on a computed trace's own masked scores.
 #include "attnlab/flash.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -149,6 +150,30 @@ FlashRun flash_attention(const Trace& t, int head, int block_rows, int block_col
   }
   run.memory = memory(in, run);
   return run;
+}
+
+FlashRowStep flash_row_step(const FlashRun& run, const Trace& t, std::size_t tile, Eigen::Index query) {
+  if (tile >= run.tiles.size())
+    throw std::out_of_range("tile " + std::to_string(tile) + ": the run has " + std::to_string(run.tiles.size()));
+  const FlashTile& now = run.tiles[tile];
+  const Eigen::Index r = query - now.row0;
+  if (r < 0 || r >= now.rows)
+    throw std::out_of_range("query " + std::to_string(query) + " is not in tile " + std::to_string(tile) + "'s block");
+  FlashRowStep step;
+  step.o_before = Vector::Zero(now.O.cols());
+  if (now.k_block > 0) {  // the state the previous tile of the same query block left
+    const FlashTile& before = run.tiles[tile - 1];
+    step.m_before = before.m(r);
+    step.l_before = before.l(r);
+    step.o_before = before.O.row(r).transpose();
+  }
+  const bool rows = t.layout == Layout::rows;
+  const auto S = t.masked(std::size_t(run.head));
+  for (Eigen::Index j = now.col0; j < now.col0 + now.cols; ++j)
+    step.tile_max = std::max(step.tile_max, rows ? S(query, j) : S(j, query));
+  step.m = now.m(r);
+  step.alpha = now.alpha(r);
+  return step;
 }
 
 namespace {

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <stdexcept>
 
 #include "attnlab/number_format.h"
@@ -45,40 +44,30 @@ std::string named_list(const std::vector<int>& js, const std::vector<std::string
 
 long blocks(long n, int size) { return (n + size - 1) / size; }
 
-// Query i's largest score among keys [col0, col0 + cols): -infinity when the tile masks them all.
-double tile_max(const Matrix& masked, bool rows, Eigen::Index i, const FlashTile& tile) {
-  double best = -std::numeric_limits<double>::infinity();
-  for (Eigen::Index j = tile.col0; j < tile.col0 + tile.cols; ++j) best = std::max(best, rows ? masked(i, j) : masked(j, i));
-  return best;
-}
-
 // What one row of the tile did to m, l and O, e.g. "row 2: m was 1.2, the tile's max is 1.75, so O
 // and l are multiplied by exp(1.2 - 1.75) = 0.58".
-std::string row_rescale(double before, double top, double after, double alpha) {
-  if (!std::isfinite(top)) return "no visible key here, nothing changes";
-  if (!std::isfinite(before))
-    return "its first visible keys: m = " + two_places(after) + ", \xCE\xB1 = 0 (nothing summed yet to rescale)";
-  if (after > before)
-    return "m was " + two_places(before) + ", the tile's max is " + two_places(top) + ", so O and l are multiplied by exp(" +
-           two_places(before) + kMinus + two_places(after) + ") = " + two_places(alpha);
-  return "the tile's max " + two_places(top) + " is not above m = " + two_places(before) + ": m stays, \xCE\xB1 = 1";
+std::string row_rescale(const FlashRowStep& x) {
+  if (!std::isfinite(x.tile_max)) return "no visible key here, nothing changes";
+  if (!std::isfinite(x.m_before))
+    return "its first visible keys: m = " + two_places(x.m) + ", \xCE\xB1 = 0 (nothing summed yet to rescale)";
+  if (x.m > x.m_before)
+    return "m was " + two_places(x.m_before) + ", the tile's max is " + two_places(x.tile_max) +
+           ", so O and l are multiplied by exp(" + two_places(x.m_before) + kMinus + two_places(x.m) + ") = " +
+           two_places(x.alpha);
+  return "the tile's max " + two_places(x.tile_max) + " is not above m = " + two_places(x.m_before) +
+         ": m stays, \xCE\xB1 = 1";
 }
 
-std::string explain_tile(const FlashRun& run, std::size_t k, const Matrix& masked, bool rows,
-                         const std::vector<std::string>& queries) {
+std::string explain_tile(const FlashRun& run, std::size_t k, const Trace& t, const std::vector<std::string>& queries) {
   const FlashTile& tile = run.tiles[k];
   std::string out = "Tile " + std::to_string(k + 1) + " of " + std::to_string(run.tiles.size()) + ": queries " +
                     range(tile.row0, tile.rows) + " against keys " + range(tile.col0, tile.cols) + ".";
   if (tile.skipped)
     return out + " Every score in it is masked: the tile is skipped, never read, and m, l and O carry over. " +
            std::to_string(run.skipped) + " of the " + std::to_string(run.tiles.size()) + " tiles are skipped.";
-  // The state before: the previous tile of the same query block, else the start (m = -infinity).
-  const FlashTile* previous = k > 0 && run.tiles[k - 1].q_block == tile.q_block ? &run.tiles[k - 1] : nullptr;
-  for (Eigen::Index r = 0; r < tile.rows; ++r) {
-    const double before = previous ? previous->m(r) : -std::numeric_limits<double>::infinity();
-    out += std::string(r ? "; row " : " Row ") + std::to_string(tile.row0 + r) + " " + quoted(queries, tile.row0 + r) +
-           ": " + row_rescale(before, tile_max(masked, rows, tile.row0 + r, tile), tile.m(r), tile.alpha(r));
-  }
+  for (Eigen::Index i = tile.row0; i < tile.row0 + tile.rows; ++i)
+    out += std::string(i > tile.row0 ? "; row " : " Row ") + std::to_string(i) + " " + quoted(queries, i) + ": " +
+           row_rescale(flash_row_step(run, t, k, i));
   out += ". Then l = \xCE\xB1 l + rowsum P and O = \xCE\xB1 O + P V, with P = exp(S" + std::string(kMinus) + "m).";
   if (tile.k_block + 1 == run.k_blocks)
     out += " The row block is done: O / l is its rows of the head output, as in the Pipeline.";
@@ -199,13 +188,10 @@ std::string explain_tiles(const Step& step, const Trace& t, int head, const std:
   } catch (const std::invalid_argument& e) {
     return std::string("The tiles step shows nothing here: ") + e.what() + ".";
   }
-  const bool rows = t.layout == Layout::rows;
-  Matrix masked;
-  t.masked_into(std::size_t(head), masked);
   const std::size_t k = shown_tile(step, run);
   const std::string beyond = std::size_t(step.tile) > k ? "This tiling has " + std::to_string(run.tiles.size()) +
                                                               " tiles: showing the last. " : "";
-  return beyond + explain_tile(run, k, masked, rows, queries);
+  return beyond + explain_tile(run, k, t, queries);
 }
 
 std::string tiles_prompt(const Step& step, const Scenario& s, const Trace& t, int head) {
@@ -218,13 +204,12 @@ std::string tiles_prompt(const Step& step, const Scenario& s, const Trace& t, in
   }
   const std::size_t k = shown_tile(step, run);
   const FlashTile& tile = run.tiles[k];
-  const FlashTile* previous = k > 0 && run.tiles[k - 1].q_block == tile.q_block ? &run.tiles[k - 1] : nullptr;
   const bool rows = t.layout == Layout::rows;
   Matrix masked;
   t.masked_into(std::size_t(run.head), masked);
   for (Eigen::Index r = 0; r < tile.rows && r < 8; ++r) {
     const Eigen::Index i = tile.row0 + r;
-    const double before = previous ? previous->m(r) : -std::numeric_limits<double>::infinity();
+    const double before = flash_row_step(run, t, k, i).m_before;
     out += std::string(r ? "; row " : " Row ") + std::to_string(i) +
            (i < Eigen::Index(s.tokens.size()) ? " '" + s.tokens[std::size_t(i)] + "'" : "") + ": m " +
            (std::isfinite(before) ? "= " + two_places(before) + " so far" : "not set yet") + ", the tile's scores";

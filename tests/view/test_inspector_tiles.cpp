@@ -2,6 +2,7 @@
 // quantity of the Tiles preset and of a random causal scenario in both layouts, the explanation's
 // value is the run's number; a row block's first tile explains alpha = 0 as "nothing seen yet";
 // a rescale writes exp(m before - m) with the numbers and ends on the number after the tile.
+// TileRuns runs the loop once for every cell of one trace version, head and block size.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -57,7 +58,7 @@ void CheckRun(const attnlab::Scenario& s, int br, int bc) {
     const attnlab::FlashTile& t = run.tiles[k];
     for (Eigen::Index i = 0; i < t.rows; ++i) {
       for (TileValue what : {TileValue::m, TileValue::l, TileValue::alpha, TileValue::O}) {
-        const Explanation e = attnlab::app::ExplainTile(s, trace, Cell(run, k, what, t.row0 + i, 0), kDecimals);
+        const Explanation e = attnlab::app::ExplainTile(s, trace, run, Cell(run, k, what, t.row0 + i, 0), kDecimals);
         ASSERT_TRUE(e.valid) << "tile " << k << " query " << t.row0 + i;
         const double want = Expected(t, what, i, 0);
         EXPECT_TRUE(e.value == want || std::abs(e.value - want) <= 1e-15) << e.title;
@@ -105,17 +106,48 @@ TEST(InspectorTiles, ScoreOfTheTileAndOutside) {
   const attnlab::Trace trace = attnlab::compute(s);
   const attnlab::FlashRun run = attnlab::flash_attention(trace, 0, 2, 2);
   // Tile 2 is (1, 0): queries 2-3, keys 0-1, all visible; its score (2, 1) adds exp(S - m) to l.
-  const Explanation e = attnlab::app::ExplainTile(s, trace, Cell(run, 2, TileValue::score, 2, 1), kDecimals);
+  const Explanation e = attnlab::app::ExplainTile(s, trace, run, Cell(run, 2, TileValue::score, 2, 1), kDecimals);
   ASSERT_TRUE(e.valid);
   const double p = std::exp(trace.masked(0)(2, 1) - run.tiles[2].m(0));
   EXPECT_NE(e.lines.back().find("= " + attnlab::app::Num(p, kDecimals) + ": it adds"), std::string::npos) << e.lines.back();
   // A key outside the tile, a query outside its block, a tile past the run: nothing to explain.
-  EXPECT_FALSE(attnlab::app::ExplainTile(s, trace, Cell(run, 2, TileValue::score, 2, 3), kDecimals).valid);
-  EXPECT_FALSE(attnlab::app::ExplainTile(s, trace, Cell(run, 2, TileValue::m, 0, 0), kDecimals).valid);
-  EXPECT_FALSE(attnlab::app::ExplainTile(s, trace, Cell(run, 9, TileValue::m, 2, 0), kDecimals).valid);
+  EXPECT_FALSE(attnlab::app::ExplainTile(s, trace, run, Cell(run, 2, TileValue::score, 2, 3), kDecimals).valid);
+  EXPECT_FALSE(attnlab::app::ExplainTile(s, trace, run, Cell(run, 2, TileValue::m, 0, 0), kDecimals).valid);
+  EXPECT_FALSE(attnlab::app::ExplainTile(s, trace, run, Cell(run, 9, TileValue::m, 2, 0), kDecimals).valid);
   // The skipped tile (0, 1) says so.
-  const Explanation skipped = attnlab::app::ExplainTile(s, trace, Cell(run, 1, TileValue::l, 0, 0), kDecimals);
+  const Explanation skipped = attnlab::app::ExplainTile(s, trace, run, Cell(run, 1, TileValue::l, 0, 0), kDecimals);
   EXPECT_TRUE(Contains(skipped, "skipped")) << skipped.title;
+}
+
+// Hovering every cell of a 32-token run costs one run of the loop; a new trace version, another
+// head or other blocks one more each, and a cell of another run is not explained from this one.
+TEST(InspectorTiles, HoveringCellAfterCellRunsTheLoopOnce) {
+  const attnlab::Scenario s = attnlab::testing::random_scenario(32, 8, 2, 33);
+  const attnlab::Trace trace = attnlab::compute(s);
+  attnlab::app::TileRuns runs;
+  int explained = 0;
+  for (std::size_t k = 0; k < 64; ++k) {  // 4 x 4 blocks: 8 x 8 tiles
+    const attnlab::FlashRun* run = runs.Get(trace, 7, 1, 4, 4);
+    ASSERT_NE(run, nullptr);
+    for (Eigen::Index i = 0; i < 4; ++i)
+      explained += attnlab::app::ExplainTile(s, trace, *run, Cell(*run, k, TileValue::O, run->tiles[k].row0 + i, 1),
+                                             kDecimals).valid;
+  }
+  EXPECT_EQ(explained, 64 * 4);
+  EXPECT_EQ(runs.Runs(), 1);
+  EXPECT_EQ(runs.Get(trace, 8, 1, 4, 4)->head, 1);
+  EXPECT_EQ(runs.Get(trace, 8, 0, 4, 4)->head, 0);
+  EXPECT_EQ(runs.Get(trace, 8, 0, 4, 2)->block_cols, 2);
+  EXPECT_EQ(runs.Get(trace, 8, 0, 4, 2)->tiles.size(), 8u * 16u);
+  EXPECT_EQ(runs.Runs(), 4);
+  EXPECT_EQ(runs.Get(trace, 8, 2, 4, 2), nullptr);  // no third head: refused, and not run again
+  EXPECT_EQ(runs.Get(trace, 8, 2, 4, 2), nullptr);
+  EXPECT_EQ(runs.Runs(), 5);
+  const attnlab::FlashRun& run = *runs.Get(trace, 8, 0, 4, 2);
+  HoveredCell other = Cell(run, 0, TileValue::m, 0, 0);
+  other.head = 1;
+  EXPECT_FALSE(attnlab::app::ExplainTile(s, trace, run, other, kDecimals).valid);
+  std::printf("%d cells explained, the loop run %d times\n", explained, runs.Runs());
 }
 
 }  // namespace test_inspector_tiles

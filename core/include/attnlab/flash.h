@@ -3,6 +3,8 @@
 /// the online softmax tile by tile, every tile's state kept so that a window or a lesson can step
 /// through it. The scores of a tile are the trace's own masked stage (scaled, ALiBi's bias, the
 /// mask), so the finished output equals the head's output in the trace.
+#include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,25 @@ constexpr long long kMaxFlashTiles = 1 << 20;
 /// Throws std::invalid_argument for a block size below 1, a head out of range, or blocks so small
 /// that the run would hold more than kMaxFlashTiles tiles.
 FlashRun flash_attention(const Trace& t, int head, int block_rows, int block_cols);
+
+/// One query's step through one tile of a run, what a sentence about its rescale needs: the state
+/// the previous tile of its query block left (nothing seen yet at the block's first tile, or while
+/// every key so far was masked), the tile's largest score for it, the new m and alpha.
+struct FlashRowStep {
+  double m_before = -std::numeric_limits<double>::infinity();  ///< -infinity: nothing seen yet
+  double l_before = 0;
+  Vector o_before;  ///< d_v: the unnormalised output before the tile, zeros while nothing is seen
+  double tile_max = -std::numeric_limits<double>::infinity();  ///< -infinity: the tile masks every key
+  double m = -std::numeric_limits<double>::infinity();         ///< after the tile: max(m_before, tile_max)
+  double alpha = 0;  ///< exp(m_before - m): 0 while nothing is seen, 1 when m stays
+
+  bool nothing_seen() const { return m_before == -std::numeric_limits<double>::infinity(); }
+};
+
+/// Query `query` (0-based in the sequence) through tile `tile` (0-based, loop order) of `run`, with
+/// the scores of `t`, the trace the run was computed from (its layout: queries as rows or columns).
+/// Throws std::out_of_range for a tile outside the run or a query outside the tile's block.
+FlashRowStep flash_row_step(const FlashRun& run, const Trace& t, std::size_t tile, Eigen::Index query);
 
 /// {"head" (1-based), "block", "tiles", "output", "memory"}, -infinity as null, O and output in
 /// the run's layout (docs/FORMAT.md).
