@@ -95,6 +95,25 @@ TEST(Lesson, TheWeightsExplanationCarriesTheNotebooksNumbers) {
   EXPECT_NE(mix.find("0.36\xC2\xB7v(this) + 0.2\xC2\xB7v(is) + 0.43\xC2\xB7v(translation)"), std::string::npos) << mix;
 }
 
+TEST(Lesson, EveryHeadsStepComparesTheHeadsWhereTheyCanDiffer) {
+  // ALiBi's causal heads: the first query sees only itself (weight 1 in every head, which says
+  // nothing); the text compares the heads on the query that sees every key, with the core's weights.
+  const attnlab::Scenario s = preset("modern-alibi-slopes");
+  const attnlab::Trace t = attnlab::compute(s);
+  const std::string text = attnlab::lesson::step_explanation(Step{StageId::heads, -1, "", false, {}}, s, t, 0);
+  const Eigen::Index last = t.heads[0].weights.rows() - 1;
+  EXPECT_NE(text.find("Where " + std::string("'") + s.tokens[std::size_t(last)] + "' looks most:"), std::string::npos) << text;
+  for (std::size_t h = 0; h < 4; ++h) {
+    Eigen::Index key = 0;
+    const double w = t.heads[h].weights.row(last).maxCoeff(&key);
+    char expected[96];
+    std::snprintf(expected, sizeof expected, "head %zu at '%s' (%.2f", h + 1, s.tokens[std::size_t(key)].c_str(), w);
+    std::string want = expected;
+    while (want.back() == '0') want.pop_back();  // format_trimmed
+    EXPECT_NE(text.find(want), std::string::npos) << text << " / " << want;
+  }
+}
+
 TEST(Lesson, ColumnsLayoutSpeaksOfColumns) {
   const attnlab::Scenario s = preset("udl-12-2-multihead");
   const attnlab::Trace t = attnlab::compute(s);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "view/derived_stages.h"
 #include "widgets/computing_badge.h"
 #include "widgets/control_marks.h"
+#include "widgets/heatmap_legend.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::panel_presenter {
@@ -210,6 +212,43 @@ void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int h
   ImGui::PopFont();
 }
 
+/// The size of a map drawn with cells of the given size, as the step draws it.
+using MapSize = std::function<ImVec2(float cell)>;
+
+// The largest cell (up to `cap`) at which a map of `m` fits in width x room: a guess from the room,
+// then a tenth smaller at a time (key labels wider than a cell turn upright and take more height,
+// so the map is measured each time), until it fits or only its colour bar is too wide. `fits`, if
+// given, says whether it does.
+float FitCell(const attnlab::Matrix& m, const MapSize& size_at, float width, float room, float cap, int decimals,
+              bool* fits = nullptr) {
+  float cell = CellFor(m, width, room, cap, decimals);
+  ImVec2 size = size_at(cell);
+  for (int tries = 0; tries < 20 && cell > 2.0f && (size.y > room || size.x > width); ++tries) {
+    const float next = std::max(2.0f, std::floor(cell * 0.9f));
+    const ImVec2 smaller = size_at(next);
+    if (size.y <= room && smaller.x >= size.x) break;  // the colour bar: smaller cells do not help
+    cell = next, size = smaller;
+  }
+  if (fits) *fits = size.x <= width && size.y <= room;
+  return cell;
+}
+
+// Columns of the grid `count` maps like `first` are laid out in: as many as give the largest cells
+// (four heads at 1280 x 800: 2 x 2, where four side by side cut the third and lost the fourth).
+int GridColumns(const attnlab::Matrix& first, const MapSize& size_at, int count, ImVec2 avail, float gap, float cap,
+                int decimals) {
+  int best = 1;
+  float best_cell = -1.0f;
+  for (int cols = 1; cols <= count; ++cols) {
+    const float rows = float((count + cols - 1) / cols);
+    bool fits = false;
+    const float cell =
+        FitCell(first, size_at, (avail.x - gap * float(cols - 1)) / float(cols), avail.y / rows, cap, decimals, &fits);
+    if (fits && cell > best_cell + 0.5f) best = cols, best_cell = cell;
+  }
+  return best;
+}
+
 void PresenterPanel::DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden) {
   std::vector<StageMatrix> matrices = Matrices(state, step, head);
   if (matrices.empty()) {
@@ -218,41 +257,55 @@ void PresenterPanel::DrawMatrices(AppState& state, const lesson::Step& step, int
   }
   outlined_.clear();
   for (const lesson::Cell& c : step.highlight) outlined_.emplace_back(c.row, c.col);
-  // The room left, shared by the step's matrices side by side; cells as large as fit, up to
-  // five digits' worth.
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // The room left, shared by the step's matrices in a grid; cells as large as fit, up to five
+  // digits' worth.
+  // Every head's weights share one range: one legend under them all, not one a head.
+  const bool shared_legend = step.kind == StageId::heads && matrices.size() > 1;
+  const bool masked = !state.document.GetTrace().allowed.all();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (shared_legend) avail.y -= HeatmapLegendHeight(masked) + ImGui::GetStyle().ItemSpacing.y;
   const float fs = ImGui::GetFontSize();
-  const float count = float(matrices.size());
-  const float width = std::max(fs * 6.0f, avail.x / count - fs * (count > 1 ? 2.0f : 6.0f));
-  const float room = std::max(fs * 6.0f, avail.y - ImGui::GetStyle().ItemSpacing.y);
   const float cap = std::round(GetFonts().mono->FontSize * 7.0f);
-  for (std::size_t i = 0; i < matrices.size(); ++i) {
-    const attnlab::Matrix& m = *matrices[i].m;
-    // A first guess leaves room for a title, labels and a colour bar; the map is then measured
-    // and its cells shrunk a tenth at a time until the whole map fits (key labels wider than a
-    // cell turn upright and take more height, so the frame is measured again each time).
-    float cell = CellFor(m, width, std::max(fs * 6.0f, room - fs * 5.0f), cap, state.ui.decimals);
-    std::optional<StageHeatmap> heatmap(std::in_place, state, matrices[i], cell, "presenter/");
-    for (int tries = 0; tries < 12 && cell > 2.0f && heatmap->Size().y > room; ++tries) {
-      cell = std::max(2.0f, std::floor(cell * 0.9f));
-      heatmap.emplace(state, matrices[i], cell, "presenter/");
-    }
-    char title[32];
+  const float gap = fs * 2.0f;
+  char title[32] = "";
+  const auto configure = [&](StageHeatmap& map, std::size_t i) {
     if (step.kind == StageId::heads) {
       std::snprintf(title, sizeof title, "head %d", matrices[i].head + 1);
-      heatmap->Spec().title = title;
-      heatmap->Spec().selected = matrices[i].head == head;
+      map.Spec().title = title;
+      map.Spec().selected = matrices[i].head == head;
     }
-    heatmap->Spec().formula = nullptr;  // the step's formula is above, large
-    heatmap->Spec().hidden = hidden;
-    heatmap->Spec().outlined = &outlined_;
-    if (i > 0) ImGui::SameLine(0.0f, fs * 2.0f);
-    const HeatmapResult r = heatmap->Draw();
+    map.Spec().legend = !shared_legend;
+    map.Spec().formula = nullptr;  // the step's formula is above, large
+    map.Spec().hidden = hidden;
+    map.Spec().outlined = &outlined_;
+  };
+  const auto size_of = [&](std::size_t i) -> MapSize {
+    return [&, i](float cell) {
+      StageHeatmap map(state, matrices[i], cell, "presenter/");
+      configure(map, i);
+      return map.Size();
+    };
+  };
+  const int cols = matrices.size() > 1 ? GridColumns(*matrices[0].m, size_of(0), int(matrices.size()), avail, gap,
+                                                     cap, state.ui.decimals)
+                                       : 1;
+  const float rows = float((int(matrices.size()) + cols - 1) / cols);
+  const float width = std::max(fs * 6.0f, (avail.x - gap * float(cols - 1)) / float(cols) - (cols > 1 ? 0.0f : fs * 6.0f));
+  const float room = std::max(fs * 6.0f, avail.y / rows - ImGui::GetStyle().ItemSpacing.y);
+  ColorScale legend_scale;
+  for (std::size_t i = 0; i < matrices.size(); ++i) {
+    const float cell = FitCell(*matrices[i].m, size_of(i), width, room, cap, state.ui.decimals);
+    StageHeatmap heatmap(state, matrices[i], cell, "presenter/");
+    configure(heatmap, i);
+    if (i + 1 == matrices.size()) legend_scale = heatmap.Spec().scale;
+    if (i % std::size_t(cols) != 0) ImGui::SameLine(0.0f, gap);
+    const HeatmapResult r = heatmap.Draw();
     if (r.clicked && r.row >= 0 && author_.Highlighting())
       author_.ToggleHighlight(state, cached_.lesson, state.ui.presenter_step, r.row, r.col);
     else if (step.kind == StageId::heads && r.clicked)
       state.SelectHead(matrices[i].head);
   }
+  if (shared_legend) HeatmapLegend(legend_scale, std::min(avail.x, fs * 16.0f), masked, state.ui.decimals);
 }
 
 void PresenterPanel::Draw(AppState& state) {

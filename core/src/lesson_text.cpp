@@ -117,16 +117,29 @@ std::string explain_head_output(const Context& c, const Step& step) {
          in_quotes(c.queries[std::size_t(i)]) + " = " + sum + " = " + c.vector_of(c.h.output, i) + ".";
 }
 
+/// The query that sees the most keys (a causal mask's last row): where the heads can differ. With
+/// a causal mask the first query sees only itself, weight 1 in every head, which says nothing.
+int widest_query(const Context& c) {
+  int best = 0, best_count = -1;
+  for (int i = 0; i < int(c.queries.size()); ++i) {
+    int count = 0;
+    for (int j = 0; j < int(c.keys.size()); ++j) count += c.qk(c.h.weights, i, j) > 0.0;
+    if (count > best_count) best = i, best_count = count;
+  }
+  return best;
+}
+
 std::string explain_heads(const Context& c) {
   std::string out = std::to_string(c.t.heads.size()) + " heads, each with its own weights.";
+  const int i = widest_query(c);
+  out += " Where " + in_quotes(c.queries[std::size_t(i)]) + " looks most:";
   for (std::size_t k = 0; k < c.t.heads.size() && k < 4; ++k) {
     const Context hk{c.s, c.t, c.t.heads[k], int(k), c.rows, c.line, c.queries, c.keys};
-    const int i = focus_query(hk, Step{});
     const int j = argmax_key(hk, hk.h.weights, i);
-    out += " Head " + std::to_string(k + 1) + ": " + in_quotes(c.queries[std::size_t(i)]) + " \xE2\x86\x92 " +
-           in_quotes(c.keys[std::size_t(j)]) + " " + num(hk.qk(hk.h.weights, i, j)) + ".";
+    out += std::string(k ? ";" : "") + " head " + std::to_string(k + 1) + " at " + in_quotes(c.keys[std::size_t(j)]) +
+           " (" + num(hk.qk(hk.h.weights, i, j)) + ")";
   }
-  return out;
+  return out + ".";
 }
 
 /// The positional stages, with the live numbers; a stage the trace lacks says what turns it on.

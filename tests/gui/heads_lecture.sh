@@ -7,6 +7,7 @@
 # 2-pixel dots. The numbers are read back from the pixels (read_cell_values.py) and compared with the weights
 # `attnlab-cli compute` prints, for head 1 and then head 3; at 1920x1080, where only a page of
 # multiples fits beside head 1's numbers, the arrow pages to head 4, whose numbers are read too.
+# Presenting the lesson's every-head step at 1280x800 shows all four heads, none cut.
 # usage: heads_lecture.sh APP CLI PRESET.json
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -86,6 +87,24 @@ click $target
 move 1910 1070
 capture head4
 numbers "$work/head4.png" 3
+quit_and_wait
+# Presenting the lesson's last step, every head's weights, at 1280x800 (P, then End): the four
+# heads in a grid inside the presenter, none cut at its right edge or lost beyond it.
+start "$preset" --size 1280x800 --capture-on "$work/cap"
+move 1270 790
+press p
+press End
+capture present
+/usr/bin/python3 - "$work/present.png.json" <<'PY' || fail "the presenter's every-head step"
+import json, sys
+d = json.load(open(sys.argv[1]))
+box = next(w["box"] for w in d["window_arrangement"]["windows"] if "Presenter" in w["panels"])
+heads = [h for h in d["heatmaps"] if h["id"].startswith("presenter/")]
+right = [(h["id"], h["x0"] + h["cell"] * h["cols"], h["y0"] + h["cell"] * h["rows"]) for h in heads]
+print("presenter box %s; maps (id, right, bottom): %s" % (box, right))
+assert len(heads) == 4, "%d of 4 heads drawn" % len(heads)
+assert all(r <= box[0] + box[2] and b <= box[1] + box[3] for _, r, b in right), "a head leaves the presenter"
+PY
 quit_and_wait
 # 12 tokens (modern-kv-cache-window-sinks) are too many for numbers in the Heads column at
 # 1280x800: the short slot still holds its row of multiples whole, and the column (double-click)
