@@ -450,8 +450,8 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.head = spec.head;
   p.values_drawn = g.show_values && !g.texture && !spec.hidden;
   p.decimals = p.values_drawn ? g.data.format.decimals : 0;
-  p.hidden = spec.hidden;
-  p.texture = g.texture;
+  p.hidden = spec.hidden, p.texture = g.texture;
+  p.formula_right = g.formula.height > 0 ? grid.x - g.grid_offset.x + g.formula.width : 0.0f;
   p.pooling = PoolingName(g.texels.pooling);
   p.texels_w = g.texels.cols_px;
   p.texels_h = g.texels.rows_px;
