@@ -60,6 +60,7 @@ struct HeatmapSpec {
   /// Predict, then reveal: the grid's shape and labels only, every cell a grey "?" (no colour,
   /// value, legend, hover or export gives the numbers away).
   bool hidden = false;
+  bool masked_blank = false;  ///< masked cells print no value: they hold nothing (a cache's evicted rows)
   const std::vector<std::pair<int, int>>* outlined = nullptr;  ///< cells (row, col) to outline
   bool cell_tooltip = true;  ///< the hovered cell's value as a tooltip (false: the caller draws its own)
   StageId stage = StageId::none;                     ///< identifies the matrix for hover and dumps

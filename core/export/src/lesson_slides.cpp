@@ -305,10 +305,12 @@ void draw_paragraphs(Canvas& slide, const std::vector<Paragraph>& ps, int k) {
 // Before the reveal: grey "?" cells, the colour bar and its ticks covered.
 void hide(Canvas& c, const FigureLayout& l, double z) {
   const Font& font = default_fonts().regular;
-  // The colour bar and its tick labels (the range would give the numbers away).
-  const RectI bar = l.colorbar.scaled(z);
+  // The colour bar and its tick labels (the range would give the numbers away), and the hatched
+  // cells' legend below it ("evicted" answers "which tokens does the cache hold?").
+  const RectI bar = l.colorbar.scaled(z), swatch = l.masked_swatch.scaled(z);
   const int pad = int(std::lround(2 * z)), ticks = int(std::lround(12 * z)), inset = std::max(1, int(std::lround(z)));
   c.fill({bar.x - pad, bar.y - ticks, c.width() - bar.x + pad, bar.h + 2 * ticks}, palette::page);
+  if (l.has_masked) c.fill({swatch.x - pad, swatch.y - ticks, c.width() - swatch.x + pad, swatch.h + 2 * ticks}, palette::page);
   c.fill(l.grid.scaled(z), palette::page);
   const double px = std::min(28.0, l.cell * 0.45) * z;
   for (int i = 0; i * l.cell < l.grid.h; ++i)
