@@ -20,6 +20,7 @@
 
 #include "attnlab/attention.h"
 #include "attnlab/colormap.h"
+#include "attnlab/export/engine_figures.h"
 #include "attnlab/export/lesson_slides.h"
 #include "attnlab/export/pdf.h"
 #include "attnlab/scenario_io.h"
@@ -120,6 +121,69 @@ TEST(ExportLesson, APredictSlideShowsNoneOfTheHiddenColours) {
     }
   EXPECT_EQ(leaked, 0) << "pixels in a hidden weight's colour";
   EXPECT_GT(grey, 9 * 100) << "the nine cells are grey";
+}
+
+// Pixels in slide cell (i, j) of `g` darker than the hatching (glyphs: "−∞" in masked ink), one
+// pixel in from the cell's edges.
+int dark_pixels(const Canvas& c, const SlideGrid& g, int i, int j) {
+  const int x0 = g.grid.x + j * g.grid.w / g.cols, x1 = g.grid.x + (j + 1) * g.grid.w / g.cols;
+  const int y0 = g.grid.y + i * g.grid.h / g.rows, y1 = g.grid.y + (i + 1) * g.grid.h / g.rows;
+  int dark = 0;
+  for (int y = y0 + 1; y < y1 - 1; ++y)
+    for (int x = x0 + 1; x < x1 - 1; ++x) {
+      const Rgba8 p = c.pixel(x, y);
+      dark += std::max({p.r, p.g, p.b}) < palette::masked_hatch.r - 20;
+    }
+  return dark;
+}
+
+// Issue 26: a decode step's caches printed "−∞" in the rows of evicted tokens under a legend
+// "masked (−∞)". A cache holds no −∞: on every decode slide of the KV-cache preset the evicted
+// cells are hatched and blank (no glyph in their pixels) and the legend says "evicted", nothing else.
+TEST(ExportLesson, EvictedCacheRowsAreBlankUnderTheLegendEvicted) {
+  const Slide x = load("modern-kv-cache-window-sinks");
+  int evicted = 0;
+  for (std::size_t i = 0; i < x.lesson.steps.size(); ++i) {
+    const lesson::Step& step = x.lesson.steps[i];
+    if (step.kind != StageId::decode) continue;
+    const std::vector<HeatmapFigure> figures = decode_figures(x.s, step, std::max(step.head, 0), {});
+    std::vector<SlideGrid> grids;
+    const Canvas c = render_slide(x.s, x.t, x.lesson, i, false, {}, &grids);
+    ASSERT_EQ(grids.size(), figures.size()) << slide_stem(x.lesson, i, false);
+    for (std::size_t k = 0; k < figures.size(); ++k) {
+      const HeatmapFigure& f = figures[k];
+      std::vector<std::string> legend;
+      for (const TextItem& t : figure_layout(f, {true}).texts)
+        if (t.role == "legend") legend.push_back(t.text);
+      int here = 0;
+      for (int r = 0; r < f.values.rows(); ++r)
+        for (int col = 0; col < f.values.cols(); ++col)
+          if (is_masked(f, r, col)) {
+            ++here;
+            EXPECT_EQ(cell_text(f, r, col, 2), "");
+            EXPECT_EQ(dark_pixels(c, grids[k], r, col), 0) << slide_stem(x.lesson, i, false) << " " << f.title
+                                                           << " cell " << r << "," << col << ": a glyph in an evicted cell";
+          }
+      EXPECT_EQ(legend, here ? std::vector<std::string>{"evicted"} : std::vector<std::string>{})
+          << slide_stem(x.lesson, i, false) << " " << f.title;
+      evicted += here;
+    }
+    if (!step.predict) continue;
+    // Before the reveal not even the legend says that something was evicted: its swatch is blank page.
+    const Canvas before = render_slide(x.s, x.t, x.lesson, i, true, {});
+    const SlideLayout placed = slide_layout(x.s, x.t, x.lesson, i, true, {});
+    for (std::size_t k = 0; k < figures.size(); ++k) {
+      const FigureLayout l = figure_layout(figures[k], {true});
+      if (!l.has_masked) continue;
+      const RectI s = l.masked_swatch.scaled(placed.figures[k].zoom);
+      long inked = 0;
+      for (int y = s.y; y < s.y + s.h; ++y)
+        for (int x0 = s.x; x0 < s.x + s.w; ++x0)
+          inked += !(before.pixel(placed.figures[k].box.x + x0, placed.figures[k].box.y + y) == palette::page);
+      EXPECT_EQ(inked, 0) << slide_stem(x.lesson, i, true) << " " << figures[k].title << ": the legend's swatch";
+    }
+  }
+  EXPECT_GT(evicted, 0) << "no decode slide of the preset shows an evicted token";
 }
 
 TEST(ExportLesson, CellsAnEditRemovedAreSkipped) {
@@ -282,6 +346,41 @@ TEST(ExportLessonLayout, EveryPresetsSlidesDrawLargeCellsWithinSevenTenthsAndNoT
     }
   }
   EXPECT_GT(three_by_three, 0) << "the 100 px rule checked no 3x3 matrix";
+}
+
+std::string rect_text(const RectI& r) {
+  return std::to_string(r.x) + "," + std::to_string(r.y) + " " + std::to_string(r.w) + "x" + std::to_string(r.h);
+}
+
+// Issue 26: the figure jumped a few pixels when the deck advanced from a predict slide to its
+// reveal. Every preset's predict steps: the same figures at the same place and size on both (the
+// text differs), in the layout and where the slide drew the cells.
+TEST(ExportLesson, APredictSlideAndItsRevealPlaceTheFiguresAlike) {
+  int compared = 0;
+  for (const std::string& name : preset_names()) {
+    const Slide x = load(name);
+    for (std::size_t i = 0; i < x.lesson.steps.size(); ++i) {
+      if (!x.lesson.steps[i].predict) continue;
+      const std::string where = name + " " + slide_stem(x.lesson, i, true);
+      const SlideLayout before = slide_layout(x.s, x.t, x.lesson, i, true, {});
+      const SlideLayout after = slide_layout(x.s, x.t, x.lesson, i, false, {});
+      ASSERT_EQ(before.figures.size(), after.figures.size()) << where;
+      for (std::size_t f = 0; f < after.figures.size(); ++f) {
+        EXPECT_EQ(rect_text(before.figures[f].box), rect_text(after.figures[f].box)) << where << " figure " << f;
+        EXPECT_EQ(rect_text(before.figures[f].grid), rect_text(after.figures[f].grid)) << where << " figure " << f;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
+  const Slide q2 = load("vaswani-q2-is-attends");
+  const std::size_t i = step_of(q2.lesson, StageId::weights);
+  std::vector<SlideGrid> before, after;
+  render_slide(q2.s, q2.t, q2.lesson, i, true, {}, &before);
+  render_slide(q2.s, q2.t, q2.lesson, i, false, {}, &after);
+  ASSERT_EQ(before.size(), 1u);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(rect_text(before[0].grid), rect_text(after[0].grid)) << "the cells drawn";
 }
 
 // The run of non-page pixels along row y through x (inclusive ends).

@@ -37,6 +37,7 @@ nlohmann::json PlacementJson(const HeatmapPlacement& p) {
           {"texture", p.texture},
           {"hidden", p.hidden},
           {"stale", p.stale},
+          {"formula_right", p.formula_right},
           {"pooling", p.pooling},
           {"texels", {p.texels_w, p.texels_h}},
           {"colormap", p.colormap},

@@ -142,7 +142,7 @@ void TermTable(const Explanation& e, int decimals) {
   }
 }
 
-void ShowExplanation(const Explanation& e, int decimals) {
+void ShowExplanation(const Explanation& e, int decimals, const ControlMarks& marks) {
   ImGui::PushFont(GetFonts().bold);
   ImGui::TextWrapped("%s", e.title.c_str());
   ImGui::PopFont();
@@ -158,7 +158,10 @@ void ShowExplanation(const Explanation& e, int decimals) {
   if (!e.columns.empty() && (weights || e.omitted > 0)) TermTable(e, decimals);
   if (!e.written.empty()) MonoWrapped(e.written);
   for (const std::string& line : e.lines) MonoWrapped(line);
-  if (e.turn.shown) TurnDiagram(e.turn, decimals);
+  if (e.turn.shown) {
+    TurnDiagram(e.turn, decimals);
+    MarkLastItem(marks, "inspector rope turn");  // its lines wrap inside the Inspector (window tests)
+  }
   ImGui::Spacing();
   ImGui::PushFont(GetFonts().bold);
   ImGui::Text("= %s", Num(e.value, decimals).c_str());
@@ -216,7 +219,7 @@ void InspectorPanel::Draw(AppState& state) {
   // The trace's own numbers while a newer one computes, dimmed as its heatmaps are.
   const bool stale = ComputingBadge(state.document, trace);
   if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
-  ShowExplanation(e, state.ui.decimals);
+  ShowExplanation(e, state.ui.decimals, state.on_control);
   ShowReference(state, trace, cell);
   if (stale) ImGui::PopStyleVar();
 }

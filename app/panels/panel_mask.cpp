@@ -303,9 +303,13 @@ void FitCells(Grid& g, const AxisLabels& labels) {
   float widest = 0;
   for (const std::string& l : labels.cols) widest = std::max(widest, TextW(l));
   if (widest <= g.cell - 2.0f) return;
-  g.turned_h = std::min(widest, fs * 5.0f);
-  g.header_h = lh + g.turned_h + 8.0f;
-  fit();
+  // Turned, every k-th is drawn (k from the cell): the header as tall as those, refitted twice as
+  // the cell it leaves may change k (MaskLabels shortens any still taller to the header).
+  for (int pass = 0; pass < 2; ++pass) {
+    g.turned_h = DrawnLabelsExtent(labels.cols, LabelStride(lh, g.cell), fs * 5.0f, TextW);
+    g.header_h = lh + g.turned_h + 8.0f;
+    fit();
+  }
 }
 
 void MaskGrid(AppState& state) {
@@ -324,6 +328,7 @@ void MaskGrid(AppState& state) {
   g.origin = ImVec2(std::floor(pos.x + g.label_w), std::floor(pos.y + g.header_h));
   const ImVec2 size(g.label_w + g.cell * g.cols, g.header_h + g.cell * g.rows);
   ImGui::InvisibleButton("##maskgrid", size);
+  MarkLastItem(state.on_control, "mask grid");  // its header's height, for window tests
   int hr = -1, hc = -1;
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetIO().MousePos;

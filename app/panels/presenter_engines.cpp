@@ -56,6 +56,7 @@ HeatmapSpec PresenterEngines::Spec(AppState& state, std::size_t i, float cell, b
   spec.shape_in_title = false;
   spec.data_version = run_.version * 8 + i + 1;
   spec.hidden = hidden;
+  spec.masked_blank = !f.hatched_legend.empty();  // evicted cache rows: blank, as on the slides
   return spec;
 }
 

@@ -47,4 +47,11 @@ int LabelStride(float need, float cell) {
   return std::max(1, static_cast<int>(std::ceil(need / cell - 1e-4f)));
 }
 
+float DrawnLabelsExtent(const std::vector<std::string>& labels, int stride, float cap, const TextWidthFn& width) {
+  float widest = 0;
+  for (std::size_t i = 0; i < labels.size(); i += std::size_t(std::max(stride, 1)))
+    widest = std::max(widest, WidthUpTo(labels[i], cap, width));
+  return widest;
+}
+
 }  // namespace attnlab::app

@@ -32,4 +32,9 @@ std::vector<std::string> ElideEach(const std::vector<std::string>& labels, float
 /// `need` pixels along that axis: 1 when they all fit.
 int LabelStride(float need, float cell);
 
+/// How far labels turned a quarter reach when every `stride`-th is drawn (labels 0, stride, 2
+/// stride, ...): the widest of those, at most `cap`. A header sized by it is as tall as the labels
+/// drawn need, not as the longest label, which may not be drawn at all.
+float DrawnLabelsExtent(const std::vector<std::string>& labels, int stride, float cap, const TextWidthFn& width);
+
 }  // namespace attnlab::app

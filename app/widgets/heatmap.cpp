@@ -366,7 +366,7 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
       const Rgb8 fill = masked ? kMaskedFill : MapValue(spec.scale, m(r, c));
       dl->AddRectFilled(a, b, ToU32(fill));
       if (masked && spec.cell >= 8.0f) AddHatch(dl, a, b);
-      if (!g.show_values) continue;
+      if (!g.show_values || (masked && spec.masked_blank)) continue;
       const std::string text = attnlab::format_fixed(m(r, c), g.data.format.decimals);
       const float w = TextWidth(mono, text.c_str()) * g.value_px / mono->FontSize;
       const ImU32 ink = masked ? IM_COL32(235, 235, 240, 255)
@@ -450,8 +450,8 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.head = spec.head;
   p.values_drawn = g.show_values && !g.texture && !spec.hidden;
   p.decimals = p.values_drawn ? g.data.format.decimals : 0;
-  p.hidden = spec.hidden;
-  p.texture = g.texture;
+  p.hidden = spec.hidden, p.texture = g.texture;
+  p.formula_right = g.formula.height > 0 ? grid.x - g.grid_offset.x + g.formula.width : 0.0f;
   p.pooling = PoolingName(g.texels.pooling);
   p.texels_w = g.texels.cols_px;
   p.texels_h = g.texels.rows_px;

@@ -60,6 +60,7 @@ struct HeatmapSpec {
   /// Predict, then reveal: the grid's shape and labels only, every cell a grey "?" (no colour,
   /// value, legend, hover or export gives the numbers away).
   bool hidden = false;
+  bool masked_blank = false;  ///< masked cells print no value: they hold nothing (a cache's evicted rows)
   const std::vector<std::pair<int, int>>* outlined = nullptr;  ///< cells (row, col) to outline
   bool cell_tooltip = true;  ///< the hovered cell's value as a tooltip (false: the caller draws its own)
   StageId stage = StageId::none;                     ///< identifies the matrix for hover and dumps
@@ -88,6 +89,7 @@ struct HeatmapPlacement {
   bool texture = false;          ///< drawn as a texture instead of rectangles
   bool hidden = false;           ///< every cell a grey "?" (HeatmapSpec::hidden)
   bool stale = false;            ///< dimmed: older numbers than the document's (HeatmapSpec::stale)
+  float formula_right = 0;  ///< right end of the formula on its own line, as drawn; 0: none or on the title's line
   /// "none": every cell has its own pixels. Else (cell < 1) texel x of texels_w covers columns
   /// [x * cols / texels_w, (x + 1) * cols / texels_w), rows likewise, drawn one texel a pixel in
   /// the colour of the block's "max" (or "max_abs": farthest from 0) unmasked value.

@@ -53,7 +53,9 @@ FormulaLines FitFormula(ImFont* mono, const char* formula, float natural_w, floa
   const float room = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
   FormulaLines f;
   if (TextWidth(mono, formula) > room && room > font_size * 8.0f) f.wrap = std::max(natural_w, room);
-  f.height = std::ceil(mono->CalcTextSizeA(mono->FontSize, FLT_MAX, f.wrap, formula).y + mono->FontSize * 0.3f);
+  const ImVec2 drawn = mono->CalcTextSizeA(mono->FontSize, FLT_MAX, f.wrap, formula);
+  f.height = std::ceil(drawn.y + mono->FontSize * 0.3f);
+  f.width = drawn.x;
   return f;
 }
 

@@ -29,9 +29,10 @@ float ValueTextSize(float text_width, float cell, ImFont* mono);
 
 /// A formula on its own line under a heatmap's title: `wrap`, the width it wraps at (0: one line;
 /// a formula wider than the current window, RoPE's at 1280x800, wraps at the window's content
-/// width, at least the grid's `natural_w`, rather than running past its edge), and its height.
+/// width, at least the grid's `natural_w`, rather than running past its edge), its height and
+/// `width`, its widest line as drawn.
 struct FormulaLines {
-  float wrap = 0, height = 0;
+  float wrap = 0, height = 0, width = 0;
 };
 FormulaLines FitFormula(ImFont* mono, const char* formula, float natural_w, float font_size);
 

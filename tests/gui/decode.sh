@@ -3,7 +3,8 @@
 # with a sliding window and sinks" (prefill 3, 12 tokens, window 4, 2 sinks, 2 K/V heads) opens at
 # its first decoded token; each Right arrow over the panel grows every K and V cache heatmap by one
 # column, and the columns the CLI's cache no longer holds are drawn masked (hatched grey) while the
-# held ones keep their colours; Left steps back.
+# held ones keep their colours; Left steps back. The presenter's decode step leaves the evicted key's
+# weight blank.
 # usage: decode.sh APP CLI PRESET
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -47,5 +48,36 @@ done
 press Left
 capture back
 check back 6
+# The presenter's decode step (step 4 of the preset's lesson, token 6) revealed with R: the new
+# query's weights print their numbers, and the evicted key 'upon' is hatched and blank, as on the
+# slides (it printed "-inf", which a cache never holds).
+move 5 1075
+press p
+press Right
+press Right
+press Right
+press r
+capture presenter
+/usr/bin/python3 - "$work/presenter.png" <<'PY' || fail "the presenter's decode weights print something in an evicted key"
+import json, sys
+from PIL import Image
+shot = sys.argv[1]
+layout = json.load(open(shot + ".json"))
+img = Image.open(shot).convert("RGB")
+masked = tuple(layout["masked_rgb"])
+w = next(h for h in layout["heatmaps"] if h["id"] == "presenter_engine_2")
+assert w["values_drawn"] and w["rows"] == 1, "the weights row with its numbers: %s" % w
+side = int(w["cell"] - w["gap"])
+evicted = 0
+for j in range(w["cols"]):
+    box = [(int(w["x0"] + j * w["cell"] + dx), int(w["y0"] + dy)) for dx in range(1, side - 1) for dy in range(1, side - 1)]
+    if sum(img.getpixel(p) == masked for p in box) / len(box) < 0.2:
+        continue  # a held key, in colour
+    evicted += 1
+    ink = sum(min(img.getpixel(p)) > 180 for p in box)
+    assert ink == 0, "key %d: %d pixels of text in its hatched cell" % (j, ink)
+assert evicted == 1, "one evicted key at token 6, found %d" % evicted
+print("presenter: the evicted key's weight is hatched and blank")
+PY
 quit_and_wait
 echo "PASS: the cache heatmaps grow a column a step and hatch what the window evicts, as attnlab-cli decode"

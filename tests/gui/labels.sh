@@ -4,7 +4,8 @@
 #    that tell the words apart (no two alike, none a bare "…"; cut at the end they all read
 #    "wor.") and names its axes: queries down, keys across; in the columns layout (--test-edit
 #    layout) keys down, queries across, as the Pipeline's weights; with 12 tokens
-#    (modern-kv-cache-window-sinks) the column labels are turned and whole words, every other one;
+#    (modern-kv-cache-window-sinks) the column labels are turned and whole words, every other one,
+#    under a header only as tall as those drawn need;
 #  - the Heads panel of UDL 12.2 and Vaswani Q3 draws token labels on both axes at 1280x800 and
 #    in lecture mode at 1920x1080 (on its multiples, or on the head it draws large).
 # usage: labels.sh APP PRESETS_DIR OUT_DIR
@@ -23,6 +24,24 @@ shot kv modern-kv-cache-window-sinks --size 1280x800 --show-panel Mask
 shot q3 vaswani-q3-two-heads --size 1280x800
 shot udl-lecture udl-12-2-multihead --size 1920x1080 --lecture
 shot q3-lecture vaswani-q3-two-heads --size 1920x1080 --lecture
+# The kv Mask's turned labels, every other one drawn: the header is as tall as those drawn ("upon",
+# "time", "tiny"), not as the undrawn "dreamed": from the axis name "keys" to the labels' first ink
+# a few pixels, not three letters' worth (32 px before).
+/usr/bin/python3 - "$out/kv.png" <<'PY' || { echo "FAIL: the kv Mask's header is taller than its drawn labels"; exit 1; }
+import json, sys
+from PIL import Image
+png = sys.argv[1]
+d = json.load(open(png + ".json"))
+m = next(h for h in d["heatmaps"] if h["id"] == "mask")
+header = next(c["rect"] for c in d["controls"] if c["id"] == "mask grid")
+lh = d["window_arrangement"]["font_size"]  # the axis name's line
+im = Image.open(png).convert("L")
+x0, x1 = int(m["x0"]), int(m["x0"] + m["cols"] * m["cell"])
+ink = [y for y in range(int(header[1] + lh + 2), int(m["y0"])) if any(im.getpixel((x, y)) > 150 for x in range(x0, x1))]
+gap = ink[0] - (header[1] + lh) if ink else None
+print("kv: %d of 12 column labels drawn turned; %s px from the axis name to their ink" % (len(m["col_labels"]), gap))
+sys.exit(0 if ink and gap <= 0.75 * lh else 1)
+PY
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]

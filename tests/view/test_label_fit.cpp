@@ -92,6 +92,18 @@ std::string ElideMiddleOneByOne(const std::string& label, float max_width) {
   return kEllipsis;
 }
 
+// The 12 keys of modern-kv-cache-window-sinks turned, every other drawn: the header needs "upon",
+// "time", "tiny" (4 characters), not the undrawn "dreamed" (7).
+TEST(LabelFit, TurnedLabelsReachAsFarAsTheDrawnOnes) {
+  const std::vector<std::string> keys = {"<s>", "Once", "upon", "a", "time", "there", "was", "a", "tiny", "robot",
+                                         "who", "dreamed"};
+  EXPECT_EQ(attnlab::app::DrawnLabelsExtent(keys, 2, 100, Mono10), 40);
+  EXPECT_EQ(attnlab::app::DrawnLabelsExtent(keys, 1, 100, Mono10), 70);
+  EXPECT_EQ(attnlab::app::DrawnLabelsExtent(keys, 1, 50, Mono10), 50);  // capped
+  EXPECT_EQ(attnlab::app::DrawnLabelsExtent(keys, 0, 100, Mono10), 70);  // a stride below 1 draws all
+  EXPECT_EQ(attnlab::app::DrawnLabelsExtent({}, 2, 100, Mono10), 0);
+}
+
 TEST(LabelFit, TheSearchAgreesWithShorteningOneCharacterAtATime) {
   const std::vector<std::string> labels = {"translation", "word_1", "\xC3\xBC" "ber_stra\xC3\x9F" "e",
                                            std::string(37, 'q') + "_end", "ab", "a"};

@@ -224,6 +224,7 @@ struct Builder {
                           : Luminance({fill.r, fill.g, fill.b}) > 0.45 ? Rgba8{0, 0, 0, 255}
                                                                       : Rgba8{255, 255, 255, 255};
         const std::string label = cell_text(f, i, j, out.value_decimals);
+        if (label.empty()) continue;  // a blank hatched cell
         if (is_masked(f, i, j)) knock_out(c, label);
         text(label, c.x + c.w / 2.0, c.y + c.h / 2.0 + kMidline * out.value_size, out.value_size, ink, "value",
              TextItem::Anchor::middle, false, false, i, j);
@@ -251,7 +252,7 @@ struct Builder {
       for (int j = 0; j < f.values.cols() && !out.has_masked; ++j) out.has_masked = is_masked(f, i, j);
     if (out.has_masked) {
       out.masked_swatch = {out.colorbar.x, out.colorbar.y + out.colorbar.h + 18, kSwatch, kSwatch};
-      const std::string label = "masked (\xE2\x88\x92\xE2\x88\x9E)";
+      const std::string label = f.hatched_legend.empty() ? "masked (\xE2\x88\x92\xE2\x88\x9E)" : f.hatched_legend;
       const double x = out.masked_swatch.x + kSwatch + 8.0;
       text(label, x, out.masked_swatch.y + kSwatch / 2.0 + kMidline * kTickSize, kTickSize, palette::ink, "legend");
       right = std::max(right, x + fonts.regular.text_width(label, kTickSize));
@@ -277,6 +278,7 @@ Rgba8 cell_color(const HeatmapFigure& f, int i, int j) {
 std::string cell_text(const HeatmapFigure& f, int i, int j, int decimals) {
   const double v = f.values(i, j);
   if (is_masked(f, i, j)) {
+    if (!f.hatched_legend.empty()) return "";
     if (!f.masked_text_is_value || !std::isfinite(v)) return std::string(kMinus) + "\xE2\x88\x9E";
     if (v == 0) return "0";  // a masked weight is exactly zero
   }

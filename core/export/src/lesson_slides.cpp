@@ -153,7 +153,9 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
     c.tiles = lesson::tile_boxes(run);
     c.tile = lesson::shown_tile(step, run);
   }
-  c.style.values = !hidden;
+  // Laid out with its values on both slides, so that the figures keep their size at the reveal;
+  // before it, hide() covers them.
+  c.style.values = true;
   c.style.decimals = o.decimals;
   for (const HeatmapFigure& f : c.figures) c.layouts.push_back(figure_layout(f, c.style));
   return c;
@@ -224,8 +226,6 @@ bool sets_lesson_cell(const SlideContent& c, double fit) {
   return !c.layouts.empty() && fit >= kSlideOversizeCell && c.step->kind != StageId::heads;
 }
 
-Fit slide_fit(SlideContent& c) { return prefers_beside(c) ? fit_beside(c) : fit_below(c); }
-
 // The figures at `cell`, in rows of `per_row` from (x, y); centred in `width` when `centre`.
 // Returns the right edge of the widest row.
 int place_figures(const SlideContent& c, SlideLayout& out, double cell, int per_row, int x, int y, int width,
@@ -252,22 +252,45 @@ int place_figures(const SlideContent& c, SlideLayout& out, double cell, int per_
   return right;
 }
 
-SlideLayout arrange(SlideContent& c, double cap) {
+// Where a slide's figures go: beside the text or below it (from `top`), at `fit`.
+struct FigureFrame {
+  bool beside = false;
+  Fit fit;
+  int top = 0;
+};
+
+FigureFrame frame_of(SlideContent& c, bool beside) {
+  if (beside) return {true, fit_beside(c), int(std::ceil(head_bottom(c)))};
+  const double below = stack(c.body, kMargin, head_bottom(c), kSlideWidth - 2 * kMargin);
+  return {false, fit_below(c), int(std::ceil(below)) + kGap};
+}
+
+// A predict step's two slides differ in their text only (`twin`: the other one's content): their
+// figures share one frame, beside only when both texts fit beside, else below the taller text, so
+// the figures do not move when the deck advances to the reveal.
+FigureFrame figure_frame(SlideContent& c, SlideContent* twin) {
+  const bool beside = !c.layouts.empty() && prefers_beside(c) && (!twin || prefers_beside(*twin));
+  const FigureFrame own = frame_of(c, beside);
+  if (!twin || beside) return own;
+  const FigureFrame other = frame_of(*twin, false);
+  return other.top > own.top ? other : own;
+}
+
+SlideLayout arrange(SlideContent& c, const FigureFrame& frame, double cap) {
   SlideLayout out;
-  const bool beside = !c.layouts.empty() && prefers_beside(c);
-  const Fit fit = beside ? fit_beside(c) : fit_below(c);
+  const Fit& fit = frame.fit;
   const double cell = c.layouts.empty() ? 0 : std::max(std::min(fit.cell, cap), floor_cell(c.layouts));
   const int top = int(std::ceil(head_bottom(c)));
-  if (beside) {
+  if (frame.beside) {
     const int right = place_figures(c, out, cell, fit.per_row, kMargin, top, 0, false);
     stack(c.body, right + kGap, top, kSlideWidth - kMargin - right - kGap);
   } else {
-    const double below = stack(c.body, kMargin, top, kSlideWidth - 2 * kMargin);
-    place_figures(c, out, cell, fit.per_row, kMargin, int(std::ceil(below)) + kGap, kSlideWidth - 2 * kMargin, true);
+    stack(c.body, kMargin, top, kSlideWidth - 2 * kMargin);
+    place_figures(c, out, cell, fit.per_row, kMargin, frame.top, kSlideWidth - 2 * kMargin, true);
   }
   for (const auto* part : {&c.head, &c.body})
     for (const Paragraph& p : *part) out.text.push_back(p.box);
-  out.text_beside = beside;
+  out.text_beside = frame.beside;
   out.fit = fit.cell;
   out.sets_lesson_cell = sets_lesson_cell(c, fit.cell);
   return out;
@@ -282,10 +305,12 @@ void draw_paragraphs(Canvas& slide, const std::vector<Paragraph>& ps, int k) {
 // Before the reveal: grey "?" cells, the colour bar and its ticks covered.
 void hide(Canvas& c, const FigureLayout& l, double z) {
   const Font& font = default_fonts().regular;
-  // The colour bar and its tick labels (the range would give the numbers away).
-  const RectI bar = l.colorbar.scaled(z);
+  // The colour bar and its tick labels (the range would give the numbers away), and the hatched
+  // cells' legend below it ("evicted" answers "which tokens does the cache hold?").
+  const RectI bar = l.colorbar.scaled(z), swatch = l.masked_swatch.scaled(z);
   const int pad = int(std::lround(2 * z)), ticks = int(std::lround(12 * z)), inset = std::max(1, int(std::lround(z)));
   c.fill({bar.x - pad, bar.y - ticks, c.width() - bar.x + pad, bar.h + 2 * ticks}, palette::page);
+  if (l.has_masked) c.fill({swatch.x - pad, swatch.y - ticks, c.width() - swatch.x + pad, swatch.h + 2 * ticks}, palette::page);
   c.fill(l.grid.scaled(z), palette::page);
   const double px = std::min(28.0, l.cell * 0.45) * z;
   for (int i = 0; i * l.cell < l.grid.h; ++i)
@@ -384,28 +409,43 @@ std::string slide_stem(const lesson::Lesson& lesson, std::size_t index, bool hid
   return stem;
 }
 
+namespace {
+
+// Slide `index` (`hidden`: before the reveal) in `c` and the frame of its figures, shared with
+// its twin when the step asks for a prediction.
+FigureFrame step_frame(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
+                       bool hidden, const SlideOptions& o, SlideContent& c) {
+  c = slide_content(s, t, lesson, index, hidden, o);
+  if (!lesson.steps[index].predict) return figure_frame(c, nullptr);
+  SlideContent twin = slide_content(s, t, lesson, index, !hidden, o);
+  return figure_frame(c, &twin);
+}
+
+}  // namespace
+
 double lesson_cell_cap(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, const SlideOptions& o) {
   double smallest = 1e9;
-  for (std::size_t i = 0; i < lesson.steps.size(); ++i)
-    for (bool hidden : {false, true}) {
-      if (hidden && !lesson.steps[i].predict) continue;
-      SlideContent c = slide_content(s, t, lesson, i, hidden, o);
-      const double fit = c.layouts.empty() ? 0 : slide_fit(c).cell;
-      if (sets_lesson_cell(c, fit)) smallest = std::min(smallest, fit);
-    }
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {  // a predict slide shares its reveal's frame
+    SlideContent c;
+    const FigureFrame frame = step_frame(s, t, lesson, i, false, o, c);
+    const double fit = c.layouts.empty() ? 0 : frame.fit.cell;
+    if (sets_lesson_cell(c, fit)) smallest = std::min(smallest, fit);
+  }
   return smallest / kSlideCellConsistency;
 }
 
 SlideLayout slide_layout(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
                          bool hidden, const SlideOptions& o) {
-  SlideContent c = slide_content(s, t, lesson, index, hidden, o);
-  return arrange(c, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o));
+  SlideContent c;
+  const FigureFrame frame = step_frame(s, t, lesson, index, hidden, o, c);
+  return arrange(c, frame, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o));
 }
 
 Canvas render_slide(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
                     bool hidden, const SlideOptions& o, std::vector<SlideGrid>* grids) {
-  SlideContent c = slide_content(s, t, lesson, index, hidden, o);
-  const SlideLayout layout = arrange(c, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o));
+  SlideContent c;
+  const FigureFrame frame = step_frame(s, t, lesson, index, hidden, o, c);
+  const SlideLayout layout = arrange(c, frame, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o));
   const int k = o.scale;
   Canvas slide(kSlideWidth * k, kSlideHeight * k, palette::page);
   draw_paragraphs(slide, c.head, k);

@@ -16,8 +16,8 @@ namespace attnlab::exporter {
 /// (lesson::tiles_run). `head` 0-based.
 std::vector<HeatmapFigure> tiles_figures(const Scenario& s, const Trace& t, const lesson::Step& step, int head,
                                          const Colormaps& maps);
-/// [K cache, V cache (tokens 0 .. t as rows, evicted ones masked), weights (one row over the same
-/// tokens, evicted ones masked)] for `head`'s key/value head; no weights for the prefill; none for
+/// [K cache, V cache (tokens 0 .. t as rows, evicted ones hatched and blank, legend "evicted"),
+/// weights (one row over the same tokens, evicted ones likewise)] for `head`'s key/value head; no weights for the prefill; none for
 /// a scenario that cannot be decoded.
 std::vector<HeatmapFigure> decode_figures(const Scenario& s, const lesson::Step& step, int head, const Colormaps& maps);
 

@@ -25,6 +25,9 @@ struct HeatmapFigure {
   ColorScale scale;       ///< explicit range: weights [0, 1], signed matrices +-max|x|
   int col_band = 0, row_band = 0;  ///< > 0: a head boundary every n columns / rows (concat)
   bool masked_text_is_value = false;  ///< masked cells print their value (0 weights), not "−∞"
+  /// Non-empty: the hatched cells hold nothing, not a masked score: they print nothing and the
+  /// legend names them so ("evicted": the rows a K/V cache no longer holds); empty: "masked (−∞)".
+  std::string hatched_legend;
 };
 
 struct FigureStyle {
@@ -87,7 +90,8 @@ constexpr Rgba8 band{255, 255, 255, 255};
 bool is_masked(const HeatmapFigure& figure, int i, int j);
 /// Colour of cell (i, j): the colormap colour of its value, or palette::masked_fill.
 Rgba8 cell_color(const HeatmapFigure& figure, int i, int j);
-/// Text printed in cell (i, j) with `decimals` decimals ("−∞" for a masked score).
+/// Text printed in cell (i, j) with `decimals` decimals ("−∞" for a masked score, nothing for a
+/// hatched cell of a figure with a hatched_legend).
 std::string cell_text(const HeatmapFigure& figure, int i, int j, int decimals);
 
 FigureLayout figure_layout(const HeatmapFigure& figure, const FigureStyle& style);

@@ -3,7 +3,8 @@
 /// per step (times the scale), with the step's title, the author's caption, the explanation in the
 /// live numbers, the formula in the layout's notation and the step's heatmaps, drawn as the
 /// figure exporter draws them. A step that asks for a prediction also gets a slide before the
-/// reveal, its cells grey "?" and no colour bar.
+/// reveal, its cells grey "?" and no colour bar, its figures placed and sized as on the reveal
+/// (the two slides share one arrangement, for the taller of their texts).
 ///
 /// Figure size: each slide zooms its figures (a fractional zoom, up to kMaxSlideZoom) to fill the
 /// room the text leaves, the text either below the title and above the figures or in a column
