@@ -2,20 +2,19 @@
 
 #include <imgui.h>
 
+#include "view/guide.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
 namespace {
 
-constexpr const char* kHintTexts[] = {"New here? Press F1: your first five minutes, step by step.",
-                                      "New here? Press F1 for a guide.", "F1: guide"};
 constexpr const char* kDismiss = "\xC3\x97";  // ×
 
 // The longest hint that fits `room` beside the dismiss button; null when none does.
 const char* HintThatFits(float room, float* width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float dismiss = ImGui::CalcTextSize(kDismiss).x + style.FramePadding.x * 2.0f + style.ItemSpacing.x;
-  for (const char* text : kHintTexts) {
+  for (const char* text : FirstRunHintTexts()) {
     *width = ImGui::CalcTextSize(text).x + style.FramePadding.x * 2.0f + dismiss;
     if (*width <= room) return text;
   }
