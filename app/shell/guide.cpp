@@ -39,8 +39,14 @@ bool HintButton(const char* text) {
 
 void ShowGuide(AppState& state, PanelRegistry& panels) {
   state.first_run_hint.Dismiss();
+  if (panels.ColumnLentTo("Help")) {  // F1 again: the layout as it was
+    panels.GiveColumnBack();
+    return;
+  }
+  // A tab's third of a column is too small to read a walkthrough in; lent before the request
+  // brings Help to the front, so that the tab in front before comes back with the column.
+  panels.LendColumn("Help");
   panels.Request(state, GuideRequest{});
-  panels.GiveColumn("Help");  // a tab's third of a column is too small to read a walkthrough in
 }
 
 void DrawFirstRunHint(AppState& state, PanelRegistry& panels) {
