@@ -286,7 +286,7 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
 
 void PanelRegistry::DrawPanels(AppState& state) {
   const Box work = WorkArea();
-  EndLendWhenPanelLeaves();
+  EndLendWhenPanelLeaves(state.document.OpenCount());
   // Lecture mode only scales: the arrangement follows from the room left in font units.
   const Arrangement arrangement = state.ui.presenting ? Arrangement::Presenter
                                   : Narrow(work)      ? Arrangement::Compact
@@ -399,12 +399,18 @@ void PanelRegistry::GiveColumnBack() {
   lent_ = {};
 }
 
-// A lent column lasts while its panel is in front: another tab, closing it, or a click on a folded
-// tab (which gives the column back by itself) ends it, so no panel stays folded after the guide.
-void PanelRegistry::EndLendWhenPanelLeaves() {
+// A lent column lasts while its panel is in front: another tab, closing it, a click on a folded
+// tab (which gives the column back by itself) or another file ends it, so no panel stays folded
+// after the guide.
+void PanelRegistry::EndLendWhenPanelLeaves(int open_count) {
   if (lent_.panel.empty()) return;
+  if (lent_.open_count < 0) lent_.open_count = open_count;
   if (tall_group_ != lent_.group) {
     lent_ = {};
+    return;
+  }
+  if (open_count != lent_.open_count) {
+    GiveColumnBack();
     return;
   }
   const Panel* panel = FindPanel(lent_.panel.c_str());

@@ -151,9 +151,10 @@ class PanelRegistry final : public PanelRequests {
   struct LentColumn {
     std::string group, panel;
     std::string tall_before, front_before;
+    int open_count = -1;  ///< Document::OpenCount() when lent: another file ends it
   };
   LentColumn lent_;
-  void EndLendWhenPanelLeaves();
+  void EndLendWhenPanelLeaves(int open_count);
   /// Group -> the panel its tab bar showed last frame (tells a click on a tab from a request).
   std::map<std::string, std::string> shown_tab_;
 };
