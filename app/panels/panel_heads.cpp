@@ -185,6 +185,8 @@ float TitleAndSwitchWidth(const char* title) {
          ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(kSwitchLabel).x;
 }
 
+// How far the selected head's frame (heatmap.cpp: 3 px wide, 2 px off the grid) reaches past it.
+constexpr float kSelectionFrame = 4.0f;
 struct Arrangement {
   int columns = 1;
   float spacing = 0;
@@ -228,7 +230,7 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
     Arrangement a;
     a.columns = columns;
     a.spacing = style.ItemSpacing.x * 2.0f;
-    const ImVec2 room(std::floor((avail.x - a.spacing * (columns - 1)) / columns),
+    const ImVec2 room(std::floor((avail.x - a.spacing * (columns - 1)) / columns) - kSelectionFrame,
                       std::floor((avail.y - legend_h) / rows - style.ItemSpacing.y));
     char widest[16];
     std::snprintf(widest, sizeof widest, "head %d", heads);
@@ -276,15 +278,6 @@ Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
   return with;
 }
 
-// "off" over a switched-off head's grid (dimmed too): the last item is its heatmap widget, whose
-// grid is its bottom-right part (row labels on the left, column labels above).
-void MarkOff(float cell, const attnlab::Matrix& weights) {
-  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-  const ImVec2 grid_lo(std::max(lo.x, hi.x - cell * float(weights.cols())),
-                       std::max(lo.y, hi.y - cell * float(weights.rows())));
-  DrawOffMark(ImGui::GetWindowDrawList(), grid_lo, hi);
-}
-
 // The head's "on" checkbox, on its title's line after the title, drawn before the heatmap (which
 // starts with the title at the cursor) so that it takes the mouse first and costs the multiples no
 // height. Unchecking it switches the head off, one undoable edit.
@@ -322,6 +315,7 @@ struct Focus {
   LabelChoice labels;        // the large head's
   float cell = 0;            // the large head's
   bool values = false;       // the large head prints its numbers
+  bool strip = true;         // multiples beside it: not for one head, the large one is all there is
 };
 
 // A multiple's cell: a colour a class still tells from its neighbours, no more (the large head
@@ -358,17 +352,19 @@ Focus ArrangeFocus(AppState& state, const attnlab::Trace& trace, const AxisLabel
   f.thumb_cell = ThumbCell();
   char title[32];
   ThumbTitle(title, heads - 1, int(trace.heads.front().weights.cols()));
-  f.thumb = HeatmapSize(*state.heatmaps, Thumbnail(state, trace, labels, heads - 1, title));
+  f.strip = heads > 1;
+  f.thumb = f.strip ? HeatmapSize(*state.heatmaps, Thumbnail(state, trace, labels, heads - 1, title)) : ImVec2(0, 0);
   const float height = avail.y;
   const auto fitting = [&](float length, float along, float gap) { return int(std::floor((length + gap) / (along + gap))); };
-  f.per_page = right ? fitting(height, f.thumb.y, gap_y) : fitting(avail.x, f.thumb.x, gap_x);
+  f.per_page = !f.strip ? 1 : right ? fitting(height, f.thumb.y, gap_y) : fitting(avail.x, f.thumb.x, gap_x);
   if (f.per_page < heads)  // the pager above a column of them, at the left of a row
     f.per_page = right ? fitting(height - PagerHeight(), f.thumb.y, gap_y)
                        : fitting(avail.x - PagerWidth() - gap_x, f.thumb.x, gap_x);
   const bool pager = f.per_page < heads;
   const float strip_w = std::max(f.thumb.x, pager ? PagerWidth() : 0.0f);
-  const ImVec2 room = right ? ImVec2(avail.x - strip_w - gap_x, height)
-                            : ImVec2(avail.x, height - f.thumb.y - gap_y);
+  const ImVec2 room = !f.strip ? avail
+                     : right   ? ImVec2(avail.x - strip_w - gap_x, height)
+                               : ImVec2(avail.x, height - f.thumb.y - gap_y);
   if (f.per_page < 1 || room.x < 8.0f || room.y < 8.0f) return f;  // no large head: no numbers
   const int h = std::clamp(state.ui.selected_head, 0, heads - 1);
   HeatmapSpec big = SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, "head 8");
@@ -451,7 +447,7 @@ bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const A
     hint = avail.y - height(room.text) >= row_h ? room.text : room.short_text;
     const ImVec2 below_hint(avail.x, avail.y - height(hint));
     f = ChooseFocus(state, trace, labels, below_hint);
-    if (f.cell < 2.0f * ThumbCell()) {  // no large head: the multiples in a row
+    if (f.strip && f.cell < 2.0f * ThumbCell()) {  // no large head: the multiples in a row
       f = ArrangeFocus(state, trace, labels, below_hint, false);
       f.cell = 0;
     }
@@ -467,6 +463,7 @@ bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const A
   first_thumb_ = std::clamp(first_thumb_, 0, std::max(0, heads - 1));
   if (hint) ShowHint(hint);
   if (f.cell > 0) DrawLargeHead(state, trace, labels, f);
+  if (!f.strip) return true;
   if (f.strip_right) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 2.0f);
   DrawStrip(state, trace, labels, f);
   return true;
@@ -490,7 +487,7 @@ void HeadsPanel::DrawLargeHead(AppState& state, const attnlab::Trace& trace,
   ImGui::BeginGroup();
   HeadSwitch(state, h, off, title);
   const HeatmapResult r = Heatmap(*state.heatmaps, spec);
-  if (off) MarkOff(f.cell, ht.weights);
+  if (off) DrawOffMarkOverLastHeatmap(f.cell, int(ht.weights.rows()), int(ht.weights.cols()));
   ImGui::EndGroup();
   if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
 }
@@ -579,7 +576,7 @@ void HeadsPanel::Draw(AppState& state) {
     ImGui::BeginGroup();
     HeadSwitch(state, h, off, title);
     const HeatmapResult r = Heatmap(*state.heatmaps, spec);
-    if (off) MarkOff(a.cell, ht.weights);
+    if (off) DrawOffMarkOverLastHeatmap(a.cell, int(ht.weights.rows()), int(ht.weights.cols()));
     if (grouped) {  // a bar over each head in its key/value head's colour: the groups at a glance
       const ImVec2 lo = ImGui::GetItemRectMin();
       const float width = std::min(ImGui::GetItemRectSize().x, a.cell * float(ht.weights.cols()) + fs * 6.0f);

@@ -16,6 +16,7 @@
 #include "panels/panel_requests.h"
 #include "panels/positions_controls.h"
 #include "session/session.h"
+#include "view/label_fit.h"
 #include "widgets/control_marks.h"
 #include "widgets/edit_error.h"
 #include "widgets/theme.h"
@@ -157,16 +158,22 @@ void ScaleControl(AppState& state) {
   struct Choice {
     Kind kind;
     const char* label;
+    const char* short_label;  ///< the preview where the label does not fit
   };
-  const Choice choices[] = {{Kind::inv_sqrt_dk, "1/\xE2\x88\x9A" "d_k (Vaswani)"},
-                            {Kind::none, "none (unscaled)"},
-                            {Kind::value, "temperature T"}};
-  const char* preview = choices[0].label;
+  const Choice choices[] = {{Kind::inv_sqrt_dk, "1/\xE2\x88\x9A" "d_k (Vaswani)", "1/\xE2\x88\x9A" "d_k"},
+                            {Kind::none, "none (unscaled)", "none"},
+                            {Kind::value, "temperature T", "T"}};
+  const Choice* chosen = &choices[0];
   for (const Choice& c : choices)
-    if (c.kind == scale.kind) preview = c.label;
-  const float sweep_w = ImGui::CalcTextSize("Sweep").x + ImGui::GetStyle().FramePadding.x * 2.0f;
-  ImGui::SetNextItemWidth(-(sweep_w + ImGui::GetStyle().ItemInnerSpacing.x));
-  if (ImGui::BeginCombo("##scale", preview)) {
+    if (c.kind == scale.kind) chosen = &c;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float sweep_w = ImGui::CalcTextSize("Sweep").x + style.FramePadding.x * 2.0f;
+  const float combo_w = ImGui::GetContentRegionAvail().x - (sweep_w + style.ItemInnerSpacing.x);
+  const std::string preview = FirstThatFits({chosen->label, chosen->short_label},
+                                            combo_w - ImGui::GetFrameHeight() - style.FramePadding.x * 2.0f,
+                                            [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+  ImGui::SetNextItemWidth(combo_w);
+  if (ImGui::BeginCombo("##scale", preview.c_str())) {
     for (const Choice& c : choices) {
       if (!ImGui::Selectable(c.label, c.kind == scale.kind) || c.kind == scale.kind) continue;
       state.document.ApplyEdit("scale", [c](attnlab::Scenario& s) { attnlab::set_scale_kind(s, c.kind); });

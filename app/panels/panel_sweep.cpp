@@ -159,12 +159,17 @@ void PlayButtons(AppState& state, SweepState& sweep) {
                       "one undo step (Ctrl+Z).");
   RecordGif(state, sweep);
   if (player.Started()) {
-    ImGui::SameLine();
-    ImGui::AlignTextToFramePadding();
+    char value[160];
     if (attnlab::sweep_against_temperature(player.Spec().param))
-      ImGui::Text("%s = %.4g  (T = %.4g)", player.Spec().param.text().c_str(), player.Value(), 1.0 / player.Value());
+      std::snprintf(value, sizeof value, "%s = %.4g  (T = %.4g)", player.Spec().param.text().c_str(), player.Value(),
+                    1.0 / player.Value());
     else
-      ImGui::Text("%s = %.4g", player.Spec().param.text().c_str(), player.Value());
+      std::snprintf(value, sizeof value, "%s = %.4g", player.Spec().param.text().c_str(), player.Value());
+    // Beside the buttons when it fits, else on a line of its own, wrapped: never cut at the edge.
+    ImGui::SameLine();
+    if (ImGui::CalcTextSize(value).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextWrapped("%s", value);
     MarkLastItem(state.on_control, "sweep value");
   }
   if (!sweep.error.empty()) {

@@ -286,6 +286,7 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
 
 void PanelRegistry::DrawPanels(AppState& state) {
   const Box work = WorkArea();
+  EndLendWhenPanelLeaves(state.document.OpenCount());
   // Lecture mode only scales: the arrangement follows from the room left in font units.
   const Arrangement arrangement = state.ui.presenting ? Arrangement::Presenter
                                   : Narrow(work)      ? Arrangement::Compact
@@ -377,6 +378,46 @@ void PanelRegistry::GiveColumn(const char* name) {
     for (const SlotDef& slot : column.slots)
       if (std::any_of(slot.members.begin(), slot.members.end(), [name](const char* m) { return std::string(m) == name; }))
         tall_group_ = slot.key;
+}
+
+void PanelRegistry::LendColumn(const char* name) {
+  const std::string tall_before = tall_group_;
+  GiveColumn(name);
+  const auto shown = shown_tab_.find(tall_group_);
+  const std::string front_before = shown == shown_tab_.end() || shown->second == name ? "" : shown->second;
+  lent_ = {tall_group_, name, tall_before, front_before};
+}
+
+bool PanelRegistry::ColumnLentTo(const char* name) const {
+  return lent_.panel == name && tall_group_ == lent_.group && PanelInFront(name);
+}
+
+void PanelRegistry::GiveColumnBack() {
+  if (lent_.panel.empty()) return;
+  if (tall_group_ == lent_.group) tall_group_ = lent_.tall_before;
+  if (!lent_.front_before.empty()) front_tab_[lent_.group] = lent_.front_before;
+  lent_ = {};
+}
+
+// A lent column lasts while its panel is in front: another tab, closing it, a click on a folded
+// tab (which gives the column back by itself) or another file ends it, so no panel stays folded
+// after the guide.
+void PanelRegistry::EndLendWhenPanelLeaves(int open_count) {
+  if (lent_.panel.empty()) return;
+  if (lent_.open_count < 0) lent_.open_count = open_count;
+  if (tall_group_ != lent_.group) {
+    lent_ = {};
+    return;
+  }
+  if (open_count != lent_.open_count) {
+    GiveColumnBack();
+    return;
+  }
+  const Panel* panel = FindPanel(lent_.panel.c_str());
+  const auto front = front_tab_.find(lent_.group);
+  if (panel && panel->open && (front == front_tab_.end() || front->second == lent_.panel)) return;
+  lent_.front_before.clear();  // the user chose what is in front now
+  GiveColumnBack();
 }
 
 bool PanelRegistry::PanelInFront(const char* name) const {

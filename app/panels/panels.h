@@ -99,6 +99,14 @@ class PanelRegistry final : public PanelRequests {
   /// Gives the group holding panel `name` its whole column, as a double-click on its tab does (the
   /// guide opens where it can be read); a click on a folded tab gives the column back.
   void GiveColumn(const char* name);
+  /// Lends the group holding panel `name` its whole column while that panel stays in front (F1:
+  /// the guide opens where it can be read); the column is given back as it was, with the tab that
+  /// was in front, when the panel leaves the front (another tab, closed) or GiveColumnBack().
+  void LendColumn(const char* name);
+  /// The column is lent to panel `name` (LendColumn) and it is in front.
+  bool ColumnLentTo(const char* name) const;
+  /// Ends a LendColumn: the column's groups, and the lent group's front tab, as before it.
+  void GiveColumnBack();
   /// The panel is open and not hidden behind another tab of its group.
   bool PanelInFront(const char* name) const;
   /// View > Reset layout: the default shares in every arrangement, no group given its column.
@@ -139,6 +147,14 @@ class PanelRegistry final : public PanelRequests {
   /// A side group given its whole column (a double-click on one of its tabs): the column's other
   /// panels fold to their tab bars until a click on one of them, or the same double-click again.
   std::string tall_group_;
+  /// A column lent to a panel (LendColumn): the group, the panel, and what to give back after.
+  struct LentColumn {
+    std::string group, panel;
+    std::string tall_before, front_before;
+    int open_count = -1;  ///< Document::OpenCount() when lent: another file ends it
+  };
+  LentColumn lent_;
+  void EndLendWhenPanelLeaves(int open_count);
   /// Group -> the panel its tab bar showed last frame (tells a click on a tab from a request).
   std::map<std::string, std::string> shown_tab_;
 };

@@ -2,20 +2,19 @@
 
 #include <imgui.h>
 
+#include "view/guide.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
 namespace {
 
-constexpr const char* kHintTexts[] = {"New here? Press F1: your first five minutes, step by step.",
-                                      "New here? Press F1 for a guide.", "F1: guide"};
 constexpr const char* kDismiss = "\xC3\x97";  // ×
 
 // The longest hint that fits `room` beside the dismiss button; null when none does.
 const char* HintThatFits(float room, float* width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float dismiss = ImGui::CalcTextSize(kDismiss).x + style.FramePadding.x * 2.0f + style.ItemSpacing.x;
-  for (const char* text : kHintTexts) {
+  for (const char* text : FirstRunHintTexts()) {
     *width = ImGui::CalcTextSize(text).x + style.FramePadding.x * 2.0f + dismiss;
     if (*width <= room) return text;
   }
@@ -40,8 +39,14 @@ bool HintButton(const char* text) {
 
 void ShowGuide(AppState& state, PanelRegistry& panels) {
   state.first_run_hint.Dismiss();
+  if (panels.ColumnLentTo("Help")) {  // F1 again: the layout as it was
+    panels.GiveColumnBack();
+    return;
+  }
+  // A tab's third of a column is too small to read a walkthrough in; lent before the request
+  // brings Help to the front, so that the tab in front before comes back with the column.
+  panels.LendColumn("Help");
   panels.Request(state, GuideRequest{});
-  panels.GiveColumn("Help");  // a tab's third of a column is too small to read a walkthrough in
 }
 
 void DrawFirstRunHint(AppState& state, PanelRegistry& panels) {

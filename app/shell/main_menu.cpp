@@ -9,6 +9,7 @@
 #include "attnlab/text_fit.h"
 #include "session/model_lab.h"
 #include "shell/guide.h"
+#include "view/label_fit.h"
 #include "widgets/busy_bar.h"
 #include "widgets/theme.h"
 
@@ -84,7 +85,10 @@ void DrawStatusBar(AppState& state) {
         ImGui::TextColored(ErrorTextColor(), "refused: %s", err.message.c_str());
       } else if (!state.document.status.empty()) {
         ImGui::TextDisabled("|");
-        ImGui::TextDisabled("%s", state.document.status.c_str());
+        // A long path loses its start, not its file name, at the window's edge.
+        const std::string status = ElidePathStart(state.document.status, ImGui::GetContentRegionAvail().x,
+                                                  [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+        ImGui::TextDisabled("%s", status.c_str());
       }
       ImGui::EndMenuBar();
     }

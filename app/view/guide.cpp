@@ -111,4 +111,10 @@ Guide ParseGuide(std::string_view markdown) {
 
 std::string_view GuideMarkdown() { return kGuideMarkdown; }
 
+const std::vector<const char*>& FirstRunHintTexts() {
+  static const std::vector<const char*> texts = {"New here? Press F1: your first five minutes, step by step.",
+                                                 "New here? Press F1 for a guide.", "F1: guide"};
+  return texts;
+}
+
 }  // namespace attnlab::app

@@ -42,4 +42,8 @@ Guide ParseGuide(std::string_view markdown);
 /// docs/GUIDE.md as it was when the program was built.
 std::string_view GuideMarkdown();
 
+/// The first-run hint's texts, longest first (the menu bar shows the longest that fits); the
+/// longest promises what the guide's first lines announce.
+const std::vector<const char*>& FirstRunHintTexts();
+
 }  // namespace attnlab::app

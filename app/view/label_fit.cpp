@@ -27,6 +27,24 @@ std::string ElideMiddle(const std::string& label, float max_width, const TextWid
   return shown(keep);
 }
 
+std::string ElidePathStart(const std::string& text, float max_width, const TextWidthFn& width) {
+  if (WidthUpTo(text, max_width + 1.0f, width) <= max_width) return text;
+  const std::size_t root = text.find('/');
+  if (root == std::string::npos) return ElideMiddle(text, max_width, width);
+  // Slashes left to right: the first tail that fits is the longest.
+  for (std::size_t slash = text.find('/', root + 1); slash != std::string::npos; slash = text.find('/', slash + 1)) {
+    std::string shown = text.substr(0, root) + kEllipsis + text.substr(slash);
+    if (WidthUpTo(shown, max_width + 1.0f, width) <= max_width) return shown;
+  }
+  return ElideMiddle(text, max_width, width);
+}
+
+std::string FirstThatFits(const std::vector<std::string>& candidates, float max_width, const TextWidthFn& width) {
+  for (const std::string& c : candidates)
+    if (WidthUpTo(c, max_width + 1.0f, width) <= max_width) return c;
+  return candidates.empty() ? std::string() : candidates.back();
+}
+
 bool TellsApart(const std::vector<std::string>& shown) {
   std::set<std::string> seen;
   for (const std::string& s : shown)

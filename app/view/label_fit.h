@@ -20,6 +20,15 @@ float WidthUpTo(const std::string& label, float cap, const TextWidthFn& width);
 /// code points only; "…" alone when nothing more fits. O(k log k) for k characters shown.
 std::string ElideMiddle(const std::string& label, float max_width, const TextWidthFn& width);
 
+/// `text` itself when it fits in `max_width`, else with the start of the path in it (from its
+/// first '/') replaced by "…" a whole directory at a time, keeping what comes before the path and
+/// the longest tail that fits: "opened …/presets/x.json"; ElideMiddle when not even the file name
+/// fits.
+std::string ElidePathStart(const std::string& text, float max_width, const TextWidthFn& width);
+
+/// The first of `candidates` (longest first) that fits in `max_width`; the last when none does.
+std::string FirstThatFits(const std::vector<std::string>& candidates, float max_width, const TextWidthFn& width);
+
 /// Whether `shown` (labels as shortened) still tells every token apart: no two alike, none
 /// reduced to the ellipsis alone.
 bool TellsApart(const std::vector<std::string>& shown);

@@ -69,4 +69,10 @@ void DrawOffMark(ImDrawList* dl, ImVec2 min, ImVec2 max) {
               ImGui::GetColorU32(ImGuiCol_Text), text);
 }
 
+void DrawOffMarkOverLastHeatmap(float cell, int rows, int cols) {
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const ImVec2 grid_lo(std::max(lo.x, hi.x - cell * float(cols)), std::max(lo.y, hi.y - cell * float(rows)));
+  DrawOffMark(ImGui::GetWindowDrawList(), grid_lo, hi);
+}
+
 }  // namespace attnlab::app

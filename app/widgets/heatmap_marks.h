@@ -27,5 +27,8 @@ std::vector<HeatmapPlacement::Label> HeadBandLabels(const GridPlace& grid, int b
 void DrawOutlines(ImDrawList* dl, const GridPlace& grid, const std::vector<std::pair<int, int>>& cells);
 /// "off" in bold on a dark plate, centred on [min, max] (a switched-off head's grid).
 void DrawOffMark(ImDrawList* dl, ImVec2 min, ImVec2 max);
+/// DrawOffMark over the grid of the heatmap just drawn (the last item: its grid is the item's
+/// bottom-right `rows` x `cols` cells of `cell` px, its labels at the left and above).
+void DrawOffMarkOverLastHeatmap(float cell, int rows, int cols);
 
 }  // namespace attnlab::app

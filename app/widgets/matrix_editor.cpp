@@ -5,6 +5,7 @@
 #include <imgui_internal.h>  // ActiveIdUsingKeyInputMask: Tab moves the cell field, not the focus
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "attnlab/trace_io.h"
 #include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
+#include "view/head_palette.h"
 #include "view/label_fit.h"
 #include "widgets/theme.h"
 
@@ -392,14 +394,8 @@ void ClipboardKeys(Document& document, const MatrixEditorSpec& spec) {
 }  // namespace
 
 ImU32 HeadColor(int head, float alpha) {
-  // Okabe & Ito's qualitative palette: distinguishable with colour-vision deficiencies.
-  static const ImVec4 kColors[] = {
-      {0.902f, 0.624f, 0.000f, 1}, {0.337f, 0.706f, 0.914f, 1}, {0.000f, 0.620f, 0.451f, 1},
-      {0.941f, 0.894f, 0.259f, 1}, {0.800f, 0.475f, 0.655f, 1}, {0.835f, 0.369f, 0.000f, 1},
-      {0.000f, 0.447f, 0.698f, 1}, {0.600f, 0.600f, 0.600f, 1}};
-  ImVec4 c = kColors[static_cast<std::size_t>(std::max(head, 0)) % (sizeof kColors / sizeof kColors[0])];
-  c.w = alpha;
-  return ImGui::ColorConvertFloat4ToU32(c);
+  const std::array<float, 3> c = HeadRgb(head);
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(c[0], c[1], c[2], alpha));
 }
 
 bool CommitTypedCell(Document& document, const MatrixEditorSpec& spec, int row, int col,

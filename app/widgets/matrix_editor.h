@@ -19,7 +19,7 @@
 
 namespace attnlab::app {
 
-/// Colour of head `head` (Okabe-Ito, colour-blind safe), shared by head bands and their labels.
+/// Colour of head `head` (view/head_palette.h: colour-blind safe), shared by head bands and their labels.
 ImU32 HeadColor(int head, float alpha = 1.0f);
 
 /// What the editors keep between frames: the cell being scrubbed and the one being typed into

@@ -109,6 +109,7 @@ quit_and_wait
 # 12 tokens (modern-kv-cache-window-sinks) are too many for numbers in the Heads column at
 # 1280x800: the short slot still holds its row of multiples whole, and the column (double-click)
 # draws the selected head large, without numbers, beside the multiples; nothing leaves the panel.
+# One head (Vaswani Q2) shows its numbers large at once, with no multiple.
 start "$(dirname "$preset")/modern-kv-cache-window-sinks.json" --size 1280x800 --lecture --capture-on "$work/cap"
 move 1270 790
 capture many
@@ -134,4 +135,24 @@ move 1270 790
 capture manytall
 inside "$work/manytall.png.json" tall
 quit_and_wait
-echo "PASS: in lecture mode at 1280x800 each head's numbers are one gesture away, and the multiples page"
+# One head (Vaswani Q2, 3 tokens) in the short slot at 1280x800: drawn large with its numbers at
+# once, no redundant multiple beside it (it was a 58 px thumbnail and "Double-click the Heads tab").
+one="$(dirname "$preset")/vaswani-q2-is-attends.json"
+"$cli" compute "$one" > "$work/one.json" || fail "compute $one"
+"$app" "$one" --size 1280x800 --lecture --screenshot "$work/one.png" >/dev/null || fail "screenshot of $one"
+/usr/bin/python3 - "$work/one.png" "$work/one.json" "$(dirname "$0")" <<'PY' || fail "one head in lecture mode"
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from read_cell_values import read
+shot = sys.argv[1]
+heads = [h for h in json.load(open(shot + ".json"))["heatmaps"] if h["window"].startswith("Heads")]
+print("one head: %s" % [(h["id"], h["cell"], h["values_drawn"]) for h in heads])
+assert [h["id"] for h in heads] == ["focus"] and heads[0]["values_drawn"], "one large head with numbers, no multiple"
+hm, got = read(shot, "focus")
+want = json.load(open(sys.argv[2]))["heads"][0]["weights"]
+bad = [(r, c, got[r][c], w) for r, row in enumerate(want) for c, w in enumerate(row)
+       if got[r][c] is None or abs(got[r][c] - w) > 0.005 + 1e-9]
+print("its %d numbers read at %d px cells; wrong: %s" % (len(want) * len(want[0]), hm["cell"], bad))
+assert not bad
+PY
+echo "PASS: in lecture mode at 1280x800 each head's numbers are one gesture away, and the multiples page; one head shows its numbers at once"

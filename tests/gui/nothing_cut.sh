@@ -2,16 +2,17 @@
 # Nothing cut at 1280x800 in normal mode (issue 26.8), from the layout dumps of --screenshot runs:
 # the Mask panel's controls with the sliding window on (Mistral's preset: Causal, Window and its
 # width, Clear, Bake; also at 1024x640) all lie inside the Mask window, wrapping to a next line rather than
-# running past its edge ("Cle", no Bake, before); the Heads grids of four presets end inside
-# the Heads panel's clip rectangle; a formula on its own line (RoPE's Q_rot/K_rot) ends inside its
-# panel, wrapped. Then, with real input, the Pipeline of the RoPE preset scrolled by the wheel to
-# its Q_rot and a cell of it hovered: the Inspector's turn of that pair ("57 degrees past whole
-# turns") ends inside the Inspector, its lines wrapped.
+# running past its edge ("Cle", no Bake, before); the Heads grids of five presets end inside
+# the Heads panel's clip rectangle, the selected head's frame with them (Vaswani Q2's one head
+# filled the panel's width and its frame's right side was cut); a formula on its own line (RoPE's
+# Q_rot/K_rot) ends inside its panel, wrapped. Then, with real input, the Pipeline of the RoPE
+# preset scrolled by the wheel to its Q_rot and a cell of it hovered: the Inspector's turn of that
+# pair ("57 degrees past whole turns") ends inside the Inspector, its lines wrapped.
 # usage: nothing_cut.sh APP PRESETS_DIR
 . "$(dirname "$0")/gui_test.sh"
 presets=$2
 # The window on; the most heads (4, 8 with GQA's K/V bar); the longest token labels.
-for p in modern-mistral-sliding-window modern-alibi-slopes modern-llama-gqa-rope vaswani-q1-decoder-over-encoder; do
+for p in modern-mistral-sliding-window modern-alibi-slopes modern-llama-gqa-rope vaswani-q1-decoder-over-encoder vaswani-q2-is-attends; do
   "$app" "$presets/$p.json" --size 1280x800 --screenshot "$work/$p.png" >/dev/null || fail "screenshot of $p"
 done
 # Narrower still (since Sinks took a line of its own, the controls fit at 1280x800 without wrapping):
@@ -24,7 +25,7 @@ failures = []
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.png.json"))):
     d, name = json.load(open(f)), os.path.basename(f)[:-9]
     for h in d["heatmaps"]:
-        right = h["x0"] + h["cols"] * h["cell"]
+        right = h["x0"] + h["cols"] * h["cell"] + 3.5  # the selected head's frame: 3 px, 2 px off the grid
         if h["window"].startswith("Heads") and right > h["clip"][2]:
             failures.append("%s: Heads %s ends at x=%g, past the panel's %g" % (name, h["id"], right, h["clip"][2]))
         if h["formula_right"] > h["clip"][2]:

@@ -6,8 +6,9 @@
 #     document is modified;
 #  3. Ctrl+Z takes the sweep back: the title is clean again (the file as saved) and the Sweep panel
 #     forgets the sweep (no value, Play again);
-#  4. Ctrl+O opens another preset: the Inputs show values again (the gradient named a cell of the
-#     old file), and nothing of the sweep is back.
+#  4. F1, then Ctrl+O opens another preset: the Inputs show values again (the gradient named a
+#     cell of the old file), nothing of the sweep is back, and Help has given its column back
+#     (the Heads no longer folded to their tab bar).
 # Each step is read from a capture's layout dump (the named controls drawn).
 # usage: stale_views.sh APP PRESET OTHER_PRESET
 . "$(dirname "$0")/gui_test.sh"
@@ -39,6 +40,8 @@ capture undone
 has "sweep value" && fail "the Sweep panel still shows the value of a sweep that was undone"
 echo "undo: the title is clean, the Sweep panel forgot the sweep"
 
+press F1  # Help takes its column: the Heads fold to their tab bar until another file opens
+capture guide
 press ctrl o
 until_seen "the Open dialog" popup_open
 frames 2
@@ -50,5 +53,11 @@ frames 3
 capture other
 has "inputs colour by value" && fail "another file opened, the Inputs still colour by the old file's gradient"
 has "sweep value" && fail "another file opened, the Sweep panel shows a sweep"
+heads_height() {
+  /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["window_arrangement"]
+print(int(next(w["box"][3] for w in d["windows"] if w["name"] == "Heads") / d["font_size"]))' "$1"
+}
+[ "$(heads_height "$work/guide.png.json")" -lt 3 ] || fail "F1 did not give Help the column"
+[ "$(heads_height "$work/other.png.json")" -ge 3 ] || fail "another file opened, the Heads stay folded after F1"
 quit_and_wait
 echo "PASS: after Ctrl+Z and after another file, no panel keeps what belonged to the old document"

@@ -4,7 +4,8 @@
 # the Inputs tab folds Heads and Details to their tab bars and gives Setup the rest, with the
 # Inputs in front (the double-click's second click, on the close button the first click put
 # there, does not close them); a click on the folded Heads tab gives the column back as it was; a
-# double-click twice on the Inputs tab goes tall and back again.
+# double-click twice on the Inputs tab goes tall and back again. F1 lends the column to Help, and
+# F1 again, or a click on another tab of Help's group, gives it back.
 # usage: tall_group.sh APP PRESET.json
 . "$(dirname "$0")/gui_test.sh"
 preset=$2
@@ -18,6 +19,14 @@ double_click $(centre $(control "panel tab Inputs"))
 capture tall_again
 double_click $(centre $(control "panel tab Inputs"))
 capture back_again
+press F1
+capture help
+press F1
+capture help_twice
+press F1
+capture help_again
+click $(centre $(control "panel tab Inspector"))
+capture help_left
 python3 - "$work" <<'PY' || fail "the column is not given to Setup and back as it should be"
 import json, sys
 work = sys.argv[1]
@@ -43,6 +52,15 @@ for name in ("tall", "tall_again"):
 for name in ("back", "back_again"):
     assert boxes(name) == before, "%s: %s" % (name, boxes(name))
 print("tall twice, and back as before twice")
+# F1 lends Help's group the column while Help is in front; F1 again, or another tab in front,
+# gives the layout back, nothing left folded (it stayed folded until a click on a folded tab).
+for name in ("help", "help_again"):
+    assert front(name)["Details"] == "Help", "%s: Help in front: %s" % (name, front(name))
+    assert boxes(name)["Details"][3] > 0.75 * column, "%s: Help takes the column: %s" % (name, boxes(name))
+for name in ("help_twice", "help_left"):
+    assert boxes(name) == before, "%s: the layout as before: %s" % (name, boxes(name))
+    assert front(name)["Details"] == front("before")["Details"], "%s: %s" % (name, front(name))
+print("F1 lends the column to Help; F1 again, or the Inspector's tab, gives it back")
 PY
 quit_and_wait
-echo "PASS: a double-click on a tab gives its group the column; a click on a folded tab or another double-click gives it back"
+echo "PASS: a double-click on a tab gives its group the column; a click on a folded tab or another double-click gives it back; so does F1 for Help, until F1 again or another tab"

@@ -86,6 +86,19 @@ TEST(Guide, CompiledInGuideIsDocsGuideMd) {
   EXPECT_EQ(std::string(attnlab::app::GuideMarkdown()), text.str());
 }
 
+// The first-run hint and the guide's first line promise the same thing (issue 26, round two: the
+// hint said "your first five minutes" and Help opened on "A two-minute tour").
+TEST(Guide, OpensWithWhatTheFirstRunHintPromises) {
+  const Guide g = ParseGuide(attnlab::app::GuideMarkdown());
+  ASSERT_FALSE(g.intro.empty());
+  const std::string opening = Markdown(g.intro[0]);
+  const std::string promise = "first five minutes";
+  const std::string hint = attnlab::app::FirstRunHintTexts().front();
+  EXPECT_NE(hint.find(promise), std::string::npos) << hint;
+  EXPECT_EQ(opening.rfind("Your " + promise, 0), 0u) << opening;
+  EXPECT_EQ(opening.find("minute tour"), std::string::npos) << opening;
+}
+
 // Help opens on a first task (issue 26.9): six numbered steps, in the order a newcomer takes them,
 // on a preset that ships.
 TEST(Guide, OpensOnAFirstTaskInSixSteps) {

@@ -134,6 +134,31 @@ TEST(LabelFit, AHundredThousandCharacterLabelIsMeasuredLittle) {
   EXPECT_EQ(attnlab::app::WidthUpTo("short", 150, Mono10), 50.0f);
 }
 
+// The status bar's "opened PATH" at 1280x800 in lecture mode: the path loses whole directories
+// from its start, never its file name's end (it was cut at the window's edge).
+TEST(LabelFit, PathsLoseTheirStartADirectoryAtATime) {
+  const std::string status = "opened /work/main/assets/presets/vaswani-q2-is-attends.json";
+  EXPECT_EQ(attnlab::app::ElidePathStart(status, 1000, Mono10), status);
+  const std::string presets = "opened " + kEllipsis + "/presets/vaswani-q2-is-attends.json";
+  EXPECT_EQ(attnlab::app::ElidePathStart(status, Mono10(presets), Mono10), presets);
+  EXPECT_EQ(attnlab::app::ElidePathStart(status, Mono10(presets) + 55, Mono10), presets);
+  const std::string name = "opened " + kEllipsis + "/vaswani-q2-is-attends.json";
+  EXPECT_EQ(attnlab::app::ElidePathStart(status, Mono10(presets) - 1, Mono10), name);
+  const std::string tight = attnlab::app::ElidePathStart(status, 200, Mono10);  // not even the name
+  EXPECT_LE(Mono10(tight), 200.0f) << tight;
+  EXPECT_EQ(tight.substr(tight.size() - 5), ".json") << tight;
+  EXPECT_EQ(attnlab::app::ElidePathStart("no path here at all", 100, Mono10), ElideMiddle("no path here at all", 100, Mono10));
+}
+
+// The scale combo's "1/√d_k (Vaswani)" falls back to "1/√d_k" rather than "1/√d_k (Vaswa".
+TEST(LabelFit, TheFirstCandidateThatFits) {
+  const std::vector<std::string> scale = {"1/\xE2\x88\x9A" "d_k (Vaswani)", "1/\xE2\x88\x9A" "d_k"};
+  EXPECT_EQ(attnlab::app::FirstThatFits(scale, 160, Mono10), scale[0]);
+  EXPECT_EQ(attnlab::app::FirstThatFits(scale, 159, Mono10), scale[1]);
+  EXPECT_EQ(attnlab::app::FirstThatFits(scale, 10, Mono10), scale[1]);
+  EXPECT_EQ(attnlab::app::FirstThatFits({}, 10, Mono10), "");
+}
+
 }  // namespace
 
 }  // namespace test_label_fit
