@@ -265,7 +265,7 @@ void BandTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
       mouse.x >= grid.x + g.grid_w)
     return;
   const int band = static_cast<int>((mouse.x - grid.x) / (spec.col_band * spec.cell));
-  ImGui::SetTooltip("head %d: columns %d to %d", band + 1, band * spec.col_band,
+  PanelTooltip("head %d: columns %d to %d", band + 1, band * spec.col_band,
                     std::min<int>((band + 1) * spec.col_band, spec.values->cols()) - 1);
 }
 
@@ -346,7 +346,7 @@ void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const int c = static_cast<int>(std::floor((m.x - grid.x) / spec.cell));
   const auto show = [](const std::vector<std::string>* labels, int i, const char* axis) {
     if (!labels || i < 0 || i >= static_cast<int>(labels->size())) return;
-    ImGui::SetTooltip("%s %d: %s", axis ? axis : "index", i, (*labels)[std::size_t(i)].c_str());
+    PanelTooltip("%s %d: %s", axis ? axis : "index", i, (*labels)[std::size_t(i)].c_str());
   };
   if (m.x < grid.x && m.x >= grid.x - g.row_label_w && m.y >= grid.y && m.y < grid.y + g.grid_h)
     show(spec.row_labels, r, spec.row_axis);
@@ -429,7 +429,7 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   if (!spec.cell_tooltip) return;
   const int r = h.cell.row, c = h.cell.col;
   const double v = (*spec.values)(r, c);
-  ImGui::BeginTooltip();
+  BeginPanelTooltip();
   const char* rl = spec.row_labels && r < int(spec.row_labels->size()) ? (*spec.row_labels)[r].c_str() : "";
   const char* cl = spec.col_labels && c < int(spec.col_labels->size()) ? (*spec.col_labels)[c].c_str() : "";
   ImGui::Text("%s[%d, %d]   row %s, column %s", spec.title ? spec.title : "", r, c, rl, cl);
