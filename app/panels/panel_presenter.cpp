@@ -188,15 +188,17 @@ void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int h
                                                 i == index ? AccentColor() : ImGui::GetColorU32(ImGuiCol_TextDisabled));
   // The keys at the right of the same line, where they take no room from the matrices; on a line
   // of their own when the panel is too narrow.
-  // "R: reveal" only where there is something to reveal: elsewhere R does nothing.
+  // "R: reveal" only where there is something to reveal: elsewhere R does nothing. Whether the
+  // line fits beside the dots is decided with it, so that R never moves the stage up a line.
+  static const char* const kKeysR = "Right / Space: next   Left: back   R: reveal   Esc: leave";
   const char* const kKeys = step.predict && !state.ui.presenter_revealed
-                                ? "Right / Space: next   Left: back   R: reveal   Esc: leave"
+                                ? kKeysR
                                 : "Right / Space: next   Left: back   Esc: leave";
-  const float keys_w = ImGui::CalcTextSize(kKeys).x;
+  const float keys_w = ImGui::CalcTextSize(kKeysR).x;
   const float dots_end = p.x + count * r * 3.0f + ImGui::GetFontSize();
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (right - dots_end >= keys_w) {
-    ImGui::SameLine(right - ImGui::GetWindowPos().x - keys_w);
+    ImGui::SameLine(right - ImGui::GetWindowPos().x - ImGui::CalcTextSize(kKeys).x);
   } else {
     ImGui::NewLine();
   }
