@@ -21,7 +21,7 @@ namespace attnlab {
 namespace {
 
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
-constexpr double kExpUnderflow = -708.0;  // below this kernels::exp_sum returns ~1e-308 or NaN, not 0
+constexpr double kExpUnderflow = -708.0;  // below this kernels::exp_sum returns exp(-708), not 0
 
 /// Rows of one head's N x N stages handled together: about 1 MB per stage (128 rows of 1024 keys),
 /// few enough blocks that packing K and V for each block's products stays cheap (measured: 32 rows
@@ -65,7 +65,7 @@ bool softmax_row(const In& in, Out&& out) {
     out.setZero();
     return false;
   }
-  // exp(in - max), vectorised. Below -708 (masked keys: -inf) the kernel's values are tiny or NaN,
+  // exp(in - max), vectorised. Below -708 (masked keys: -inf) the kernel gives exp(-708), ~3e-308,
   // so masked keys and keys that far below the maximum are then set to exactly 0 (a branch-free
   // pass over a row in cache), and only then summed.
   kernels::exp_sum(in.data(), 1.0, max, out.data(), in.size());
