@@ -15,6 +15,7 @@
 #include "widgets/control_marks.h"
 #include "widgets/heatmap.h"
 #include "widgets/heatmap_marks.h"
+#include "widgets/panel_tooltip.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::panel_model {
@@ -99,7 +100,7 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   const int n = int(w.rows());
   const float fs = ImGui::GetFontSize();
   const std::vector<std::pair<int, int>> outlined = {{hover.row, hover.col}};
-  ImGui::BeginTooltip();
+  BeginPanelTooltip();
   ImGui::PushFont(GetFonts().bold);
   ImGui::Text("layer %d \xC2\xB7 head %d", layer + 1, head + 1);
   ImGui::PopFont();

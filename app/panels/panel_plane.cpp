@@ -16,6 +16,7 @@
 #include "widgets/computing_badge.h"
 #include "widgets/control_marks.h"
 #include "widgets/edit_error.h"
+#include "widgets/panel_tooltip.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::panel_plane {
@@ -343,7 +344,7 @@ class PlanePanel final : public PanelContents {
     const std::vector<std::string> queries = QueryTokenLabels(scenario),
                                    keys = KeyTokenLabels(scenario);
     const int dec = state.ui.decimals;
-    ImGui::BeginTooltip();
+    BeginPanelTooltip();
     if (hit.key) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kKeyColor), "key '%s'",
                          keys[std::size_t(hit.index)].c_str());

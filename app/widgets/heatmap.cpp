@@ -10,12 +10,12 @@
 #include <imgui_internal.h>
 
 #include "attnlab/number_format.h"
-
 #include "view/label_fit.h"
 #include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_marks.h"
 #include "widgets/heatmap_text.h"
 #include "widgets/heatmap_texture.h"
+#include "widgets/panel_tooltip.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {

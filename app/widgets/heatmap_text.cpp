@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstdarg>
 #include <string>
 
 #include "attnlab/number_format.h"
-#include "view/tooltip_place.h"
 
 namespace attnlab::app {
 namespace {
@@ -79,30 +77,6 @@ void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char
     const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
     p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
   }
-}
-
-namespace {
-
-void PlaceTooltipInPanel() {
-  const ImVec2 mouse = ImGui::GetIO().MousePos, at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-  const TooltipPlace p =
-      TooltipInside(mouse.x, mouse.y, at.x, at.y, at.x + size.x, at.y + size.y, ImGui::GetFontSize());
-  ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_Always, ImVec2(p.pivot_x, p.pivot_y));
-}
-
-}  // namespace
-
-void BeginPanelTooltip() {
-  PlaceTooltipInPanel();
-  ImGui::BeginTooltip();
-}
-
-void PanelTooltip(const char* format, ...) {
-  PlaceTooltipInPanel();
-  va_list args;
-  va_start(args, format);
-  ImGui::SetTooltipV(format, args);
-  va_end(args);
 }
 
 }  // namespace attnlab::app

@@ -1,6 +1,5 @@
 #pragma once
-/// Text inside a heatmap: the one number format of a matrix's cells, labels turned upright, and
-/// tooltips kept inside the panel.
+/// Text inside a heatmap: the one number format of a matrix's cells, and labels turned upright.
 #include <imgui.h>
 
 #include "view/heatmap_scan.h"
@@ -40,10 +39,5 @@ FormulaLines FitFormula(ImFont* mono, const char* formula, float natural_w, floa
 /// Draws text turned a quarter turn counter-clockwise (reading bottom to top); `bottom_left` is
 /// where the first character starts.
 void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text);
-
-/// ImGui::BeginTooltip() and SetTooltip() beside the mouse towards the current window's middle
-/// (view/tooltip_place.h), so that the tooltip stays inside the panel it explains.
-void BeginPanelTooltip();
-void PanelTooltip(const char* format, ...) IM_FMTARGS(1);
 
 }  // namespace attnlab::app

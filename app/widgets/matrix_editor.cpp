@@ -22,6 +22,7 @@
 #include "widgets/heatmap.h"
 #include "view/head_palette.h"
 #include "view/label_fit.h"
+#include "widgets/panel_tooltip.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
@@ -253,7 +254,7 @@ void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
   int r = -1, c = -1;
   if (ImGui::IsItemActive() || !ImGui::IsItemHovered() || !CellUnderMouse(g, *spec.values, &r, &c))
     return;
-  ImGui::BeginTooltip();
+  BeginPanelTooltip();
   ImGui::Text("%s[%d][%d] = %.6g", spec.source.c_str(), r, c, (*spec.values)(r, c));
   if (Tinted(spec))
     ImGui::Text("d %s / d %s[%d][%d] = %+.6g", spec.tint_of.c_str(), spec.source.c_str(), r, c, (*spec.tint)(r, c));
