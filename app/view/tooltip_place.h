@@ -1,18 +1,20 @@
 #pragma once
-/// Where a tooltip goes so that it stays inside the panel it explains (issue 26, point 2): beside
-/// the mouse, towards the middle of the panel. ImGui's default (below right of the mouse) spilled a
-/// cell's tooltip near a panel's bottom right corner over the Inspector next to it.
+/// Where a tooltip goes so that it stays inside the panel it explains (issue 26, point 2). ImGui's
+/// default (below right of the mouse) spilled a cell's tooltip near a panel's right or bottom edge
+/// over the next panel.
 
 namespace attnlab::app {
 
-/// The tooltip's anchor (x, y) and pivot: (0, 0) grows right and down from the anchor, (1, 1) left
-/// and up (ImGui::SetNextWindowPos's pivot).
+/// The tooltip's top-left corner.
 struct TooltipPlace {
-  float x = 0, y = 0, pivot_x = 0, pivot_y = 0;
+  float x = 0, y = 0;
 };
 
-/// For the mouse at (mouse_x, mouse_y) in a panel [x0, x1] x [y0, y1]: `offset` away from the
-/// mouse, on the side of each axis with more room.
-TooltipPlace TooltipInside(float mouse_x, float mouse_y, float x0, float y0, float x1, float y1, float offset);
+/// For the mouse at (mouse_x, mouse_y) in a panel [x0, x1] x [y0, y1] and a tooltip w x h (its
+/// last frame's size; 0 when not known yet): `offset` right of (or below) the mouse where it fits
+/// there, else left of (above) it where it fits, else as far right (down) as keeps it inside,
+/// the panel's left (top) edge when it is larger than the panel.
+TooltipPlace TooltipInside(float mouse_x, float mouse_y, float x0, float y0, float x1, float y1, float w, float h,
+                           float offset);
 
 }  // namespace attnlab::app

@@ -2,17 +2,27 @@
 
 #include <cstdarg>
 
+#include <imgui_internal.h>
+
 #include "view/tooltip_place.h"
 
 namespace attnlab::app {
 
 namespace {
 
+/// The tooltip's size on the last frame it was drawn (ImGui names it "##Tooltip_00"); 0 before.
+ImVec2 LastTooltipSize() {
+  const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+  return tooltip ? tooltip->SizeFull : ImVec2(0, 0);
+}
+
+/// Inside the panel the caller draws in (the root of its current window, which may be a child).
 void PlaceTooltipInPanel() {
-  const ImVec2 mouse = ImGui::GetIO().MousePos, at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-  const TooltipPlace p =
-      TooltipInside(mouse.x, mouse.y, at.x, at.y, at.x + size.x, at.y + size.y, ImGui::GetFontSize());
-  ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_Always, ImVec2(p.pivot_x, p.pivot_y));
+  const ImVec2 mouse = ImGui::GetIO().MousePos, size = LastTooltipSize();
+  const ImRect panel = ImGui::GetCurrentWindowRead()->RootWindow->Rect();
+  const TooltipPlace p = TooltipInside(mouse.x, mouse.y, panel.Min.x, panel.Min.y, panel.Max.x, panel.Max.y, size.x,
+                                       size.y, ImGui::GetFontSize());
+  ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_Always);
 }
 
 }  // namespace

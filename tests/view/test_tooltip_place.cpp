@@ -1,4 +1,4 @@
-// view/tooltip_place.h: a tooltip grows from the mouse towards the middle of its panel.
+// view/tooltip_place.h: a tooltip beside the mouse, inside its panel.
 #include <gtest/gtest.h>
 
 #include "view/tooltip_place.h"
@@ -7,22 +7,31 @@ namespace test_tooltip_place {
 
 using attnlab::app::TooltipInside;
 
-TEST(TooltipPlace, GrowsTowardsThePanelsMiddle) {
-  // A panel [400, 1280] x [40, 760]; the Pipeline's weights near its bottom right, where ImGui's
-  // default tooltip (right and down) covered the Inspector beside it.
-  const auto bottom_right = TooltipInside(1100, 700, 400, 40, 1280, 760, 16);
-  EXPECT_EQ(bottom_right.pivot_x, 1.0f);  // left of the mouse
-  EXPECT_EQ(bottom_right.pivot_y, 1.0f);  // above it
-  EXPECT_FLOAT_EQ(bottom_right.x, 1084);
-  EXPECT_FLOAT_EQ(bottom_right.y, 684);
-  const auto top_left = TooltipInside(450, 100, 400, 40, 1280, 760, 16);
-  EXPECT_EQ(top_left.pivot_x, 0.0f);
-  EXPECT_EQ(top_left.pivot_y, 0.0f);
-  EXPECT_FLOAT_EQ(top_left.x, 466);
-  EXPECT_FLOAT_EQ(top_left.y, 116);
-  const auto top_right = TooltipInside(1200, 100, 400, 40, 1280, 760, 16);
-  EXPECT_EQ(top_right.pivot_x, 1.0f);
-  EXPECT_EQ(top_right.pivot_y, 0.0f);
+// A panel [400, 1280] x [40, 760], a tooltip 300 x 60, 16 px from the mouse.
+TEST(TooltipPlace, BelowRightWhereItFits) {
+  const auto p = TooltipInside(500, 100, 400, 40, 1280, 760, 300, 60, 16);
+  EXPECT_FLOAT_EQ(p.x, 516);
+  EXPECT_FLOAT_EQ(p.y, 116);
+}
+
+TEST(TooltipPlace, AboveLeftNearThePanelsBottomRight) {
+  // The Pipeline's weights near its bottom right, where ImGui's default tooltip covered the
+  // Inspector beside it.
+  const auto p = TooltipInside(1100, 740, 400, 40, 1280, 760, 300, 60, 16);
+  EXPECT_FLOAT_EQ(p.x, 1100 - 16 - 300);
+  EXPECT_FLOAT_EQ(p.y, 740 - 16 - 60);
+}
+
+TEST(TooltipPlace, WiderThanEitherSideItTouchesThePanelsRightEdge) {
+  // A matrix editor's cell tooltip (370 wide) in a 470-wide Inputs panel, mouse at x = 165.
+  const auto p = TooltipInside(165, 250, 0, 40, 470, 760, 370, 90, 16);
+  EXPECT_FLOAT_EQ(p.x, 100);  // 100 + 370 = 470: inside, covering the mouse rather than the next panel
+  EXPECT_FLOAT_EQ(p.y, 266);
+}
+
+TEST(TooltipPlace, WiderThanThePanelStartsAtItsLeftEdge) {
+  const auto p = TooltipInside(165, 250, 0, 40, 300, 760, 370, 90, 16);
+  EXPECT_FLOAT_EQ(p.x, 0);
 }
 
 }  // namespace test_tooltip_place
