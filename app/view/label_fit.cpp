@@ -27,10 +27,33 @@ std::string ElideMiddle(const std::string& label, float max_width, const TextWid
   return shown(keep);
 }
 
+namespace {
+
+/// Where the first path in `text` starts: a word from '/' or "~/" (its '/'); a '/' inside a
+/// message ("1/sqrt(d_k)") is not one.
+std::size_t PathStart(const std::string& text) {
+  if (text.rfind("/", 0) == 0 || text.rfind("~/", 0) == 0) return text.find('/');
+  std::size_t first = std::string::npos;
+  for (const char* start : {" /", " ~/"}) {
+    const std::size_t at = text.find(start);
+    if (at != std::string::npos) first = std::min(first, text.find('/', at));
+  }
+  return first;
+}
+
+}  // namespace
+
+std::string ElideEnd(const std::string& text, float max_width, const TextWidthFn& width) {
+  if (WidthUpTo(text, max_width + 1.0f, width) <= max_width) return text;
+  const std::string_view view(text);
+  const auto shown = [&](std::size_t keep) { return text.substr(0, after_code_points(view, keep)) + kEllipsis; };
+  return shown(longest_fitting(text.size(), [&](std::size_t k) { return k == 0 || width(shown(k)) <= max_width; }));
+}
+
 std::string ElidePathStart(const std::string& text, float max_width, const TextWidthFn& width) {
   if (WidthUpTo(text, max_width + 1.0f, width) <= max_width) return text;
-  const std::size_t root = text.find('/');
-  if (root == std::string::npos) return ElideMiddle(text, max_width, width);
+  const std::size_t root = PathStart(text);
+  if (root == std::string::npos) return ElideEnd(text, max_width, width);  // a message: its start says what happened
   // Slashes left to right: the first tail that fits is the longest.
   for (std::size_t slash = text.find('/', root + 1); slash != std::string::npos; slash = text.find('/', slash + 1)) {
     std::string shown = text.substr(0, root) + kEllipsis + text.substr(slash);

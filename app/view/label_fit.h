@@ -20,10 +20,13 @@ float WidthUpTo(const std::string& label, float cap, const TextWidthFn& width);
 /// code points only; "…" alone when nothing more fits. O(k log k) for k characters shown.
 std::string ElideMiddle(const std::string& label, float max_width, const TextWidthFn& width);
 
-/// `text` itself when it fits in `max_width`, else with the start of the path in it (from its
-/// first '/') replaced by "…" a whole directory at a time, keeping what comes before the path and
+/// `text` itself when it fits in `max_width`, else its longest start that fits followed by "…".
+std::string ElideEnd(const std::string& text, float max_width, const TextWidthFn& width);
+
+/// `text` itself when it fits in `max_width`, else with the start of the path in it (a word from
+/// '/' or "~/") replaced by "…" a whole directory at a time, keeping what comes before the path and
 /// the longest tail that fits: "opened …/presets/x.json"; ElideMiddle when not even the file name
-/// fits.
+/// fits. Without a path (a refusal's message), ElideEnd: the start says what happened.
 std::string ElidePathStart(const std::string& text, float max_width, const TextWidthFn& width);
 
 /// The first of `candidates` (longest first) that fits in `max_width`; the last when none does.
