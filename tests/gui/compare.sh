@@ -21,12 +21,7 @@ click $(centre $(control "panel tab Inputs"))
 capture inputs
 click $(centre $(control "inputs tab W_q"))
 capture wq
-set -- $(control grid:W_q)
-[ $# -eq 6 ] || fail "no grid:W_q after a click on the W_q tab"
-cell_w=$((($3 - $1) / $6)); cell_h=$((($4 - $2) / $5))
-double_click $(($1 + cell_w * 3 / 2)) $(($2 + cell_h / 2))
-type_text 2.25
-press Return
+type_cell W_q 0 1 2.25
 move 700 40
 save compare.json
 python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["W_q"][0][1] == 2.25 else 1)' "$doc" ||

@@ -36,12 +36,7 @@ click $(centre $(control "panel tab Inputs"))
 capture inputs
 click $(centre $(control "inputs tab Tokens"))
 capture x
-set -- $(control grid:X)
-[ $# -eq 6 ] || fail "no grid:X in the Inputs"
-cell_w=$((($3 - $1) / $6)); cell_h=$((($4 - $2) / $5))
-double_click $(($1 + cell_w / 2)) $(($2 + cell_h * 7 / 2))
-type_text 2.5
-press Return
+type_cell X 3 0 2.5
 save tiles.json
 "$cli" flash "$doc" --block 2x3 > "$work/edited23.json" || fail "attnlab-cli flash of the edited file"
 python3 -c 'import json,sys; a, b = (json.load(open(f))["tiles"][4] for f in sys.argv[1:]); sys.exit(a == b)' \

@@ -136,6 +136,16 @@ double_click() {
   last_click=$(date +%s%N)
   field_at_least double_clicks $((doubles + 1)) || fail "two clicks at $1,$2 were not seen as a double-click"
 }
+# type_cell GRID ROW COL TEXT: TEXT typed into cell (ROW, COL) of matrix editor GRID (the control
+# "grid:GRID" of the last dump) with a real double-click, then Enter
+type_cell() {
+  grid=$1 row=$2 col=$3 text=$4
+  set -- $(control "grid:$grid")
+  [ $# -eq 6 ] || fail "no grid:$grid in the layout"
+  double_click $(($1 + ($3 - $1) * (2 * col + 1) / (2 * $6))) $(($2 + ($4 - $2) * (2 * row + 1) / (2 * $5)))
+  type_text "$text"
+  press Return
+}
 scroll() {  # scroll N: N notches of the wheel where the mouse is, down (N < 0: up), all seen
   wheel=$(seen_field wheel)
   if [ "$1" -gt 0 ]; then xdotool click --repeat "$1" --delay 20 5; else xdotool click --repeat $((-$1)) --delay 20 4; fi
