@@ -42,6 +42,25 @@ struct CachedExplanation {
   int step = -1, head = -1;
 };
 
+/// The size of a map drawn with cells of the given size, as the step draws it.
+using MapSize = std::function<ImVec2(float cell)>;
+
+// Where a step's maps go: `cols` a row, each map's cells.
+struct MapGrid {
+  int cols = 1;
+  std::vector<float> cells;
+};
+
+// The grid of the step drawn last, kept while what it was fitted to stays: a fit measures dozens of
+// maps (every column count, a tenth smaller at a time), too many to build every frame. Not keyed
+// on the reveal: R must not move the maps.
+struct CachedGrid {
+  MapGrid grid;
+  std::uint64_t trace_version = ~std::uint64_t{0}, document_version = ~std::uint64_t{0};  // the lesson is the document's
+  int step = -1, head = -1, decimals = -1;
+  float width = -1, height = -1, font = 0;
+};
+
 // Cells as large as fit `width` x `height`, up to `cap`; below two pixels, pooled (FitCellSize).
 float CellFor(const attnlab::Matrix& m, float width, float height, float cap, int decimals) {
   const float fit = std::min(width / float(m.cols()), height / float(m.rows()));
@@ -79,9 +98,12 @@ class PresenterPanel final : public PanelContents {
   void DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden);
 
   const CachedExplanation& Explanation(AppState& state, const lesson::Step& step, int index, int head);
+  const MapGrid& Grid(AppState& state, const std::vector<StageMatrix>& matrices,
+                      const std::function<MapSize(std::size_t)>& size_of, int head, ImVec2 avail, float gap, float cap);
 
   CachedLesson cached_;
   CachedExplanation explanation_;
+  CachedGrid grid_;
   DerivedStages derived_;
   LessonAuthor author_;
   PresenterEngines engines_;
@@ -214,9 +236,6 @@ void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int h
   ImGui::PopFont();
 }
 
-/// The size of a map drawn with cells of the given size, as the step draws it.
-using MapSize = std::function<ImVec2(float cell)>;
-
 // The largest cell (up to `cap`) at which a map of `m` fits in width x room: a guess from the room,
 // then a tenth smaller at a time (key labels wider than a cell turn upright and take more height,
 // so the map is measured each time), until it fits or only its colour bar is too wide. `fits`, if
@@ -249,6 +268,39 @@ int GridColumns(const attnlab::Matrix& first, const MapSize& size_at, int count,
     if (fits && cell > best_cell + 0.5f) best = cols, best_cell = cell;
   }
   return best;
+}
+
+// The grid of `matrices` in `avail`: the column count with the largest cells, then each map's cells
+// in its share of the room. `size_of(i)`: map i's size at a cell size, as drawn.
+MapGrid FitGrid(const std::vector<StageMatrix>& matrices, const std::function<MapSize(std::size_t)>& size_of,
+                ImVec2 avail, float gap, float cap, int decimals) {
+  const float fs = ImGui::GetFontSize();
+  MapGrid grid;
+  grid.cols = matrices.size() > 1 ? GridColumns(*matrices[0].m, size_of(0), int(matrices.size()), avail, gap, cap, decimals)
+                                  : 1;
+  const float rows = float((int(matrices.size()) + grid.cols - 1) / grid.cols);
+  const float width =
+      std::max(fs * 6.0f, (avail.x - gap * float(grid.cols - 1)) / float(grid.cols) - (grid.cols > 1 ? 0.0f : fs * 6.0f));
+  const float room = std::max(fs * 6.0f, avail.y / rows - ImGui::GetStyle().ItemSpacing.y);
+  for (std::size_t i = 0; i < matrices.size(); ++i)
+    grid.cells.push_back(FitCell(*matrices[i].m, size_of(i), width, room, cap, decimals));
+  return grid;
+}
+
+const MapGrid& PresenterPanel::Grid(AppState& state, const std::vector<StageMatrix>& matrices,
+                                    const std::function<MapSize(std::size_t)>& size_of, int head, ImVec2 avail,
+                                    float gap, float cap) {
+  CachedGrid& g = grid_;
+  const std::uint64_t version = state.document.TraceVersion(), document = state.document.Version();
+  const int step = state.ui.presenter_step, decimals = state.ui.decimals;
+  const float font = ImGui::GetFontSize();
+  if (g.trace_version == version && g.document_version == document && g.step == step && g.head == head &&
+      g.decimals == decimals && g.width == avail.x && g.height == avail.y && g.font == font &&
+      g.grid.cells.size() == matrices.size())
+    return g.grid;
+  g = {FitGrid(matrices, size_of, avail, gap, cap, decimals), version, document, step, head, decimals, avail.x, avail.y,
+       font};
+  return g.grid;
 }
 
 void PresenterPanel::DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden) {
@@ -288,19 +340,14 @@ void PresenterPanel::DrawMatrices(AppState& state, const lesson::Step& step, int
       return map.Size();
     };
   };
-  const int cols = matrices.size() > 1 ? GridColumns(*matrices[0].m, size_of(0), int(matrices.size()), avail, gap,
-                                                     cap, state.ui.decimals)
-                                       : 1;
-  const float rows = float((int(matrices.size()) + cols - 1) / cols);
-  const float width = std::max(fs * 6.0f, (avail.x - gap * float(cols - 1)) / float(cols) - (cols > 1 ? 0.0f : fs * 6.0f));
-  const float room = std::max(fs * 6.0f, avail.y / rows - ImGui::GetStyle().ItemSpacing.y);
+  const MapGrid& grid = Grid(state, matrices, size_of, head, avail, gap, cap);
   ColorScale legend_scale;
   for (std::size_t i = 0; i < matrices.size(); ++i) {
-    const float cell = FitCell(*matrices[i].m, size_of(i), width, room, cap, state.ui.decimals);
+    const float cell = grid.cells[i];
     StageHeatmap heatmap(state, matrices[i], cell, "presenter/");
     configure(heatmap, i);
     if (i + 1 == matrices.size()) legend_scale = heatmap.Spec().scale;
-    if (i % std::size_t(cols) != 0) ImGui::SameLine(0.0f, gap);
+    if (i % std::size_t(grid.cols) != 0) ImGui::SameLine(0.0f, gap);
     const HeatmapResult r = heatmap.Draw();
     if (r.clicked && r.row >= 0 && author_.Highlighting())
       author_.ToggleHighlight(state, cached_.lesson, state.ui.presenter_step, r.row, r.col);
