@@ -154,7 +154,10 @@ ATTNLAB_AVX2_FMA void scores_avx2(ConstRef Q, const PackedKeys& K, Ref S) {
 void PackedKeys::resize(Eigen::Index key_count, Eigen::Index key_depth) {
   keys = key_count;
   depth = key_depth;
-  panels.setZero((keys + kPanel - 1) / kPanel * kPanel * depth);
+  // Only the last panel is zeroed (its padding is multiplied, never stored): the window packs K
+  // again at every edit, and zeroing all of it wrote 4 MB more at 1024 x 512 x 8.
+  panels.resize((keys + kPanel - 1) / kPanel * kPanel * depth);
+  panels.tail(keys > 0 ? kPanel * depth : 0).setZero();
 }
 
 void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out) {

@@ -27,7 +27,8 @@ bool has_small_kernels(const char* core);
 struct PackedKeys {
   Eigen::Index keys = 0, depth = 0;
   Vector panels;
-  /// Room for `keys` keys of `depth` numbers, all zero.
+  /// Room for `keys` keys of `depth` numbers, to be filled by pack_keys() (the last panel zeroed:
+  /// its padding).
   void resize(Eigen::Index keys, Eigen::Index depth);
 };
 
