@@ -16,10 +16,11 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 only="${2:-}"
 targets=(fuzz_scenario fuzz_cell_ref fuzz_matrix_text fuzz_safetensors fuzz_tokenizer)
-# -O1 -g1: libFuzzer's own advice for the optimisation (a third less to compile than -O2), line
-# tables all a crash's stack needs; the sources compiled in batches.
+# -O1: libFuzzer's own advice for the optimisation (a third less to compile than -O2); -g0 as the
+# suite's sanitized build (scripts/test.sh): a crash's stack names its functions, and its input is
+# kept to replay in a -g build; the sources compiled in batches.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_FUZZ=ON \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DATTNLAB_UNITY_BUILD=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" -DATTNLAB_UNITY_BUILD=ON \
   -DATTNLAB_BUILD_APP=OFF -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_BENCH=OFF >/dev/null
 cmake --build build-fuzz --target "${targets[@]}" -j"$(nproc)"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"

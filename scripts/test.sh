@@ -29,14 +29,17 @@ timed() {  # timed NAME COMMAND...: runs it, prints and records how long it took
 rm -f "$times"
 timed install-deps scripts/install-deps.sh
 
-# 1. Sanitized: everything but the benchmarks. -O1 -g1: ASan's own advice (-O1 keeps stacks exact);
-# line tables are all a report's stack needs. UndefinedBehaviorSanitizer without its `null` and
-# `alignment` checks, which instrument every pointer use and took 38% of GCC's compile time (the
-# core's largest batch: 110 s of CPU with them, 68 s without, 54 s with ASan alone): a null
-# dereference still stops the run, as ASan's SEGV report with its stack, and x86 reads misaligned
-# data correctly. The fuzzers (clang, scripts/fuzz.sh) keep both on the loaders and the core.
+# 1. Sanitized: everything but the benchmarks. -O1: ASan's own advice (it keeps stacks exact). -g0:
+# a report's stack still names every function (the symbols) and UBSan's report its file and line
+# (each check carries them), while debug tables took a sixth of the compile time (the core's largest
+# batch: 81.7 s of CPU with -g1, 67.9 s with -g0); a report's lines come from replaying it in a -g
+# build. UndefinedBehaviorSanitizer without its `null` and `alignment` checks, which instrument every
+# pointer use and took 38% of GCC's compile time (the core's largest batch: 110 s of CPU with them,
+# 68 s without, 54 s with ASan alone): a null dereference still stops the run, as ASan's SEGV report
+# with its stack, and x86 reads misaligned data correctly. The fuzzers (clang, scripts/fuzz.sh) keep
+# both on the loaders and the core.
 timed configure-asan cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" \
   -DATTNLAB_SANITIZE=address,undefined -DATTNLAB_SANITIZE_SKIP=null,alignment -DATTNLAB_BUILD_BENCH=OFF -DATTNLAB_UNITY_BUILD=ON -DATTNLAB_TEST_SHARDS=ON
 timed build-asan cmake --build build-asan -j"$jobs"
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
