@@ -189,15 +189,15 @@ int run_bench(const BenchOptions& p) {
     std::printf(
         "{\"seconds\": %.6g, \"gflops\": %s, \"peak_rss_mb\": %.1f, \"median_seconds\": %.6g, "
         "\"first_seconds\": %.6g, \"repeats\": %d, \"shape\": \"%dx%dx%d\", \"layout\": \"%s\", \"flops\": %.6g, "
-        "\"products\": \"%s\", \"threads\": %d, \"resolve_seconds\": %.6g, \"resolve_median_seconds\": %.6g, "
+        "\"products\": \"%s\", \"threads\": %d, \"kernels\": \"%s\", \"resolve_seconds\": %.6g, \"resolve_median_seconds\": %.6g, "
         "\"edit\": \"%s\", \"recomputed\": \"%s\"}\n",
         best, rate, rss, median, first, repeats, shape.n, shape.e, shape.h, layout.c_str(), flops,
-        backend.products, backend.threads, resolve_best, resolve_median, edit.c_str(), parts.c_str());
+        backend.products, backend.threads, backend.kernels, resolve_best, resolve_median, edit.c_str(), parts.c_str());
   } else {
     std::printf("shape %dx%dx%d (N x E x H), %s layout, edit %s, best of %d: %.4f ms (median %.4f ms), %s GFLOP/s, "
-                "first (allocating) %.4f ms, peak RSS %.1f MB; %s products, %d threads; of which resolve() best %.4f ms\n",
+                "first (allocating) %.4f ms, peak RSS %.1f MB; %s products, %s kernels, %d threads; of which resolve() best %.4f ms\n",
                 shape.n, shape.e, shape.h, layout.c_str(), edit.c_str(), repeats, best * 1e3, median * 1e3,
-                edit == "none" ? rate : "-", first * 1e3, rss, backend.products, backend.threads, resolve_best * 1e3);
+                edit == "none" ? rate : "-", first * 1e3, rss, backend.products, backend.kernels, backend.threads, resolve_best * 1e3);
   }
   return 0;
 }

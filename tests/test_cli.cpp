@@ -130,7 +130,17 @@ TEST(Cli, BenchPrintsItsTimesFlopsAndBackendAsJson) {
   EXPECT_NEAR(j["gflops"].get<double>(), j["flops"].get<double>() / best / 1e9, 1e-3 * j["gflops"].get<double>());
   EXPECT_TRUE(j["products"] == "OpenBLAS" || j["products"] == "Eigen") << j["products"];
   EXPECT_GE(j["threads"].get<int>(), 1);
+  EXPECT_TRUE(j["kernels"] == "AVX2+FMA" || j["kernels"] == "portable") << j["kernels"];
   EXPECT_EQ(cli("bench --shape 12x8x2 --repeats 1 --json --layout columns").status, 0);
+}
+
+// ATTNLAB_KERNELS=portable is how attnlab_tests_portable_kernels runs the core's plain loops on a
+// machine with AVX2: the bench names the kernels it ran, so that test is known to run them.
+TEST(Cli, BenchRunsThePortableKernelsWhenAsked) {
+  const CliRun r = attnlab::testing::run_shell_apart("ATTNLAB_KERNELS=portable " + std::string(ATTNLAB_CLI) +
+                                                     " bench --shape 12x8x2 --repeats 1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["kernels"], "portable");
 }
 
 TEST(Cli, BenchEditsRecomputeOnlyWhatTheEditChanges) {

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "attnlab/positions.h"
+#include "cpu_features.h"
 #include "exp_kernel.h"
 #include "gemm.h"
 #include "task_pool.h"
@@ -610,7 +611,9 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   return true;
 }
 
-ComputeBackend compute_backend() { return {gemm::backend(), tasks::threads()}; }
+ComputeBackend compute_backend() {
+  return {gemm::backend(), tasks::threads(), cpu::use_avx2_fma() ? "AVX2+FMA" : "portable"};
+}
 
 Trace compute(const Model& model, Layout layout) {
   Trace t;

@@ -171,7 +171,7 @@ void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out) {
 void scores(ConstRef Q, const PackedKeys& K, Ref S) {
   assert(Q.cols() == K.depth && S.rows() == Q.rows() && S.cols() == K.keys);
 #if defined(ATTNLAB_X86_KERNELS)
-  if (cpu::has_avx2_fma()) return scores_avx2(Q, K, S);
+  if (cpu::use_avx2_fma()) return scores_avx2(Q, K, S);
 #endif
   for (Eigen::Index i = 0; i < Q.rows(); ++i)
     for (Eigen::Index j = 0; j < K.keys; j += kPanel)

@@ -44,6 +44,7 @@ Trace compute(const Scenario& scenario);
 struct ComputeBackend {
   const char* products;  ///< "OpenBLAS" or "Eigen"
   int threads;           ///< threads a large trace uses (the cores, or ATTNLAB_THREADS)
+  const char* kernels;   ///< the scores' and exponentials' own kernels: "AVX2+FMA" or "portable"
 };
 ComputeBackend compute_backend();
 
