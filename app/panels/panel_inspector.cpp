@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "attnlab/stage.h"
 #include "view/inspector_math.h"
 #include "view/inspector_tiles.h"
+#include "view/label_fit.h"
 #include "widgets/theme.h"
 #include "widgets/turn_diagram.h"
 #include "widgets/computing_badge.h"
@@ -78,9 +80,10 @@ void UpdatePin(AppState& state) {
   state.ui.pinned = SameCell(hover, state.ui.pinned) ? HoveredCell{} : hover;
 }
 
-// Wraps only at spaces: ImGui's word wrap also breaks after '.', which splits "0.3622" in two.
-void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
-  ImGui::PushFont(GetFonts().mono);
+// Wraps only at spaces: ImGui's word wrap also breaks after '.', which splits "0.3622" in two,
+// and counts the space it breaks at in the line's width (past the panel's edge, to a window test).
+void WrappedAtSpaces(const std::string& text, ImFont* font, const ImVec4* color = nullptr) {
+  ImGui::PushFont(font);
   if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float space = ImGui::CalcTextSize(" ").x;
@@ -91,10 +94,10 @@ void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
     if (end == std::string::npos) end = text.size();
     const char* b = text.c_str() + start;
     const char* e = text.c_str() + end;
-    if (!first) {
+    // Beside the last word when it fits, else on the next line (a SameLine taken back by NewLine
+    // would leave the space after the last word in the line's width)
+    if (!first && ImGui::GetItemRectMax().x + space + ImGui::CalcTextSize(b, e).x <= right)
       ImGui::SameLine(0.0f, space);
-      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(b, e).x > right) ImGui::NewLine();
-    }
     ImGui::TextUnformatted(b, e);
     first = false;
     start = end + 1;
@@ -103,12 +106,37 @@ void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
   ImGui::PopFont();
 }
 
+void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) { WrappedAtSpaces(text, GetFonts().mono, color); }
+
+// What column `c` (> 0) of a term's row shows: its factors, then its value, then nothing.
+std::string TermCell(const SumTerm& t, std::size_t c, int decimals) {
+  if (c - 1 < t.factors.size()) return Num(t.factors[c - 1], decimals);
+  return c - 1 == t.factors.size() ? Num(t.value, decimals) : std::string();
+}
+
+float InspectorTextWidth(const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }
+
+// Room for the terms' labels (column 0) when the number columns keep their whole width: a long
+// token ("translation") is shortened in the middle, as the heatmaps' axes do, rather than pushing
+// the last column past the panel's edge (a narrow lecture-mode column). In the current font.
+float TermLabelRoom(const Explanation& e, int decimals) {
+  const float pad = ImGui::GetStyle().CellPadding.x * 2.0f + 1.0f;  // a column's padding and border
+  float numbers = 0;
+  for (std::size_t c = 1; c < e.columns.size(); ++c) {
+    float widest = InspectorTextWidth(e.columns[c]);
+    for (const SumTerm& t : e.terms) widest = std::max(widest, InspectorTextWidth(TermCell(t, c, decimals)));
+    numbers += widest;
+  }
+  return ImGui::GetContentRegionAvail().x - numbers - pad * float(e.columns.size());
+}
+
 // The shown terms of a long sum (or a weight's whole row), the inspected one highlighted.
 void TermTable(const Explanation& e, int decimals) {
   const int ncols = static_cast<int>(e.columns.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
   ImGui::PushFont(GetFonts().mono);
+  const float label_room = TermLabelRoom(e, decimals);
   if (ImGui::BeginTable("##terms", ncols, flags)) {
     for (const std::string& c : e.columns) ImGui::TableSetupColumn(c.c_str());
     ImGui::TableHeadersRow();
@@ -118,16 +146,10 @@ void TermTable(const Explanation& e, int decimals) {
       if (t.highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, highlight);
       if (t.masked) ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(t.label.c_str());
-      int col = 1;
-      for (double f : t.factors) {
-        if (col >= ncols) break;
-        ImGui::TableSetColumnIndex(col++);
-        ImGui::TextUnformatted(Num(f, decimals).c_str());
-      }
-      if (col < ncols) {
+      ImGui::TextUnformatted(ElideMiddle(t.label, label_room, InspectorTextWidth).c_str());
+      for (int col = 1; col < ncols; ++col) {
         ImGui::TableSetColumnIndex(col);
-        ImGui::TextUnformatted(Num(t.value, decimals).c_str());
+        ImGui::TextUnformatted(TermCell(t, std::size_t(col), decimals).c_str());
       }
       if (t.masked) ImGui::PopStyleColor();
     }
@@ -143,9 +165,8 @@ void TermTable(const Explanation& e, int decimals) {
 }
 
 void ShowExplanation(const Explanation& e, int decimals, const ControlMarks& marks) {
-  ImGui::PushFont(GetFonts().bold);
-  ImGui::TextWrapped("%s", e.title.c_str());
-  ImGui::PopFont();
+  ImGui::BeginGroup();
+  WrappedAtSpaces(e.title, GetFonts().bold);
   const ImVec4 dim = DimTextColor();
   MonoWrapped(e.formula, &dim);
   ImGui::Spacing();
@@ -166,6 +187,13 @@ void ShowExplanation(const Explanation& e, int decimals, const ControlMarks& mar
   ImGui::PushFont(GetFonts().bold);
   ImGui::Text("= %s", Num(e.value, decimals).c_str());
   ImGui::PopFont();
+  ImGui::EndGroup();
+  // All of the arithmetic, and the part of the panel that shows it: how many of its lines a class
+  // sees without scrolling (window tests).
+  MarkLastItem(marks, "inspector arithmetic");
+  const ImVec2 view = ImGui::GetWindowPos();
+  const ImVec2 end(view.x + ImGui::GetWindowContentRegionMax().x, view.y + ImGui::GetWindowSize().y);
+  MarkRect(marks, ControlMark{"", "inspector view"}, view, end);  // left of its scrollbar
 }
 
 class InspectorPanel final : public PanelContents {
