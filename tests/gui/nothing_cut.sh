@@ -7,8 +7,9 @@
 # filled the panel's width and its frame's right side was cut); a formula on its own line (RoPE's
 # Q_rot/K_rot) ends inside its panel, wrapped. Then, with real input, the Pipeline of the RoPE
 # preset scrolled by the wheel to its Q_rot and a cell of it hovered: the Inspector's turn of that
-# pair ("57 degrees past whole turns") ends inside the Inspector, its lines wrapped. Last, in
-# lecture mode with real input: the Inspector shows enough of the hovered cell's arithmetic (below).
+# pair ("57 degrees past whole turns") ends inside the Inspector, its lines wrapped; a paused sweep's
+# value ends inside the Sweep panel. Last, in lecture mode with real input: the Inspector shows
+# enough of the hovered cell's arithmetic (below).
 # usage: nothing_cut.sh APP PRESETS_DIR
 . "$(dirname "$0")/gui_test.sh"
 presets=$2
@@ -82,6 +83,28 @@ box = next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == 
 print("the Inspector's RoPE turn spans x=%g..%g, its window (%s) ends at x=%g" % (rect[0], rect[2], window, box[0] + box[2]))
 assert rect[2] <= box[0] + box[2] - 4
 PY
+# The Sweep panel, its tab in front of the Inspector's by the Sweep button beside the scale: the
+# value of a paused sweep ("scale = 1.593  (T = 0.6277)") goes to a wrapped line of its own where
+# it does not fit beside Pause and Record GIF (it ran past the panel's edge).
+click $(centre $(control "sweep scale"))
+capture sweep_panel
+[ -n "$(control "sweep play")" ] || fail "the Sweep button beside the scale did not bring the Sweep panel to the front"
+version=$(seen_field version)
+click $(centre $(control "sweep play"))
+until_seen "three frames of the sweep" field_at_least version $((version + 3))
+click $(centre $(control "sweep play"))  # Pause
+capture sweep_paused
+/usr/bin/python3 - "$work/sweep_paused.png.json" <<'PY' || fail "the Sweep panel's value cut at 1280x800"
+import json, sys
+d = json.load(open(sys.argv[1]))
+value = [c for c in d["controls"] if c["id"] == "sweep value"]
+assert value, "no value in the Sweep panel while a sweep is paused"
+rect, window = value[0]["rect"], value[0]["window"].split("/")[0]
+box = next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == window)
+print("the paused sweep's value spans x=%g..%g, its window (%s) ends at x=%g" % (rect[0], rect[2], window, box[0] + box[2]))
+assert rect[2] <= box[0] + box[2] - 4
+PY
+press ctrl z  # the whole sweep, one undo step: nothing unsaved to ask about when quitting
 # Lecture mode (Ctrl+L) on a projector: the Inspector shows the arithmetic of the hovered cell, at
 # least 6 of its lines (all of them when shorter), none cut at the panel's right edge; at 1280x800
 # it showed a line and a half, its slot a sliver under the Setup and Heads panels, and a weight's
