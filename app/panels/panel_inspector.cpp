@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "attnlab/stage.h"
 #include "view/inspector_math.h"
@@ -116,9 +117,8 @@ std::string TermCell(const SumTerm& t, std::size_t c, int decimals) {
 
 float InspectorTextWidth(const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }
 
-// Room for the terms' labels (column 0) when the number columns keep their whole width: a long
-// token ("translation") is shortened in the middle, as the heatmaps' axes do, rather than pushing
-// the last column past the panel's edge (a narrow lecture-mode column). In the current font.
+// Room for the terms' labels (column 0) when the number columns keep their whole width. In the
+// current font.
 float TermLabelRoom(const Explanation& e, int decimals) {
   const float pad = ImGui::GetStyle().CellPadding.x * 2.0f + 1.0f;  // a column's padding and border
   float numbers = 0;
@@ -130,32 +130,71 @@ float TermLabelRoom(const Explanation& e, int decimals) {
   return ImGui::GetContentRegionAvail().x - numbers - pad * float(e.columns.size());
 }
 
-// The shown terms of a long sum (or a weight's whole row), the inspected one highlighted.
-void TermTable(const Explanation& e, int decimals) {
+// The terms' labels as the table shows them: a long token ("translation") shortened in the middle,
+// as the heatmaps' axes do, so that the last column stays inside the panel; none when they would
+// no longer tell the terms apart or keep four characters (the table does not fit).
+std::vector<std::string> TermLabelsThatFit(const Explanation& e, int decimals) {
+  const float room = TermLabelRoom(e, decimals);
+  if (room < InspectorTextWidth("0000")) return {};
+  std::vector<std::string> labels;
+  for (const SumTerm& t : e.terms) labels.push_back(t.label);
+  labels = ElideEach(labels, room, InspectorTextWidth);
+  return TellsApart(labels) ? labels : std::vector<std::string>{};
+}
+
+void DrawTermTable(const Explanation& e, const std::vector<std::string>& labels, int decimals) {
   const int ncols = static_cast<int>(e.columns.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
-  ImGui::PushFont(GetFonts().mono);
-  const float label_room = TermLabelRoom(e, decimals);
-  if (ImGui::BeginTable("##terms", ncols, flags)) {
-    for (const std::string& c : e.columns) ImGui::TableSetupColumn(c.c_str());
-    ImGui::TableHeadersRow();
-    const ImU32 highlight = (AccentColor() & 0x00FFFFFF) | 0x50000000;
-    for (const SumTerm& t : e.terms) {
-      ImGui::TableNextRow();
-      if (t.highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, highlight);
-      if (t.masked) ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(ElideMiddle(t.label, label_room, InspectorTextWidth).c_str());
-      for (int col = 1; col < ncols; ++col) {
-        ImGui::TableSetColumnIndex(col);
-        ImGui::TextUnformatted(TermCell(t, std::size_t(col), decimals).c_str());
-      }
-      if (t.masked) ImGui::PopStyleColor();
+  if (!ImGui::BeginTable("##terms", ncols, flags)) return;
+  for (const std::string& c : e.columns) ImGui::TableSetupColumn(c.c_str());
+  ImGui::TableHeadersRow();
+  const ImU32 highlight = (AccentColor() & 0x00FFFFFF) | 0x50000000;
+  for (std::size_t i = 0; i < e.terms.size(); ++i) {
+    const SumTerm& t = e.terms[i];
+    ImGui::TableNextRow();
+    if (t.highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, highlight);
+    if (t.masked) ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(labels[i].c_str());
+    for (int col = 1; col < ncols; ++col) {
+      ImGui::TableSetColumnIndex(col);
+      ImGui::TextUnformatted(TermCell(t, std::size_t(col), decimals).c_str());
     }
-    ImGui::EndTable();
+    if (t.masked) ImGui::PopStyleColor();
   }
+  ImGui::EndTable();
+}
+
+// Where the table does not fit (a narrow lecture-mode column), a line per term: "this: S″ = 0.35,
+// S″ − max = −0.18, ...", each "name = value" kept whole (no-break spaces), wrapped between them.
+void DrawTermLines(const Explanation& e, int decimals) {
+  const auto no_break = [](std::string text) {
+    for (std::size_t at = text.find(' '); at != std::string::npos; at = text.find(' ', at))
+      text.replace(at, 1, "\xC2\xA0");
+    return text;
+  };
+  const ImVec4 accent = ImGui::ColorConvertU32ToFloat4(AccentColor()), dim = DimTextColor();
+  for (const SumTerm& t : e.terms) {
+    std::string line = no_break(t.label) + ":";
+    const char* separator = " ";
+    for (std::size_t c = 1; c < e.columns.size(); ++c) {
+      const std::string cell = TermCell(t, c, decimals);
+      if (cell.empty()) continue;
+      line += separator + no_break(e.columns[c] + " = " + cell);
+      separator = ", ";
+    }
+    MonoWrapped(line, t.highlight ? &accent : t.masked ? &dim : nullptr);
+  }
+}
+
+// The shown terms of a long sum (or a weight's whole row), the inspected one highlighted.
+void TermTable(const Explanation& e, int decimals) {
+  ImGui::PushFont(GetFonts().mono);
+  const std::vector<std::string> labels = TermLabelsThatFit(e, decimals);
+  if (!labels.empty()) DrawTermTable(e, labels, decimals);
   ImGui::PopFont();
+  if (labels.empty()) DrawTermLines(e, decimals);
   if (e.omitted > 0) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%d more terms not shown (the first and the largest are)",
