@@ -107,7 +107,9 @@ void WrappedAtSpaces(const std::string& text, ImFont* font, const ImVec4* color 
   ImGui::PopFont();
 }
 
-void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) { WrappedAtSpaces(text, GetFonts().mono, color); }
+void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
+  WrappedAtSpaces(text, GetFonts().mono, color);
+}
 
 // What column `c` (> 0) of a term's row shows: its factors, then its value, then nothing.
 std::string TermCell(const SumTerm& t, std::size_t c, int decimals) {
@@ -124,7 +126,8 @@ float TermLabelRoom(const Explanation& e, int decimals) {
   float numbers = 0;
   for (std::size_t c = 1; c < e.columns.size(); ++c) {
     float widest = InspectorTextWidth(e.columns[c]);
-    for (const SumTerm& t : e.terms) widest = std::max(widest, InspectorTextWidth(TermCell(t, c, decimals)));
+    for (const SumTerm& t : e.terms)
+      widest = std::max(widest, InspectorTextWidth(TermCell(t, c, decimals)));
     numbers += widest;
   }
   return ImGui::GetContentRegionAvail().x - numbers - pad * float(e.columns.size());
@@ -231,7 +234,8 @@ void ShowExplanation(const Explanation& e, int decimals, const ControlMarks& mar
   // sees without scrolling (window tests).
   MarkLastItem(marks, "inspector arithmetic");
   const ImVec2 view = ImGui::GetWindowPos();
-  const ImVec2 end(view.x + ImGui::GetWindowContentRegionMax().x, view.y + ImGui::GetWindowSize().y);
+  const ImVec2 end(view.x + ImGui::GetWindowContentRegionMax().x,
+                   view.y + ImGui::GetWindowSize().y);
   MarkRect(marks, ControlMark{"", "inspector view"}, view, end);  // left of its scrollbar
 }
 
