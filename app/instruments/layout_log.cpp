@@ -25,6 +25,7 @@ nlohmann::json WindowArrangement(const AppState& state, const PanelRegistry& pan
   const ImGuiIO& io = ImGui::GetIO();
   nlohmann::json doc = {{"display", {io.DisplaySize.x, io.DisplaySize.y}},
                         {"font_size", ImGui::GetFontSize()},
+                        {"line_height", ImGui::GetTextLineHeightWithSpacing()},  // a line's pitch
                         {"arrangement", ArrangementName(panels.LastArrangement())},
                         {"lecture", state.ui.lecture_mode},
                         {"presenting", state.ui.presenting},

@@ -14,7 +14,7 @@
 
 namespace attnlab::app {
 
-/// {"display": [w, h], "font_size", "scale", "arrangement", "lecture", "presenting",
+/// {"display": [w, h], "font_size", "line_height", "scale", "arrangement", "lecture", "presenting",
 ///  "presenter_step", "presenter_revealed", "menu_bar": [x, y, w, h], "status_bar": [...],
 ///  "windows": [{"name", "panels", "front", "box"}]}.
 /// Boxes are read back from ImGui's windows, not from the arrangement that asked for them.

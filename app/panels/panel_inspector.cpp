@@ -2,14 +2,17 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "attnlab/stage.h"
 #include "view/inspector_math.h"
 #include "view/inspector_tiles.h"
+#include "view/label_fit.h"
 #include "widgets/theme.h"
 #include "widgets/turn_diagram.h"
 #include "widgets/computing_badge.h"
@@ -78,9 +81,10 @@ void UpdatePin(AppState& state) {
   state.ui.pinned = SameCell(hover, state.ui.pinned) ? HoveredCell{} : hover;
 }
 
-// Wraps only at spaces: ImGui's word wrap also breaks after '.', which splits "0.3622" in two.
-void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
-  ImGui::PushFont(GetFonts().mono);
+// Wraps only at spaces: ImGui's word wrap also breaks after '.', which splits "0.3622" in two,
+// and counts the space it breaks at in the line's width (past the panel's edge, to a window test).
+void WrappedAtSpaces(const std::string& text, ImFont* font, const ImVec4* color = nullptr) {
+  ImGui::PushFont(font);
   if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float space = ImGui::CalcTextSize(" ").x;
@@ -91,10 +95,10 @@ void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
     if (end == std::string::npos) end = text.size();
     const char* b = text.c_str() + start;
     const char* e = text.c_str() + end;
-    if (!first) {
+    // Beside the last word when it fits, else on the next line (a SameLine taken back by NewLine
+    // would leave the space after the last word in the line's width)
+    if (!first && ImGui::GetItemRectMax().x + space + ImGui::CalcTextSize(b, e).x <= right)
       ImGui::SameLine(0.0f, space);
-      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(b, e).x > right) ImGui::NewLine();
-    }
     ImGui::TextUnformatted(b, e);
     first = false;
     start = end + 1;
@@ -103,37 +107,97 @@ void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
   ImGui::PopFont();
 }
 
-// The shown terms of a long sum (or a weight's whole row), the inspected one highlighted.
-void TermTable(const Explanation& e, int decimals) {
+void MonoWrapped(const std::string& text, const ImVec4* color = nullptr) {
+  WrappedAtSpaces(text, GetFonts().mono, color);
+}
+
+// What column `c` (> 0) of a term's row shows: its factors, then its value, then nothing.
+std::string TermCell(const SumTerm& t, std::size_t c, int decimals) {
+  if (c - 1 < t.factors.size()) return Num(t.factors[c - 1], decimals);
+  return c - 1 == t.factors.size() ? Num(t.value, decimals) : std::string();
+}
+
+float InspectorTextWidth(const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }
+
+// Room for the terms' labels (column 0) when the number columns keep their whole width. In the
+// current font.
+float TermLabelRoom(const Explanation& e, int decimals) {
+  const float pad = ImGui::GetStyle().CellPadding.x * 2.0f + 1.0f;  // a column's padding and border
+  float numbers = 0;
+  for (std::size_t c = 1; c < e.columns.size(); ++c) {
+    float widest = InspectorTextWidth(e.columns[c]);
+    for (const SumTerm& t : e.terms)
+      widest = std::max(widest, InspectorTextWidth(TermCell(t, c, decimals)));
+    numbers += widest;
+  }
+  return ImGui::GetContentRegionAvail().x - numbers - pad * float(e.columns.size());
+}
+
+// The terms' labels as the table shows them: a long token ("translation") shortened in the middle,
+// as the heatmaps' axes do, so that the last column stays inside the panel; none when they would
+// no longer tell the terms apart or keep four characters (the table does not fit).
+std::vector<std::string> TermLabelsThatFit(const Explanation& e, int decimals) {
+  const float room = TermLabelRoom(e, decimals);
+  if (room < InspectorTextWidth("0000")) return {};
+  std::vector<std::string> labels;
+  for (const SumTerm& t : e.terms) labels.push_back(t.label);
+  labels = ElideEach(labels, room, InspectorTextWidth);
+  return TellsApart(labels) ? labels : std::vector<std::string>{};
+}
+
+void DrawTermTable(const Explanation& e, const std::vector<std::string>& labels, int decimals) {
   const int ncols = static_cast<int>(e.columns.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
-  ImGui::PushFont(GetFonts().mono);
-  if (ImGui::BeginTable("##terms", ncols, flags)) {
-    for (const std::string& c : e.columns) ImGui::TableSetupColumn(c.c_str());
-    ImGui::TableHeadersRow();
-    const ImU32 highlight = (AccentColor() & 0x00FFFFFF) | 0x50000000;
-    for (const SumTerm& t : e.terms) {
-      ImGui::TableNextRow();
-      if (t.highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, highlight);
-      if (t.masked) ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(t.label.c_str());
-      int col = 1;
-      for (double f : t.factors) {
-        if (col >= ncols) break;
-        ImGui::TableSetColumnIndex(col++);
-        ImGui::TextUnformatted(Num(f, decimals).c_str());
-      }
-      if (col < ncols) {
-        ImGui::TableSetColumnIndex(col);
-        ImGui::TextUnformatted(Num(t.value, decimals).c_str());
-      }
-      if (t.masked) ImGui::PopStyleColor();
+  if (!ImGui::BeginTable("##terms", ncols, flags)) return;
+  for (const std::string& c : e.columns) ImGui::TableSetupColumn(c.c_str());
+  ImGui::TableHeadersRow();
+  const ImU32 highlight = (AccentColor() & 0x00FFFFFF) | 0x50000000;
+  for (std::size_t i = 0; i < e.terms.size(); ++i) {
+    const SumTerm& t = e.terms[i];
+    ImGui::TableNextRow();
+    if (t.highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, highlight);
+    if (t.masked) ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(labels[i].c_str());
+    for (int col = 1; col < ncols; ++col) {
+      ImGui::TableSetColumnIndex(col);
+      ImGui::TextUnformatted(TermCell(t, std::size_t(col), decimals).c_str());
     }
-    ImGui::EndTable();
+    if (t.masked) ImGui::PopStyleColor();
   }
+  ImGui::EndTable();
+}
+
+// Where the table does not fit (a narrow lecture-mode column), a line per term: "this: S″ = 0.35,
+// S″ − max = −0.18, ...", each "name = value" kept whole (no-break spaces), wrapped between them.
+void DrawTermLines(const Explanation& e, int decimals) {
+  const auto no_break = [](std::string text) {
+    for (std::size_t at = text.find(' '); at != std::string::npos; at = text.find(' ', at))
+      text.replace(at, 1, "\xC2\xA0");
+    return text;
+  };
+  const ImVec4 accent = ImGui::ColorConvertU32ToFloat4(AccentColor()), dim = DimTextColor();
+  for (const SumTerm& t : e.terms) {
+    std::string line = no_break(t.label) + ":";
+    const char* separator = " ";
+    for (std::size_t c = 1; c < e.columns.size(); ++c) {
+      const std::string cell = TermCell(t, c, decimals);
+      if (cell.empty()) continue;
+      line += separator + no_break(e.columns[c] + " = " + cell);
+      separator = ", ";
+    }
+    MonoWrapped(line, t.highlight ? &accent : t.masked ? &dim : nullptr);
+  }
+}
+
+// The shown terms of a long sum (or a weight's whole row), the inspected one highlighted.
+void TermTable(const Explanation& e, int decimals) {
+  ImGui::PushFont(GetFonts().mono);
+  const std::vector<std::string> labels = TermLabelsThatFit(e, decimals);
+  if (!labels.empty()) DrawTermTable(e, labels, decimals);
   ImGui::PopFont();
+  if (labels.empty()) DrawTermLines(e, decimals);
   if (e.omitted > 0) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%d more terms not shown (the first and the largest are)",
@@ -143,9 +207,8 @@ void TermTable(const Explanation& e, int decimals) {
 }
 
 void ShowExplanation(const Explanation& e, int decimals, const ControlMarks& marks) {
-  ImGui::PushFont(GetFonts().bold);
-  ImGui::TextWrapped("%s", e.title.c_str());
-  ImGui::PopFont();
+  ImGui::BeginGroup();
+  WrappedAtSpaces(e.title, GetFonts().bold);
   const ImVec4 dim = DimTextColor();
   MonoWrapped(e.formula, &dim);
   ImGui::Spacing();
@@ -166,6 +229,14 @@ void ShowExplanation(const Explanation& e, int decimals, const ControlMarks& mar
   ImGui::PushFont(GetFonts().bold);
   ImGui::Text("= %s", Num(e.value, decimals).c_str());
   ImGui::PopFont();
+  ImGui::EndGroup();
+  // All of the arithmetic, and the part of the panel that shows it: how many of its lines a class
+  // sees without scrolling (window tests).
+  MarkLastItem(marks, "inspector arithmetic");
+  const ImVec2 view = ImGui::GetWindowPos();
+  const ImVec2 end(view.x + ImGui::GetWindowContentRegionMax().x,
+                   view.y + ImGui::GetWindowSize().y);
+  MarkRect(marks, ControlMark{"", "inspector view"}, view, end);  // left of its scrollbar
 }
 
 class InspectorPanel final : public PanelContents {

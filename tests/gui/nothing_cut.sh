@@ -7,7 +7,9 @@
 # filled the panel's width and its frame's right side was cut); a formula on its own line (RoPE's
 # Q_rot/K_rot) ends inside its panel, wrapped. Then, with real input, the Pipeline of the RoPE
 # preset scrolled by the wheel to its Q_rot and a cell of it hovered: the Inspector's turn of that
-# pair ("57 degrees past whole turns") ends inside the Inspector, its lines wrapped.
+# pair ("57 degrees past whole turns") ends inside the Inspector, its lines wrapped; a paused sweep's
+# value ends inside the Sweep panel. Last, in lecture mode with real input: the Inspector shows
+# enough of the hovered cell's arithmetic (below).
 # usage: nothing_cut.sh APP PRESETS_DIR
 . "$(dirname "$0")/gui_test.sh"
 presets=$2
@@ -43,27 +45,30 @@ sys.exit(1 if failures else 0)
 PY
 start "$presets/modern-llama-gqa-rope.json" --size 1280x800 --capture-on "$work/cap"
 capture rope
-# q_rot_cell: the centre of Q_rot's cell (0, 0) when the Pipeline shows it, else how many wheel
-# notches (5 lines each) bring it into view
-q_rot_cell() {
-  /usr/bin/python3 - "$work/layout.png.json" <<'PY'
+# cell_of MATRIX [last]: the centre of the Pipeline's cell (0, 0) of MATRIX (with "last": of its
+# last row, a weight's whole row of keys) when the Pipeline shows it, else how many wheel notches
+# (5 lines each; up when negative) bring it into view
+cell_of() {
+  /usr/bin/python3 - "$work/layout.png.json" "$1" "${2:-}" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
-h = next(h for h in d["heatmaps"] if h["window"].startswith("Pipeline/") and h["matrix"] == "Q_rot")
-y = h["y0"] + h["cell"] / 2
-if h["clip"][1] < y < h["clip"][3]:
+h = next(h for h in d["heatmaps"] if h["window"].startswith("Pipeline/") and h["matrix"] == sys.argv[2])
+y = h["y0"] + ((h["rows"] if sys.argv[3] else 1) - 0.5) * h["cell"]
+top, bottom = h["clip"][1] + h["cell"] / 2, h["clip"][3] - h["cell"] / 2
+if top < y < bottom:
     print("cell", int(h["x0"] + h["cell"] / 2), int(y))
 else:
-    print("notches", max(1, math.ceil((y - (h["clip"][1] + h["clip"][3]) / 2) / (5 * d["window_arrangement"]["font_size"]))))
+    notches = (y - (top + bottom) / 2) / (5 * d["window_arrangement"]["font_size"])
+    print("notches", max(1, math.ceil(notches)) if notches > 0 else min(-1, math.floor(notches)))
 PY
 }
-set -- $(q_rot_cell)
+set -- $(cell_of Q_rot)
 [ "$1" = notches ] || fail "Q_rot in view without scrolling: the test would not scroll"
 set -- $(control "panel tab Pipeline") "$2"
 move "$1" $(($4 + 200))
 scroll "$7"
 capture rope_scrolled
-set -- $(q_rot_cell)
+set -- $(cell_of Q_rot)
 [ "$1" = cell ] || fail "Q_rot still out of view after the wheel"
 move "$2" "$3"
 frames 2
@@ -78,5 +83,90 @@ box = next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == 
 print("the Inspector's RoPE turn spans x=%g..%g, its window (%s) ends at x=%g" % (rect[0], rect[2], window, box[0] + box[2]))
 assert rect[2] <= box[0] + box[2] - 4
 PY
+# The Sweep panel, its tab in front of the Inspector's by the Sweep button beside the scale: the
+# value of a paused sweep ("scale = 1.593  (T = 0.6277)") goes to a wrapped line of its own where
+# it does not fit beside Pause and Record GIF (it ran past the panel's edge).
+click $(centre $(control "sweep scale"))
+capture sweep_panel
+[ -n "$(control "sweep play")" ] || fail "the Sweep button beside the scale did not bring the Sweep panel to the front"
+version=$(seen_field version)
+click $(centre $(control "sweep play"))
+until_seen "three frames of the sweep" field_at_least version $((version + 3))
+click $(centre $(control "sweep play"))  # Pause
+capture sweep_paused
+/usr/bin/python3 - "$work/sweep_paused.png.json" <<'PY' || fail "the Sweep panel's value cut at 1280x800"
+import json, sys
+d = json.load(open(sys.argv[1]))
+value = [c for c in d["controls"] if c["id"] == "sweep value"]
+assert value, "no value in the Sweep panel while a sweep is paused"
+rect, window = value[0]["rect"], value[0]["window"].split("/")[0]
+box = next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == window)
+print("the paused sweep's value spans x=%g..%g, its window (%s) ends at x=%g" % (rect[0], rect[2], window, box[0] + box[2]))
+assert rect[2] <= box[0] + box[2] - 4
+PY
+press ctrl z  # the whole sweep, one undo step: nothing unsaved to ask about when quitting
+# Lecture mode (Ctrl+L) on a projector: the Inspector shows the arithmetic of the hovered cell, at
+# least 6 of its lines (all of them when shorter), none cut at the panel's right edge; at 1280x800
+# it showed a line and a half, its slot a sliver under the Setup and Heads panels, and a weight's
+# table of terms ran past its edge. On Vaswani Q2 (the longest token, "translation", in the table):
+# a Q cell, a score and a weight of the last query (a whole row of keys) at 1280x800; the weight at
+# 1024x640 and 1920x1080 (the window resized). Read from the marks of the Inspector's arithmetic
+# and of its view, in lines of the dump's line height.
+inspector_shows() {  # inspector_shows NAME: the capture NAME's Inspector, checked
+  /usr/bin/python3 - "$work/$1.png.json" "$1" <<'PY' || fail "the Inspector's arithmetic cut in lecture mode ($1)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+marks = {c["id"]: c["rect"] for c in d["controls"] if c["id"].startswith("inspector ")}
+assert "inspector arithmetic" in marks, "%s: no arithmetic in the Inspector (hover missed?)" % sys.argv[2]
+a, v = marks["inspector arithmetic"], marks["inspector view"]
+pitch = d["window_arrangement"]["line_height"]
+whole = (a[3] - a[1]) / pitch
+shown = (min(a[3], v[3]) - max(a[1], v[1])) / pitch
+print("%s: %.1f of %.1f lines of arithmetic shown, the Inspector's view %gx%g px, its text ends at x=%g of %g"
+      % (sys.argv[2], shown, whole, v[2] - v[0], v[3] - v[1], a[2], v[2]))
+assert shown >= min(6, whole) - 0.05, "fewer than 6 lines shown"
+assert a[2] <= v[2] + 0.5, "the arithmetic runs past the Inspector's right edge"
+PY
+}
+# hover_cell NAME MATRIX [last]: the Pipeline scrolled until the cell is in view, the mouse moved
+# onto it, the frame captured as NAME
+hover_cell() {
+  name=$1; shift
+  capture "$name"
+  for _ in 1 2 3; do
+    where=$(cell_of "$@")
+    [ "${where%% *}" = cell ] && break
+    set -- $(control "panel tab Pipeline") "$@"
+    move "$1" $(($4 + 200))
+    shift 6
+    scroll "${where#* }"
+    capture "$name"
+  done
+  [ "${where%% *}" = cell ] || fail "$1 out of view after three scrolls of the Pipeline"
+  set -- $where
+  move "$2" "$3"
+  frames 2
+  capture "$name"
+}
+# resized_to WxH: a capture shows the window at that size
+resized_to() {
+  capture resized
+  [ "$(python3 -c 'import json,sys; print("%dx%d" % tuple(json.load(open(sys.argv[1]))["window_arrangement"]["display"]))' "$work/resized.png.json")" = "$1" ]
+}
 quit_and_wait
-echo "PASS: nothing cut at 1280x800"
+start "$presets/vaswani-q2-is-attends.json" --size 1280x800 --capture-on "$work/cap"
+press ctrl l
+hover_cell lecture_q Q
+inspector_shows lecture_q
+hover_cell lecture_score scores last
+inspector_shows lecture_score
+hover_cell lecture_weight weights last
+inspector_shows lecture_weight
+for size in 1024x640 1920x1080; do
+  xdotool windowsize "$window" "${size%x*}" "${size#*x}"
+  wait_for "$wait_limit" resized_to "$size" || fail "the window never resized to $size"
+  hover_cell "lecture_weight_$size" weights last
+  inspector_shows "lecture_weight_$size"
+done
+quit_and_wait
+echo "PASS: nothing cut at 1280x800, the Inspector's arithmetic readable in lecture mode"
