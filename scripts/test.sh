@@ -42,6 +42,11 @@ timed configure-asan cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWit
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" \
   -DATTNLAB_SANITIZE=address,undefined -DATTNLAB_SANITIZE_SKIP=null,alignment -DATTNLAB_BUILD_BENCH=OFF -DATTNLAB_UNITY_BUILD=ON -DATTNLAB_TEST_SHARDS=ON
 timed build-asan cmake --build build-asan -j"$jobs"
+# Each test's time in an earlier run (tests/suite_costs.txt, CTest's own cost file): ctest then
+# starts the longest first, so a fresh clone does not end on one long test while a core idles.
+# Refresh it from a full run's build-asan/Testing/Temporary/CTestCostData.txt.
+mkdir -p build-asan/Testing/Temporary
+cp tests/suite_costs.txt build-asan/Testing/Temporary/CTestCostData.txt
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # The window tests drive a real X server with real input; one retry absorbs a lost event on a busy
 # machine, a test failing twice fails the run.
