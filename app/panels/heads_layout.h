@@ -14,7 +14,11 @@ namespace attnlab::app::panel_heads {
 /// The largest whole-pixel cell (2 .. cap) for which the whole multiple (title, labels, grid)
 /// fits in `room`. Measured, not estimated: labels turn vertical when cells are narrow, so the
 /// overhead depends on the cell size.
-float LargestFittingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float cap);
+/// `upright_cols`: the column labels cut to the cell's width (UprightLabelWidth), never turned.
+float LargestFittingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float cap,
+                         bool upright_cols = false);
+/// The width a column label may take upright over a cell (HeatmapSpec::col_label_max).
+float UprightLabelWidth(float cell);
 
 /// Cells never grow past this: big enough to read from the back of a room, small enough to stay
 /// a picture of a matrix rather than a table.
@@ -27,8 +31,11 @@ struct LabelChoice {
   bool labels = false;
   float label_max = 0;  ///< HeatmapSpec::label_max
   bool axes = false;
+  bool upright_cols = false;  ///< column labels cut to the cell's width, upright: one line
+  float col_max = 0;          ///< > 0: the column labels' own label_max (rows keep label_max)
 };
 
+/// Sets `spec`'s labels as `choice` says (upright column labels: to its cell, set first).
 void ApplyLabels(HeatmapSpec& spec, const AxisLabels& labels, const LabelChoice& choice);
 
 /// A head's weights as a multiple, titled `title`, with its labels when it has few tokens.
@@ -51,6 +58,13 @@ struct Focus {
   bool strip = true;    ///< multiples beside it: not for one head, the large one is all there is
 };
 
+/// The smallest numbers the large head prints in lecture mode, in pixels: a projector's back row
+/// still reads them (lecture mode's own floor, 70% of its mono font, is 13 px at 1280x800).
+inline constexpr float kLectureValuePx = 14.0f;
+/// The large head of the focus layout: head `h` with its numbers.
+HeatmapSpec LargeHead(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels, int h,
+                      const char* title);
+
 /// A multiple's cell: a colour a class still tells from its neighbours, no more (the large head
 /// takes the room).
 float ThumbCell();
@@ -66,8 +80,18 @@ float PagerWidth();
 /// The focus layout with the multiples at the right or below, `avail` the room under the notice.
 Focus ArrangeFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
                    ImVec2 avail, bool right);
-/// The better of the two: the one whose large head prints its numbers at the larger cell.
+/// The better of the two: the one whose large head prints its numbers, then names its tokens, at
+/// the larger cell.
 Focus ChooseFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
                   ImVec2 avail);
+
+/// The least height of the contents, `width` pixels wide, at which the focus layout prints the
+/// selected head's numbers with its token labels whole or shortened, keys turned if need be (not
+/// cut to their cells' width) in cells of `min_cell` pixels or more, `limit` if even that height
+/// does not.
+float FocusHeightForNumbers(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
+                            float width, float limit, float min_cell);
+/// The cell in which values of `decimals` decimals are written at the mono font's own size.
+float FullSizeValueCell(int decimals);
 
 }  // namespace attnlab::app::panel_heads

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 
 #include "attnlab/edits.h"
 #include "panels/heads_layout.h"
@@ -250,6 +251,7 @@ void DrawLegend(AppState& state, bool masked) {
 class HeadsPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
+  float WantedHeight(AppState& state, float width, float most) override;
 
  private:
   bool DrawFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
@@ -264,14 +266,46 @@ class HeadsPanel final : public PanelContents {
   float badge_height_ = 0;  // of the "Computing..." badge (trace_worker.h), last drawn
   int first_thumb_ = 0;     // the first multiple on the page shown (focus layout)
   int paged_to_ = -1;       // the selected head the page last followed
+  // WantedHeight's answer, searched again only when what it depends on changes.
+  std::tuple<std::uint64_t, int, float, float, float, int> wanted_key_{};
+  float wanted_ = 0;
 };
+
+// Lecture mode: the height at which the large head prints its numbers with its labels, so that
+// the arrangement gives the Heads that room where its column has it (no double-click needed):
+// numbers at the mono font's own size within half the column, else the smallest readable ones.
+float HeadsPanel::WantedHeight(AppState& state, float width, float most) {
+  const attnlab::Trace& trace = state.document.GetTrace();
+  if (!state.ui.lecture_mode || state.ui.presenting || trace.heads.empty() ||
+      ComputeOffThread(state.document.GetScenario()))
+    return 0.0f;
+  const auto key = std::make_tuple(state.document.TraceVersion(), state.ui.selected_head, width,
+                                   most, ImGui::GetFontSize(), state.ui.decimals);
+  if (key == wanted_key_) return wanted_;
+  wanted_key_ = key;
+  const attnlab::Matrix& first = trace.heads.front().weights;
+  const AxisLabels labels = StageLabels(StageId::weights, state.document.GetScenario(),
+                                        int(first.rows()), int(first.cols()));
+  const float half_column = (ImGui::GetMainViewport()->WorkSize.y - ImGui::GetFrameHeight()) * 0.5f;
+  const float comfortable = std::min(most, half_column);
+  float height = FocusHeightForNumbers(state, trace, labels, width, comfortable,
+                                       FullSizeValueCell(state.ui.decimals));
+  if (height >= comfortable)
+    height = FocusHeightForNumbers(state, trace, labels, width, most, 0.0f);
+  wanted_ = height < most ? height : 0.0f;
+  return wanted_;
+}
 
 // Draws the focus layout when lecture mode needs it and it prints the large head's numbers.
 bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
                            ImVec2 avail, float legend_h) {
   if (!state.ui.lecture_mode) return false;
-  if (MultiplesShowValues(state, trace, labels, Arrange(state, trace, labels, avail, legend_h))) return false;
+  const Arrangement overview = Arrange(state, trace, labels, avail, legend_h);
+  const bool overview_values = MultiplesShowValues(state, trace, labels, overview);
+  if (overview_values && trace.heads.size() > 1) return false;  // every head's numbers at once
   Focus f = ChooseFocus(state, trace, labels, avail);
+  // One head: drawn as the large head where that prints its numbers larger (no legend to keep).
+  if (overview_values && (!f.values || f.cell <= overview.cell)) return false;
   // No room for any head's numbers: where they are, the large head's colours if it is still
   // larger than a multiple (a tall, narrow panel), else a row of multiples.
   const char* hint = nullptr;
@@ -314,16 +348,16 @@ void HeadsPanel::DrawLargeHead(AppState& state, const attnlab::Trace& trace,
   char title[40];
   if (s.grouped()) std::snprintf(title, sizeof title, "head %d \xC2\xB7 K/V %d", h + 1, ht.kv_head + 1);
   else std::snprintf(title, sizeof title, "head %d", h + 1);
-  HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
-  spec.id = "focus";
+  HeatmapSpec spec = LargeHead(state, trace, labels, h, title);
   spec.cell = f.cell;
-  spec.selected = false;  // the only one this large
   ApplyLabels(spec, labels, f.labels);
   const bool off = std::binary_search(s.heads_off.begin(), s.heads_off.end(), h);
   spec.stale = spec.stale || off;
   ImGui::BeginGroup();
   HeadSwitch(state, h, off, title);
   const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+  MarkLastItem(state.on_control,
+               "heads large head");  // title, labels and grid: tests check they fit
   if (off) DrawOffMarkOverLastHeatmap(f.cell, int(ht.weights.rows()), int(ht.weights.cols()));
   ImGui::EndGroup();
   if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
