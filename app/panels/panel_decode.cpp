@@ -166,6 +166,27 @@ void CacheSizes(const attnlab::CacheBytes& b, const attnlab::Model& m, int n) {
   ImGui::EndTable();
 }
 
+// The full weights map fills the panel's width and, once scrolled to, its height: from the cell it
+// had (`smallest`) up to twice the preferred one (ChooseCellSize's, 3.4 mono font sizes), its
+// labels and title measured at `smallest` (larger cells only turn fewer labels, which takes less
+// room).
+float DecodeFillingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float smallest) {
+  spec.cell = smallest;
+  const ImVec2 at_smallest = HeatmapSize(*state.heatmaps, spec);
+  const float rows = float(spec.values->rows()), cols = float(spec.values->cols());
+  const float over_w = at_smallest.x - cols * smallest, over_h = at_smallest.y - rows * smallest;
+  const float fit = std::floor(std::min((room.x - over_w) / cols, (room.y - over_h) / rows));
+  const float preferred = std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
+  return std::max(smallest, std::min(fit, preferred * 2.0f));
+}
+
+// Numbers grow with their cells: the mono font's size in the preferred cell, twice it in a cell
+// twice as large (HeatmapSpec::value_max).
+float DecodeValueMax(float cell) {
+  const float mono = GetFonts().mono ? GetFonts().mono->FontSize : 14.0f;
+  return std::round(mono * std::max(1.0f, cell / std::round(mono * 3.4f)));
+}
+
 class DecodePanel : public PanelContents {
  public:
   void Draw(AppState& state) override {
@@ -288,6 +309,20 @@ class DecodePanel : public PanelContents {
     return spec;
   }
 
+  // The caches' cell: a key/value head's K and V side by side across the panel once they hold all
+  // `tokens` (stable while stepping), from the cell they had up to twice the preferred one.
+  float CacheCell(AppState& state, const HeatmapSpec& first, int tokens) {
+    const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetFontSize()) * 0.5f;
+    HeatmapSpec spec = first;
+    spec.id = ids_.front().c_str();
+    spec.title = titles_.front().c_str();
+    const float cols = float(spec.values->cols()),
+                over_w = HeatmapSize(*state.heatmaps, spec).x - cols * spec.cell;
+    const float fit = std::floor((half - over_w) / float(std::max(tokens, 1)));
+    const float preferred = std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
+    return std::max(spec.cell, std::min(fit, preferred * 2.0f));
+  }
+
   // Per key/value head, K and V as they are cached, growing by one column a step.
   void Caches(AppState& state) {
     ids_.clear();
@@ -302,9 +337,12 @@ class DecodePanel : public PanelContents {
     }
     float x = 0;
     const float fs = ImGui::GetFontSize();
+    const float cell = CacheCell(state, specs.front(), int(view_->outlined.size()));
     for (std::size_t k = 0; k < specs.size(); ++k) {
       specs[k].id = ids_[k].c_str();
       specs[k].title = titles_[k].c_str();
+      specs[k].cell = cell;
+      specs[k].value_max = DecodeValueMax(cell);
       const ImVec2 size = HeatmapSize(*state.heatmaps, specs[k]);
       if (k > 0 && x + size.x < ImGui::GetContentRegionAvail().x) ImGui::SameLine(0.0f, fs);
       else x = 0;
@@ -315,23 +353,10 @@ class DecodePanel : public PanelContents {
     }
   }
 
-  // The new query's weights over the cache (one row), and the full map with that row outlined.
+  // The new query's weights over the cache (one row), and the full map with that row outlined, at
+  // the one cell that fills the panel (the row's cells line up with the map's columns).
   void Weights(AppState& state, const attnlab::Trace& trace, int head) {
     const float fs = ImGui::GetFontSize();
-    title_row_ = "weights of the new query, head " + std::to_string(head + 1);
-    HeatmapSpec row;
-    row.id = "decode weights";
-    row.title = title_row_.c_str();
-    row.values = &view_->weights;
-    row.allowed = &view_->weights_held;
-    row.row_labels = &view_->query;
-    row.col_labels = &view_->tokens;
-    row.col_axis = "cached tokens";
-    row.scale = WeightsScale(state.ui.colormap);
-    row.decimals = state.ui.decimals;
-    row.data_version = view_key_ + 2;
-    row.cell = std::clamp(std::floor(fs * 2.4f), 6.0f, fs * 3.0f);
-    Heatmap(*state.heatmaps, row);
     if (std::size_t(head) >= trace.heads.size()) return;
     labels_q_ = QueryTokenLabels(*state.document.TraceScenario());
     labels_k_ = KeyTokenLabels(*state.document.TraceScenario());
@@ -350,7 +375,26 @@ class DecodePanel : public PanelContents {
     full.decimals = state.ui.decimals;
     full.outlined = &view_->outlined;
     full.data_version = state.document.TraceVersion() * 31u + std::uint64_t(head) + 3u;
-    full.cell = std::clamp(std::floor(fs * 2.4f), 4.0f, fs * 3.0f);
+    const ImVec2 room(ImGui::GetContentRegionAvail().x,
+                      ImGui::GetWindowHeight() - ImGui::GetStyle().WindowPadding.y * 2.0f);
+    full.cell =
+        DecodeFillingCell(state, full, room, std::clamp(std::floor(fs * 2.4f), 4.0f, fs * 3.0f));
+    full.value_max = DecodeValueMax(full.cell);
+    title_row_ = "weights of the new query, head " + std::to_string(head + 1);
+    HeatmapSpec row;
+    row.id = "decode weights";
+    row.title = title_row_.c_str();
+    row.values = &view_->weights;
+    row.allowed = &view_->weights_held;
+    row.row_labels = &view_->query;
+    row.col_labels = &view_->tokens;
+    row.col_axis = "cached tokens";
+    row.scale = WeightsScale(state.ui.colormap);
+    row.decimals = state.ui.decimals;
+    row.data_version = view_key_ + 2;
+    row.cell = full.cell;
+    row.value_max = full.value_max;
+    Heatmap(*state.heatmaps, row);
     Heatmap(*state.heatmaps, full);
   }
 
