@@ -166,18 +166,25 @@ void CacheSizes(const attnlab::CacheBytes& b, const attnlab::Model& m, int n) {
   ImGui::EndTable();
 }
 
-// The full weights map fills the panel's width and, once scrolled to, its height: from the cell it
-// had (`smallest`) up to twice the preferred one (ChooseCellSize's, 3.4 mono font sizes), its
-// labels and title measured at `smallest` (larger cells only turn fewer labels, which takes less
-// room).
-float DecodeFillingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float smallest) {
-  spec.cell = smallest;
-  const ImVec2 at_smallest = HeatmapSize(*state.heatmaps, spec);
+// The largest cell the panel's figures grow to: twice the preferred one (ChooseCellSize's, 3.4
+// mono font sizes).
+float DecodeLargestCell() {
+  return 2.0f * std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
+}
+
+// The full weights map fills the panel's height (once scrolled to) up to DecodeLargestCell, and
+// never more than its width: no smaller than its numbers need unless the width is shorter (then
+// the numbers go, the map is never cut). Its labels and title are measured at `trial` (larger
+// cells only turn fewer labels, which takes less room).
+float DecodeFillingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float trial) {
+  spec.cell = trial;
+  const ImVec2 at_trial = HeatmapSize(*state.heatmaps, spec);
   const float rows = float(spec.values->rows()), cols = float(spec.values->cols());
-  const float over_w = at_smallest.x - cols * smallest, over_h = at_smallest.y - rows * smallest;
-  const float fit = std::floor(std::min((room.x - over_w) / cols, (room.y - over_h) / rows));
-  const float preferred = std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
-  return std::max(smallest, std::min(fit, preferred * 2.0f));
+  const float by_w = std::floor((room.x - (at_trial.x - cols * trial)) / cols);
+  const float by_h = std::floor((room.y - (at_trial.y - rows * trial)) / rows);
+  const float readable =
+      std::max(SmallestCellWithValues(spec.decimals), std::min(by_h, DecodeLargestCell()));
+  return std::max(2.0f, std::min(readable, by_w));
 }
 
 // Numbers grow with their cells: the mono font's size in the preferred cell, twice it in a cell
@@ -309,18 +316,21 @@ class DecodePanel : public PanelContents {
     return spec;
   }
 
-  // The caches' cell: a key/value head's K and V side by side across the panel once they hold all
-  // `tokens` (stable while stepping), from the cell they had up to twice the preferred one.
+  // The caches' cell: as large as a key/value head's K and V side by side allow once they hold all
+  // `tokens` (stable while stepping), at least the cell they had, within DecodeLargestCell and the
+  // panel's width at this step (a projector's large cells shrink as the cache grows: never cut).
   float CacheCell(AppState& state, const HeatmapSpec& first, int tokens) {
-    const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetFontSize()) * 0.5f;
+    const float width = ImGui::GetContentRegionAvail().x,
+                half = (width - ImGui::GetFontSize()) * 0.5f;
     HeatmapSpec spec = first;
     spec.id = ids_.front().c_str();
     spec.title = titles_.front().c_str();
     const float cols = float(spec.values->cols()),
                 over_w = HeatmapSize(*state.heatmaps, spec).x - cols * spec.cell;
-    const float fit = std::floor((half - over_w) / float(std::max(tokens, 1)));
-    const float preferred = std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
-    return std::max(spec.cell, std::min(fit, preferred * 2.0f));
+    const float n = float(std::max(tokens, 1));
+    const float two = std::floor((half - over_w) / n), one = std::floor((width - over_w) / cols);
+    // Two a line where they fit larger than the cell they had, else one a line, never cut.
+    return std::max(2.0f, std::min({std::max(two, spec.cell), DecodeLargestCell(), one}));
   }
 
   // Per key/value head, K and V as they are cached, growing by one column a step.

@@ -94,4 +94,16 @@ assert evicted == 1, "one evicted key at token 6, found %d" % evicted
 print("presenter: the evicted key's weight is hatched and blank")
 PY
 quit_and_wait
+# A small projector (1024x640, lecture mode) and the normal window at that size: every Decode
+# figure whole in the panel's width (the full map was 38 px cells, cut at its right edge).
+for lecture in "" --lecture; do
+  "$app" "$preset" --size 1024x640 $lecture --show-panel Decode --screenshot "$work/small.png" >/dev/null || fail "screenshot at 1024x640 $lecture"
+  /usr/bin/python3 - "$work/small.png.json" <<'PY' || fail "a Decode figure cut at 1024x640 $lecture"
+import json, sys
+maps = [h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"].startswith("decode")]
+cut = [(h["id"], h["x0"] + h["cell"] * h["cols"], h["clip"][2]) for h in maps if h["x0"] + h["cell"] * h["cols"] > h["clip"][2]]
+print("1024x640: %d Decode figures, cut (id, right, panel's right): %s" % (len(maps), cut))
+assert len(maps) == 6 and not cut
+PY
+done
 echo "PASS: the cache heatmaps grow a column a step and hatch what the window evicts, as attnlab-cli decode"
