@@ -10,6 +10,10 @@ class PanelContents {
   virtual ~PanelContents() = default;
   /// Draws the contents between the window's (or tab's) Begin and End.
   virtual void Draw(AppState& state) = 0;
+  /// The height of its contents this panel asks for, `width` pixels wide, at most `most` (what
+  /// its column can give it); 0: none. The arrangement raises its slot to it (lecture mode's
+  /// Heads: the selected head's numbers without a gesture).
+  virtual float WantedHeight(AppState& /*state*/, float /*width*/, float /*most*/) { return 0.0f; }
 };
 
 }  // namespace attnlab::app

@@ -166,6 +166,34 @@ void CacheSizes(const attnlab::CacheBytes& b, const attnlab::Model& m, int n) {
   ImGui::EndTable();
 }
 
+// The largest cell the panel's figures grow to: twice the preferred one (ChooseCellSize's, 3.4
+// mono font sizes).
+float DecodeLargestCell() {
+  return 2.0f * std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
+}
+
+// The full weights map fills the panel's height (once scrolled to) up to DecodeLargestCell, and
+// never more than its width: no smaller than its numbers need unless the width is shorter (then
+// the numbers go, the map is never cut). Its labels and title are measured at `trial` (larger
+// cells only turn fewer labels, which takes less room).
+float DecodeFillingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float trial) {
+  spec.cell = trial;
+  const ImVec2 at_trial = HeatmapSize(*state.heatmaps, spec);
+  const float rows = float(spec.values->rows()), cols = float(spec.values->cols());
+  const float by_w = std::floor((room.x - (at_trial.x - cols * trial)) / cols);
+  const float by_h = std::floor((room.y - (at_trial.y - rows * trial)) / rows);
+  const float readable =
+      std::max(SmallestCellWithValues(spec.decimals), std::min(by_h, DecodeLargestCell()));
+  return std::max(2.0f, std::min(readable, by_w));
+}
+
+// Numbers grow with their cells: the mono font's size in the preferred cell, twice it in a cell
+// twice as large (HeatmapSpec::value_max).
+float DecodeValueMax(float cell) {
+  const float mono = GetFonts().mono ? GetFonts().mono->FontSize : 14.0f;
+  return std::round(mono * std::max(1.0f, cell / std::round(mono * 3.4f)));
+}
+
 class DecodePanel : public PanelContents {
  public:
   void Draw(AppState& state) override {
@@ -288,6 +316,23 @@ class DecodePanel : public PanelContents {
     return spec;
   }
 
+  // The caches' cell: as large as a key/value head's K and V side by side allow once they hold all
+  // `tokens` (stable while stepping), at least the cell they had, within DecodeLargestCell and the
+  // panel's width at this step (a projector's large cells shrink as the cache grows: never cut).
+  float CacheCell(AppState& state, const HeatmapSpec& first, int tokens) {
+    const float width = ImGui::GetContentRegionAvail().x,
+                half = (width - ImGui::GetFontSize()) * 0.5f;
+    HeatmapSpec spec = first;
+    spec.id = ids_.front().c_str();
+    spec.title = titles_.front().c_str();
+    const float cols = float(spec.values->cols()),
+                over_w = HeatmapSize(*state.heatmaps, spec).x - cols * spec.cell;
+    const float n = float(std::max(tokens, 1));
+    const float two = std::floor((half - over_w) / n), one = std::floor((width - over_w) / cols);
+    // Two a line where they fit larger than the cell they had, else one a line, never cut.
+    return std::max(2.0f, std::min({std::max(two, spec.cell), DecodeLargestCell(), one}));
+  }
+
   // Per key/value head, K and V as they are cached, growing by one column a step.
   void Caches(AppState& state) {
     ids_.clear();
@@ -302,9 +347,12 @@ class DecodePanel : public PanelContents {
     }
     float x = 0;
     const float fs = ImGui::GetFontSize();
+    const float cell = CacheCell(state, specs.front(), int(view_->outlined.size()));
     for (std::size_t k = 0; k < specs.size(); ++k) {
       specs[k].id = ids_[k].c_str();
       specs[k].title = titles_[k].c_str();
+      specs[k].cell = cell;
+      specs[k].value_max = DecodeValueMax(cell);
       const ImVec2 size = HeatmapSize(*state.heatmaps, specs[k]);
       if (k > 0 && x + size.x < ImGui::GetContentRegionAvail().x) ImGui::SameLine(0.0f, fs);
       else x = 0;
@@ -315,23 +363,10 @@ class DecodePanel : public PanelContents {
     }
   }
 
-  // The new query's weights over the cache (one row), and the full map with that row outlined.
+  // The new query's weights over the cache (one row), and the full map with that row outlined, at
+  // the one cell that fills the panel (the row's cells line up with the map's columns).
   void Weights(AppState& state, const attnlab::Trace& trace, int head) {
     const float fs = ImGui::GetFontSize();
-    title_row_ = "weights of the new query, head " + std::to_string(head + 1);
-    HeatmapSpec row;
-    row.id = "decode weights";
-    row.title = title_row_.c_str();
-    row.values = &view_->weights;
-    row.allowed = &view_->weights_held;
-    row.row_labels = &view_->query;
-    row.col_labels = &view_->tokens;
-    row.col_axis = "cached tokens";
-    row.scale = WeightsScale(state.ui.colormap);
-    row.decimals = state.ui.decimals;
-    row.data_version = view_key_ + 2;
-    row.cell = std::clamp(std::floor(fs * 2.4f), 6.0f, fs * 3.0f);
-    Heatmap(*state.heatmaps, row);
     if (std::size_t(head) >= trace.heads.size()) return;
     labels_q_ = QueryTokenLabels(*state.document.TraceScenario());
     labels_k_ = KeyTokenLabels(*state.document.TraceScenario());
@@ -350,7 +385,26 @@ class DecodePanel : public PanelContents {
     full.decimals = state.ui.decimals;
     full.outlined = &view_->outlined;
     full.data_version = state.document.TraceVersion() * 31u + std::uint64_t(head) + 3u;
-    full.cell = std::clamp(std::floor(fs * 2.4f), 4.0f, fs * 3.0f);
+    const ImVec2 room(ImGui::GetContentRegionAvail().x,
+                      ImGui::GetWindowHeight() - ImGui::GetStyle().WindowPadding.y * 2.0f);
+    full.cell =
+        DecodeFillingCell(state, full, room, std::clamp(std::floor(fs * 2.4f), 4.0f, fs * 3.0f));
+    full.value_max = DecodeValueMax(full.cell);
+    title_row_ = "weights of the new query, head " + std::to_string(head + 1);
+    HeatmapSpec row;
+    row.id = "decode weights";
+    row.title = title_row_.c_str();
+    row.values = &view_->weights;
+    row.allowed = &view_->weights_held;
+    row.row_labels = &view_->query;
+    row.col_labels = &view_->tokens;
+    row.col_axis = "cached tokens";
+    row.scale = WeightsScale(state.ui.colormap);
+    row.decimals = state.ui.decimals;
+    row.data_version = view_key_ + 2;
+    row.cell = full.cell;
+    row.value_max = full.value_max;
+    Heatmap(*state.heatmaps, row);
     Heatmap(*state.heatmaps, full);
   }
 

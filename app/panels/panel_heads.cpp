@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 
 #include "attnlab/edits.h"
+#include "panels/heads_layout.h"
 #include "session/trace_worker.h"
 #include "view/heads_hint.h"
 #include "view/label_fit.h"
@@ -35,44 +37,6 @@ void FitTextureCells(AppState& state, HeatmapSpec& spec, ImVec2 room) {
   const float grid_w = std::max(8.0f, room.x - std::max(0.0f, trial.x - cols));
   const float grid_h = std::max(8.0f, room.y - (trial.y - rows));
   spec.cell = FitCellSize(rows, cols, grid_w, grid_h, state.ui.decimals);
-}
-
-// The largest whole-pixel cell (2 .. cap) for which the whole multiple (title, labels, grid)
-// fits in `room`. Measured, not estimated: labels turn vertical when cells are narrow, so the
-// overhead depends on the cell size.
-float LargestFittingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float cap) {
-  auto fits = [&](float cell) {
-    spec.cell = cell;
-    const ImVec2 size = HeatmapSize(*state.heatmaps, spec);
-    return size.x <= room.x && size.y <= room.y;
-  };
-  float lo = 2.0f, hi = std::max(2.0f, std::floor(cap));
-  if (fits(hi)) return hi;
-  while (hi - lo > 1.0f) {
-    const float mid = std::floor((lo + hi) * 0.5f);
-    (fits(mid) ? lo : hi) = mid;
-  }
-  return lo;
-}
-
-// Cells never grow past this: big enough to read from the back of a room, small enough to stay
-// a picture of a matrix rather than a table.
-float CellCap() { return std::round(ImGui::GetFontSize() * 5.0f); }
-
-// How a multiple names its rows and columns, most to least room taken: whole token labels and
-// the axis names ("queries", "keys"), labels shortened in the middle, shortened labels alone
-// (the hint names the axes), nothing.
-struct LabelChoice {
-  bool labels = false;
-  float label_max = 0;  // HeatmapSpec::label_max
-  bool axes = false;
-};
-
-void ApplyLabels(HeatmapSpec& spec, const AxisLabels& labels, const LabelChoice& choice) {
-  spec.labels = choice.labels;
-  spec.label_max = choice.label_max;
-  spec.row_axis = choice.axes ? labels.row_axis : nullptr;
-  spec.col_axis = choice.axes ? labels.col_axis : nullptr;
 }
 
 // Labels and cell size for a multiple in `room`: labels whenever they leave the cells readable
@@ -114,52 +78,6 @@ LabelChoice FitCells(AppState& state, HeatmapSpec& spec, const AxisLabels& label
   ApplyLabels(spec, labels, best);
   spec.cell = best.labels ? best_cell : bare;
   return best;
-}
-
-// The large head of the focus layout (below): its numbers come first, then the most naming
-// labels that leave them room (none at all before no numbers).
-LabelChoice FitCellsForValues(AppState& state, HeatmapSpec& spec, const AxisLabels& labels,
-                              ImVec2 room) {
-  const float fs = ImGui::GetFontSize();
-  const TextWidthFn width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
-  const LabelChoice choices[] = {{true, 0, true}, {true, std::round(fs * 2.5f), false},
-                                 {true, std::round(fs * 1.8f), false}, {}};
-  for (const LabelChoice& choice : choices) {
-    if (choice.label_max > 0 && !(TellsApart(ElideEach(labels.rows, choice.label_max, width)) &&
-                                  TellsApart(ElideEach(labels.cols, choice.label_max, width))))
-      continue;
-    ApplyLabels(spec, labels, choice);
-    spec.cell = LargestFittingCell(state, spec, room, CellCap());
-    if (HeatmapShowsValues(*state.heatmaps, spec)) return choice;
-  }
-  return {};
-}
-
-HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
-                          const attnlab::BoolArray& allowed, const AxisLabels& labels, int head,
-                          const char* title) {
-  HeatmapSpec spec;
-  spec.title = title;
-  spec.values = &weights;
-  // While another head is shown ahead of its trace, `allowed` is that head's version's mask:
-  // this head's older weights are drawn without it (their masked cells as the 0 they hold).
-  const Document& doc = state.document;
-  const bool other_ahead = doc.TraceVersion() != doc.WholeTraceVersion() && doc.HeadVersion(head) == doc.WholeTraceVersion();
-  spec.allowed = other_ahead ? nullptr : &allowed;
-  spec.scale = WeightsScale(state.ui.colormap);
-  spec.decimals = state.ui.decimals;
-  spec.legend = false;  // one shared legend below the grid
-  spec.shape_in_title = false;  // the hint gives the shape once: narrow multiples keep their names
-  spec.selected = head == state.ui.selected_head;
-  spec.data_version = state.document.HeadVersion(head);  // the selected head may arrive first
-  spec.stale = state.document.HeadStale(head);
-  spec.stage = StageId::weights;
-  spec.head = head;
-  const int longest = int(std::max(weights.rows(), weights.cols()));
-  spec.labels = longest <= 12;  // labels on tiny multiples would only be noise
-  spec.row_labels = &labels.rows;
-  spec.col_labels = &labels.cols;
-  return spec;
 }
 
 // Scanned once per trace, not every frame: at 2048 tokens that is 4M flags.
@@ -303,86 +221,6 @@ void HeadSwitch(AppState& state, int h, bool off, const char* title) {
   ImGui::SetCursorScreenPos(at);
 }
 
-// Lecture mode, where the multiples are too small for their numbers: the selected head large,
-// with its numbers, beside (or above) small multiples of every head that select one with a click
-// (or keys 1-9). The multiples keep a cell a picture can be read at; when they cannot all fit,
-// a page of them shows at a time, with buttons to the others.
-struct Focus {
-  bool strip_right = false;  // the multiples in a column at the right, else in a row below
-  int per_page = 0;          // multiples shown at a time (0: no room for the layout)
-  float thumb_cell = 0;
-  ImVec2 thumb;              // one multiple's whole size
-  LabelChoice labels;        // the large head's
-  float cell = 0;            // the large head's
-  bool values = false;       // the large head prints its numbers
-  bool strip = true;         // multiples beside it: not for one head, the large one is all there is
-};
-
-// A multiple's cell: a colour a class still tells from its neighbours, no more (the large head
-// takes the room).
-float ThumbCell() { return std::max(6.0f, std::round(ImGui::GetFontSize() * 0.3f)); }
-
-HeatmapSpec Thumbnail(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels, int h,
-                      const char* title) {
-  HeatmapSpec spec = SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, title);
-  spec.labels = false;
-  spec.cell = ThumbCell();
-  return spec;
-}
-
-// "head 3" over a multiple, "h3" where that is wider than its grid.
-void ThumbTitle(char (&title)[32], int h, int cols) {
-  std::snprintf(title, sizeof title, "head %d", h + 1);
-  ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
-  if (bold->CalcTextSizeA(bold->FontSize, 1e9f, 0.0f, title).x > ThumbCell() * float(cols))
-    std::snprintf(title, sizeof title, "h%d", h + 1);
-}
-
-float PagerHeight() { return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y; }
-float PagerWidth() { return ImGui::GetFrameHeight() * 2.0f + ImGui::GetStyle().ItemSpacing.x; }
-
-// The layout with the multiples at the right or below, `avail` the room under the notice.
-Focus ArrangeFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
-                   ImVec2 avail, bool right) {
-  const int heads = int(trace.heads.size());
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float gap_x = style.ItemSpacing.x * 2.0f, gap_y = style.ItemSpacing.y;
-  Focus f;
-  f.strip_right = right;
-  f.thumb_cell = ThumbCell();
-  char title[32];
-  ThumbTitle(title, heads - 1, int(trace.heads.front().weights.cols()));
-  f.strip = heads > 1;
-  f.thumb = f.strip ? HeatmapSize(*state.heatmaps, Thumbnail(state, trace, labels, heads - 1, title)) : ImVec2(0, 0);
-  const float height = avail.y;
-  const auto fitting = [&](float length, float along, float gap) { return int(std::floor((length + gap) / (along + gap))); };
-  f.per_page = !f.strip ? 1 : right ? fitting(height, f.thumb.y, gap_y) : fitting(avail.x, f.thumb.x, gap_x);
-  if (f.per_page < heads)  // the pager above a column of them, at the left of a row
-    f.per_page = right ? fitting(height - PagerHeight(), f.thumb.y, gap_y)
-                       : fitting(avail.x - PagerWidth() - gap_x, f.thumb.x, gap_x);
-  const bool pager = f.per_page < heads;
-  const float strip_w = std::max(f.thumb.x, pager ? PagerWidth() : 0.0f);
-  const ImVec2 room = !f.strip ? avail
-                     : right   ? ImVec2(avail.x - strip_w - gap_x, height)
-                               : ImVec2(avail.x, height - f.thumb.y - gap_y);
-  if (f.per_page < 1 || room.x < 8.0f || room.y < 8.0f) return f;  // no large head: no numbers
-  const int h = std::clamp(state.ui.selected_head, 0, heads - 1);
-  HeatmapSpec big = SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, "head 8");
-  f.labels = FitCellsForValues(state, big, labels, room);
-  f.cell = big.cell;
-  f.values = HeatmapShowsValues(*state.heatmaps, big);
-  return f;
-}
-
-// The better of the two layouts: the one whose large head prints its numbers at the larger cell.
-Focus ChooseFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
-                  ImVec2 avail) {
-  const Focus right = ArrangeFocus(state, trace, labels, avail, true);
-  const Focus below = ArrangeFocus(state, trace, labels, avail, false);
-  if (right.values != below.values) return right.values ? right : below;
-  return right.cell >= below.cell ? right : below;
-}
-
 // Whether a double-click on the Heads tab (the group then takes its whole column, most of the
 // window's height) would give the large head its numbers: not when the panel has that height
 // already, nor when its width is too narrow for them.
@@ -413,6 +251,7 @@ void DrawLegend(AppState& state, bool masked) {
 class HeadsPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
+  float WantedHeight(AppState& state, float width, float most) override;
 
  private:
   bool DrawFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
@@ -427,14 +266,46 @@ class HeadsPanel final : public PanelContents {
   float badge_height_ = 0;  // of the "Computing..." badge (trace_worker.h), last drawn
   int first_thumb_ = 0;     // the first multiple on the page shown (focus layout)
   int paged_to_ = -1;       // the selected head the page last followed
+  // WantedHeight's answer, searched again only when what it depends on changes.
+  std::tuple<std::uint64_t, int, float, float, float, int> wanted_key_{};
+  float wanted_ = 0;
 };
+
+// Lecture mode: the height at which the large head prints its numbers with its labels, so that
+// the arrangement gives the Heads that room where its column has it (no double-click needed):
+// numbers at the mono font's own size within half the column, else the smallest readable ones.
+float HeadsPanel::WantedHeight(AppState& state, float width, float most) {
+  const attnlab::Trace& trace = state.document.GetTrace();
+  if (!state.ui.lecture_mode || state.ui.presenting || trace.heads.empty() ||
+      ComputeOffThread(state.document.GetScenario()))
+    return 0.0f;
+  const auto key = std::make_tuple(state.document.TraceVersion(), state.ui.selected_head, width,
+                                   most, ImGui::GetFontSize(), state.ui.decimals);
+  if (key == wanted_key_) return wanted_;
+  wanted_key_ = key;
+  const attnlab::Matrix& first = trace.heads.front().weights;
+  const AxisLabels labels = StageLabels(StageId::weights, state.document.GetScenario(),
+                                        int(first.rows()), int(first.cols()));
+  const float half_column = (ImGui::GetMainViewport()->WorkSize.y - ImGui::GetFrameHeight()) * 0.5f;
+  const float comfortable = std::min(most, half_column);
+  float height = FocusHeightForNumbers(state, trace, labels, width, comfortable,
+                                       FullSizeValueCell(state.ui.decimals));
+  if (height >= comfortable)
+    height = FocusHeightForNumbers(state, trace, labels, width, most, 0.0f);
+  wanted_ = height < most ? height : 0.0f;
+  return wanted_;
+}
 
 // Draws the focus layout when lecture mode needs it and it prints the large head's numbers.
 bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
                            ImVec2 avail, float legend_h) {
   if (!state.ui.lecture_mode) return false;
-  if (MultiplesShowValues(state, trace, labels, Arrange(state, trace, labels, avail, legend_h))) return false;
+  const Arrangement overview = Arrange(state, trace, labels, avail, legend_h);
+  const bool overview_values = MultiplesShowValues(state, trace, labels, overview);
+  if (overview_values && trace.heads.size() > 1) return false;  // every head's numbers at once
   Focus f = ChooseFocus(state, trace, labels, avail);
+  // One head: drawn as the large head where that prints its numbers larger (no legend to keep).
+  if (overview_values && (!f.values || f.cell <= overview.cell)) return false;
   // No room for any head's numbers: where they are, the large head's colours if it is still
   // larger than a multiple (a tall, narrow panel), else a row of multiples.
   const char* hint = nullptr;
@@ -477,16 +348,16 @@ void HeadsPanel::DrawLargeHead(AppState& state, const attnlab::Trace& trace,
   char title[40];
   if (s.grouped()) std::snprintf(title, sizeof title, "head %d \xC2\xB7 K/V %d", h + 1, ht.kv_head + 1);
   else std::snprintf(title, sizeof title, "head %d", h + 1);
-  HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
-  spec.id = "focus";
+  HeatmapSpec spec = LargeHead(state, trace, labels, h, title);
   spec.cell = f.cell;
-  spec.selected = false;  // the only one this large
   ApplyLabels(spec, labels, f.labels);
   const bool off = std::binary_search(s.heads_off.begin(), s.heads_off.end(), h);
   spec.stale = spec.stale || off;
   ImGui::BeginGroup();
   HeadSwitch(state, h, off, title);
   const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+  MarkLastItem(state.on_control,
+               "heads large head");  // title, labels and grid: tests check they fit
   if (off) DrawOffMarkOverLastHeatmap(f.cell, int(ht.weights.rows()), int(ht.weights.cols()));
   ImGui::EndGroup();
   if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});

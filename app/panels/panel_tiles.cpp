@@ -58,6 +58,13 @@ float ReadableCell(int rows, int cols, float max_w, float max_h, int decimals) {
   return rows <= 16 && cols <= 16 ? std::max(cell, SmallestCellWithValues(decimals)) : cell;
 }
 
+/// Numbers grow with their cells: the mono font's size in the preferred cell (ChooseCellSize's,
+/// 3.4 font sizes), twice it in a cell twice as large (HeatmapSpec::value_max).
+float ValueMax(float cell) {
+  const float mono = GetFonts().mono ? GetFonts().mono->FontSize : 14.0f;
+  return std::round(mono * std::max(1.0f, cell / std::round(mono * 3.4f)));
+}
+
 /// The run of one (trace version, head, blocks), and the matrices drawn from it in the trace's
 /// layout: recomputed only when one of those changes.
 struct TilesView {
@@ -169,9 +176,10 @@ HoveredCell TileHover(const FlashRun& run, int step, TileValue what, Eigen::Inde
   return cell;
 }
 
-/// One small heatmap of the block's state; a hovered cell has the Inspector write its rescale out.
-void StateHeatmap(AppState& state, const TilesView& v, int step, const char* id, const char* title, const Matrix& m,
-                  const BlockMatrices& b, TileValue what, ColorScale scale, float cell, std::uint64_t version) {
+/// One small heatmap of the block's state (m, l, alpha or O).
+HeatmapSpec StateSpec(AppState& state, const TilesView& v, const char* id, const char* title,
+                      const Matrix& m, const BlockMatrices& b, TileValue what, ColorScale scale,
+                      float cell, std::uint64_t version) {
   const bool rows = RowsLayout(v.run);
   static const std::vector<std::string> kNone{""};
   const std::vector<std::string>& along = what == TileValue::O ? b.width : kNone;
@@ -183,6 +191,7 @@ void StateHeatmap(AppState& state, const TilesView& v, int step, const char* id,
   spec.col_labels = rows ? &along : &b.queries;
   spec.scale = scale;
   spec.cell = cell;
+  spec.value_max = ValueMax(cell);
   spec.decimals = state.ui.decimals;
   spec.legend = false;
   // Every one with a row of column labels (m, l and alpha an empty one), so that their rows line up
@@ -192,58 +201,114 @@ void StateHeatmap(AppState& state, const TilesView& v, int step, const char* id,
   spec.shape_in_title = false;
   spec.cell_tooltip = false;
   spec.data_version = version;
-  const HeatmapResult r = Heatmap(*state.heatmaps, spec);
-  const BlockCell c = Hovered(v.run, v.run.tiles[std::size_t(step)], r);
-  if (c.query >= 0) state.ui.hover.Report(TileHover(v.run, step, what, c.query, c.col));
+  return spec;
 }
 
-/// m, l and alpha of the current tile's query block, then its unnormalised O, side by side.
-void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t version, float max_w, float max_h,
-                bool o_below) {
-  const attnlab::FlashTile& t = v.run.tiles[std::size_t(step)];
-  BlockMatrices b = Block(v, t);
-  const bool rows = RowsLayout(v.run);
-  b.o_below = rows && o_below;
-  const int d = state.ui.decimals;
-  // Room for m, l, alpha and O side by side (or O under them), and the columns of token labels.
-  const int across = b.o_below ? std::max(3, int(b.O.cols())) + 2 : int(b.O.cols()) + (rows ? 6 : 2);
-  const float cell = ReadableCell(int(b.O.rows()), across, max_w, max_h, d);
+/// m, l, alpha and O of the current tile's query block (pointing into `b`), in drawing order.
+std::vector<std::pair<HeatmapSpec, TileValue>> StateSpecs(AppState& state, const TilesView& v,
+                                                          const BlockMatrices& b, float cell,
+                                                          std::uint64_t version) {
   const Ranges& range = v.ranges;
   const Colormap cm = state.ui.colormap, diverging = attnlab::DivergingFor(cm);
+  return {
+      {StateSpec(state, v, "tiles_m", "m", b.m, b, TileValue::m, {diverging, -range.m, range.m},
+                 cell, version),
+       TileValue::m},
+      {StateSpec(state, v, "tiles_l", "l", b.l, b, TileValue::l, {cm, 0.0, range.l}, cell, version),
+       TileValue::l},
+      {StateSpec(state, v, "tiles_alpha", "\xCE\xB1", b.alpha, b, TileValue::alpha,
+                 WeightsScale(cm), cell, version),
+       TileValue::alpha},
+      {StateSpec(state, v, "tiles_O", "O (unnormalised)", b.O, b, TileValue::O,
+                 {diverging, -range.O, range.O}, cell, version),
+       TileValue::O}};
+}
+
+BlockMatrices BlockOf(const TilesView& v, int step, bool o_below) {
+  BlockMatrices b = Block(v, v.run.tiles[std::size_t(step)]);
+  b.o_below = RowsLayout(v.run) && o_below;
+  return b;
+}
+
+/// The block's cell in max_w x max_h: room for m, l, alpha and O side by side (or O under them),
+/// and the columns of token labels.
+float StateCell(const TilesView& v, int step, bool o_below, float max_w, float max_h,
+                int decimals) {
+  const BlockMatrices b = BlockOf(v, step, o_below);
+  const bool rows = RowsLayout(v.run);
+  const int across =
+      b.o_below ? std::max(3, int(b.O.cols())) + 2 : int(b.O.cols()) + (rows ? 6 : 2);
+  return ReadableCell(int(b.O.rows()), across, max_w, max_h, decimals);
+}
+
+/// The whole size of the block's state, side by side, at `cell`.
+ImVec2 BlockSize(AppState& state, const TilesView& v, int step, float cell) {
+  const BlockMatrices b = BlockOf(v, step, false);
+  ImVec2 size(-ImGui::GetStyle().ItemSpacing.x, 0.0f);
+  for (const auto& [spec, what] : StateSpecs(state, v, b, cell, 0)) {
+    const ImVec2 s = HeatmapSize(*state.heatmaps, spec);
+    size = ImVec2(size.x + s.x + ImGui::GetStyle().ItemSpacing.x, std::max(size.y, s.y));
+  }
+  return size;
+}
+
+/// m, l and alpha of the current tile's query block, then its unnormalised O, side by side (or O
+/// under them); a hovered cell has the Inspector write its rescale out.
+void BlockState(AppState& state, const TilesView& v, int step, std::uint64_t version, float cell,
+                bool o_below) {
+  const BlockMatrices b = BlockOf(v, step, o_below);
+  const bool rows = RowsLayout(v.run);
   ImGui::BeginGroup();
-  const auto next = [rows] {
-    if (rows) ImGui::SameLine();
-  };
-  StateHeatmap(state, v, step, "tiles_m", "m", b.m, b, TileValue::m, {diverging, -range.m, range.m}, cell, version);
-  next();
-  StateHeatmap(state, v, step, "tiles_l", "l", b.l, b, TileValue::l, {cm, 0.0, range.l}, cell, version);
-  next();
-  StateHeatmap(state, v, step, "tiles_alpha", "\xCE\xB1", b.alpha, b, TileValue::alpha, WeightsScale(cm), cell, version);
-  if (!b.o_below) next();
-  StateHeatmap(state, v, step, "tiles_O", "O (unnormalised)", b.O, b, TileValue::O, {diverging, -range.O, range.O}, cell,
-               version);
+  for (const auto& [spec, what] : StateSpecs(state, v, b, cell, version)) {
+    if (what != TileValue::m && rows && !(what == TileValue::O && b.o_below)) ImGui::SameLine();
+    const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+    const BlockCell c = Hovered(v.run, v.run.tiles[std::size_t(step)], r);
+    if (c.query >= 0) state.ui.hover.Report(TileHover(v.run, step, what, c.query, c.col));
+  }
   ImGui::EndGroup();
 }
 
-/// One of the panel's matrices as a stage heatmap of head `head`, without a colour legend.
-HeatmapResult DrawMatrix(AppState& state, StageId stage, const char* title, const Matrix& m, int head,
-                         std::uint64_t version, float cell, const char* id) {
+/// One of the panel's matrices as a stage heatmap of head `head`, without a colour legend; its
+/// numbers grow with its cells.
+struct PanelMatrix {
+  StageId stage;
+  const char* title;
+  const Matrix& m;
+  const char* id;
+};
+
+HeatmapResult DrawMatrix(AppState& state, const PanelMatrix& pm, int head, std::uint64_t version,
+                         float cell, bool measure_only = false, ImVec2* size = nullptr) {
   StageMatrix mv;
-  mv.stage = stage;
-  mv.title = title;
-  mv.m = &m;
+  mv.stage = pm.stage;
+  mv.title = pm.title;
+  mv.m = &pm.m;
   mv.version = version;
   mv.head = head;
-  StageHeatmap heatmap(state, mv, cell, id);
+  StageHeatmap heatmap(state, mv, cell, pm.id);
   heatmap.Spec().legend = false;
-  return heatmap.Draw();
+  heatmap.Spec().value_max = ValueMax(cell);
+  if (size) *size = heatmap.Size();
+  return measure_only ? HeatmapResult{} : heatmap.Draw();
+}
+
+ImVec2 MatrixSize(AppState& state, const PanelMatrix& pm, int head, float cell) {
+  ImVec2 size;
+  DrawMatrix(state, pm, head, 0, cell, true, &size);
+  return size;
+}
+
+PanelMatrix Scores(const TilesView& v) {
+  return {StageId::masked, v.scores_title.c_str(), v.scores, "tiles_"};
+}
+PanelMatrix FinishedO(const TilesView& v) {
+  return {StageId::head_output, "O / l after the last tile", v.finished, "tiles_finished_"};
 }
 
 /// The masked scores of the head with the tile grid over them.
-void ScoresWithGrid(AppState& state, const TilesView& v, int head, int step, std::uint64_t version, float max_w,
-                    float max_h) {
-  const float cell = ReadableCell(int(v.scores.rows()), int(v.scores.cols()), max_w, max_h, state.ui.decimals);
-  const HeatmapResult r = DrawMatrix(state, StageId::masked, v.scores_title.c_str(), v.scores, head, version, cell, "tiles_");
+void ScoresWithGrid(AppState& state, const TilesView& v, int head, int step, std::uint64_t version,
+                    float cell) {
+  const HeatmapResult r = DrawMatrix(state, Scores(v), head, version, cell);
   DrawTileGrid(v.boxes, std::size_t(step), r.grid, cell);
   if (!r.hovered) return;
   // A score of the current tile: the Inspector writes out what it adds in this step.
@@ -259,14 +324,13 @@ void ScoresWithGrid(AppState& state, const TilesView& v, int head, int step, std
 }
 
 /// The finished O / l beside the Pipeline's head output, and whether they are equal.
-void Finished(AppState& state, const TilesView& v, int head, std::uint64_t version, float max_w, float max_h) {
+void Finished(AppState& state, const TilesView& v, int head, std::uint64_t version, float cell) {
   const attnlab::Trace& t = state.document.GetTrace();
   const Matrix& Y = t.heads[std::size_t(head)].output;
-  const float cell = ReadableCell(int(Y.rows()), int(Y.cols()) * 2, max_w, max_h, state.ui.decimals);
-  DrawMatrix(state, StageId::head_output, "O / l after the last tile", v.finished, head, version, cell,
-             "tiles_finished_");
+  DrawMatrix(state, FinishedO(v), head, version, cell);
   ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
-  DrawMatrix(state, StageId::head_output, "head output (Pipeline)", Y, head, version, cell, "tiles_pipeline_");
+  DrawMatrix(state, {StageId::head_output, "head output (Pipeline)", Y, "tiles_pipeline_"}, head,
+             version, cell);
   const bool equal = v.max_difference <= 1e-12 * std::max(1.0, Y.cwiseAbs().maxCoeff());
   char difference[32];
   std::snprintf(difference, sizeof difference, "%.2g", v.max_difference);
@@ -274,6 +338,30 @@ void Finished(AppState& state, const TilesView& v, int head, std::uint64_t versi
       std::string(equal ? "Equal" : "Different") + ": max |O/l \xE2\x88\x92 head output| = " + difference;
   ImGui::TextUnformatted(line.c_str());
   MarkLastItem(state.on_control, ("text:" + line).c_str());
+}
+
+/// Room to spare beside the scores (a large window, a projector): the scores at the left, the
+/// block's state and the finished O / l with the head output under it at the right, at one cell,
+/// the largest at which both sides fit in `room` (up to twice the preferred cell: FillingCell's
+/// bound), or 0 when not even the smallest cell with numbers does.
+float FilledCell(AppState& state, const TilesView& v, int head, int step, ImVec2 room) {
+  const float fs = ImGui::GetFontSize(), line = ImGui::GetTextLineHeightWithSpacing();
+  const auto fits = [&](float cell) {
+    const ImVec2 scores = MatrixSize(state, Scores(v), head, cell),
+                 block = BlockSize(state, v, step, cell);
+    const ImVec2 finished = MatrixSize(state, FinishedO(v), head, cell);
+    const float right_w = std::max(block.x, finished.x * 2.0f + fs * 1.5f);
+    const float right_h = block.y + ImGui::GetStyle().ItemSpacing.y + finished.y + line;
+    return scores.x + fs + right_w <= room.x && scores.y <= room.y && right_h <= room.y;
+  };
+  const float preferred = std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
+  float lo = SmallestCellWithValues(state.ui.decimals), hi = preferred * 2.0f;
+  if (!fits(lo)) return 0.0f;
+  while (hi - lo > 1.0f) {
+    const float mid = std::floor((lo + hi) * 0.5f);
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 /// Block sizes, the selected head, and the timeline of tiles.
@@ -385,12 +473,35 @@ void TilesPanel::Draw(AppState& state) {
   const bool beside = scores_w + state_w + gap <= avail.x;
   const bool stacked = !beside && RowsLayout(view->run) && scores_w + stacked_w + gap <= avail.x;
   const float right_w = beside ? state_w : stacked ? stacked_w : 0.0f;
-  ScoresWithGrid(state, *view, head, step, run_version, right_w > 0 ? avail.x - right_w - gap : avail.x,
-                 std::max(fs * 6.0f, avail.y * 0.5f));
-  if (right_w > 0) ImGui::SameLine(0.0f, gap);
-  BlockState(state, *view, step, run_version + std::uint64_t(step) + 1,
-             std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x), avail.y * 0.4f, stacked);
-  Finished(state, *view, head, run_version, avail.x, avail.y * 0.3f);
+  const std::uint64_t state_version = run_version + std::uint64_t(step) + 1;
+  const int d = state.ui.decimals;
+  const float scores_cell = ReadableCell(int(view->scores.rows()), int(view->scores.cols()),
+                                         right_w > 0 ? avail.x - right_w - gap : avail.x,
+                                         std::max(fs * 6.0f, avail.y * 0.5f), d);
+  const Matrix& Y = trace.heads[std::size_t(head)].output;
+  const float finished_cell =
+      ReadableCell(int(Y.rows()), int(Y.cols()) * 2, avail.x, avail.y * 0.3f, d);
+  // Where the panel has the room (a large window, a projector): the state and the finished output
+  // beside the scores, every figure at the one cell that fills the panel above the memory line,
+  // none smaller than the stacked layout's smallest, none out of view.
+  const ImVec2 room(avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing() * 2.0f);
+  const float filled = RowsLayout(view->run) ? FilledCell(state, *view, head, step, room) : 0.0f;
+  if (filled >= std::min(scores_cell, finished_cell)) {
+    ScoresWithGrid(state, *view, head, step, run_version, filled);
+    ImGui::SameLine(0.0f, gap);
+    ImGui::BeginGroup();
+    BlockState(state, *view, step, state_version, filled, false);
+    Finished(state, *view, head, run_version, filled);
+    ImGui::EndGroup();
+  } else {
+    ScoresWithGrid(state, *view, head, step, run_version, scores_cell);
+    if (right_w > 0) ImGui::SameLine(0.0f, gap);
+    BlockState(state, *view, step, state_version,
+               StateCell(*view, step, stacked,
+                         std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x), avail.y * 0.4f, d),
+               stacked);
+    Finished(state, *view, head, run_version, finished_cell);
+  }
   Text(state, "Memory: " + attnlab::flash_memory_line(view->run.memory));
   if (stale) ImGui::PopStyleVar();
 }

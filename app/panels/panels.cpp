@@ -286,6 +286,33 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   shown_tab_[group] = shown;
 }
 
+// Raises a slot's minimum to the height its panel in front asks for (PanelContents::WantedHeight)
+// where the column has that room beside its other slots' minimums; the shares share the rest.
+void PanelRegistry::RaiseToWantedHeights(AppState& state, Arrangement arrangement, const Box& work,
+                                         std::vector<TileColumn>& columns) {
+  const Tiling tiling = TileArea(work, columns, Gap());
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // Around the contents: the window's padding, the tab (or title) bar and the space under it.
+  const float chrome = ImGui::GetFrameHeight() + style.WindowPadding.y * 2.0f + style.ItemSpacing.y;
+  for (const Tile& tile : tiling.tiles) {
+    TileColumn& column = columns[std::size_t(tile.column)];
+    TileSlot& slot = column.slots[std::size_t(tile.slot)];
+    std::vector<std::size_t> open;
+    for (const char* name : FindSlot(arrangement, tile.key)->members)
+      if (const Panel* p = FindPanel(name); p && p->open)
+        open.push_back(std::size_t(p - panels_.data()));
+    if (slot.fixed > 0 || open.empty()) continue;
+    PanelContents& front =
+        *panels_[FrontMember(panels_, tile.key, open, front_tab_, shown_tab_)].contents;
+    float others = Gap() * float(column.slots.size() - 1);
+    for (const TileSlot& s : column.slots)
+      if (&s != &slot) others += s.fixed > 0.0f ? s.fixed : s.min;
+    const float most = tiling.columns[std::size_t(tile.column)].h - others - chrome;
+    const float wanted = front.WantedHeight(state, tile.box.w - style.WindowPadding.x * 2.0f, most);
+    if (wanted > 0.0f && wanted <= most) slot.min = std::max(slot.min, std::ceil(wanted + chrome));
+  }
+}
+
 void PanelRegistry::DrawPanels(AppState& state) {
   const Box work = WorkArea();
   EndLendWhenPanelLeaves(state.document.OpenCount());
@@ -294,6 +321,7 @@ void PanelRegistry::DrawPanels(AppState& state) {
                                   : Narrow(work)      ? Arrangement::Compact
                                                       : Arrangement::Normal;
   std::vector<TileColumn> columns = Columns(arrangement, tall_group_);
+  RaiseToWantedHeights(state, arrangement, work, columns);
   const Tiling tiling = TileArea(work, columns, Gap());
   last_arrangement_ = arrangement;
   placed_.clear();

@@ -132,6 +132,8 @@ class PanelRegistry final : public PanelRequests {
   const char* Name(int i) const override { return panels_[std::size_t(i)].name; }
 
   std::vector<TileColumn> Columns(Arrangement arrangement, const std::string& tall_group) const;
+  void RaiseToWantedHeights(AppState& state, Arrangement arrangement, const Box& work,
+                            std::vector<TileColumn>& columns);
   void DrawSplitters(Arrangement arrangement, std::vector<TileColumn>& columns, const Tiling& tiling);
   void DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members);
   bool TallOnDoubleClick(const std::string& group, Panel& panel);

@@ -50,7 +50,6 @@ struct Geometry {
 // Room between labels and grid, so that the selection frame never touches a label.
 constexpr float kFrameMargin = 3.0f;
 
-ImVec2 Add(ImVec2 a, ImVec2 b) { return ImVec2(a.x + b.x, a.y + b.y); }
 ImFont* MonoFont() {
   ImFont* f = GetFonts().mono;
   return f ? f : ImGui::GetFont();
@@ -120,15 +119,16 @@ void ComputeLabelGeometry(const HeatmapSpec& spec, Geometry& g) {
   const float pad = std::floor(fs * 0.4f);
   // Long token names are shortened in the middle, not allowed to squeeze the grid.
   const float cap = spec.label_max > 0 ? spec.label_max : fs * 7.0f;
+  const float col_cap = spec.col_label_max > 0 ? spec.col_label_max : cap;
   // One label per line height: rows always, columns when their labels turn vertical. Upright
   // column labels are all measured (they may all be drawn).
   const int line_step = std::max(1, static_cast<int>(std::ceil(fs / spec.cell)));
   g.row_step = line_step;
   const float row_w = MaxLabelWidth(spec.row_labels, line_step, cap);
-  float col_w = MaxLabelWidth(spec.col_labels, line_step, cap);
+  float col_w = MaxLabelWidth(spec.col_labels, line_step, col_cap);
   g.rotate_cols = col_w > spec.cell - 4.0f;
   if (!g.rotate_cols && line_step > 1) {
-    col_w = MaxLabelWidth(spec.col_labels, 1, cap);
+    col_w = MaxLabelWidth(spec.col_labels, 1, col_cap);
     g.rotate_cols = col_w > spec.cell - 4.0f;
   }
   const float row_axis_w = spec.row_axis ? ImGui::CalcTextSize(spec.row_axis).x : 0.0f;
@@ -202,7 +202,7 @@ Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   g.grid_w = pooled ? float(g.texels.cols_px) : cols * spec.cell;  // pooled: a texel a pixel
   g.grid_h = pooled ? float(g.texels.rows_px) : rows * spec.cell;
   g.gap = CellGap(spec.cell);
-  g.value_px = ValueTextSize(g.data.format.text_width, spec.cell, MonoFont());
+  g.value_px = ValueTextSize(g.data.format.text_width, spec.cell, MonoFont(), {spec.value_min, spec.value_max});
   g.show_values = spec.values_in_cells && !g.texture && g.value_px > 0.0f;
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
@@ -357,7 +357,7 @@ void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
 
 void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
   const attnlab::Matrix& m = *spec.values;
-  ImFont* mono = MonoFont();
+  ImFont* mono = ValueFont(g.value_px, MonoFont());
   for (int r = 0; r < m.rows(); ++r) {
     for (int c = 0; c < m.cols(); ++c) {
       const ImVec2 a(grid.x + c * spec.cell, grid.y + r * spec.cell);
@@ -542,7 +542,7 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   ImGui::InvisibleButton("##heatmap", g.size);
   result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 grid = result.grid = Add(pos, g.grid_offset);
+  const ImVec2 grid = result.grid = ImVec2(pos.x + g.grid_offset.x, pos.y + g.grid_offset.y);
   const Hover hover = ImGui::IsItemHovered() && !spec.hidden ? HoverAt(grid, spec, g) : Hover{};
   result.hovered = hover.on;
   result.row = hover.on ? hover.cell.row : -1;

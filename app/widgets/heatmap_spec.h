@@ -48,8 +48,12 @@ struct HeatmapSpec {
   bool labels = true;
   float label_max = 0;                           ///< longest token label in pixels (0: 7 font
                                                  ///< sizes); longer ones shortened in the middle
+  float col_label_max = 0;                       ///< the column labels' own longest (0: label_max);
+                                                 ///< the cell's width less 4 keeps them upright
   bool shape_in_title = true;                    ///< "weights  256x256" (small multiples: no)
   bool values_in_cells = true;
+  float value_min = 0;  ///< smallest size the values are written at (0: 70% of the mono font's)
+  float value_max = 0;  ///< largest (0: the mono font's): larger cells, larger numbers
   int decimals = attnlab::kDefaultDecimals;  ///< wanted in the cells (UiState::decimals); fewer
                                              ///< when they do not fit, integers always 0
   bool legend = true;

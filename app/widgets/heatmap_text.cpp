@@ -6,6 +6,7 @@
 #include <string>
 
 #include "attnlab/number_format.h"
+#include "widgets/theme.h"
 
 namespace attnlab::app {
 namespace {
@@ -31,12 +32,18 @@ float CellGap(float cell) { return cell >= 14.0f ? 1.0f : 0.0f; }
 
 float ValueRoom(float cell) { return cell - CellGap(cell) - 4.0f; }
 
-float ValueTextSize(float text_width, float cell, ImFont* mono) {
+float ValueTextSize(float text_width, float cell, ImFont* mono, ValueSizes sizes) {
   constexpr float kSmallest = 0.7f;  // of the font: smaller digits would not carry to the back row
-  const float full = mono->FontSize;
-  const float by_width = text_width > 0.0f ? std::floor(full * ValueRoom(cell) / text_width) : full;
-  const float fit = std::min({full, by_width, cell - 2.0f});
-  return fit >= std::ceil(full * kSmallest) ? fit : 0.0f;
+  const float font = mono->FontSize, largest = sizes.max > 0.0f ? sizes.max : font;
+  const float by_width =
+      text_width > 0.0f ? std::floor(font * ValueRoom(cell) / text_width) : largest;
+  const float fit = std::min({largest, by_width, cell - 2.0f});
+  return fit >= (sizes.min > 0.0f ? sizes.min : std::ceil(font * kSmallest)) ? fit : 0.0f;
+}
+
+ImFont* ValueFont(float value_px, ImFont* mono) {
+  ImFont* digits = GetFonts().digits;
+  return value_px > mono->FontSize && digits ? digits : mono;
 }
 
 ValueFormat ChooseValueFormat(const ValueScan& scan, int wanted, float room, ImFont* mono) {

@@ -22,10 +22,19 @@ ValueFormat ChooseValueFormat(const ValueScan& scan, int wanted, float room, ImF
 float CellGap(float cell);
 /// Pixels a printed value may take in a cell (a little air on both sides).
 float ValueRoom(float cell);
+/// Bounds of a value's text size in pixels (0: the default bound).
+struct ValueSizes {
+  float min = 0;  ///< 0: 70% of the mono font's size
+  float max = 0;  ///< 0: the mono font's size; above it, numbers grow with their cells
+};
 /// The size at which values `text_width` wide (in `mono` at its own size) are written in a cell:
-/// the font's own, or smaller down to 70% of it rather than not at all (lecture mode's large font
-/// in narrow cells); 0 when even that does not fit.
-float ValueTextSize(float text_width, float cell, ImFont* mono);
+/// the font's own (or up to `sizes.max` in a large cell), or smaller down to 70% of it (or
+/// `sizes.min`) rather than not at all (lecture mode's large font in narrow cells); 0 when even
+/// that does not fit.
+float ValueTextSize(float text_width, float cell, ImFont* mono, ValueSizes sizes = {});
+/// The font values `value_px` large are drawn with: `mono`, or above its size the theme's digits
+/// (crisp large numbers rather than mono's glyphs stretched).
+ImFont* ValueFont(float value_px, ImFont* mono);
 
 /// A formula on its own line under a heatmap's title: `wrap`, the width it wraps at (0: one line;
 /// a formula wider than the current window, RoPE's at 1280x800, wraps at the window's content

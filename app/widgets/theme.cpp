@@ -26,14 +26,17 @@ std::string FindFont(const char* file) {
   return {};
 }
 
-ImFont* AddFont(const char* file, float size_px) {
+// Numbers in cells: "-0.25", "-inf".
+const ImWchar kAsciiRange[] = {0x0020, 0x007F, 0};
+
+ImFont* AddFont(const char* file, float size_px, const ImWchar* ranges = kGlyphRanges) {
   ImGuiIO& io = ImGui::GetIO();
   const std::string path = FindFont(file);
   if (!path.empty()) {
     ImFontConfig config;
     config.OversampleH = 2;
     config.OversampleV = 1;
-    if (ImFont* font = io.Fonts->AddFontFromFileTTF(path.c_str(), size_px, &config, kGlyphRanges))
+    if (ImFont* font = io.Fonts->AddFontFromFileTTF(path.c_str(), size_px, &config, ranges))
       return font;
   }
   ImFontConfig config;
@@ -115,6 +118,7 @@ void Theme::BuildFonts(float scale) {
   fonts_.ui = AddFont("DejaVuSans.ttf", 16.0f * scale);
   fonts_.bold = AddFont("DejaVuSans-Bold.ttf", 16.0f * scale);
   fonts_.mono = AddFont("DejaVuSansMono.ttf", 14.0f * scale);
+  fonts_.digits = AddFont("DejaVuSansMono.ttf", 28.0f * scale, kAsciiRange);
   fonts_.scale = scale;
   io.FontDefault = fonts_.ui;
   io.Fonts->Build();

@@ -3,7 +3,8 @@
 # with a sliding window and sinks" (prefill 3, 12 tokens, window 4, 2 sinks, 2 K/V heads) opens at
 # its first decoded token; each Right arrow over the panel grows every K and V cache heatmap by one
 # column, and the columns the CLI's cache no longer holds are drawn masked (hatched grey) while the
-# held ones keep their colours; Left steps back. The presenter's decode step leaves the evicted key's
+# held ones keep their colours; Left steps back. The new query's weights and the full map fill the
+# panel's width (or height). The presenter's decode step leaves the evicted key's
 # weight blank.
 # usage: decode.sh APP CLI PRESET
 . "$(dirname "$0")/gui_test.sh"
@@ -37,6 +38,19 @@ PY
 }
 capture first
 check first 3
+# The new query's weights and the full map fill the panel at 1920x1080 (they were 38 px cells in
+# the left half of it, their numbers 11 px): one cell for both, the map's grid across three
+# quarters of the panel's width or of its height, every number printed.
+/usr/bin/python3 - "$work/first.png.json" <<'PY' || fail "the Decode weights do not fill the panel"
+import json, sys
+maps = {h["id"]: h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"] in ("decode weights", "decode full weights")}
+row, full = maps["decode weights"], maps["decode full weights"]
+clip_w, clip_h = full["clip"][2] - full["clip"][0], full["clip"][3] - full["clip"][1]
+grid = full["cell"] * full["cols"]
+print("weights row %.0f px cells, full map %.0f px cells: grid %.0f of the panel's %.0f x %.0f" % (row["cell"], full["cell"], grid, clip_w, clip_h))
+assert row["cell"] == full["cell"] and row["values_drawn"] and full["values_drawn"]
+assert (grid >= 0.75 * clip_w or grid >= 0.75 * clip_h) and full["x0"] + grid <= full["clip"][2], "not filled, or cut"
+PY
 # Right over the panel: one step per press, the cache one column wider; token 2 leaves at token 6.
 set -- $(control "decode equal")
 move $(centre "$1" "$2" "$3" "$4")
@@ -80,4 +94,16 @@ assert evicted == 1, "one evicted key at token 6, found %d" % evicted
 print("presenter: the evicted key's weight is hatched and blank")
 PY
 quit_and_wait
+# A small projector (1024x640, lecture mode) and the normal window at that size: every Decode
+# figure whole in the panel's width (the full map was 38 px cells, cut at its right edge).
+for lecture in "" --lecture; do
+  "$app" "$preset" --size 1024x640 $lecture --show-panel Decode --screenshot "$work/small.png" >/dev/null || fail "screenshot at 1024x640 $lecture"
+  /usr/bin/python3 - "$work/small.png.json" <<'PY' || fail "a Decode figure cut at 1024x640 $lecture"
+import json, sys
+maps = [h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"].startswith("decode")]
+cut = [(h["id"], h["x0"] + h["cell"] * h["cols"], h["clip"][2]) for h in maps if h["x0"] + h["cell"] * h["cols"] > h["clip"][2]]
+print("1024x640: %d Decode figures, cut (id, right, panel's right): %s" % (len(maps), cut))
+assert len(maps) == 6 and not cut
+PY
+done
 echo "PASS: the cache heatmaps grow a column a step and hatch what the window evicts, as attnlab-cli decode"

@@ -1,21 +1,26 @@
 #!/bin/sh
-# Lecture mode on a 1280x800 projector, 4 heads of 6 tokens (modern-alibi-slopes): every head's
-# weights can be read as numbers in one gesture. A double-click on the Heads tab gives the panel
-# its column: the selected head is drawn large with its numbers beside small multiples of every
-# head (or a page of them, with arrows to the others); a click on a multiple selects its head.
-# Before it, the short slot shows all four multiples at a readable cell (6 px or more), never
-# 2-pixel dots. The numbers are read back from the pixels (read_cell_values.py) and compared with the weights
-# `attnlab-cli compute` prints, for head 1 and then head 3; at 1920x1080, where only a page of
-# multiples fits beside head 1's numbers, the arrow pages to head 4, whose numbers are read too.
-# Presenting the lesson's every-head step at 1280x800 shows all four heads, none cut.
+# Lecture mode on a 1280x800 projector, up to 4 heads of up to 8 tokens: the selected head's weights
+# can be read as numbers with no gesture at all. The Heads slot asks its column for the height the
+# large head needs (PanelContents::WantedHeight): the selected head is drawn large with its numbers
+# (14 px at least) and its token labels, queries left of the rows and keys above the columns, beside
+# small multiples of every head (or a page of them, with arrows to the others); a click on a
+# multiple selects its head. The numbers are read back from the pixels (read_cell_values.py) and
+# compared with the weights `attnlab-cli compute` prints, for head 1 and then head 3 of
+# modern-alibi-slopes (4 heads, 6 tokens) and for FlashAttention's 8 tokens; the labels drawn are
+# the tokens' own, and the large head (title, labels, grid) lies inside the Heads panel. At
+# 1920x1080, where only a page of multiples fits beside head 1's numbers, the arrow pages to head
+# 4, whose numbers are read too. Presenting the lesson's every-head step at 1280x800 shows all four
+# heads, none cut.
 # usage: heads_lecture.sh APP CLI PRESET.json
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
 preset=$3
 "$cli" compute "$preset" > "$work/trace.json" || fail "compute"
-# numbers SHOT HEAD: the large head of SHOT is HEAD (0-based) and prints its weights to 2 decimals
+# numbers SHOT HEAD [TRACE PRESET]: the large head of SHOT is HEAD (0-based), prints its weights to
+# 2 decimals at 14 px or more, and names its rows and columns with the tokens' labels (whole, or
+# shortened in the middle) inside the Heads panel.
 numbers() {
-  /usr/bin/python3 - "$1" "$2" "$work/trace.json" "$(dirname "$0")" <<'PY' || fail "the numbers of head $(($2 + 1)) in $1"
+  /usr/bin/python3 - "$1" "$2" "${3:-$work/trace.json}" "$(dirname "$0")" "${4:-$preset}" <<'PY' || fail "the numbers of head $(($2 + 1)) in $1"
 import json, sys
 sys.path.insert(0, sys.argv[4])
 from read_cell_values import read
@@ -23,42 +28,59 @@ shot, head, trace = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 layout = json.load(open(shot + ".json"))
 heads = [h for h in layout["heatmaps"] if h["window"].startswith("Heads")]
 small = [h for h in heads if h["id"].startswith("overview/")]
-assert small and min(h["cell"] for h in small) >= 6, "multiples: %s" % [(h["id"], h["cell"]) for h in small]
+assert len(heads) == 1 or (small and min(h["cell"] for h in small) >= 6), "multiples: %s" % [(h["id"], h["cell"]) for h in small]
 large = [h for h in heads if h["values_drawn"]]
 assert len(large) == 1, "one head with numbers, got %s" % [(h["id"], h["cell"]) for h in large]
 assert large[0]["head"] == head, "the large head is %d, not %d" % (large[0]["head"], head)
 hm, got = read(shot, large[0]["id"])
-want = json.load(open(trace))["heads"][head]["weights"]
+doc = json.load(open(trace))
+want = doc["heads"][head]["weights"]
 bad = [(r, c, got[r][c], w) for r, row in enumerate(want) for c, w in enumerate(row)
        if got[r][c] is None or abs(got[r][c] - w) > 0.005 + 1e-9]
 print("head %d: %d numbers read at %d px cells; %d multiples; wrong: %s" % (head + 1, len(want) * len(want[0]), hm["cell"], len(small), bad))
 assert not bad
+# The labels: every query and every key named, by its own token (shortened in the middle: "t…n").
+tokens = json.load(open(sys.argv[5]))["tokens"]
+rows = [t for _, t in hm["row_labels"]]
+cols = [t for _, t in hm["col_labels"]]
+print("labels: queries %s, keys %s" % (rows, cols))
+assert len(rows) == len(want) and len(cols) == len(want[0]), "a token without its label"
+def names(label, token):
+    if "\u2026" not in label:
+        return label == token
+    a, b = label.split("\u2026")
+    return token.startswith(a) and token.endswith(b) and len(a) + len(b) < len(token)
+assert all(names(l, t) for l, t in zip(rows, tokens)) and all(names(l, t) for l, t in zip(cols, tokens)), "labels not the tokens %s" % tokens
+box = next(w["box"] for w in layout["window_arrangement"]["windows"] if w["name"] == "Heads")
+rect = next(c["rect"] for c in layout["controls"] if c["id"] == "heads large head")
+print("large head %s in the Heads panel %s" % (rect, box))
+assert box[0] <= rect[0] and rect[2] <= box[0] + box[2] and box[1] <= rect[1] and rect[3] <= box[1] + box[3], "the large head leaves its panel"
+assert hm["clip"][0] <= rect[0] and hm["clip"][1] <= rect[1] and rect[2] <= hm["clip"][2] and rect[3] <= hm["clip"][3], "the large head is cut"
 PY
 }
 start "$preset" --size 1280x800 --lecture --capture-on "$work/cap"
-capture short
-# Before the gesture, the short slot keeps every head as a multiple a class can still read.
-/usr/bin/python3 - "$work/short.png.json" <<'PY' || fail "the short Heads slot's multiples"
-import json, sys
-heads = [h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["window"].startswith("Heads")]
-print("short slot: multiples of %s px" % sorted({h["cell"] for h in heads}))
-assert len(heads) == 4 and min(h["cell"] for h in heads) >= 6
-PY
-set -- $(control "panel tab Heads")
-double_click $(centre "$1" "$2" "$3" "$4")
 move 1270 790  # no hover outline or tooltip in the captures
-capture tall
-numbers "$work/tall.png" 0
-# A click on head 3's multiple (on its page: the arrows step there if it is not shown).
-target=$(/usr/bin/python3 - "$work/tall.png.json" <<'PY'
+capture short
+# No gesture: the Heads slot has the room for head 1's numbers and labels at once.
+numbers "$work/short.png" 0
+# A click on head 3's multiple, on its page (the arrow steps there if it is not shown).
+multiple() {  # multiple SHOT H: the centre of head H's multiple (0-based) in SHOT, or nothing
+  /usr/bin/python3 - "$1" "$2" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1]))
-h = next((h for h in d["heatmaps"] if h["id"] == "overview/2"), None)
+h = next((h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"] == "overview/" + sys.argv[2]), None)
 if h:
     print(int(h["x0"] + h["cell"] * h["cols"] / 2), int(h["y0"] + h["cell"] * h["rows"] / 2))
 PY
-)
-[ -n "$target" ] || fail "head 3's multiple is not on the first page"
+}
+target=$(multiple "$work/short.png.json" 2)
+if [ -z "$target" ]; then
+  [ -n "$(control "heads page on")" ] || fail "head 3's multiple is on no page"
+  click $(centre $(control "heads page on"))
+  move 1270 790
+  capture paged3
+  target=$(multiple "$work/paged3.png.json" 2)
+fi
+[ -n "$target" ] || fail "the arrow did not page to head 3's multiple"
 click $target
 move 1270 790
 capture head3
@@ -75,13 +97,7 @@ numbers "$work/wide.png" 0
 click $(centre $(control "heads page on"))
 move 1910 1070
 capture paged
-target=$(/usr/bin/python3 - "$work/paged.png.json" <<'PY'
-import json, sys
-h = next((h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"] == "overview/3"), None)
-if h:
-    print(int(h["x0"] + h["cell"] * h["cols"] / 2), int(h["y0"] + h["cell"] * h["rows"] / 2))
-PY
-)
+target=$(multiple "$work/paged.png.json" 3)
 [ -n "$target" ] || fail "the arrow did not page to head 4's multiple"
 click $target
 move 1910 1070
@@ -135,24 +151,16 @@ move 1270 790
 capture manytall
 inside "$work/manytall.png.json" tall
 quit_and_wait
-# One head (Vaswani Q2, 3 tokens) in the short slot at 1280x800: drawn large with its numbers at
-# once, no redundant multiple beside it (it was a 58 px thumbnail and "Double-click the Heads tab").
-one="$(dirname "$preset")/vaswani-q2-is-attends.json"
-"$cli" compute "$one" > "$work/one.json" || fail "compute $one"
-"$app" "$one" --size 1280x800 --lecture --screenshot "$work/one.png" >/dev/null || fail "screenshot of $one"
-/usr/bin/python3 - "$work/one.png" "$work/one.json" "$(dirname "$0")" <<'PY' || fail "one head in lecture mode"
-import json, sys
-sys.path.insert(0, sys.argv[3])
-from read_cell_values import read
-shot = sys.argv[1]
-heads = [h for h in json.load(open(shot + ".json"))["heatmaps"] if h["window"].startswith("Heads")]
-print("one head: %s" % [(h["id"], h["cell"], h["values_drawn"]) for h in heads])
-assert [h["id"] for h in heads] == ["focus"] and heads[0]["values_drawn"], "one large head with numbers, no multiple"
-hm, got = read(shot, "focus")
-want = json.load(open(sys.argv[2]))["heads"][0]["weights"]
-bad = [(r, c, got[r][c], w) for r, row in enumerate(want) for c, w in enumerate(row)
-       if got[r][c] is None or abs(got[r][c] - w) > 0.005 + 1e-9]
-print("its %d numbers read at %d px cells; wrong: %s" % (len(want) * len(want[0]), hm["cell"], bad))
-assert not bad
-PY
-echo "PASS: in lecture mode at 1280x800 each head's numbers are one gesture away, and the multiples page; one head shows its numbers at once"
+# One head in the short slot at 1280x800, with no gesture: drawn large with its numbers and its
+# labels at once, no redundant multiple beside it. Vaswani Q2's 3 tokens ("translation" named whole
+# left of its row), and FlashAttention's 8 (the slot grows for them; it held a 6 px thumbnail and
+# "Double-click the Heads tab").
+for one in vaswani-q2-is-attends modern-flashattention-tiles; do
+  file="$(dirname "$preset")/$one.json"
+  "$cli" compute "$file" > "$work/$one.json" || fail "compute $one"
+  "$app" "$file" --size 1280x800 --lecture --screenshot "$work/$one.png" >/dev/null || fail "screenshot of $one"
+  /usr/bin/python3 -c 'import json, sys; sys.exit([h["id"] for h in json.load(open(sys.argv[1]))["heatmaps"] if h["window"].startswith("Heads")] != ["focus"])' \
+    "$work/$one.png.json" || fail "$one: one large head, no multiple"
+  numbers "$work/$one.png" 0 "$work/$one.json" "$file"
+done
+echo "PASS: in lecture mode at 1280x800 the selected head's numbers and labels show with no gesture (4 heads of 6 tokens, one head of 8), and the multiples page"

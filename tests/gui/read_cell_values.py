@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Reads the numbers a heatmap prints in its cells back from a screenshot: each cell's ink (the
-pixels far from its fill) is matched against every value from 0.00 to 1.00 drawn in DejaVu Sans
-Mono, the window's font for values, at the size that fits the ink; the best match is the value
-read. Prints the rows as JSON.
+pixels of the ink's colour, not the fill's nor a masked cell's hatch) is matched, three times
+enlarged, against every value from 0.00 to 1.00 drawn in DejaVu Sans Mono, the window's font for
+values, at the size that fits the ink; the best match is the value read. Prints the rows as JSON.
 usage: read_cell_values.py SHOT.png HEATMAP_ID [WINDOW_PREFIX]"""
 import json
 import sys
@@ -11,15 +11,23 @@ from PIL import Image, ImageDraw, ImageFont
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 CANDIDATES = ["%.2f" % (i / 100) for i in range(101)]
+UPSCALE = 3
+
+
+# The colours heatmap.cpp writes values in: dark on light fills, light on dark ones (Luminance).
+DARK_INK, LIGHT_INK = (16, 16, 16), (250, 250, 250)
 
 
 def ink_mask(img, x0, y0, cell):
-    """The cell's ink as a grey image (255: far from the fill) cropped to its bounding box (None
-    when the cell is bare)."""
-    inner = img.crop((x0 + 2, y0 + 2, x0 + cell - 3, y0 + cell - 3))
+    """The cell's ink as a grey image (255: the ink's colour, 0: the fill's; a masked cell's hatch,
+    between them, stays faint) cropped to its bounding box (None when the cell is bare)."""
+    inner = img.crop((x0 + 1, y0 + 1, x0 + cell - 1, y0 + cell - 1))  # the gap is the last pixel
     fill = max(inner.getcolors(inner.width * inner.height))[1]
+    dist = lambda p, q: sum(abs(a - b) for a, b in zip(p, q))
+    color = DARK_INK if (0.2126 * fill[0] + 0.7152 * fill[1] + 0.0722 * fill[2]) / 255 > 0.5 else LIGHT_INK
+    span = dist(color, fill)
     ink = Image.new("L", inner.size)
-    ink.putdata([min(255, sum(abs(a - b) for a, b in zip(p, fill))) for p in inner.getdata()])
+    ink.putdata([max(0, min(255, int(255 * (1 - dist(p, color) / span)))) for p in inner.getdata()])
     box = ink.point(lambda v: 255 if v > 150 else 0).getbbox()
     return ink.crop(box) if box else None
 
@@ -59,8 +67,11 @@ def read(shot, heatmap_id, window_prefix="Heads"):
                 continue
             if templates is None:
                 size = best_size(ink)
-                templates = {t: rendered(t, size) for t in CANDIDATES}
-            row.append(float(min(CANDIDATES, key=lambda t: distance(ink, templates[t]))))
+                templates = {t: rendered(t, size * UPSCALE) for t in CANDIDATES}
+            # Compared 3 times larger: 14 px digits are 9 pixels tall, where a 0's dot and a 6's
+            # bar differ by a pixel or two of a resampled template.
+            big = ink.resize((ink.width * UPSCALE, ink.height * UPSCALE), Image.BICUBIC)
+            row.append(float(min(CANDIDATES, key=lambda t: distance(big, templates[t]))))
         rows.append(row)
     return hm, rows
 

@@ -2,7 +2,7 @@
 # The Tiles panel against `attnlab-cli flash`, under Xvfb with real keys: at the first tile, after
 # five Right presses (tile (1, 1), where m rises and alpha rescales) and after one Left (the mouse over the panel), the accent outline frames the
 # CLI's tile of that step in loop order, and the m, l, alpha and O heatmaps have the colours of the
-# CLI's numbers after it (gui_tiles_check). Then a click on Bc's + re-runs the loop in 2 x 3 blocks,
+# CLI's numbers after it (gui_tiles_check); every figure at one cell, whole inside the panel. Then a click on Bc's + re-runs the loop in 2 x 3 blocks,
 # and a typed X cell re-runs it on the edited file (the panel keeps no stale run).
 # usage: tiles.sh APP CHECK CLI PRESET.json
 . "$(dirname "$0")/gui_test.sh"
@@ -16,6 +16,19 @@ size=1920x1080
 start "$doc" --size $size --show-panel Tiles --capture-on "$work/cap"
 capture step0
 "$check" "$work/step0.png" "$work/run22.json" 0 || fail "step 0"
+# The figures fill the panel: at 1920x1080 the state and the finished output beside the scores, one
+# cell for all (no figure left at two thirds of the others' size with half the panel empty beside
+# it), every grid whole inside the panel, its numbers printed.
+python3 - "$work/step0.png.json" <<'PY' || fail "the Tiles figures at one cell, inside the panel"
+import json, sys
+maps = [h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"].startswith("tiles_")]
+cells = {h["id"]: h["cell"] for h in maps}
+print("Tiles cells: %s" % cells)
+assert len(maps) == 7 and min(cells.values()) >= 0.85 * max(cells.values()), "figures of unequal size"
+for h in maps:
+    right, bottom = h["x0"] + h["cell"] * h["cols"], h["y0"] + h["cell"] * h["rows"]
+    assert h["values_drawn"] and right <= h["clip"][2] and bottom <= h["clip"][3], "%s cut or without numbers" % h["id"]
+PY
 # The keys reach the panel while the mouse is over it: over its Play button.
 move $(centre $(control tiles_play))
 for i in 1 2 3 4 5; do press Right; done
