@@ -48,7 +48,7 @@ std::string with_minus(std::string s) {
   return s;
 }
 
-std::string fixed(double v, int decimals) { return with_minus(format_fixed(v, decimals)); }
+std::string fixed(double v, int decimals) { return format_number(v, decimals); }
 
 /// `text` cut to fit `max_width` with a trailing ellipsis: the longest prefix that fits, found by
 /// doubling and bisection (text_fit.h), so a 1 MB label costs a few short measures.

@@ -143,8 +143,8 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
   c.head.push_back(paragraph(fonts.regular, top, 24, kMargin * 0.4, palette::dim));
   c.head.push_back(paragraph(fonts.bold, lesson::step_title(step, s, head), 44, 8, palette::ink));
   if (!step.caption.empty()) c.body.push_back(paragraph(fonts.regular, step.caption, 30, 6, palette::ink));
-  const std::string said = hidden ? lesson::predict_prompt(step, s, t, head) + " The next slide reveals them."
-                                  : lesson::step_explanation(step, s, t, head);
+  const std::string said = hidden ? lesson::predict_prompt(step, s, t, head, o.decimals) + " The next slide reveals them."
+                                  : lesson::step_explanation(step, s, t, head, o.decimals);
   c.body.push_back(paragraph(fonts.regular, said, 26, 4, hidden ? kAccent : palette::dim));
   c.body.push_back(paragraph(fonts.regular, lesson::step_formula(step, s, head), 30, 4, kAccent));
   c.figures = step_figures(s, t, step, head, o.maps);
