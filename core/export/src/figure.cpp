@@ -132,7 +132,8 @@ struct Builder {
   void fit_values() {
     if (!style.values) return;
     const auto texts = all_cell_texts(f, out.value_decimals);
-    for (double size = kValueSize; size >= kMinValueSize; size -= 0.5)
+    const double largest = style.max_value_size > 0 ? style.max_value_size : kValueSize;
+    for (double size = largest; size >= kMinValueSize; size -= 0.5)
       if (widest(fonts.regular, texts, size) + 6 <= out.cell && size * 1.25 <= out.cell) {
         out.value_size = size;
         return;

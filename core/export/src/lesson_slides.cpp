@@ -157,6 +157,7 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
   // before it, hide() covers them.
   c.style.values = true;
   c.style.decimals = o.decimals;
+  c.style.max_value_size = kSlideValueSize;
   for (const HeatmapFigure& f : c.figures) c.layouts.push_back(figure_layout(f, c.style));
   return c;
 }
@@ -242,7 +243,7 @@ int place_figures(const SlideContent& c, SlideLayout& out, double cell, int per_
       const RectI box{fx, y, int(std::ceil(l.width * zoom)), int(std::ceil(l.height * zoom))};
       const RectI g = l.grid.scaled(zoom);
       out.figures.push_back({box, {fx + g.x, y + g.y, g.w, g.h}, int(c.figures[i].values.rows()),
-                             int(c.figures[i].values.cols()), zoom, cell});
+                             int(c.figures[i].values.cols()), zoom, cell, l.value_size * zoom});
       fx += box.w + kGap;
       row_height = std::max(row_height, box.h);
     }
