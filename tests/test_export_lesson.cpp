@@ -291,8 +291,16 @@ std::vector<std::string> preset_names() {
   return names;
 }
 
-// One slide's figures against the rules; returns how many 3x3 matrices it drew.
-int check_slide(const SlideLayout& l, const std::string& where, double& smallest, double& largest) {
+// The smallest numbers a slide that sets the lesson's size prints in the cells of a matrix of up
+// to 8 x 8 (issue 26: up to 8 tokens, a class reads the numbers), em size in slide pixels:
+// FlashAttention's tiles slides printed 12 px numbers on a 1920 x 1080 slide, where the 100 px
+// rule for a 3x3 matrix never looked (an 8 x 8, a 2 x 3 and a 2 x 4 matrix).
+constexpr double kReadableNumbers = 16;
+constexpr int kReadableSide = 8;
+
+// One slide's figures against the rules; returns how many 3x3 matrices it drew. `numbers`: the
+// smallest numbers it printed.
+int check_slide(const SlideLayout& l, const std::string& where, double& smallest, double& largest, double& numbers) {
   int three_by_three = 0;
   for (std::size_t i = 0; i < l.figures.size(); ++i) {
     const SlideFigure& f = l.figures[i];
@@ -301,6 +309,10 @@ int check_slide(const SlideLayout& l, const std::string& where, double& smallest
     if (f.rows == 3 && f.cols == 3 && l.sets_lesson_cell) {  // not small multiples of every head
       ++three_by_three;
       EXPECT_GE(f.cell, 100.0) << where << ": a 3x3 matrix";
+    }
+    if (l.sets_lesson_cell && f.rows <= kReadableSide && f.cols <= kReadableSide) {
+      numbers = std::min(numbers, f.value_px);
+      EXPECT_GE(f.value_px, kReadableNumbers) << where << ": figure " << i << "'s numbers (" << f.rows << "x" << f.cols << ")";
     }
     EXPECT_TRUE(inside_slide(f.box)) << where << ": figure " << i << " leaves the slide";
     EXPECT_NEAR(f.grid.w, f.cols * f.cell, 1.0) << where;
@@ -315,7 +327,7 @@ TEST(ExportLessonLayout, EveryPresetsSlidesDrawLargeCellsWithinSevenTenthsAndNoT
   int three_by_three = 0;
   for (const std::string& name : preset_names()) {
     const Slide x = load(name);
-    double smallest = 1e9, largest = 0;
+    double smallest = 1e9, largest = 0, numbers = 1e9;
     int beside = 0, slides = 0;
     std::string cells;
     for (std::size_t i = 0; i < x.lesson.steps.size(); ++i)
@@ -324,7 +336,7 @@ TEST(ExportLessonLayout, EveryPresetsSlidesDrawLargeCellsWithinSevenTenthsAndNoT
         const SlideLayout l = slide_layout(x.s, x.t, x.lesson, i, hidden, {});
         const std::string where = name + " " + slide_stem(x.lesson, i, hidden);
         double low = 1e9, high = 0;
-        three_by_three += check_slide(l, where, low, high);
+        three_by_three += check_slide(l, where, low, high, numbers);
         if (l.figures.empty()) continue;
         cells += " " + std::to_string(int(std::lround(low)));
         if (!l.sets_lesson_cell) {
@@ -340,7 +352,7 @@ TEST(ExportLessonLayout, EveryPresetsSlidesDrawLargeCellsWithinSevenTenthsAndNoT
         ++slides;
       }
     std::cout << name << ": cells" << cells << " px (*: an oversized matrix or every head, not counted), ratio " << smallest / largest << ", "
-              << beside << " of " << slides << " slides with the text beside\n";
+              << beside << " of " << slides << " slides with the text beside, numbers (up to 8 x 8) of at least " << numbers << " px\n";
     if (largest > 0) {
       EXPECT_GE(smallest / largest, 0.7) << name;
     }

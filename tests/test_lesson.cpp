@@ -3,7 +3,9 @@
 // Vaswani Q2 notebook's printed weights for 'is'; UDL 12.2 in the columns layout).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -90,9 +92,44 @@ TEST(Lesson, TheWeightsExplanationCarriesTheNotebooksNumbers) {
   const std::string text = attnlab::lesson::step_explanation(step, s, t, 0);
   EXPECT_NE(text.find("'is' gives 0.43 of its attention to 'translation'"), std::string::npos) << text;
   EXPECT_NE(text.find("row"), std::string::npos) << text;
-  step.kind = StageId::head_output;  // 0.36 v(this) + 0.2 v(is) + 0.43 v(translation)
+  step.kind = StageId::head_output;  // 0.36 v(this) + 0.20 v(is) + 0.43 v(translation)
   const std::string mix = attnlab::lesson::step_explanation(step, s, t, 0);
-  EXPECT_NE(mix.find("0.36\xC2\xB7v(this) + 0.2\xC2\xB7v(is) + 0.43\xC2\xB7v(translation)"), std::string::npos) << mix;
+  EXPECT_NE(mix.find("0.36\xC2\xB7v(this) + 0.20\xC2\xB7v(is) + 0.43\xC2\xB7v(translation)"), std::string::npos) << mix;
+}
+
+// The numbers of every preset's explanations and prompts in `decimals` as the cells write them
+// ("0.20", never "0.2"; a real minus sign, never a hyphen before a digit); `bad` gets the first
+// offending number with its step. The ALiBi slope (1/256 is no cell) and decode's rounding
+// difference ("2e-16") keep their own forms.
+std::string first_misformatted(int decimals) {
+  const std::regex number("(^|[^0-9.e])(-?)[0-9]+\\.([0-9]+)");
+  for (const auto& e : std::filesystem::directory_iterator(std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets")) {
+    const attnlab::Scenario s = attnlab::load_scenario(e.path().string());
+    const attnlab::Trace t = attnlab::compute(s);
+    for (const Step& step : attnlab::lesson::lesson_of(s).steps) {
+      const int head = std::max(0, step.head);
+      for (const std::string& text : {attnlab::lesson::step_explanation(step, s, t, head, decimals),
+                                      attnlab::lesson::predict_prompt(step, s, t, head, decimals)}) {
+        if (text.find(" subtracts ") != std::string::npos) continue;
+        for (std::sregex_iterator m(text.begin(), text.end(), number), end; m != end; ++m)
+          if ((*m)[2].length() > 0 || int((*m)[3].length()) != decimals)
+            return e.path().stem().string() + " " + attnlab::stage_name(step.kind) + ": '" + m->str() + "' in " + text;
+      }
+    }
+  }
+  return "";
+}
+
+// Issue 26: the explanations wrote "0.2" and "-0.87" where the cells show "0.20" and "−0.87".
+TEST(Lesson, NumbersAreWrittenAsTheCellsWriteThem) {
+  for (int decimals : {2, 3}) EXPECT_EQ(first_misformatted(decimals), "") << decimals << " decimals";
+  const attnlab::Scenario s = preset("vaswani-q2-is-attends");
+  const attnlab::Trace t = attnlab::compute(s);
+  const std::string inputs = attnlab::lesson::step_explanation({StageId::inputs}, s, t, 0);
+  EXPECT_NE(inputs.find("'this' is [0.12, \xE2\x88\x92" "0.87, 0.33, 0.45]"), std::string::npos) << inputs;
+  const std::string mix = attnlab::lesson::step_explanation({StageId::head_output, 0, "", false, {{1, 2}}}, s, t, 0, 3);
+  EXPECT_NE(mix.find("0.364\xC2\xB7v(this) + 0.202\xC2\xB7v(is) + 0.434\xC2\xB7v(translation)"), std::string::npos)
+      << mix;
 }
 
 TEST(Lesson, EveryHeadsStepComparesTheHeadsWhereTheyCanDiffer) {

@@ -77,7 +77,11 @@ json read_json(const fs::path& path) {
   return json::parse(in);
 }
 
-std::string fmt(double v) { return attnlab::format_fixed(v, 2); }
+// As the cells write a number (issue 26): two decimals, a real minus sign.
+std::string fmt(double v) {
+  const std::string s = attnlab::format_fixed(v, 2);
+  return s[0] == '-' ? "\xE2\x88\x92" + s.substr(1) : s;
+}
 
 // What the explanation must say of row r of `tile`, from the NumPy numbers: "" when the row's m
 // did not move.
@@ -91,7 +95,7 @@ std::string expected_row(const json& tiles, std::size_t k, std::size_t r) {
   const double b = before.get<double>(), a = after.get<double>();
   if (!(a > b)) return "";
   return "m was " + fmt(b) + ", the tile's max is " + fmt(a) + ", so O and l are multiplied by exp(" + fmt(b) +
-         " \xE2\x88\x92 " + fmt(a) + ") = " + fmt(tile["alpha"][r].get<double>());
+         " \xE2\x88\x92 " + (a < 0 ? "(" + fmt(a) + ")" : fmt(a)) + ") = " + fmt(tile["alpha"][r].get<double>());
 }
 
 TEST(LessonEngines, ATilesStepWritesEachRescaleWithTheNumPyNumbers) {

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -11,10 +12,12 @@
 #include <vector>
 
 #include "attnlab/lesson.h"
+#include "attnlab/number_format.h"
 #include "panels/lesson_author.h"
 #include "panels/presenter_engines.h"
 #include "panels/stage_heatmap.h"
 #include "view/derived_stages.h"
+#include "view/text_wrap.h"
 #include "widgets/computing_badge.h"
 #include "widgets/control_marks.h"
 #include "widgets/heatmap_legend.h"
@@ -34,14 +37,6 @@ struct CachedLesson {
   std::uint64_t version = ~std::uint64_t{0};
 };
 
-// The explanation scans the step's matrices (all of a 2048-token trace's scores): written once
-// per trace, step and head, not every frame.
-struct CachedExplanation {
-  std::string text, prompt;  // prompt: a predict step's question before the reveal
-  std::uint64_t trace_version = ~std::uint64_t{0};
-  int step = -1, head = -1;
-};
-
 /// The size of a map drawn with cells of the given size, as the step draws it.
 using MapSize = std::function<ImVec2(float cell)>;
 
@@ -49,6 +44,7 @@ using MapSize = std::function<ImVec2(float cell)>;
 struct MapGrid {
   int cols = 1;
   std::vector<float> cells;
+  std::vector<float> indents;  // each row's, centring it
 };
 
 // The grid of the step drawn last, kept while what it was fitted to stays: a fit measures dozens of
@@ -58,6 +54,19 @@ struct CachedGrid {
   MapGrid grid;
   std::uint64_t trace_version = ~std::uint64_t{0}, document_version = ~std::uint64_t{0};  // the lesson is the document's
   int step = -1, head = -1, decimals = -1;
+  float width = -1, height = -1, font = 0, lesson_cell = -1;
+};
+
+// The lesson's stage (issue 26): one cell size for every step, that of the step that needs the
+// smallest, so that a matrix keeps its size as the teacher steps; each step's text above its maps
+// or in a column beside them, whichever gives the larger cells (as the slides choose). Kept while
+// what it was fitted to stays (every step's maps are measured).
+struct StageLayout {
+  std::vector<bool> beside;  // by step
+  float cell = 0;            // 0: no step sets it
+  float column = 0;          // the text column's width beside the maps
+  std::uint64_t trace_version = ~std::uint64_t{0}, document_version = ~std::uint64_t{0};
+  int head = -1, decimals = -1;
   float width = -1, height = -1, font = 0;
 };
 
@@ -67,24 +76,61 @@ float CellFor(const attnlab::Matrix& m, float width, float height, float cap, in
   return std::floor(fit >= 2.0f ? std::min(cap, fit) : FitCellSize(int(m.rows()), int(m.cols()), width, height, decimals));
 }
 
-// The prediction prompt, or once revealed the explanation, in the room the taller of the two
-// takes: R shows the numbers without moving the matrices (or turning their labels).
-void PromptOrExplanation(const lesson::Step& step, const std::string& prompt, bool hidden,
-                         const std::string& explanation) {
-  const bool predict = step.predict;
-  const float wrap = ImGui::GetContentRegionAvail().x;
-  const float prompt_h = ImGui::CalcTextSize(prompt.c_str(), nullptr, false, wrap).y;
-  const float explanation_h = ImGui::CalcTextSize(explanation.c_str(), nullptr, false, wrap).y;
-  if (hidden) {
-    ImGui::PushStyleColor(ImGuiCol_Text, WarningTextColor());
-    ImGui::TextWrapped("%s", prompt.c_str());
-    ImGui::PopStyleColor();
-  } else {
-    ImGui::TextWrapped("%s", explanation.c_str());
+// `text` in lines no wider than `width` in the current font, broken at spaces only: ImGui's own
+// wrap breaks after a point, "(0.4)" as "(0." and "4)". Its paragraphs ('\n') are kept.
+std::string StageLines(const std::string& text, float width) {
+  const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  std::string out;
+  bool first = true;
+  for (std::size_t start = 0;;) {
+    const std::size_t end = text.find('\n', start);
+    for (const std::string& line : WrapAtSpaces(text.substr(start, end - start), width, measure)) {
+      out += (first ? "" : "\n") + line;
+      first = false;
+    }
+    if (end == std::string::npos) return out;
+    start = end + 1;
   }
-  const float shown_h = hidden ? prompt_h : explanation_h;
-  if (predict && std::max(prompt_h, explanation_h) > shown_h)
-    ImGui::Dummy(ImVec2(0.0f, std::max(prompt_h, explanation_h) - shown_h - ImGui::GetStyle().ItemSpacing.y));
+}
+
+// What a step says: the step's title, the author's caption, its formula, and the explanation or,
+// before the reveal, the prediction prompt.
+struct StepWords {
+  std::string title, caption, formula, explanation, prompt;
+  bool predict = false;
+};
+
+// One paragraph of `words` in `font` and `color` in lines of `width`: drawn when `draw`, else only
+// measured. Returns its height, item spacing included.
+float StageParagraph(const std::string& words, ImFont* font, const ImVec4& color, float width, bool draw) {
+  ImGui::PushFont(font);
+  const std::string lines = StageLines(words, width);
+  const float h = ImGui::CalcTextSize(lines.c_str()).y;
+  if (draw) {
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::TextUnformatted(lines.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::PopFont();
+  return h + ImGui::GetStyle().ItemSpacing.y;
+}
+
+// The step's words in lines of `width` (the prompt when `hidden`), drawn when `draw`, else only
+// measured; the room the taller of prompt and explanation takes, so that R shows the numbers
+// without moving the matrices. Returns the height, the spacing before the maps included.
+float StepText(const StepWords& w, bool hidden, float width, bool draw) {
+  const Fonts& fonts = GetFonts();
+  const ImVec4 ink = ImGui::GetStyleColorVec4(ImGuiCol_Text), accent = ImGui::ColorConvertU32ToFloat4(AccentColor());
+  float h = StageParagraph(w.title, fonts.bold, ink, width, draw);
+  if (!w.caption.empty()) h += StageParagraph(w.caption, fonts.ui, ink, width, draw);
+  h += StageParagraph(w.formula, fonts.mono, accent, width, draw);
+  const float explanation_h = StageParagraph(w.explanation, fonts.ui, ink, width, false);
+  const float prompt_h = w.predict ? StageParagraph(w.prompt, fonts.ui, ink, width, false) : 0.0f;
+  if (draw) StageParagraph(hidden ? w.prompt : w.explanation, fonts.ui, hidden ? WarningTextColor() : ink, width, true);
+  const float shown_h = hidden ? prompt_h : explanation_h, tallest = std::max(prompt_h, explanation_h);
+  if (draw && tallest > shown_h) ImGui::Dummy(ImVec2(0.0f, tallest - shown_h - ImGui::GetStyle().ItemSpacing.y));
+  if (draw) ImGui::Spacing();
+  return h + tallest + ImGui::GetStyle().ItemSpacing.y;
 }
 
 class PresenterPanel final : public PanelContents {
@@ -94,20 +140,34 @@ class PresenterPanel final : public PanelContents {
  private:
   const lesson::Lesson& LessonOf(AppState& state);
   std::vector<StageMatrix> Matrices(AppState& state, const lesson::Step& step, int head);
-  void DrawHeader(AppState& state, const lesson::Step& step, int head, int index, int count);
-  void DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden);
+  void DrawStepLine(AppState& state, const lesson::Step& step, int index, int count);
+  void DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden, ImVec2 room);
+  void DrawStage(AppState& state, const lesson::Step& step, int head, bool hidden);
 
-  const CachedExplanation& Explanation(AppState& state, const lesson::Step& step, int index, int head);
+  StepWords Words(AppState& state, const lesson::Step& step, int head);
+  const StepWords& CurrentWords(AppState& state, const lesson::Step& step, int index, int head);
+  const StageLayout& Stage(AppState& state, const lesson::Lesson& lesson, ImVec2 avail);
+  float StepCell(AppState& state, const lesson::Step& step, int head, const StepWords& words, bool beside,
+                 float text_width, ImVec2 avail);
+  void Configure(StageHeatmap& map, const lesson::Step& step, const std::vector<StageMatrix>& matrices, std::size_t i,
+                 bool hidden);
+  MapSize SizeOf(AppState& state, const lesson::Step& step, const std::vector<StageMatrix>& matrices, std::size_t i,
+                 bool hidden);
   const MapGrid& Grid(AppState& state, const std::vector<StageMatrix>& matrices,
                       const std::function<MapSize(std::size_t)>& size_of, int head, ImVec2 avail, float gap, float cap);
 
   CachedLesson cached_;
-  CachedExplanation explanation_;
+  StepWords words_;  // the current step's: its explanation scans the step's matrices
+  std::uint64_t words_trace_ = ~std::uint64_t{0}, words_document_ = ~std::uint64_t{0};
+  int words_step_ = -1, words_head_ = -1, words_decimals_ = -1;
+  StageLayout stage_;
   CachedGrid grid_;
   DerivedStages derived_;
   LessonAuthor author_;
   PresenterEngines engines_;
   std::vector<std::pair<int, int>> outlined_;
+  int stage_head_ = 0;  // the head the step shows (a heads step frames it)
+  char heads_title_[32] = "";  // a heads step's map title, alive while its map is
 };
 
 const lesson::Lesson& PresenterPanel::LessonOf(AppState& state) {
@@ -124,16 +184,28 @@ const lesson::Lesson& PresenterPanel::LessonOf(AppState& state) {
   return cached_.lesson;
 }
 
-const CachedExplanation& PresenterPanel::Explanation(AppState& state, const lesson::Step& step, int index, int head) {
-  CachedExplanation& e = explanation_;
-  const std::uint64_t version = state.document.TraceVersion();
-  if (e.trace_version == version && e.step == index && e.head == head) return e;
+StepWords PresenterPanel::Words(AppState& state, const lesson::Step& step, int head) {
   const attnlab::Scenario& s = state.document.GetScenario();
   const attnlab::Trace& t = state.document.GetTrace();
-  e = {lesson::step_explanation(step, s, t, head),
-       step.predict ? lesson::predict_prompt(step, s, t, head) + " Press R to reveal." : std::string(), version, index,
-       head};
-  return e;
+  StepWords w;
+  w.title = lesson::step_title(step, s, head);
+  w.caption = step.caption;
+  w.formula = lesson::step_formula(step, s, head);
+  w.explanation = lesson::step_explanation(step, s, t, head, state.ui.decimals);
+  w.predict = step.predict;
+  if (step.predict) w.prompt = lesson::predict_prompt(step, s, t, head, state.ui.decimals) + " Press R to reveal.";
+  return w;
+}
+
+const StepWords& PresenterPanel::CurrentWords(AppState& state, const lesson::Step& step, int index, int head) {
+  const std::uint64_t trace = state.document.TraceVersion(), document = state.document.Version();
+  if (words_trace_ == trace && words_document_ == document && words_step_ == index && words_head_ == head &&
+      words_decimals_ == state.ui.decimals)
+    return words_;
+  words_ = Words(state, step, head);
+  words_trace_ = trace, words_document_ = document, words_step_ = index, words_head_ = head;
+  words_decimals_ = state.ui.decimals;
+  return words_;
 }
 
 // The matrices a step shows: one, or each input, or every head's weights.
@@ -197,8 +269,7 @@ std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson:
   return {};
 }
 
-void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int head, int index, int count) {
-  const attnlab::Scenario& s = state.document.GetScenario();
+void PresenterPanel::DrawStepLine(AppState& state, const lesson::Step& step, int index, int count) {
   ImGui::TextColored(DimTextColor(), "Step %d of %d", index + 1, count);
   ImGui::SameLine();
   // One dot per step: where the lesson is and how much is left.
@@ -226,14 +297,6 @@ void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int h
   }
   ImGui::TextColored(DimTextColor(), "%s", kKeys);
   MarkLastItem(state.on_control, std::string(kKeys).find("R: reveal") != std::string::npos ? "presenter keys, R" : "presenter keys");
-  ImGui::PushFont(GetFonts().bold);
-  ImGui::TextWrapped("%s", lesson::step_title(step, s, head).c_str());
-  ImGui::PopFont();
-  if (!step.caption.empty()) ImGui::TextWrapped("%s", step.caption.c_str());
-  ImGui::PushFont(GetFonts().mono);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(AccentColor()), "%s",
-                     lesson::step_formula(step, s, head).c_str());
-  ImGui::PopFont();
 }
 
 // The largest cell (up to `cap`) at which a map of `m` fits in width x room: a guess from the room,
@@ -242,13 +305,23 @@ void PresenterPanel::DrawHeader(AppState& state, const lesson::Step& step, int h
 // given, says whether it does.
 float FitCell(const attnlab::Matrix& m, const MapSize& size_at, float width, float room, float cap, int decimals,
               bool* fits = nullptr) {
-  float cell = CellFor(m, width, room, cap, decimals);
+  float cell = CellFor(m, width, room, cap, decimals), too_big = 0;
   ImVec2 size = size_at(cell);
   for (int tries = 0; tries < 20 && cell > 2.0f && (size.y > room || size.x > width); ++tries) {
     const float next = std::max(2.0f, std::floor(cell * 0.9f));
     const ImVec2 smaller = size_at(next);
     if (size.y <= room && smaller.x >= size.x) break;  // the colour bar: smaller cells do not help
-    cell = next, size = smaller;
+    too_big = cell, cell = next, size = smaller;
+  }
+  // A tenth at a time overshoots by up to a tenth: the largest whole cell between the last size
+  // that did not fit and the first that does, in a few halvings.
+  while (too_big - cell > 1.0f && size.x <= width && size.y <= room) {
+    const float mid = std::floor((cell + too_big) * 0.5f);
+    const ImVec2 at = size_at(mid);
+    if (at.x <= width && at.y <= room)
+      cell = mid, size = at;
+    else
+      too_big = mid;
   }
   if (fits) *fits = size.x <= width && size.y <= room;
   return cell;
@@ -287,74 +360,181 @@ MapGrid FitGrid(const std::vector<StageMatrix>& matrices, const std::function<Ma
   return grid;
 }
 
+// Cells up to seven digits' worth: larger ones would only add empty colour around the numbers.
+float StageCap() { return std::round(GetFonts().mono->FontSize * 7.0f); }
+
+// The smallest cell a number prints in ("−0.00" at the smallest size a heatmap writes values).
+float NumbersCell(int decimals) {
+  ImGui::PushFont(GetFonts().mono);
+  const float w = ImGui::CalcTextSize(attnlab::format_number(-0.5, decimals).c_str()).x;
+  ImGui::PopFont();
+  return std::ceil(w * 0.7f) + 4.0f;
+}
+
+void PresenterPanel::Configure(StageHeatmap& map, const lesson::Step& step, const std::vector<StageMatrix>& matrices,
+                               std::size_t i, bool hidden) {
+  if (step.kind == StageId::heads) {
+    std::snprintf(heads_title_, sizeof heads_title_, "head %d", matrices[i].head + 1);
+    map.Spec().title = heads_title_;
+    map.Spec().selected = matrices[i].head == stage_head_;
+  }
+  map.Spec().legend = !(step.kind == StageId::heads && matrices.size() > 1);
+  map.Spec().formula = nullptr;  // the step's formula is above, large
+  map.Spec().hidden = hidden;
+  map.Spec().outlined = &outlined_;
+}
+
+// Map i of a step's maps as the presenter draws it: every head's weights titled by head, one
+// legend under them all, the step's formula above (large), its highlighted cells outlined.
+MapSize PresenterPanel::SizeOf(AppState& state, const lesson::Step& step, const std::vector<StageMatrix>& matrices,
+                               std::size_t i, bool hidden) {
+  return [this, &state, &step, &matrices, i, hidden](float cell) {
+    StageHeatmap map(state, matrices[i], cell, "presenter/");
+    Configure(map, step, matrices, i, hidden);
+    return map.Size();
+  };
+}
+
 const MapGrid& PresenterPanel::Grid(AppState& state, const std::vector<StageMatrix>& matrices,
                                     const std::function<MapSize(std::size_t)>& size_of, int head, ImVec2 avail,
                                     float gap, float cap) {
   CachedGrid& g = grid_;
   const std::uint64_t version = state.document.TraceVersion(), document = state.document.Version();
   const int step = state.ui.presenter_step, decimals = state.ui.decimals;
-  const float font = ImGui::GetFontSize();
+  const float font = ImGui::GetFontSize(), lesson_cell = stage_.cell;
   if (g.trace_version == version && g.document_version == document && g.step == step && g.head == head &&
       g.decimals == decimals && g.width == avail.x && g.height == avail.y && g.font == font &&
-      g.grid.cells.size() == matrices.size())
+      g.lesson_cell == lesson_cell && g.grid.cells.size() == matrices.size())
     return g.grid;
-  g = {FitGrid(matrices, size_of, avail, gap, cap, decimals), version, document, step, head, decimals, avail.x, avail.y,
-       font};
+  MapGrid grid = FitGrid(matrices, size_of, avail, gap, cap, decimals);
+  // Every step at the lesson's size (smaller only where a step cannot fit it), each row centred.
+  for (float& cell : grid.cells) cell = lesson_cell > 0 ? std::min(cell, lesson_cell) : cell;
+  for (std::size_t first = 0; first < matrices.size(); first += std::size_t(grid.cols)) {
+    float width = 0;
+    for (std::size_t i = first; i < std::min(matrices.size(), first + std::size_t(grid.cols)); ++i)
+      width += (i > first ? gap : 0.0f) + size_of(i)(grid.cells[i]).x;
+    grid.indents.push_back(std::max(0.0f, std::floor((avail.x - width) * 0.5f)));
+  }
+  g = {std::move(grid), version, document, step, head, decimals, avail.x, avail.y, font, lesson_cell};
   return g.grid;
 }
 
-void PresenterPanel::DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden) {
+// The smallest cell of `step`'s maps at their largest fit (FitGrid) in the room its text leaves:
+// below the text, or `beside` it in a column of `text_width`; 0 when the step does not set the
+// lesson's size (no maps, every head's small multiples, the engines' own figures, a matrix too
+// large for its numbers to print at any size: the other steps would lose theirs to match it); -1
+// when its text is too long for the column.
+float PresenterPanel::StepCell(AppState& state, const lesson::Step& step, int head, const StepWords& words, bool beside,
+                               float text_width, ImVec2 avail) {
+  if (step.kind == StageId::heads || step.kind == StageId::tiles || step.kind == StageId::decode) return 0.0f;
+  const std::vector<StageMatrix> matrices = Matrices(state, step, head);
+  if (matrices.empty()) return 0.0f;
+  const float fs = ImGui::GetFontSize(), gap = fs * 2.0f, text_h = StepText(words, false, text_width, false);
+  if (beside && text_h > avail.y) return -1.0f;
+  const ImVec2 room = beside ? ImVec2(avail.x - text_width - gap, avail.y) : ImVec2(avail.x, avail.y - text_h);
+  const MapGrid grid = FitGrid(matrices, [&](std::size_t i) { return SizeOf(state, step, matrices, i, false); }, room,
+                               gap, StageCap(), state.ui.decimals);
+  const float smallest = *std::min_element(grid.cells.begin(), grid.cells.end());
+  return smallest >= NumbersCell(state.ui.decimals) ? smallest : 0.0f;
+}
+
+const StageLayout& PresenterPanel::Stage(AppState& state, const lesson::Lesson& lesson, ImVec2 avail) {
+  StageLayout& l = stage_;
+  const std::uint64_t trace = state.document.TraceVersion(), document = state.document.Version();
+  const float font = ImGui::GetFontSize();
+  if (l.trace_version == trace && l.document_version == document && l.head == state.ui.selected_head &&
+      l.decimals == state.ui.decimals && l.width == avail.x && l.height == avail.y && l.font == font)
+    return l;
+  const int heads = int(state.document.GetTrace().heads.size());
+  // A column under a third of the stage wide, of at least 12 ems: about 30 characters a line.
+  const float column = std::max(font * 12.0f, std::floor(avail.x * 0.3f));
+  float cell = 1e9f;
+  std::vector<bool> beside;
+  for (const lesson::Step& step : lesson.steps) {
+    const int head = std::clamp(step.head >= 0 ? step.head : state.ui.selected_head, 0, heads - 1);
+    const StepWords words = Words(state, step, head);
+    const float below = StepCell(state, step, head, words, false, avail.x, avail);
+    const bool engine = step.kind == StageId::tiles || step.kind == StageId::decode;
+    const float side = engine ? 0.0f : StepCell(state, step, head, words, true, column, avail);
+    // Beside only when it gives clearly larger cells: a narrow column of text is harder to read.
+    beside.push_back(side > below * 1.05f);
+    if (std::max(below, side) > 0) cell = std::min(cell, std::max(below, side));
+  }
+  l = {std::move(beside), cell < 1e9f ? cell : 0.0f, column, trace, document, state.ui.selected_head,
+       state.ui.decimals, avail.x, avail.y, font};
+  return l;
+}
+
+void PresenterPanel::DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden, ImVec2 room) {
   std::vector<StageMatrix> matrices = Matrices(state, step, head);
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  MarkRect(state.on_control, {"", "presenter stage"}, top, ImVec2(top.x + room.x, top.y + room.y));
   if (matrices.empty()) {
     ImGui::TextColored(DimTextColor(), "This scenario has no W_o: the output is the concatenation.");
     return;
   }
   outlined_.clear();
   for (const lesson::Cell& c : step.highlight) outlined_.emplace_back(c.row, c.col);
-  // The room left, shared by the step's matrices in a grid; cells as large as fit, up to five
-  // digits' worth.
   // Every head's weights share one range: one legend under them all, not one a head.
   const bool shared_legend = step.kind == StageId::heads && matrices.size() > 1;
   const bool masked = !state.document.GetTrace().allowed.all();
-  ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImVec2 avail = room;
   if (shared_legend) avail.y -= HeatmapLegendHeight(masked) + ImGui::GetStyle().ItemSpacing.y;
-  const float fs = ImGui::GetFontSize();
-  const float cap = std::round(GetFonts().mono->FontSize * 7.0f);
-  const float gap = fs * 2.0f;
-  char title[32] = "";
-  const auto configure = [&](StageHeatmap& map, std::size_t i) {
-    if (step.kind == StageId::heads) {
-      std::snprintf(title, sizeof title, "head %d", matrices[i].head + 1);
-      map.Spec().title = title;
-      map.Spec().selected = matrices[i].head == head;
-    }
-    map.Spec().legend = !shared_legend;
-    map.Spec().formula = nullptr;  // the step's formula is above, large
-    map.Spec().hidden = hidden;
-    map.Spec().outlined = &outlined_;
-  };
-  const auto size_of = [&](std::size_t i) -> MapSize {
-    return [&, i](float cell) {
-      StageHeatmap map(state, matrices[i], cell, "presenter/");
-      configure(map, i);
-      return map.Size();
-    };
-  };
-  const MapGrid& grid = Grid(state, matrices, size_of, head, avail, gap, cap);
+  const float fs = ImGui::GetFontSize(), gap = fs * 2.0f;
+  const auto size_of = [&](std::size_t i) { return SizeOf(state, step, matrices, i, hidden); };
+  const MapGrid& grid = Grid(state, matrices, size_of, head, avail, gap, StageCap());
   ColorScale legend_scale;
   for (std::size_t i = 0; i < matrices.size(); ++i) {
     const float cell = grid.cells[i];
     StageHeatmap heatmap(state, matrices[i], cell, "presenter/");
-    configure(heatmap, i);
+    Configure(heatmap, step, matrices, i, hidden);
     if (i + 1 == matrices.size()) legend_scale = heatmap.Spec().scale;
-    if (i % std::size_t(grid.cols) != 0) ImGui::SameLine(0.0f, gap);
+    if (i % std::size_t(grid.cols) != 0)
+      ImGui::SameLine(0.0f, gap);
+    else
+      ImGui::SetCursorScreenPos(ImVec2(top.x + grid.indents[i / std::size_t(grid.cols)], ImGui::GetCursorScreenPos().y));
     const HeatmapResult r = heatmap.Draw();
     if (r.clicked && r.row >= 0 && author_.Highlighting())
       author_.ToggleHighlight(state, cached_.lesson, state.ui.presenter_step, r.row, r.col);
     else if (step.kind == StageId::heads && r.clicked)
       state.SelectHead(matrices[i].head);
   }
-  if (shared_legend) HeatmapLegend(legend_scale, std::min(avail.x, fs * 16.0f), masked, state.ui.decimals);
+  if (shared_legend) {
+    ImGui::SetCursorScreenPos(ImVec2(top.x + grid.indents[0], ImGui::GetCursorScreenPos().y));
+    HeatmapLegend(legend_scale, std::min(avail.x, fs * 16.0f), masked, state.ui.decimals);
+  }
+}
+
+// The step's text and maps: the text above the maps, or (the lesson's stage beside) in a column
+// at the right; a tiles or decode step's figures always below their text.
+void PresenterPanel::DrawStage(AppState& state, const lesson::Step& step, int head, bool hidden) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
+  const StageLayout& layout = Stage(state, cached_.lesson, avail);
+  const StepWords& words = CurrentWords(state, step, state.ui.presenter_step, head);
+  const bool engine = step.kind == StageId::tiles || step.kind == StageId::decode;
+  if (engine || !layout.beside[std::size_t(state.ui.presenter_step)]) {
+    StepText(words, hidden, avail.x, true);
+    if (engine) {
+      const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+      MarkRect(state.on_control, {"", "presenter stage"}, at, ImVec2(at.x + room.x, at.y + room.y));
+      engines_.Draw(state, step, state.ui.presenter_step, head, hidden);
+    } else {
+      DrawMatrices(state, step, head, hidden, ImGui::GetContentRegionAvail());
+    }
+    return;
+  }
+  const float gap = ImGui::GetFontSize() * 2.0f;
+  ImGui::BeginGroup();
+  DrawMatrices(state, step, head, hidden, ImVec2(avail.x - layout.column - gap, avail.y));
+  ImGui::EndGroup();
+  const float maps_bottom = ImGui::GetItemRectMax().y;
+  ImGui::SetCursorScreenPos(ImVec2(top.x + avail.x - layout.column, top.y));
+  ImGui::BeginGroup();
+  StepText(words, hidden, layout.column, true);
+  ImGui::EndGroup();
+  // What follows (the lesson's authoring) goes below the taller of the two columns.
+  ImGui::SetCursorScreenPos(ImVec2(top.x, std::max(maps_bottom, ImGui::GetItemRectMax().y)));
+  ImGui::Dummy(ImVec2(0.0f, 0.0f));
 }
 
 void PresenterPanel::Draw(AppState& state) {
@@ -372,15 +552,10 @@ void PresenterPanel::Draw(AppState& state) {
   const int head = std::clamp(step.head >= 0 ? step.head : state.ui.selected_head, 0,
                               int(trace.heads.size()) - 1);
   const bool hidden = step.predict && !state.ui.presenter_revealed;
-  DrawHeader(state, step, head, state.ui.presenter_step, count);
+  stage_head_ = head;
+  DrawStepLine(state, step, state.ui.presenter_step, count);
   if (!cached_.error.empty()) ImGui::TextColored(WarningTextColor(), "view.lesson: %s", cached_.error.c_str());
-  const CachedExplanation& words = Explanation(state, step, state.ui.presenter_step, head);
-  PromptOrExplanation(step, words.prompt, hidden, words.text);
-  ImGui::Spacing();
-  if (step.kind == StageId::tiles || step.kind == StageId::decode)
-    engines_.Draw(state, step, state.ui.presenter_step, head, hidden);
-  else
-    DrawMatrices(state, step, head, hidden);
+  DrawStage(state, step, head, hidden);
   // Authoring is for preparing the lesson, out of lecture mode: the class sees a clean stage.
   if (state.ui.lecture_mode) return;
   ImGui::Spacing();

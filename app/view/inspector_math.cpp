@@ -442,10 +442,8 @@ RopeTurn TurnOf(const attnlab::Model& model, const attnlab::Trace& trace, int he
 }
 
 std::string Num(double v, int decimals) {
-  if (v == -INFINITY) return std::string(kMinus) + "\xE2\x88\x9E";
   if (v == INFINITY) return "\xE2\x88\x9E";
-  const std::string text = attnlab::format_trimmed(v, decimals);
-  return text[0] == '-' ? kMinus + text.substr(1) : text;
+  return attnlab::format_number(v, decimals);
 }
 
 namespace {

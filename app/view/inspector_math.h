@@ -81,8 +81,8 @@ std::string Quoted(const std::vector<std::string>& labels, int i);
 /// "is" gives q_“is”.
 std::string TokenVector(const char* letter, const std::vector<std::string>& labels, int i);
 
-/// A number for formulas: `decimals` decimals without trailing zeros ("0.5", "2", never "-0"),
-/// a real minus sign, "−∞" for -infinity (attnlab::format_trimmed).
+/// A number as the cells write it: `decimals` decimals ("0.50", never "-0.00"), a real minus
+/// sign, "−∞" for -infinity (attnlab::format_number).
 std::string Num(double v, int decimals);
 
 }  // namespace attnlab::app

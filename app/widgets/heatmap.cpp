@@ -367,7 +367,7 @@ void DrawCells(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
       dl->AddRectFilled(a, b, ToU32(fill));
       if (masked && spec.cell >= 8.0f) AddHatch(dl, a, b);
       if (!g.show_values || (masked && spec.masked_blank)) continue;
-      const std::string text = attnlab::format_fixed(m(r, c), g.data.format.decimals);
+      const std::string text = attnlab::format_number(m(r, c), g.data.format.decimals);
       const float w = TextWidth(mono, text.c_str()) * g.value_px / mono->FontSize;
       const ImU32 ink = masked ? IM_COL32(235, 235, 240, 255)
                         : Luminance(fill) > 0.5 ? IM_COL32(16, 16, 16, 255)

@@ -20,9 +20,9 @@ int DecimalsForMagnitude(double max_abs) { return max_abs < 10 ? 2 : max_abs < 1
 
 float WidestValueWidth(const ValueScan& scan, int decimals, ImFont* mono) {
   const std::string widest =
-      attnlab::format_fixed(scan.negative ? -scan.max_abs : scan.max_abs, decimals);
+      attnlab::format_number(scan.negative ? -scan.max_abs : scan.max_abs, decimals);
   float w = TextWidth(mono, widest.c_str());
-  if (scan.masked) w = std::max(w, TextWidth(mono, "-inf"));
+  if (scan.masked) w = std::max(w, TextWidth(mono, attnlab::format_number(-INFINITY, decimals).c_str()));
   return w;
 }
 

@@ -13,7 +13,6 @@ namespace attnlab::lesson {
 namespace {
 
 // Two decimals always: a rescale reads "exp(1.20 \u2212 1.75) = 0.58", as a class writes it.
-std::string two_places(double v) { return format_fixed(v, 2); }
 std::string quoted(const std::vector<std::string>& names, long i) { return "'" + names[std::size_t(i)] + "'"; }
 const char* kTimes = "\xC3\x97";
 const char* kMinus = " \xE2\x88\x92 ";
@@ -46,19 +45,22 @@ long blocks(long n, int size) { return (n + size - 1) / size; }
 
 // What one row of the tile did to m, l and O, e.g. "row 2: m was 1.2, the tile's max is 1.75, so O
 // and l are multiplied by exp(1.2 - 1.75) = 0.58".
-std::string row_rescale(const FlashRowStep& x) {
+std::string row_rescale(const FlashRowStep& x, int decimals) {
+  const auto num = [decimals](double v) { return format_number(v, decimals); };
+  const auto factor = [&num](double v) { return v < 0 ? "(" + num(v) + ")" : num(v); };
   if (!std::isfinite(x.tile_max)) return "no visible key here, nothing changes";
   if (!std::isfinite(x.m_before))
-    return "its first visible keys: m = " + two_places(x.m) + ", \xCE\xB1 = 0 (nothing summed yet to rescale)";
+    return "its first visible keys: m = " + num(x.m) + ", \xCE\xB1 = 0 (nothing summed yet to rescale)";
   if (x.m > x.m_before)
-    return "m was " + two_places(x.m_before) + ", the tile's max is " + two_places(x.tile_max) +
-           ", so O and l are multiplied by exp(" + two_places(x.m_before) + kMinus + two_places(x.m) + ") = " +
-           two_places(x.alpha);
-  return "the tile's max " + two_places(x.tile_max) + " is not above m = " + two_places(x.m_before) +
+    return "m was " + num(x.m_before) + ", the tile's max is " + num(x.tile_max) +
+           ", so O and l are multiplied by exp(" + num(x.m_before) + kMinus + factor(x.m) + ") = " +
+           num(x.alpha);
+  return "the tile's max " + num(x.tile_max) + " is not above m = " + num(x.m_before) +
          ": m stays, \xCE\xB1 = 1";
 }
 
-std::string explain_tile(const FlashRun& run, std::size_t k, const Trace& t, const std::vector<std::string>& queries) {
+std::string explain_tile(const FlashRun& run, std::size_t k, const Trace& t, const std::vector<std::string>& queries,
+                         int decimals) {
   const FlashTile& tile = run.tiles[k];
   std::string out = "Tile " + std::to_string(k + 1) + " of " + std::to_string(run.tiles.size()) + ": queries " +
                     range(tile.row0, tile.rows) + " against keys " + range(tile.col0, tile.cols) + ".";
@@ -67,7 +69,7 @@ std::string explain_tile(const FlashRun& run, std::size_t k, const Trace& t, con
            std::to_string(run.skipped) + " of the " + std::to_string(run.tiles.size()) + " tiles are skipped.";
   for (Eigen::Index i = tile.row0; i < tile.row0 + tile.rows; ++i)
     out += std::string(i > tile.row0 ? "; row " : " Row ") + std::to_string(i) + " " + quoted(queries, i) + ": " +
-           row_rescale(flash_row_step(run, t, k, i));
+           row_rescale(flash_row_step(run, t, k, i), decimals);
   out += ". Then l = \xCE\xB1 l + rowsum P and O = \xCE\xB1 O + P V, with P = exp(S" + std::string(kMinus) + "m).";
   if (tile.k_block + 1 == run.k_blocks)
     out += " The row block is done: O / l is its rows of the head output, as in the Pipeline.";
@@ -114,7 +116,7 @@ std::string sinks_words(const Scenario& s, const DecodeStep& step) {
 }
 
 std::string explain_token(const Scenario& s, const Trace& t, const Decode& d, int index, int head,
-                          const std::vector<std::string>& tokens) {
+                          const std::vector<std::string>& tokens, int decimals) {
   const DecodeStep& step = d.steps[std::size_t(index)];
   const std::vector<int>& before = index > 0 ? d.steps[std::size_t(index) - 1].cache : d.prefill_cache;
   std::string out = "Token " + std::to_string(step.token) + " " + quoted(tokens, step.token) +
@@ -125,7 +127,7 @@ std::string explain_token(const Scenario& s, const Trace& t, const Decode& d, in
   const Vector& w = step.weights[std::size_t(head)];
   Eigen::Index top = 0;
   w.maxCoeff(&top);
-  out += " Its query (head " + std::to_string(head + 1) + ") gives its largest weight, " + two_places(w(top)) + ", to " +
+  out += " Its query (head " + std::to_string(head + 1) + ") gives its largest weight, " + format_number(w(top), decimals) + ", to " +
          quoted(tokens, step.cache[std::size_t(top)]) + ". Its output row equals row " + std::to_string(step.token) +
          " of the full computation (largest difference " + tiny(row_difference(step, t)) + ").";
   return out;
@@ -181,7 +183,8 @@ std::string engine_title(const Step& step, const Scenario& s, int head) {
   return "The KV cache: decoding token " + std::to_string(t) + name + of_head;
 }
 
-std::string explain_tiles(const Step& step, const Trace& t, int head, const std::vector<std::string>& queries) {
+std::string explain_tiles(const Step& step, const Trace& t, int head, const std::vector<std::string>& queries,
+                          int decimals) {
   FlashRun run;
   try {
     run = tiles_run(step, t, head);
@@ -191,10 +194,10 @@ std::string explain_tiles(const Step& step, const Trace& t, int head, const std:
   const std::size_t k = shown_tile(step, run);
   const std::string beyond = std::size_t(step.tile) > k ? "This tiling has " + std::to_string(run.tiles.size()) +
                                                               " tiles: showing the last. " : "";
-  return beyond + explain_tile(run, k, t, queries);
+  return beyond + explain_tile(run, k, t, queries, decimals);
 }
 
-std::string tiles_prompt(const Step& step, const Scenario& s, const Trace& t, int head) {
+std::string tiles_prompt(const Step& step, const Scenario& s, const Trace& t, int head, int decimals) {
   std::string out = "Predict first: what is each row's running maximum m after this tile?";
   FlashRun run;
   try {
@@ -212,17 +215,17 @@ std::string tiles_prompt(const Step& step, const Scenario& s, const Trace& t, in
     const double before = flash_row_step(run, t, k, i).m_before;
     out += std::string(r ? "; row " : " Row ") + std::to_string(i) +
            (i < Eigen::Index(s.tokens.size()) ? " '" + s.tokens[std::size_t(i)] + "'" : "") + ": m " +
-           (std::isfinite(before) ? "= " + two_places(before) + " so far" : "not set yet") + ", the tile's scores";
+           (std::isfinite(before) ? "= " + format_number(before, decimals) + " so far" : "not set yet") + ", the tile's scores";
     for (Eigen::Index j = tile.col0; j < tile.col0 + tile.cols; ++j) {
       const double v = rows ? masked(i, j) : masked(j, i);
-      out += std::string(j > tile.col0 ? ", " : " ") + (std::isfinite(v) ? two_places(v) : "\xE2\x88\x92\xE2\x88\x9E");
+      out += std::string(j > tile.col0 ? ", " : " ") + format_number(v, decimals);
     }
   }
   return out + ".";
 }
 
 std::string explain_decode(const Step& step, const Scenario& s, const Trace& t, int head,
-                           const std::vector<std::string>& tokens) {
+                           const std::vector<std::string>& tokens, int decimals) {
   Decode d;
   try {
     d = decode_run(step, s);
@@ -230,7 +233,7 @@ std::string explain_decode(const Step& step, const Scenario& s, const Trace& t, 
     return std::string("The decode step shows nothing here: ") + e.what();
   }
   const int index = shown_token(step, d);
-  return index < 0 ? explain_prefill(s, d, tokens) : explain_token(s, t, d, index, head, tokens);
+  return index < 0 ? explain_prefill(s, d, tokens) : explain_token(s, t, d, index, head, tokens, decimals);
 }
 
 }  // namespace attnlab::lesson

@@ -13,7 +13,6 @@
 namespace attnlab::lesson {
 namespace {
 
-std::string num(double v) { return format_trimmed(v, 2); }
 std::string in_quotes(const std::string& label) { return "'" + label + "'"; }
 
 std::vector<std::string> named(const std::vector<std::string>& given, int n, const char* prefix) {
@@ -32,6 +31,9 @@ struct Context {
   bool rows;
   const char* line;  // "row" or "column": what one token is
   std::vector<std::string> queries, keys;
+  int decimals;  // the user's, as the cells write their numbers
+
+  std::string num(double v) const { return format_number(v, decimals); }
 
   // Entry (query i, key j) of a queries-by-keys matrix in the file's layout.
   double qk(const Matrix& m, int i, int j) const { return rows ? m(i, j) : m(j, i); }
@@ -87,7 +89,7 @@ std::string explain_scores(const Context& c) {
     for (int j = 0; j < int(c.keys.size()); ++j)
       if (c.qk(c.h.scores, i, j) > c.qk(c.h.scores, bi, bj)) bi = i, bj = j;
   return "Each entry is the dot product of one query with one key: the largest, " +
-         num(c.qk(c.h.scores, bi, bj)) + ", is query " + in_quotes(c.queries[std::size_t(bi)]) +
+         c.num(c.qk(c.h.scores, bi, bj)) + ", is query " + in_quotes(c.queries[std::size_t(bi)]) +
          " against key " + in_quotes(c.keys[std::size_t(bj)]) + ".";
 }
 
@@ -103,7 +105,7 @@ std::string explain_weights(const Context& c, const Step& step) {
   const int i = focus_query(c, step);
   const int j = argmax_key(c, c.h.weights, i);
   return std::string("Each ") + c.line + " is a softmax and sums to 1: " + in_quotes(c.queries[std::size_t(i)]) +
-         " gives " + num(c.qk(c.h.weights, i, j)) + " of its attention to " + in_quotes(c.keys[std::size_t(j)]) +
+         " gives " + c.num(c.qk(c.h.weights, i, j)) + " of its attention to " + in_quotes(c.keys[std::size_t(j)]) +
          ", its largest weight.";
 }
 
@@ -111,7 +113,7 @@ std::string explain_head_output(const Context& c, const Step& step) {
   const int i = focus_query(c, step);
   std::string sum;
   for (int j = 0; j < int(c.keys.size()) && j < 4; ++j)
-    sum += (j ? " + " : "") + num(c.qk(c.h.weights, i, j)) + "\xC2\xB7v(" + c.keys[std::size_t(j)] + ")";
+    sum += (j ? " + " : "") + c.num(c.qk(c.h.weights, i, j)) + "\xC2\xB7v(" + c.keys[std::size_t(j)] + ")";
   if (c.keys.size() > 4) sum += " + ...";
   return std::string("Each ") + c.line + " mixes the value vectors by its weights: " +
          in_quotes(c.queries[std::size_t(i)]) + " = " + sum + " = " + c.vector_of(c.h.output, i) + ".";
@@ -134,10 +136,10 @@ std::string explain_heads(const Context& c) {
   const int i = widest_query(c);
   out += " Where " + in_quotes(c.queries[std::size_t(i)]) + " looks most:";
   for (std::size_t k = 0; k < c.t.heads.size() && k < 4; ++k) {
-    const Context hk{c.s, c.t, c.t.heads[k], int(k), c.rows, c.line, c.queries, c.keys};
+    const Context hk{c.s, c.t, c.t.heads[k], int(k), c.rows, c.line, c.queries, c.keys, c.decimals};
     const int j = argmax_key(hk, hk.h.weights, i);
     out += std::string(k ? ";" : "") + " head " + std::to_string(k + 1) + " at " + in_quotes(c.keys[std::size_t(j)]) +
-           " (" + num(hk.qk(hk.h.weights, i, j)) + ")";
+           " (" + hk.num(hk.qk(hk.h.weights, i, j)) + ")";
   }
   return out + ".";
 }
@@ -165,9 +167,9 @@ std::string explain_positional(const Context& c, const Step& step) {
     }
     case StageId::bias: {
       const int i = int(c.queries.size()) - 1;
-      return "Head " + std::to_string(c.head + 1) + " subtracts " + num(c.t.slopes[std::size_t(c.head)]) +
+      return "Head " + std::to_string(c.head + 1) + " subtracts " + format_trimmed(c.t.slopes[std::size_t(c.head)], kMaxDecimals) +
              " per position of distance: far keys lose score before the softmax. " + in_quotes(c.queries[std::size_t(i)]) +
-             " to " + in_quotes(c.keys.front()) + ": " + num(c.qk(c.t.bias(std::size_t(c.head)), i, 0)) + ".";
+             " to " + in_quotes(c.keys.front()) + ": " + c.num(c.qk(c.t.bias(std::size_t(c.head)), i, 0)) + ".";
     }
     default: return {};
   }
@@ -189,9 +191,9 @@ std::string attention_summary(const Scenario& s) {
               : "A = softmax_col(" + k + "^T " + q + scale + mask + "),  Y = V A" + out;
 }
 
-std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, int head) {
+std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, int head, int decimals) {
   switch (step.kind) {
-    case StageId::tiles: return tiles_prompt(step, s, t, head);
+    case StageId::tiles: return tiles_prompt(step, s, t, head, decimals);
     case StageId::decode: return "Predict first: which tokens does the cache hold now, and where does the new query look?";
     default: return "Predict first: what will these cells be?";
   }
@@ -209,7 +211,7 @@ std::string step_formula(const Step& step, const Scenario& s, int head) {
   return stage_formula(step.kind, s, head, head_d_k(s, head));
 }
 
-std::string step_explanation(const Step& step, const Scenario& s, const Trace& t, int head) {
+std::string step_explanation(const Step& step, const Scenario& s, const Trace& t, int head, int decimals) {
   if (t.heads.empty()) return {};
   head = std::clamp(head, 0, int(t.heads.size()) - 1);
   const bool rows = s.layout == Layout::rows;
@@ -217,7 +219,7 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
   const int n_x = int(rows ? h.Q.rows() : h.Q.cols()), n_z = int(rows ? h.K.rows() : h.K.cols());
   std::vector<std::string> queries = named(s.tokens, n_x, "x");
   std::vector<std::string> keys = s.cross_attention() ? named(s.context_tokens, n_z, "z") : queries;
-  const Context c{s, t, h, head, rows, rows ? "row" : "column", queries, keys};
+  const Context c{s, t, h, head, rows, rows ? "row" : "column", queries, keys, decimals};
   switch (step.kind) {
     case StageId::inputs:
       return std::string("X holds the ") + std::to_string(n_x) + " tokens as " + c.line + "s of " +
@@ -229,9 +231,9 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
     case StageId::V: return explain_projection(c, step, 'v');
     case StageId::scores: return explain_scores(c);
     case StageId::scaled:
-      return "Every score is multiplied by " + format_trimmed(t.scale, 4) +
-             " so that the softmax does not saturate as d_k grows: " + num(c.qk(h.scores, 0, 0)) + " becomes " +
-             num(c.qk(h.scores, 0, 0) * t.scale) + ".";
+      return "Every score is multiplied by " + c.num(t.scale) +
+             " so that the softmax does not saturate as d_k grows: " + c.num(c.qk(h.scores, 0, 0)) + " becomes " +
+             c.num(c.qk(h.scores, 0, 0) * t.scale) + ".";
     case StageId::masked: return explain_masked(c);
     case StageId::weights: return explain_weights(c, step);
     case StageId::head_output: return explain_head_output(c, step);
@@ -249,8 +251,8 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
     case StageId::Q_rot:
     case StageId::K_rot:
     case StageId::bias: return explain_positional(c, step);
-    case StageId::tiles: return explain_tiles(step, t, head, queries);
-    case StageId::decode: return explain_decode(step, s, t, head, queries);
+    case StageId::tiles: return explain_tiles(step, t, head, queries, decimals);
+    case StageId::decode: return explain_decode(step, s, t, head, queries, decimals);
     case StageId::none: break;  // not a lesson step
   }
   return {};

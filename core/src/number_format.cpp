@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace attnlab {
 
@@ -15,6 +16,13 @@ std::string format_fixed(double v, int decimals) {
   std::string s = buffer;
   // Every digit zero: the value rounded to zero, whatever its sign was.
   if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+  return s;
+}
+
+std::string format_number(double v, int decimals) {
+  if (v == -std::numeric_limits<double>::infinity()) return "\xE2\x88\x92\xE2\x88\x9E";
+  std::string s = format_fixed(v, decimals);
+  if (s[0] == '-') s.replace(0, 1, "\xE2\x88\x92");  // U+2212
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/number_format.h"
 #include "view/inspector_math.h"
 #include "view/stage_labels.h"
 #include "view_cases.h"
@@ -239,18 +240,23 @@ TEST(InspectorMath, ASinkKeyIsNeitherMaskedByTheWindowNorByItsCellAndSaysWhy) {
   EXPECT_EQ(attnlab::app::SinkReason(s, 4, 3), "");  // in the window anyway: nothing to explain
 }
 
-TEST(InspectorMath, NumWritesTheChosenDecimalsARealMinusAndInfinity) {
+// Issue 26: the Inspector wrote "0.8" and "2.5" where the cells show "0.80" and "2.50": its
+// numbers now come from the cells' own formatter, at the same decimals, with the same minus sign.
+TEST(InspectorMath, NumWritesNumbersAsTheCellsDo) {
   EXPECT_EQ(attnlab::app::Num(0.123456, 4), "0.1235");
-  EXPECT_EQ(attnlab::app::Num(0.123456, 2), "0.12");
+  EXPECT_EQ(attnlab::app::Num(0.8, 2), "0.80");
   EXPECT_EQ(attnlab::app::Num(-21.20701, 3),
             "\xE2\x88\x92"
             "21.207");
   EXPECT_EQ(attnlab::app::Num(-2.5, 6),
             "\xE2\x88\x92"
-            "2.5");  // no trailing zeros in formulas
+            "2.500000");
   EXPECT_EQ(attnlab::app::Num(-INFINITY, 2), "\xE2\x88\x92\xE2\x88\x9E");
-  EXPECT_EQ(attnlab::app::Num(-1e-17, 2), "0");
-  EXPECT_EQ(attnlab::app::Num(-0.004, 2), "0");  // rounds to zero: no "−0"
+  EXPECT_EQ(attnlab::app::Num(-1e-17, 2), "0.00");
+  EXPECT_EQ(attnlab::app::Num(-0.004, 2), "0.00");  // rounds to zero: no "−0.00"
+  for (double v : {0.8, -0.4, 1.05, -12.5, 0.0})
+    for (int decimals : {1, 2, 3})
+      EXPECT_EQ(attnlab::app::Num(v, decimals), attnlab::format_number(v, decimals)) << v;
 }
 
 TEST(InspectorMath, TheWrittenSumFollowsThePrecision) {

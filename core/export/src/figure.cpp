@@ -48,7 +48,7 @@ std::string with_minus(std::string s) {
   return s;
 }
 
-std::string fixed(double v, int decimals) { return with_minus(format_fixed(v, decimals)); }
+std::string fixed(double v, int decimals) { return format_number(v, decimals); }
 
 /// `text` cut to fit `max_width` with a trailing ellipsis: the longest prefix that fits, found by
 /// doubling and bisection (text_fit.h), so a 1 MB label costs a few short measures.
@@ -132,7 +132,8 @@ struct Builder {
   void fit_values() {
     if (!style.values) return;
     const auto texts = all_cell_texts(f, out.value_decimals);
-    for (double size = kValueSize; size >= kMinValueSize; size -= 0.5)
+    const double largest = style.max_value_size > 0 ? style.max_value_size : kValueSize;
+    for (double size = largest; size >= kMinValueSize; size -= 0.5)
       if (widest(fonts.regular, texts, size) + 6 <= out.cell && size * 1.25 <= out.cell) {
         out.value_size = size;
         return;

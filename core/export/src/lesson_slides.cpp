@@ -143,8 +143,8 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
   c.head.push_back(paragraph(fonts.regular, top, 24, kMargin * 0.4, palette::dim));
   c.head.push_back(paragraph(fonts.bold, lesson::step_title(step, s, head), 44, 8, palette::ink));
   if (!step.caption.empty()) c.body.push_back(paragraph(fonts.regular, step.caption, 30, 6, palette::ink));
-  const std::string said = hidden ? lesson::predict_prompt(step, s, t, head) + " The next slide reveals them."
-                                  : lesson::step_explanation(step, s, t, head);
+  const std::string said = hidden ? lesson::predict_prompt(step, s, t, head, o.decimals) + " The next slide reveals them."
+                                  : lesson::step_explanation(step, s, t, head, o.decimals);
   c.body.push_back(paragraph(fonts.regular, said, 26, 4, hidden ? kAccent : palette::dim));
   c.body.push_back(paragraph(fonts.regular, lesson::step_formula(step, s, head), 30, 4, kAccent));
   c.figures = step_figures(s, t, step, head, o.maps);
@@ -157,6 +157,7 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
   // before it, hide() covers them.
   c.style.values = true;
   c.style.decimals = o.decimals;
+  c.style.max_value_size = kSlideValueSize;
   for (const HeatmapFigure& f : c.figures) c.layouts.push_back(figure_layout(f, c.style));
   return c;
 }
@@ -242,7 +243,7 @@ int place_figures(const SlideContent& c, SlideLayout& out, double cell, int per_
       const RectI box{fx, y, int(std::ceil(l.width * zoom)), int(std::ceil(l.height * zoom))};
       const RectI g = l.grid.scaled(zoom);
       out.figures.push_back({box, {fx + g.x, y + g.y, g.w, g.h}, int(c.figures[i].values.rows()),
-                             int(c.figures[i].values.cols()), zoom, cell});
+                             int(c.figures[i].values.cols()), zoom, cell, l.value_size * zoom});
       fx += box.w + kGap;
       row_height = std::max(row_height, box.h);
     }

@@ -12,6 +12,7 @@
 
 #include "attnlab/decode.h"
 #include "attnlab/flash.h"
+#include "attnlab/number_format.h"
 #include "attnlab/scenario.h"
 #include "attnlab/stage.h"
 #include "attnlab/trace.h"
@@ -93,15 +94,18 @@ int shown_token(const Step& step, const Decode& d);
 /// What a predict step asks before its reveal, e.g. "Predict first: what will these cells be?"; a
 /// tiles step's gives each row's m so far and the tile's scores in words (a projected 8 x 8 map's
 /// cells are too small to print them). `head` 0-based.
-std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, int head);
+std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, int head,
+                           int decimals = kDefaultDecimals);
 
 /// e.g. "Scores: every query against every key (head 2)".
 std::string step_title(const Step& step, const Scenario& s, int head);
 /// The step's equation in the layout's notation, e.g. rows "S = Q K^T", columns "S = K^T Q".
 std::string step_formula(const Step& step, const Scenario& s, int head);
 /// One or two sentences with the live numbers and the tokens' names, speaking of rows or columns
-/// as the layout has them. `head` 0-based.
-std::string step_explanation(const Step& step, const Scenario& s, const Trace& t, int head);
+/// as the layout has them. `head` 0-based. Its numbers, and the prompt's, as the cells write them
+/// (format_number: `decimals`, a real minus sign).
+std::string step_explanation(const Step& step, const Scenario& s, const Trace& t, int head,
+                             int decimals = kDefaultDecimals);
 
 /// One head's whole computation in one line, e.g. rows "A = softmax_row(Q K^T / \u221Ad_k),
 /// Y = A V".

@@ -15,6 +15,11 @@ constexpr int kDefaultDecimals = 2;
 /// "-inf", NaN "nan".
 std::string format_fixed(double v, int decimals);
 
+/// A number as every cell, explanation and Inspector line shows it to people: format_fixed's
+/// digits with a real minus sign (U+2212, "−0.42"), minus infinity "−∞". Generated text writes
+/// its numbers with this, at the user's decimals, so that "0.80" in a sentence reads as the cell.
+std::string format_number(double v, int decimals);
+
 /// As format_fixed, then trailing zeros and a bare point dropped: "0.25", "1", "-21.21". For
 /// numbers inside sentences and formulas, where "1.00 x 0.50" would only add noise.
 std::string format_trimmed(double v, int decimals);

@@ -38,6 +38,10 @@ struct FigureStyle {
   /// Lower bounds on the cell side and the figure's size (figure units; 0: none), so that the
   /// frames of a sweep, whose titles and values differ, share one size and one grid position.
   int min_cell = 0, min_width = 0, min_height = 0;
+  /// The largest em size of the values in cells (figure units; 0: the figures' own, 13); they
+  /// shrink from it until the widest fits its cell. Slides ask for more, so that the numbers fill
+  /// their cells as a class reads them from the back of the room.
+  double max_value_size = 0;
 };
 
 /// One piece of text, positioned in figure units (1x pixels). (x, y) is the baseline anchor.

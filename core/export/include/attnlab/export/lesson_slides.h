@@ -33,6 +33,9 @@ constexpr double kSlideCellConsistency = 0.71;
 /// to match it. Nor does a `heads` step, every head's weights side by side (small multiples).
 /// SlideLayout::sets_lesson_cell says which slides do.
 constexpr double kSlideOversizeCell = 40;
+/// The largest em size of the numbers in a slide's cells (figure units, before the slide's zoom):
+/// half again the figures' own, where the cell leaves room for it.
+constexpr double kSlideValueSize = 20;
 /// The grey of a cell still to be guessed.
 constexpr Rgba8 kHiddenCell{150, 150, 158, 255};
 
@@ -63,6 +66,7 @@ struct SlideFigure {
   int rows = 0, cols = 0;
   double zoom = 1;  ///< times the figure's 1x size
   double cell = 0;  ///< cell side (before the edges are rounded to pixels)
+  double value_px = 0;  ///< em size of the numbers in its cells (slide pixels); 0: none printed
 };
 
 /// Where a slide puts its text and its figures (slide pixels at scale 1; a 2x slide doubles them).
