@@ -62,6 +62,20 @@ else:
     print("notches", max(1, math.ceil(notches)) if notches > 0 else min(-1, math.floor(notches)))
 PY
 }
+# ends_inside SHOT MARK WHAT: the control MARK was drawn in SHOT and ends inside its window's right
+# edge (4 px to spare); WHAT names it in the messages.
+ends_inside() {
+  /usr/bin/python3 - "$@" <<'PY' || fail "$3 cut at 1280x800"
+import json, sys
+d = json.load(open(sys.argv[1]))
+mark = [c for c in d["controls"] if c["id"] == sys.argv[2]]
+assert mark, "no %s drawn" % sys.argv[3]
+rect, window = mark[0]["rect"], mark[0]["window"].split("/")[0]
+box = next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == window)
+print("%s spans x=%g..%g, its window (%s) ends at x=%g" % (sys.argv[3], rect[0], rect[2], window, box[0] + box[2]))
+assert rect[2] <= box[0] + box[2] - 4
+PY
+}
 set -- $(cell_of Q_rot)
 [ "$1" = notches ] || fail "Q_rot in view without scrolling: the test would not scroll"
 set -- $(control "panel tab Pipeline") "$2"
@@ -73,16 +87,7 @@ set -- $(cell_of Q_rot)
 move "$2" "$3"
 frames 2
 capture rope_hovered
-/usr/bin/python3 - "$work/rope_hovered.png.json" <<'PY' || fail "the Inspector's RoPE turn cut at 1280x800"
-import json, sys
-d = json.load(open(sys.argv[1]))
-turn = [c for c in d["controls"] if c["id"] == "inspector rope turn"]
-assert turn, "no RoPE turn in the Inspector while a Q_rot cell is hovered"
-rect, window = turn[0]["rect"], turn[0]["window"].split("/")[0]
-box = next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == window)
-print("the Inspector's RoPE turn spans x=%g..%g, its window (%s) ends at x=%g" % (rect[0], rect[2], window, box[0] + box[2]))
-assert rect[2] <= box[0] + box[2] - 4
-PY
+ends_inside "$work/rope_hovered.png.json" "inspector rope turn" "the Inspector's RoPE turn"
 # The Sweep panel, its tab in front of the Inspector's by the Sweep button beside the scale: the
 # value of a paused sweep ("scale = 1.593  (T = 0.6277)") goes to a wrapped line of its own where
 # it does not fit beside Pause and Record GIF (it ran past the panel's edge).
@@ -94,16 +99,7 @@ click $(centre $(control "sweep play"))
 until_seen "three frames of the sweep" field_at_least version $((version + 3))
 click $(centre $(control "sweep play"))  # Pause
 capture sweep_paused
-/usr/bin/python3 - "$work/sweep_paused.png.json" <<'PY' || fail "the Sweep panel's value cut at 1280x800"
-import json, sys
-d = json.load(open(sys.argv[1]))
-value = [c for c in d["controls"] if c["id"] == "sweep value"]
-assert value, "no value in the Sweep panel while a sweep is paused"
-rect, window = value[0]["rect"], value[0]["window"].split("/")[0]
-box = next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == window)
-print("the paused sweep's value spans x=%g..%g, its window (%s) ends at x=%g" % (rect[0], rect[2], window, box[0] + box[2]))
-assert rect[2] <= box[0] + box[2] - 4
-PY
+ends_inside "$work/sweep_paused.png.json" "sweep value" "the paused sweep's value"
 press ctrl z  # the whole sweep, one undo step: nothing unsaved to ask about when quitting
 # Lecture mode (Ctrl+L) on a projector: the Inspector shows the arithmetic of the hovered cell, at
 # least 6 of its lines (all of them when shorter), none cut at the panel's right edge; at 1280x800
