@@ -16,6 +16,7 @@
 #include "widgets/computing_badge.h"
 #include "widgets/control_marks.h"
 #include "widgets/heatmap.h"
+#include "widgets/heatmap_text.h"
 #include "widgets/theme.h"
 #include "widgets/timeline.h"
 
@@ -166,13 +167,7 @@ void CacheSizes(const attnlab::CacheBytes& b, const attnlab::Model& m, int n) {
   ImGui::EndTable();
 }
 
-// The largest cell the panel's figures grow to: twice the preferred one (ChooseCellSize's, 3.4
-// mono font sizes).
-float DecodeLargestCell() {
-  return 2.0f * std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
-}
-
-// The full weights map fills the panel's height (once scrolled to) up to DecodeLargestCell, and
+// The full weights map fills the panel's height (once scrolled to) up to GrowingCellMax, and
 // never more than its width: no smaller than its numbers need unless the width is shorter (then
 // the numbers go, the map is never cut). Its labels and title are measured at `trial` (larger
 // cells only turn fewer labels, which takes less room).
@@ -183,15 +178,8 @@ float DecodeFillingCell(AppState& state, HeatmapSpec spec, ImVec2 room, float tr
   const float by_w = std::floor((room.x - (at_trial.x - cols * trial)) / cols);
   const float by_h = std::floor((room.y - (at_trial.y - rows * trial)) / rows);
   const float readable =
-      std::max(SmallestCellWithValues(spec.decimals), std::min(by_h, DecodeLargestCell()));
+      std::max(SmallestCellWithValues(spec.decimals), std::min(by_h, GrowingCellMax()));
   return std::max(2.0f, std::min(readable, by_w));
-}
-
-// Numbers grow with their cells: the mono font's size in the preferred cell, twice it in a cell
-// twice as large (HeatmapSpec::value_max).
-float DecodeValueMax(float cell) {
-  const float mono = GetFonts().mono ? GetFonts().mono->FontSize : 14.0f;
-  return std::round(mono * std::max(1.0f, cell / std::round(mono * 3.4f)));
 }
 
 class DecodePanel : public PanelContents {
@@ -317,7 +305,7 @@ class DecodePanel : public PanelContents {
   }
 
   // The caches' cell: as large as a key/value head's K and V side by side allow once they hold all
-  // `tokens` (stable while stepping), at least the cell they had, within DecodeLargestCell and the
+  // `tokens` (stable while stepping), at least the cell they had, within GrowingCellMax and the
   // panel's width at this step (a projector's large cells shrink as the cache grows: never cut).
   float CacheCell(AppState& state, const HeatmapSpec& first, int tokens) {
     const float width = ImGui::GetContentRegionAvail().x,
@@ -330,7 +318,7 @@ class DecodePanel : public PanelContents {
     const float n = float(std::max(tokens, 1));
     const float two = std::floor((half - over_w) / n), one = std::floor((width - over_w) / cols);
     // Two a line where they fit larger than the cell they had, else one a line, never cut.
-    return std::max(2.0f, std::min({std::max(two, spec.cell), DecodeLargestCell(), one}));
+    return std::max(2.0f, std::min({std::max(two, spec.cell), GrowingCellMax(), one}));
   }
 
   // Per key/value head, K and V as they are cached, growing by one column a step.
@@ -352,7 +340,7 @@ class DecodePanel : public PanelContents {
       specs[k].id = ids_[k].c_str();
       specs[k].title = titles_[k].c_str();
       specs[k].cell = cell;
-      specs[k].value_max = DecodeValueMax(cell);
+      specs[k].value_max = GrowingValueMax(cell);
       const ImVec2 size = HeatmapSize(*state.heatmaps, specs[k]);
       if (k > 0 && x + size.x < ImGui::GetContentRegionAvail().x) ImGui::SameLine(0.0f, fs);
       else x = 0;
@@ -389,7 +377,7 @@ class DecodePanel : public PanelContents {
                       ImGui::GetWindowHeight() - ImGui::GetStyle().WindowPadding.y * 2.0f);
     full.cell =
         DecodeFillingCell(state, full, room, std::clamp(std::floor(fs * 2.4f), 4.0f, fs * 3.0f));
-    full.value_max = DecodeValueMax(full.cell);
+    full.value_max = GrowingValueMax(full.cell);
     title_row_ = "weights of the new query, head " + std::to_string(head + 1);
     HeatmapSpec row;
     row.id = "decode weights";

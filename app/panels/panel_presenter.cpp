@@ -360,6 +360,9 @@ MapGrid FitGrid(const std::vector<StageMatrix>& matrices, const std::function<Ma
   return grid;
 }
 
+// A tiles or decode step: the engines' own figures (PresenterEngines), always below their text.
+bool EngineStep(const lesson::Step& step) { return step.kind == StageId::tiles || step.kind == StageId::decode; }
+
 // Cells up to seven digits' worth: larger ones would only add empty colour around the numbers.
 float StageCap() { return std::round(GetFonts().mono->FontSize * 7.0f); }
 
@@ -426,7 +429,7 @@ const MapGrid& PresenterPanel::Grid(AppState& state, const std::vector<StageMatr
 // when its text is too long for the column.
 float PresenterPanel::StepCell(AppState& state, const lesson::Step& step, int head, const StepWords& words, bool beside,
                                float text_width, ImVec2 avail) {
-  if (step.kind == StageId::heads || step.kind == StageId::tiles || step.kind == StageId::decode) return 0.0f;
+  if (step.kind == StageId::heads || EngineStep(step)) return 0.0f;
   const std::vector<StageMatrix> matrices = Matrices(state, step, head);
   if (matrices.empty()) return 0.0f;
   const float fs = ImGui::GetFontSize(), gap = fs * 2.0f, text_h = StepText(words, false, text_width, false);
@@ -454,8 +457,7 @@ const StageLayout& PresenterPanel::Stage(AppState& state, const lesson::Lesson& 
     const int head = std::clamp(step.head >= 0 ? step.head : state.ui.selected_head, 0, heads - 1);
     const StepWords words = Words(state, step, head);
     const float below = StepCell(state, step, head, words, false, avail.x, avail);
-    const bool engine = step.kind == StageId::tiles || step.kind == StageId::decode;
-    const float side = engine ? 0.0f : StepCell(state, step, head, words, true, column, avail);
+    const float side = StepCell(state, step, head, words, true, column, avail);
     // Beside only when it gives clearly larger cells: a narrow column of text is harder to read.
     beside.push_back(side > below * 1.05f);
     if (std::max(below, side) > 0) cell = std::min(cell, std::max(below, side));
@@ -511,7 +513,7 @@ void PresenterPanel::DrawStage(AppState& state, const lesson::Step& step, int he
   const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
   const StageLayout& layout = Stage(state, cached_.lesson, avail);
   const StepWords& words = CurrentWords(state, step, state.ui.presenter_step, head);
-  const bool engine = step.kind == StageId::tiles || step.kind == StageId::decode;
+  const bool engine = EngineStep(step);
   if (engine || !layout.beside[std::size_t(state.ui.presenter_step)]) {
     StepText(words, hidden, avail.x, true);
     if (engine) {

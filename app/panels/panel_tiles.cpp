@@ -19,6 +19,7 @@
 #include "widgets/computing_badge.h"
 #include "widgets/heatmap.h"
 #include "widgets/heatmap_marks.h"
+#include "widgets/heatmap_text.h"
 #include "widgets/theme.h"
 #include "widgets/tile_grid.h"
 #include "widgets/timeline.h"
@@ -56,13 +57,6 @@ Ranges RangesOf(const FlashRun& run) {
 float ReadableCell(int rows, int cols, float max_w, float max_h, int decimals) {
   const float cell = ChooseCellSize(rows, cols, max_w, max_h, decimals);
   return rows <= 16 && cols <= 16 ? std::max(cell, SmallestCellWithValues(decimals)) : cell;
-}
-
-/// Numbers grow with their cells: the mono font's size in the preferred cell (ChooseCellSize's,
-/// 3.4 font sizes), twice it in a cell twice as large (HeatmapSpec::value_max).
-float ValueMax(float cell) {
-  const float mono = GetFonts().mono ? GetFonts().mono->FontSize : 14.0f;
-  return std::round(mono * std::max(1.0f, cell / std::round(mono * 3.4f)));
 }
 
 /// The run of one (trace version, head, blocks), and the matrices drawn from it in the trace's
@@ -191,7 +185,7 @@ HeatmapSpec StateSpec(AppState& state, const TilesView& v, const char* id, const
   spec.col_labels = rows ? &along : &b.queries;
   spec.scale = scale;
   spec.cell = cell;
-  spec.value_max = ValueMax(cell);
+  spec.value_max = GrowingValueMax(cell);
   spec.decimals = state.ui.decimals;
   spec.legend = false;
   // Every one with a row of column labels (m, l and alpha an empty one), so that their rows line up
@@ -287,7 +281,7 @@ HeatmapResult DrawMatrix(AppState& state, const PanelMatrix& pm, int head, std::
   mv.head = head;
   StageHeatmap heatmap(state, mv, cell, pm.id);
   heatmap.Spec().legend = false;
-  heatmap.Spec().value_max = ValueMax(cell);
+  heatmap.Spec().value_max = GrowingValueMax(cell);
   if (size) *size = heatmap.Size();
   return measure_only ? HeatmapResult{} : heatmap.Draw();
 }
@@ -342,8 +336,8 @@ void Finished(AppState& state, const TilesView& v, int head, std::uint64_t versi
 
 /// Room to spare beside the scores (a large window, a projector): the scores at the left, the
 /// block's state and the finished O / l with the head output under it at the right, at one cell,
-/// the largest at which both sides fit in `room` (up to twice the preferred cell: FillingCell's
-/// bound), or 0 when not even the smallest cell with numbers does.
+/// the largest at which both sides fit in `room` (up to GrowingCellMax), or 0 when not even the
+/// smallest cell with numbers does.
 float FilledCell(AppState& state, const TilesView& v, int head, int step, ImVec2 room) {
   const float fs = ImGui::GetFontSize(), line = ImGui::GetTextLineHeightWithSpacing();
   const auto fits = [&](float cell) {
@@ -354,8 +348,7 @@ float FilledCell(AppState& state, const TilesView& v, int head, int step, ImVec2
     const float right_h = block.y + ImGui::GetStyle().ItemSpacing.y + finished.y + line;
     return scores.x + fs + right_w <= room.x && scores.y <= room.y && right_h <= room.y;
   };
-  const float preferred = std::round(GetFonts().mono ? GetFonts().mono->FontSize * 3.4f : 48.0f);
-  float lo = SmallestCellWithValues(state.ui.decimals), hi = preferred * 2.0f;
+  float lo = SmallestCellWithValues(state.ui.decimals), hi = GrowingCellMax();
   if (!fits(lo)) return 0.0f;
   while (hi - lo > 1.0f) {
     const float mid = std::floor((lo + hi) * 0.5f);

@@ -505,7 +505,7 @@ float ChooseCellSize(int rows, int cols, float max_width, float max_height, int 
   // Room for "-0." and the decimals when the panel has it (at 2 decimals the look of old).
   const std::string widest = WidestValueText(decimals);
   const float for_values = std::ceil(TextWidth(MonoFont(), widest.c_str()) + 4.0f + 1.0f);
-  const float preferred = std::max(std::round(MonoFont()->FontSize * 3.4f), for_values);
+  const float preferred = std::max(PreferredCell(), for_values);
   const float by_width = std::floor(max_width / std::max(cols, 1));
   const float by_height = std::floor(max_height / std::max(rows, 1));
   return std::max(2.0f, std::min({preferred, by_width, by_height}));

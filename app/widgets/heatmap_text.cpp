@@ -41,6 +41,18 @@ float ValueTextSize(float text_width, float cell, ImFont* mono, ValueSizes sizes
   return fit >= (sizes.min > 0.0f ? sizes.min : std::ceil(font * kSmallest)) ? fit : 0.0f;
 }
 
+float PreferredCell() {
+  const ImFont* mono = GetFonts().mono ? GetFonts().mono : ImGui::GetFont();
+  return std::round(mono->FontSize * 3.4f);
+}
+
+float GrowingCellMax() { return 2.0f * PreferredCell(); }
+
+float GrowingValueMax(float cell) {
+  const float mono = GetFonts().mono ? GetFonts().mono->FontSize : ImGui::GetFont()->FontSize;
+  return std::round(mono * std::max(1.0f, cell / PreferredCell()));
+}
+
 ImFont* ValueFont(float value_px, ImFont* mono) {
   ImFont* digits = GetFonts().digits;
   return value_px > mono->FontSize && digits ? digits : mono;

@@ -32,6 +32,13 @@ struct ValueSizes {
 /// `sizes.min`) rather than not at all (lecture mode's large font in narrow cells); 0 when even
 /// that does not fit.
 float ValueTextSize(float text_width, float cell, ImFont* mono, ValueSizes sizes = {});
+/// The cell a heatmap takes where it has the room: 3.4 mono font sizes (ChooseCellSize's).
+float PreferredCell();
+/// The largest cell a figure that fills its panel grows to (Tiles, Decode): twice the preferred.
+float GrowingCellMax();
+/// HeatmapSpec::value_max where numbers grow with their cells: the mono font's size up to the
+/// preferred cell, in proportion past it (twice it in a cell twice as large).
+float GrowingValueMax(float cell);
 /// The font values `value_px` large are drawn with: `mono`, or above its size the theme's digits
 /// (crisp large numbers rather than mono's glyphs stretched).
 ImFont* ValueFont(float value_px, ImFont* mono);
