@@ -12,7 +12,6 @@
 namespace attnlab::lesson {
 namespace {
 
-// Two decimals always: a rescale reads "exp(1.20 \u2212 1.75) = 0.58", as a class writes it.
 std::string quoted(const std::vector<std::string>& names, long i) { return "'" + names[std::size_t(i)] + "'"; }
 const char* kTimes = "\xC3\x97";
 const char* kMinus = " \xE2\x88\x92 ";
@@ -43,8 +42,9 @@ std::string named_list(const std::vector<int>& js, const std::vector<std::string
 
 long blocks(long n, int size) { return (n + size - 1) / size; }
 
-// What one row of the tile did to m, l and O, e.g. "row 2: m was 1.2, the tile's max is 1.75, so O
-// and l are multiplied by exp(1.2 - 1.75) = 0.58".
+// What one row of the tile did to m, l and O, its numbers as the cells write them at the user's
+// decimals, e.g. "m was 1.20, the tile's max is 1.75, so O and l are multiplied by
+// exp(1.20 \u2212 1.75) = 0.58" (a negative m bracketed after the minus: "exp(\u22122.43 \u2212 (\u22122.20))").
 std::string row_rescale(const FlashRowStep& x, int decimals) {
   const auto num = [decimals](double v) { return format_number(v, decimals); };
   const auto factor = [&num](double v) { return v < 0 ? "(" + num(v) + ")" : num(v); };

@@ -48,8 +48,6 @@ std::string with_minus(std::string s) {
   return s;
 }
 
-std::string fixed(double v, int decimals) { return format_number(v, decimals); }
-
 /// `text` cut to fit `max_width` with a trailing ellipsis: the longest prefix that fits, found by
 /// doubling and bisection (text_fit.h), so a 1 MB label costs a few short measures.
 bool all_integers(const Matrix& m) {
@@ -285,7 +283,7 @@ std::string cell_text(const HeatmapFigure& f, int i, int j, int decimals) {
   }
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "\xE2\x88\x9E" : std::string(kMinus) + "\xE2\x88\x9E";
-  return fixed(v, decimals);
+  return format_number(v, decimals);
 }
 
 FigureLayout figure_layout(const HeatmapFigure& figure, const FigureStyle& style) {
