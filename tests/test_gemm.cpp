@@ -2,7 +2,8 @@
 // Eigen) against Eigen's own product, on shapes that take the strip path with a remainder (there),
 // the strips themselves on any machine, and on blocks of larger matrices (a head's columns of the
 // concatenation) as attention.cpp passes them; and the scores' own kernel (gemm::scores) against
-// Eigen, on every remainder of its tiles, block by block.
+// Eigen, on every remainder of its tiles, block by block, alone and as narrow products
+// (gemm::multiply_narrow, B's columns packed as keys).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -135,6 +136,46 @@ TEST(Scores, WriteOnlyTheirBlockOfALargerMatrix) {
   EXPECT_LT(relative_error(S.middleRows(10, 13), Q.middleRows(10, 13) * K.transpose()), 1e-13);
   EXPECT_TRUE((S.topRows(10).array() == 5.0).all());
   EXPECT_TRUE((S.bottomRows(17).array() == 5.0).all());
+}
+
+TEST(NarrowProducts, MatchEigenOnEveryRemainder) {
+  // A B through the scores' kernel, B's columns packed: rows in tiles of 6 and the last 1 to 5, B's
+  // columns in panels of 8 and the last 1 to 7, as one head's projection (64 x 64 times 64 x 16),
+  // A V, a preset's 3 x 4 times 4 x 2, and a depth of 0.
+  for (const auto& [m, k, n] : std::vector<std::array<Eigen::Index, 3>>{
+           {64, 64, 16}, {7, 9, 3}, {11, 65, 64}, {16, 64, 13}, {3, 4, 2}, {1, 1, 1}, {10, 0, 9}, {29, 128, 57}}) {
+    const Matrix A = random(m, k, 11), B = random(k, n, 12);
+    Matrix C = Matrix::Constant(m, n, 99.0);  // every entry must be overwritten
+    attnlab::gemm::multiply_narrow(A, B, C);
+    EXPECT_LT(relative_error(C, A * B), 1e-13) << m << "x" << k << " times " << k << "x" << n;
+  }
+}
+
+TEST(NarrowProducts, ABlockOfRowsHasTheBitsOfTheWhole) {
+  // A head's queries recomputed for the rows an edit touched, or a block of the output projection's
+  // rows from a W_o packed once, must equal the whole product bit for bit.
+  const Matrix A = random(50, 40, 13), B = random(40, 24, 14);
+  Matrix whole(50, 24);
+  attnlab::gemm::multiply_narrow(A, B, whole);
+  attnlab::gemm::PackedKeys packed;
+  attnlab::gemm::pack_columns(B, packed);
+  for (const auto& [r, len] : std::vector<std::array<Eigen::Index, 2>>{{0, 1}, {3, 7}, {20, 16}, {49, 1}}) {
+    Matrix alone(len, 24), from_packed(len, 24);
+    attnlab::gemm::multiply_narrow(A.middleRows(r, len), B, alone);
+    attnlab::gemm::scores(A.middleRows(r, len), packed, from_packed);
+    EXPECT_TRUE((alone.array() == whole.middleRows(r, len).array()).all()) << "rows " << r << " to " << r + len;
+    EXPECT_TRUE((from_packed.array() == whole.middleRows(r, len).array()).all()) << "rows " << r << " to " << r + len;
+  }
+}
+
+TEST(NarrowProducts, ReadAHeadsColumnsOfALargerMatrix) {
+  // A head's block of W_q (columns [16, 32) of 64) into its block of a larger Q.
+  const Matrix X = random(30, 64, 15), W = random(64, 64, 16);
+  Matrix Q = Matrix::Constant(40, 20, 5.0);
+  attnlab::gemm::multiply_narrow(X, W.middleCols(16, 16), Q.block(5, 2, 30, 16));
+  EXPECT_LT(relative_error(Q.block(5, 2, 30, 16), X * W.middleCols(16, 16)), 1e-13);
+  Q.block(5, 2, 30, 16).setConstant(5.0);
+  EXPECT_TRUE((Q.array() == 5.0).all()) << "wrote outside its block";
 }
 
 }  // namespace

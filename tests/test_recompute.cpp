@@ -334,6 +334,12 @@ TEST(Recompute, TheFirstHeadIsReadyBeforeTheOthersAndTheTraceEqualsAFreshOne) {
   expect_first_head_then_fresh(before, x, Layout::rows, 2);
   expect_first_head_then_fresh(before, mask, Layout::rows, 0);
   expect_first_head_then_fresh(before, x, Layout::columns, 3);
+  // 64 tokens: each head's projections and N x N stages in one task (a whole head at a time).
+  const Scenario small = attnlab::testing::random_scenario(64, 64, 4, 31);
+  Scenario small_x = small;
+  small_x.X(5, 1) += 0.5;
+  expect_first_head_then_fresh(small, small_x, Layout::rows, 1);
+  expect_first_head_then_fresh(small, small_x, Layout::columns, 0);
 }
 
 TEST(Recompute, NoFirstHeadWithOneHeadOrOneOutOfRange) {

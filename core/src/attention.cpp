@@ -76,11 +76,12 @@ bool softmax_row(const In& in, Out&& out) {
   return true;
 }
 
-/// Rows [r, r + len) of out = X W + 1 b^T (out already sized).
-void project_rows(const Matrix& X, gemm::ConstRef W, const Eigen::Ref<const Vector>& b, Eigen::Index r,
-                  Eigen::Index len, gemm::Ref out) {
-  gemm::multiply(X.middleRows(r, len), W, out.middleRows(r, len));
-  out.middleRows(r, len).rowwise() += b.transpose();
+/// One head's product (its projection, A V): the core's own kernel where B is narrow
+/// (gemm::kNarrowest), OpenBLAS's otherwise. The choice depends on B's width only, so rows
+/// recomputed after an edit take the kernel, and the bits, of the whole.
+void multiply_head(gemm::ConstRef A, gemm::ConstRef B, gemm::Ref C) {
+  if (B.cols() <= gemm::kNarrowest) gemm::multiply_narrow(A, B, C);
+  else gemm::multiply(A, B, C);
 }
 
 /// Asks Linux to back a large, not yet touched matrix with 2 MiB pages: a fresh N x N stage then
@@ -200,7 +201,7 @@ void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const g
         alibi = {model.slopes[head], model.query_positions[std::size_t(r + i)], model.key_positions.data()};
       nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, alibi, scratch.masked, A.row(i));
     }
-  gemm::multiply(A, V, Y.middleRows(r, b));  // Y = A V: b by d_v
+  multiply_head(A, V, Y.middleRows(r, b));  // Y = A V: b by d_v
   if (!rows) {
     transpose_tiled(S, out.scores.middleCols(r, b));
     transpose_tiled(A, out.weights.middleCols(r, b));
@@ -351,6 +352,7 @@ struct Plan {
   std::vector<Matrix> Q_rows, K_rows, V_rows, Qr_rows, Kr_rows;
   /// Each head's keys (rotated with RoPE) packed for gemm::scores(), as they are projected.
   std::vector<gemm::PackedKeys> K_packed;
+  gemm::PackedKeys W_o_panels;  ///< W_o's columns packed, where narrow (pack_output_weights())
   Matrix concat_rows, output_rows;
   Unchanged kept;  ///< stages the trace already holds
 
@@ -371,7 +373,7 @@ struct Plan {
 Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   const Eigen::Index H = model.num_heads, n_x = model.X->rows(), n_z = model.keys().rows();
   Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0, 0, 0,
-         {}, {}, {}, {}, {}, {}, {}, {}, kept};
+         {}, {}, {}, {}, {}, {}, {}, {}, {}, kept};
   const Eigen::Index d_in = std::max(model.X->cols(), model.keys().cols());
   p.proj_rows = projection_rows(std::max(n_x, n_z), d_in, std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
@@ -475,7 +477,11 @@ void project_task(Plan& p, Eigen::Index task, HeadSet heads) {
   const Matrix& W = which == kQ ? *p.model.W_q : which == kK ? *p.model.W_k : *p.model.W_v;
   if (count == 1) {
     const Eigen::Index h = std::find(computes.begin(), computes.end(), 1) - computes.begin();
-    gemm::multiply(in.middleRows(r, len), W.middleCols(lo, width), projected(p, h, which).middleRows(r, len));
+    const auto block = in.middleRows(r, len);
+    auto out = projected(p, h, which).middleRows(r, len);
+    // A head of a group alone (after an edit of its weights) keeps the bits of the group's product.
+    if (p.proj_heads == 1) multiply_head(block, W.middleCols(lo, width), out);
+    else gemm::multiply(block, W.middleCols(lo, width), out);
   } else if (count > 1) {
     scratch.resize(len, hi - lo);
     gemm::multiply(in.middleRows(r, len), W.middleCols(lo, hi - lo), scratch);
@@ -501,6 +507,17 @@ void attend_task(Plan& p, Eigen::Index task) {
   if (p.model.is_off(std::size_t(h))) p.Y(h).middleRows(r, b).setZero();  // switched off: adds nothing
 }
 
+/// A small trace's whole head in one task (whole_heads()): its projections, then its N x N stages.
+void head_task(Plan& p, Eigen::Index h) {
+  for (int which : {kQ, kK, kV}) project_task(p, which * p.proj_groups + h, HeadSet{h, -1});
+  attend_task(p, h);
+}
+
+/// True when each head's projections and N x N stages are one block each (small traces): one task a
+/// head then does both, and one wait between loops goes (64 x 64 x 4 on two threads: 12 projection
+/// tasks and 4 N x N tasks became 4 tasks).
+bool whole_heads(const Plan& p) { return p.proj_blocks == 1 && p.proj_heads == 1 && p.blocks == 1; }
+
 /// Output task: a head's Y_h copied out of the concatenation (tasks 0 to H - 1), or a block of
 /// rows of the output projection, concat W_o + 1 b_o^T.
 void output_task(Plan& p, Eigen::Index task) {
@@ -513,7 +530,19 @@ void output_task(Plan& p, Eigen::Index task) {
   }
   const Eigen::Index r = (task - p.H) * p.out_rows;
   if (p.kept.output_rows && !touched(p.kept.mask_rows, r, std::min(p.out_rows, p.n_x - r))) return;
-  project_rows(p.concat(), *p.model.W_o, p.model.b_o, r, std::min(p.out_rows, p.n_x - r), p.output());
+  const Eigen::Index len = std::min(p.out_rows, p.n_x - r);
+  auto out = p.output().middleRows(r, len);
+  if (p.W_o_panels.keys > 0) gemm::scores(p.concat().middleRows(r, len), p.W_o_panels, out);
+  else gemm::multiply(p.concat().middleRows(r, len), *p.model.W_o, out);
+  out.rowwise() += p.model.b_o.transpose();
+}
+
+/// A narrow W_o (gemm::kNarrowest) packed once for the own kernel, where each block of rows would
+/// pack it again (64 x 64 x 4: blocks of 16 rows, 4.2 -> 3.3 us each). Wider, OpenBLAS multiplies.
+void pack_output_weights(Plan& p) {
+  const Matrix* W_o = p.model.W_o.get();
+  if (W_o && !p.kept.output && W_o->cols() <= gemm::kNarrowest && cpu::use_avx2_fma())
+    gemm::pack_columns(*W_o, p.W_o_panels);
 }
 
 void store_transposed(const Matrix& src, Matrix& dst) {
@@ -594,14 +623,18 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   };
   // The first head's tasks, then everyone else's (f: that head, or -1).
   const Eigen::Index f = first && first->head >= 0 && first->head < p.H && p.H > 1 ? first->head : -1;
+  const auto heads = [&](HeadSet set) {  // their projections, then their N x N stages
+    if (whole_heads(p)) return loop(p.H, [&](Eigen::Index h) { if (set.has(h)) head_task(p, h); });
+    loop(3 * p.proj_blocks * p.proj_groups, [&](Eigen::Index task) { project_task(p, task, set); });
+    loop(p.H * p.blocks, [&](Eigen::Index task) { if (set.has(task / p.blocks)) attend_task(p, task); });
+  };
   if (f >= 0) {
-    loop(3 * p.proj_blocks * p.proj_groups, [&](Eigen::Index task) { project_task(p, task, HeadSet{f, -1}); });
-    loop(p.blocks, [&](Eigen::Index task) { attend_task(p, f * p.blocks + task); });
+    heads(HeadSet{f, -1});
     loop(p.rows ? 1 : 2, [&](Eigen::Index task) { task == 0 ? output_task(p, f) : transpose_task(p, f); });
     if (!cancelled() && first->ready) first->ready(t);
   }
-  loop(3 * p.proj_blocks * p.proj_groups, [&](Eigen::Index task) { project_task(p, task, HeadSet{-1, f}); });
-  loop(p.H * p.blocks, [&](Eigen::Index task) { if (task / p.blocks != f) attend_task(p, task); });
+  heads(HeadSet{-1, f});
+  pack_output_weights(p);
   loop(out_tasks, [&](Eigen::Index task) { if (task != f) output_task(p, task); });
   if (!model.has_W_o() && !kept.output) p.output() = p.concat();
   if (!p.rows) loop(p.H + 2, [&](Eigen::Index task) { if (task != f) transpose_task(p, task); });

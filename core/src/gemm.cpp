@@ -129,22 +129,31 @@ ATTNLAB_AVX2_FMA void score_tile(const double* q, Eigen::Index q_stride, const d
   }
 }
 
+/// Rows [i, i + MR) of S, a panel at a time along the row.
+template <int MR>
+ATTNLAB_AVX2_FMA void score_rows(const double* q, Eigen::Index q_stride, const PackedKeys& K, double* s,
+                                 Eigen::Index s_stride) {
+  for (Eigen::Index j = 0; j < K.keys; j += kPanel)
+    score_tile<MR>(q, q_stride, K.panels.data() + j * K.depth, K.depth, s + j, s_stride, std::min(kPanel, K.keys - j));
+}
+
 /// scores() with AVX2: tiles of 6 rows x 8 keys (12 accumulators: enough independent chains to keep
-/// both FMA units busy; 4 x 8 ran at 24 GFLOP/s, 6 x 8 at 32.6), then single rows.
+/// both FMA units busy; 4 x 8 ran at 24 GFLOP/s, 6 x 8 at 32.6), then one tile of the last 1 to 5
+/// rows (row by row, the last 4 of 16 rows took as long as the 12 before them).
 ATTNLAB_AVX2_FMA void scores_avx2(ConstRef Q, const PackedKeys& K, Ref S) {
   constexpr int kRows = 6;
-  const Eigen::Index m = Q.rows(), depth = K.depth;
-  for (Eigen::Index i = 0; i < m;) {
-    const bool tile = i + kRows <= m;
-    const double* q = Q.data() + i * Q.outerStride();
-    double* s = S.data() + i * S.outerStride();
-    for (Eigen::Index j = 0; j < K.keys; j += kPanel) {  // along the row, a panel at a time
-      const double* panel = K.panels.data() + j / kPanel * kPanel * depth;
-      const Eigen::Index cols = std::min(kPanel, K.keys - j);
-      if (tile) score_tile<kRows>(q, Q.outerStride(), panel, depth, s + j, S.outerStride(), cols);
-      else score_tile<1>(q, Q.outerStride(), panel, depth, s + j, S.outerStride(), cols);
-    }
-    i += tile ? kRows : 1;
+  const Eigen::Index m = Q.rows(), qs = Q.outerStride(), ss = S.outerStride();
+  Eigen::Index i = 0;
+  for (; i + kRows <= m; i += kRows) score_rows<kRows>(Q.data() + i * qs, qs, K, S.data() + i * ss, ss);
+  const double* q = Q.data() + i * qs;
+  double* s = S.data() + i * ss;
+  switch (m - i) {
+    case 5: return score_rows<5>(q, qs, K, s, ss);
+    case 4: return score_rows<4>(q, qs, K, s, ss);
+    case 3: return score_rows<3>(q, qs, K, s, ss);
+    case 2: return score_rows<2>(q, qs, K, s, ss);
+    case 1: return score_rows<1>(q, qs, K, s, ss);
+    default: return;
   }
 }
 #endif
@@ -168,6 +177,20 @@ void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out) {
   }
 }
 
+void pack_columns(ConstRef B, PackedKeys& out) {  // a row of B at a time: its runs of 8 into panels
+  out.resize(B.cols(), B.rows());
+  for (Eigen::Index j = 0; j < B.cols(); j += kPanel) {
+    double* panel = out.panels.data() + j * out.depth;
+    const Eigen::Index cols = std::min(kPanel, B.cols() - j);
+    const double* b = B.data() + j;
+    if (cols == kPanel)  // a fixed size: two vector moves a row, not a call
+      for (Eigen::Index k = 0; k < out.depth; ++k) std::memcpy(panel + kPanel * k, b + k * B.outerStride(), sizeof(double) * kPanel);
+    else
+      for (Eigen::Index k = 0; k < out.depth; ++k)
+        std::copy(b + k * B.outerStride(), b + k * B.outerStride() + cols, panel + kPanel * k);
+  }
+}
+
 void scores(ConstRef Q, const PackedKeys& K, Ref S) {
   assert(Q.cols() == K.depth && S.rows() == Q.rows() && S.cols() == K.keys);
 #if defined(ATTNLAB_X86_KERNELS)
@@ -177,6 +200,14 @@ void scores(ConstRef Q, const PackedKeys& K, Ref S) {
     for (Eigen::Index j = 0; j < K.keys; j += kPanel)
       score_row_portable(Q.data() + i * Q.outerStride(), K.panels.data() + j / kPanel * kPanel * K.depth, K.depth,
                          S.data() + i * S.outerStride() + j, std::min(kPanel, K.keys - j));
+}
+
+void multiply_narrow(ConstRef A, ConstRef B, Ref C) {
+  assert(A.cols() == B.rows() && C.rows() == A.rows() && C.cols() == B.cols());
+  if (!cpu::use_avx2_fma()) return multiply(A, B, C);
+  thread_local PackedKeys columns;  // reused: no allocation per product
+  pack_columns(B, columns);
+  scores(A, columns, C);
 }
 
 const char* backend() {
