@@ -77,10 +77,10 @@ bool softmax_row(const In& in, Out&& out) {
 }
 
 /// One head's product (its projection, A V): the core's own kernel where B is narrow
-/// (gemm::kNarrowest), OpenBLAS's otherwise. The choice depends on B's width only, so rows
+/// (gemm::kNarrowColumns), OpenBLAS's otherwise. The choice depends on B's width only, so rows
 /// recomputed after an edit take the kernel, and the bits, of the whole.
 void multiply_head(gemm::ConstRef A, gemm::ConstRef B, gemm::Ref C) {
-  if (B.cols() <= gemm::kNarrowest) gemm::multiply_narrow(A, B, C);
+  if (B.cols() <= gemm::kNarrowColumns) gemm::multiply_narrow(A, B, C);
   else gemm::multiply(A, B, C);
 }
 
@@ -537,11 +537,11 @@ void output_task(Plan& p, Eigen::Index task) {
   out.rowwise() += p.model.b_o.transpose();
 }
 
-/// A narrow W_o (gemm::kNarrowest) packed once for the own kernel, where each block of rows would
+/// A narrow W_o (gemm::kNarrowColumns) packed once for the own kernel, where each block of rows would
 /// pack it again (64 x 64 x 4: blocks of 16 rows, 4.2 -> 3.3 us each). Wider, OpenBLAS multiplies.
 void pack_output_weights(Plan& p) {
   const Matrix* W_o = p.model.W_o.get();
-  if (W_o && !p.kept.output && W_o->cols() <= gemm::kNarrowest && cpu::use_avx2_fma())
+  if (W_o && !p.kept.output && W_o->cols() <= gemm::kNarrowColumns && cpu::use_avx2_fma())
     gemm::pack_columns(*W_o, p.W_o_panels);
 }
 

@@ -184,7 +184,8 @@ void pack_columns(ConstRef B, PackedKeys& out) {  // a row of B at a time: its r
     const Eigen::Index cols = std::min(kPanel, B.cols() - j);
     const double* b = B.data() + j;
     if (cols == kPanel)  // a fixed size: two vector moves a row, not a call
-      for (Eigen::Index k = 0; k < out.depth; ++k) std::memcpy(panel + kPanel * k, b + k * B.outerStride(), sizeof(double) * kPanel);
+      for (Eigen::Index k = 0; k < out.depth; ++k)
+        std::memcpy(panel + kPanel * k, b + k * B.outerStride(), sizeof(double) * kPanel);
     else
       for (Eigen::Index k = 0; k < out.depth; ++k)
         std::copy(b + k * B.outerStride(), b + k * B.outerStride() + cols, panel + kPanel * k);

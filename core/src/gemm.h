@@ -41,17 +41,18 @@ void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out);
 /// and packs K^T for each call (docs/PERFORMANCE.md, "The scores' own kernel").
 void scores(ConstRef Q, const PackedKeys& K, Ref S);
 
-/// B's columns at most this many: multiply_narrow() is faster than multiply() (64 tokens x 64 x 16:
-/// 4.9 -> 3.8 us; 128 x 512 x 64: even). Wider, packing B for each call costs more than OpenBLAS's
-/// blocking (16 x 64 x 64: 4.4 -> 5.9 us).
-constexpr Eigen::Index kNarrowest = 64;
+/// B narrow enough for multiply_narrow(): at most this many columns. There it was faster than
+/// OpenBLAS on one thread (64 x 64 times 64 x 16: 4.6 -> 3.2 us; 256 x 256 x 32: 120 -> 105 us;
+/// 128 x 512 x 64: 217 -> 190 us); wider, packing B for each call costs more than OpenBLAS's
+/// blocking saves (128 x 512 x 512: 1.9 -> 2.5 ms).
+constexpr Eigen::Index kNarrowColumns = 64;
 
 /// B's columns as keys (the columns of K^T): C = A B is then scores(A, out, C). For a B packed once
 /// and multiplied by several blocks of rows.
 void pack_columns(ConstRef B, PackedKeys& out);
 
 /// C = A B through the scores' kernel, B's columns packed as keys first (one head's projections,
-/// A V: B at most kNarrowest columns wide). Each entry is a chain over A's columns in order, so
+/// A V: B at most kNarrowColumns columns wide). Each entry is a chain over A's columns in order, so
 /// rows computed alone get the bits of the whole product. Where the processor lacks AVX2, multiply()
 /// (the plain loops are slower than OpenBLAS), without that promise.
 void multiply_narrow(ConstRef A, ConstRef B, Ref C);
