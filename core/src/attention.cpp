@@ -177,23 +177,31 @@ struct RowStages {
   bool scores = true, weights = true;
 };
 
+/// One head's keys and values as compute_rows() reads them: K packed for gemm::scores(), V packed
+/// the same way where narrow (null: V multiplied by OpenBLAS).
+struct KeysValues {
+  const gemm::PackedKeys& K;
+  const Matrix& V;
+  const gemm::PackedKeys* V_packed;
+};
+
 /// Rows [r, r + b) of one head's N x N stages, computed while they are in cache:
 ///   S = Q K^T,  A = softmax_rows(scale S, -inf where masked),  Y = A V.
 /// Q, V, Y are in the rows layout, K is packed for gemm::scores(). S and A are written to `out` (rows
 /// layout) or to `scratch` and then transposed into `out` (columns). Marks `nonfinite[i]` for a
 /// query whose scores overflowed.
-void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const gemm::PackedKeys& K, const Matrix& V,
-                  Eigen::Index r, Eigen::Index b, Layout layout, RowStages stages, HeadTrace& out, gemm::Ref Y,
-                  Scratch& scratch, char* nonfinite) {
+void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const KeysValues& kv, Eigen::Index r,
+                  Eigen::Index b, Layout layout, RowStages stages, HeadTrace& out, gemm::Ref Y, Scratch& scratch,
+                  char* nonfinite) {
   const bool rows = layout == Layout::rows;
-  const Eigen::Index n_z = K.keys;
+  const Eigen::Index n_z = kv.K.keys;
   scratch.masked.resize(n_z);
   if (!rows)
     for (Matrix* m : {&scratch.scores, &scratch.weights})
       if (m->rows() < b || m->cols() != n_z) m->resize(b, n_z);
   auto S = rows ? out.scores.middleRows(r, b) : scratch.scores.topRows(b);
   auto A = rows ? out.weights.middleRows(r, b) : scratch.weights.topRows(b);
-  if (stages.scores) gemm::scores(Q.middleRows(r, b), K, S);  // S = Q K^T: b by n_z
+  if (stages.scores) gemm::scores(Q.middleRows(r, b), kv.K, S);  // S = Q K^T: b by n_z
   if (stages.weights)
     for (Eigen::Index i = 0; i < b; ++i) {
       AlibiRow alibi;
@@ -201,7 +209,8 @@ void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const g
         alibi = {model.slopes[head], model.query_positions[std::size_t(r + i)], model.key_positions.data()};
       nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, alibi, scratch.masked, A.row(i));
     }
-  multiply_head(A, V, Y.middleRows(r, b));  // Y = A V: b by d_v
+  if (kv.V_packed) gemm::scores(A, *kv.V_packed, Y.middleRows(r, b));  // Y = A V: b by d_v
+  else multiply_head(A, kv.V, Y.middleRows(r, b));
   if (!rows) {
     transpose_tiled(S, out.scores.middleCols(r, b));
     transpose_tiled(A, out.weights.middleCols(r, b));
@@ -352,6 +361,12 @@ struct Plan {
   std::vector<Matrix> Q_rows, K_rows, V_rows, Qr_rows, Kr_rows;
   /// Each head's keys (rotated with RoPE) packed for gemm::scores(), as they are projected.
   std::vector<gemm::PackedKeys> K_packed;
+  /// Each head's V packed for gemm::scores() as it is projected, where narrow (gemm::kNarrowColumns);
+  /// empty otherwise.
+  std::vector<gemm::PackedKeys> V_packed;
+  /// Each head's block of W_q, W_k and W_v ([which * H + h]) packed once where several blocks of
+  /// rows multiply it (pack_head_weights()); empty otherwise.
+  std::vector<gemm::PackedKeys> W_panels;
   gemm::PackedKeys W_o_panels;  ///< W_o's columns packed, where narrow (pack_output_weights())
   Matrix concat_rows, output_rows;
   Unchanged kept;  ///< stages the trace already holds
@@ -373,7 +388,7 @@ struct Plan {
 Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   const Eigen::Index H = model.num_heads, n_x = model.X->rows(), n_z = model.keys().rows();
   Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0, 0, 0,
-         {}, {}, {}, {}, {}, {}, {}, {}, {}, kept};
+         {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, kept};
   const Eigen::Index d_in = std::max(model.X->cols(), model.keys().cols());
   p.proj_rows = projection_rows(std::max(n_x, n_z), d_in, std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
@@ -385,6 +400,13 @@ Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   p.out_blocks = (n_x + p.out_rows - 1) / p.out_rows;
   if (!kept.any(&HeadKept::weights) && !kept.any(&HeadKept::weight_rows)) t.nonfinite.assign(std::size_t(H * n_x), 0);
   return p;
+}
+
+/// True where each head multiplies its own narrow block of W_q, W_k and W_v by several blocks of
+/// rows: packing the block for each (as multiply_narrow() does) took a tenth of 256 x 256 x 8's time.
+bool packs_head_weights(const Plan& p) {
+  return p.proj_heads == 1 && p.proj_blocks > 1 && std::max(p.d_k, p.d_v) <= gemm::kNarrowColumns &&
+         cpu::use_avx2_fma();
 }
 
 /// Sizes every matrix first (untouched memory is cheap), so the parallel tasks only fill.
@@ -405,6 +427,11 @@ void allocate(Plan& p) {
     p.K(h).resize(p.n_z, p.d_k);
     p.K_packed[std::size_t(h)].resize(p.n_z, p.d_k);
     p.V(h).resize(p.n_z, p.d_v);
+  }
+  if (packs_head_weights(p)) p.W_panels.resize(std::size_t(3 * p.H));
+  if (p.d_v <= gemm::kNarrowColumns && cpu::use_avx2_fma()) {  // A V through the own kernel
+    p.V_packed.resize(std::size_t(p.H));
+    for (gemm::PackedKeys& V : p.V_packed) V.resize(p.d_v, p.n_z);
   }
   p.concat().resize(p.n_x, p.d_v * p.H);  // [Y_1 ... Y_H]
   if (p.model.has_W_o()) p.output().resize(p.n_x, p.model.W_o->cols());
@@ -441,6 +468,27 @@ Eigen::Index first_column(const Plan& p, Eigen::Index h, int which) {
   return which == kQ ? h * p.d_k : which == kK ? g * p.d_k : g * p.d_v;
 }
 
+/// A head's own product for one block of rows (no group of heads): from its block of W packed once
+/// (pack_head_weights()), or packing it now. Either way the same kernel for the same width, so the
+/// same bits.
+void project_head(Plan& p, Eigen::Index h, int which, gemm::ConstRef in, gemm::ConstRef W, gemm::Ref out) {
+  if (p.W_panels.empty()) return multiply_head(in, W, out);
+  gemm::scores(in, p.W_panels[std::size_t(which * p.H + h)], out);
+}
+
+/// Packing task `which * H + h`: head h's block of W_q, W_k or W_v packed once, where it multiplies
+/// several blocks of rows (packs_head_weights()), if any of them is computed.
+void pack_weights_task(Plan& p, Eigen::Index task, HeadSet heads) {
+  const int which = int(task / p.H);
+  const Eigen::Index h = task % p.H, rows = which == kQ ? p.n_x : p.n_z, width = which == kV ? p.d_v : p.d_k;
+  bool needed = false;
+  for (Eigen::Index r = 0; r < rows && !needed; r += p.proj_rows)
+    needed = needs_projection(p, h, which, r, std::min(p.proj_rows, rows - r));
+  if (!heads.has(h) || !needed) return;
+  const Matrix& W = which == kQ ? *p.model.W_q : which == kK ? *p.model.W_k : *p.model.W_v;
+  gemm::pack_columns(W.middleCols(first_column(p, h, which), width), p.W_panels[std::size_t(task)]);
+}
+
 /// Head h's rows [r, r + len) after their product: the bias added, RoPE's turn; the keys packed.
 void finish_projection(Plan& p, Eigen::Index h, int which, Eigen::Index r, Eigen::Index len, bool computed) {
   const HeadWeights w = p.model.head(std::size_t(h));
@@ -451,6 +499,8 @@ void finish_projection(Plan& p, Eigen::Index h, int which, Eigen::Index r, Eigen
     if (rope && which == kK) positional::rotate_rows(*rope, p.K(h), p.model.key_positions, r, len, p.K_rot(h));
   }
   if (which == kK && !p.kept.head(h).scores) gemm::pack_keys(p.K_scores(h), r, len, p.K_packed[std::size_t(h)]);
+  if (which == kV && !p.V_packed.empty() && !p.kept.head(h).outputs)
+    gemm::pack_rows(p.V(h), r, len, p.V_packed[std::size_t(h)]);
 }
 
 /// Projection task: one (Q|K|V, block of rows, group of heads), for those of `heads`:
@@ -480,7 +530,7 @@ void project_task(Plan& p, Eigen::Index task, HeadSet heads) {
     const auto block = in.middleRows(r, len);
     auto out = projected(p, h, which).middleRows(r, len);
     // A head of a group alone (after an edit of its weights) keeps the bits of the group's product.
-    if (p.proj_heads == 1) multiply_head(block, W.middleCols(lo, width), out);
+    if (p.proj_heads == 1) project_head(p, h, which, block, W.middleCols(lo, width), out);
     else gemm::multiply(block, W.middleCols(lo, width), out);
   } else if (count > 1) {
     scratch.resize(len, hi - lo);
@@ -502,7 +552,8 @@ void attend_task(Plan& p, Eigen::Index task) {
   const Layout layout = p.rows ? Layout::rows : Layout::columns;
   const bool weights_kept = kept.weights || (kept.weight_rows && !touched(p.kept.mask_rows, r, b));
   const RowStages stages{!kept.scores, !weights_kept};
-  compute_rows(p.model, std::size_t(h), p.Q_scores(h), p.K_packed[std::size_t(h)], p.V(h), r, b, layout, stages,
+  const KeysValues kv{p.K_packed[std::size_t(h)], p.V(h), p.V_packed.empty() ? nullptr : &p.V_packed[std::size_t(h)]};
+  compute_rows(p.model, std::size_t(h), p.Q_scores(h), kv, r, b, layout, stages,
                p.t.heads[std::size_t(h)], p.Y(h), scratch, p.t.nonfinite.data() + h * p.n_x);
   if (p.model.is_off(std::size_t(h))) p.Y(h).middleRows(r, b).setZero();  // switched off: adds nothing
 }
@@ -625,6 +676,7 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   const Eigen::Index f = first && first->head >= 0 && first->head < p.H && p.H > 1 ? first->head : -1;
   const auto heads = [&](HeadSet set) {  // their projections, then their N x N stages
     if (whole_heads(p)) return loop(p.H, [&](Eigen::Index h) { if (set.has(h)) head_task(p, h); });
+    if (!p.W_panels.empty()) loop(3 * p.H, [&](Eigen::Index task) { pack_weights_task(p, task, set); });
     loop(3 * p.proj_blocks * p.proj_groups, [&](Eigen::Index task) { project_task(p, task, set); });
     loop(p.H * p.blocks, [&](Eigen::Index task) { if (set.has(task / p.blocks)) attend_task(p, task); });
   };

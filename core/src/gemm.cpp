@@ -177,19 +177,21 @@ void pack_keys(ConstRef K, Eigen::Index r, Eigen::Index len, PackedKeys& out) {
   }
 }
 
-void pack_columns(ConstRef B, PackedKeys& out) {  // a row of B at a time: its runs of 8 into panels
-  out.resize(B.cols(), B.rows());
-  for (Eigen::Index j = 0; j < B.cols(); j += kPanel) {
-    double* panel = out.panels.data() + j * out.depth;
-    const Eigen::Index cols = std::min(kPanel, B.cols() - j);
-    const double* b = B.data() + j;
-    if (cols == kPanel)  // a fixed size: two vector moves a row, not a call
-      for (Eigen::Index k = 0; k < out.depth; ++k)
-        std::memcpy(panel + kPanel * k, b + k * B.outerStride(), sizeof(double) * kPanel);
-    else
-      for (Eigen::Index k = 0; k < out.depth; ++k)
-        std::copy(b + k * B.outerStride(), b + k * B.outerStride() + cols, panel + kPanel * k);
+void pack_rows(ConstRef B, Eigen::Index r, Eigen::Index len, PackedKeys& out) {
+  assert(B.cols() == out.keys && r + len <= out.depth);
+  const Eigen::Index full = B.cols() / kPanel * kPanel, rest = B.cols() - full;
+  for (Eigen::Index k = r; k < r + len; ++k) {  // a row of B at a time, read in order: its runs of 8
+    const double* b = B.data() + k * B.outerStride();
+    double* to = out.panels.data() + kPanel * k;  // the row's place in the first panel
+    for (Eigen::Index j = 0; j < full; j += kPanel)  // a fixed size: two vector moves, not a call
+      std::memcpy(to + j * out.depth, b + j, sizeof(double) * kPanel);
+    std::copy(b + full, b + full + rest, to + full * out.depth);
   }
+}
+
+void pack_columns(ConstRef B, PackedKeys& out) {
+  out.resize(B.cols(), B.rows());
+  pack_rows(B, 0, B.rows(), out);
 }
 
 void scores(ConstRef Q, const PackedKeys& K, Ref S) {

@@ -51,6 +51,10 @@ constexpr Eigen::Index kNarrowColumns = 64;
 /// and multiplied by several blocks of rows.
 void pack_columns(ConstRef B, PackedKeys& out);
 
+/// Rows [r, r + len) of B into `out`, already sized for all of B's columns (keys) and rows (depth):
+/// a head's values packed block by block as they are projected, as pack_keys() does the keys.
+void pack_rows(ConstRef B, Eigen::Index r, Eigen::Index len, PackedKeys& out);
+
 /// C = A B through the scores' kernel, B's columns packed as keys first (one head's projections,
 /// A V: B at most kNarrowColumns columns wide). Each entry is a chain over A's columns in order, so
 /// rows computed alone get the bits of the whole product. Where the processor lacks AVX2, multiply()
