@@ -1,8 +1,8 @@
 // Google Benchmark targets for the core's stages (docs/PERFORMANCE.md). Shapes are N x E x H
 // (tokens, d_model, heads; d_k = E / H). The stage benchmarks call the products core/src/attention.cpp
-// calls (core/src/gemm.h: OpenBLAS or Eigen, one thread), one head or one projection at a time;
-// BM_Compute is the public compute_into() on the whole trace, on every core. Counters: FLOPs as
-// in cli/cmd_bench.cpp.
+// calls (core/src/gemm.h: OpenBLAS or Eigen, or the own kernel; one thread), one head or one
+// projection at a time; BM_Compute is the public compute_into() on the whole trace, on every core.
+// Counters: FLOPs as in cli/cmd_bench.cpp.
 //
 //   build/bench/attnlab_bench                                  all of them
 //   build/bench/attnlab_bench --benchmark_filter=Compute       the whole trace only
@@ -36,7 +36,8 @@ void SetFlops(benchmark::State& state, double flops_per_iteration) {
   state.counters["FLOP/s"] = benchmark::Counter(flops_per_iteration, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-/// X W for one of Q, K, V over all heads at once: N x E times E x E.
+/// X W for one of Q, K, V over all heads at once: N x E times E x E (attention.cpp multiplies a
+/// head's narrow block alone at small shapes: projection_heads()).
 void BM_Projection(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0)), e = static_cast<int>(state.range(1));
   const Matrix X = random(n, e, 1), W = random(e, e, 2);
@@ -48,13 +49,16 @@ void BM_Projection(benchmark::State& state) {
   SetFlops(state, 2.0 * n * e * e);
 }
 
-/// One head's scores S = Q K^T: N x d_k times d_k x N (the core keeps K^T).
+/// One head's scores S = Q K^T: N x d_k times d_k x N, K packed once as the projections pack it.
 void BM_Scores(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0)), d_k = static_cast<int>(state.range(1) / state.range(2));
-  const Matrix Q = random(n, d_k, 1), Kt = random(d_k, n, 2);
+  const Matrix Q = random(n, d_k, 1), K = random(n, d_k, 2);
+  attnlab::gemm::PackedKeys packed;
+  packed.resize(n, d_k);
+  attnlab::gemm::pack_keys(K, 0, n, packed);
   Matrix S(n, n);
   for (auto _ : state) {
-    attnlab::gemm::multiply(Q, Kt, S);
+    attnlab::gemm::scores(Q, packed, S);
     benchmark::DoNotOptimize(S.data());
   }
   SetFlops(state, 2.0 * n * n * d_k);
@@ -71,13 +75,15 @@ void BM_Softmax(benchmark::State& state) {
   state.counters["elements/s"] = benchmark::Counter(double(n) * n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-/// One head's weighted sum Y = A V: N x N times N x d_v.
+/// One head's weighted sum Y = A V: N x N times N x d_v, through the own kernel where V is narrow
+/// (attention.cpp packs V as it is projected; here each run packs it again).
 void BM_WeightedSum(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0)), d_v = static_cast<int>(state.range(1) / state.range(2));
   const Matrix A = random(n, n, 4), V = random(n, d_v, 5);
   Matrix Y(n, d_v);
   for (auto _ : state) {
-    attnlab::gemm::multiply(A, V, Y);
+    if (d_v <= attnlab::gemm::kNarrowColumns) attnlab::gemm::multiply_narrow(A, V, Y);
+    else attnlab::gemm::multiply(A, V, Y);
     benchmark::DoNotOptimize(Y.data());
   }
   SetFlops(state, 2.0 * n * n * d_v);
