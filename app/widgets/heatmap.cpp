@@ -429,7 +429,7 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   if (!spec.cell_tooltip) return;
   const int r = h.cell.row, c = h.cell.col;
   const double v = (*spec.values)(r, c);
-  BeginPanelTooltip();
+  BeginCellTooltip(grid, ImVec2(grid.x + g.grid_w, b.y));  // the first row down to the hovered one
   const char* rl = spec.row_labels && r < int(spec.row_labels->size()) ? (*spec.row_labels)[r].c_str() : "";
   const char* cl = spec.col_labels && c < int(spec.col_labels->size()) ? (*spec.col_labels)[c].c_str() : "";
   ImGui::Text("%s[%d, %d]   row %s, column %s", spec.title ? spec.title : "", r, c, rl, cl);
