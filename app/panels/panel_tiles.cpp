@@ -187,6 +187,7 @@ HeatmapSpec StateSpec(AppState& state, const TilesView& v, const char* id, const
   spec.cell = cell;
   spec.value_max = GrowingValueMax(cell);
   spec.decimals = state.ui.decimals;
+  spec.integers_bare = false;  // a block's state at one format, whatever its values
   spec.legend = false;
   // Every one with a row of column labels (m, l and alpha an empty one), so that their rows line up
   // with m's and O's; the query labels once, left of m.
