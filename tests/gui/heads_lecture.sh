@@ -12,7 +12,7 @@
 # 1920x1080, where only a page of multiples fits beside head 1's numbers, the arrow pages to head
 # 4, whose numbers are read too. Presenting the lesson's every-head step at 1280x800 shows all four
 # heads, none cut. A hovered weight's tooltip covers neither its row nor the head's first row, in
-# and out of lecture mode.
+# and out of lecture mode. At 1920x1080 every tab of the Pipeline is in view, one click away.
 # usage: heads_lecture.sh APP CLI PRESET.json
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -147,6 +147,29 @@ move 1910 1070
 capture head4
 numbers "$work/head4.png" 3
 clear_tooltip tip4 focus 0
+# Every tab of the Pipeline in view, inside its window: two rows where one scrolled (Tiles and
+# Decode hid behind its arrows); a click on Tiles, in the other row, brings that panel to the front.
+pipeline_tabs() {  # pipeline_tabs SHOT FRONT
+  /usr/bin/python3 - "$work/$1.png.json" "$2" <<'PY' || fail "the Pipeline's tabs ($1)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = next(w for w in d["window_arrangement"]["windows"] if w["name"] == "Pipeline")
+box = w["box"]
+tabs = {c["id"][len("panel tab "):]: c["rect"] for c in d["controls"]
+        if c["id"].startswith("panel tab ") and c["window"] == "Pipeline"}
+print("Pipeline %s, %s in front; tabs %s" % (box, w["front"], tabs))
+assert all(p in tabs for p in w["panels"]), "tabs out of view: %s" % [p for p in w["panels"] if p not in tabs]
+out = [p for p, r in tabs.items()
+       if not (box[0] <= r[0] and r[2] <= box[0] + box[2] and box[1] <= r[1] and r[3] <= box[1] + box[3])]
+assert not out, "tabs outside the Pipeline's window: %s" % out
+assert w["front"] == sys.argv[2], "%s in front, not %s" % (w["front"], sys.argv[2])
+PY
+}
+pipeline_tabs tip4 Pipeline
+click $(centre $(control "panel tab Tiles"))
+move 1910 1070
+capture tiles
+pipeline_tabs tiles Tiles
 quit_and_wait
 # Presenting the lesson's last step, every head's weights, at 1280x800 (P, then End): the four
 # heads in a grid inside the presenter, none cut at its right edge or lost beyond it.
