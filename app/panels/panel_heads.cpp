@@ -21,6 +21,7 @@
 #include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_marks.h"
 #include "widgets/matrix_editor.h"
+#include "widgets/panel_tooltip.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::panel_heads {
@@ -361,6 +362,7 @@ void HeadsPanel::DrawLargeHead(AppState& state, const attnlab::Trace& trace,
   if (off) DrawOffMarkOverLastHeatmap(f.cell, int(ht.weights.rows()), int(ht.weights.cols()));
   ImGui::EndGroup();
   if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
+  if (r.hovered) MarkTooltip(state.on_control, "heads cell tooltip");
 }
 
 // "<  >" above the multiples, when they do not all fit: the previous and the next page (their
@@ -457,6 +459,7 @@ void HeadsPanel::Draw(AppState& state) {
     ImGui::EndGroup();
     if (r.clicked) state.ui.selected_head = h;
     if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
+    if (r.hovered) MarkTooltip(state.on_control, "heads cell tooltip");
   }
   DrawLegend(state, masked);
 }

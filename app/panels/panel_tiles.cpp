@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "attnlab/flash.h"
@@ -187,6 +188,7 @@ HeatmapSpec StateSpec(AppState& state, const TilesView& v, const char* id, const
   spec.cell = cell;
   spec.value_max = GrowingValueMax(cell);
   spec.decimals = state.ui.decimals;
+  spec.integers_bare = false;  // a block's state at one format, whatever its values
   spec.legend = false;
   // Every one with a row of column labels (m, l and alpha an empty one), so that their rows line up
   // with m's and O's; the query labels once, left of m.
@@ -430,11 +432,26 @@ class TilesPanel final : public PanelContents {
   void Draw(AppState& state) override;
 
  private:
+  float Filled(AppState& state, const TilesView& v, int head, int step, ImVec2 room);
+
   Stepper stepper_;
   RunCache cache_;
+  // FilledCell's answer (a search laying every figure out a dozen times), searched again only
+  // when what it depends on changes: the run (trace, head, blocks), the step, the room, the font
+  // and the decimals.
+  std::tuple<std::uint64_t, int, float, float, float, int> filled_key_{~std::uint64_t{0}, 0, 0, 0, 0, 0};
+  float filled_ = 0;
 };
 
 }  // namespace
+
+float TilesPanel::Filled(AppState& state, const TilesView& v, int head, int step, ImVec2 room) {
+  const auto key = std::make_tuple(cache_.Serial(), step, room.x, room.y, ImGui::GetFontSize(), state.ui.decimals);
+  if (key == filled_key_) return filled_;
+  filled_key_ = key;
+  filled_ = FilledCell(state, v, head, step, room);
+  return filled_;
+}
 
 void TilesPanel::Draw(AppState& state) {
   const attnlab::Trace& trace = state.document.GetTrace();
@@ -478,7 +495,7 @@ void TilesPanel::Draw(AppState& state) {
   // beside the scores, every figure at the one cell that fills the panel above the memory line,
   // none smaller than the stacked layout's smallest, none out of view.
   const ImVec2 room(avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing() * 2.0f);
-  const float filled = RowsLayout(view->run) ? FilledCell(state, *view, head, step, room) : 0.0f;
+  const float filled = RowsLayout(view->run) ? Filled(state, *view, head, step, room) : 0.0f;
   if (filled >= std::min(scores_cell, finished_cell)) {
     ScoresWithGrid(state, *view, head, step, run_version, filled);
     ImGui::SameLine(0.0f, gap);

@@ -246,6 +246,31 @@ bool PanelRegistry::TallOnDoubleClick(const std::string& group, Panel& panel) {
   return false;
 }
 
+// Draws the rows of tabs (WholeNameTabRows) that do not hold `wanted`, each tab a button that
+// brings its panel to the front (`clicked`: its name), and returns the row that holds it, for the
+// tab bar.
+std::vector<std::size_t> PanelRegistry::DrawOtherTabRows(AppState& state, const std::string& group,
+                                                         const std::vector<std::size_t>& members,
+                                                         const std::string& wanted, std::string& clicked) {
+  std::vector<std::size_t> front_row;
+  for (const std::vector<std::size_t>& row : WholeNameTabRows(Names(panels_, members), true)) {
+    std::vector<std::size_t> row_members;
+    for (std::size_t i : row) row_members.push_back(members[i]);
+    const bool holds_wanted =
+        std::any_of(row_members.begin(), row_members.end(), [&](std::size_t m) { return panels_[m].name == wanted; });
+    if (holds_wanted) front_row = row_members;
+    if (holds_wanted || !ImGui::BeginTabBar("##other panels", WholeNameTabBarFlags(Names(panels_, row_members), false)))
+      continue;
+    for (std::size_t m : row_members) {
+      if (ImGui::TabItemButton(panels_[m].name)) clicked = panels_[m].name;
+      MarkLastItem(state.on_control, (std::string("panel tab ") + panels_[m].name).c_str());
+      TallOnDoubleClick(group, panels_[m]);
+    }
+    ImGui::EndTabBar();
+  }
+  return front_row.empty() ? members : front_row;
+}
+
 void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members) {
   const std::string& group = tile.key;
   const std::string wanted = panels_[FrontMember(panels_, group, members, front_tab_, shown_tab_)].name;
@@ -255,9 +280,14 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   const bool folded = Folded(last_arrangement_, tall_group_, group);
   bool reopened = false;
   std::string shown;
-  if (ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar) &&
-      ImGui::BeginTabBar("##panels", WholeNameTabBarFlags(Names(panels_, members), true))) {
-    for (std::size_t m : members) {
+  const bool open_window = ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar);
+  // Tabs that a lecture font would scroll out of view take two rows: the other row's tabs bring
+  // their panel to the front; the front tab's row comes last, next to the panel it shows.
+  std::vector<std::size_t> front_row = members;
+  std::string clicked;
+  if (open_window) front_row = DrawOtherTabRows(state, group, members, wanted, clicked);
+  if (open_window && ImGui::BeginTabBar("##panels", WholeNameTabBarFlags(Names(panels_, front_row), true))) {
+    for (std::size_t m : front_row) {
       Panel& panel = panels_[m];
       const ImGuiTabItemFlags flags = request && wanted == panel.name ? ImGuiTabItemFlags_SetSelected : 0;
       // Only the front tab has a close button: the others then need no room for one, and the
@@ -284,7 +314,7 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
     return;
   }
   if (shown.empty()) return;
-  if (!request || shown == wanted) front_tab_[group] = shown;
+  if (!request || shown == wanted) front_tab_[group] = clicked.empty() ? shown : clicked;
   shown_tab_[group] = shown;
 }
 

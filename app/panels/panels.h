@@ -137,6 +137,9 @@ class PanelRegistry final : public PanelRequests {
   void DrawSplitters(Arrangement arrangement, std::vector<TileColumn>& columns, const Tiling& tiling);
   void DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members);
   bool TallOnDoubleClick(const std::string& group, Panel& panel);
+  std::vector<std::size_t> DrawOtherTabRows(AppState& state, const std::string& group,
+                                            const std::vector<std::size_t>& members, const std::string& wanted,
+                                            std::string& clicked);
 
   std::vector<Panel> panels_;
   std::map<std::string, float> shares_;

@@ -17,4 +17,18 @@ struct TooltipPlace {
 TooltipPlace TooltipInside(float mouse_x, float mouse_y, float x0, float y0, float x1, float y1, float w, float h,
                            float offset);
 
+/// A rectangle on the screen: [x0, x1] x [y0, y1].
+struct TooltipRect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+/// A hovered cell's tooltip w x h that leaves `keep` uncovered: the grid's width from its first
+/// row down to the hovered row, which a class is reading (a tooltip above the mouse covered them
+/// in the Heads panel's large head). Below the hovered row where that fits inside `panel`, else
+/// beside the grid inside it (right, then left); else the same inside `screen` (beside first: the
+/// eye stays on the row), then above the grid; else as TooltipInside() within the screen.
+TooltipPlace TooltipClearOfRows(float mouse_x, float mouse_y, const TooltipRect& keep,
+                                const TooltipRect& panel, const TooltipRect& screen, float w,
+                                float h, float offset);
+
 }  // namespace attnlab::app

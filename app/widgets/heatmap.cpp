@@ -156,8 +156,7 @@ std::optional<ValueScan> ScanOf(HeatmapContext& ctx, const HeatmapSpec& spec, bo
   return ctx.scans.Values(*spec.values, spec.data_version, integers, ctx.work);
 }
 
-// Whether some cell is forbidden by spec.allowed (cached like the values scan), or none while
-// the budget is spent.
+// Whether spec.allowed forbids some cell (cached like the values scan), or none while it waits.
 std::optional<bool> AnyForbidden(HeatmapContext& ctx, const HeatmapSpec& spec) {
   if (spec.data_version == 0) return !spec.allowed->all();
   return ctx.scans.AnyForbidden(*spec.allowed, spec.data_version, ctx.work);
@@ -172,8 +171,9 @@ Resolved Resolve(HeatmapContext& ctx, const HeatmapSpec& spec) {
   if (spec.symmetric_range && last.has_scale) r.scale = last.scale;  // until the scan is done
   const bool texture = DrawnAsTexture(spec);
   if (!texture || spec.legend || spec.symmetric_range) {
-    const std::optional<ValueScan> scan = ScanOf(ctx, spec, !texture);
+    std::optional<ValueScan> scan = ScanOf(ctx, spec, !texture);
     if (!scan) return {r.scale, r.format, r.has_masked, true};
+    scan->integers = scan->integers && spec.integers_bare;
     if (!texture)
       r.format = ChooseValueFormat(*scan, spec.decimals, ValueRoom(spec.cell), MonoFont());
     if (spec.symmetric_range) r.scale = SymmetricScale(spec.scale.map, scan->max_abs);
@@ -429,7 +429,7 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   if (!spec.cell_tooltip) return;
   const int r = h.cell.row, c = h.cell.col;
   const double v = (*spec.values)(r, c);
-  BeginPanelTooltip();
+  BeginCellTooltip(grid, ImVec2(grid.x + g.grid_w, b.y));  // the first row down to the hovered one
   const char* rl = spec.row_labels && r < int(spec.row_labels->size()) ? (*spec.row_labels)[r].c_str() : "";
   const char* cl = spec.col_labels && c < int(spec.col_labels->size()) ? (*spec.col_labels)[c].c_str() : "";
   ImGui::Text("%s[%d, %d]   row %s, column %s", spec.title ? spec.title : "", r, c, rl, cl);

@@ -56,6 +56,9 @@ struct HeatmapSpec {
   float value_max = 0;  ///< largest (0: the mono font's): larger cells, larger numbers
   int decimals = attnlab::kDefaultDecimals;  ///< wanted in the cells (UiState::decimals); fewer
                                              ///< when they do not fit, integers always 0
+  /// false: whole values too at `decimals` (FlashAttention's alpha, all 0 at the first tile,
+  /// beside the fractions of m, l and O): "0.00" among "0.74", never a bare "0".
+  bool integers_bare = true;
   bool legend = true;
   bool selected = false;                         ///< frame the grid (selected head)
   std::uint64_t data_version = 0;                ///< texture rebuilt when this changes;

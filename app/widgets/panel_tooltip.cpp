@@ -25,7 +25,32 @@ void PlaceTooltipInPanel() {
   ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_Always);
 }
 
+TooltipRect RectOf(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}; }
+
 }  // namespace
+
+void BeginCellTooltip(ImVec2 keep_min, ImVec2 keep_max) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos, size = LastTooltipSize();
+  const ImRect panel = ImGui::GetCurrentWindowRead()->RootWindow->Rect();
+  const ImGuiViewport* screen = ImGui::GetMainViewport();
+  const ImVec2 screen_max(screen->Pos.x + screen->Size.x, screen->Pos.y + screen->Size.y);
+  const TooltipPlace p =
+      TooltipClearOfRows(mouse.x, mouse.y, RectOf(keep_min, keep_max), RectOf(panel.Min, panel.Max),
+                         RectOf(screen->Pos, screen_max), size.x, size.y, ImGui::GetFontSize());
+  ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_Always);
+  ImGui::BeginTooltip();
+}
+
+void MarkTooltip(const ControlMarks& marks, const char* id) {
+  const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+  if (!marks || !tooltip || !tooltip->Active || tooltip->Hidden) return;
+  ControlMark mark;
+  mark.window = tooltip->Name;
+  mark.id = id;
+  mark.x0 = tooltip->Pos.x, mark.y0 = tooltip->Pos.y;
+  mark.x1 = tooltip->Pos.x + tooltip->SizeFull.x, mark.y1 = tooltip->Pos.y + tooltip->SizeFull.y;
+  marks(mark);
+}
 
 void BeginPanelTooltip() {
   PlaceTooltipInPanel();

@@ -171,13 +171,40 @@ float RadioButtonWidth(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
-ImGuiTabBarFlags WholeNameTabBarFlags(const std::vector<const char*>& labels, bool closable) {
+namespace {
+
+float TabWidth(const char* label) {
   const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2.0f + style.ItemInnerSpacing.x;
+}
+
+}  // namespace
+
+ImGuiTabBarFlags WholeNameTabBarFlags(const std::vector<const char*>& labels, bool closable) {
   float width = closable ? ImGui::GetFrameHeight() : 0.0f;
-  for (const char* label : labels)
-    width += ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2.0f + style.ItemInnerSpacing.x;
+  for (const char* label : labels) width += TabWidth(label);
   if (width <= ImGui::GetContentRegionAvail().x) return ImGuiTabBarFlags_FittingPolicyResizeDown;
   return ImGuiTabBarFlags_FittingPolicyScroll | ImGuiTabBarFlags_TabListPopupButton;
+}
+
+std::vector<std::vector<std::size_t>> WholeNameTabRows(const std::vector<const char*>& labels,
+                                                       bool closable) {
+  // Each row may hold the front tab, with its close button.
+  const float room = ImGui::GetContentRegionAvail().x - (closable ? ImGui::GetFrameHeight() : 0.0f);
+  std::vector<std::vector<std::size_t>> rows(1);
+  float used = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const float w = TabWidth(labels[i]);
+    if (used + w > room && !rows.back().empty()) rows.emplace_back(), used = 0;
+    rows.back().push_back(i);
+    used += w;
+  }
+  // A second row costs a tall panel (the Pipeline) little, a short slot much of its height.
+  const bool tall = ImGui::GetContentRegionAvail().y >= 10.0f * ImGui::GetFrameHeight();
+  if (rows.size() == 1 || (Lecture() && tall && rows.size() == 2)) return rows;
+  rows.assign(1, {});
+  for (std::size_t i = 0; i < labels.size(); ++i) rows[0].push_back(i);
+  return rows;
 }
 
 }  // namespace attnlab::app

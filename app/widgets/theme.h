@@ -3,6 +3,7 @@
 /// not FontGlobalScale's blurred upscale) and switches to a high-contrast style.
 #include <imgui.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -59,5 +60,11 @@ float RadioButtonWidth(const char* label);
 /// squeezed to fit would lose their names ("W_q" and "W_k" both "W..."), so when they do not fit
 /// side by side the bar scrolls to the front tab instead, with a button listing them all.
 ImGuiTabBarFlags WholeNameTabBarFlags(const std::vector<const char*>& labels, bool closable);
+/// The labels (their indices) in rows of tabs that each hold whole names: one row where they fit,
+/// two in lecture mode where one would scroll, two hold them and the window is tall (a projector's
+/// large font hid the Pipeline's Tiles and Decode behind the tab bar's arrows); else one row that
+/// scrolls.
+std::vector<std::vector<std::size_t>> WholeNameTabRows(const std::vector<const char*>& labels,
+                                                       bool closable);
 
 }  // namespace attnlab::app

@@ -11,7 +11,8 @@
 # the tokens' own, and the large head (title, labels, grid) lies inside the Heads panel. At
 # 1920x1080, where only a page of multiples fits beside head 1's numbers, the arrow pages to head
 # 4, whose numbers are read too. Presenting the lesson's every-head step at 1280x800 shows all four
-# heads, none cut.
+# heads, none cut. A hovered weight's tooltip covers neither its row nor the head's first row, in
+# and out of lecture mode. At 1920x1080 every tab of the Pipeline is in view, one click away.
 # usage: heads_lecture.sh APP CLI PRESET.json
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -59,6 +60,39 @@ assert box[0] <= rect[0] and rect[2] <= box[0] + box[2] and box[1] <= rect[1] an
 assert hm["clip"][0] <= rect[0] and hm["clip"][1] <= rect[1] and rect[2] <= hm["clip"][2] and rect[3] <= hm["clip"][3], "the large head is cut"
 PY
 }
+# clear_tooltip NAME ID ROW: the mouse on row ROW (0-based) of the Heads heatmap ID in the last
+# capture, its middle column, then capture NAME: the cell's tooltip (the dump's "heads cell
+# tooltip") covers neither that row nor the head's first row, and stays on the screen.
+clear_tooltip() {
+  at=$(/usr/bin/python3 - "$work/layout.png.json" "$2" "$3" <<'PY'
+import json, sys
+h = next(h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["window"].startswith("Heads") and h["id"] == sys.argv[2])
+print(int(h["x0"] + h["cell"] * (h["cols"] // 2 + 0.5)), int(h["y0"] + h["cell"] * (int(sys.argv[3]) + 0.5)))
+PY
+)
+  [ -n "$at" ] || fail "no heatmap $2 in the Heads panel"
+  move $at
+  frames 2  # the tooltip is placed by its size on the frame before
+  capture "$1"
+  /usr/bin/python3 - "$work/$1.png.json" "$2" "$3" <<'PY' || fail "the tooltip of $2's row $3 ($1)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = next(h for h in d["heatmaps"] if h["window"].startswith("Heads") and h["id"] == sys.argv[2])
+tip = next((c["rect"] for c in d["controls"] if c["id"] == "heads cell tooltip"), None)
+assert tip, "no tooltip drawn"
+x1 = h["x0"] + h["cell"] * h["cols"]
+def band(r):
+    return [h["x0"], h["y0"] + h["cell"] * r, x1, h["y0"] + h["cell"] * (r + 1)]
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+row = int(sys.argv[3])
+print("tooltip %s; head %s rows 0 %s and %d %s" % (tip, h["id"], band(0), row, band(row)))
+assert not overlap(tip, band(0)), "it covers the head's first row"
+assert not overlap(tip, band(row)), "it covers the hovered row"
+w, hh = d["framebuffer"][0] / d["framebuffer_scale"], d["framebuffer"][1] / d["framebuffer_scale"]
+assert 0 <= tip[0] and 0 <= tip[1] and tip[2] <= w and tip[3] <= hh, "it leaves the screen"
+PY
+}
 start "$preset" --size 1280x800 --lecture --capture-on "$work/cap"
 move 1270 790  # no hover outline or tooltip in the captures
 capture short
@@ -86,6 +120,14 @@ click $target
 move 1270 790
 capture head3
 numbers "$work/head3.png" 2
+# Hovering a weight of the large head: its tooltip leaves the row read and the first row uncovered
+# (it opened above the mouse, over them, for want of room below in the short slot); out of lecture
+# mode (Ctrl+L), the last row of head 1's multiple likewise.
+clear_tooltip tip3 focus 3
+press ctrl l
+move 1270 790
+capture normal
+clear_tooltip tipnormal overview/0 5
 quit_and_wait
 # At 1920x1080 the Heads slot prints head 1's numbers at once, with a page of multiples: the
 # arrow beside them shows the others (head 4), a click on it selects that head.
@@ -104,6 +146,30 @@ click $target
 move 1910 1070
 capture head4
 numbers "$work/head4.png" 3
+clear_tooltip tip4 focus 0
+# Every tab of the Pipeline in view, inside its window: two rows where one scrolled (Tiles and
+# Decode hid behind its arrows); a click on Tiles, in the other row, brings that panel to the front.
+pipeline_tabs() {  # pipeline_tabs SHOT FRONT
+  /usr/bin/python3 - "$work/$1.png.json" "$2" <<'PY' || fail "the Pipeline's tabs ($1)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = next(w for w in d["window_arrangement"]["windows"] if w["name"] == "Pipeline")
+box = w["box"]
+tabs = {c["id"][len("panel tab "):]: c["rect"] for c in d["controls"]
+        if c["id"].startswith("panel tab ") and c["window"] == "Pipeline"}
+print("Pipeline %s, %s in front; tabs %s" % (box, w["front"], tabs))
+assert all(p in tabs for p in w["panels"]), "tabs out of view: %s" % [p for p in w["panels"] if p not in tabs]
+out = [p for p, r in tabs.items()
+       if not (box[0] <= r[0] and r[2] <= box[0] + box[2] and box[1] <= r[1] and r[3] <= box[1] + box[3])]
+assert not out, "tabs outside the Pipeline's window: %s" % out
+assert w["front"] == sys.argv[2], "%s in front, not %s" % (w["front"], sys.argv[2])
+PY
+}
+pipeline_tabs tip4 Pipeline
+click $(centre $(control "panel tab Tiles"))
+move 1910 1070
+capture tiles
+pipeline_tabs tiles Tiles
 quit_and_wait
 # Presenting the lesson's last step, every head's weights, at 1280x800 (P, then End): the four
 # heads in a grid inside the presenter, none cut at its right edge or lost beyond it.

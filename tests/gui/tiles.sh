@@ -18,7 +18,7 @@ capture step0
 "$check" "$work/step0.png" "$work/run22.json" 0 || fail "step 0"
 # The figures fill the panel: at 1920x1080 the state and the finished output beside the scores, one
 # cell for all (no figure left at two thirds of the others' size with half the panel empty beside
-# it), every grid whole inside the panel, its numbers printed.
+# it), every grid whole inside the panel, its numbers printed, m, l, alpha and O at the same decimals.
 python3 - "$work/step0.png.json" <<'PY' || fail "the Tiles figures at one cell, inside the panel"
 import json, sys
 maps = [h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"].startswith("tiles_")]
@@ -28,6 +28,10 @@ assert len(maps) == 7 and min(cells.values()) >= 0.85 * max(cells.values()), "fi
 for h in maps:
     right, bottom = h["x0"] + h["cell"] * h["cols"], h["y0"] + h["cell"] * h["rows"]
     assert h["values_drawn"] and right <= h["clip"][2] and bottom <= h["clip"][3], "%s cut or without numbers" % h["id"]
+# One number format: the first tile's alpha (all 0: nothing to rescale) prints "0.00", not "0", beside m, l and O.
+state = {h["id"]: h["decimals"] for h in maps if h["id"] in ("tiles_m", "tiles_l", "tiles_alpha", "tiles_O")}
+print("decimals of the block's state: %s" % state)
+assert len(set(state.values())) == 1, "the state's cells printed at different decimals"
 PY
 # The keys reach the panel while the mouse is over it: over its Play button.
 move $(centre $(control tiles_play))
