@@ -24,10 +24,13 @@ MaybePlace BelowRows(float mouse_x, float mouse_y, const TooltipRect& keep, cons
   return TooltipPlace{Along(mouse_x, in.x0, in.x1, w, offset), y};
 }
 
-/// Right of the grid (or left of it), at the mouse's height, where that is inside `in`.
-MaybePlace BesideGrid(float mouse_y, const TooltipRect& keep, const TooltipRect& in, float w,
-                      float h, float offset) {
-  const float gap = offset * 0.25f, y = Along(mouse_y, in.y0, in.y1, h, offset);
+/// Right of the grid (or left of it), where that is inside `in` across; centred on the hovered row
+/// and kept within `along`'s height where it fits there (the panel's: beside its grid, it covers
+/// no other panel's title or text below).
+MaybePlace BesideGrid(float mouse_y, const TooltipRect& keep, const TooltipRect& in,
+                      const TooltipRect& along, float w, float h, float offset) {
+  const TooltipRect& rows = h <= along.y1 - along.y0 ? along : in;
+  const float gap = offset * 0.25f, y = std::max(rows.y0, std::min(mouse_y - h * 0.5f, rows.y1 - h));
   if (keep.x1 + gap + w <= in.x1) return TooltipPlace{keep.x1 + gap, y};
   if (keep.x0 - gap - w >= in.x0) return TooltipPlace{keep.x0 - gap - w, y};
   return std::nullopt;
@@ -52,8 +55,8 @@ TooltipPlace TooltipClearOfRows(float mouse_x, float mouse_y, const TooltipRect&
                                 const TooltipRect& panel, const TooltipRect& screen, float w,
                                 float h, float offset) {
   for (const MaybePlace& p : {BelowRows(mouse_x, mouse_y, keep, panel, w, h, offset),
-                              BesideGrid(mouse_y, keep, panel, w, h, offset),
-                              BesideGrid(mouse_y, keep, screen, w, h, offset),
+                              BesideGrid(mouse_y, keep, panel, panel, w, h, offset),
+                              BesideGrid(mouse_y, keep, screen, panel, w, h, offset),
                               BelowRows(mouse_x, mouse_y, keep, screen, w, h, offset),
                               AboveGrid(mouse_x, keep, screen, w, h, offset)})
     if (p) return *p;

@@ -26,7 +26,9 @@ struct TooltipRect {
 /// row down to the hovered row, which a class is reading (a tooltip above the mouse covered them
 /// in the Heads panel's large head). Below the hovered row where that fits inside `panel`, else
 /// beside the grid inside it (right, then left); else the same inside `screen` (beside first: the
-/// eye stays on the row), then above the grid; else as TooltipInside() within the screen.
+/// eye stays on the row; centred on it, within the panel's height where it fits: at the head's
+/// last rows it went below the grid, over the Inspector's title), then above the grid; else as
+/// TooltipInside() within the screen.
 TooltipPlace TooltipClearOfRows(float mouse_x, float mouse_y, const TooltipRect& keep,
                                 const TooltipRect& panel, const TooltipRect& screen, float w,
                                 float h, float offset);

@@ -64,11 +64,21 @@ TEST(TooltipClearOfRows, BesideTheGridWhenBelowLeavesThePanel) {
   const TooltipRect keep = RowsUpTo(3);
   const auto p = TooltipClearOfRows(170, 369, keep, kHeadsPanel, kScreen, 368, 87, 16);
   EXPECT_FLOAT_EQ(p.x, kGridX0 + 6 * kCell + 4);
-  EXPECT_FLOAT_EQ(p.y, 369 + 16);
+  EXPECT_FLOAT_EQ(p.y, 369 - 87 / 2.0f);  // centred on the hovered row
   EXPECT_FALSE(Covers(p, 368, 87, keep));
   const auto old = TooltipInside(170, 369, kHeadsPanel.x0, kHeadsPanel.y0, kHeadsPanel.x1,
                                  kHeadsPanel.y1, 368, 87, 16);
   EXPECT_TRUE(Covers(old, 368, 87, RowsUpTo(0)));  // what the class saw
+}
+
+TEST(TooltipClearOfRows, BesideTheLastRowItStaysWithinThePanelsHeight) {
+  // Row 5 of 6 (its bottom on the panel's bottom, 454): below the mouse, the tooltip crossed into
+  // the Inspector under the Heads panel and covered its title.
+  const TooltipRect keep = RowsUpTo(5);
+  const auto p = TooltipClearOfRows(170, 437, keep, kHeadsPanel, kScreen, 368, 87, 16);
+  EXPECT_FLOAT_EQ(p.x, kGridX0 + 6 * kCell + 4);
+  EXPECT_FLOAT_EQ(p.y + 87, kHeadsPanel.y1);
+  EXPECT_FALSE(Covers(p, 368, 87, keep));
 }
 
 TEST(TooltipClearOfRows, BesideInsideThePanelBeforeTheScreen) {
