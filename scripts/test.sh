@@ -16,14 +16,29 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 times=$PWD/build-asan/suite-times.txt
-timed() {  # timed NAME COMMAND...: runs it, prints and records how long it took
-  local name=$1 start=$SECONDS
+cpu_ticks() {  # "BUSY TOTAL": the machine's CPU time so far (/proc/stat, all cores, in ticks)
+  local _cpu user nice system idle iowait _rest
+  read -r _cpu user nice system idle iowait _rest </proc/stat
+  echo "$((user + nice + system)) $((user + nice + system + idle + iowait))"
+}
+busy_share() {  # busy_share BEFORE AFTER (cpu_ticks): the percentage of all cores' time spent busy
+  local busy0 total0 busy1 total1
+  read -r busy0 total0 <<<"$1"
+  read -r busy1 total1 <<<"$2"
+  echo $((100 * (busy1 - busy0) / (total1 > total0 ? total1 - total0 : 1)))
+}
+# timed NAME COMMAND...: runs it, prints and records how long it took and how busy the cores were
+# (anything running on the machine counts: below ~90% a step leaves a core idle part of the time)
+timed() {
+  local name=$1 start=$SECONDS before busy
   shift
+  before=$(cpu_ticks)
   "$@"
+  busy=$(busy_share "$before" "$(cpu_ticks)")
   local took=$((SECONDS - start))
-  echo "== $name: $took s"
+  echo "== $name: $took s (cores busy $busy%)"
   mkdir -p "$(dirname "$times")"
-  echo "$name $took" >>"$times"
+  echo "$name $took $busy%" >>"$times"
 }
 
 rm -f "$times"
