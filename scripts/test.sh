@@ -9,6 +9,7 @@
 #   2. build/: the Release programs users install: the installed tree, the Debian package, the idle
 #      window's CPU use and the benchmarks' smoke run, which only a Release build can answer.
 #   3. Short libFuzzer runs (docs/ROBUSTNESS.md).
+# The builds of 2. and 3. run beside the tests of 1., on the core time those leave idle.
 # Both builds compile each target's sources in batches (ATTNLAB_UNITY_BUILD); each GoogleTest binary
 # runs as a few shards, not a process per TEST (ATTNLAB_TEST_SHARDS). Each step's time is
 # printed as "== step: N s" and collected in build-asan/suite-times.txt.
@@ -68,6 +69,25 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # The installed tree, the package, idle CPU and the benchmarks are the Release pass's (below): a
 # sanitized binary names its sources and its idle CPU use means nothing.
 release_only='^install_|^package_|^release_'
+
+# The Release build (2.) and the fuzz targets' (3.) start now, beside the ASan tests, in the
+# SCHED_IDLE class: they take only the core time the tests leave idle (a test waiting for its X
+# server or a frame, the last shard or window test running alone) and never delay a test's own
+# work; once the tests are done they have the cores to themselves. Their output goes to
+# build-asan/builds-beside-tests.log, printed once they are waited for.
+beside_log=build-asan/builds-beside-tests.log
+builds_beside_tests() {
+  chrt --idle --pid 0 "$BASHPID"  # inherited by cmake, ninja and the compilers
+  timed configure-release cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_UNITY_BUILD=ON \
+    -DATTNLAB_RELEASE_CHECKS_ONLY=ON
+  timed build-release cmake --build build -j"$jobs"
+  timed build-fuzz scripts/fuzz.sh build
+}
+set -m  # its own process group: stopped whole (cmake, ninja, compilers) if the run stops early
+builds_beside_tests >"$beside_log" 2>&1 &
+beside=$!
+set +m
+trap 'kill -- -"$beside" 2>/dev/null || true' EXIT
 ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
   timed test-asan ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 900 \
   -E "$release_only|^gui_" --repeat until-pass:2
@@ -87,9 +107,16 @@ ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=0 \
   -R '^gui_shipping_flags$' --repeat until-pass:2
 
 # 2. Release: only the programs users install and the tests that exist to check a Release build.
-timed configure-release cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_UNITY_BUILD=ON \
-  -DATTNLAB_RELEASE_CHECKS_ONLY=ON
-timed build-release cmake --build build -j"$jobs"
+# wait-builds: how long the run still waits for the builds started beside the tests.
+builds_done() {  # waits for them; when one failed, shows their log and fails
+  wait "$beside" && return 0
+  cat "$beside_log"
+  echo "test.sh: the Release or fuzz build beside the tests failed" >&2
+  return 1
+}
+timed wait-builds builds_done
+trap - EXIT
+grep '^== ' "$beside_log"
 timed test-release ctest --test-dir build --output-on-failure -j"$jobs" --timeout 600 --repeat until-pass:2
 
 # 3. Short libFuzzer runs, two at a time: the scenario loader, validator and compute for 40 s; the
