@@ -28,18 +28,26 @@ busy_share() {  # busy_share BEFORE AFTER (cpu_ticks): the percentage of all cor
   read -r busy1 total1 <<<"$2"
   echo $((100 * (busy1 - busy0) / (total1 > total0 ? total1 - total0 : 1)))
 }
-# timed NAME COMMAND...: runs it, prints and records how long it took and how busy the cores were
-# (anything running on the machine counts: below ~90% a step leaves a core idle part of the time)
+own_cpu() {  # own_cpu PID: the CPU ticks of PID and of its children it has waited for
+  local fields
+  read -ra fields <"/proc/$1/stat"
+  echo $((fields[13] + fields[14] + fields[15] + fields[16]))
+}
+# timed NAME COMMAND...: runs it, prints and records how long it took, the CPU seconds it used (its
+# processes only: a measure that other work on a shared machine barely changes) and how busy the
+# cores were (anything running on the machine counts: below ~90% a step leaves a core idle)
 timed() {
-  local name=$1 start=$SECONDS before busy
+  local name=$1 start=$SECONDS me=$BASHPID before cpu_before busy cpu
   shift
   before=$(cpu_ticks)
+  cpu_before=$(own_cpu "$me")
   "$@"
   busy=$(busy_share "$before" "$(cpu_ticks)")
+  cpu=$((($(own_cpu "$me") - cpu_before) / $(getconf CLK_TCK)))
   local took=$((SECONDS - start))
-  echo "== $name: $took s (cores busy $busy%)"
+  echo "== $name: $took s, $cpu s of CPU (cores busy $busy%)"
   mkdir -p "$(dirname "$times")"
-  echo "$name $took $busy%" >>"$times"
+  echo "$name $took s, CPU $cpu s, busy $busy%" >>"$times"
 }
 
 rm -f "$times"
@@ -107,7 +115,8 @@ ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=0 \
   -R '^gui_shipping_flags$' --repeat until-pass:2
 
 # 2. Release: only the programs users install and the tests that exist to check a Release build.
-# wait-builds: how long the run still waits for the builds started beside the tests.
+# wait-builds: how long the run still waits for the builds started beside the tests (its CPU
+# seconds: the whole of both builds, counted once they are waited for).
 builds_done() {  # waits for them; when one failed, shows their log and fails
   wait "$beside" && return 0
   cat "$beside_log"
