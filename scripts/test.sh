@@ -116,18 +116,27 @@ ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=0 \
 
 # 2. Release: only the programs users install and the tests that exist to check a Release build.
 # The tests are done: the builds leave the idle class (on a machine shared with other builds it
-# would leave them only the time those do not take). Twice: a compiler that ninja started while
-# the first pass went by has ninja's class of then.
-group_members() {  # group_members PGID: the processes of that process group (/proc)
-  local stat fields
+# would leave them only the time those do not take): every process under them (ninja starts each
+# compiler in a process group of its own). Twice: a compiler that ninja started while the first
+# pass went by has ninja's class of then.
+descendants() {  # descendants PID: PID and every process under it (/proc)
+  local stat fields pid
+  local -A children=()
   for stat in /proc/[0-9]*/stat; do
-    fields=$(<"$stat") 2>/dev/null || continue
-    read -ra fields <<<"${fields##*) }"  # after the command's name: state, parent, group, ...
-    if [[ "${fields[2]}" == "$1" ]]; then echo "${stat//[^0-9]/}"; fi
+    { fields=$(<"$stat"); } 2>/dev/null || continue
+    read -ra fields <<<"${fields##*) }"  # after the command's name: state, parent, ...
+    pid=${stat//[^0-9]/}
+    children[${fields[1]}]+=" $pid"
+  done
+  local queue=("$1")
+  while ((${#queue[@]})); do
+    pid=${queue[0]}
+    queue=("${queue[@]:1}" ${children[$pid]:-})
+    echo "$pid"
   done
 }
 for _ in 1 2; do
-  for pid in $(group_members "$beside"); do chrt --other --pid 0 "$pid" 2>/dev/null || true; done
+  for pid in $(descendants "$beside"); do chrt --other --pid 0 "$pid" 2>/dev/null || true; done
 done
 # wait-builds: how long the run still waits for the builds started beside the tests (its CPU
 # seconds: the whole of both builds, counted once they are waited for).
