@@ -4,7 +4,8 @@
 # sensitivity) for SECONDS (default 60) on one core while, on the other, fuzz_cell_ref (the cell
 # syntax, sweeps, cell edits, --of), fuzz_matrix_text (the paste parser), fuzz_safetensors (a
 # model's weights header) and fuzz_tokenizer (tokenizer.json and a text to encode) run for
-# SECONDS / 4 each. `scripts/fuzz.sh 60 fuzz_cell_ref` runs one target for the whole SECONDS.
+# SECONDS / 4 each. `scripts/fuzz.sh 60 fuzz_cell_ref` runs one target for the whole SECONDS;
+# `scripts/fuzz.sh build` only builds them (scripts/test.sh, beside its tests).
 #
 # Seeds: fuzz_scenario reads fuzz/corpus (fixture scenarios and hand-made seeds), assets/presets and
 # tests/hostile; the others fuzz/corpus_<what>. New inputs go to build-fuzz/corpus and
@@ -23,6 +24,7 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWit
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" -DATTNLAB_UNITY_BUILD=ON \
   -DATTNLAB_BUILD_APP=OFF -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_BENCH=OFF >/dev/null
 cmake --build build-fuzz --target "${targets[@]}" -j"$(nproc)"
+[[ "$seconds" != build ]] || exit 0
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 common=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)

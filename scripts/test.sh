@@ -9,6 +9,7 @@
 #   2. build/: the Release programs users install: the installed tree, the Debian package, the idle
 #      window's CPU use and the benchmarks' smoke run, which only a Release build can answer.
 #   3. Short libFuzzer runs (docs/ROBUSTNESS.md).
+# The builds of 2. and 3. run beside the tests of 1., on the core time those leave idle.
 # Both builds compile each target's sources in batches (ATTNLAB_UNITY_BUILD); each GoogleTest binary
 # runs as a few shards, not a process per TEST (ATTNLAB_TEST_SHARDS). Each step's time is
 # printed as "== step: N s" and collected in build-asan/suite-times.txt.
@@ -16,14 +17,37 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 times=$PWD/build-asan/suite-times.txt
-timed() {  # timed NAME COMMAND...: runs it, prints and records how long it took
-  local name=$1 start=$SECONDS
+cpu_ticks() {  # "BUSY TOTAL": the machine's CPU time so far (/proc/stat, all cores, in ticks)
+  local _cpu user nice system idle iowait _rest
+  read -r _cpu user nice system idle iowait _rest </proc/stat
+  echo "$((user + nice + system)) $((user + nice + system + idle + iowait))"
+}
+busy_share() {  # busy_share BEFORE AFTER (cpu_ticks): the percentage of all cores' time spent busy
+  local busy0 total0 busy1 total1
+  read -r busy0 total0 <<<"$1"
+  read -r busy1 total1 <<<"$2"
+  echo $((100 * (busy1 - busy0) / (total1 > total0 ? total1 - total0 : 1)))
+}
+own_cpu() {  # own_cpu PID: the CPU ticks of PID and of its children it has waited for
+  local fields
+  read -ra fields <"/proc/$1/stat"
+  echo $((fields[13] + fields[14] + fields[15] + fields[16]))
+}
+# timed NAME COMMAND...: runs it, prints and records how long it took, the CPU seconds it used (its
+# processes only: a measure that other work on a shared machine barely changes) and how busy the
+# cores were (anything running on the machine counts: below ~90% a step leaves a core idle)
+timed() {
+  local name=$1 start=$SECONDS me=$BASHPID before cpu_before busy cpu
   shift
+  before=$(cpu_ticks)
+  cpu_before=$(own_cpu "$me")
   "$@"
+  busy=$(busy_share "$before" "$(cpu_ticks)")
+  cpu=$((($(own_cpu "$me") - cpu_before) / $(getconf CLK_TCK)))
   local took=$((SECONDS - start))
-  echo "== $name: $took s"
+  echo "== $name: $took s, $cpu s of CPU (cores busy $busy%)"
   mkdir -p "$(dirname "$times")"
-  echo "$name $took" >>"$times"
+  echo "$name $took s, CPU $cpu s, busy $busy%" >>"$times"
 }
 
 rm -f "$times"
@@ -53,6 +77,25 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # The installed tree, the package, idle CPU and the benchmarks are the Release pass's (below): a
 # sanitized binary names its sources and its idle CPU use means nothing.
 release_only='^install_|^package_|^release_'
+
+# The Release build (2.) and the fuzz targets' (3.) start now, beside the ASan tests, in the
+# SCHED_IDLE class: they take only the core time the tests leave idle (a test waiting for its X
+# server or a frame, the last shard or window test running alone) and never delay a test's own
+# work; once the tests are done they have the cores to themselves. Their output goes to
+# build-asan/builds-beside-tests.log, printed once they are waited for.
+beside_log=build-asan/builds-beside-tests.log
+builds_beside_tests() {
+  chrt --idle --pid 0 "$BASHPID"  # inherited by cmake, ninja and the compilers
+  timed configure-release cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_UNITY_BUILD=ON \
+    -DATTNLAB_RELEASE_CHECKS_ONLY=ON
+  timed build-release cmake --build build -j"$jobs"
+  timed build-fuzz scripts/fuzz.sh build
+}
+set -m  # its own process group: stopped whole (cmake, ninja, compilers) if the run stops early
+builds_beside_tests >"$beside_log" 2>&1 &
+beside=$!
+set +m
+trap 'kill -- -"$beside" 2>/dev/null || true' EXIT
 ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
   timed test-asan ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 900 \
   -E "$release_only|^gui_" --repeat until-pass:2
@@ -72,9 +115,40 @@ ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=0 \
   -R '^gui_shipping_flags$' --repeat until-pass:2
 
 # 2. Release: only the programs users install and the tests that exist to check a Release build.
-timed configure-release cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_UNITY_BUILD=ON \
-  -DATTNLAB_RELEASE_CHECKS_ONLY=ON
-timed build-release cmake --build build -j"$jobs"
+# The tests are done: the builds leave the idle class (on a machine shared with other builds it
+# would leave them only the time those do not take): every process under them (ninja starts each
+# compiler in a process group of its own). Twice: a compiler that ninja started while the first
+# pass went by has ninja's class of then.
+descendants() {  # descendants PID: PID and every process under it (/proc)
+  local stat fields pid
+  local -A children=()
+  for stat in /proc/[0-9]*/stat; do
+    { fields=$(<"$stat"); } 2>/dev/null || continue
+    read -ra fields <<<"${fields##*) }"  # after the command's name: state, parent, ...
+    pid=${stat//[^0-9]/}
+    children[${fields[1]}]+=" $pid"
+  done
+  local queue=("$1")
+  while ((${#queue[@]})); do
+    pid=${queue[0]}
+    queue=("${queue[@]:1}" ${children[$pid]:-})
+    echo "$pid"
+  done
+}
+for _ in 1 2; do
+  for pid in $(descendants "$beside"); do chrt --other --pid 0 "$pid" 2>/dev/null || true; done
+done
+# wait-builds: how long the run still waits for the builds started beside the tests (its CPU
+# seconds: the whole of both builds, counted once they are waited for).
+builds_done() {  # waits for them; when one failed, shows their log and fails
+  wait "$beside" && return 0
+  cat "$beside_log"
+  echo "test.sh: the Release or fuzz build beside the tests failed" >&2
+  return 1
+}
+timed wait-builds builds_done
+trap - EXIT
+grep '^== ' "$beside_log"
 timed test-release ctest --test-dir build --output-on-failure -j"$jobs" --timeout 600 --repeat until-pass:2
 
 # 3. Short libFuzzer runs, two at a time: the scenario loader, validator and compute for 40 s; the

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 #include <utility>
 
@@ -66,6 +67,7 @@ void Harness::Start(AppState& state, PanelRegistry& panels) {
   if (!o_.layout_log.empty()) layout_log_ = std::make_unique<LayoutLog>(o_.layout_log);
   if (!o_.input_log.empty()) input_log_ = std::make_unique<InputLog>(o_.input_log);
   if (!o_.capture_on.empty() && !Screenshot()) capture_watch_ = std::make_unique<TriggerWatch>(o_.capture_on);
+  if (!o_.wake_on.empty()) wake_watch_ = std::make_unique<TriggerWatch>(o_.wake_on);
   if (!o_.edit_cell.empty()) cell_edit_.Attach(state, panels);
   frame_times_.Start();
 }
@@ -109,11 +111,15 @@ void Harness::HeadFirst(AppState& state) {
   holding_ = true;
 }
 
-// --capture-on: the trigger file is taken (removed) by the frame that captures.
+// --capture-on: the trigger file is taken (removed) by the frame that captures. One that reads
+// "layout" asks for the layout dump alone: no read-back, no PNG, where a test reads only the dump.
 bool Harness::CaptureTriggered() {
   if (o_.capture_on.empty() || Screenshot()) return false;
+  std::string request;
+  std::ifstream(o_.capture_on) >> request;
   std::error_code ec;
   if (!std::filesystem::remove(o_.capture_on, ec)) return false;
+  layout_only_ = request == "layout";
   capture_path_ = o_.capture_on + ".png";
   return true;
 }
@@ -154,8 +160,13 @@ void Harness::AfterFrame(AppState& state, int frame) {
 void Harness::WriteScreenshot(const AppState& state) {
   std::string error;
   const std::string& path = Screenshot() ? o_.window.screenshot_path : capture_path_;
-  const float fb_scale = ImGui::GetIO().DisplayFramebufferScale.x;
-  if (!WritePng(path, capture_, &error) ||
+  const ImGuiIO& io = ImGui::GetIO();
+  const float fb_scale = io.DisplayFramebufferScale.x;
+  if (layout_only_) {  // no picture read back: the framebuffer's size as GLFW gives it
+    capture_.width = int(io.DisplaySize.x * fb_scale);
+    capture_.height = int(io.DisplaySize.y * io.DisplayFramebufferScale.y);
+  }
+  if ((!layout_only_ && !WritePng(path, capture_, &error)) ||
       !dump_.Write(path + ".json", capture_.width, capture_.height, fb_scale, state, &error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     exit_code_ = 1;
@@ -168,7 +179,8 @@ bool Harness::Done(int frame) const {
 }
 
 int Harness::Finish(AppState& state) {
-  capture_watch_.reset();  // it wakes GLFW, which goes away after this
+  capture_watch_.reset();  // they wake GLFW, which goes away after this
+  wake_watch_.reset();
   if (!o_.edit_cell.empty() && !cell_edit_.Applied()) {
     std::fprintf(stderr, "attnlab: --edit-cell %s was not applied\n", o_.edit_cell.c_str());
     exit_code_ = 1;

@@ -34,7 +34,9 @@ class Harness : public FrameHooks {
   void BeforeFrame(AppState& state, int frame) override;
   void BeforeDraw(AppState& state, int frame) override;
   void AfterDraw(AppState& state, int frame) override;
-  Capture* CaptureTarget(int /*frame*/) override { return capture_now_ ? &capture_ : nullptr; }
+  Capture* CaptureTarget(int /*frame*/) override {
+    return capture_now_ && !layout_only_ ? &capture_ : nullptr;
+  }
   void AfterFrame(AppState& state, int frame) override;
   bool Done(int frame) const override;
   int Finish(AppState& state) override;
@@ -62,8 +64,10 @@ class Harness : public FrameHooks {
   std::unique_ptr<LayoutLog> layout_log_;
   std::unique_ptr<InputLog> input_log_;
   std::unique_ptr<TriggerWatch> capture_watch_;  ///< wakes an idle window for --capture-on
+  std::unique_ptr<TriggerWatch> wake_watch_;     ///< --wake-on: frames without idle waits
   Capture capture_;
   bool capture_now_ = false;
+  bool layout_only_ = false;         ///< this --capture-on writes the layout dump alone
   bool holding_ = false;             ///< --head-first hold has started
   std::string capture_path_;         ///< --capture-on's picture
   PanelRegistry* panels_ = nullptr;  ///< the window's, from Start()

@@ -46,6 +46,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--layout-log", &o->layout_log, "a file to write"},
       {"--input-log", &o->input_log, "a file to write"},
       {"--capture-on", &o->capture_on, "a trigger file's path"},
+      {"--wake-on", &o->wake_on, "a trigger file's path"},
       {"--edit-what", &o->edit_what, "scale, x or mask"},
       {"--head-first", &o->head_first, "on, off or hold"},
       {"--check-open", &o->check_open, "a file listing one scenario path per line"},
@@ -141,7 +142,10 @@ const char* HarnessUsageText() {
          "                      in the Inputs panel, in the very frame the screenshot captures\n"
          "  --test-edit-next E  a second edit, one frame after --test-edit\n"
          "  --capture-on FILE   (no --screenshot) whenever FILE appears, write the next frame as\n"
-         "                      FILE.png and FILE.png.json, remove FILE, keep running\n"
+         "                      FILE.png and FILE.png.json, remove FILE, keep running; a FILE\n"
+         "                      that reads \"layout\" writes only FILE.png.json (no read-back)\n"
+         "  --wake-on FILE      (tests) while FILE exists, draw frame after frame: an idle window\n"
+         "                      would wait up to 0.5 s between frames\n"
          "  --capture-stale     screenshot even while a large trace is computing (default: wait)\n"
          "  --trace-stats       print trace computation counters as JSON on exit\n"
          "  --bench-edit N [--edit-every K] [--edit-what scale|x|mask]   apply N edits, K frames\n"

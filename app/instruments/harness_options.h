@@ -25,6 +25,7 @@ struct HarnessOptions {
   std::string model_layer;      ///< "L.H" (1-based): that map clicked once the text has run
   std::string model_heads_off;  ///< "H,..." (1-based): those heads switched off in that layer
   std::string capture_on;       ///< when this file appears: next frame to FILE.png(.json) (tests)
+  std::string wake_on;          ///< while this file exists: frame after frame, no idle wait (tests)
   bool capture_stale = false;   ///< screenshot at --frames even while a large trace computes
   bool trace_stats = false;     ///< print how traces were computed on exit (tests)
   int bench_edit = 0;           ///< > 0: time this many edits to the frame showing them (JSON)

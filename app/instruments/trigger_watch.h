@@ -1,6 +1,7 @@
 #pragma once
-/// Wakes the window as soon as a test's trigger file (--capture-on) appears: an idle window sleeps
-/// up to 5 s between frames (shell/platform.cpp), and the capture is taken by the next frame.
+/// Wakes the window as soon as a test's trigger file (--capture-on, --wake-on) appears, and again
+/// and again while it is there: an idle window sleeps up to 5 s between frames
+/// (shell/platform.cpp); the capture is taken by the next frame.
 #include <atomic>
 #include <string>
 #include <thread>

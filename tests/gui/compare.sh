@@ -14,13 +14,13 @@ python3 "$(dirname "$0")/random_scenario.py" "$doc" --seed 17 --title compare --
   --set num_heads=2
 cp "$doc" "$work/before.json"
 start "$doc" --size $size --show-panel Compare --capture-on "$work/cap"
-capture start
+capture_layout start
 [ -n "$(control "keep reference")" ] || fail "no Keep as reference button"
 click $(centre $(control "keep reference"))
 click $(centre $(control "panel tab Inputs"))
-capture inputs
+capture_layout inputs
 click $(centre $(control "inputs tab W_q"))
-capture wq
+capture_layout wq
 type_cell W_q 0 1 2.25
 move 700 40
 save compare.json

@@ -64,7 +64,7 @@ PY
 )
 set -- $last
 click "$2" "$3"
-capture selected
+capture_layout selected
 python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["selected_head"] == int(sys.argv[2]) else 1)' \
   "$work/selected.png.json" "$1" || fail "a click on head $(($1 + 1))'s bar did not select it"
 quit_and_wait

@@ -112,7 +112,7 @@ if [ -z "$target" ]; then
   [ -n "$(control "heads page on")" ] || fail "head 3's multiple is on no page"
   click $(centre $(control "heads page on"))
   move 1270 790
-  capture paged3
+  capture_layout paged3
   target=$(multiple "$work/paged3.png.json" 2)
 fi
 [ -n "$target" ] || fail "the arrow did not page to head 3's multiple"
@@ -139,7 +139,7 @@ numbers "$work/wide.png" 0
   "$work/wide.png.json" && [ -n "$(control "heads page on")" ] || fail "no page of multiples with an arrow to the next"
 click $(centre $(control "heads page on"))
 move 1910 1070
-capture paged
+capture_layout paged
 target=$(multiple "$work/paged.png.json" 3)
 [ -n "$target" ] || fail "the arrow did not page to head 4's multiple"
 click $target
@@ -177,7 +177,7 @@ start "$preset" --size 1280x800 --capture-on "$work/cap"
 move 1270 790
 press p
 press End
-capture present
+capture_layout present
 /usr/bin/python3 - "$work/present.png.json" <<'PY' || fail "the presenter's every-head step"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -195,7 +195,7 @@ quit_and_wait
 # One head (Vaswani Q2) shows its numbers large at once, with no multiple.
 start "$(dirname "$preset")/modern-kv-cache-window-sinks.json" --size 1280x800 --lecture --capture-on "$work/cap"
 move 1270 790
-capture many
+capture_layout many
 inside() {  # inside SHOT [tall]: every Heads grid within the Heads group's box; tall: a large head
   /usr/bin/python3 - "$@" <<'PY' || fail "12 tokens in the Heads panel ($1)"
 import json, sys
@@ -215,7 +215,7 @@ inside "$work/many.png.json"
 set -- $(control "panel tab Heads")
 double_click $(centre "$1" "$2" "$3" "$4")
 move 1270 790
-capture manytall
+capture_layout manytall
 inside "$work/manytall.png.json" tall
 quit_and_wait
 # One head in the short slot at 1280x800, with no gesture: drawn large with its numbers and its
@@ -236,7 +236,7 @@ file="$(dirname "$preset")/$one.json"
 "$cli" compute "$file" > "$work/$one.json" || fail "compute $one"
 start "$file" --size 1280x800 --lecture --capture-on "$work/cap"
 move 1270 790
-capture flashshort
+capture_layout flashshort
 set -- $(control "panel tab Heads")
 double_click $(centre "$1" "$2" "$3" "$4")
 move 1270 790

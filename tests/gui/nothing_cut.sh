@@ -44,7 +44,7 @@ print("\n".join(failures) or "every Mask control and Heads grid inside its panel
 sys.exit(1 if failures else 0)
 PY
 start "$presets/modern-llama-gqa-rope.json" --size 1280x800 --capture-on "$work/cap"
-capture rope
+capture_layout rope
 # cell_of MATRIX [last]: the centre of the Pipeline's cell (0, 0) of MATRIX (with "last": of its
 # last row, a weight's whole row of keys) when the Pipeline shows it, else how many wheel notches
 # (5 lines each; up when negative) bring it into view
@@ -81,24 +81,24 @@ set -- $(cell_of Q_rot)
 set -- $(control "panel tab Pipeline") "$2"
 move "$1" $(($4 + 200))
 scroll "$7"
-capture rope_scrolled
+capture_layout rope_scrolled
 set -- $(cell_of Q_rot)
 [ "$1" = cell ] || fail "Q_rot still out of view after the wheel"
 move "$2" "$3"
 frames 2
-capture rope_hovered
+capture_layout rope_hovered
 ends_inside "$work/rope_hovered.png.json" "inspector rope turn" "the Inspector's RoPE turn"
 # The Sweep panel, its tab in front of the Inspector's by the Sweep button beside the scale: the
 # value of a paused sweep ("scale = 1.593  (T = 0.6277)") goes to a wrapped line of its own where
 # it does not fit beside Pause and Record GIF (it ran past the panel's edge).
 click $(centre $(control "sweep scale"))
-capture sweep_panel
+capture_layout sweep_panel
 [ -n "$(control "sweep play")" ] || fail "the Sweep button beside the scale did not bring the Sweep panel to the front"
 version=$(seen_field version)
 click $(centre $(control "sweep play"))
 until_seen "three frames of the sweep" field_at_least version $((version + 3))
 click $(centre $(control "sweep play"))  # Pause
-capture sweep_paused
+capture_layout sweep_paused
 ends_inside "$work/sweep_paused.png.json" "sweep value" "the paused sweep's value"
 press ctrl z  # the whole sweep, one undo step: nothing unsaved to ask about when quitting
 # Lecture mode (Ctrl+L) on a projector: the Inspector shows the arithmetic of the hovered cell, at
@@ -128,7 +128,7 @@ PY
 # onto it, the frame captured as NAME
 hover_cell() {
   name=$1; shift
-  capture "$name"
+  capture_layout "$name"
   for _ in 1 2 3; do
     where=$(cell_of "$@")
     [ "${where%% *}" = cell ] && break
@@ -136,17 +136,17 @@ hover_cell() {
     move "$1" $(($4 + 200))
     shift 6
     scroll "${where#* }"
-    capture "$name"
+    capture_layout "$name"
   done
   [ "${where%% *}" = cell ] || fail "$1 out of view after three scrolls of the Pipeline"
   set -- $where
   move "$2" "$3"
   frames 2
-  capture "$name"
+  capture_layout "$name"
 }
 # resized_to WxH: a capture shows the window at that size
 resized_to() {
-  capture resized
+  capture_layout resized
   [ "$(python3 -c 'import json,sys; print("%dx%d" % tuple(json.load(open(sys.argv[1]))["window_arrangement"]["display"]))' "$work/resized.png.json")" = "$1" ]
 }
 quit_and_wait

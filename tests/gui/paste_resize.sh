@@ -9,10 +9,10 @@ doc="$HOME/paste.json"
 cp "$2" "$doc"
 cp "$2" "$work/before.json"
 start "$doc" --size 1920x1080 --capture-on "$work/cap"
-capture first
+capture_layout first
 click $(centre $(control "panel tab Inputs"))
-capture inputs
-[ -z "$(control "inputs tab X")" ] || { click $(centre $(control "inputs tab X")); capture x_tab; }
+capture_layout inputs
+[ -z "$(control "inputs tab X")" ] || { click $(centre $(control "inputs tab X")); capture_layout x_tab; }
 grid=$(control "grid:X")
 [ -n "$grid" ] || fail "no editor of X on screen"
 printf '[[1, 2, 3, 4],\n [5, 6, 7, 8],\n [9, 10, 11, 12],\n [13, 14, 15, 16],\n [17, 18, 19, 20]]\n' |

@@ -15,9 +15,8 @@ keep=${5:-}
 log="$work/layout.json"
 get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$log" "$1"; }
 is() { [ "$(get "$1")" = "$2" ]; }
-shot() {  # shot NAME: capture the next frame, keep it
-  capture "$1"
-  [ -z "$keep" ] || cp "$work/$1.png" "$keep/$(basename "$preset" .json)-$1.png"
+shot() {  # shot NAME: the next frame's layout dump (the check reads only that); kept: its picture too
+  if [ -z "$keep" ]; then capture_layout "$1"; else capture "$1" && cp "$work/$1.png" "$keep/$(basename "$preset" .json)-$1.png"; fi
 }
 
 start "$preset" --size "$size" --lecture --layout-log "$log" --capture-on "$work/cap"

@@ -40,7 +40,7 @@ hidden revealed && fail "R did not reveal m, l, alpha and O"
 "$check" "$work/revealed.png" "$work/run22.json" 9 || fail "step 5 (after R): tile 9"
 shows "presenter keys, R" && fail "R is still offered after the reveal"
 press ctrl+l
-capture lecture
+capture_layout lecture
 shows "presenter keys" || fail "lecture mode: no key line"
 shows "lesson author" && fail "lecture mode shows Author this lesson to the class"
 quit_and_wait

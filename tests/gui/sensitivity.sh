@@ -31,7 +31,7 @@ print("d output[0][0] / dX: most intense cell drawn", far, ", largest |gradient|
 assert far == want
 PY
 click $(centre $(control "sensitivity top 0"))
-capture sweep
+capture_layout sweep
 [ -n "$(control "sweep play")" ] || fail "a click on the largest cell did not bring the Sweep panel"
 click $(centre $(control "sweep play"))
 sleep 0.8  # the sweep plays for a while (its clock is the wall clock): not a wait for a state

@@ -15,7 +15,7 @@ user_flags="--frames --head --help --lecture --screenshot --size --version"
 instrument_flags="--bench-edit --bench-frames --bench-open --bench-save --bench-startup --capture-on
 --capture-stale --check-open --edit-cell --edit-every --edit-what --first-run-hint --head-first --input-log
 --layout-log --model-heads-off --model-layer --model-text --print-scenario --print-view
---restore-autosave --show-panel --smoke --test-edit --test-edit-next --trace-stats"
+--restore-autosave --show-panel --smoke --test-edit --test-edit-next --trace-stats --wake-on"
 flags_in() { grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 
 # The harness's own flags minus attnlab's are exactly the instrument flags checked here.

@@ -17,31 +17,31 @@ doc="$HOME/stale.json"
 cp "$2" "$doc"
 has() { [ -n "$(control "$1")" ]; }
 start "$doc" --size 1920x1080 --show-panel Sensitivity --capture-on "$work/cap"
-capture first
+capture_layout first
 click $(centre $(control "sensitivity on inputs"))
 click $(centre $(control "panel tab Inputs"))
-capture colours
+capture_layout colours
 has "inputs colour by value" || fail "the Inputs are not coloured by the gradient after the click"
 
 click $(centre $(control "panel tab Sweep"))
-capture sweep
+capture_layout sweep
 version=$(seen_field version)
 click $(centre $(control "sweep play"))
 until_seen "three frames of the sweep" field_at_least version $((version + 3))
 click $(centre $(control "sweep play"))  # Pause
-capture paused
+capture_layout paused
 has "sweep value" || fail "the paused sweep shows no value"
 title_is " stale.json \\*\$" || fail "the title does not say the swept document is modified"
 
 press ctrl z
 wait_for "$wait_limit" title_is " stale.json\$" ||
   fail "undone back to the saved file, the title still says modified: $(xdotool getwindowname "$window")"
-capture undone
+capture_layout undone
 has "sweep value" && fail "the Sweep panel still shows the value of a sweep that was undone"
 echo "undo: the title is clean, the Sweep panel forgot the sweep"
 
 press F1  # Help takes its column: the Heads fold to their tab bar until another file opens
-capture guide
+capture_layout guide
 press ctrl o
 until_seen "the Open dialog" popup_open
 frames 2
@@ -50,7 +50,7 @@ press Return
 title_not_stale() { ! title_is "stale.json"; }
 wait_for "$wait_limit" title_not_stale || fail "Ctrl+O did not open $other"
 frames 3
-capture other
+capture_layout other
 has "inputs colour by value" && fail "another file opened, the Inputs still colour by the old file's gradient"
 has "sweep value" && fail "another file opened, the Sweep panel shows a sweep"
 heads_height() {

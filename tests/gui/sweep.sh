@@ -40,7 +40,7 @@ layout "$doc" --size $size
 start "$doc" --size $size --capture-on "$work/cap"
 click $(centre $(control "sweep scale"))
 # The Sweep tab is in front now: read its controls' places from a capture.
-capture sweep_panel
+capture_layout sweep_panel
 [ -n "$(control "sweep play")" ] || fail "the Sweep panel did not come to the front"
 # The sweep plays for a while between the clicks (its clock is the wall clock): not waits for a state.
 click $(centre $(control "sweep play"))

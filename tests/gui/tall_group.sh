@@ -10,31 +10,31 @@
 . "$(dirname "$0")/gui_test.sh"
 preset=$2
 start "$preset" --size 1280x800 --lecture --capture-on "$work/cap"
-capture before
+capture_layout before
 double_click $(centre $(control "panel tab Inputs"))
-capture tall
+capture_layout tall
 click $(centre $(control "panel tab Heads"))
-capture back
+capture_layout back
 double_click $(centre $(control "panel tab Inputs"))
-capture tall_again
+capture_layout tall_again
 double_click $(centre $(control "panel tab Inputs"))
-capture back_again
+capture_layout back_again
 press F1
-capture help
+capture_layout help
 press F1
-capture help_twice
+capture_layout help_twice
 press F1
-capture help_again
+capture_layout help_again
 click $(centre $(control "panel tab Inspector"))
-capture help_left
+capture_layout help_left
 press F1
-capture help_to_close
+capture_layout help_to_close
 # The close button of Help's tab (the front tab's only): a font size wide, at its right end.
 set -- $(control "panel tab Help")
 [ $# -eq 6 ] || fail "no tab of Help after F1"
 fs=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["window_arrangement"]["font_size"]))' "$work/help_to_close.png.json")
 click $(($3 - fs * 3 / 4)) $((($2 + $4) / 2))
-capture help_closed
+capture_layout help_closed
 python3 - "$work" <<'PY' || fail "the column is not given to Setup and back as it should be"
 import json, sys
 work = sys.argv[1]

@@ -50,9 +50,9 @@ capture blocks23
 # An edit re-runs the loop: X[3][0] (token 'on': its query, key and value) typed into the Inputs;
 # the same step then has the CLI's numbers for the saved file, which differ from the old run's.
 click $(centre $(control "panel tab Inputs"))
-capture inputs
+capture_layout inputs
 click $(centre $(control "inputs tab Tokens"))
-capture x
+capture_layout x
 type_cell X 3 0 2.5
 save tiles.json
 "$cli" flash "$doc" --block 2x3 > "$work/edited23.json" || fail "attnlab-cli flash of the edited file"
