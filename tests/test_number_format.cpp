@@ -63,6 +63,19 @@ TEST(NumberFormat, NonFiniteValuesAndTrimming) {
   EXPECT_EQ(format_trimmed(-INFINITY, 3), "-inf");
 }
 
+TEST(NumberFormat, SignificantDigitsWriteTheCellsMinusSign) {
+  // A cell's tooltip and a sensitivity: the value in full, its minus the cells' U+2212.
+  using attnlab::format_significant;
+  EXPECT_EQ(format_significant(-0.2397341, 6), "\xE2\x88\x92" "0.239734");
+  EXPECT_EQ(format_significant(0.0664771, 6), "0.0664771");
+  EXPECT_EQ(format_significant(1.454271, 6), "1.45427");
+  EXPECT_EQ(format_significant(-std::numeric_limits<double>::infinity(), 6), "\xE2\x88\x92\xE2\x88\x9E");
+  // A listed gradient: its sign always, trailing zeros kept so that the column lines up.
+  EXPECT_EQ(format_significant(5.62, 4, true), "+5.620");
+  EXPECT_EQ(format_significant(-8.19, 4, true), "\xE2\x88\x92" "8.190");
+  EXPECT_EQ(format_significant(0.0, 4, true), "+0.000");
+}
+
 }  // namespace
 
 }  // namespace test_number_format

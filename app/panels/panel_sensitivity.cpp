@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnlab/cell_ref.h"
+#include "attnlab/number_format.h"
 #include "panels/panel_requests.h"
 #include "session/trace_worker.h"
 #include "view/sensitivity_map.h"
@@ -46,7 +47,8 @@ class SensitivityPanel final : public PanelContents {
       ImGui::PopStyleColor();
       return;
     }
-    ImGui::TextWrapped("%s = %.6g.  How much it moves per unit of each input:", map.target.c_str(), map.value);
+    ImGui::TextWrapped("%s = %s.  How much it moves per unit of each input:", map.target.c_str(),
+                       format_significant(map.value, 6).c_str());
     OnInputsToggle(state);
     TopList(state, map);
     ImGui::Separator();
@@ -121,7 +123,7 @@ class SensitivityPanel final : public PanelContents {
       MarkLastItem(state.on_control, ("sensitivity top " + std::to_string(k)).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sweep %s to watch it move the target", words_[k].c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%+#.4g", top[k].grad);  // "#": trailing zeros kept, the column lines up
+      ImGui::TextUnformatted(format_significant(top[k].grad, 4, true).c_str());
       ImGui::TableNextColumn();
       ImGui::TextColored(DimTextColor(), "%s", meanings_[k].c_str());
     }

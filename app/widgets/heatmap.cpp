@@ -433,10 +433,8 @@ void DrawHover(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geome
   const char* rl = spec.row_labels && r < int(spec.row_labels->size()) ? (*spec.row_labels)[r].c_str() : "";
   const char* cl = spec.col_labels && c < int(spec.col_labels->size()) ? (*spec.col_labels)[c].c_str() : "";
   ImGui::Text("%s[%d, %d]   row %s, column %s", spec.title ? spec.title : "", r, c, rl, cl);
-  if (v == -INFINITY)
-    ImGui::TextUnformatted("-inf (masked)");
-  else
-    ImGui::Text("%.6g%s", v, IsMaskedCell(spec, r, c) ? "  (masked)" : "");
+  const bool masked = v == -INFINITY || IsMaskedCell(spec, r, c);
+  ImGui::Text("%s%s", format_significant(v, 6).c_str(), masked ? "  (masked)" : "");
   if (g.texels.pooling != Pooling::None) PooledTooltipLine(g, h);
   ImGui::EndTooltip();
 }

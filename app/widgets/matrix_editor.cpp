@@ -255,9 +255,10 @@ void Tooltip(const MatrixEditorSpec& spec, const Geometry& g) {
   if (ImGui::IsItemActive() || !ImGui::IsItemHovered() || !CellUnderMouse(g, *spec.values, &r, &c))
     return;
   BeginPanelTooltip();
-  ImGui::Text("%s[%d][%d] = %.6g", spec.source.c_str(), r, c, (*spec.values)(r, c));
+  ImGui::Text("%s[%d][%d] = %s", spec.source.c_str(), r, c, format_significant((*spec.values)(r, c), 6).c_str());
   if (Tinted(spec))
-    ImGui::Text("d %s / d %s[%d][%d] = %+.6g", spec.tint_of.c_str(), spec.source.c_str(), r, c, (*spec.tint)(r, c));
+    ImGui::Text("d %s / d %s[%d][%d] = %s", spec.tint_of.c_str(), spec.source.c_str(), r, c,
+                format_significant((*spec.tint)(r, c), 6, true).c_str());
   ImGui::TextColored(DimTextColor(), "drag \xE2\x86\x94 to scrub (Shift fine, Ctrl coarse)");
   ImGui::TextColored(DimTextColor(), "double-click to type \xC2\xB7 Ctrl+V pastes a matrix");
   if (spec.sweep_cell) ImGui::TextColored(DimTextColor(), "right-click to sweep this number");

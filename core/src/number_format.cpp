@@ -26,6 +26,16 @@ std::string format_number(double v, int decimals) {
   return s;
 }
 
+std::string format_significant(double v, int digits, bool sign) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "\xE2\x88\x92\xE2\x88\x9E" : (sign ? "+\xE2\x88\x9E" : "\xE2\x88\x9E");
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, sign ? "%+#.*g" : "%.*g", std::clamp(digits, 1, 17), v);
+  std::string s = buffer;
+  if (s[0] == '-') s.replace(0, 1, "\xE2\x88\x92");  // U+2212, as format_number
+  return s;
+}
+
 std::string format_trimmed(double v, int decimals) {
   std::string s = format_fixed(v, decimals);
   if (s.find('.') == std::string::npos || !std::isfinite(v)) return s;

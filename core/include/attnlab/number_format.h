@@ -20,6 +20,12 @@ std::string format_fixed(double v, int decimals);
 /// its numbers with this, at the user's decimals, so that "0.80" in a sentence reads as the cell.
 std::string format_number(double v, int decimals);
 
+/// A number in full where one is hovered or listed (a cell's tooltip, a gradient): `digits`
+/// significant digits as printf's %.*g, with format_number's minus sign ("−0.239734", "1.45427",
+/// "−∞"). With `sign`, a plus before a positive number and trailing zeros kept ("+5.620"), so that
+/// a column of them lines up.
+std::string format_significant(double v, int digits, bool sign = false);
+
 /// As format_fixed, then trailing zeros and a bare point dropped: "0.25", "1", "-21.21". For
 /// numbers inside sentences and formulas, where "1.00 x 0.50" would only add noise.
 std::string format_trimmed(double v, int decimals);
