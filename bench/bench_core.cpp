@@ -82,7 +82,7 @@ void BM_WeightedSum(benchmark::State& state) {
   const Matrix A = random(n, n, 4), V = random(n, d_v, 5);
   Matrix Y(n, d_v);
   for (auto _ : state) {
-    if (d_v <= attnlab::gemm::kNarrowColumns) attnlab::gemm::multiply_narrow(A, V, Y);
+    if (attnlab::gemm::narrow(d_v)) attnlab::gemm::multiply_narrow(A, V, Y);
     else attnlab::gemm::multiply(A, V, Y);
     benchmark::DoNotOptimize(Y.data());
   }

@@ -10,16 +10,22 @@ namespace attnlab::app {
 
 namespace {
 
-/// The tooltip's size on the last frame it was drawn (ImGui names it "##Tooltip_00"); 0 before.
+/// ImGui's tooltip window (it names it "##Tooltip_00"), as last drawn; null before the first.
+const ImGuiWindow* TooltipWindow() { return ImGui::FindWindowByName("##Tooltip_00"); }
+
+/// The tooltip's size on the last frame it was drawn; 0 before.
 ImVec2 LastTooltipSize() {
-  const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+  const ImGuiWindow* tooltip = TooltipWindow();
   return tooltip ? tooltip->SizeFull : ImVec2(0, 0);
 }
 
-/// Inside the panel the caller draws in (the root of its current window, which may be a child).
+/// The panel the caller draws in: the root of its current window, which may be a child.
+ImRect CallersPanel() { return ImGui::GetCurrentWindowRead()->RootWindow->Rect(); }
+
+/// Inside the panel the caller draws in.
 void PlaceTooltipInPanel() {
   const ImVec2 mouse = ImGui::GetIO().MousePos, size = LastTooltipSize();
-  const ImRect panel = ImGui::GetCurrentWindowRead()->RootWindow->Rect();
+  const ImRect panel = CallersPanel();
   const TooltipPlace p = TooltipInside(mouse.x, mouse.y, panel.Min.x, panel.Min.y, panel.Max.x, panel.Max.y, size.x,
                                        size.y, ImGui::GetFontSize());
   ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_Always);
@@ -31,7 +37,7 @@ TooltipRect RectOf(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}
 
 void BeginCellTooltip(ImVec2 keep_min, ImVec2 keep_max) {
   const ImVec2 mouse = ImGui::GetIO().MousePos, size = LastTooltipSize();
-  const ImRect panel = ImGui::GetCurrentWindowRead()->RootWindow->Rect();
+  const ImRect panel = CallersPanel();
   const ImGuiViewport* screen = ImGui::GetMainViewport();
   const ImVec2 screen_max(screen->Pos.x + screen->Size.x, screen->Pos.y + screen->Size.y);
   const TooltipPlace p =
@@ -42,7 +48,7 @@ void BeginCellTooltip(ImVec2 keep_min, ImVec2 keep_max) {
 }
 
 void MarkTooltip(const ControlMarks& marks, const char* id) {
-  const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+  const ImGuiWindow* tooltip = TooltipWindow();
   if (!marks || !tooltip || !tooltip->Active || tooltip->Hidden) return;
   ControlMark mark;
   mark.window = tooltip->Name;

@@ -76,14 +76,6 @@ bool softmax_row(const In& in, Out&& out) {
   return true;
 }
 
-/// One head's product (its projection, A V): the core's own kernel where B is narrow
-/// (gemm::kNarrowColumns), OpenBLAS's otherwise. The choice depends on B's width only, so rows
-/// recomputed after an edit take the kernel, and the bits, of the whole.
-void multiply_head(gemm::ConstRef A, gemm::ConstRef B, gemm::Ref C) {
-  if (B.cols() <= gemm::kNarrowColumns) gemm::multiply_narrow(A, B, C);
-  else gemm::multiply(A, B, C);
-}
-
 /// Asks Linux to back a large, not yet touched matrix with 2 MiB pages: a fresh N x N stage then
 /// costs a few page faults instead of one per 4 KiB (at 1024 x 512 x 8, 65536 faults, ~10% of
 /// the compute). Only a hint; the values are unaffected.
@@ -210,7 +202,7 @@ void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const K
       nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, alibi, scratch.masked, A.row(i));
     }
   if (kv.V_packed) gemm::scores(A, *kv.V_packed, Y.middleRows(r, b));  // Y = A V: b by d_v
-  else multiply_head(A, kv.V, Y.middleRows(r, b));
+  else gemm::multiply(A, kv.V, Y.middleRows(r, b));  // not narrow (allocate())
   if (!rows) {
     transpose_tiled(S, out.scores.middleCols(r, b));
     transpose_tiled(A, out.weights.middleCols(r, b));
@@ -361,11 +353,11 @@ struct Plan {
   std::vector<Matrix> Q_rows, K_rows, V_rows, Qr_rows, Kr_rows;
   /// Each head's keys (rotated with RoPE) packed for gemm::scores(), as they are projected.
   std::vector<gemm::PackedKeys> K_packed;
-  /// Each head's V packed for gemm::scores() as it is projected, where narrow (gemm::kNarrowColumns);
+  /// Each head's V packed for gemm::scores() as it is projected, where narrow (gemm::narrow());
   /// empty otherwise.
   std::vector<gemm::PackedKeys> V_packed;
   /// Each head's block of W_q, W_k and W_v ([which * H + h]) packed once where several blocks of
-  /// rows multiply it (pack_head_weights()); empty otherwise.
+  /// rows multiply it (packs_head_weights(), pack_weights_task()); empty otherwise.
   std::vector<gemm::PackedKeys> W_panels;
   gemm::PackedKeys W_o_panels;  ///< W_o's columns packed, where narrow (pack_output_weights())
   Matrix concat_rows, output_rows;
@@ -405,8 +397,7 @@ Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
 /// True where each head multiplies its own narrow block of W_q, W_k and W_v by several blocks of
 /// rows: packing the block for each (as multiply_narrow() does) took a tenth of 256 x 256 x 8's time.
 bool packs_head_weights(const Plan& p) {
-  return p.proj_heads == 1 && p.proj_blocks > 1 && std::max(p.d_k, p.d_v) <= gemm::kNarrowColumns &&
-         cpu::use_avx2_fma();
+  return p.proj_heads == 1 && p.proj_blocks > 1 && gemm::narrow(std::max(p.d_k, p.d_v));
 }
 
 /// Sizes every matrix first (untouched memory is cheap), so the parallel tasks only fill.
@@ -429,7 +420,7 @@ void allocate(Plan& p) {
     p.V(h).resize(p.n_z, p.d_v);
   }
   if (packs_head_weights(p)) p.W_panels.resize(std::size_t(3 * p.H));
-  if (p.d_v <= gemm::kNarrowColumns && cpu::use_avx2_fma()) {  // A V through the own kernel
+  if (gemm::narrow(p.d_v)) {  // A V through the own kernel
     p.V_packed.resize(std::size_t(p.H));
     for (gemm::PackedKeys& V : p.V_packed) V.resize(p.d_v, p.n_z);
   }
@@ -468,12 +459,14 @@ Eigen::Index first_column(const Plan& p, Eigen::Index h, int which) {
   return which == kQ ? h * p.d_k : which == kK ? g * p.d_k : g * p.d_v;
 }
 
-/// A head's own product for one block of rows (no group of heads): from its block of W packed once
-/// (pack_head_weights()), or packing it now. Either way the same kernel for the same width, so the
-/// same bits.
+/// A head's own product for one block of rows (no group of heads): the core's own kernel where its
+/// block of W is narrow (gemm::narrow()), from the block packed once (pack_weights_task()) or packing
+/// it now; OpenBLAS's otherwise. The choice depends on the width only, so rows recomputed after an
+/// edit take the kernel, and the bits, of the whole.
 void project_head(Plan& p, Eigen::Index h, int which, gemm::ConstRef in, gemm::ConstRef W, gemm::Ref out) {
-  if (p.W_panels.empty()) return multiply_head(in, W, out);
-  gemm::scores(in, p.W_panels[std::size_t(which * p.H + h)], out);
+  if (!p.W_panels.empty()) return gemm::scores(in, p.W_panels[std::size_t(which * p.H + h)], out);
+  if (gemm::narrow(W.cols())) gemm::multiply_narrow(in, W, out);
+  else gemm::multiply(in, W, out);
 }
 
 /// Packing task `which * H + h`: head h's block of W_q, W_k or W_v packed once, where it multiplies
@@ -588,11 +581,11 @@ void output_task(Plan& p, Eigen::Index task) {
   out.rowwise() += p.model.b_o.transpose();
 }
 
-/// A narrow W_o (gemm::kNarrowColumns) packed once for the own kernel, where each block of rows would
+/// A narrow W_o (gemm::narrow()) packed once for the own kernel, where each block of rows would
 /// pack it again (64 x 64 x 4: blocks of 16 rows, 4.2 -> 3.3 us each). Wider, OpenBLAS multiplies.
 void pack_output_weights(Plan& p) {
   const Matrix* W_o = p.model.W_o.get();
-  if (W_o && !p.kept.output && W_o->cols() <= gemm::kNarrowColumns && cpu::use_avx2_fma())
+  if (W_o && !p.kept.output && gemm::narrow(W_o->cols()))
     gemm::pack_columns(*W_o, p.W_o_panels);
 }
 

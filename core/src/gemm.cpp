@@ -205,6 +205,8 @@ void scores(ConstRef Q, const PackedKeys& K, Ref S) {
                          S.data() + i * S.outerStride() + j, std::min(kPanel, K.keys - j));
 }
 
+bool narrow(Eigen::Index cols) { return cols <= kNarrowColumns && cpu::use_avx2_fma(); }
+
 void multiply_narrow(ConstRef A, ConstRef B, Ref C) {
   assert(A.cols() == B.rows() && C.rows() == A.rows() && C.cols() == B.cols());
   if (!cpu::use_avx2_fma()) return multiply(A, B, C);

@@ -55,6 +55,11 @@ void pack_columns(ConstRef B, PackedKeys& out);
 /// a head's values packed block by block as they are projected, as pack_keys() does the keys.
 void pack_rows(ConstRef B, Eigen::Index r, Eigen::Index len, PackedKeys& out);
 
+/// True where multiply_narrow() runs the own kernel for a B `cols` wide: at most kNarrowColumns,
+/// on a processor with AVX2. The one test of whether a product, or a B packed for scores(), goes
+/// that way.
+bool narrow(Eigen::Index cols);
+
 /// C = A B through the scores' kernel, B's columns packed as keys first (one head's projections,
 /// A V: B at most kNarrowColumns columns wide). Each entry is a chain over A's columns in order, so
 /// rows computed alone get the bits of the whole product. Where the processor lacks AVX2, multiply()
