@@ -2,12 +2,14 @@
 // the prediction, every layer's and head's attention as JSON, or one layer as a scenario file.
 #include <CLI/CLI.hpp>
 #include <climits>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "args.h"
+#include "attnlab/message_text.h"
 #include "attnlab/models/hf_model.h"
 #include "attnlab/scenario_io.h"
 #include "commands.h"
@@ -41,6 +43,17 @@ std::vector<models::HeadRef> parse_heads_off(const std::string& text) {
   return heads;
 }
 
+/// --out names a file to write in a folder that exists: checked before the model is read and run.
+void check_out(const std::string& out) {
+  std::error_code error;
+  const std::filesystem::path path(out);
+  if (std::filesystem::is_directory(path, error))
+    throw UsageError("--out " + quote_arg(out) + " is a folder: give the name of a file to write in it");
+  const std::filesystem::path folder = path.parent_path().empty() ? "." : path.parent_path();
+  if (!std::filesystem::is_directory(folder, error))
+    throw UsageError("--out " + quote_arg(out) + ": the folder " + quote_arg(folder.string()) + " does not exist");
+}
+
 /// What the options ask for, checked before the model is opened.
 void check_request(const ModelOptions& o, const CLI::App& command) {
   const bool text = command.count("--text") > 0, ids = command.count("--ids") > 0;
@@ -48,6 +61,7 @@ void check_request(const ModelOptions& o, const CLI::App& command) {
   if (o.layer.empty() != o.out.empty())
     throw UsageError(o.out.empty() ? "--layer needs --out FILE.json" : "--out needs --layer L (the layer to write)");
   if (o.attention && !o.out.empty()) throw UsageError("give --attention or --layer, not both");
+  if (!o.out.empty()) check_out(o.out);
 }
 
 std::string decoded(const models::HfModel& model, int id) {
@@ -76,6 +90,16 @@ json attention_json(const models::HfModel& model, const models::ForwardRun& run)
           {"next", predictions_json(model, run.next)}};
 }
 
+/// --attention's JSON, built whole before it is printed, takes about 40 bytes a weight beside the run.
+void check_printable(const models::HfModel& model, std::size_t tokens) {
+  const models::ModelConfig& c = model.config();
+  const double n = double(tokens), weights = double(c.layers) * c.heads * n * n;
+  const std::string count = std::to_string(tokens);
+  models::require_memory(model.transformer().run_bytes(tokens, models::Keep::all()) + 40.0 * weights, "ids",
+                         count + " tokens printed with every layer's and head's " + count + " x " + count +
+                             " weights (--attention)");
+}
+
 void print_summary(const models::HfModel& model, const models::ForwardRun& run) {
   std::cout << model.name() << ": " << model.config().describe() << ", " << model.dtype() << "\n";
   if (!model.tokenizer_error().empty()) std::cout << "tokenizer: " << model.tokenizer_error() << "\n";
@@ -95,9 +119,18 @@ int run_model(const ModelOptions& o, const CLI::App& command) {
   try {
     const auto model = models::HfModel::open(o.dir);
     const std::vector<int> ids = command.count("--text") ? model->encode(o.text) : given_ids;
-    const models::ForwardRun run = model->transformer().run(ids, top, heads_off);
+    // --attention prints every layer's weights, --layer writes one, a plain run needs none.
+    const models::Keep keep = o.attention ? models::Keep::all() : layer >= 0 ? models::Keep::only(layer) : models::Keep::none();
+    if (o.attention) check_printable(*model, ids.size());
+    const models::ForwardRun run = model->transformer().run(ids, top, heads_off, keep);
     if (layer >= 0) {
-      save_scenario(models::layer_scenario(*model, run, layer), o.out);
+      const Scenario scenario = models::layer_scenario(*model, run, layer);
+      try {
+        save_scenario(scenario, o.out);
+      } catch (const std::exception& e) {  // a full disk, no permission: the message names the file
+        std::cerr << one_line_message(std::string("attnlab-cli: ") + e.what()) << "\n";
+        return 1;
+      }
     } else if (o.attention) {
       std::cout << attention_json(*model, run).dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     } else {

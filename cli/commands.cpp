@@ -5,6 +5,8 @@
 #include <memory>
 #include <sstream>
 
+#include "attnlab/message_text.h"
+
 namespace attnlab::cli {
 namespace {
 
@@ -81,7 +83,8 @@ std::vector<Command> add_commands(CLI::App& program) {
 }
 
 int report_invalid(const std::string& file, const std::exception& error) {
-  std::cerr << file << ": " << error.what() << "\n";
+  // A file's name may hold a newline: escaped, as the message itself is, so this stays one line.
+  std::cerr << printable_text(file) << ": " << printable_text(error.what()) << "\n";
   return 1;
 }
 

@@ -93,6 +93,11 @@ void ModelLab::RequestOpen(const std::string& folder) {
           return;
         }
         ++model_serial_;
+        if (running_) {  // a run of the model open before: dropped, its tokenizing stopped
+          session_->Tasks().Cancel(running_);
+          running_ = 0;
+          if (run_cancel_) run_cancel_->store(true);
+        }
         doc_->status = "opened model " + model_->name() + ": " + model_->config().describe();
         run_ = {};
         ++run_serial_;
@@ -107,7 +112,9 @@ void ModelLab::RequestOpen(const std::string& folder) {
 void ModelLab::SetText(const std::string& text) {
   if (text == text_) return;
   text_ = text;
-  if (running_ == 0) StartRun();  // else the run in flight starts the next one when it ends
+  if (running_ == 0) return StartRun();
+  // The run in flight is stale: its tokenizing stops at once, and it starts the newest text as it ends.
+  if (run_cancel_) run_cancel_->store(true);
 }
 
 void ModelLab::StartRun() {
@@ -120,12 +127,13 @@ void ModelLab::StartRun() {
     return;
   }
   const std::uint64_t serial = model_serial_;
+  run_cancel_ = std::make_shared<std::atomic<bool>>(false);
   running_ = session_->Tasks().Start<ModelRun>(
       "model-run",
-      [model = model_, text = text_] {
+      [model = model_, text = text_, cancel = run_cancel_] {
         ModelRun r;
         r.text = text;
-        const std::vector<int> ids = model->encode(text);
+        const std::vector<int> ids = model->encode(text, cancel.get());
         r.labels = model->labels(ids);
         r.run = std::make_shared<const models::ForwardRun>(model->transformer().run(ids, model->config().vocab));
         return r;
@@ -135,11 +143,13 @@ void ModelLab::StartRun() {
 
 void ModelLab::FinishRun(std::uint64_t serial, const std::string& text, TaskResult<ModelRun> result) {
   running_ = 0;
+  run_cancel_.reset();
   if (serial != model_serial_) return;  // a run of the model open before
   try {
     run_ = result.Take();
     text_error_.clear();
   } catch (const std::exception& e) {
+    if (text != text_) return StartRun();  // cancelled or failed, but typed over: the last run stays
     run_ = {};
     run_.text = text;
     text_error_ = e.what();

@@ -8,6 +8,7 @@
 /// Model and Next token panels draw it, tests drive it without a display.
 ///
 /// The window's part, once per frame: Tick() after Session::Poll().
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -111,6 +112,7 @@ class ModelLab {
   Document* doc_ = nullptr;
   std::shared_ptr<const models::HfModel> model_;
   TaskRunner::TaskId open_task_ = 0, running_ = 0, layer_task_ = 0, predict_task_ = 0;
+  std::shared_ptr<std::atomic<bool>> run_cancel_;  ///< stops the running run's tokenizing
   std::string loading_name_;
   std::string text_, text_error_;
   ModelRun run_;

@@ -284,7 +284,7 @@ void set_scenario_value(Scenario& s, const CellRef& ref, double value) {
     s.scale = Scale{Scale::Kind::value, value};
   } else if (ref.name == "rope.base") {
     double& base = rope_base(s, ref);
-    if (!(value > 1) || value > limits::max_rope_base) out_of_range(ref, "a number above 1 and up to 1e9", value);
+    if (!(value > 1) || value > limits::max_rope_base) out_of_range(ref, limits::rope_base_range, value);
     base = value;
   } else if (ref.name == "alibi") {
     const std::size_t h = alibi_head(s, ref);

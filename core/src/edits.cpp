@@ -608,7 +608,7 @@ void set_rope_style(Scenario& s, Rope::Style style) { rope_of(s).style = style; 
 void set_rope_base(Scenario& s, double base) {
   Rope& rope = rope_of(s);
   if (!(base > 1) || base > limits::max_rope_base)
-    throw ScenarioError("rope.base: expected a number above 1 and up to 1e9, got " + format_trimmed(base, 6));
+    throw ScenarioError(std::string("rope.base: expected ") + limits::rope_base_range + ", got " + format_trimmed(base, 6));
   rope.base = base;
 }
 

@@ -299,7 +299,7 @@ Rope read_rope(const json& value) {
   if (value.contains("base")) {
     rope.base = read_number(value["base"], "rope.base");
     if (!(rope.base > 1) || rope.base > limits::max_rope_base)
-      refuse("rope.base", "expected a number above 1 and up to 1e9, got " + value["base"].dump());
+      refuse("rope.base", std::string("expected ") + limits::rope_base_range + ", got " + value["base"].dump());
   }
   if (value.contains("dims")) {
     rope.dims = read_positive_int(value["dims"], "rope.dims", limits::max_width);

@@ -42,6 +42,14 @@ class ConfigReader {
       fail(key, "expected a positive number, got " + prefix_excerpt(value.dump(), 40));
     return value.get<double>();
   }
+  /// RoPE's base: the range a scenario file holds (limits.h), so a layer written with --layer reopens.
+  double rope_base(const std::string& key, double fallback) const {
+    if (!has(key)) return fallback;
+    const json& value = config_[key];
+    if (!value.is_number() || !(value.get<double>() > 1) || value.get<double>() > limits::max_rope_base)
+      fail(key, std::string("expected ") + limits::rope_base_range + ", got " + prefix_excerpt(value.dump(), 40));
+    return value.get<double>();
+  }
   bool flag(const std::string& key, bool fallback) const {
     if (!has(key)) return fallback;
     if (!config_[key].is_boolean()) fail(key, "expected true or false, got " + prefix_excerpt(config_[key].dump(), 40));
@@ -83,7 +91,8 @@ void read_gpt2(const ConfigReader& read, ModelConfig& config) {
   config.norm_eps = read.positive("layer_norm_epsilon", 1e-5);
   config.activation = parse_activation(read, "activation_function", "gelu_new");
   config.qkv_bias = config.o_bias = true;
-  config.tie_embeddings = true;
+  // GPT2LMHeadModel ties lm_head to wte unless the config says not to; then lm_head.weight is read.
+  config.tie_embeddings = read.flag("tie_word_embeddings", true);
   read.require("scale_attn_weights", true, "attnlab scales scores by 1/sqrt(d_head)");
   read.require("scale_attn_by_inverse_layer_idx", false, "scores scaled by 1/(layer + 1)");
   read.require("add_cross_attention", false, "an encoder-decoder GPT-2");
@@ -98,11 +107,17 @@ void read_llama_or_qwen2(const ConfigReader& read, ModelConfig& config) {
     read.fail("num_key_value_heads", std::to_string(config.kv_heads) + " does not divide num_attention_heads " +
                                          std::to_string(config.heads));
   config.head_dim = read.count_or("head_dim", limits::max_width, config.d_model / config.heads);
+  if (config.head_dim % 2 != 0)  // rotate_half pairs coordinate c with c + head_dim / 2
+    read.fail(read.has("head_dim") ? "head_dim" : "num_attention_heads",
+              (read.has("head_dim") ? std::to_string(config.head_dim)
+                                    : "gives heads of " + std::to_string(config.head_dim) +
+                                          " (hidden_size / num_attention_heads), which") +
+                  " is odd: RoPE turns a head's coordinates in pairs (Hugging Face cannot compute it either)");
   config.d_mlp = read.count("intermediate_size", 16 * limits::max_width);
   config.vocab = read.count("vocab_size", kMaxVocab);
   config.max_positions = read.count_or("max_position_embeddings", 1 << 22, 2048);
   config.norm_eps = read.positive("rms_norm_eps", 1e-6);
-  config.rope_theta = read.positive("rope_theta", 10000.0);
+  config.rope_theta = read.rope_base("rope_theta", 10000.0);
   config.activation = parse_activation(read, "hidden_act", "silu");
   config.tie_embeddings = read.flag("tie_word_embeddings", false);
   const bool qwen2 = config.architecture == Architecture::qwen2;

@@ -1,17 +1,17 @@
 #include "attnlab/models/hf_model.h"
 
 
+#include <algorithm>
+
+#include "attnlab/limits.h"
 #include "attnlab/message_text.h"
 #include "json_read.h"
 
 namespace attnlab::models {
 namespace {
 
-std::string read_config(const std::filesystem::path& dir) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(dir / "config.json", error)) refuse("config.json", "missing from the model folder");
-  return detail::read_file(dir / "config.json");
-}
+/// config.json's text; a missing file, a folder or a named pipe in its place is refused by name.
+std::string read_config(const std::filesystem::path& dir) { return detail::read_file(dir / "config.json"); }
 
 }  // namespace
 
@@ -38,14 +38,14 @@ std::string HfModel::name() const {
   return name.empty() ? "model" : name.string();
 }
 
-std::vector<int> HfModel::encode(const std::string& text) const {
+std::vector<int> HfModel::encode(const std::string& text, const std::atomic<bool>* cancelled) const {
   if (text.empty()) refuse("text", "empty: type a sentence");
   if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + "); give token ids instead");
-  std::vector<int> ids = tokenizer_->encode(text);
-  if (int(ids.size()) > config_.max_positions)
-    refuse("text", std::to_string(ids.size()) + " tokens, more than the model's " + std::to_string(config_.max_positions) +
-                       " positions");
-  return ids;
+  EncodeLimits limits;
+  limits.max_tokens = std::size_t(std::min(config_.max_positions, limits::max_tokens));
+  limits.max_tokens_reason = config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit";
+  limits.cancelled = cancelled;
+  return tokenizer_->encode(text, limits);
 }
 
 std::string HfModel::label(int id) const {

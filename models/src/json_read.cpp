@@ -1,10 +1,15 @@
 #include "json_read.h"
 
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
+#include "folder_files.h"
 
 namespace attnlab::models::detail {
 namespace {
@@ -49,10 +54,10 @@ std::string describe(const json* value) {
   return prefix_excerpt(value->dump(), 40);
 }
 
-json parse_json(const std::string& text, const std::string& file) {
+json parse_json(const std::string& text, const std::string& file, const json::parser_callback_t& callback) {
   check_depth(text, file);
   try {
-    return json::parse(text);
+    return json::parse(text, callback);
   } catch (const json::exception& e) {
     std::string what = e.what();
     const auto pos = what.find("] ");
@@ -71,17 +76,29 @@ int read_id(const json& value, const std::string& where) {
 }
 
 std::string read_file(const std::filesystem::path& path) {
-  const std::string name = path.filename().string();
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) refuse(name, "cannot read: " + ec.message());
-  if (size > kMaxFileBytes)
-    refuse(name, "expected at most 256 MiB, got " + std::to_string(size >> 20) + " MiB");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) refuse(name, "cannot read");
-  return text.str();
+  const std::string name = excerpt(path.filename().string());
+  require_regular_file(path, name);
+  // O_NONBLOCK: should a named pipe take the file's place after the check, opening it still returns.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) refuse(name, std::string("cannot read: ") + std::strerror(errno));
+  struct stat info {};
+  const bool regular = fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  if (!regular || std::uintmax_t(info.st_size) > kMaxFileBytes) {
+    ::close(fd);
+    if (!regular) refuse(name, "not a regular file");
+    refuse(name, "expected at most 256 MiB, got " + std::to_string(info.st_size >> 20) + " MiB");
+  }
+  std::string text(std::size_t(info.st_size), '\0');
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += std::size_t(n);
+  }
+  ::close(fd);
+  if (done != text.size()) refuse(name, "cannot read: the file changed while it was read");
+  return text;
 }
 
 bool read_bool(const json& node, const char* key, bool fallback, const std::string& field) {

@@ -13,7 +13,9 @@ constexpr int kMaxId = (1 << 24) - 1;
 
 /// `text` parsed; refuses (naming `file`) JSON nested more than 64 levels deep, before nlohmann
 /// builds it, and invalid JSON with nlohmann's message.
-nlohmann::json parse_json(const std::string& text, const std::string& file);
+/// `callback` (nlohmann's parser callback) sees every value as it is parsed and may refuse.
+nlohmann::json parse_json(const std::string& text, const std::string& file,
+                          const nlohmann::json::parser_callback_t& callback = nullptr);
 /// The file's bytes; refuses one that cannot be read or is larger than 256 MiB, naming its name.
 std::string read_file(const std::filesystem::path& path);
 

@@ -1,6 +1,8 @@
 #include <algorithm>
 
+#include "attnlab/message_text.h"
 #include "attnlab/models/hf_model.h"
+#include "byte_level.h"
 
 namespace attnlab::models {
 namespace {
@@ -10,10 +12,19 @@ std::optional<Vector> bias(const VectorF& b) {
   return Vector(b.cast<double>());
 }
 
+/// The text of `ids`, escaped where its bytes are not UTF-8 (ids that cut a character: "\xF0\x9F"),
+/// since a scenario file is JSON, which holds only UTF-8.
 std::string sentence(const HfModel& model, const std::vector<int>& ids) {
   std::string text;
   for (int id : ids) text += model.tokenizer() && model.tokenizer()->contains(id) ? model.tokenizer()->decode(id) : " #" + std::to_string(id);
-  return text;
+  return printable_text(text);
+}
+
+/// `path` as is when it is UTF-8 (the window finds the folder by it), else escaped.
+std::string utf8_path(const std::string& path) {
+  for (std::size_t i = 0, n; i < path.size(); i += n)
+    if ((n = detail::utf8_sequence(path, i)) == 0) return printable_text(path);
+  return path;
 }
 
 }  // namespace
@@ -23,11 +34,13 @@ Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer) 
   if (layer < 0 || layer >= int(run.layers.size()))
     refuse("layer", std::to_string(layer) + " is out of range: the model has layers 0 to " +
                         std::to_string(int(run.layers.size()) - 1));
+  if (run.layers[std::size_t(layer)].attn_in.size() == 0)
+    refuse("layer", std::to_string(layer) + " was not kept by the run");
   const Transformer::AttentionWeights w = model.transformer().attention_weights(layer);
   Scenario s;
   // The window's words count from 1 (layer 6 of 12, head 2); files and --layer count from 0.
-  s.title = model.name() + ", layer " + std::to_string(layer + 1) + " of " + std::to_string(c.layers);
-  s.notes = "Layer index " + std::to_string(layer) + " (0-based) of " + model.name() + " (" + c.describe() + ") on \"" +
+  s.title = printable_text(model.name()) + ", layer " + std::to_string(layer + 1) + " of " + std::to_string(c.layers);
+  s.notes = "Layer index " + std::to_string(layer) + " (0-based) of " + printable_text(model.name()) + " (" + c.describe() + ") on \"" +
             sentence(model, run.ids) + "\". X is what the layer's attention reads (" +
             (c.layer_norm() ? "after ln_1" : "after the input RMSNorm") +
             "); the output is the attention block's contribution to the residual stream.";
@@ -49,7 +62,7 @@ Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer) 
     if (off.layer == layer) s.heads_off.push_back(off.head);
   std::sort(s.heads_off.begin(), s.heads_off.end());
   if (c.rope_theta > 0) s.rope = Rope{Rope::Style::half, c.rope_theta, c.head_dim};
-  s.view["model"] = {{"folder", model.dir().string()}, {"model_type", c.model_type}, {"layer", layer}, {"ids", run.ids}};
+  s.view["model"] = {{"folder", utf8_path(model.dir().string())}, {"model_type", c.model_type}, {"layer", layer}, {"ids", run.ids}};
   return s;
 }
 

@@ -3,6 +3,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include <cstdio>
+
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
 #include "json_read.h"
@@ -92,9 +94,9 @@ std::vector<Segment> apply_behavior(std::vector<Segment> segs, SplitBehavior beh
 }
 
 /// The pieces of `text` split by `regex` with `behavior` (empty pieces dropped).
-void split_into(const std::string& text, const Regex& regex, SplitBehavior behavior,
+void split_into(const std::string& text, const Regex& regex, SplitBehavior behavior, const Budget& budget,
                 std::vector<std::string>& out) {
-  for (const Segment& s : apply_behavior(segments(text, regex.find_all(text)), behavior))
+  for (const Segment& s : apply_behavior(segments(text, regex.find_all(text, budget)), behavior))
     if (s.end > s.begin) out.push_back(text.substr(s.begin, s.end - s.begin));
 }
 
@@ -215,7 +217,23 @@ Regex::Regex(const std::string& pattern, bool literal, std::string field)
 
 Regex::~Regex() = default;
 
-std::vector<Range> Regex::find_all(std::string_view text) const {
+Budget::Budget(double seconds, const std::atomic<bool>* cancelled)
+    : deadline_(std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds))),
+      seconds_(seconds),
+      cancelled_(cancelled) {}
+
+void Budget::check() const {
+  if (cancelled_ && cancelled_->load(std::memory_order_relaxed)) refuse("text", "tokenizing cancelled");
+  if (std::chrono::steady_clock::now() > deadline_) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", seconds_);
+    refuse("text", std::string("the tokenizer took more than ") + limit +
+                       " s on this text (its split pattern backtracks on it, or the text is very long)");
+  }
+}
+
+std::vector<Range> Regex::find_all(std::string_view text, const Budget& budget) const {
   std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> data(
       pcre2_match_data_create_from_pattern(code_->code, nullptr), &pcre2_match_data_free);
   if (!data) throw std::bad_alloc();
@@ -225,6 +243,7 @@ std::vector<Range> Regex::find_all(std::string_view text) const {
   uint32_t no_jit = 0;
   bool not_empty = false;  // after an empty match at `offset`, look for a non-empty one there
   while (offset <= text.size()) {
+    budget.check();
     const uint32_t options = PCRE2_NO_UTF_CHECK | no_jit | (not_empty ? PCRE2_NOTEMPTY_ATSTART : 0);
     const int rc =
         pcre2_match(code_->code, subject, text.size(), offset, options, data.get(), code_->context);
@@ -256,7 +275,7 @@ std::vector<Range> Regex::find_all(std::string_view text) const {
   return matches;
 }
 
-std::vector<std::string> PreTokenizer::run(const std::string& text) const {
+std::vector<std::string> PreTokenizer::run(const std::string& text, const Budget& budget) const {
   std::vector<std::string> pieces{text};
   for (const PreTokenizerStep& step : steps) {
     std::vector<std::string> next;
@@ -264,7 +283,7 @@ std::vector<std::string> PreTokenizer::run(const std::string& text) const {
     for (std::string& piece : pieces) {
       if (step.add_prefix_space && (piece.empty() || piece[0] != ' ')) piece.insert(0, 1, ' ');
       if (step.regex)
-        split_into(piece, *step.regex, step.behavior, next);
+        split_into(piece, *step.regex, step.behavior, budget, next);
       else if (!piece.empty())
         next.push_back(std::move(piece));
     }

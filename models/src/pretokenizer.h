@@ -3,6 +3,8 @@
 /// Split and Digits, alone or in a Sequence, run on the raw UTF-8 text. Pieces stay UTF-8 bytes;
 /// the byte-to-unicode mapping of ByteLevel is left to the vocabulary (tokenizer.cpp), which is
 /// read into bytes once, so no step may follow ByteLevel (its regexes would see mapped text).
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -13,6 +15,21 @@
 #include <nlohmann/json.hpp>
 
 namespace attnlab::models::detail {
+
+/// The time one encoding may take and the flag that cancels it, checked between regex matches and
+/// as the text is scanned: a pattern that backtracks a little on every match, or a text of a
+/// million characters, ends in one line instead of minutes.
+class Budget {
+ public:
+  Budget(double seconds, const std::atomic<bool>* cancelled);
+  /// Throws ScenarioError ("text: ...") once the time is spent or the encoding was cancelled.
+  void check() const;
+
+ private:
+  std::chrono::steady_clock::time_point deadline_;
+  double seconds_;
+  const std::atomic<bool>* cancelled_;
+};
 
 /// A compiled PCRE2 pattern (UTF, UCP; JIT when available), shared read-only between threads.
 class Regex {
@@ -26,7 +43,7 @@ class Regex {
 
   /// The non-empty matches of the pattern in `text` (valid UTF-8), left to right, as [begin, end)
   /// byte ranges. Bounded work: a match that exceeds PCRE2's match or heap limit is refused.
-  std::vector<std::pair<std::size_t, std::size_t>> find_all(std::string_view text) const;
+  std::vector<std::pair<std::size_t, std::size_t>> find_all(std::string_view text, const Budget& budget) const;
 
  private:
   struct Code;
@@ -49,7 +66,7 @@ struct PreTokenizerStep {
 struct PreTokenizer {
   std::vector<PreTokenizerStep> steps;
   /// The pieces of `text` (valid UTF-8), each later encoded by BPE on its own.
-  std::vector<std::string> run(const std::string& text) const;
+  std::vector<std::string> run(const std::string& text, const Budget& budget) const;
 };
 
 /// GPT-2's split: 's 't 're 've 'm 'll 'd, letters, numbers, other symbols each with an optional

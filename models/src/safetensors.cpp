@@ -9,11 +9,13 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
+#include "folder_files.h"
 #include "json_read.h"
 
 namespace attnlab::models {
@@ -87,13 +89,32 @@ TensorInfo parse_entry(const std::string& name, const json& entry, const std::st
   return tensor;
 }
 
+/// Sorts the tensors by where their data begins and refuses two whose bytes overlap. An empty tensor
+/// (a shape with a 0) holds no byte, so it overlaps nothing: the safetensors library gives it the
+/// offset of the tensor after it.
 void check_no_overlap(std::vector<TensorInfo>& tensors, const std::string& file) {
-  std::sort(tensors.begin(), tensors.end(), [](const TensorInfo& a, const TensorInfo& b) { return a.begin < b.begin; });
-  for (std::size_t i = 1; i < tensors.size(); ++i) {
-    const TensorInfo& previous = tensors[i - 1];
-    if (tensors[i].begin < previous.begin + previous.bytes)
-      refuse(file + ": " + excerpt(tensors[i].name), "data overlaps " + quoted_excerpt(previous.name));
+  std::sort(tensors.begin(), tensors.end(), [](const TensorInfo& a, const TensorInfo& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.bytes < b.bytes;
+  });
+  const TensorInfo* previous = nullptr;
+  for (const TensorInfo& tensor : tensors) {
+    if (tensor.bytes == 0) continue;
+    if (previous && tensor.begin < previous->begin + previous->bytes)
+      refuse(file + ": " + excerpt(tensor.name), "data overlaps " + quoted_excerpt(previous->name));
+    previous = &tensor;
   }
+}
+
+/// The header's JSON; a tensor named twice is refused (the format forbids it, and which entry a
+/// reader keeps would decide the model's numbers).
+json parse_header(const std::string& text, const std::string& file) {
+  std::set<std::string> names;
+  const json::parser_callback_t once = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::key && depth == 1 && !names.insert(parsed.get<std::string>()).second)
+      refuse(file + ": " + excerpt(parsed.get<std::string>()), "named twice in the header (the format allows each name once)");
+    return true;
+  };
+  return detail::parse_json(text, file + ": header", once);
 }
 
 }  // namespace
@@ -129,7 +150,7 @@ std::vector<TensorInfo> parse_safetensors_header(const unsigned char* bytes, std
     refuse(file, "header length " + std::to_string(header_bytes) + " is longer than the file (" +
                      std::to_string(size) + " bytes): truncated or not safetensors");
   const char* text = reinterpret_cast<const char*>(bytes + 8);
-  const json header = detail::parse_json(std::string(text, std::size_t(header_bytes)), file + ": header");
+  const json header = parse_header(std::string(text, std::size_t(header_bytes)), file);
   if (!header.is_object()) refuse(file + ": header", "expected a JSON object of tensors");
   const std::size_t data_begin = 8 + std::size_t(header_bytes);
   std::vector<TensorInfo> tensors;
@@ -142,8 +163,9 @@ std::vector<TensorInfo> parse_safetensors_header(const unsigned char* bytes, std
 }
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& path) {
-  const std::string name = path.filename().string();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const std::string name = excerpt(path.filename().string());
+  detail::require_regular_file(path, name);  // before opening: a named pipe would block the open
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // and should one appear now
   if (fd < 0) refuse(name, std::string("cannot open: ") + std::strerror(errno));
   struct stat info {};
   if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
@@ -179,7 +201,7 @@ void MappedFile::release(std::size_t begin, std::size_t bytes) const {
 
 std::shared_ptr<const SafetensorsFile> SafetensorsFile::open(const std::filesystem::path& path) {
   auto file = std::make_shared<SafetensorsFile>();
-  file->name_ = path.filename().string();
+  file->name_ = excerpt(path.filename().string());
   file->file_ = MappedFile::open(path);
   file->tensors_ = parse_safetensors_header(file->file_->data(), file->file_->size(), file->name_);
   return file;

@@ -13,6 +13,7 @@
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
 #include "byte_level.h"
+#include "folder_files.h"
 #include "json_read.h"
 #include "pretokenizer.h"
 
@@ -36,6 +37,15 @@ namespace fs = std::filesystem;
 constexpr int kMaxSequenceDepth = 8;
 constexpr std::size_t kMaxCachedPiece = 256;  // longer pieces are merged afresh
 
+std::uint64_t pair_key(int a, int b) {
+  return static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b);
+}
+
+}  // namespace
+
+// Named, not anonymous: Tokenizer::Impl holds them (GCC's -Wsubobject-linkage in unity builds).
+namespace tokenizer_parts {
+
 struct Merge {
   int rank;
   int result;
@@ -46,11 +56,10 @@ struct AddedToken {
   int id;
 };
 
-std::uint64_t pair_key(int a, int b) {
-  return static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b);
-}
+}  // namespace tokenizer_parts
 
-}  // namespace
+using tokenizer_parts::AddedToken;
+using tokenizer_parts::Merge;
 
 struct Tokenizer::Impl {
   std::unordered_map<std::string, int> ids;    ///< a byte-level token's bytes -> its id
@@ -63,7 +72,10 @@ struct Tokenizer::Impl {
   bool ignore_merges = false;
   int unk = -1;
   std::vector<int> prefix, suffix;  ///< the post-processor's special tokens around $A
-  std::array<std::vector<int>, 256> added_by_byte;  ///< indices into `added` by their first byte
+  /// The added tokens' bytes as a trie, so that one walk from a position finds the longest one there:
+  /// node 0 is the root, added_edges maps (node << 8 | byte) to the child.
+  std::unordered_map<std::uint64_t, int> added_edges;
+  std::vector<int> added_end{-1};  ///< per node: the index into `added` of the token ending there, or -1
   int limit = 0;                                    ///< one more than the largest id
 
   Impl() { byte_ids.fill(-1); }
@@ -333,11 +345,17 @@ bool read_normalizer(const json& node, const std::string& where, int depth) {
 
 // ---- encoding -----------------------------------------------------------------------------------
 
-/// The added token at text[at], longest first, as an index into `added`; -1 when none starts there.
+/// The longest added token at text[at] as an index into `added`; -1 when none starts there. One
+/// walk down the trie, as far as the text follows it.
 int Tokenizer::Impl::find_added(std::string_view text, std::size_t at) const {
-  for (const int k : added_by_byte[static_cast<unsigned char>(text[at])])
-    if (text.compare(at, added[k].content.size(), added[k].content) == 0) return k;
-  return -1;
+  int node = 0, found = -1;
+  for (std::size_t i = at; i < text.size(); ++i) {
+    const auto edge = added_edges.find(std::uint64_t(node) << 8 | static_cast<unsigned char>(text[i]));
+    if (edge == added_edges.end()) break;
+    node = edge->second;
+    if (added_end[std::size_t(node)] >= 0) found = added_end[std::size_t(node)];
+  }
+  return found;
 }
 
 /// Classic GPT-2 BPE on `symbols` (ids): while some adjacent pair has a merge, take the lowest
@@ -446,8 +464,17 @@ void Tokenizer::Impl::read_document(const json& doc, const std::string& file) {
 }
 
 void Tokenizer::Impl::finish() {
-  for (std::size_t k = 0; k < added.size(); ++k)
-    added_by_byte[static_cast<unsigned char>(added[k].content[0])].push_back(static_cast<int>(k));
+  for (std::size_t k = 0; k < added.size(); ++k) {
+    int node = 0;
+    for (const char c : added[k].content) {
+      const auto [edge, is_new] = added_edges.try_emplace(std::uint64_t(node) << 8 | static_cast<unsigned char>(c),
+                                                          static_cast<int>(added_end.size()));
+      if (is_new) added_end.push_back(-1);
+      node = edge->second;
+    }
+    int& end = added_end[std::size_t(node)];
+    if (end < 0) end = static_cast<int>(k);  // the same content twice: the first, as before
+  }
   for (const auto& entry : bytes) limit = std::max(limit, entry.first + 1);
 }
 
@@ -481,12 +508,11 @@ Tokenizer Tokenizer::load(const fs::path& dir) {
   std::error_code ec;
   const bool is_file = fs::is_regular_file(dir, ec) && dir.filename() == "tokenizer.json";
   const fs::path json_path = is_file ? dir : dir / "tokenizer.json";
-  if (fs::exists(json_path, ec)) return from_tokenizer_json(read_file(json_path), "tokenizer.json");
-  const bool vocab = fs::exists(dir / "vocab.json", ec),
-             merges = fs::exists(dir / "merges.txt", ec);
+  if (detail::present(json_path)) return from_tokenizer_json(read_file(json_path), "tokenizer.json");
+  const bool vocab = detail::present(dir / "vocab.json"), merges = detail::present(dir / "merges.txt");
   if (vocab && merges)
     return from_vocab_and_merges(read_file(dir / "vocab.json"), read_file(dir / "merges.txt"));
-  if (fs::exists(dir / "tokenizer.model", ec))
+  if (detail::present(dir / "tokenizer.model"))
     refuse("tokenizer",
            "only tokenizer.model (SentencePiece) found; attnlab reads tokenizer.json or vocab.json "
            "+ merges.txt; use --ids");
@@ -498,23 +524,32 @@ Tokenizer Tokenizer::load(const fs::path& dir) {
                           quoted_excerpt(dir.string()) + "; use --ids");
 }
 
-std::vector<int> Tokenizer::encode(const std::string& text) const {
+std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& limits) const {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = utf8_sequence(text, i);
     if (n == 0) refuse("text", "not valid UTF-8 at byte " + std::to_string(i));
     i += n;
   }
+  const detail::Budget budget(limits.seconds, limits.cancelled);
   std::vector<int> out = impl_->prefix;
+  // Counted as they are produced: a text of a million characters stops at the model's limit.
+  const auto check_count = [&] {
+    if (out.size() + impl_->suffix.size() > limits.max_tokens)
+      refuse("text", "more than " + std::to_string(limits.max_tokens) + " tokens, " + limits.max_tokens_reason);
+  };
   std::unordered_map<std::string, std::vector<int>>
       cache;  // per call: encode may run on two threads
   const auto encode_segment = [&](std::size_t begin, std::size_t end) {
     if (begin == end) return;
     const std::string segment = text.substr(begin, end - begin);
-    for (const std::string& piece : impl_->pre.run(impl_->nfc ? nfc(segment) : segment))
+    for (const std::string& piece : impl_->pre.run(impl_->nfc ? nfc(segment) : segment, budget)) {
       impl_->bpe(piece, out, cache);
+      check_count();
+    }
   };
-  std::size_t start = 0;
+  std::size_t start = 0, walks = 0;
   for (std::size_t i = 0; i < text.size() && !impl_->added.empty();) {
+    if (++walks % 4096 == 0) budget.check();
     const int k = impl_->find_added(text, i);
     if (k < 0) {
       ++i;
@@ -522,11 +557,13 @@ std::vector<int> Tokenizer::encode(const std::string& text) const {
     }
     encode_segment(start, i);
     out.push_back(impl_->added[k].id);
+    check_count();
     i += impl_->added[k].content.size();
     start = i;
   }
   encode_segment(start, text.size());
   out.insert(out.end(), impl_->suffix.begin(), impl_->suffix.end());
+  check_count();
   return out;
 }
 

@@ -5,6 +5,11 @@
 #include <numeric>
 #include <thread>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "attnlab/limits.h"
 #include "attnlab/scenario.h"
 
@@ -25,58 +30,6 @@ void in_parallel(Eigen::Index total, double work, const Part& part) {
   }
   for (std::thread& t : threads) t.join();
 }
-
-/// y = x W + b with W stored as the file stores it: [in, out] (GPT-2's Conv1D) or [out, in]
-/// (nn.Linear, used transposed). Points into the WeightSet, which outlives the Transformer's use.
-struct Linear {
-  const float* W = nullptr;
-  Eigen::Index in = 0, out = 0;
-  bool stored_out_by_in = false;  ///< nn.Linear
-  const float* b = nullptr;       ///< out, or null
-
-  /// The output's columns are shared between the cores (each share a product of its own).
-  MatrixF apply(const MatrixF& x) const {
-    MatrixF y(x.rows(), out);
-    in_parallel(out, double(x.rows()) * double(in) * double(out), [&](Eigen::Index first, Eigen::Index count) {
-      if (stored_out_by_in)
-        y.middleCols(first, count).noalias() = x * MatrixFMap(W, out, in).middleRows(first, count).transpose();
-      else
-        y.middleCols(first, count).noalias() = x * MatrixFMap(W, in, out).middleCols(first, count);
-    });
-    if (b) y.rowwise() += VectorFMap(b, out).transpose();
-    return y;
-  }
-  /// W in the x W convention (in by out), columns [first, first + count).
-  MatrixF columns(Eigen::Index first, Eigen::Index count) const {
-    if (stored_out_by_in) return MatrixFMap(W, out, in).middleRows(first, count).transpose();
-    return MatrixFMap(W, in, out).middleCols(first, count);
-  }
-  VectorF bias(Eigen::Index first, Eigen::Index count) const {
-    return b ? VectorF(VectorFMap(b, out).segment(first, count)) : VectorF();
-  }
-};
-
-struct Norm {
-  const float* w = nullptr;
-  const float* b = nullptr;  ///< LayerNorm's shift; null for RMSNorm
-  Eigen::Index d = 0;
-  double eps = 1e-5;
-
-  /// LayerNorm: (x - mean) / sqrt(var + eps) w + b; RMSNorm: x / sqrt(mean(x^2) + eps) w. Per row,
-  /// statistics in double.
-  MatrixF apply(const MatrixF& x) const {
-    MatrixF y(x.rows(), x.cols());
-    for (Eigen::Index i = 0; i < x.rows(); ++i) {
-      const Eigen::VectorXd row = x.row(i).transpose().cast<double>();
-      const double mean = b ? row.mean() : 0.0;
-      const double variance = (row.array() - mean).square().mean();
-      const Eigen::VectorXd normed = (row.array() - mean) / std::sqrt(variance + eps);
-      y.row(i) = (normed.cast<float>().array() * VectorFMap(w, d).array()).transpose();
-      if (b) y.row(i) += VectorFMap(b, d).transpose();
-    }
-    return y;
-  }
-};
 
 float activate(Activation activation, float x) {
   switch (activation) {
@@ -133,6 +86,67 @@ std::vector<Prediction> top_predictions(const VectorF& logits, int top_k) {
 }
 
 }  // namespace
+
+// Named, not anonymous: Transformer::Layer holds them, and a member of a type with external
+// linkage may not use a type of an unnamed namespace (GCC's -Wsubobject-linkage in unity builds).
+namespace transformer_parts {
+
+/// y = x W + b with W stored as the file stores it: [in, out] (GPT-2's Conv1D) or [out, in]
+/// (nn.Linear, used transposed). Points into the WeightSet, which outlives the Transformer's use.
+struct Linear {
+  const float* W = nullptr;
+  Eigen::Index in = 0, out = 0;
+  bool stored_out_by_in = false;  ///< nn.Linear
+  const float* b = nullptr;       ///< out, or null
+
+  /// The output's columns are shared between the cores (each share a product of its own).
+  MatrixF apply(const MatrixF& x) const {
+    MatrixF y(x.rows(), out);
+    in_parallel(out, double(x.rows()) * double(in) * double(out), [&](Eigen::Index first, Eigen::Index count) {
+      if (stored_out_by_in)
+        y.middleCols(first, count).noalias() = x * MatrixFMap(W, out, in).middleRows(first, count).transpose();
+      else
+        y.middleCols(first, count).noalias() = x * MatrixFMap(W, in, out).middleCols(first, count);
+    });
+    if (b) y.rowwise() += VectorFMap(b, out).transpose();
+    return y;
+  }
+  /// W in the x W convention (in by out), columns [first, first + count).
+  MatrixF columns(Eigen::Index first, Eigen::Index count) const {
+    if (stored_out_by_in) return MatrixFMap(W, out, in).middleRows(first, count).transpose();
+    return MatrixFMap(W, in, out).middleCols(first, count);
+  }
+  VectorF bias(Eigen::Index first, Eigen::Index count) const {
+    return b ? VectorF(VectorFMap(b, out).segment(first, count)) : VectorF();
+  }
+};
+
+struct Norm {
+  const float* w = nullptr;
+  const float* b = nullptr;  ///< LayerNorm's shift; null for RMSNorm
+  Eigen::Index d = 0;
+  double eps = 1e-5;
+
+  /// LayerNorm: (x - mean) / sqrt(var + eps) w + b; RMSNorm: x / sqrt(mean(x^2) + eps) w. Per row,
+  /// statistics in double.
+  MatrixF apply(const MatrixF& x) const {
+    MatrixF y(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+      const Eigen::VectorXd row = x.row(i).transpose().cast<double>();
+      const double mean = b ? row.mean() : 0.0;
+      const double variance = (row.array() - mean).square().mean();
+      const Eigen::VectorXd normed = (row.array() - mean) / std::sqrt(variance + eps);
+      y.row(i) = (normed.cast<float>().array() * VectorFMap(w, d).array()).transpose();
+      if (b) y.row(i) += VectorFMap(b, d).transpose();
+    }
+    return y;
+  }
+};
+
+}  // namespace transformer_parts
+
+using transformer_parts::Linear;
+using transformer_parts::Norm;
 
 struct Transformer::Layer {
   Norm norm_1, norm_2;
@@ -322,8 +336,51 @@ std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const 
   return top_predictions(logits, top_k);
 }
 
-ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::vector<HeadRef>& heads_off) const {
+double memory_limit() {
+  double limit = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit set{};
+    if (getrlimit(resource, &set) == 0 && set.rlim_cur != RLIM_INFINITY) limit = std::min(limit, double(set.rlim_cur));
+  }
+  return limit;
+}
+
+void require_memory(double bytes, const std::string& field, const std::string& what) {
+  const double limit = memory_limit();
+  if (bytes <= limit) return;
+  const auto gib = [](double b) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", b / double(1u << 30));
+    return std::string(text);
+  };
+  refuse(field, what + " need about " + gib(bytes) + "; this machine allows " + gib(limit));
+}
+
+double Transformer::run_bytes(std::size_t tokens, Keep keep) const {
+  const double n = double(tokens), d = config_.d_model, H = config_.heads;
+  const double q_width = H * config_.head_dim, kv_width = double(config_.kv_heads) * config_.head_dim;
+  const double kept = keep.layer == Keep::kAll ? config_.layers : keep.layer == Keep::kNone ? 0 : 1;
+  const double per_kept_layer = 4.0 * (H * n * n + 3.0 * n * d);
+  // One layer in flight: the residual stream and its norm, Q, K, V, the heads, the MLP's hidden
+  // rows (up and gate), one head's scores and weights, and the logits (float, then double).
+  const double working =
+      4.0 * (n * (4.0 * d + q_width + 2.0 * kv_width + q_width + 2.0 * config_.d_mlp) + 2.0 * n * n) +
+      12.0 * double(config_.vocab);
+  return kept * per_kept_layer + working;
+}
+
+ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::vector<HeadRef>& heads_off,
+                            Keep keep) const {
   check_ids(ids, config_);
+  if (keep.layer != Keep::kAll && keep.layer != Keep::kNone && (keep.layer < 0 || keep.layer >= config_.layers))
+    refuse("layer", std::to_string(keep.layer) + " is out of range: the model has layers 0 to " +
+                        std::to_string(config_.layers - 1));
+  const std::string count = std::to_string(ids.size());
+  require_memory(run_bytes(ids.size(), keep), "ids",
+                 count + " tokens" +
+                     (keep.layer == Keep::kAll  ? " with every layer's and head's " + count + " x " + count + " weights kept"
+                      : keep.layer == Keep::kNone ? std::string()
+                                                  : " with layer " + std::to_string(keep.layer) + "'s weights kept"));
   for (const HeadRef& off : heads_off)
     if (off.layer < 0 || off.layer >= config_.layers || off.head < 0 || off.head >= config_.heads)
       refuse("heads_off", "no head " + std::to_string(off.layer) + "." + std::to_string(off.head) + " (layers 0 to " +
@@ -339,7 +396,8 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
   run.ids = ids;
   run.heads_off = heads_off;
   run.layers.resize(layers_.size());
-  for (int l = 0; l < int(layers_.size()); ++l) run_layer(l, h, heads_off, &run.layers[std::size_t(l)]);
+  for (int l = 0; l < int(layers_.size()); ++l)
+    run_layer(l, h, heads_off, keep.keeps(l) ? &run.layers[std::size_t(l)] : nullptr);
   run.next = predict(h, top_k);
   return run;
 }
@@ -348,6 +406,7 @@ std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int
                                                       int top_k) const {
   if (layer < 0 || layer >= int(run.layers.size())) refuse("layer", std::to_string(layer) + " is out of range");
   const LayerRun& recorded = run.layers[std::size_t(layer)];
+  if (recorded.residual_in.size() == 0) refuse("layer", std::to_string(layer) + " was not kept by the run");
   if (attn_out.rows() != recorded.residual_in.rows() || attn_out.cols() != recorded.residual_in.cols())
     refuse("output", "expected " + std::to_string(recorded.residual_in.rows()) + "x" + std::to_string(config_.d_model) +
                          " (tokens x d_model), got " + std::to_string(attn_out.rows()) + "x" + std::to_string(attn_out.cols()));

@@ -1,5 +1,6 @@
 #include "attnlab/models/weights.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -8,6 +9,7 @@
 
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
+#include "folder_files.h"
 #include "json_read.h"
 
 namespace attnlab::models {
@@ -86,24 +88,40 @@ std::map<std::string, std::string> read_index(const std::filesystem::path& path)
   return files;
 }
 
+/// Refuses a tensor holding NaN or an infinity: the forward pass would spread it into every number
+/// after it, and a layer could not be written as a scenario (JSON has no such numbers).
+void check_finite(const TensorInfo& tensor, const float* values) {
+  const std::size_t count = std::size_t(tensor.element_count());
+  if (Eigen::Map<const Eigen::ArrayXf>(values, Eigen::Index(count)).allFinite()) return;
+  std::size_t at = 0;
+  while (std::isfinite(values[at])) ++at;
+  std::vector<std::size_t> coordinates(tensor.shape.size());
+  for (std::size_t d = coordinates.size(), rest = at; d-- > 0; rest /= std::size_t(tensor.shape[d]))
+    coordinates[d] = rest % std::size_t(tensor.shape[d]);
+  std::string index;
+  for (std::size_t c : coordinates) index += (index.empty() ? "" : ", ") + std::to_string(c);
+  refuse(excerpt(tensor.name), std::string("holds ") + (std::isnan(values[at]) ? "NaN" : "an infinity") + " at [" + index +
+                                   "]: attnlab computes only finite weights");
+}
+
 }  // namespace
 
 WeightSet WeightSet::open(const std::filesystem::path& dir) {
   WeightSet set;
-  if (std::filesystem::exists(dir / kSingleFile)) {
+  if (detail::present(dir / kSingleFile)) {
     auto file = SafetensorsFile::open(dir / kSingleFile);
     set.files_.push_back(file);
     for (const TensorInfo& tensor : file->tensors()) set.by_name_[tensor.name] = {file, &tensor};
     return set;
   }
-  if (!std::filesystem::exists(dir / kIndexFile))
+  if (!detail::present(dir / kIndexFile))
     refuse("weights", std::string("no ") + kSingleFile + " or " + kIndexFile +
                           " in the folder (attnlab reads safetensors; convert .bin or .gguf files first)");
   std::map<std::string, std::shared_ptr<const SafetensorsFile>> shards;
   for (const auto& [name, file_name] : read_index(dir / kIndexFile)) {
     auto& shard = shards[file_name];
     if (!shard) {
-      if (!std::filesystem::exists(dir / file_name))
+      if (!detail::present(dir / file_name))
         refuse(std::string(kIndexFile) + ": weight_map", "names " + quoted_excerpt(file_name) + ", which is not in the folder");
       shard = SafetensorsFile::open(dir / file_name);
       set.files_.push_back(shard);
@@ -142,6 +160,7 @@ const float* WeightSet::as_float(const Location& where) {
     where.file->file().release(where.tensor->begin, where.tensor->bytes);
     result = converted_.back()->data();
   }
+  check_finite(*where.tensor, result);
   floats_[where.tensor] = result;
   return result;
 }

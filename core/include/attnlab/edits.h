@@ -148,7 +148,7 @@ void set_sinusoidal_encoding(Scenario& s, bool on);
 /// RoPE on (with its defaults, unless it is on already) or off.
 void set_rope(Scenario& s, bool on);
 /// RoPE's pairing, base and rotary dims. Each throws "rope: the scenario has no RoPE" without it;
-/// "rope.base: expected a number above 1 and up to 1e9, got 1", "rope.dims: expected 0 (all of
+/// "rope.base: expected a number above 1 and up to 1e12, got 1", "rope.dims: expected 0 (all of
 /// d_k) or more, got -2" (resolve() checks that dims is even and at most d_k).
 void set_rope_style(Scenario& s, Rope::Style style);
 void set_rope_base(Scenario& s, double base);

@@ -32,8 +32,9 @@ class HfModel {
   std::string dtype() const { return dtype_; }
 
   /// The ids of `text`. Throws ScenarioError: "text: empty", no tokenizer (its reason), more tokens
-  /// than the model's positions.
-  std::vector<int> encode(const std::string& text) const;
+  /// than the model's positions (found as they are produced), the tokenizer's time budget spent,
+  /// `cancelled` set.
+  std::vector<int> encode(const std::string& text, const std::atomic<bool>* cancelled = nullptr) const;
   /// Token labels (Tokenizer::label, or "#id" without a tokenizer).
   std::string label(int id) const;
   std::vector<std::string> labels(const std::vector<int>& ids) const;

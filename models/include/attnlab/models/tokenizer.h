@@ -12,6 +12,8 @@
 /// piece as GPT-2's encoder does (all occurrences of the lowest-ranked pair, left to right, then
 /// again); ids are 0..2^24-1. vocab.json + merges.txt alone has no added tokens: "<|endoftext|>"
 /// in the text is encoded as text, as OpenAI's encoder does (tokenizer.json's added_tokens match it).
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -22,6 +24,16 @@
 #include <vector>
 
 namespace attnlab::models {
+
+/// Bounds on encoding one text, whatever the text and the tokenizer file: no more tokens than the
+/// model can read, and a time budget for the whole text (a pre-tokenizer's pattern may backtrack a
+/// little on every match). `cancelled`, when set by another thread, stops the encoding early.
+struct EncodeLimits {
+  std::size_t max_tokens = std::size_t(-1);  ///< more is refused as soon as it is produced
+  std::string max_tokens_reason = "the limit";  ///< why max_tokens: "the model's positions"
+  double seconds = 5.0;                      ///< the whole text's budget
+  const std::atomic<bool>* cancelled = nullptr;
+};
 
 class Tokenizer {
  public:
@@ -37,8 +49,10 @@ class Tokenizer {
   /// The ids of `text`, as the model reads it: the special tokens TemplateProcessing's `single`
   /// puts before $A (BOS) first, those after it (EOS) last. Thread-safe (caches are per call).
   /// Throws ScenarioError ("text: ...") for text that is not valid UTF-8, or with a byte the
-  /// vocabulary has no token for (and no unk_token).
-  std::vector<int> encode(const std::string& text) const;
+  /// vocabulary has no token for (and no unk_token), and when `limits` stop it: more tokens than
+  /// max_tokens, the time budget spent, cancelled. Added tokens are found in one pass over the text
+  /// (a trie of their bytes).
+  std::vector<int> encode(const std::string& text, const EncodeLimits& limits = {}) const;
   /// The bytes token `id` stands for (GPT-2's "Ġcat" is " cat"; may be part of a UTF-8 sequence).
   /// Throws ScenarioError for an id the vocabulary does not hold.
   std::string decode(int id) const;

@@ -8,7 +8,9 @@
 ///                 nn.Linear weights are used as x W^T.
 /// Every layer's attention weights and the residual stream entering it are recorded, so one layer
 /// can become a Scenario and the rest of the model can re-run from it after an edit.
+#include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "attnlab/matrix.h"
@@ -36,12 +38,31 @@ struct HeadRef {
   bool operator==(const HeadRef& o) const { return layer == o.layer && head == o.head; }
 };
 
+/// Which layers a run records: every one (the window's grid, --attention), one (--layer), or none
+/// (a prediction alone). The others are computed and dropped as the run goes, so a long text needs
+/// one layer's memory, not every layer's.
+struct Keep {
+  static constexpr int kAll = -1, kNone = -2;
+  int layer = kAll;  ///< kAll, kNone or a 0-based layer
+  static Keep all() { return {kAll}; }
+  static Keep none() { return {kNone}; }
+  static Keep only(int layer) { return {layer}; }
+  bool keeps(int l) const { return layer == kAll || layer == l; }
+};
+
 struct ForwardRun {
   std::vector<int> ids;
   std::vector<HeadRef> heads_off;  ///< heads whose output was zeroed (their weights still recorded)
-  std::vector<LayerRun> layers;
+  std::vector<LayerRun> layers;  ///< one per layer; those the run did not keep are empty
   std::vector<Prediction> next;  ///< the most likely next tokens after the last one, by p
 };
+
+/// The bytes this process may use: the machine's memory, or less when a limit is set on the
+/// process (ulimit -v, ulimit -d).
+double memory_limit();
+/// Refuses `field` in one line when `bytes` exceed memory_limit(): "`field`: `what` need about
+/// 86.0 GiB; this machine allows 23.4 GiB".
+void require_memory(double bytes, const std::string& field, const std::string& what);
 
 class Transformer {
  public:
@@ -49,10 +70,16 @@ class Transformer {
   /// Throws ScenarioError naming the tensor ("h.3.attn.c_attn.weight: expected [768, 2304], got ...").
   static Transformer bind(const ModelConfig& config, WeightSet& weights);
 
-  /// The whole forward pass, with the heads in `heads_off` switched off (output zeroed). Throws
-  /// ScenarioError: no ids, an id outside the vocabulary, more ids than the model's positions, a head
-  /// that does not exist.
-  ForwardRun run(const std::vector<int>& ids, int top_k = 5, const std::vector<HeadRef>& heads_off = {}) const;
+  /// The whole forward pass, with the heads in `heads_off` switched off (output zeroed), recording the
+  /// layers `keep` names. Throws ScenarioError: no ids, an id outside the vocabulary, more ids than
+  /// the model's positions, a head that does not exist, more memory than this machine allows
+  /// (run_bytes() against memory_limit(), checked before anything large is allocated).
+  ForwardRun run(const std::vector<int>& ids, int top_k = 5, const std::vector<HeadRef>& heads_off = {},
+                 Keep keep = Keep::all()) const;
+  /// About how many bytes run() takes on `tokens` tokens: what it keeps (each kept layer's weights,
+  /// n by n per query head, and its three n by d_model matrices) and what one layer needs while it
+  /// is computed.
+  double run_bytes(std::size_t tokens, Keep keep) const;
   /// The prediction when layer `layer`'s attention contributes `attn_out` (n by d_model, e.g. an
   /// edited scenario's output) instead of what `run` recorded: re-runs layer's MLP and the layers
   /// after it (with run.heads_off still off in those). Throws ScenarioError when the shape does not match.

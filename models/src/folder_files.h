@@ -1,0 +1,23 @@
+#pragma once
+/// The files of a model folder as the readers find them (private to attnlab_models): a name may be
+/// a folder, a named pipe, a device or a link that loops, as easily as a file, and opening a named
+/// pipe blocks until someone writes to it. Every file is checked for what it is before it is opened.
+#include <filesystem>
+#include <string>
+
+namespace attnlab::models::detail {
+
+/// Something is at `path` (a file, a folder, a link, even one that dangles or loops): the reader
+/// then opens it through require_regular_file, which says what it is when it is not a file.
+bool present(const std::filesystem::path& path);
+
+/// Refuses, naming `name` ("config.json"), anything at `path` that is not a regular file once links
+/// are followed, in one line saying what it is: "a folder, not a file", "a named pipe (FIFO), not a
+/// file", "a device, not a file", "a symbolic link that loops", "missing from the model folder".
+void require_regular_file(const std::filesystem::path& path, const std::string& name);
+
+/// What a file of `mode` (stat's st_mode) is when it is not a regular file ("a folder, not a
+/// file"); "" for a regular file.
+std::string not_a_file(unsigned mode);
+
+}  // namespace attnlab::models::detail
