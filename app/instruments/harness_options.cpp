@@ -49,7 +49,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--wake-on", &o->wake_on, "a trigger file's path"},
       {"--edit-what", &o->edit_what, "scale, x or mask"},
       {"--head-first", &o->head_first, "on, off or hold"},
-      {"--check-open", &o->check_open, "a file listing one scenario path per line"},
+      {"--check-open", &o->check_open, "a file listing one scenario path (or model:FOLDER) per line"},
       {"--bench-open", &o->bench_open, "a scenario file"},
   };
   for (const Flag& f : flags)
@@ -157,7 +157,8 @@ const char* HarnessUsageText() {
          "                      every head at once (off), or the rest held back once the first\n"
          "                      trace is drawn (hold)\n"
          "  --bench-startup     print {\"first_frame_ms\"} (launch to first drawn frame), exit\n"
-         "  --check-open LIST   open each file in LIST (one per line) as File > Open does, print\n"
+         "  --check-open LIST   open each file in LIST (one per line) as File > Open does (a line\n"
+         "                      model:FOLDER as File > Open model does), print\n"
          "                      one JSON line per file (accepted, message shown, document kept), exit\n"
          "  --bench-open FILE   open FILE as File > Open does (a large one loads off the UI thread)\n"
          "  --bench-save        save the document in place as Ctrl+S does (after --bench-open)\n"

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <utility>
 
 #include "panels/app_state.h"
+#include "session/model_lab.h"
 #include "attnlab/scenario_io.h"
 #include "session/session.h"
 
@@ -113,14 +115,19 @@ void OpenCheck::BeforeDraw(AppState& state, Session& session, int frame) {
     ImGui::ClosePopupToLevel(0, true);  // the previous file's modal, as if OK was pressed
   before_ = Take(state);
   errors_before_ = session.ErrorCount();
-  session.RequestOpen(files_[step / 2]);  // the menu's and drag-and-drop's own path
+  const std::string& file = files_[step / 2];
+  if (file.rfind(kModelPrefix, 0) == 0)
+    state.models->RequestOpen(file.substr(std::strlen(kModelPrefix)));  // File > Open model's own path
+  else
+    session.RequestOpen(file);  // the menu's and drag-and-drop's own path
 }
 
 void OpenCheck::AfterDraw(AppState& state, Session& session, int frame) {
-  const bool was_busy = std::exchange(busy_before_, session.Busy());
+  const bool busy = session.Busy() || state.models->Loading();
+  const bool was_busy = std::exchange(busy_before_, busy);
   const int step = frame - kFirstFrame - waited_;
   if (step < 0 || step >= 2 * static_cast<int>(files_.size()) || step % 2 == 0) return;
-  if (was_busy || session.Busy()) {  // still reading, or its message opens this frame
+  if (was_busy || busy) {  // still reading, or its message opens this frame
     ++waited_;
     return;
   }

@@ -1,7 +1,8 @@
 #pragma once
 /// `--check-open LIST`: opens every file named in LIST (one path per line) inside one real window
 /// session, through Session::RequestOpen (the function File > Open, Open recent and
-/// drag-and-drop call), and prints one JSON line per file:
+/// drag-and-drop call), or, for a line "model:FOLDER", through ModelLab::RequestOpen (File > Open
+/// model's), and prints one JSON line per file:
 ///   {"file", "accepted", "message", "title", "shown", "document_unchanged", "dirty", "asked_to_save"}
 /// `message` is the text of the error modal; `shown` says that the frame after, the modal and the
 /// status bar drew it (read back from their draw lists);
@@ -18,6 +19,8 @@ class Session;
 
 class OpenCheck {
  public:
+  /// A line of LIST starting so names a model folder.
+  static constexpr const char* kModelPrefix = "model:";
   /// Reads the list; returns false with `error` set when it cannot.
   bool Load(const std::string& list_path, std::string* error);
   /// Frames the whole run needs: a few for the window to settle, then two per file, and those

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "attnlab/attention.h"
+#include "attnlab/message_text.h"
 #include "attnlab/model.h"
 #include "attnlab/text_fit.h"
 
@@ -23,10 +24,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// The folder's name for titles, escaped: a name holding a newline still gives one line.
 std::string FolderName(const std::string& folder) {
   const fs::path p(folder);
   const std::string name = (p.filename().empty() ? p.parent_path().filename() : p.filename()).string();
-  return name.empty() ? folder : name;
+  return printable_text(name.empty() ? folder : name);
 }
 
 bool SameFolder(const std::string& a, const fs::path& b) {

@@ -1,5 +1,6 @@
 // The window's open refuses every hostile file (tests/hostile/cases.json, the generated big ones
-// included) with the table's message and keeps the document, unsaved edit included.
+// included) and every hostile model folder that fails as it is opened (File > Open model) with the
+// table's message and keeps the document, unsaved edit included.
 //
 //   attnlab_gui_open_check APP HOSTILE_DIR CONTROL.json OUT.png
 //
@@ -21,6 +22,8 @@
 #include <nlohmann/json.hpp>
 
 #include "../hostile/generate.h"
+#include "../models/model_folders.h"
+#include "attnlab/message_text.h"
 #include "gui_run_support.h"
 
 namespace gui_open_check {
@@ -32,7 +35,31 @@ namespace {
 
 struct Case {
   std::string name, path, message;
+  std::string title;  ///< the error modal's title: "Cannot open NAME", "Cannot open model NAME"
 };
+
+constexpr const char* kModelPrefix = "model:";  // a model folder, opened as File > Open model does
+
+// The model folders of cases.json's "model_cases" that are refused as they are opened (the ones
+// run with --ids 1 alone; the others need a text or a run), made as test_model_hostile makes them.
+std::vector<Case> ModelCases(const json& doc, const fs::path& fixtures, const fs::path& scratch) {
+  std::vector<Case> cases;
+  int i = 0;
+  for (const json& c : doc.at("model_cases")) {
+    if (c.at("args") != json{"--ids", "1"}) continue;
+    // LIST holds one path a line: a folder whose name holds a newline is ModelLab's unit test's.
+    if (c.value("folder_name", std::string()).find('\n') != std::string::npos) continue;
+    const fs::path parent = scratch / ("model" + std::to_string(++i));
+    fs::create_directories(parent);
+    const fs::path dir = attnlab::testing::model_folders::make(fixtures, parent, c);
+    std::string message = c.at("message");
+    for (std::size_t at = message.find("DIR"); at != std::string::npos; at = message.find("DIR", at + dir.string().size()))
+      message.replace(at, 3, dir.string());
+    cases.push_back({c.at("case"), kModelPrefix + dir.string(), message,
+                     "Cannot open model " + attnlab::printable_text(dir.filename().string())});
+  }
+  return cases;
+}
 
 // Runs `command` and returns the JSON lines it printed (other lines are reported and skipped).
 // Only complete lines count: output after the last newline was never a finished line.
@@ -77,8 +104,10 @@ int Main(int argc, char** argv) {
       path = attnlab::hostile::generate(scratch, c.at("generate").get<std::string>(), &known);
       if (!known) std::cerr << "no generator for " << c.at("generate") << "\n";
     }
-    cases.push_back({c.at("case"), path.string(), c.at("message")});
+    cases.push_back({c.at("case"), path.string(), c.at("message"), "Cannot open " + path.filename().string()});
   }
+  const std::vector<Case> models = ModelCases(doc, hostile_dir.parent_path() / "fixtures/models", scratch);
+  cases.insert(cases.end(), models.begin(), models.end());
   const fs::path list = scratch / "list.txt";
   {
     std::ofstream out(list);
@@ -109,7 +138,7 @@ int Main(int argc, char** argv) {
     if (r.value("file", "") != c.path) wrong.push_back("file " + r.value("file", ""));
     if (r.value("accepted", true)) wrong.push_back("accepted");
     if (r.value("message", "") != c.message) wrong.push_back("message \"" + r.value("message", "") + "\"");
-    if (r.value("title", "") != "Cannot open " + fs::path(c.path).filename().string())
+    if (r.value("title", "") != c.title)
       wrong.push_back("title \"" + r.value("title", "") + "\"");
     if (!r.value("shown", false)) wrong.push_back("not shown in the modal and the status bar");
     if (!r.value("document_unchanged", false)) wrong.push_back("document changed");
@@ -122,7 +151,19 @@ int Main(int argc, char** argv) {
     std::cerr << "\n    expected message \"" << c.message << "\"\n";
   }
 
-  // The control: a good file opens through the same path (clean document: no question asked).
+  // The controls: a good file opens through the same path (clean document: no question asked), and
+  // a good model folder through File > Open model's (the document stays, as for every model).
+  {
+    const std::string model = kModelPrefix + (hostile_dir.parent_path() / "fixtures/models/gpt2-f32").string();
+    std::ofstream(scratch / "control-model.txt") << model << "\n";
+    const std::vector<json> ok =
+        RunLines(Quote(app) + " --check-open " + Quote((scratch / "control-model.txt").string()), &status);
+    if (status != 0 || ok.size() != 1 || !ok[0].value("accepted", false) || !ok[0].value("document_unchanged", false)) {
+      std::cerr << "FAIL: the control model " << model << " was not opened: "
+                << (ok.empty() ? std::string("no output") : ok[0].dump()) << "\n";
+      ++failures;
+    }
+  }
   {
     std::ofstream(scratch / "control.txt") << control << "\n";
     const std::vector<json> ok =

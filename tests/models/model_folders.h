@@ -128,6 +128,47 @@ inline void apply(const fs::path& dir, const json& edit) {
   if (edit.contains("poke")) poke(dir / "model.safetensors", edit["poke"]);
 }
 
+/// A Qwen2-shaped folder of many layers and heads and tiny widths (d_model 8, heads of 2
+/// coordinates, weights 0.01, qwen2-f32's tokenizer): its weights take kilobytes, but every
+/// layer's and head's n x n attention weights at a long text take terabytes.
+inline void write_wide_qwen2(const fs::path& fixtures, const fs::path& dir, int layers, int heads, int positions) {
+  fs::create_directories(dir);
+  const int d = 8, head_dim = 2, mlp = 8, vocab = 384, q = heads * head_dim, kv = head_dim;
+  write_bytes(dir / "config.json",
+              json{{"model_type", "qwen2"}, {"num_hidden_layers", layers}, {"hidden_size", d},
+                   {"num_attention_heads", heads}, {"num_key_value_heads", 1}, {"head_dim", head_dim},
+                   {"intermediate_size", mlp}, {"vocab_size", vocab}, {"max_position_embeddings", positions},
+                   {"tie_word_embeddings", true}}
+                  .dump());
+  fs::copy(fixtures / "qwen2-f32/tokenizer.json", dir / "tokenizer.json");
+  json header = json::object();
+  std::string data;
+  const auto tensor = [&](const std::string& name, std::vector<int> shape) {
+    std::size_t count = 1;
+    for (int s : shape) count *= std::size_t(s);
+    const std::size_t begin = data.size();
+    const float value = 0.01f;
+    for (std::size_t i = 0; i < count; ++i) data.append(reinterpret_cast<const char*>(&value), 4);
+    header[name] = {{"dtype", "F32"}, {"shape", shape}, {"data_offsets", {begin, data.size()}}};
+  };
+  tensor("model.embed_tokens.weight", {vocab, d});
+  tensor("model.norm.weight", {d});
+  for (int l = 0; l < layers; ++l) {
+    const std::string p = "model.layers." + std::to_string(l) + ".";
+    tensor(p + "input_layernorm.weight", {d});
+    tensor(p + "post_attention_layernorm.weight", {d});
+    for (const auto& [name, out] : std::vector<std::pair<std::string, int>>{{"q_proj", q}, {"k_proj", kv}, {"v_proj", kv}}) {
+      tensor(p + "self_attn." + name + ".weight", {out, d});
+      tensor(p + "self_attn." + name + ".bias", {out});
+    }
+    tensor(p + "self_attn.o_proj.weight", {d, q});
+    tensor(p + "mlp.gate_proj.weight", {mlp, d});
+    tensor(p + "mlp.up_proj.weight", {mlp, d});
+    tensor(p + "mlp.down_proj.weight", {d, mlp});
+  }
+  Safetensors{header, data}.write(dir / "model.safetensors");
+}
+
 /// A case's folder, made under `parent`: the fixture copied and edited, or nothing for base null.
 /// Named "model" unless the case gives "folder_name".
 inline fs::path make(const fs::path& fixtures, const fs::path& parent, const json& c) {

@@ -3,6 +3,8 @@
 // random GPT-2, Llama (GQA, MQA) and Qwen2 models in F32, F16 and BF16, single files and shards.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <cmath>
@@ -13,6 +15,8 @@
 #include "attnlab/attention.h"
 #include "attnlab/edits.h"
 #include "attnlab/models/hf_model.h"
+#include "../test_support.h"
+#include "model_folders.h"
 
 namespace attnlab::models {
 namespace test_reference {
@@ -157,6 +161,72 @@ TEST(ModelReference, IdsOutsideTheModelAreRefusedNamingThem) {
   } catch (const ScenarioError& e) {
     EXPECT_STREQ(e.what(), "layer: 2 is out of range: the model has layers 0 to 1");
   }
+}
+
+TEST(ModelReference, Gpt2WithItsOwnLmHeadPredictsWithIt) {
+  // tie_word_embeddings false and lm_head.weight = 2 wte: Hugging Face's logits are 2 z, so every
+  // probability becomes p^2 / sum p^2 of the tied model's. The embedding alone would leave p as is.
+  const testing::ScratchDir scratch("attnlab_lm_head_");
+  const fs::path dir = scratch.fresh("model") / "gpt2";
+  fs::copy(model_dir("gpt2-f32"), dir);
+  testing::model_folders::update_json_file(dir / "config.json", {{"tie_word_embeddings", false}});
+  auto st = testing::model_folders::Safetensors::read(dir / "model.safetensors");
+  const json wte = st.header.at("wte.weight");
+  const std::size_t begin = wte.at("data_offsets")[0], end = wte.at("data_offsets")[1];
+  std::string doubled = st.data.substr(begin, end - begin);
+  for (std::size_t i = 0; i < doubled.size(); i += 4) {
+    float f;
+    std::memcpy(&f, &doubled[i], 4);
+    f *= 2;
+    std::memcpy(&doubled[i], &f, 4);
+  }
+  st.header["lm_head.weight"] = {{"dtype", "F32"}, {"shape", wte.at("shape")}, {"data_offsets", {st.data.size(), st.data.size() + doubled.size()}}};
+  st.data += doubled;
+  st.write(dir / "model.safetensors");
+
+  const std::vector<int> ids = {83, 9, 40, 7};
+  const auto tied = HfModel::open(model_dir("gpt2-f32"));
+  const auto untied = HfModel::open(dir);
+  const int vocab = tied->config().vocab;
+  const ForwardRun a = tied->transformer().run(ids, vocab), b = untied->transformer().run(ids, vocab);
+  std::vector<double> p(std::size_t(vocab), 0.0);
+  double sum_squares = 0;
+  for (const Prediction& x : a.next) sum_squares += x.p * x.p;
+  for (const Prediction& x : a.next) p[std::size_t(x.id)] = x.p * x.p / sum_squares;
+  double worst = 0;
+  for (const Prediction& x : b.next) worst = std::max(worst, std::abs(x.p - p[std::size_t(x.id)]));
+  std::cout << "max |p_untied - p^2 / sum p^2| = " << worst << "\n";
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_GT(std::abs(b.next[0].p - a.next[0].p), 1e-3);  // the head made a difference
+}
+
+TEST(ModelReference, ARunKeepsOnlyTheLayersAskedFor) {
+  const auto model = HfModel::open(model_dir("qwen2-f32"));
+  const std::vector<int> ids = {5, 6, 7, 8, 9};
+  const ForwardRun all = model->transformer().run(ids), one = model->transformer().run(ids, 5, {}, Keep::only(1)),
+                   none = model->transformer().run(ids, 5, {}, Keep::none());
+  EXPECT_EQ(one.layers.size(), 2u);
+  EXPECT_EQ(one.layers[0].weights.size(), 0u);
+  EXPECT_EQ(none.layers[1].weights.size(), 0u);
+  ASSERT_EQ(one.layers[1].weights.size(), all.layers[1].weights.size());
+  for (std::size_t h = 0; h < all.layers[1].weights.size(); ++h)
+    EXPECT_EQ(one.layers[1].weights[h], all.layers[1].weights[h]);
+  for (std::size_t i = 0; i < all.next.size(); ++i) {
+    EXPECT_EQ(one.next[i].id, all.next[i].id);
+    EXPECT_EQ(none.next[i].p, all.next[i].p);
+  }
+  EXPECT_EQ(layer_scenario(*model, one, 1).X, layer_scenario(*model, all, 1).X);
+  try {
+    layer_scenario(*model, one, 0);
+    ADD_FAILURE() << "layer 0 was not kept";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "layer: 0 was not kept by the run");
+  }
+  // The estimate: every layer's n x n weights dominate a long run; one layer's, a plain one none.
+  const Transformer& t = model->transformer();
+  EXPECT_LT(t.run_bytes(4096, Keep::none()), t.run_bytes(4096, Keep::only(0)));
+  EXPECT_LT(t.run_bytes(4096, Keep::only(0)), t.run_bytes(4096, Keep::all()));
+  EXPECT_GE(t.run_bytes(4096, Keep::all()), 2.0 * 4 * 4096.0 * 4096 * 4);  // 2 layers x 4 heads x n^2 floats
 }
 
 }  // namespace

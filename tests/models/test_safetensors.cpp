@@ -61,6 +61,37 @@ TEST(Safetensors, ParsesEntriesAgainstTheFile) {
   EXPECT_EQ(tensors[1].bytes, 8u);
 }
 
+TEST(Safetensors, EmptyTensorsOverlapNothing) {
+  // The safetensors library gives an empty tensor the offset of the tensor after it; listed before
+  // or after that tensor (the sort's order of ties), it is accepted.
+  for (const bool empty_first : {true, false}) {
+    const std::string empty = R"("e": {"dtype": "F32", "shape": [0], "data_offsets": [8, 8]})";
+    const std::string full = R"("a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}, )"
+                             R"("b": {"dtype": "F32", "shape": [2], "data_offsets": [8, 16]})";
+    const std::string header = "{" + (empty_first ? empty + ", " + full : full + ", " + empty) + "}";
+    const std::vector<TensorInfo> tensors = parse(file_bytes(header, 16));
+    EXPECT_EQ(tensors.size(), 3u) << header;
+  }
+  // Two empty tensors at the same offset, and one at the very end of the data.
+  EXPECT_EQ(parse(file_bytes(R"({"e": {"dtype": "F16", "shape": [3, 0], "data_offsets": [0, 0]},)"
+                             R"( "f": {"dtype": "F32", "shape": [0], "data_offsets": [0, 0]},)"
+                             R"( "g": {"dtype": "F32", "shape": [0], "data_offsets": [4, 4]},)"
+                             R"( "a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}})",
+                             4))
+                .size(),
+            4u);
+}
+
+TEST(Safetensors, ATensorNamedTwiceIsRefused) {
+  const std::string twice = R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},)"
+                            R"( "a": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})";
+  EXPECT_EQ(refusal(file_bytes(twice, 8)), "t.safetensors: a: named twice in the header (the format allows each name once)");
+  // A name twice inside __metadata__ or inside an entry is not a tensor named twice.
+  EXPECT_EQ(parse(file_bytes(R"({"__metadata__": {"k": "1"}, "a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}})", 4))
+                .size(),
+            1u);
+}
+
 TEST(Safetensors, RefusesEachBrokenHeaderNamingIt) {
   EXPECT_NE(refusal("abc").find("truncated"), std::string::npos);
   EXPECT_NE(refusal(file_bytes(kTwo, 32).substr(0, 40)).find("longer than the file"), std::string::npos);

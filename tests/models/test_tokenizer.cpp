@@ -27,6 +27,7 @@ namespace test_tokenizer {
 
 namespace {
 
+using attnlab::models::EncodeLimits;
 using attnlab::models::Tokenizer;
 using json = nlohmann::json;
 namespace fs = std::filesystem;
@@ -315,6 +316,77 @@ TEST(Tokenizer, TinyAddedTokenMatchedBeforeSplitting) {
   EXPECT_EQ(t.label(300), "<|end|>");
   EXPECT_EQ(t.id_limit(), 301);
   EXPECT_FALSE(t.contains(299));
+}
+
+json added_token(int id, const std::string& content) {
+  return {{"id", id}, {"content", content}, {"special", true}, {"lstrip", false},
+          {"rstrip", false}, {"single_word", false}, {"normalized", false}};
+}
+
+TEST(Tokenizer, TinyAddedTokensLeftmostLongest) {
+  json doc = tiny_doc();
+  doc["added_tokens"] = {added_token(300, "ab"), added_token(301, "abc"), added_token(302, "bcd"),
+                         added_token(303, "abc")};
+  const Tokenizer t = tiny(doc);
+  // At "a" both "ab" and "abc" start: the longer; "bcd" starts later and loses to the leftmost.
+  EXPECT_EQ(t.encode("abcd"), (std::vector<int>{301, 100}));
+  EXPECT_EQ(t.encode("xabx"), (std::vector<int>{120, 300, 120}));
+  EXPECT_EQ(t.encode("bcdab"), (std::vector<int>{302, 300}));
+  // The same content twice: the first listed, as Hugging Face's vocabulary keeps it.
+  EXPECT_EQ(t.encode("abc"), (std::vector<int>{301}));
+}
+
+TEST(Tokenizer, ManyAddedTokensSharingTheirStartAreFoundInOnePass) {
+  // 20,000 added tokens starting with the same 20 bytes and 100,000 characters of that byte:
+  // comparing every token at every position (2e9 comparisons of up to 20 bytes) took minutes; one
+  // walk of the trie per position takes 20 steps, well inside the 5 s budget even under ASan.
+  json doc = tiny_doc();
+  doc["added_tokens"] = json::array();
+  for (int i = 0; i < 20000; ++i) doc["added_tokens"].push_back(added_token(1000 + i, std::string(20, '<') + std::to_string(i)));
+  const Tokenizer t = tiny(doc);
+  EncodeLimits limits;
+  limits.seconds = 5;
+  const std::vector<int> ids = t.encode(std::string(100000, '<') + "7", limits);
+  ASSERT_FALSE(ids.empty());
+  EXPECT_EQ(ids.back(), 1007);  // the last 20 '<' and "7"
+  EXPECT_EQ(t.encode(std::string(20, '<') + "19999"), (std::vector<int>{20999}));
+}
+
+TEST(Tokenizer, EncodingStopsAtTheTokenLimitAndWhenCancelled) {
+  const Tokenizer t = tiny(tiny_doc());
+  EncodeLimits limits;
+  limits.max_tokens = 3;
+  limits.max_tokens_reason = "the model's positions";
+  EXPECT_EQ(t.encode("hello hello", limits).size(), 2u);
+  expect_refusal([&] { t.encode("hello hello hello hello", limits); }, "text: more than 3 tokens, the model's positions");
+  std::atomic<bool> cancelled{true};
+  limits = {};
+  limits.cancelled = &cancelled;
+  expect_refusal([&] { t.encode("hello", limits); }, "text: tokenizing cancelled");
+  cancelled = false;
+  EXPECT_EQ(t.encode("hello", limits), (std::vector<int>{259}));
+}
+
+TEST(Tokenizer, APatternThatBacktracksOnEveryMatchEndsWithinTheBudget) {
+  // Each match of (?:a+)+b|c in "aaa...ac" tries every split of the run of a's first: 99,000
+  // characters took 117 s. The budget for the whole text ends it in one line.
+  json doc = tiny_doc();
+  doc["pre_tokenizer"] = {{"type", "Sequence"},
+                          {"pretokenizers",
+                           {{{"type", "Split"}, {"pattern", {{"Regex", "(?:a+)+b|c"}}}, {"behavior", "Isolated"}},
+                            {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}};
+  const Tokenizer t = tiny(doc);
+  EncodeLimits limits;
+  limits.seconds = 1;
+  std::string text;
+  for (int i = 0; i < 4500; ++i) text += std::string(21, 'a') + "c";
+  const auto started = std::chrono::steady_clock::now();
+  expect_refusal([&] { t.encode(text, limits); },
+                 "text: the tokenizer took more than 1 s on this text (its split pattern backtracks on it, or the text "
+                 "is very long)");
+  std::cout << "refused after " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+            << " s\n";
+  EXPECT_EQ(t.encode("aac", limits), (std::vector<int>{97, 97, 99}));
 }
 
 TEST(Tokenizer, TinyTemplateProcessingBosAndEos) {

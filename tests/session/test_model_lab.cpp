@@ -11,6 +11,7 @@
 #include "attnlab/edits.h"
 #include "attnlab/scenario_io.h"
 #include "session/model_lab.h"
+#include "../models/model_folders.h"
 #include "session_test_support.h"
 
 namespace attnlab::app::testing {
@@ -113,6 +114,36 @@ TEST_F(ModelLabTest, TooLongATextIsRefusedInOneLine) {
   ASSERT_TRUE(Settle());
   EXPECT_EQ(lab_.TextError(), "");
   EXPECT_EQ(lab_.Next().state, NextTokens::State::NoText);
+}
+
+TEST_F(ModelLabTest, ARunThatCannotFitIsRefusedBeforeItStarts) {
+  // 64 layers of 64 heads: the grid keeps every layer's and head's weights, 16 KiB x n^2 bytes.
+  const std::string dir = File("wide");
+  ::attnlab::testing::model_folders::write_wide_qwen2(std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/models", dir, 64,
+                                                     64, 8192);
+  lab_.RequestOpen(dir);
+  std::string text;
+  for (int i = 0; i < 6000; ++i) text += " a";
+  lab_.SetText(text);
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Model(), nullptr);
+  EXPECT_EQ(lab_.Run(), nullptr);
+  const std::string expected = "ids: 6000 tokens with every layer's and head's 6000 x 6000 weights kept need about ";
+  EXPECT_EQ(lab_.TextError().substr(0, expected.size()), expected) << lab_.TextError();
+  EXPECT_NE(lab_.TextError().find("GiB; this machine allows"), std::string::npos) << lab_.TextError();
+  EXPECT_EQ(lab_.Next().note, lab_.TextError());
+  lab_.SetText(" a a a");  // a short text of the same model runs
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
+  EXPECT_EQ(lab_.Run()->run->layers.size(), 64u);
+}
+
+TEST_F(ModelLabTest, AFolderNameWithANewlineIsOneLine) {
+  lab_.RequestOpen(File("two\nlines"));
+  ASSERT_TRUE(Settle());
+  ASSERT_EQ(Asked(), Question::Kind::Error);
+  EXPECT_EQ(session_.Pending()->title, "Cannot open model two\\nlines");
+  EXPECT_EQ(session_.Pending()->message.find('\n'), std::string::npos) << session_.Pending()->message;
 }
 
 TEST_F(ModelLabTest, ALayerBecomesTheDocumentAndAHeadOffChangesTheNextToken) {
