@@ -3,7 +3,9 @@
 // the session's guard, and the next token after an edited layer against the model's own run.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -136,6 +138,33 @@ TEST_F(ModelLabTest, ARunThatCannotFitIsRefusedBeforeItStarts) {
   ASSERT_TRUE(Settle());
   ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
   EXPECT_EQ(lab_.Run()->run->layers.size(), 64u);
+}
+
+TEST_F(ModelLabTest, ANewerTextCancelsTheEncodingOfTheOneBefore) {
+  // A split pattern that backtracks on every match: the first text alone would use the whole 5 s
+  // budget and end refused. Typed over, its encoding stops, no refusal is shown, the newest runs.
+  const std::string dir = File("slow");
+  std::filesystem::copy(Fixture("llama-mqa-f32"), dir);
+  ::attnlab::testing::model_folders::update_json_file(
+      dir + "/tokenizer.json",
+      {{"pre_tokenizer",
+        {{"type", "Sequence"},
+         {"pretokenizers",
+          {{{"type", "Split"}, {"pattern", {{"Regex", "(?:a+)+b|c"}}}, {"behavior", "Isolated"}},
+           {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}}}});
+  lab_.RequestOpen(dir);
+  ASSERT_TRUE(Settle());
+  std::string slow;
+  for (int i = 0; i < 4500; ++i) slow += std::string(21, 'a') + "c";
+  const auto started = std::chrono::steady_clock::now();
+  lab_.SetText(slow);
+  lab_.SetText("ac");
+  ASSERT_TRUE(Settle());
+  std::cout << "settled after " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+            << " s (the slow text alone: refused after its 5 s budget)\n";
+  ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
+  EXPECT_EQ(lab_.Run()->text, "ac");
+  EXPECT_EQ(lab_.TextError(), "");
 }
 
 TEST_F(ModelLabTest, AFolderNameWithANewlineIsOneLine) {
