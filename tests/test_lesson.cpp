@@ -125,7 +125,8 @@ TEST(Lesson, NumbersAreWrittenAsTheCellsWriteThem) {
   for (int decimals : {2, 3}) EXPECT_EQ(first_misformatted(decimals), "") << decimals << " decimals";
   const attnlab::Scenario s = preset("vaswani-q2-is-attends");
   const attnlab::Trace t = attnlab::compute(s);
-  const std::string inputs = attnlab::lesson::step_explanation({StageId::inputs}, s, t, 0);
+  attnlab::lesson::Step inputs_step;  // a default Step is the inputs stage
+  const std::string inputs = attnlab::lesson::step_explanation(inputs_step, s, t, 0);
   EXPECT_NE(inputs.find("'this' is [0.12, \xE2\x88\x92" "0.87, 0.33, 0.45]"), std::string::npos) << inputs;
   const std::string mix = attnlab::lesson::step_explanation({StageId::head_output, 0, "", false, {{1, 2}}}, s, t, 0, 3);
   EXPECT_NE(mix.find("0.364\xC2\xB7v(this) + 0.202\xC2\xB7v(is) + 0.434\xC2\xB7v(translation)"), std::string::npos)
