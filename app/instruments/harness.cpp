@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attnlab/scenario_io.h"
+#include "instruments/glyph_check.h"
 #include "instruments/keep_libraries.h"
 #include "instruments/scripted_edit.h"
 #include "panels/app_state.h"
@@ -125,6 +126,7 @@ bool Harness::CaptureTriggered() {
 }
 
 void Harness::BeforeDraw(AppState& state, int frame) {
+  glyph_check::MarkFallbacks();  // a capture's dump counts the characters drawn without a glyph
   if (input_log_) input_log_->Observe();
   if (open_check_) open_check_->BeforeDraw(state, *state.session, frame);
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attnlab/scenario_io.h"
+#include "instruments/glyph_check.h"
 #include "instruments/model_script.h"
 #include "widgets/heatmap.h"
 #include "widgets/theme.h"
@@ -71,6 +72,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
   doc["heatmaps"] = std::move(list);
   doc["window_arrangement"] = arrangement_;
   doc["model"] = ModelJson(state);
+  doc["fallback_glyphs"] = glyph_check::CountFallbacks();  // characters the fonts had no glyph for
   nlohmann::json controls = nlohmann::json::array();
   for (const ControlMark& m : controls_)
     controls.push_back({{"window", m.window},

@@ -26,8 +26,9 @@ std::string FindFont(const char* file) {
   return {};
 }
 
-// Numbers in cells: "-0.25", "-inf".
-const ImWchar kAsciiRange[] = {0x0020, 0x007F, 0};
+// Numbers in cells as format_number writes them: ASCII, the minus sign U+2212 ("−0.25"), infinity
+// ("−∞") and the ellipsis of a cut label. Without U+2212 every negative cell drew as "?0.25".
+const ImWchar kDigitsRange[] = {0x0020, 0x007F, 0x2026, 0x2026, 0x2212, 0x2212, 0x221E, 0x221E, 0};
 
 ImFont* AddFont(const char* file, float size_px, const ImWchar* ranges = kGlyphRanges) {
   ImGuiIO& io = ImGui::GetIO();
@@ -118,7 +119,7 @@ void Theme::BuildFonts(float scale) {
   fonts_.ui = AddFont("DejaVuSans.ttf", 16.0f * scale);
   fonts_.bold = AddFont("DejaVuSans-Bold.ttf", 16.0f * scale);
   fonts_.mono = AddFont("DejaVuSansMono.ttf", 14.0f * scale);
-  fonts_.digits = AddFont("DejaVuSansMono.ttf", 28.0f * scale, kAsciiRange);
+  fonts_.digits = AddFont("DejaVuSansMono.ttf", 28.0f * scale, kDigitsRange);
   fonts_.scale = scale;
   io.FontDefault = fonts_.ui;
   io.Fonts->Build();

@@ -15,7 +15,7 @@ struct Fonts {
   ImFont* ui = nullptr;    ///< body text
   ImFont* bold = nullptr;  ///< titles
   ImFont* mono = nullptr;  ///< numbers in cells and formulas
-  ImFont* digits = nullptr;  ///< mono at twice its size, ASCII only: numbers larger than mono's
+  ImFont* digits = nullptr;  ///< mono at twice its size, the characters numbers use: numbers larger than mono's
   float scale = 1.0f;      ///< the scale the atlas was built at
 };
 

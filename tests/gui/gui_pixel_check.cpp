@@ -121,6 +121,11 @@ int Main(int argc, char** argv) {
       CheckHeatmap(hm, trace, img, map, masked_rgb, dump["framebuffer_scale"], &totals);
   std::printf("%d weights heatmaps, %d cells checked, %d failures, max channel error %d\n",
               totals.heatmaps, totals.checked, totals.failures, totals.max_error);
+  // Every character drawn had a glyph in its font (a missing one draws as "?": app/instruments/glyph_check.h).
+  if (!dump.value("fallback_glyphs", nlohmann::json::object()).empty()) {
+    std::printf("FAIL: characters drawn without a glyph (as \"?\"), by window: %s\n", dump["fallback_glyphs"].dump().c_str());
+    return 1;
+  }
   const int required = int(std::min<long>(kMinCheckedCells, trace.heads.front().weights.size()));
   if (totals.checked < required) {
     std::printf("FAIL: fewer than %d visible weight cells were checked\n", required);
