@@ -55,9 +55,11 @@ struct AppState {
   }
 
   /// Another file was opened: the views that named its cells start afresh (the sweep drops
-  /// itself: SweepPlayer::Tick).
+  /// itself: SweepPlayer::Tick), and its lesson from its first step.
   void ForgetDocumentViews() {
     open_count_ = document.OpenCount();
+    ui.presenter_step = 0;
+    ui.presenter_revealed = false;
     ui.pinned = {};
     ui.sensitivity_target = UiState{}.sensitivity_target;
     ui.sensitivity_on_inputs = false;

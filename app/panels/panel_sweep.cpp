@@ -185,7 +185,7 @@ void HeadLegend(AppState& state, int heads) {
   const float fs = ImGui::GetFontSize();
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (int h = 0; h < heads; ++h) {
-    char name[16];
+    char name[24];  // "head " and any int: no truncation for GCC's -Wformat-truncation to fear
     std::snprintf(name, sizeof name, "head %d", h + 1);
     const float width = fs * 1.6f + ImGui::CalcTextSize(name).x;
     if (h > 0) {
