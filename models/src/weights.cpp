@@ -1,5 +1,6 @@
 #include "attnlab/models/weights.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -92,7 +93,16 @@ std::map<std::string, std::string> read_index(const std::filesystem::path& path)
 /// after it, and a layer could not be written as a scenario (JSON has no such numbers).
 void check_finite(const TensorInfo& tensor, const float* values) {
   const std::size_t count = std::size_t(tensor.element_count());
-  if (Eigen::Map<const Eigen::ArrayXf>(values, Eigen::Index(count)).allFinite()) return;
+  // |x|'s bits order like |x| itself, and infinity and NaN are the largest: one max over the bits,
+  // which vectorises to a load, an and and a max an element (GPT-2 small's 498 MB: 0.13 s with
+  // Eigen's allFinite, measured with attnlab-cli model --ids 1).
+  std::uint32_t largest = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t bits;
+    std::memcpy(&bits, values + i, 4);
+    largest = std::max(largest, bits & 0x7fffffffu);
+  }
+  if (largest < 0x7f800000u) return;
   std::size_t at = 0;
   while (std::isfinite(values[at])) ++at;
   std::vector<std::size_t> coordinates(tensor.shape.size());
