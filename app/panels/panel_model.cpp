@@ -161,7 +161,9 @@ void ModelPanel::TextField(ModelLab& lab, const ControlMarks& marks) {
     ImGui::SetKeyboardFocusHere();
   }
   ImGui::SetNextItemWidth(-1.0f);
-  if (ImGui::InputTextWithHint("##model text", "Type a sentence\xE2\x80\xA6", text_, sizeof text_)) {
+  const char* hint = lab.Model() && !lab.Model()->tokenizer() ? "Type token ids: 464, 3797, 3332\xE2\x80\xA6"
+                                                              : "Type a sentence\xE2\x80\xA6";
+  if (ImGui::InputTextWithHint("##model text", hint, text_, sizeof text_)) {
     synced_ = text_;
     lab.SetText(synced_);
   }
@@ -186,6 +188,8 @@ void ModelPanel::Draw(AppState& state) {
   ImGui::PopFont();
   ImGui::SameLine();
   ImGui::TextColored(DimTextColor(), "%s, %s", model->config().describe().c_str(), model->dtype().c_str());
+  if (!model->tokenizer())  // the folder's ids still work: say why words do not
+    DimTextWrapped("No tokenizer (" + model->tokenizer_error() + "): type token ids, separated by commas or spaces.");
   TextField(*lab, state.on_control);
   if (!lab->TextError().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());

@@ -104,7 +104,6 @@ void ModelLab::RequestOpen(const std::string& folder) {
         run_ = {};
         ++run_serial_;
         text_error_.clear();
-        if (!model_->tokenizer_error().empty()) text_error_ = model_->tokenizer_error();
         if (!text_.empty()) StartRun();
         UpdateNext();
       });
@@ -135,7 +134,8 @@ void ModelLab::StartRun() {
       [model = model_, text = text_, cancel = run_cancel_] {
         ModelRun r;
         r.text = text;
-        const std::vector<int> ids = model->encode(text, cancel.get());
+        // A folder without a tokenizer takes token ids, as the CLI's --ids does.
+        const std::vector<int> ids = model->tokenizer() ? model->encode(text, cancel.get()) : model->ids_from_text(text);
         r.labels = model->labels(ids);
         r.run = std::make_shared<const models::ForwardRun>(model->transformer().run(ids, model->config().vocab));
         return r;
@@ -276,7 +276,9 @@ void ModelLab::UpdateNext() {
     n.note = "The document is not a layer of " + name + ": click a map in the Model panel to edit one.";
   } else {
     n.state = NextTokens::State::NoText;
-    n.note = text_error_.empty() ? "Type a text in the Model panel." : text_error_;
+    n.note = !text_error_.empty()    ? text_error_
+             : model_->tokenizer() ? "Type a text in the Model panel."
+                                   : "Type token ids in the Model panel (the folder has no tokenizer).";
   }
   n.serial = ++next_serial_;
   next_ = std::move(n);

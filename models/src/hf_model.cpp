@@ -48,6 +48,27 @@ std::vector<int> HfModel::encode(const std::string& text, const std::atomic<bool
   return tokenizer_->encode(text, limits);
 }
 
+std::vector<int> HfModel::ids_from_text(const std::string& text) const {
+  std::vector<int> ids;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == ',' || text[i] == ' ') {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && text[end] != ',' && text[end] != ' ') ++end;
+    const std::string word = text.substr(i, end - i);
+    const bool digits = word.size() <= 9 && word.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits)
+      refuse("ids", "expected token ids separated by commas or spaces (" + printable_text(name()) +
+                        " has no tokenizer to split words), got " + quoted_excerpt(word));
+    ids.push_back(std::stoi(word));
+    i = end;
+  }
+  if (ids.empty()) refuse("ids", "empty: type token ids such as 464, 3797, 3332");
+  return ids;
+}
+
 std::string HfModel::label(int id) const {
   if (tokenizer_ && tokenizer_->contains(id)) return tokenizer_->label(id);
   return "#" + std::to_string(id);

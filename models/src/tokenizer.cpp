@@ -515,13 +515,13 @@ Tokenizer Tokenizer::load(const fs::path& dir) {
   if (detail::present(dir / "tokenizer.model"))
     refuse("tokenizer",
            "only tokenizer.model (SentencePiece) found; attnlab reads tokenizer.json or vocab.json "
-           "+ merges.txt; use --ids");
+           "+ merges.txt");
   if (vocab || merges)
     refuse("tokenizer",
            std::string(vocab ? "vocab.json without merges.txt" : "merges.txt without vocab.json") +
                " in " + quoted_excerpt(dir.string()) + "; byte-level BPE needs both");
   refuse("tokenizer", "no tokenizer.json or vocab.json + merges.txt in " +
-                          quoted_excerpt(dir.string()) + "; use --ids");
+                          quoted_excerpt(dir.string()));
 }
 
 std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& limits) const {

@@ -558,7 +558,7 @@ TEST(Tokenizer, RefusesFoldersWithoutByteLevelBpe) {
   expect_refusal([&] { Tokenizer::load(dir); },
                  "tokenizer: only tokenizer.model (SentencePiece) found; attnlab reads "
                  "tokenizer.json or vocab.json + "
-                 "merges.txt; use --ids");
+                 "merges.txt");
   std::ofstream(dir / "tokenizer.json") << tiny_doc().dump();
   EXPECT_EQ(Tokenizer::load(dir).encode("hello"), (std::vector<int>{259}));
   fs::remove_all(dir);

@@ -167,6 +167,34 @@ TEST_F(ModelLabTest, ANewerTextCancelsTheEncodingOfTheOneBefore) {
   EXPECT_EQ(lab_.TextError(), "");
 }
 
+TEST_F(ModelLabTest, AFolderWithoutATokenizerTakesTokenIds) {
+  // As the CLI's --ids: "83, 9 40" runs those ids, labelled "#83"; words are refused in one line.
+  const std::string dir = File("no-tokenizer");
+  std::filesystem::copy(Fixture("gpt2-f32"), dir);
+  std::filesystem::remove(dir + "/vocab.json");
+  std::filesystem::remove(dir + "/merges.txt");
+  lab_.RequestOpen(dir);
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Model(), nullptr);
+  EXPECT_EQ(lab_.Model()->tokenizer(), nullptr);
+  EXPECT_EQ(lab_.TextError(), "");
+  EXPECT_EQ(lab_.Next().note, "Type token ids in the Model panel (the folder has no tokenizer).");
+  lab_.SetText("83, 9 40,7");
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
+  EXPECT_EQ(lab_.Run()->run->ids, (std::vector<int>{83, 9, 40, 7}));
+  EXPECT_EQ(lab_.Run()->labels, (std::vector<std::string>{"#83", "#9", "#40", "#7"}));
+  const auto model = models::HfModel::open(Fixture("gpt2-f32"));
+  EXPECT_LE(MaxDifference(lab_.Run()->run->next, model->transformer().run({83, 9, 40, 7}, 5).next), 1e-12);
+  lab_.SetText("the cat");
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.TextError(),
+            "ids: expected token ids separated by commas or spaces (no-tokenizer has no tokenizer to split words), got \"the\"");
+  lab_.SetText("83, 400");
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.TextError(), "ids[1]: 400 is outside the vocabulary (0 to 356)");
+}
+
 TEST_F(ModelLabTest, AFolderNameWithANewlineIsOneLine) {
   lab_.RequestOpen(File("two\nlines"));
   ASSERT_TRUE(Settle());

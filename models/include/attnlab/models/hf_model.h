@@ -35,6 +35,10 @@ class HfModel {
   /// than the model's positions (found as they are produced), the tokenizer's time budget spent,
   /// `cancelled` set.
   std::vector<int> encode(const std::string& text, const std::atomic<bool>* cancelled = nullptr) const;
+  /// Token ids typed as text, for a folder without a tokenizer: "464, 3797 3332" (commas or spaces
+  /// between). Throws ScenarioError ("ids: expected token ids ... got "the"") for anything else;
+  /// run() checks them against the vocabulary and the positions.
+  std::vector<int> ids_from_text(const std::string& text) const;
   /// Token labels (Tokenizer::label, or "#id" without a tokenizer).
   std::string label(int id) const;
   std::vector<std::string> labels(const std::vector<int>& ids) const;
