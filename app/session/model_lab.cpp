@@ -114,7 +114,8 @@ void ModelLab::SetText(const std::string& text) {
   if (text == text_) return;
   text_ = text;
   if (running_ == 0) return StartRun();
-  // The run in flight is stale: its tokenizing stops at once, and it starts the newest text as it ends.
+  // The run in flight is stale: its tokenizing or forward pass stops at once (at the next layer),
+  // and it starts the newest text as it ends: never more than one run behind.
   if (run_cancel_) run_cancel_->store(true);
 }
 
@@ -137,7 +138,8 @@ void ModelLab::StartRun() {
         // A folder without a tokenizer takes token ids, as the CLI's --ids does.
         const std::vector<int> ids = model->tokenizer() ? model->encode(text, cancel.get()) : model->ids_from_text(text);
         r.labels = model->labels(ids);
-        r.run = std::make_shared<const models::ForwardRun>(model->transformer().run(ids, model->config().vocab));
+        r.run = std::make_shared<const models::ForwardRun>(
+            model->transformer().run(ids, model->config().vocab, {}, models::Keep::all(), cancel.get()));
         return r;
       },
       [this, serial, text = text_](TaskResult<ModelRun> result) { FinishRun(serial, text, std::move(result)); });

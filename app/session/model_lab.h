@@ -74,7 +74,7 @@ class ModelLab {
   // ---- the text and its run ----------------------------------------------------------------
   /// Tokenizes `text` (token ids typed as text for a folder without a tokenizer) and runs the model
   /// on it off the UI thread: one run at a time, the newest text is run once the running one ends
-  /// (typing supersedes and stops the stale one's tokenizing, nothing queues up).
+  /// (typing supersedes and stops the stale one at its next regex match or layer, nothing queues up).
   void SetText(const std::string& text);
   const std::string& Text() const { return text_; }
   /// The last finished run, or null (no model, no text, or the text was refused).

@@ -370,7 +370,7 @@ double Transformer::run_bytes(std::size_t tokens, Keep keep) const {
 }
 
 ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::vector<HeadRef>& heads_off,
-                            Keep keep) const {
+                            Keep keep, const std::atomic<bool>* cancelled) const {
   check_ids(ids, config_);
   if (keep.layer != Keep::kAll && keep.layer != Keep::kNone && (keep.layer < 0 || keep.layer >= config_.layers))
     refuse("layer", std::to_string(keep.layer) + " is out of range: the model has layers 0 to " +
@@ -396,8 +396,10 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
   run.ids = ids;
   run.heads_off = heads_off;
   run.layers.resize(layers_.size());
-  for (int l = 0; l < int(layers_.size()); ++l)
+  for (int l = 0; l < int(layers_.size()); ++l) {
+    if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
     run_layer(l, h, heads_off, keep.keeps(l) ? &run.layers[std::size_t(l)] : nullptr);
+  }
   run.next = predict(h, top_k);
   return run;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -198,6 +199,20 @@ TEST(ModelReference, Gpt2WithItsOwnLmHeadPredictsWithIt) {
   std::cout << "max |p_untied - p^2 / sum p^2| = " << worst << "\n";
   EXPECT_LT(worst, 1e-6);
   EXPECT_GT(std::abs(b.next[0].p - a.next[0].p), 1e-3);  // the head made a difference
+}
+
+TEST(ModelReference, ACancelledRunStopsBeforeItsNextLayer) {
+  const auto model = HfModel::open(model_dir("qwen2-f32"));
+  std::atomic<bool> cancelled{true};
+  try {
+    model->transformer().run({5, 6, 7}, 5, {}, Keep::all(), &cancelled);
+    ADD_FAILURE() << "a cancelled run finished";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "run: cancelled");
+  }
+  cancelled = false;
+  EXPECT_EQ(model->transformer().run({5, 6, 7}, 5, {}, Keep::all(), &cancelled).next[0].id,
+            model->transformer().run({5, 6, 7}).next[0].id);
 }
 
 TEST(ModelReference, ARunKeepsOnlyTheLayersAskedFor) {

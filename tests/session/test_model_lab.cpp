@@ -167,6 +167,32 @@ TEST_F(ModelLabTest, ANewerTextCancelsTheEncodingOfTheOneBefore) {
   EXPECT_EQ(lab_.TextError(), "");
 }
 
+TEST_F(ModelLabTest, ANewerTextStopsTheStaleRunAtItsNextLayer) {
+  // 16 layers of 32 heads at 600 tokens: every layer's and head's weights take 740 MB and the run
+  // takes about a second. Ids typed in a folder without a tokenizer start the forward pass at once;
+  // typed over, the stale run stops before its next layer and only the newest run is delivered (a
+  // stale run that finished would be delivered too, and counted by RunSerial).
+  const std::string dir = File("wide");
+  ::attnlab::testing::model_folders::write_wide_qwen2(std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/models", dir, 16,
+                                                     32, 8192);
+  std::filesystem::remove(dir + "/tokenizer.json");
+  lab_.RequestOpen(dir);
+  ASSERT_TRUE(Settle());
+  std::string long_ids;
+  for (int i = 0; i < 600; ++i) long_ids += "5 ";
+  const std::uint64_t serial = lab_.RunSerial();
+  const auto started = std::chrono::steady_clock::now();
+  lab_.SetText(long_ids);
+  lab_.SetText("5 6");
+  ASSERT_TRUE(Settle());
+  std::cout << "settled after " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+            << " s\n";
+  ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
+  EXPECT_EQ(lab_.Run()->text, "5 6");
+  EXPECT_EQ(lab_.TextError(), "");
+  EXPECT_EQ(lab_.RunSerial(), serial + 1) << "the stale run was delivered: it ran to its end";
+}
+
 TEST_F(ModelLabTest, AFolderWithoutATokenizerTakesTokenIds) {
   // As the CLI's --ids: "83, 9 40" runs those ids, labelled "#83"; words are refused in one line.
   const std::string dir = File("no-tokenizer");

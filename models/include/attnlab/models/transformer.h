@@ -8,6 +8,7 @@
 ///                 nn.Linear weights are used as x W^T.
 /// Every layer's attention weights and the residual stream entering it are recorded, so one layer
 /// can become a Scenario and the rest of the model can re-run from it after an edit.
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -73,9 +74,10 @@ class Transformer {
   /// The whole forward pass, with the heads in `heads_off` switched off (output zeroed), recording the
   /// layers `keep` names. Throws ScenarioError: no ids, an id outside the vocabulary, more ids than
   /// the model's positions, a head that does not exist, more memory than this machine allows
-  /// (run_bytes() against memory_limit(), checked before anything large is allocated).
+  /// (run_bytes() against memory_limit(), checked before anything large is allocated), and
+  /// "run: cancelled" when `cancelled` is set, checked before each layer (the window's stale runs).
   ForwardRun run(const std::vector<int>& ids, int top_k = 5, const std::vector<HeadRef>& heads_off = {},
-                 Keep keep = Keep::all()) const;
+                 Keep keep = Keep::all(), const std::atomic<bool>* cancelled = nullptr) const;
   /// About how many bytes run() takes on `tokens` tokens: what it keeps (each kept layer's weights,
   /// n by n per query head, and its three n by d_model matrices) and what one layer needs while it
   /// is computed.
