@@ -124,7 +124,7 @@ int run_model(const ModelOptions& o, const CLI::App& command) {
     if (o.attention) check_printable(*model, ids.size());
     const models::ForwardRun run = model->transformer().run(ids, top, heads_off, keep);
     if (layer >= 0) {
-      const Scenario scenario = models::layer_scenario(*model, run, layer);
+      const Scenario scenario = models::layer_scenario(*model, run, layer, command.count("--text") ? o.text : "");
       try {
         save_scenario(scenario, o.out);
       } catch (const std::exception& e) {  // a full disk, no permission: the message names the file

@@ -91,7 +91,8 @@ bool ModelScript::Done(const AppState& state) const {
 nlohmann::json ModelJson(const AppState& state) {
   const ModelLab* lab = state.models;
   if (!lab) return nullptr;
-  nlohmann::json j = {{"loading", lab->Loading()}, {"run_stale", lab->RunStale()}, {"text_error", lab->TextError()}};
+  nlohmann::json j = {{"loading", lab->Loading()}, {"run_stale", lab->RunStale()}, {"text_error", lab->TextError()},
+                      {"text", lab->Text()}};
   if (const models::HfModel* model = lab->Model()) {
     j["name"] = model->name();
     j["folder"] = model->dir().string();

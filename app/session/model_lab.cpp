@@ -167,9 +167,9 @@ void ModelLab::OpenLayer(int layer, std::function<void()> on_opened) {
   if (!model_ || !run_.run) return;
   layer_task_ = session_->Tasks().Start<std::shared_ptr<LoadedScenario>>(
       "model-layer",
-      [model = model_, run = run_.run, layer] {
+      [model = model_, run = run_.run, layer, text = run_.text] {
         auto loaded = std::make_shared<LoadedScenario>();
-        loaded->scenario = models::layer_scenario(*model, *run, layer);
+        loaded->scenario = models::layer_scenario(*model, *run, layer, text);
         attnlab::validate(loaded->scenario);
         loaded->name = model->name() + "-layer-" + std::to_string(layer + 1);  // the window counts from 1
         return loaded;
@@ -192,6 +192,29 @@ void ModelLab::Tick() {
     FollowDocument();
 }
 
+// A newly opened document that is a layer of a model folder (a saved layer reopened): that folder
+// is opened unless it is the open one, and the text the layer was made from is typed again; a
+// folder no longer there is said in one line. Once per document: closing the model stays closed.
+void ModelLab::Reconnect(const attnlab::Scenario& scenario) {
+  if (doc_->OpenCount() == reconnected_document_) return;
+  reconnected_document_ = doc_->OpenCount();
+  reconnect_note_.clear();
+  const nlohmann::json* m = ModelView(scenario);
+  const auto folder = m ? m->find("folder") : nlohmann::json::const_iterator();
+  if (!m || folder == m->end() || !folder->is_string()) return;
+  const auto text = m->find("text");
+  if (text != m->end() && text->is_string()) SetText(text->get<std::string>());
+  const std::string path = folder->get<std::string>();
+  if ((model_ && SameFolder(path, model_->dir())) || Loading()) return;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) {
+    reconnect_note_ = "This layer's model folder " + quoted_excerpt(path) +
+                      " is not there (moved or deleted): File > Open model" + kEllipsis + " opens it where it is now.";
+    return;
+  }
+  RequestOpen(path);
+}
+
 // The document changed (or the model, or the run it may reuse): is it a layer of the model, and
 // what does the model predict after it?
 void ModelLab::FollowDocument() {
@@ -199,6 +222,7 @@ void ModelLab::FollowDocument() {
   followed_model_ = model_serial_;
   followed_run_ = run_serial_;
   const std::shared_ptr<const attnlab::Scenario> snapshot = doc_->Snapshot();
+  Reconnect(*snapshot);
   doc_layer_ = model_ ? LayerOf(*snapshot, *model_) : -1;
   if (doc_layer_ < 0) {
     if (predict_task_) session_->Tasks().Cancel(predict_task_);
@@ -252,8 +276,9 @@ void ModelLab::UpdateNext() {
   NextTokens n;
   const std::string name = model_ ? model_->name() : std::string();
   if (!model_) {
-    n.note = Loading() ? "Loading " + loading_name_ + kEllipsis
-                       : "No model open: File > Open model" + std::string(kEllipsis) + " (GPT-2, Llama, Qwen2).";
+    n.note = Loading()                  ? "Loading " + loading_name_ + kEllipsis
+             : !reconnect_note_.empty() ? reconnect_note_
+                                        : "No model open: File > Open model" + std::string(kEllipsis) + " (GPT-2, Llama, Qwen2).";
   } else if (doc_layer_ >= 0) {
     n.state = NextTokens::State::Edited;
     n.layer = doc_layer_;
@@ -275,7 +300,8 @@ void ModelLab::UpdateNext() {
     n.state = NextTokens::State::ModelOnly;
     n.model = run_.run->next;
     n.stale = RunStale();
-    n.note = "The document is not a layer of " + name + ": click a map in the Model panel to edit one.";
+    n.note = !reconnect_note_.empty() ? reconnect_note_
+                                      : "The document is not a layer of " + name + ": click a map in the Model panel to edit one.";
   } else {
     n.state = NextTokens::State::NoText;
     n.note = !text_error_.empty()    ? text_error_

@@ -91,7 +91,8 @@ class ModelLab {
   /// "Save changes?" first when the document has some); `on_opened` runs once it is open.
   void OpenLayer(int layer, std::function<void()> on_opened = {});
   /// The document's layer when it is a layer of the open model (view.model names its folder and
-  /// a layer), else -1. Follows the document as of the last Tick().
+  /// a layer), else -1. Follows the document as of the last Tick(). A newly opened document that
+  /// is a layer of another folder (a saved layer file) reopens that folder with its recorded text.
   int DocumentLayer() const { return doc_layer_; }
   /// Once per frame, after Session::Poll(): follows the document's version and runs an edited
   /// layer through the rest of the model off the UI thread.
@@ -107,6 +108,7 @@ class ModelLab {
   void FinishRun(std::uint64_t serial, const std::string& text, TaskResult<ModelRun> result);
   void FinishPrediction(TaskResult<std::shared_ptr<const Prediction>> result);
   void FollowDocument();
+  void Reconnect(const attnlab::Scenario& scenario);
   void UpdateNext();
 
   Session* session_ = nullptr;
@@ -121,6 +123,8 @@ class ModelLab {
   std::uint64_t model_serial_ = 0;    ///< a new number for every model opened
   std::uint64_t followed_version_ = 0, followed_model_ = 0, followed_run_ = 0;
   int doc_layer_ = -1;
+  int reconnected_document_ = 0;  ///< Document::OpenCount() of the last document Reconnect() saw
+  std::string reconnect_note_;    ///< why the document's model folder could not be reopened
   std::shared_ptr<const Prediction> prediction_;  ///< the last finished one
   NextTokens next_;
   std::uint64_t next_serial_ = 0;

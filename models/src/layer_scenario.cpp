@@ -29,7 +29,7 @@ std::string utf8_path(const std::string& path) {
 
 }  // namespace
 
-Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer) {
+Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, const std::string& text) {
   const ModelConfig& c = model.config();
   if (layer < 0 || layer >= int(run.layers.size()))
     refuse("layer", std::to_string(layer) + " is out of range: the model has layers 0 to " +
@@ -63,6 +63,7 @@ Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer) 
   std::sort(s.heads_off.begin(), s.heads_off.end());
   if (c.rope_theta > 0) s.rope = Rope{Rope::Style::half, c.rope_theta, c.head_dim};
   s.view["model"] = {{"folder", utf8_path(model.dir().string())}, {"model_type", c.model_type}, {"layer", layer}, {"ids", run.ids}};
+  if (!text.empty()) s.view["model"]["text"] = text;  // encoded by the tokenizer: valid UTF-8
   return s;
 }
 

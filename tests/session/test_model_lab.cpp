@@ -235,7 +235,7 @@ TEST_F(ModelLabTest, ALayerBecomesTheDocumentAndAHeadOffChangesTheNextToken) {
   lab_.OpenLayer(1, [&opened] { opened = true; });
   ASSERT_TRUE(Settle());
   ASSERT_TRUE(opened);
-  const attnlab::Scenario expected = models::layer_scenario(*lab_.Model(), *lab_.Run()->run, 1);
+  const attnlab::Scenario expected = models::layer_scenario(*lab_.Model(), *lab_.Run()->run, 1, "The cat sat on the mat.");
   EXPECT_EQ(attnlab::scenario_to_text(doc_.GetScenario()), attnlab::scenario_to_text(expected));
   EXPECT_EQ(doc_.name, "gpt2-f32-layer-2");
   EXPECT_TRUE(doc_.path.empty());
@@ -277,6 +277,41 @@ TEST_F(ModelLabTest, AnEditedDocumentIsGuardedAndAnUnfitLayerSaysWhy) {
   ASSERT_TRUE(Settle());
   EXPECT_EQ(lab_.DocumentLayer(), 1);
   EXPECT_EQ(lab_.Next().state, NextTokens::State::Edited);
+}
+
+TEST_F(ModelLabTest, ASavedLayerReopensItsModelWithItsText) {
+  // A layer saved from another run of the window (no model open in this one): opening the file
+  // opens its folder off the UI thread, types its text again, and Next token is live.
+  const std::string folder = File("qwen2");
+  std::filesystem::copy(Fixture("qwen2-f32"), folder);
+  const auto model = models::HfModel::open(folder);
+  const std::vector<int> ids = model->encode("Hello there!");
+  const models::ForwardRun run = model->transformer().run(ids);
+  const std::string path = File("saved-layer.json");
+  attnlab::save_scenario(models::layer_scenario(*model, run, 1, "Hello there!"), path);
+  session_.RequestOpen(path);
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Model(), nullptr) << lab_.Next().note;
+  EXPECT_EQ(lab_.Model()->name(), "qwen2");
+  EXPECT_EQ(lab_.Text(), "Hello there!");
+  ASSERT_NE(lab_.Run(), nullptr);
+  EXPECT_EQ(lab_.Run()->run->ids, ids);
+  EXPECT_EQ(lab_.DocumentLayer(), 1);
+  ASSERT_EQ(lab_.Next().state, NextTokens::State::Edited) << lab_.Next().note;
+  EXPECT_LE(MaxDifference(lab_.Next().edited, run.next), kTolerance);
+
+  // The folder moved away: one line says so, and the document stays open.
+  const std::string moved = File("moved-layer.json");
+  const std::string gone = File("gone");
+  std::filesystem::copy(Fixture("qwen2-f32"), gone);
+  attnlab::save_scenario(models::layer_scenario(*models::HfModel::open(gone), run, 0, "Hello there!"), moved);
+  std::filesystem::remove_all(gone);
+  session_.RequestOpen(moved);
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(doc_.path, moved);
+  EXPECT_EQ(lab_.Model()->name(), "qwen2");  // the open model stays
+  EXPECT_EQ(lab_.Next().note, "This layer's model folder \"" + gone +
+                                  "\" is not there (moved or deleted): File > Open model\xE2\x80\xA6 opens it where it is now.");
 }
 
 TEST_F(ModelLabTest, ASavedLayerFileIsALayerOfTheModelAgain) {

@@ -58,7 +58,8 @@ class HfModel {
 /// (in double), with the model's heads, K/V heads, RoPE (half style, rope_theta, every coordinate of a
 /// head) and the causal mask. Computing it gives the layer's weights per query head and, as its
 /// output, exactly the attention block's contribution to the residual stream. `view.model` records
-/// the folder, the layer and the ids. Throws ScenarioError for a layer out of range.
-Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer);
+/// the folder, the layer, the ids and `text` when one is given (what reopening the file types again
+/// into the window's Model view). Throws ScenarioError for a layer out of range.
+Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, const std::string& text = "");
 
 }  // namespace attnlab::models

@@ -1,0 +1,63 @@
+#!/bin/sh
+# A saved layer reconnects to its model (issue 38, point 2), with real keys and clicks: a typed
+# sentence, a click on layer 2's head 2, head 1 switched off, Ctrl+Shift+S, quit; then
+# `attnlab saved.json` in a new window reopens the model folder with the sentence (the grid runs
+# it again) and Next token predicts after the saved edit, as `attnlab-cli model --heads-off 1.0` does.
+# usage: model_reconnect.sh APP CLI FIXTURES_DIR
+. "$(dirname "$0")/gui_test.sh"
+cli=$2
+model="$3/gpt2-f32"
+text="The cat sat on the mat."
+log="$work/layout.log"
+"$cli" model "$model" --text "$text" --attention >"$work/attn.json" || fail "attnlab-cli model --attention"
+"$cli" model "$model" --text "$text" --heads-off 1.0 --attention >"$work/off.json" || fail "attnlab-cli --heads-off"
+model_is() {
+  python3 - "$log" "$1" "$work" <<'PY' 2>/dev/null
+import json, sys
+m = json.load(open(sys.argv[1]))["model"]
+attn, off = (json.load(open(sys.argv[3] + "/" + f)) for f in ("attn.json", "off.json"))
+def top(j): return [[p["id"], p["p"]] for p in j["next"][:5]]
+def same(a, b): return len(a) == len(b) == 5 and all(x[0] == y[0] and abs(x[1] - y[1]) < 1e-4 for x, y in zip(a, b))
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+model_state() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"])' "$log" 2>&1; }
+map_centre() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+for h in json.load(open(sys.argv[1]))["heatmaps"]:
+    if h["id"] == sys.argv[2]:
+        print(int(h["x0"] + h["cell"] * h["cols"] / 2), int(h["y0"] + h["cell"] * h["rows"] / 2)); break
+PY
+}
+
+start "$model" --size 1280x800 --layout-log "$log" --capture-on "$work/cap"
+wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and not m["loading"]' || fail "the model folder did not open"
+type_text "$text"
+wait_for "$wait_limit" model_is 'm["ids"] == attn["ids"] and not m["run_stale"]' || fail "the typed text did not run"
+move 640 5
+capture grid
+click $(map_centre "$work/grid.png.json" model/1/1)
+wait_for "$wait_limit" title_is "gpt2-f32-layer-2" || fail "the click did not open layer 2 as the document"
+move 640 5
+capture layer
+click $(centre $(control "head on 1"))
+wait_for "$wait_limit" model_is 'm["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(off))' ||
+  fail "head 1 off: not attnlab-cli --heads-off 1.0's prediction"
+press ctrl shift s
+type_text saved.json
+press Return
+saved="$HOME/saved.json"
+wait_for "$wait_limit" test -f "$saved" || fail "Ctrl+Shift+S, saved.json, Enter did not save $saved"
+wait_for "$wait_limit" title_is " saved.json\$" || fail "the title does not name saved.json"
+quit_and_wait
+echo "step 1: a layer of the model, head 1 off, saved as saved.json, window closed"
+
+start "$saved" --size 1280x800 --layout-log "$log"
+wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and m["text"] == "The cat sat on the mat." and m["ids"] == attn["ids"] and not m["run_stale"]' ||
+  fail "saved.json did not reopen its model with its sentence: $(model_state)"
+wait_for "$wait_limit" model_is 'm["document_layer"] == 1 and m["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(attn))' ||
+  fail "saved.json's Next token is not the saved edit's beside the model's own: $(model_state)"
+echo "step 2: attnlab saved.json reopened gpt2-f32 with the sentence; Next token after the saved edit"
+kill9
+echo "PASS"
