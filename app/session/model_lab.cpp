@@ -244,7 +244,8 @@ void ModelLab::FollowDocument() {
         p->layer = layer;
         const int vocab = model->config().vocab;
         const std::shared_ptr<const models::ForwardRun> run =
-            base ? base : std::make_shared<const models::ForwardRun>(model->transformer().run(ids, vocab));
+            base ? base  // else a run of its own, which needs only the document's layer kept
+                 : std::make_shared<const models::ForwardRun>(model->transformer().run(ids, vocab, {}, models::Keep::only(layer)));
         p->model = run->next;
         try {
           p->edited = model->transformer().next_after_layer(*run, layer, LayerOutput(*snapshot), vocab);
