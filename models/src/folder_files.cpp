@@ -1,6 +1,8 @@
 #include "folder_files.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -36,5 +38,19 @@ void require_regular_file(const std::filesystem::path& path, const std::string& 
   const std::string what = not_a_file(info.st_mode);
   if (!what.empty()) refuse(name, what);
 }
+
+RegularFile::RegularFile(const std::filesystem::path& path, const std::string& name, const char* failure) {
+  require_regular_file(path, name);
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd_ < 0) refuse(name, std::string(failure) + ": " + std::strerror(errno));
+  struct stat info {};
+  if (fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd_);
+    refuse(name, "not a regular file");
+  }
+  size_ = std::size_t(info.st_size);
+}
+
+RegularFile::~RegularFile() { ::close(fd_); }
 
 }  // namespace attnlab::models::detail

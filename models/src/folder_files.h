@@ -2,6 +2,7 @@
 /// The files of a model folder as the readers find them (private to attnlab_models): a name may be
 /// a folder, a named pipe, a device or a link that loops, as easily as a file, and opening a named
 /// pipe blocks until someone writes to it. Every file is checked for what it is before it is opened.
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -19,5 +20,23 @@ void require_regular_file(const std::filesystem::path& path, const std::string& 
 /// What a file of `mode` (stat's st_mode) is when it is not a regular file ("a folder, not a
 /// file"); "" for a regular file.
 std::string not_a_file(unsigned mode);
+
+/// A regular file opened for reading, closed when this goes: checked by require_regular_file
+/// first, then opened without blocking (should a named pipe take its place between the two) and
+/// checked again on the open descriptor. Refuses naming `name`; `failure` starts the message when
+/// the open itself fails ("cannot open: Permission denied").
+class RegularFile {
+ public:
+  RegularFile(const std::filesystem::path& path, const std::string& name, const char* failure = "cannot open");
+  ~RegularFile();
+  RegularFile(const RegularFile&) = delete;
+  RegularFile& operator=(const RegularFile&) = delete;
+  int fd() const { return fd_; }
+  std::size_t size() const { return size_; }  ///< bytes, when it was opened
+
+ private:
+  int fd_ = -1;
+  std::size_t size_ = 0;
+};
 
 }  // namespace attnlab::models::detail

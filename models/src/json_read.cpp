@@ -1,7 +1,5 @@
 #include "json_read.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -77,26 +75,17 @@ int read_id(const json& value, const std::string& where) {
 
 std::string read_file(const std::filesystem::path& path) {
   const std::string name = excerpt(path.filename().string());
-  require_regular_file(path, name);
-  // O_NONBLOCK: should a named pipe take the file's place after the check, opening it still returns.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) refuse(name, std::string("cannot read: ") + std::strerror(errno));
-  struct stat info {};
-  const bool regular = fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
-  if (!regular || std::uintmax_t(info.st_size) > kMaxFileBytes) {
-    ::close(fd);
-    if (!regular) refuse(name, "not a regular file");
-    refuse(name, "expected at most 256 MiB, got " + std::to_string(info.st_size >> 20) + " MiB");
-  }
-  std::string text(std::size_t(info.st_size), '\0');
+  const RegularFile file(path, name, "cannot read");
+  if (file.size() > kMaxFileBytes)
+    refuse(name, "expected at most 256 MiB, got " + std::to_string(file.size() >> 20) + " MiB");
+  std::string text(file.size(), '\0');
   std::size_t done = 0;
   while (done < text.size()) {
-    const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+    const ssize_t n = ::read(file.fd(), text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     done += std::size_t(n);
   }
-  ::close(fd);
   if (done != text.size()) refuse(name, "cannot read: the file changed while it was read");
   return text;
 }

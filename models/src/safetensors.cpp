@@ -1,8 +1,6 @@
 #include "attnlab/models/safetensors.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -164,26 +162,14 @@ std::vector<TensorInfo> parse_safetensors_header(const unsigned char* bytes, std
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& path) {
   const std::string name = excerpt(path.filename().string());
-  detail::require_regular_file(path, name);  // before opening: a named pipe would block the open
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // and should one appear now
-  if (fd < 0) refuse(name, std::string("cannot open: ") + std::strerror(errno));
-  struct stat info {};
-  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    ::close(fd);
-    refuse(name, "not a regular file");
-  }
+  const detail::RegularFile file(path, name);
   std::shared_ptr<MappedFile> mapped(new MappedFile());
-  mapped->size_ = std::size_t(info.st_size);
+  mapped->size_ = file.size();
   if (mapped->size_ > 0) {
-    void* data = mmap(nullptr, mapped->size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (data == MAP_FAILED) {
-      const int error = errno;
-      ::close(fd);
-      refuse(name, std::string("cannot map: ") + std::strerror(error));
-    }
+    void* data = mmap(nullptr, mapped->size_, PROT_READ, MAP_PRIVATE, file.fd(), 0);
+    if (data == MAP_FAILED) refuse(name, std::string("cannot map: ") + std::strerror(errno));
     mapped->data_ = static_cast<const unsigned char*>(data);
   }
-  ::close(fd);
   return mapped;
 }
 
