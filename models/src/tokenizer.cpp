@@ -41,6 +41,9 @@ std::uint64_t pair_key(int a, int b) {
   return static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b);
 }
 
+/// The added tokens' trie: the key of the edge from `node` on byte `c`.
+std::uint64_t edge_key(int node, char c) { return std::uint64_t(node) << 8 | static_cast<unsigned char>(c); }
+
 }  // namespace
 
 // Named, not anonymous: Tokenizer::Impl holds them (GCC's -Wsubobject-linkage in unity builds).
@@ -73,7 +76,7 @@ struct Tokenizer::Impl {
   int unk = -1;
   std::vector<int> prefix, suffix;  ///< the post-processor's special tokens around $A
   /// The added tokens' bytes as a trie, so that one walk from a position finds the longest one there:
-  /// node 0 is the root, added_edges maps (node << 8 | byte) to the child.
+  /// node 0 is the root, added_edges maps edge_key(node, byte) to the child.
   std::unordered_map<std::uint64_t, int> added_edges;
   std::vector<int> added_end{-1};  ///< per node: the index into `added` of the token ending there, or -1
   int limit = 0;                                    ///< one more than the largest id
@@ -350,7 +353,7 @@ bool read_normalizer(const json& node, const std::string& where, int depth) {
 int Tokenizer::Impl::find_added(std::string_view text, std::size_t at) const {
   int node = 0, found = -1;
   for (std::size_t i = at; i < text.size(); ++i) {
-    const auto edge = added_edges.find(std::uint64_t(node) << 8 | static_cast<unsigned char>(text[i]));
+    const auto edge = added_edges.find(edge_key(node, text[i]));
     if (edge == added_edges.end()) break;
     node = edge->second;
     if (added_end[std::size_t(node)] >= 0) found = added_end[std::size_t(node)];
@@ -467,8 +470,7 @@ void Tokenizer::Impl::finish() {
   for (std::size_t k = 0; k < added.size(); ++k) {
     int node = 0;
     for (const char c : added[k].content) {
-      const auto [edge, is_new] = added_edges.try_emplace(std::uint64_t(node) << 8 | static_cast<unsigned char>(c),
-                                                          static_cast<int>(added_end.size()));
+      const auto [edge, is_new] = added_edges.try_emplace(edge_key(node, c), static_cast<int>(added_end.size()));
       if (is_new) added_end.push_back(-1);
       node = edge->second;
     }

@@ -52,10 +52,7 @@ std::vector<Case> ModelCases(const json& doc, const fs::path& fixtures, const fs
     const fs::path parent = scratch / ("model" + std::to_string(++i));
     fs::create_directories(parent);
     const fs::path dir = attnlab::testing::model_folders::make(fixtures, parent, c);
-    std::string message = c.at("message");
-    for (std::size_t at = message.find("DIR"); at != std::string::npos; at = message.find("DIR", at + dir.string().size()))
-      message.replace(at, 3, dir.string());
-    cases.push_back({c.at("case"), kModelPrefix + dir.string(), message,
+    cases.push_back({c.at("case"), kModelPrefix + dir.string(), attnlab::testing::model_folders::message(c, dir.string()),
                      "Cannot open model " + attnlab::printable_text(dir.filename().string())});
   }
   return cases;

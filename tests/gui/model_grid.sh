@@ -41,15 +41,6 @@ wait_model() {  # wait_model EXPR WHAT
   wait_for "$wait_limit" model_is "$1" ||
     fail "$2; the layout log's model: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"])' "$log" 2>&1)"
 }
-# map_centre DUMP ID: the centre of a heatmap of a capture's dump
-map_centre() {
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-for h in json.load(open(sys.argv[1]))["heatmaps"]:
-    if h["id"] == sys.argv[2]:
-        print(int(h["x0"] + h["cell"] * h["cols"] / 2), int(h["y0"] + h["cell"] * h["rows"] / 2)); break
-PY
-}
 
 start "$model" --size 1280x800 --layout-log "$log" --capture-on "$work/cap"
 wait_model 'm.get("name") == "gpt2-f32" and not m["loading"]' "the model folder did not open"

@@ -22,14 +22,6 @@ sys.exit(0 if eval(sys.argv[2]) else 1)
 PY
 }
 model_state() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"])' "$log" 2>&1; }
-map_centre() {
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-for h in json.load(open(sys.argv[1]))["heatmaps"]:
-    if h["id"] == sys.argv[2]:
-        print(int(h["x0"] + h["cell"] * h["cols"] / 2), int(h["y0"] + h["cell"] * h["rows"] / 2)); break
-PY
-}
 
 start "$model" --size 1280x800 --layout-log "$log" --capture-on "$work/cap"
 wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and not m["loading"]' || fail "the model folder did not open"

@@ -212,6 +212,15 @@ PY
 # attnlab_gui_probe), read back from the X server.
 probe() { "$probe" "$(xdotool search --onlyvisible --pid "$pid" --name attnlab | head -1)" "$@"; }
 centre() { echo $((($1 + $3) / 2)) $((($2 + $4) / 2)); }  # centre X0 Y0 X1 Y1: the middle
+# map_centre DUMP ID: "X Y" of the centre of heatmap ID in a capture's dump (a model map: model/L/H)
+map_centre() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+for h in json.load(open(sys.argv[1]))["heatmaps"]:
+    if h["id"] == sys.argv[2]:
+        print(int(h["x0"] + h["cell"] * h["cols"] / 2), int(h["y0"] + h["cell"] * h["rows"] / 2)); break
+PY
+}
 # capture NAME: in a window started with --capture-on "$work/cap", the next frame as
 # $work/NAME.png(.json); its dump becomes the layout `control` reads. The harness wakes an idle
 # window when the trigger appears and writes the dump (atomically) after the PNG.

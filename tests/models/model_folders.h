@@ -128,6 +128,15 @@ inline void apply(const fs::path& dir, const json& edit) {
   if (edit.contains("poke")) poke(dir / "model.safetensors", edit["poke"]);
 }
 
+/// A pre-tokenizer whose pattern backtracks a little on every match: (?:a+)+b|c tries every split
+/// of a run of a's before it matches the c after it ("a" x 21 + "c", 4,500 times: 117 s unbounded).
+inline json backtracking_pre_tokenizer() {
+  return {{"type", "Sequence"},
+          {"pretokenizers",
+           {{{"type", "Split"}, {"pattern", {{"Regex", "(?:a+)+b|c"}}}, {"behavior", "Isolated"}},
+            {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}};
+}
+
 /// A Qwen2-shaped folder of many layers and heads and tiny widths (d_model 8, heads of 2
 /// coordinates, weights 0.01, qwen2-f32's tokenizer): its weights take kilobytes, but every
 /// layer's and head's n x n attention weights at a long text take terabytes.
@@ -177,6 +186,14 @@ inline fs::path make(const fs::path& fixtures, const fs::path& parent, const jso
   fs::copy(fixtures / c["base"].get<std::string>(), dir);
   if (c.contains("edit")) apply(dir, c["edit"]);
   return dir;
+}
+
+/// A case's "message" with each DIR replaced by `dir` (the folder as a message names it).
+inline std::string message(const json& c, const std::string& dir) {
+  std::string text = c.at("message");
+  for (std::size_t at = text.find("DIR"); at != std::string::npos; at = text.find("DIR", at + dir.size()))
+    text.replace(at, 3, dir);
+  return text;
 }
 
 /// A case's argument: a word, or {"repeat": S, "times": N} for S written N times.

@@ -51,9 +51,7 @@ TEST(ModelHostile, EveryCaseIsOneLineNamingTheField) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // Names are escaped in messages: a folder whose name holds a newline is still one line.
     const std::string shown_dir = attnlab::printable_text(dir.string());
-    std::string message = c.at("message").get<std::string>();
-    for (std::size_t at = message.find("DIR"); at != std::string::npos; at = message.find("DIR", at + shown_dir.size()))
-      message.replace(at, 3, shown_dir);
+    const std::string message = model_folders::message(c, shown_dir);
     EXPECT_EQ(r.status, 1) << c["case"];
     EXPECT_EQ(r.out, "") << c["case"];
     EXPECT_EQ(r.err, shown_dir + ": " + message + "\n") << c["case"];

@@ -22,6 +22,7 @@
 
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
+#include "model_folders.h"
 
 namespace test_tokenizer {
 
@@ -371,10 +372,7 @@ TEST(Tokenizer, APatternThatBacktracksOnEveryMatchEndsWithinTheBudget) {
   // Each match of (?:a+)+b|c in "aaa...ac" tries every split of the run of a's first: 99,000
   // characters took 117 s. The budget for the whole text ends it in one line.
   json doc = tiny_doc();
-  doc["pre_tokenizer"] = {{"type", "Sequence"},
-                          {"pretokenizers",
-                           {{{"type", "Split"}, {"pattern", {{"Regex", "(?:a+)+b|c"}}}, {"behavior", "Isolated"}},
-                            {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}};
+  doc["pre_tokenizer"] = attnlab::testing::model_folders::backtracking_pre_tokenizer();
   const Tokenizer t = tiny(doc);
   EncodeLimits limits;
   limits.seconds = 1;

@@ -57,6 +57,23 @@ class ModelLabTest : public SessionTest {
     return worst;
   }
 
+  /// A Qwen2-shaped folder of `layers` x `heads` tiny heads, 8192 positions (model_folders.h).
+  std::string WriteWide(const std::string& name, int layers, int heads) {
+    const std::string dir = File(name);
+    ::attnlab::testing::model_folders::write_wide_qwen2(std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/models", dir,
+                                                       layers, heads, 8192);
+    return dir;
+  }
+  /// Types `stale`, then at once `newest`, and polls until the lab is idle; prints how long it took.
+  void TypeOver(const std::string& stale, const std::string& newest, const std::string& what) {
+    const auto started = std::chrono::steady_clock::now();
+    lab_.SetText(stale);
+    lab_.SetText(newest);
+    ASSERT_TRUE(Settle());
+    std::cout << "settled after " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+              << " s" << what << "\n";
+  }
+
   ModelLab lab_;
 };
 
@@ -120,10 +137,7 @@ TEST_F(ModelLabTest, TooLongATextIsRefusedInOneLine) {
 
 TEST_F(ModelLabTest, ARunThatCannotFitIsRefusedBeforeItStarts) {
   // 64 layers of 64 heads: the grid keeps every layer's and head's weights, 16 KiB x n^2 bytes.
-  const std::string dir = File("wide");
-  ::attnlab::testing::model_folders::write_wide_qwen2(std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/models", dir, 64,
-                                                     64, 8192);
-  lab_.RequestOpen(dir);
+  lab_.RequestOpen(WriteWide("wide", 64, 64));
   std::string text;
   for (int i = 0; i < 6000; ++i) text += " a";
   lab_.SetText(text);
@@ -146,22 +160,12 @@ TEST_F(ModelLabTest, ANewerTextCancelsTheEncodingOfTheOneBefore) {
   const std::string dir = File("slow");
   std::filesystem::copy(Fixture("llama-mqa-f32"), dir);
   ::attnlab::testing::model_folders::update_json_file(
-      dir + "/tokenizer.json",
-      {{"pre_tokenizer",
-        {{"type", "Sequence"},
-         {"pretokenizers",
-          {{{"type", "Split"}, {"pattern", {{"Regex", "(?:a+)+b|c"}}}, {"behavior", "Isolated"}},
-           {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}}}});
+      dir + "/tokenizer.json", {{"pre_tokenizer", ::attnlab::testing::model_folders::backtracking_pre_tokenizer()}});
   lab_.RequestOpen(dir);
   ASSERT_TRUE(Settle());
   std::string slow;
   for (int i = 0; i < 4500; ++i) slow += std::string(21, 'a') + "c";
-  const auto started = std::chrono::steady_clock::now();
-  lab_.SetText(slow);
-  lab_.SetText("ac");
-  ASSERT_TRUE(Settle());
-  std::cout << "settled after " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
-            << " s (the slow text alone: refused after its 5 s budget)\n";
+  TypeOver(slow, "ac", " (the slow text alone: refused after its 5 s budget)");
   ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
   EXPECT_EQ(lab_.Run()->text, "ac");
   EXPECT_EQ(lab_.TextError(), "");
@@ -172,21 +176,14 @@ TEST_F(ModelLabTest, ANewerTextStopsTheStaleRunAtItsNextLayer) {
   // takes about a second. Ids typed in a folder without a tokenizer start the forward pass at once;
   // typed over, the stale run stops before its next layer and only the newest run is delivered (a
   // stale run that finished would be delivered too, and counted by RunSerial).
-  const std::string dir = File("wide");
-  ::attnlab::testing::model_folders::write_wide_qwen2(std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/models", dir, 16,
-                                                     32, 8192);
+  const std::string dir = WriteWide("wide", 16, 32);
   std::filesystem::remove(dir + "/tokenizer.json");
   lab_.RequestOpen(dir);
   ASSERT_TRUE(Settle());
   std::string long_ids;
   for (int i = 0; i < 600; ++i) long_ids += "5 ";
   const std::uint64_t serial = lab_.RunSerial();
-  const auto started = std::chrono::steady_clock::now();
-  lab_.SetText(long_ids);
-  lab_.SetText("5 6");
-  ASSERT_TRUE(Settle());
-  std::cout << "settled after " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
-            << " s\n";
+  TypeOver(long_ids, "5 6", "");
   ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
   EXPECT_EQ(lab_.Run()->text, "5 6");
   EXPECT_EQ(lab_.TextError(), "");
