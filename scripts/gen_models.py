@@ -6,9 +6,10 @@ tests of models/ (tests/models/, issue 24).
 
 (A python3 without NumPy/PyTorch, e.g. pyenv's, re-runs the script with /usr/bin/python3.)
 
-No real model can be downloaded here, so this script writes six small folders shaped exactly as
+No real model can be downloaded here, so this script writes small folders shaped exactly as
 Hugging Face ships them (config.json key names, safetensors tensor names, shapes and prefixes,
-sharded index files, the two tokenizer formats), with random weights of a fixed seed:
+sharded index files, the two tokenizer formats), with random weights of a fixed seed; six for
+GPT-2, Llama and Qwen2, then the family folders described further down:
 
   gpt2-f32            GPT-2, F32, one model.safetensors without prefix (as openai-community/gpt2),
                       the attention's causal-mask buffer h.{i}.attn.bias stored as F32 [1,1,P,P]
@@ -63,6 +64,38 @@ At the end the script checks itself: softmax rows, causal zeros, the GQA head ma
 explicit per-head loop, RoPE against the complex-number form, the per-head decomposition of
 attn_out, torch.nn.functional's layer_norm / gelu(tanh) / silu against the written formulas, the
 tokenizers' round trip, and the safetensors files against an independent parse.
+Family folders (build_family_models, forward_family; the same reference.json schema). For them:
+attn_in is exactly what the attention module receives (after its pre-norm; OLMo 2 has none: the
+residual stream itself), attn_out the attention module's output (after o_proj / dense and its bias,
+BEFORE any post-attention norm Gemma or OLMo 2 apply), "replaced" sets that output to zero (the
+post-norms then see zero, as in HF), and each case has "logits_last", the last position's full
+logits after any final softcap (written when vocab_size < 512, as here). No case is one token, and
+every case is longer than its folder's sliding window. Masks follow transformers' masking_utils:
+a sliding row q sees keys k with q - window < k <= q (its own position and window - 1 before it).
+Tokenizer folders' texts are encoded with the tiny byte-level BPE above; SentencePiece families
+ship no tokenizer files (cases as ids). Weights are named exactly as HF's checkpoints (no prefix
+beyond the names shown). Reference math in float64 on the stored (rounded) weights.
+
+  llama3-rope-f32     llama (Llama 3.2 1B's config keys), F32, d 24, 4 heads / 2 KV, head_dim 8
+                      (H*head_dim 32 != d), rope_theta 500000, rope_scaling {rope_type llama3,
+                      factor 32, low_freq_factor 1, high_freq_factor 4,
+                      original_max_position_embeddings 8192}: the 4 frequencies have wavelengths
+                      6.3 and 167 (kept), 4443 (smoothed), 118000 (divided by 32), asserted.
+                      Tied (no lm_head.weight). model.embed_tokens / model.layers.{i}.
+                      {input_layernorm, self_attn.{q,k,v,o}_proj, post_attention_layernorm,
+                      mlp.{gate,up,down}_proj} / model.norm. Llama 3 tokenizer.json (as
+                      llama-gqa-bf16). Cases: text (6 ids with BOS), ids (8).
+  llama-linear-f32    llama, F32, d 16, 2 heads / 1 KV, no head_dim key, rope_theta 10000,
+                      rope_scaling {rope_type linear, factor 4.0} (inv_freq / 4), untied lm_head.
+                      Llama 3 tokenizer.json. Cases: text (6), ids (7).
+
+The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
+positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
+K head, the attention softcap bound (|s| < cap) and its effect, the final softcap bound and
+effect, the per-head decomposition of attn_out, RoPE against the complex form with frequencies
+computed a second time one scalar at a time (llama3's three branches all taken, longrope's short
+and long sets both used, attention factor, pass-through dims unchanged, NoPE layers untouched),
+GPT-NeoX's parallel residual against the sequential one (different logits).
 """
 
 import hashlib
@@ -695,6 +728,7 @@ def build_models(merges):
         {"type": "Sequence", "processors": [byte_level(True, False, True), template]},
         byte_level(True, True, True), vocab, merges, merges_as_pairs=True, ignore_merges=True, none_affixes=True)
     V = len(vocab) + len(specials)
+    TOKENIZERS["llama3"] = (llama3_tok, llama3_json, V)
     models.append(dict(
         name="llama-gqa-bf16", arch="llama", dtype="BF16", prefix="", shards=None, seed=1003,
         config={
@@ -753,6 +787,7 @@ def build_models(merges):
         merges_as_pairs=False, ignore_merges=False, none_affixes=False)
     n_tok = len(vocab) + len(q_specials)
     V = (n_tok + 31) // 32 * 32  # padded, as Qwen2's embedding (151936 rows for 151665 tokens)
+    TOKENIZERS["qwen2"] = (qwen_tok, qwen_json, V)
     eos = added[0][1]
     qwen_common = {
         "architectures": ["Qwen2ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": eos,
@@ -860,6 +895,551 @@ def make_model(spec):
 
 
 # --------------------------------------------------------------------------------------------
+# Families beyond GPT-2 / Llama / Qwen2 (the "family" specs): one forward pass with the options
+# each Hugging Face modeling file has. Which file and which lines each option follows:
+#
+#   RoPE inverse frequencies: transformers/modeling_rope_utils.py,
+#     _compute_default_rope_parameters (dim = int(head_dim * partial_rotary_factor), head_dim from
+#       config.head_dim else hidden_size // num_attention_heads; inv = 1 / base^(arange(0, dim, 2) / dim)),
+#     _compute_linear_scaling_rope_parameters (inv /= factor),
+#     _compute_llama3_parameters (wavelen = 2 pi / inv; wavelen < orig / high_freq_factor: kept;
+#       wavelen > orig / low_freq_factor: inv / factor; otherwise smooth = (orig / wavelen - low) /
+#       (high - low), (1 - smooth) inv / factor + smooth inv),
+#     _compute_longrope_parameters (factor = max_position_embeddings / original_max_position_embeddings
+#       when config has original_max_position_embeddings; attention_factor = sqrt(1 + ln factor /
+#       ln original_max) unless given; ext = long_factor if seq_len > original_max else short_factor;
+#       inv = 1 / (ext * base^(arange(0, dim, 2) / dim))),
+#     dynamic_rope_update.longrope_frequency_update (seq_len = max(position_ids) + 1; the long
+#       inverse frequencies when seq_len > original_max_position_embeddings, the short ones otherwise),
+#     and every *RotaryEmbedding.forward: cos = cos(cat(freqs, freqs)) * attention_scaling, same for sin.
+#   Masks: transformers/masking_utils.py causal_mask_function (kv_idx <= q_idx) and
+#     sliding_window_overlay (kv_idx > q_idx - sliding_window): a sliding row sees its own
+#     position and the sliding_window - 1 before it.
+# The per-family notes are in forward_family.
+# --------------------------------------------------------------------------------------------
+
+def fam_dims(c):
+    d, H = c["hidden_size"], c["num_attention_heads"]
+    G = c.get("num_key_value_heads") or H
+    dh = c.get("head_dim") or d // H
+    return d, H, G, dh, c["num_hidden_layers"]
+
+
+def fam_rope(c, layer, n):
+    """None for a layer without RoPE, else (inv_freq, attention_scaling, rotary dim, rope kind)."""
+    mt = c["model_type"]
+    _, _, _, dh, _ = fam_dims(c)
+    if mt == "smollm3" and not c["no_rope_layers"][layer]:
+        return None      # modeling_smollm3.py SmolLM3Attention: self.use_rope = config.no_rope_layers[layer_idx]
+    if mt == "gpt_neox":  # configuration_gpt_neox.py: rotary_pct -> partial_rotary_factor, rotary_emb_base -> rope_theta
+        base, partial, scaling = c["rotary_emb_base"], c["rotary_pct"], None
+    elif mt == "gemma3_text" and c["layer_types"][layer] == "sliding_attention":
+        base, partial, scaling = c["rope_local_base_freq"], 1.0, None   # modeling_gemma3.py rotary_emb_local
+    else:
+        base, partial, scaling = c["rope_theta"], c.get("partial_rotary_factor", 1.0), c.get("rope_scaling")
+    dim = int(dh * partial)
+    shape = torch.arange(0, dim, 2, dtype=torch.float64) / dim
+    inv = 1.0 / base ** shape
+    att = 1.0
+    kind = "default" if scaling is None else scaling.get("rope_type", scaling.get("type"))
+    if kind == "linear":
+        inv = inv / scaling["factor"]
+    elif kind == "llama3":
+        factor, lo, hi = scaling["factor"], scaling["low_freq_factor"], scaling["high_freq_factor"]
+        old = scaling["original_max_position_embeddings"]
+        wavelen = 2 * math.pi / inv
+        out = torch.where(wavelen > old / lo, inv / factor, inv)
+        smooth = (old / wavelen - lo) / (hi - lo)
+        smoothed = (1 - smooth) * out / factor + smooth * out
+        medium = ~(wavelen < old / hi) & ~(wavelen > old / lo)
+        inv = torch.where(medium, smoothed, out)
+    elif kind == "longrope":
+        orig = c["original_max_position_embeddings"]
+        factor = c["max_position_embeddings"] / orig
+        att = scaling.get("attention_factor")
+        if att is None:
+            att = 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) / math.log(orig))
+        ext = scaling["long_factor"] if n > orig else scaling["short_factor"]
+        inv = 1.0 / (torch.tensor(ext, dtype=torch.float64) * base ** shape)
+    else:
+        assert kind == "default", kind
+    return inv, att, dim, kind
+
+
+def apply_rope(x, rope):
+    """x: heads, n, dh. rotate_half on the first `dim` dims (partial rotary: Phi3 / GPT-NeoX
+    apply_rotary_pos_emb cat([(x_rot * cos) + (rotate_half(x_rot) * sin), x_pass]))."""
+    if rope is None:
+        return x
+    inv, att, dim, _ = rope
+    n = x.shape[-2]
+    freqs = torch.outer(torch.arange(n, dtype=torch.float64), inv)
+    emb = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = emb.cos() * att, emb.sin() * att
+    xr = x[..., :dim]
+    return torch.cat((xr * cos + rotate_half(xr) * sin, x[..., dim:]), dim=-1)
+
+
+def fam_window(c, layer):
+    """The sliding window of a layer, or None (full causal)."""
+    mt = c["model_type"]
+    if mt == "gemma2":
+        # modeling_gemma2.py / configuration_gemma2.py: layer_types default
+        # ["sliding_attention" if bool((i + 1) % 2) else "full_attention"] (older: sliding when
+        # not bool(layer_idx % 2)): layer 0, 2, ... sliding, 1, 3, ... full.
+        types = c.get("layer_types") or ["sliding_attention" if (i + 1) % 2 else "full_attention"
+                                         for i in range(c["num_hidden_layers"])]
+        return c["sliding_window"] if types[layer] == "sliding_attention" else None
+    if mt == "gemma3_text":
+        return c["sliding_window"] if c["layer_types"][layer] == "sliding_attention" else None
+    if mt in ("mistral", "phi3"):   # every layer gets the window when config.sliding_window is set
+        return c.get("sliding_window")
+    if mt in ("qwen3", "smollm3"):
+        assert not c.get("use_sliding_window")
+    return None
+
+
+def gelu_erf(x):
+    return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+
+def softcap(x, cap):
+    return x if cap is None else torch.tanh(x / cap) * cap
+
+
+def embed_scale(c):
+    """Gemma: hidden_size**0.5 cast to the weights' dtype (Gemma2Model.forward: normalizer =
+    torch.tensor(hidden_size**0.5, dtype=hidden_states.dtype); Gemma3TextScaledWordEmbedding:
+    embed_scale.to(self.weight.dtype))."""
+    dt = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[c["torch_dtype"]]
+    if c["model_type"] == "gemma2":     # torch.tensor(hidden_size**0.5, dtype=hidden dtype): one rounding
+        return float(torch.tensor(c["hidden_size"] ** 0.5, dtype=dt).double())
+    # Gemma 3: the buffer torch.tensor(embed_scale) is float32, then .to(weight dtype): two roundings
+    return float(torch.tensor(c["hidden_size"] ** 0.5, dtype=torch.float32).to(dt).double())
+
+
+def family_weights(c, r):
+    mt = c["model_type"]
+    d, H, G, dh, L = fam_dims(c)
+    V = c["vocab_size"]
+    m = c["intermediate_size"]
+    gemma = mt in ("gemma2", "gemma3_text")
+    nw = (lambda k: r.normal(k, 0.1)) if gemma else r.norm_weight    # Gemma stores w of (1 + w)
+    sq = 0.6 if mt == "gemma2" else 0.3                            # larger scores: the softcap bites
+    w = {}
+    if mt == "gpt_neox":
+        w["gpt_neox.embed_in.weight"] = r.normal((V, d), 0.3)
+        for i in range(L):
+            p = f"gpt_neox.layers.{i}."
+            w[p + "input_layernorm.weight"] = r.norm_weight(d)
+            w[p + "input_layernorm.bias"] = r.normal(d, 0.1)
+            w[p + "post_attention_layernorm.weight"] = r.norm_weight(d)
+            w[p + "post_attention_layernorm.bias"] = r.normal(d, 0.1)
+            w[p + "attention.query_key_value.weight"] = r.normal((3 * d, d), 0.3)  # rows: per head [q|k|v]
+            w[p + "attention.query_key_value.bias"] = r.normal(3 * d, 0.2)
+            w[p + "attention.dense.weight"] = r.normal((d, d), 0.3)
+            w[p + "attention.dense.bias"] = r.normal(d, 0.1)
+            w[p + "mlp.dense_h_to_4h.weight"] = r.normal((m, d), 0.3)
+            w[p + "mlp.dense_h_to_4h.bias"] = r.normal(m, 0.1)
+            w[p + "mlp.dense_4h_to_h.weight"] = r.normal((d, m), 0.3)
+            w[p + "mlp.dense_4h_to_h.bias"] = r.normal(d, 0.1)
+        w["gpt_neox.final_layer_norm.weight"] = r.norm_weight(d)
+        w["gpt_neox.final_layer_norm.bias"] = r.normal(d, 0.1)
+        w["embed_out.weight"] = r.normal((V, d), 0.3)
+        return w
+    w["model.embed_tokens.weight"] = r.normal((V, d), 0.6 if mt == "gemma2" else 0.3)
+    for i in range(L):
+        p = f"model.layers.{i}."
+        if mt != "olmo2":
+            w[p + "input_layernorm.weight"] = nw(d)
+        if mt == "phi3":
+            w[p + "self_attn.qkv_proj.weight"] = r.normal(((H + 2 * G) * dh, d), 0.3)   # rows q | k | v
+        else:
+            w[p + "self_attn.q_proj.weight"] = r.normal((H * dh, d), sq)
+            w[p + "self_attn.k_proj.weight"] = r.normal((G * dh, d), sq)
+            w[p + "self_attn.v_proj.weight"] = r.normal((G * dh, d), 0.3)
+        if mt in ("qwen3", "gemma3_text"):
+            w[p + "self_attn.q_norm.weight"] = nw(dh)
+            w[p + "self_attn.k_norm.weight"] = nw(dh)
+        if mt == "olmo2":
+            w[p + "self_attn.q_norm.weight"] = nw(H * dh)
+            w[p + "self_attn.k_norm.weight"] = nw(G * dh)
+        w[p + "self_attn.o_proj.weight"] = r.normal((d, H * dh), 0.3)
+        w[p + "post_attention_layernorm.weight"] = nw(d)
+        if gemma:
+            w[p + "pre_feedforward_layernorm.weight"] = nw(d)
+        if gemma or mt == "olmo2":
+            w[p + "post_feedforward_layernorm.weight"] = nw(d)
+        if mt == "phi3":
+            w[p + "mlp.gate_up_proj.weight"] = r.normal((2 * m, d), 0.3)   # rows gate | up
+        else:
+            w[p + "mlp.gate_proj.weight"] = r.normal((m, d), 0.3)
+            w[p + "mlp.up_proj.weight"] = r.normal((m, d), 0.3)
+        w[p + "mlp.down_proj.weight"] = r.normal((d, m), 0.3)
+    w["model.norm.weight"] = nw(d)
+    if not c.get("tie_word_embeddings", True):
+        w["lm_head.weight"] = r.normal((V, d), 0.3)
+    return w
+
+
+def forward_family(c, W, ids, zero_head=None, replace=None, parallel=None):
+    """The forward pass of the new families, in float64 on the stored (rounded) weights.
+
+    llama / mistral: modeling_llama.py LlamaAttention.forward, LlamaDecoderLayer.forward (pre-norm
+      residual), LlamaMLP (down(silu(gate) * up)); MistralAttention: sliding_window=config.sliding_window
+      to the attention interface, create_sliding_window_causal_mask in MistralModel.forward.
+    qwen3: modeling_qwen3.py Qwen3Attention.forward: q_norm(q_proj(x).view(*, H, head_dim)),
+      k_norm likewise (Qwen3RMSNorm over head_dim), then apply_rotary_pos_emb; sliding only with
+      use_sliding_window.
+    smollm3: modeling_smollm3.py SmolLM3Attention.__init__: self.use_rope =
+      config.no_rope_layers[layer_idx]; forward: apply_rotary_pos_emb only `if self.use_rope`
+      (1 = RoPE, 0 = NoPE, whatever the key's name suggests).
+    olmo2: modeling_olmo2.py Olmo2Attention.forward: q_norm(q_proj(x)), k_norm(k_proj(x)) over the
+      whole projected width (H*head_dim, G*head_dim) before the view and RoPE; Olmo2DecoderLayer:
+      x = x + post_attention_layernorm(attn(x)); x = x + post_feedforward_layernorm(mlp(x)).
+    gemma2: modeling_gemma2.py Gemma2RMSNorm (x * rsqrt(mean x^2 + eps) * (1 + w)), Gemma2Model.forward
+      (embeddings * normalizer, normalizer cast to the hidden dtype), Gemma2Attention (scaling =
+      query_pre_attn_scalar**-0.5; eager_attention_forward: scores * scaling, then tanh(s / cap) * cap,
+      then the mask), Gemma2DecoderLayer (input_layernorm -> attn -> post_attention_layernorm -> +res;
+      pre_feedforward_layernorm -> mlp -> post_feedforward_layernorm -> +res), Gemma2MLP
+      (down(gelu_pytorch_tanh(gate) * up)), Gemma2ForCausalLM.forward (logits / final cap, tanh, * cap).
+    gemma3_text: modeling_gemma3.py Gemma3Attention (q_norm / k_norm Gemma3RMSNorm (1 + w) over
+      head_dim after the view, before RoPE; position_embeddings_local (rope_local_base_freq) on
+      sliding layers, position_embeddings_global (rope_theta, rope_scaling) on full ones),
+      Gemma3TextScaledWordEmbedding, softcaps None.
+    phi3: modeling_phi3.py Phi3Attention.forward (qkv = qkv_proj(x); q = [:H*hd], k = [H*hd :
+      H*hd + G*hd], v = rest), apply_rotary_pos_emb (rotary_dim = cos.shape[-1], the rest passes),
+      Phi3MLP (gate, up = gate_up_proj(x).chunk(2); down(up * silu(gate))).
+    gpt_neox: modeling_gpt_neox.py GPTNeoXAttention.forward (qkv.view(*, n, H, 3 * head_size), then
+      chunk(3) on the last dim: per head [q | k | v]; scaling head_size**-0.5; dense with bias),
+      GPTNeoXLayer.forward (parallel: x + attn(ln1(x)) + mlp(ln2(x)); else a = x + attn(ln1(x));
+      a + mlp(ln2(a))), GPTNeoXMLP (dense_4h_to_h(gelu(dense_h_to_4h(x))), "gelu" = erf form),
+      final_layer_norm, embed_out.
+    """
+    mt = c["model_type"]
+    d, H, G, dh, L = fam_dims(c)
+    n = len(ids)
+    gemma = mt in ("gemma2", "gemma3_text")
+    eps = c.get("layer_norm_eps") if mt == "gpt_neox" else c["rms_norm_eps"]
+    if parallel is None:
+        parallel = c.get("use_parallel_residual")
+
+    def norm(x, name):
+        if mt == "gpt_neox":
+            return layer_norm(x, W[name + ".weight"], W[name + ".bias"], eps)
+        w = W[name + ".weight"]
+        return rms_norm(x, 1.0 + w if gemma else w, eps)
+
+    def mlp(x, p):
+        if mt == "gpt_neox":
+            h = gelu_erf(x @ W[p + "mlp.dense_h_to_4h.weight"].T + W[p + "mlp.dense_h_to_4h.bias"])
+            return h @ W[p + "mlp.dense_4h_to_h.weight"].T + W[p + "mlp.dense_4h_to_h.bias"]
+        act = gelu_new if gemma else silu          # gelu_pytorch_tanh = the tanh form
+        if mt == "phi3":
+            gate, up = (x @ W[p + "mlp.gate_up_proj.weight"].T).chunk(2, dim=-1)
+        else:
+            gate, up = x @ W[p + "mlp.gate_proj.weight"].T, x @ W[p + "mlp.up_proj.weight"].T
+        return (act(gate) * up) @ W[p + "mlp.down_proj.weight"].T
+
+    if mt == "gpt_neox":
+        x = W["gpt_neox.embed_in.weight"][ids]
+    else:
+        x = W["model.embed_tokens.weight"][ids]
+        if gemma:
+            x = x * embed_scale(c)
+    scale = c["query_pre_attn_scalar"] ** -0.5 if gemma else dh ** -0.5
+    cap = c.get("attn_logit_softcapping")
+    rep = H // G
+    layers = []
+    for i in range(L):
+        p = (f"gpt_neox.layers.{i}." if mt == "gpt_neox" else f"model.layers.{i}.")
+        a = x if mt == "olmo2" else norm(x, p + "input_layernorm")
+        if mt == "gpt_neox":
+            qkv = a @ W[p + "attention.query_key_value.weight"].T + W[p + "attention.query_key_value.bias"]
+            q, k, v = qkv.reshape(n, H, 3 * dh).transpose(0, 1).chunk(3, dim=-1)
+        else:
+            if mt == "phi3":
+                qkv = a @ W[p + "self_attn.qkv_proj.weight"].T
+                qf, kf, vf = qkv[:, :H * dh], qkv[:, H * dh:(H + G) * dh], qkv[:, (H + G) * dh:]
+            else:
+                def lin(name):
+                    t = a @ W[p + f"self_attn.{name}.weight"].T
+                    return t + W[p + f"self_attn.{name}.bias"] if p + f"self_attn.{name}.bias" in W else t
+                qf, kf, vf = lin("q_proj"), lin("k_proj"), lin("v_proj")
+            if mt == "olmo2":
+                qf, kf = norm(qf, p + "self_attn.q_norm"), norm(kf, p + "self_attn.k_norm")
+            q, k, v = (t.reshape(n, heads, dh).transpose(0, 1) for t, heads in ((qf, H), (kf, G), (vf, G)))
+            if mt in ("qwen3", "gemma3_text"):
+                q, k = norm(q, p + "self_attn.q_norm"), norm(k, p + "self_attn.k_norm")
+        rope = fam_rope(c, i, n)
+        q_pre, k_pre = q, k
+        q, k = apply_rope(q, rope), apply_rope(k, rope)
+        k_rep = k[:, None].expand(G, rep, n, dh).reshape(H, n, dh)
+        v_rep = v[:, None].expand(G, rep, n, dh).reshape(H, n, dh)
+        scores = softcap(q @ k_rep.transpose(-1, -2) * scale, cap)
+        window = fam_window(c, i)
+        qi, ki = torch.arange(n)[:, None], torch.arange(n)[None, :]
+        allowed = ki <= qi
+        if window is not None:
+            allowed = allowed & (ki > qi - window)
+        weights = torch.softmax(scores.masked_fill(~allowed, -math.inf), dim=-1)
+        o = weights @ v_rep
+        if zero_head is not None and zero_head[0] == i:
+            o = o.clone()
+            o[zero_head[1]] = 0.0
+        merged = o.transpose(0, 1).reshape(n, H * dh)
+        if mt == "gpt_neox":
+            Wo, bo = W[p + "attention.dense.weight"], W[p + "attention.dense.bias"]
+        else:
+            Wo, bo = W[p + "self_attn.o_proj.weight"], torch.zeros(d)
+        out = merged @ Wo.T + bo
+        layers.append({"attn_in": a, "attn_out": out, "weights": weights, "scores": scores, "allowed": allowed,
+                       "window": window, "rope": rope, "q": q, "k": k, "v": v, "q_pre": q_pre, "k_pre": k_pre,
+                       "Wo": Wo, "bo": bo, "scale": scale, "cap": cap})
+        if replace is not None and replace[0] == i:
+            out = replace[1]
+        if mt == "gpt_neox":
+            if parallel:
+                x = x + out + mlp(norm(x, p + "post_attention_layernorm"), p)
+            else:
+                x = x + out
+                x = x + mlp(norm(x, p + "post_attention_layernorm"), p)
+        elif gemma:
+            x = x + norm(out, p + "post_attention_layernorm")
+            x = x + norm(mlp(norm(x, p + "pre_feedforward_layernorm"), p), p + "post_feedforward_layernorm")
+        elif mt == "olmo2":
+            x = x + norm(out, p + "post_attention_layernorm")
+            x = x + norm(mlp(x, p), p + "post_feedforward_layernorm")
+        else:
+            x = x + out
+            x = x + mlp(norm(x, p + "post_attention_layernorm"), p)
+    if mt == "gpt_neox":
+        x = norm(x, "gpt_neox.final_layer_norm")
+        head = W["embed_out.weight"]
+    else:
+        x = norm(x, "model.norm")
+        head = W["lm_head.weight"] if "lm_head.weight" in W else W["model.embed_tokens.weight"]
+    logits = softcap(x[-1] @ head.T, c.get("final_logit_softcapping"))
+    return layers, logits
+
+
+def direct_inv_freq(c, layer, n):
+    """A second computation of the rotary frequencies, one scalar at a time (Python floats), with the
+    branch each llama3 frequency took; (inv list, attention factor, rotary dim, branches)."""
+    mt = c["model_type"]
+    _, _, _, dh, _ = fam_dims(c)
+    if mt == "smollm3" and c["no_rope_layers"][layer] == 0:
+        return None
+    if mt == "gpt_neox":
+        theta, rot, sc = c["rotary_emb_base"], int(dh * c["rotary_pct"]), None
+    elif mt == "gemma3_text" and c["layer_types"][layer] != "full_attention":
+        theta, rot, sc = c["rope_local_base_freq"], dh, None
+    else:
+        theta, rot, sc = c["rope_theta"], int(dh * c.get("partial_rotary_factor", 1.0)), c.get("rope_scaling")
+    out, branches, att = [], [], 1.0
+    for j in range(rot // 2):
+        f = theta ** (-(2 * j) / rot)
+        if sc is None:
+            pass
+        elif sc.get("rope_type") == "linear":
+            f = f / sc["factor"]
+        elif sc.get("rope_type") == "llama3":
+            lam = 2 * math.pi / f
+            hi_len = sc["original_max_position_embeddings"] / sc["high_freq_factor"]
+            lo_len = sc["original_max_position_embeddings"] / sc["low_freq_factor"]
+            if lam < hi_len:
+                branches.append("high")
+            elif lam > lo_len:
+                f, _ = f / sc["factor"], branches.append("low")
+            else:
+                t = (sc["original_max_position_embeddings"] / lam - sc["low_freq_factor"]) / \
+                    (sc["high_freq_factor"] - sc["low_freq_factor"])
+                f = f * (t + (1 - t) / sc["factor"])
+                branches.append("mid")
+        elif sc.get("type") == "longrope":
+            orig = c["original_max_position_embeddings"]
+            s = c["max_position_embeddings"] / orig
+            att = math.sqrt(1 + math.log(s) / math.log(orig))
+            f = f / (sc["long_factor"] if n > orig else sc["short_factor"])[j]
+            branches.append("long" if n > orig else "short")
+        else:
+            raise ValueError(sc)
+        out.append(f)
+    return out, att, rot, branches
+
+
+def self_check_family(spec, c, W, ids, layers, logits):
+    mt = c["model_type"]
+    d, H, G, dh, L = fam_dims(c)
+    n, rep = len(ids), H // G
+    branches = set()
+    for i, l in enumerate(layers):
+        w = l["weights"]
+        assert torch.allclose(w.sum(-1), torch.ones(H, n), atol=1e-12, rtol=0)
+        for qi in range(n):          # zeros exactly where the mask says, positive elsewhere
+            for ki in range(n):
+                inside = ki <= qi and (l["window"] is None or qi - ki < l["window"])
+                assert bool((w[:, qi, ki] > 0).all()) if inside else bool((w[:, qi, ki] == 0).all()), (i, qi, ki)
+        if l["window"] is not None and l["window"] < n:
+            assert bool((w[:, -1, :n - l["window"]] == 0).all()) and bool((w[:, -1, n - l["window"]:] > 0).all())
+        # each query head on its own, against K/V head h // rep, the mask built from the window
+        capped = 0.0
+        for h in range(H):
+            g = h // rep
+            s = (l["q"][h] @ l["k"][g].T) * l["scale"]
+            if l["cap"] is not None:
+                raw, s = s, l["cap"] * torch.tanh(s / l["cap"])
+                assert float(s.abs().max()) < l["cap"] and float(l["scores"].abs().max()) < l["cap"]
+                capped = max(capped, float((raw - s).abs().max()))
+            for qi in range(n):
+                row = [math.exp(float(s[qi, kj])) if kj <= qi and (l["window"] is None or kj > qi - l["window"])
+                       else 0.0 for kj in range(n)]
+                tot = sum(row)
+                assert max(abs(row[kj] / tot - float(w[h, qi, kj])) for kj in range(n)) < 1e-12
+        assert l["cap"] is None or capped > 1e-2, "the attention softcap has no effect here"
+        # attn_out as the sum over heads of o_h W_o[:, h] (+ bias)
+        total = l["bo"].expand(n, -1).clone()
+        for h in range(H):
+            total += (w[h] @ l["v"][h // rep]) @ l["Wo"][:, h * dh:(h + 1) * dh].T
+        assert torch.allclose(total, l["attn_out"], atol=1e-12, rtol=0)
+        # RoPE: the complex form with the directly computed frequencies, the pass-through dims kept
+        direct = direct_inv_freq(c, i, n)
+        if direct is None:
+            assert l["rope"] is None and torch.equal(l["q"], l["q_pre"]) and torch.equal(l["k"], l["k_pre"])
+            continue
+        inv, att, rot, br = direct
+        branches.update(br)
+        assert torch.allclose(l["rope"][0], torch.tensor(inv, dtype=torch.float64), rtol=1e-13, atol=0)
+        assert abs(l["rope"][1] - att) < 1e-15 and l["rope"][2] == rot
+        half = rot // 2
+        for src, dst in ((l["q_pre"], l["q"]), (l["k_pre"], l["k"])):
+            z = torch.complex(src[..., :half], src[..., half:rot]) * torch.polar(
+                torch.full((n, half), att), torch.outer(torch.arange(n, dtype=torch.float64),
+                                                        torch.tensor(inv, dtype=torch.float64)))
+            assert torch.allclose(torch.cat((z.real, z.imag), -1), dst[..., :rot], atol=1e-12, rtol=0)
+            assert torch.equal(src[..., rot:], dst[..., rot:])
+            if n > 1:
+                assert not torch.allclose(src, dst)
+    if (c.get("rope_scaling") or {}).get("rope_type") == "llama3":
+        assert branches == {"high", "mid", "low"}, branches
+    final_cap = c.get("final_logit_softcapping")
+    if final_cap is not None:
+        assert float(logits.abs().max()) < final_cap
+        raw = torch.atanh(logits / final_cap) * final_cap      # the logits before the cap
+        assert float((raw - logits).abs().max()) > 1e-2, "the final softcap has no effect here"
+    if mt == "gpt_neox":   # the other residual order gives another result
+        _, other = forward_family(c, W, ids, parallel=not c["use_parallel_residual"])
+        assert float((other - logits).abs().max()) > 1e-3
+    assert logits.shape[0] == c["vocab_size"]
+    return branches
+
+
+def make_family_model(spec):
+    folder = os.path.join(ROOT, spec["name"])
+    c = spec["config"]
+    r = Rand(spec["seed"])
+    tensors = {k: (spec["dtype"], v) for k, v in family_weights(c, r).items()}
+    d, H, G, dh, L = fam_dims(c)
+    if os.path.isdir(folder):
+        for f in os.listdir(folder):
+            os.remove(os.path.join(folder, f))
+    write_json(os.path.join(folder, "config.json"), c)
+    for fname, text in spec["tok_files"].items():
+        write(os.path.join(folder, fname), text)
+    files = write_weights(folder, tensors, spec.get("shards"), "")
+    W, raw = load_weights(folder, files, "")
+    assert set(raw) == set(tensors)
+    for k, (dtype, a) in tensors.items():
+        expect = np.asarray(a, dtype=np.float64)
+        if dtype == "F16":
+            expect = np.asarray(a).astype(np.float16).astype(np.float64)
+        if dtype == "BF16":
+            expect = torch.from_numpy(np.asarray(a, dtype=np.float32)).to(torch.bfloat16).double().numpy()
+        assert raw[k][0] == dtype and np.array_equal(raw[k][1].astype(np.float64), expect), k
+    tok = spec.get("tok")
+    inputs = [(t, tok.encode(t)) for t in spec.get("texts", [])] + [(None, ids) for ids in spec["ids_cases"]]
+    windows = [fam_window(c, i) for i in range(L)]
+    cases, branches = [], set()
+    for ci, (text, ids) in enumerate(inputs):
+        n = len(ids)
+        assert max(ids) < c["vocab_size"]
+        # every case longer than the (small) windows; Phi-4-mini's 262144 exceeds max_position_embeddings
+        assert all(wd is None or n > wd or wd > c["max_position_embeddings"] for wd in windows), "window"
+        layers, logits = forward_family(c, W, ids)
+        case = {"ids": list(ids)}
+        if text is not None:
+            case["text"] = text
+        case["layers"] = [{"attn_in": mat(l["attn_in"]), "attn_out": mat(l["attn_out"]),
+                           "heads": [{"weights": mat(l["weights"][h])} for h in range(H)]} for l in layers]
+        case["next"] = top5(logits)
+        hl, hh = [(L - 1, H - 1), (0, 1 % H), (1 % L, 0)][ci % 3]
+        _, lo = forward_family(c, W, ids, zero_head=(hl, hh))
+        case["head_off"] = {"layer": hl, "head": hh, "next": top5(lo)}
+        rl = [0, L - 1, 0][ci % 3]
+        _, lo = forward_family(c, W, ids, replace=(rl, torch.zeros(n, d)))
+        case["replaced"] = {"layer": rl, "next": top5(lo)}
+        if c["vocab_size"] < 512:
+            case["logits_last"] = [float(v) for v in logits]
+        branches |= self_check_family(spec, c, W, ids, layers, logits)
+        cases.append(case)
+    if spec.get("expect_branches"):
+        assert branches == set(spec["expect_branches"]), branches
+    encode = []
+    if tok is not None:
+        for t in spec.get("encode", []):
+            encode.append({"text": t, "ids": tok.encode(t)})
+        for t in spec.get("texts", []) + spec.get("encode", []):
+            ids = tok.encode(t)
+            if tok.bos is not None:
+                assert ids[0] == tok.bos
+                ids = ids[1:]
+            norm = unicodedata.normalize("NFC", t) if spec.get("nfc") else t
+            assert tok.decode(ids) == norm, (t, tok.decode(ids))
+    write(os.path.join(folder, "reference.json"), dumps({"cases": cases, "encode": encode}) + "\n")
+    return folder, inputs, encode
+
+
+# --------------------------------------------------------------------------------------------
+# The family folders (their section of the docstring says what each holds).
+# --------------------------------------------------------------------------------------------
+
+TOKENIZERS = {}   # filled by build_models: name -> (RefTokenizer, tokenizer.json text, vocab_size)
+
+
+def build_family_models(merges):
+    models = []
+    llama3_tok, llama3_json, llama3_V = TOKENIZERS["llama3"]
+    bos = llama3_tok.bos
+    llama32 = {  # meta-llama/Llama-3.2-1B's config.json, sizes shrunk
+        "architectures": ["LlamaForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+        "bos_token_id": bos, "eos_token_id": bos + 1, "head_dim": 8, "hidden_act": "silu", "hidden_size": 24,
+        "initializer_range": 0.02, "intermediate_size": 32, "max_position_embeddings": 131072, "mlp_bias": False,
+        "model_type": "llama", "num_attention_heads": 4, "num_hidden_layers": 2, "num_key_value_heads": 2,
+        "pretraining_tp": 1, "rms_norm_eps": 1e-05,
+        "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                         "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+        "rope_theta": 500000.0, "tie_word_embeddings": True, "torch_dtype": "float32",
+        "transformers_version": "4.45.0.dev0", "use_cache": True, "vocab_size": llama3_V}
+    # head_dim 8, theta 500000: wavelengths 2 pi theta^(j/4) = 6.3, 167 (< 2048: kept), 4443 (between
+    # 2048 and 8192: smoothed), 118000 (> 8192: divided by 32); asserted in self_check_family.
+    models.append(dict(
+        name="llama3-rope-f32", dtype="F32", seed=2001, config=llama32, expect_branches=["high", "mid", "low"],
+        tok=llama3_tok, tok_files={"tokenizer.json": llama3_json},
+        texts=["The lazy dog sat."], encode=["Hello world!"],
+        ids_cases=[[bos, 70, 300, 9, llama3_V - 1, 258, 44, 12]]))
+    models.append(dict(
+        name="llama-linear-f32", dtype="F32", seed=2002,
+        config=dict({k: v for k, v in llama32.items() if k != "head_dim"}, hidden_size=16, intermediate_size=32, num_attention_heads=2, num_key_value_heads=1,
+                    rope_scaling={"factor": 4.0, "rope_type": "linear"}, rope_theta=10000.0,
+                    max_position_embeddings=256, tie_word_embeddings=False),
+        tok=llama3_tok, tok_files={"tokenizer.json": llama3_json},
+        texts=["Where is the cat?"], encode=[],
+        ids_cases=[[bos, 12, 300, 41, 7, 355, 99]]))
+
+    return models
+
+
+# --------------------------------------------------------------------------------------------
 # Self-checks.
 # --------------------------------------------------------------------------------------------
 
@@ -918,6 +1498,9 @@ def main():
     summary = []
     for spec in build_models(merges):
         folder, inputs, encode = make_model(spec)
+        summary.append((spec["name"], inputs, encode))
+    for spec in build_family_models(merges):
+        folder, inputs, encode = make_family_model(spec)
         summary.append((spec["name"], inputs, encode))
     total = 0
     for dirpath, _, files in os.walk(ROOT):
