@@ -88,6 +88,22 @@ beyond the names shown). Reference math in float64 on the stored (rounded) weigh
   llama-linear-f32    llama, F32, d 16, 2 heads / 1 KV, no head_dim key, rope_theta 10000,
                       rope_scaling {rope_type linear, factor 4.0} (inv_freq / 4), untied lm_head.
                       Llama 3 tokenizer.json. Cases: text (6), ids (7).
+  pythia-f16          gpt_neox (Pythia-70m's config keys), F16, d 32, 2 heads (head 16),
+                      rotary_pct 0.25 (RoPE on the first 4 dims of each head, rotate_half within
+                      those 4, the other 12 pass), rotary_emb_base 10000, use_parallel_residual
+                      true: x + attn(ln1(x)) + mlp(ln2(x)); LayerNorm with bias (layer_norm_eps),
+                      hidden_act gelu (erf), untied. Tensors: gpt_neox.embed_in.weight,
+                      gpt_neox.layers.{i}.{input_layernorm,post_attention_layernorm}.{weight,bias},
+                      .attention.query_key_value.{weight [3d, d], bias} (output rows per head h:
+                      [q_h | k_h | v_h], each head_size wide: HF views the output as
+                      (n, H, 3 * head_size) and chunks the last dim), .attention.dense.{weight,bias},
+                      .mlp.dense_h_to_4h.{weight,bias}, .mlp.dense_4h_to_h.{weight,bias},
+                      gpt_neox.final_layer_norm.{weight,bias}, embed_out.weight. vocab_size 384
+                      padded past the 358 tokens. GPT-NeoX-20B's tokenizer.json form (NFC,
+                      ByteLevel use_regex true, <|endoftext|> 0 and <|padding|> 1 in the vocab,
+                      no BOS). Cases: text (6), ids (7).
+  gpt-neox-sequential-f16  as pythia-f16 with use_parallel_residual false (a = x + attn(ln1(x));
+                      a + mlp(ln2(a))) and 4 heads (head 8, 2 rotary dims). Cases: text (4), ids (8).
 
 The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
 positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
@@ -1435,6 +1451,37 @@ def build_family_models(merges):
         tok=llama3_tok, tok_files={"tokenizer.json": llama3_json},
         texts=["Where is the cat?"], encode=[],
         ids_cases=[[bos, 12, 300, 41, 7, 355, 99]]))
+
+    # GPT-NeoX (Pythia): EleutherAI/gpt-neox-20b's tokenizer.json form: <|endoftext|> 0 and
+    # <|padding|> 1 inside model.vocab, NFC, ByteLevel(add_prefix_space false, use_regex true).
+    neox_specials = ["<|endoftext|>", "<|padding|>"]
+    vocab = {s: i for i, s in enumerate(neox_specials)}
+    vocab.update(bpe_vocab(merges, offset=len(neox_specials)))
+    added = [(s, i) for i, s in enumerate(neox_specials)]
+    neox_tok = RefTokenizer(vocab, merges, pre_gpt2, normalize=lambda s: unicodedata.normalize("NFC", s),
+                            added=added)
+    neox_json = tokenizer_json(added, {"type": "NFC"}, byte_level(False, True, True), byte_level(False, True, True),
+                               byte_level(False, True, True), vocab, merges, merges_as_pairs=False,
+                               ignore_merges=False, none_affixes=True)
+    V = (len(vocab) + 127) // 128 * 128   # padded as Pythia's 50304 rows for 50277 tokens
+    pythia = {  # EleutherAI/pythia-70m's config.json, sizes shrunk
+        "architectures": ["GPTNeoXForCausalLM"], "bos_token_id": 0, "eos_token_id": 0, "hidden_act": "gelu",
+        "hidden_size": 32, "initializer_range": 0.02, "intermediate_size": 64, "layer_norm_eps": 1e-05,
+        "max_position_embeddings": 2048, "model_type": "gpt_neox", "num_attention_heads": 2,
+        "num_hidden_layers": 2, "rotary_emb_base": 10000, "rotary_pct": 0.25, "tie_word_embeddings": False,
+        "torch_dtype": "float16", "transformers_version": "4.24.0", "use_cache": True,
+        "use_parallel_residual": True, "vocab_size": V}
+    models.append(dict(
+        name="pythia-f16", dtype="F16", seed=2003, config=pythia, nfc=True,
+        tok=neox_tok, tok_files={"tokenizer.json": neox_json},
+        texts=["Hello there, my friend."], encode=["caf\u00e9 au lait", "It's 2024!"],
+        ids_cases=[[0, 70, 300, 9, V - 1, 258, 44]]))
+    models.append(dict(
+        name="gpt-neox-sequential-f16", dtype="F16", seed=2004,
+        config=dict(pythia, use_parallel_residual=False, num_attention_heads=4, hidden_size=32),
+        nfc=True, tok=neox_tok, tok_files={"tokenizer.json": neox_json},
+        texts=["The dog sat."], encode=[],
+        ids_cases=[[0, 12, 300, 41, 7, 357, 99, 1]]))
 
     return models
 
