@@ -104,6 +104,11 @@ beyond the names shown). Reference math in float64 on the stored (rounded) weigh
                       no BOS). Cases: text (6), ids (7).
   gpt-neox-sequential-f16  as pythia-f16 with use_parallel_residual false (a = x + attn(ln1(x));
                       a + mlp(ln2(a))) and 4 heads (head 8, 2 rotary dims). Cases: text (4), ids (8).
+  qwen3-bf16          qwen3 (Qwen3-0.6B's keys), BF16, d 16, 4 heads / 2 KV, head_dim 8
+                      (H*head_dim 32 != d), self_attn.q_norm.weight / k_norm.weight [head_dim]:
+                      RMSNorm of each head's q / k (weight w, not 1 + w) before RoPE; no biases;
+                      rope_theta 1000000; tied; use_sliding_window false. Qwen2 tokenizer.json.
+                      Cases: text (10), ids (7, with the top padded id).
 
 The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
 positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
@@ -1482,6 +1487,23 @@ def build_family_models(merges):
         nfc=True, tok=neox_tok, tok_files={"tokenizer.json": neox_json},
         texts=["The dog sat."], encode=[],
         ids_cases=[[0, 12, 300, 41, 7, 357, 99, 1]]))
+
+    # Qwen3: Qwen2's tokenizer.json form (Qwen3 ships Qwen2.5's tokenizer).
+    qwen_tok, qwen_json, qwen_V = TOKENIZERS["qwen2"]
+    models.append(dict(
+        name="qwen3-bf16", dtype="BF16", seed=2005, nfc=True,
+        config={  # Qwen/Qwen3-0.6B's config.json, sizes shrunk
+            "architectures": ["Qwen3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+            "bos_token_id": qwen_tok.added["<|endoftext|>"], "eos_token_id": qwen_tok.added["<|im_end|>"],
+            "head_dim": 8, "hidden_act": "silu", "hidden_size": 16, "initializer_range": 0.02,
+            "intermediate_size": 48, "max_position_embeddings": 40960, "max_window_layers": 28,
+            "model_type": "qwen3", "num_attention_heads": 4, "num_hidden_layers": 2, "num_key_value_heads": 2,
+            "rms_norm_eps": 1e-06, "rope_scaling": None, "rope_theta": 1000000, "sliding_window": None,
+            "tie_word_embeddings": True, "torch_dtype": "bfloat16", "transformers_version": "4.51.0",
+            "use_cache": True, "use_sliding_window": False, "vocab_size": qwen_V},
+        tok=qwen_tok, tok_files={"tokenizer.json": qwen_json},
+        texts=["<|im_start|>user\nWhere is the house?"], encode=["Hello there!"],
+        ids_cases=[[qwen_tok.added["<|im_start|>"], 70, 5, 300, qwen_V - 1, 14, 99]]))
 
     return models
 
