@@ -109,6 +109,16 @@ beyond the names shown). Reference math in float64 on the stored (rounded) weigh
                       RMSNorm of each head's q / k (weight w, not 1 + w) before RoPE; no biases;
                       rope_theta 1000000; tied; use_sliding_window false. Qwen2 tokenizer.json.
                       Cases: text (10), ids (7, with the top padded id).
+  gemma2-f32          gemma2 (gemma-2-2b's keys; F32 as gemma-2-2b ships), d 24, 4 heads / 2 KV,
+                      head_dim 8, query_pre_attn_scalar 6 (scaling 6**-0.5, not head_dim's; as
+                      gemma-2-27b's 144 with head_dim 128), attn_logit_softcapping 50 (scores *
+                      scaling, then 50 tanh(s / 50), then the mask), final_logit_softcapping 30,
+                      sliding_window 4 on layers 0 and 2, full on layer 1 (no layer_types key: HF
+                      makes layer i sliding when (i + 1) % 2, i.e. the first layer slides),
+                      RMSNorm x rsqrt(mean x^2 + eps) (1 + w), four norms per layer
+                      (input_layernorm, post_attention_layernorm, pre_feedforward_layernorm,
+                      post_feedforward_layernorm), embeddings * float32(sqrt(24)), MLP
+                      down(gelu_tanh(gate) * up), tied. No tokenizer. Cases: ids (7), ids (8).
 
 The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
 positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
@@ -1504,6 +1514,21 @@ def build_family_models(merges):
         tok=qwen_tok, tok_files={"tokenizer.json": qwen_json},
         texts=["<|im_start|>user\nWhere is the house?"], encode=["Hello there!"],
         ids_cases=[[qwen_tok.added["<|im_start|>"], 70, 5, 300, qwen_V - 1, 14, 99]]))
+
+    # Gemma 2: no tokenizer files (SentencePiece); cases as ids, 0 <pad>, 1 <eos>, 2 <bos>.
+    gemma2 = {  # google/gemma-2-2b's config.json (float32 as shipped), sizes shrunk; query_pre_attn_scalar
+                # = hidden_size / num_attention_heads != head_dim, as gemma-2-27b's 144 with head_dim 128
+        "architectures": ["Gemma2ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+        "attn_logit_softcapping": 50.0, "bos_token_id": 2, "cache_implementation": "hybrid", "eos_token_id": 1,
+        "final_logit_softcapping": 30.0, "head_dim": 8, "hidden_act": "gelu_pytorch_tanh",
+        "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 24, "initializer_range": 0.02,
+        "intermediate_size": 32, "max_position_embeddings": 8192, "model_type": "gemma2",
+        "num_attention_heads": 4, "num_hidden_layers": 3, "num_key_value_heads": 2, "pad_token_id": 0,
+        "query_pre_attn_scalar": 6, "rms_norm_eps": 1e-06, "rope_theta": 10000.0, "sliding_window": 4,
+        "torch_dtype": "float32", "transformers_version": "4.42.4", "use_cache": True, "vocab_size": 256}
+    models.append(dict(
+        name="gemma2-f32", dtype="F32", seed=2006, config=gemma2, tok_files={},
+        ids_cases=[[2, 45, 230, 17, 99, 5, 200], [2, 7, 7, 160, 31, 64, 150, 255]]))
 
     return models
 
