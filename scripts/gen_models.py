@@ -119,6 +119,13 @@ beyond the names shown). Reference math in float64 on the stored (rounded) weigh
                       (input_layernorm, post_attention_layernorm, pre_feedforward_layernorm,
                       post_feedforward_layernorm), embeddings * float32(sqrt(24)), MLP
                       down(gelu_tanh(gate) * up), tied. No tokenizer. Cases: ids (7), ids (8).
+  gemma3-text-bf16    gemma3_text (gemma-3-270m / 1b keys), BF16, d 24, 4 heads / 1 KV, head_dim 8,
+                      query_pre_attn_scalar 8, layer_types [sliding, sliding, full] (given, as
+                      270M's config; _sliding_window_pattern 3), sliding_window 4, RoPE base
+                      rope_local_base_freq 10000 on sliding layers and rope_theta 1000000 on the
+                      full one, self_attn.q_norm / k_norm [head_dim] with (1 + w) before RoPE, no
+                      softcaps (null), embeddings * bf16(float32(sqrt(24))) = 4.90625, otherwise
+                      as gemma2. No tokenizer. Cases: ids (8), ids (6).
 
 The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
 positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
@@ -1529,6 +1536,22 @@ def build_family_models(merges):
     models.append(dict(
         name="gemma2-f32", dtype="F32", seed=2006, config=gemma2, tok_files={},
         ids_cases=[[2, 45, 230, 17, 99, 5, 200], [2, 7, 7, 160, 31, 64, 150, 255]]))
+
+    gemma3 = {  # google/gemma-3-270m / gemma-3-1b-pt's config.json, sizes shrunk: every third layer
+                # full (as every sixth there), layer_types written out as the 270M's config has them
+        "_sliding_window_pattern": 3, "architectures": ["Gemma3ForCausalLM"], "attention_bias": False,
+        "attention_dropout": 0.0, "attn_logit_softcapping": None, "bos_token_id": 2, "eos_token_id": 1,
+        "final_logit_softcapping": None, "head_dim": 8, "hidden_activation": "gelu_pytorch_tanh",
+        "hidden_size": 24, "initializer_range": 0.02, "intermediate_size": 32,
+        "layer_types": ["sliding_attention", "sliding_attention", "full_attention"],
+        "max_position_embeddings": 32768, "model_type": "gemma3_text", "num_attention_heads": 4,
+        "num_hidden_layers": 3, "num_key_value_heads": 1, "pad_token_id": 0, "query_pre_attn_scalar": 8,
+        "rms_norm_eps": 1e-06, "rope_local_base_freq": 10000.0, "rope_scaling": None, "rope_theta": 1000000.0,
+        "sliding_window": 4, "torch_dtype": "bfloat16", "transformers_version": "4.55.0.dev0",
+        "use_bidirectional_attention": False, "use_cache": True, "vocab_size": 256}
+    models.append(dict(
+        name="gemma3-text-bf16", dtype="BF16", seed=2007, config=gemma3, tok_files={},
+        ids_cases=[[2, 45, 230, 17, 99, 5, 200, 106], [2, 7, 7, 160, 31, 255]]))
 
     return models
 
