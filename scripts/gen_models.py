@@ -126,6 +126,8 @@ beyond the names shown). Reference math in float64 on the stored (rounded) weigh
                       full one, self_attn.q_norm / k_norm [head_dim] with (1 + w) before RoPE, no
                       softcaps (null), embeddings * bf16(float32(sqrt(24))) = 4.90625, otherwise
                       as gemma2. No tokenizer. Cases: ids (8), ids (6).
+  mistral-f32         mistral (Mistral-7B-v0.1's keys), F32, d 16, 4 heads / 2 KV, sliding_window 3
+                      on every layer, untied. No tokenizer. Cases: ids (7), ids (9).
 
 The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
 positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
@@ -1552,6 +1554,17 @@ def build_family_models(merges):
     models.append(dict(
         name="gemma3-text-bf16", dtype="BF16", seed=2007, config=gemma3, tok_files={},
         ids_cases=[[2, 45, 230, 17, 99, 5, 200, 106], [2, 7, 7, 160, 31, 255]]))
+
+    models.append(dict(
+        name="mistral-f32", dtype="F32", seed=2008, tok_files={},
+        config={  # mistralai/Mistral-7B-v0.1's config.json, sizes shrunk, sliding_window 3
+            "architectures": ["MistralForCausalLM"], "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu",
+            "hidden_size": 16, "initializer_range": 0.02, "intermediate_size": 40, "max_position_embeddings": 32768,
+            "model_type": "mistral", "num_attention_heads": 4, "num_hidden_layers": 2, "num_key_value_heads": 2,
+            "rms_norm_eps": 1e-05, "rope_theta": 10000.0, "sliding_window": 3, "tie_word_embeddings": False,
+            "torch_dtype": "float32", "transformers_version": "4.34.0.dev0", "use_cache": True,
+            "vocab_size": 320},
+        ids_cases=[[1, 45, 300, 17, 99, 5, 200], [1, 9, 9, 9, 250, 31, 64, 2, 13]]))
 
     return models
 
