@@ -128,6 +128,12 @@ beyond the names shown). Reference math in float64 on the stored (rounded) weigh
                       as gemma2. No tokenizer. Cases: ids (8), ids (6).
   mistral-f32         mistral (Mistral-7B-v0.1's keys), F32, d 16, 4 heads / 2 KV, sliding_window 3
                       on every layer, untied. No tokenizer. Cases: ids (7), ids (9).
+  smollm3-f32         smollm3 (SmolLM3-3B's keys), F32, d 16, 4 heads / 2 KV, 4 layers,
+                      no_rope_layers [1, 1, 1, 0] (HF: use_rope = no_rope_layers[layer]: 1 = RoPE,
+                      0 = no RoPE at all: the last layer), no_rope_layer_interval 4,
+                      rope_theta 5000000, use_sliding_window false, tied. Llama 3's vocabulary in
+                      a tokenizer.json with a ByteLevel post-processor (bos_token_id null: no BOS).
+                      Cases: text (4), ids (7).
 
 The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
 positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
@@ -1565,6 +1571,32 @@ def build_family_models(merges):
             "torch_dtype": "float32", "transformers_version": "4.34.0.dev0", "use_cache": True,
             "vocab_size": 320},
         ids_cases=[[1, 45, 300, 17, 99, 5, 200], [1, 9, 9, 9, 250, 31, 64, 2, 13]]))
+
+    # SmolLM3: Llama 3's vocabulary, merges and specials (SmolLM3 uses Llama 3.2's), bos_token_id null:
+    # here a ByteLevel post-processor, no BOS added.
+    smol3_added = sorted(llama3_tok.added.items(), key=lambda e: e[1])
+    smol3_tok = RefTokenizer(llama3_tok.vocab, merges, pre_llama3, added=smol3_added, ignore_merges=True)
+    smol3_json = tokenizer_json(
+        smol3_added, None,
+        {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": LLAMA3_REGEX}, "behavior": "Isolated", "invert": False},
+            byte_level(False, True, False)]},
+        byte_level(True, False, True), byte_level(True, True, True), llama3_tok.vocab, merges,
+        merges_as_pairs=True, ignore_merges=True, none_affixes=True)
+    models.append(dict(
+        name="smollm3-f32", dtype="F32", seed=2009, tok=smol3_tok, tok_files={"tokenizer.json": smol3_json},
+        config={  # HuggingFaceTB/SmolLM3-3B's config.json, sizes shrunk (36 -> 4 layers: 1,1,1,0)
+            "architectures": ["SmolLM3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+            "bos_token_id": None, "eos_token_id": bos + 4, "hidden_act": "silu", "hidden_size": 16,
+            "initializer_range": 0.02, "intermediate_size": 32, "max_position_embeddings": 65536,
+            "max_window_layers": 28, "mlp_bias": False, "model_type": "smollm3", "no_rope_layer_interval": 4,
+            "no_rope_layers": [1, 1, 1, 0], "num_attention_heads": 4, "num_hidden_layers": 4,
+            "num_key_value_heads": 2, "pad_token_id": bos + 1, "pretraining_tp": 2, "rms_norm_eps": 1e-06,
+            "rope_scaling": None, "rope_theta": 5000000.0, "sliding_window": None, "tie_word_embeddings": True,
+            "torch_dtype": "float32", "transformers_version": "4.53.0.dev0", "use_cache": False,
+            "use_sliding_window": False, "vocab_size": llama3_V},
+        texts=["The cat sat."], encode=["the lazy dog"],
+        ids_cases=[[bos, 70, 300, 9, 258, 44, 12]]))
 
     return models
 
