@@ -134,6 +134,14 @@ beyond the names shown). Reference math in float64 on the stored (rounded) weigh
                       rope_theta 5000000, use_sliding_window false, tied. Llama 3's vocabulary in
                       a tokenizer.json with a ByteLevel post-processor (bos_token_id null: no BOS).
                       Cases: text (4), ids (7).
+  olmo2-f32           olmo2 (OLMo-2-0425-1B's keys), F32, d 16, 4 heads / 4 KV, no input norms;
+                      per layer self_attn.{q,k,v,o}_proj, self_attn.q_norm.weight [H*head_dim] and
+                      k_norm.weight [G*head_dim] (RMSNorm over the whole projected width, before
+                      the head split and RoPE), post_attention_layernorm and
+                      post_feedforward_layernorm on the block outputs inside the residual
+                      (x + norm(attn(x)), x + norm(mlp(x))), mlp.{gate,up,down}_proj;
+                      rope_theta 500000; untied. tokenizer.json with Llama 3's split regex,
+                      <|endoftext|> <|pad|> after the vocabulary, no BOS. Cases: text (10), ids (7).
 
 The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
 positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
@@ -1597,6 +1605,33 @@ def build_family_models(merges):
             "use_sliding_window": False, "vocab_size": llama3_V},
         texts=["The cat sat."], encode=["the lazy dog"],
         ids_cases=[[bos, 70, 300, 9, 258, 44, 12]]))
+
+    # OLMo 2: a cl100k-style tokenizer.json (Split(regex) + ByteLevel(use_regex false), specials after
+    # the vocabulary, no BOS), as allenai/OLMo-2's.
+    vocab = bpe_vocab(merges)
+    o_specials = ["<|endoftext|>", "<|pad|>"]
+    added = [(s, len(vocab) + i) for i, s in enumerate(o_specials)]
+    olmo_tok = RefTokenizer(vocab, merges, pre_llama3, added=added)
+    olmo_json = tokenizer_json(
+        added, None,
+        {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": LLAMA3_REGEX}, "behavior": "Isolated", "invert": False},
+            byte_level(False, True, False)]},
+        byte_level(True, False, True), byte_level(True, True, True), vocab, merges,
+        merges_as_pairs=False, ignore_merges=False, none_affixes=True)
+    V = len(vocab) + len(o_specials)
+    models.append(dict(
+        name="olmo2-f32", dtype="F32", seed=2010, tok=olmo_tok, tok_files={"tokenizer.json": olmo_json},
+        config={  # allenai/OLMo-2-0425-1B's config.json, sizes shrunk
+            "architectures": ["Olmo2ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+            "bos_token_id": None, "eos_token_id": added[0][1], "hidden_act": "silu", "hidden_size": 16,
+            "initializer_range": 0.02, "intermediate_size": 40, "max_position_embeddings": 4096,
+            "model_type": "olmo2", "num_attention_heads": 4, "num_hidden_layers": 2, "num_key_value_heads": 4,
+            "pad_token_id": added[1][1], "rms_norm_eps": 1e-06, "rope_scaling": None, "rope_theta": 500000,
+            "tie_word_embeddings": False, "torch_dtype": "float32", "transformers_version": "4.48.3",
+            "use_cache": True, "vocab_size": V},
+        texts=["A cat and a dog are friends."], encode=["<|endoftext|>Hello"],
+        ids_cases=[[added[0][1], 70, 300, 9, 258, 44, V - 1]]))
 
     return models
 
