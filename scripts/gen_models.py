@@ -142,6 +142,18 @@ beyond the names shown). Reference math in float64 on the stored (rounded) weigh
                       (x + norm(attn(x)), x + norm(mlp(x))), mlp.{gate,up,down}_proj;
                       rope_theta 500000; untied. tokenizer.json with Llama 3's split regex,
                       <|endoftext|> <|pad|> after the vocabulary, no BOS. Cases: text (10), ids (7).
+  phi3-longrope-f32   phi3 (Phi-4-mini-instruct's keys), F32, d 32, 4 heads / 2 KV (head 8, no
+                      head_dim key), partial_rotary_factor 0.75 (RoPE on the first 6 dims),
+                      rope_scaling {type longrope, short_factor [1, 1.25, 1.5], long_factor
+                      [1, 3, 12.5]}, original_max_position_embeddings 8, max_position_embeddings
+                      256: inv_freq_j = 1 / (ext_j theta^(2j/6)), ext = long_factor when the
+                      sequence length (max position + 1) > 8, short_factor otherwise; cos and sin
+                      both times sqrt(1 + ln(256/8) / ln 8) = 1.633 (all lengths, short too).
+                      sliding_window 262144 (as Phi-4-mini: no effect here). Fused
+                      self_attn.qkv_proj.weight [(H + 2G) head, d] (rows q | k | v) and
+                      mlp.gate_up_proj.weight [2 I, d] (rows gate | up: down(up * silu(gate))).
+                      Tied. No tokenizer. Cases: ids 5 and 8 (short factors; 8 = the boundary)
+                      and 9 (long factors).
 
 The family self-checks: softmax rows, zeros exactly outside the causal / sliding mask and
 positive inside it, each query head recomputed on its own (scale, softcap, mask) against its
@@ -1633,6 +1645,23 @@ def build_family_models(merges):
         texts=["A cat and a dog are friends."], encode=["<|endoftext|>Hello"],
         ids_cases=[[added[0][1], 70, 300, 9, 258, 44, V - 1]]))
 
+    # Phi-3 / Phi-4-mini: longrope with partial rotary; no tokenizer files.
+    models.append(dict(
+        name="phi3-longrope-f32", dtype="F32", seed=2011, tok_files={},
+        config={  # microsoft/Phi-4-mini-instruct's config.json, sizes shrunk: 4096 -> 8 original positions,
+                  # 131072 -> 256 (the same factor 32); 3 = rotary dim / 2 factors each
+            "architectures": ["Phi3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+            "bos_token_id": 255, "embd_pdrop": 0.0, "eos_token_id": 255, "full_attn_mod": 1, "hidden_act": "silu",
+            "hidden_size": 32, "initializer_range": 0.02, "intermediate_size": 24, "interpolate_factor": 1,
+            "lm_head_bias": False, "max_position_embeddings": 256, "mlp_bias": False, "model_type": "phi3",
+            "num_attention_heads": 4, "num_hidden_layers": 2, "num_key_value_heads": 2,
+            "original_max_position_embeddings": 8, "pad_token_id": 255, "partial_rotary_factor": 0.75,
+            "resid_pdrop": 0.0, "rms_norm_eps": 1e-05,
+            "rope_scaling": {"long_factor": [1.0, 3.0, 12.5], "short_factor": [1.0, 1.25, 1.5], "type": "longrope"},
+            "rope_theta": 10000.0, "sliding_window": 262144, "tie_word_embeddings": True,
+            "torch_dtype": "float32", "transformers_version": "4.45.0", "use_cache": True, "vocab_size": 256},
+        expect_branches=["short", "long"],
+        ids_cases=[[255, 45, 200, 17, 99], [255, 7, 7, 160, 31, 64, 150, 3], [255, 9, 250, 31, 64, 2, 13, 77, 4]]))
     return models
 
 
