@@ -7,11 +7,6 @@
 namespace attnlab::models {
 namespace {
 
-std::optional<Vector> bias(const VectorF& b) {
-  if (b.size() == 0) return std::nullopt;
-  return Vector(b.cast<double>());
-}
-
 /// The text of `ids`, escaped where its bytes are not UTF-8 (ids that cut a character: "\xF0\x9F"),
 /// since a scenario file is JSON, which holds only UTF-8.
 std::string sentence(const HfModel& model, const std::vector<int>& ids) {
@@ -36,32 +31,17 @@ Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, 
                         std::to_string(int(run.layers.size()) - 1));
   if (run.layers[std::size_t(layer)].attn_in.size() == 0)
     refuse("layer", std::to_string(layer) + " was not kept by the run");
-  const Transformer::AttentionWeights w = model.transformer().attention_weights(layer);
-  Scenario s;
+  const LayerRun& recorded = run.layers[std::size_t(layer)];
+  Scenario s = model.transformer().attention_scenario(layer, recorded.attn_in, run.heads_off);
   // The window's words count from 1 (layer 6 of 12, head 2); files and --layer count from 0.
   s.title = printable_text(model.name()) + ", layer " + std::to_string(layer + 1) + " of " + std::to_string(c.layers);
-  s.notes = "Layer index " + std::to_string(layer) + " (0-based) of " + printable_text(model.name()) + " (" + c.describe() + ") on \"" +
-            sentence(model, run.ids) + "\". X is what the layer's attention reads (" +
-            (c.layer_norm() ? "after ln_1" : "after the input RMSNorm") +
-            "); the output is the attention block's contribution to the residual stream.";
-  s.layout = Layout::rows;
+  const std::string special = c.layer_caption(layer);
+  s.notes = "Layer index " + std::to_string(layer) + " (0-based) of " + printable_text(model.name()) + " (" + c.describe() +
+            ")" + (special.empty() ? "" : ", a " + special + " layer,") + " on \"" + sentence(model, run.ids) +
+            "\". X is what the layer's attention reads (" + model.transformer().attention_input() +
+            "); the output is the attention's output (after W_o), what the model adds to its residual stream" +
+            (model.transformer().has_post_norm() ? " after a norm." : ".");
   s.tokens = model.labels(run.ids);
-  s.X = run.layers[std::size_t(layer)].attn_in.cast<double>();
-  s.num_heads = c.heads;
-  s.num_kv_heads = c.kv_heads == c.heads ? 0 : c.kv_heads;
-  s.full.W_q = Matrix(w.W_q.cast<double>());
-  s.full.W_k = Matrix(w.W_k.cast<double>());
-  s.full.W_v = Matrix(w.W_v.cast<double>());
-  s.full.b_q = bias(w.b_q);
-  s.full.b_k = bias(w.b_k);
-  s.full.b_v = bias(w.b_v);
-  s.W_o = Matrix(w.W_o.cast<double>());
-  s.b_o = bias(w.b_o);
-  s.mask.causal = true;
-  for (const HeadRef& off : run.heads_off)
-    if (off.layer == layer) s.heads_off.push_back(off.head);
-  std::sort(s.heads_off.begin(), s.heads_off.end());
-  if (c.rope_theta > 0) s.rope = Rope{Rope::Style::half, c.rope_theta, c.head_dim};
   s.view["model"] = {{"folder", utf8_path(model.dir().string())}, {"model_type", c.model_type}, {"layer", layer}, {"ids", run.ids}};
   if (!text.empty()) s.view["model"]["text"] = text;  // encoded by the tokenizer: valid UTF-8
   return s;

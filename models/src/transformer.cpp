@@ -10,8 +10,12 @@
 
 #include <cstdio>
 
+#include "attnlab/attention.h"
 #include "attnlab/limits.h"
+#include "attnlab/message_text.h"
+#include "attnlab/model.h"
 #include "attnlab/scenario.h"
+#include "families/family.h"
 
 namespace attnlab::models {
 namespace {
@@ -33,7 +37,7 @@ void in_parallel(Eigen::Index total, double work, const Part& part) {
 
 float activate(Activation activation, float x) {
   switch (activation) {
-    case Activation::gelu_new:
+    case Activation::gelu_tanh:
       return 0.5f * x * (1.0f + std::tanh(0.7978845608028654f * (x + 0.044715f * x * x * x)));
     case Activation::gelu: return 0.5f * x * (1.0f + std::erf(x * 0.7071067811865476f));
     case Activation::silu: return x / (1.0f + std::exp(-x));
@@ -42,37 +46,11 @@ float activate(Activation activation, float x) {
   return x;
 }
 
-/// Rotates every head's coordinates of Q or K (n by heads d_head) in place, HF's rotate_half:
-/// coordinate c pairs with c + d_head/2, turned by position * theta^(-2c/d_head).
-void apply_rope(MatrixF& M, int heads, int d_head, double theta) {
-  const int half = d_head / 2;
-  for (Eigen::Index p = 0; p < M.rows(); ++p)
-    for (int c = 0; c < half; ++c) {
-      const double angle = double(p) * std::pow(theta, -2.0 * c / d_head);
-      const float cos = float(std::cos(angle)), sin = float(std::sin(angle));
-      for (int h = 0; h < heads; ++h) {
-        float& x1 = M(p, h * d_head + c);
-        float& x2 = M(p, h * d_head + c + half);
-        const float r1 = x1 * cos - x2 * sin, r2 = x2 * cos + x1 * sin;
-        x1 = r1;
-        x2 = r2;
-      }
-    }
-}
+/// Softcapping (Gemma 2): cap tanh(x / cap), which keeps |x| below cap; 0: x unchanged.
+double capped(double x, double cap) { return cap > 0 ? cap * std::tanh(x / cap) : x; }
 
-/// Causal softmax of one head's scaled scores, rows = queries, max subtracted per row.
-MatrixF causal_softmax(MatrixF scores) {
-  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-    auto row = scores.row(i).head(i + 1);
-    row = (row.array() - row.maxCoeff()).exp();
-    row /= row.sum();
-    scores.row(i).tail(scores.cols() - i - 1).setZero();
-  }
-  return scores;
-}
-
-std::vector<Prediction> top_predictions(const VectorF& logits, int top_k) {
-  const Eigen::VectorXd z = logits.cast<double>();
+std::vector<Prediction> top_predictions(const VectorF& logits, int top_k, double softcap) {
+  const Eigen::VectorXd z = logits.cast<double>().unaryExpr([softcap](double x) { return capped(x, softcap); });
   const Eigen::VectorXd p = (z.array() - z.maxCoeff()).exp();
   const double total = p.sum();
   std::vector<int> order(std::size_t(z.size()));
@@ -111,32 +89,39 @@ struct Linear {
     if (b) y.rowwise() += VectorFMap(b, out).transpose();
     return y;
   }
-  /// W in the x W convention (in by out), columns [first, first + count).
-  MatrixF columns(Eigen::Index first, Eigen::Index count) const {
-    if (stored_out_by_in) return MatrixFMap(W, out, in).middleRows(first, count).transpose();
-    return MatrixFMap(W, in, out).middleCols(first, count);
+  /// Output columns [first, first + count) of W in the x W convention (in by count), in double.
+  template <typename Block>
+  void columns_into(Eigen::Index first, Eigen::Index count, Block&& dst) const {
+    if (stored_out_by_in) dst = MatrixFMap(W, out, in).middleRows(first, count).transpose().cast<double>();
+    else dst = MatrixFMap(W, in, out).middleCols(first, count).cast<double>();
   }
-  VectorF bias(Eigen::Index first, Eigen::Index count) const {
-    return b ? VectorF(VectorFMap(b, out).segment(first, count)) : VectorF();
+  template <typename Segment>
+  void bias_into(Eigen::Index first, Eigen::Index count, Segment&& dst) const {
+    dst = VectorFMap(b, out).segment(first, count).cast<double>();
   }
 };
 
 struct Norm {
-  const float* w = nullptr;
+  const float* w = nullptr;  ///< null: no norm here (the input passes unchanged)
   const float* b = nullptr;  ///< LayerNorm's shift; null for RMSNorm
   Eigen::Index d = 0;
   double eps = 1e-5;
+  bool layer_norm = false;
+  bool plus_one = false;     ///< Gemma's RMSNorm: x times 1 + w
 
-  /// LayerNorm: (x - mean) / sqrt(var + eps) w + b; RMSNorm: x / sqrt(mean(x^2) + eps) w. Per row,
-  /// statistics in double.
+  /// LayerNorm: (x - mean) / sqrt(var + eps) w + b; RMSNorm: x / sqrt(mean(x^2) + eps) w (or 1 + w).
+  /// Per row, statistics in double.
   MatrixF apply(const MatrixF& x) const {
+    if (!w) return x;
+    Eigen::ArrayXf scale = VectorFMap(w, d).array();
+    if (plus_one) scale += 1.0f;
     MatrixF y(x.rows(), x.cols());
     for (Eigen::Index i = 0; i < x.rows(); ++i) {
       const Eigen::VectorXd row = x.row(i).transpose().cast<double>();
-      const double mean = b ? row.mean() : 0.0;
+      const double mean = layer_norm ? row.mean() : 0.0;
       const double variance = (row.array() - mean).square().mean();
       const Eigen::VectorXd normed = (row.array() - mean) / std::sqrt(variance + eps);
-      y.row(i) = (normed.cast<float>().array() * VectorFMap(w, d).array()).transpose();
+      y.row(i) = (normed.cast<float>().array() * scale).transpose();
       if (b) y.row(i) += VectorFMap(b, d).transpose();
     }
     return y;
@@ -149,10 +134,14 @@ using transformer_parts::Linear;
 using transformer_parts::Norm;
 
 struct Transformer::Layer {
-  Norm norm_1, norm_2;
-  Linear qkv;             ///< GPT-2's c_attn: q | k | v side by side (then q, k, v are unused)
+  Norm attn_norm, attn_post_norm, mlp_norm, mlp_post_norm;
+  Linear qkv;             ///< q, k and v in one projection (then q, k, v are unused)
+  bool qkv_per_head = false;  ///< qkv's columns per head: q, k, v of head 0, then head 1 (GPT-NeoX)
   Linear q, k, v, o;
-  Linear up, gate, down;  ///< gate only for SwiGLU (Llama, Qwen2)
+  const float* q_norm = nullptr;  ///< QK-norm's weights (head_dim, or the whole width), or null
+  const float* k_norm = nullptr;
+  Linear up, gate, down;
+  Linear gate_up;         ///< gate's columns, then up's (Phi-3)
 };
 
 struct Transformer::Embedding {
@@ -169,81 +158,93 @@ Transformer& Transformer::operator=(Transformer&&) noexcept = default;
 
 namespace {
 
-/// Binds one architecture's tensors by name, shapes from the config.
+/// Binds a family's tensors by the names of its table (family.h), shapes from the config.
 class Binder {
  public:
-  Binder(const ModelConfig& config, WeightSet& weights) : c_(config), w_(weights) {}
+  Binder(const ModelConfig& config, const TensorNames& names, WeightSet& weights)
+      : c_(config), names_(names), w_(weights) {}
 
-  Norm norm(const std::string& name) {
+  void layer(int index) { layer_ = std::to_string(index); }
+  /// `pattern` with "{}" replaced by the current layer.
+  std::string name(const std::string& pattern) const {
+    const std::size_t at = pattern.find("{}");
+    return at == std::string::npos ? pattern : pattern.substr(0, at) + layer_ + pattern.substr(at + 2);
+  }
+  Norm norm(const std::string& pattern) {
     Norm n;
+    if (pattern.empty()) return n;
     n.d = c_.d_model;
     n.eps = c_.norm_eps;
-    n.w = w_.vector(name + ".weight", c_.d_model).data();
-    if (c_.layer_norm()) n.b = w_.vector(name + ".bias", c_.d_model).data();
+    n.layer_norm = c_.norm == NormKind::layer_norm;
+    n.plus_one = c_.norm_plus_one;
+    n.w = w_.vector(name(pattern) + ".weight", c_.d_model).data();
+    if (n.layer_norm) n.b = w_.vector(name(pattern) + ".bias", c_.d_model).data();
     return n;
   }
-  /// GPT-2's Conv1D: weight [in, out], bias [out].
-  Linear conv1d(const std::string& name, Eigen::Index in, Eigen::Index out) {
-    return {w_.matrix(name + ".weight", in, out).data(), in, out, false, w_.vector(name + ".bias", out).data()};
+  Linear linear(const std::string& pattern, Eigen::Index in, Eigen::Index out, bool bias) {
+    if (pattern.empty()) return {};
+    const std::string n = name(pattern);
+    const float* W = names_.conv1d ? w_.matrix(n + ".weight", in, out).data() : w_.matrix(n + ".weight", out, in).data();
+    return {W, in, out, !names_.conv1d, bias ? w_.vector(n + ".bias", out).data() : nullptr};
   }
-  /// nn.Linear: weight [out, in], bias [out] when `bias`.
-  Linear linear(const std::string& name, Eigen::Index in, Eigen::Index out, bool bias) {
-    return {w_.matrix(name + ".weight", out, in).data(), in, out, true,
-            bias ? w_.vector(name + ".bias", out).data() : nullptr};
+  const float* vector(const std::string& pattern, Eigen::Index size) {
+    return pattern.empty() ? nullptr : w_.vector(name(pattern) + ".weight", size).data();
   }
-  const float* table(const std::string& name, Eigen::Index rows) {
-    return w_.matrix(name, rows, c_.d_model).data();
+  const float* table(const std::string& pattern, Eigen::Index rows) {
+    return w_.matrix(name(pattern) + (pattern == names_.lm_head || pattern.find('.') == std::string::npos ? ".weight" : ""),
+                     rows, c_.d_model)
+        .data();
   }
 
  private:
   const ModelConfig& c_;
+  const TensorNames& names_;
   WeightSet& w_;
+  std::string layer_;
 };
 
 }  // namespace
 
 Transformer Transformer::bind(const ModelConfig& config, WeightSet& weights) {
+  const Family* family = find_family(config.model_type);
+  if (!family) refuse("model_type", quoted_excerpt(config.model_type) + ": attnlab computes " + supported_model_types());
+  const TensorNames& n = family->names;
   Transformer model;
   model.config_ = config;
   model.embedding_ = std::make_unique<Embedding>();
-  Binder bind(config, weights);
+  Binder bind(config, n, weights);
   const Eigen::Index d = config.d_model, m = config.d_mlp;
   const Eigen::Index q_width = Eigen::Index(config.heads) * config.head_dim;
   const Eigen::Index kv_width = Eigen::Index(config.kv_heads) * config.head_dim;
-  Embedding& e = *model.embedding_;
+  const bool per_head_norm = config.qk_norm && config.qk_norm->scope == QkNorm::Scope::head;
   for (int i = 0; i < config.layers; ++i) {
+    bind.layer(i);
     Layer layer;
-    if (config.architecture == Architecture::gpt2) {
-      const std::string p = "h." + std::to_string(i) + ".";
-      layer.norm_1 = bind.norm(p + "ln_1");
-      layer.norm_2 = bind.norm(p + "ln_2");
-      layer.qkv = bind.conv1d(p + "attn.c_attn", d, 3 * d);
-      layer.o = bind.conv1d(p + "attn.c_proj", d, d);
-      layer.up = bind.conv1d(p + "mlp.c_fc", d, m);
-      layer.down = bind.conv1d(p + "mlp.c_proj", m, d);
-    } else {
-      const std::string p = "layers." + std::to_string(i) + ".";
-      layer.norm_1 = bind.norm(p + "input_layernorm");
-      layer.norm_2 = bind.norm(p + "post_attention_layernorm");
-      layer.q = bind.linear(p + "self_attn.q_proj", d, q_width, config.qkv_bias);
-      layer.k = bind.linear(p + "self_attn.k_proj", d, kv_width, config.qkv_bias);
-      layer.v = bind.linear(p + "self_attn.v_proj", d, kv_width, config.qkv_bias);
-      layer.o = bind.linear(p + "self_attn.o_proj", q_width, d, config.o_bias);
-      layer.gate = bind.linear(p + "mlp.gate_proj", d, m, false);
-      layer.up = bind.linear(p + "mlp.up_proj", d, m, false);
-      layer.down = bind.linear(p + "mlp.down_proj", m, d, false);
+    layer.attn_norm = bind.norm(n.attn_norm);
+    layer.attn_post_norm = bind.norm(n.attn_post_norm);
+    layer.mlp_norm = bind.norm(n.mlp_norm);
+    layer.mlp_post_norm = bind.norm(n.mlp_post_norm);
+    layer.qkv = bind.linear(n.qkv, d, q_width + 2 * kv_width, config.qkv_bias);
+    layer.qkv_per_head = n.qkv_per_head;
+    layer.q = bind.linear(n.q, d, q_width, config.qkv_bias);
+    layer.k = bind.linear(n.k, d, kv_width, config.qkv_bias);
+    layer.v = bind.linear(n.v, d, kv_width, config.qkv_bias);
+    layer.o = bind.linear(n.o, q_width, d, config.o_bias);
+    if (config.qk_norm) {
+      layer.q_norm = bind.vector(n.q_norm, per_head_norm ? config.head_dim : q_width);
+      layer.k_norm = bind.vector(n.k_norm, per_head_norm ? config.head_dim : kv_width);
     }
+    layer.up = bind.linear(n.up, d, m, config.mlp_bias);
+    layer.gate = bind.linear(n.gate, d, m, config.mlp_bias);
+    layer.gate_up = bind.linear(n.gate_up, d, 2 * m, config.mlp_bias);
+    layer.down = bind.linear(n.down, m, d, config.mlp_bias);
     model.layers_.push_back(layer);
   }
-  if (config.architecture == Architecture::gpt2) {
-    e.tokens = bind.table("wte.weight", config.vocab);
-    e.positions = bind.table("wpe.weight", config.max_positions);
-    e.final_norm = bind.norm("ln_f");
-  } else {
-    e.tokens = bind.table("embed_tokens.weight", config.vocab);
-    e.final_norm = bind.norm("norm");
-  }
-  e.head = config.tie_embeddings ? e.tokens : bind.table("lm_head.weight", config.vocab);
+  Embedding& e = *model.embedding_;
+  e.tokens = bind.table(n.embed, config.vocab);
+  if (config.learned_positions) e.positions = bind.table(n.positions, config.max_positions);
+  e.final_norm = bind.norm(n.final_norm);
+  e.head = config.tie_embeddings ? e.tokens : bind.table(n.lm_head, config.vocab);
   return model;
 }
 
@@ -264,65 +265,119 @@ void check_ids(const std::vector<int>& ids, const ModelConfig& config) {
 
 }  // namespace
 
+Scenario Transformer::attention_scenario(int index, const MatrixF& a, const std::vector<HeadRef>& off) const {
+  const Layer& layer = layers_.at(std::size_t(index));
+  const LayerAttention& variant = config_.attention.at(std::size_t(index));
+  const Eigen::Index H = config_.heads, G = config_.kv_heads, dh = config_.head_dim, d = config_.d_model;
+  Scenario s;
+  s.layout = Layout::rows;
+  s.X = a.cast<double>();
+  s.num_heads = int(H);
+  s.num_kv_heads = G == H ? 0 : int(G);
+  Matrix W_q(d, H * dh), W_k(d, G * dh), W_v(d, G * dh);
+  Vector b_q(H * dh), b_k(G * dh), b_v(G * dh);
+  const bool bias = config_.qkv_bias;
+  if (layer.qkv.W && layer.qkv_per_head) {  // GPT-NeoX: per head [q k v]
+    for (Eigen::Index h = 0; h < H; ++h) {
+      layer.qkv.columns_into(3 * h * dh, dh, W_q.middleCols(h * dh, dh));
+      layer.qkv.columns_into(3 * h * dh + dh, dh, W_k.middleCols(h * dh, dh));
+      layer.qkv.columns_into(3 * h * dh + 2 * dh, dh, W_v.middleCols(h * dh, dh));
+      if (bias) {
+        layer.qkv.bias_into(3 * h * dh, dh, b_q.segment(h * dh, dh));
+        layer.qkv.bias_into(3 * h * dh + dh, dh, b_k.segment(h * dh, dh));
+        layer.qkv.bias_into(3 * h * dh + 2 * dh, dh, b_v.segment(h * dh, dh));
+      }
+    }
+  } else {  // separate, or one projection with Q's columns, then K's, then V's
+    const bool fused = layer.qkv.W != nullptr;
+    const Linear& q = fused ? layer.qkv : layer.q;
+    const Linear& k = fused ? layer.qkv : layer.k;
+    const Linear& v = fused ? layer.qkv : layer.v;
+    const Eigen::Index k_at = fused ? H * dh : 0, v_at = fused ? (H + G) * dh : 0;
+    q.columns_into(0, H * dh, W_q);
+    k.columns_into(k_at, G * dh, W_k);
+    v.columns_into(v_at, G * dh, W_v);
+    if (bias) {
+      q.bias_into(0, H * dh, b_q);
+      k.bias_into(k_at, G * dh, b_k);
+      v.bias_into(v_at, G * dh, b_v);
+    }
+  }
+  s.full.W_q = std::move(W_q);
+  s.full.W_k = std::move(W_k);
+  s.full.W_v = std::move(W_v);
+  if (bias) s.full.b_q = std::move(b_q), s.full.b_k = std::move(b_k), s.full.b_v = std::move(b_v);
+  Matrix W_o(H * dh, d);
+  layer.o.columns_into(0, d, W_o);
+  s.W_o = std::move(W_o);
+  if (config_.o_bias) {
+    Vector b_o(d);
+    layer.o.bias_into(0, d, b_o);
+    s.b_o = std::move(b_o);
+  }
+  // The scale: 1/sqrt(d_k) as the core names it, else the family's own (Gemma's query_pre_attn_scalar).
+  if (config_.attention_scale != 1.0 / std::sqrt(double(dh))) s.scale = {Scale::Kind::value, config_.attention_scale};
+  s.mask.causal = true;
+  s.mask.window = variant.window;
+  s.rope = variant.rope;
+  if (config_.qk_norm) {
+    QkNorm norm = *config_.qk_norm;
+    const bool per_head = norm.scope == QkNorm::Scope::head;
+    norm.w_q = VectorFMap(layer.q_norm, per_head ? dh : H * dh).cast<double>();
+    norm.w_k = VectorFMap(layer.k_norm, per_head ? dh : G * dh).cast<double>();
+    s.qk_norm = std::move(norm);
+  }
+  s.softcap = config_.attn_softcap;
+  for (const HeadRef& h : off)
+    if (h.layer == index) s.heads_off.push_back(h.head);
+  std::sort(s.heads_off.begin(), s.heads_off.end());
+  return s;
+}
+
+std::string Transformer::attention_input() const {
+  if (!layers_.empty() && !layers_.front().attn_norm.w) return "the residual stream itself (no norm before attention)";
+  return config_.norm == NormKind::layer_norm ? "after the LayerNorm before attention" : "after the RMSNorm before attention";
+}
+
+bool Transformer::has_post_norm() const { return !layers_.empty() && layers_.front().attn_post_norm.w; }
+
 /// Runs one layer on the residual stream h (n by d_model), in place; records it when `record`.
 void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record) const {
   const Layer& layer = layers_[std::size_t(index)];
-  MatrixF a = layer.norm_1.apply(h);
-  std::vector<MatrixF> weights;
-  MatrixF attn = attention(index, a, off, record ? &weights : nullptr);
+  MatrixF a = layer.attn_norm.apply(h);
+  const Trace trace = compute(resolve(std::make_shared<const Scenario>(attention_scenario(index, a, off))), Layout::rows);
+  MatrixF o = trace.output.cast<float>();
+  MatrixF residual_in = h;
+  finish_layer(layer, residual_in, o, h);
   if (record) {
-    record->residual_in = h;
+    record->residual_in = std::move(residual_in);
     record->attn_in = std::move(a);
-    record->weights = std::move(weights);
-    record->attn_out = attn;
+    record->weights.clear();
+    for (const HeadTrace& head : trace.heads) record->weights.push_back(head.weights.cast<float>());
+    record->attn_out = std::move(o);
   }
-  h += attn;
-  h += mlp(layer, layer.norm_2.apply(h));
 }
 
-MatrixF Transformer::attention(int index, const MatrixF& a, const std::vector<HeadRef>& off,
-                               std::vector<MatrixF>* weights) const {
-  const Layer& layer = layers_[std::size_t(index)];
-  const int H = config_.heads, G = config_.kv_heads, dh = config_.head_dim;
-  MatrixF Q, K, V;
-  if (layer.qkv.W) {
-    const MatrixF qkv = layer.qkv.apply(a);
-    Q = qkv.leftCols(Eigen::Index(H) * dh);
-    K = qkv.middleCols(Eigen::Index(H) * dh, Eigen::Index(G) * dh);
-    V = qkv.rightCols(Eigen::Index(G) * dh);
-  } else {
-    Q = layer.q.apply(a);
-    K = layer.k.apply(a);
-    V = layer.v.apply(a);
-  }
-  if (config_.rope_theta > 0) {
-    apply_rope(Q, H, dh, config_.rope_theta);
-    apply_rope(K, G, dh, config_.rope_theta);
-  }
-  const float scale = float(1.0 / std::sqrt(double(dh)));
-  MatrixF heads(a.rows(), Eigen::Index(H) * dh);
-  for (int h = 0; h < H; ++h) {
-    const int g = h / (H / G);  // repeat_kv: K/V head g serves query heads g H/G .. (g + 1) H/G - 1
-    const MatrixF S = (Q.middleCols(h * dh, dh) * K.middleCols(g * dh, dh).transpose()) * scale;
-    MatrixF A = causal_softmax(S);
-    if (std::find(off.begin(), off.end(), HeadRef{index, h}) != off.end())
-      heads.middleCols(h * dh, dh).setZero();  // switched off: adds nothing
-    else
-      heads.middleCols(h * dh, dh).noalias() = A * V.middleCols(g * dh, dh);
-    if (weights) weights->push_back(std::move(A));
-  }
-  return layer.o.apply(heads);
+void Transformer::finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h) const {
+  h = residual_in + layer.attn_post_norm.apply(o);
+  const MatrixF& mlp_reads = config_.parallel_residual ? residual_in : h;
+  h += layer.mlp_post_norm.apply(mlp(layer, layer.mlp_norm.apply(mlp_reads)));
 }
 
 MatrixF Transformer::mlp(const Layer& layer, const MatrixF& x) const {
-  MatrixF hidden = layer.up.apply(x);
-  if (layer.gate.W) {
-    const MatrixF gate = layer.gate.apply(x);
-    hidden.array() *= gate.unaryExpr([&](float v) { return activate(config_.activation, v); }).array();
+  const auto act = [&](float v) { return activate(config_.activation, v); };
+  if (!config_.gated_mlp) return layer.down.apply(layer.up.apply(x).unaryExpr(act));
+  MatrixF gate, up;
+  if (layer.gate_up.W) {
+    const MatrixF both = layer.gate_up.apply(x);
+    gate = both.leftCols(config_.d_mlp);
+    up = both.rightCols(config_.d_mlp);
   } else {
-    hidden = hidden.unaryExpr([&](float v) { return activate(config_.activation, v); });
+    gate = layer.gate.apply(x);
+    up = layer.up.apply(x);
   }
-  return layer.down.apply(hidden);
+  up.array() *= gate.unaryExpr(act).array();
+  return layer.down.apply(up);
 }
 
 std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const {
@@ -333,7 +388,7 @@ std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const 
   in_parallel(config_.vocab, double(config_.vocab) * double(config_.d_model), [&](Eigen::Index first, Eigen::Index count) {
     logits.segment(first, count).noalias() = head.middleRows(first, count) * last.row(0).transpose();
   });
-  return top_predictions(logits, top_k);
+  return top_predictions(logits, top_k, config_.final_softcap);
 }
 
 double memory_limit() {
@@ -361,11 +416,14 @@ double Transformer::run_bytes(std::size_t tokens, Keep keep) const {
   const double q_width = H * config_.head_dim, kv_width = double(config_.kv_heads) * config_.head_dim;
   const double kept = keep.layer == Keep::kAll ? config_.layers : keep.layer == Keep::kNone ? 0 : 1;
   const double per_kept_layer = 4.0 * (H * n * n + 3.0 * n * d);
-  // One layer in flight: the residual stream and its norm, Q, K, V, the heads, the MLP's hidden
-  // rows (up and gate), one head's scores and weights, and the logits (float, then double).
-  const double working =
-      4.0 * (n * (4.0 * d + q_width + 2.0 * kv_width + q_width + 2.0 * config_.d_mlp) + 2.0 * n * n) +
-      12.0 * double(config_.vocab);
+  // One layer in flight, in float: the residual stream twice, its norm, the attention's output, the
+  // MLP's hidden rows (up and gate); the logits (float, then double). In double, the layer's
+  // scenario and trace (attention_scenario(), the core): X, the weights, per head Q, K, V, the
+  // rotated Q and K, its scores and weights (n by n each), the heads' outputs and the output.
+  const double floats = n * (4.0 * d + 2.0 * config_.d_mlp);
+  const double doubles = n * d + d * (2.0 * q_width + 2.0 * kv_width) +
+                         H * (n * (3.0 * config_.head_dim + 2.0 * config_.head_dim) + 2.0 * n * n) + n * (q_width + d);
+  const double working = 4.0 * floats + 8.0 * doubles + 12.0 * double(config_.vocab);
   return kept * per_kept_layer + working;
 }
 
@@ -390,6 +448,7 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
   MatrixF h(n, d);
   for (Eigen::Index i = 0; i < n; ++i) {
     h.row(i) = MatrixFMap(e.tokens, config_.vocab, d).row(ids[std::size_t(i)]);
+    if (config_.embedding_scale != 1.0) h.row(i) *= float(config_.embedding_scale);  // in the weights' type, as HF
     if (e.positions) h.row(i) += MatrixFMap(e.positions, config_.max_positions, d).row(i);
   }
   ForwardRun run;
@@ -413,35 +472,10 @@ std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int
     refuse("output", "expected " + std::to_string(recorded.residual_in.rows()) + "x" + std::to_string(config_.d_model) +
                          " (tokens x d_model), got " + std::to_string(attn_out.rows()) + "x" + std::to_string(attn_out.cols()));
   const Layer& bound = layers_[std::size_t(layer)];
-  MatrixF h = recorded.residual_in + attn_out.cast<float>();
-  h += mlp(bound, bound.norm_2.apply(h));
+  MatrixF h;
+  finish_layer(bound, recorded.residual_in, attn_out.cast<float>(), h);
   for (int l = layer + 1; l < int(layers_.size()); ++l) run_layer(l, h, run.heads_off, nullptr);
   return predict(h, top_k);
-}
-
-Transformer::AttentionWeights Transformer::attention_weights(int index) const {
-  const Layer& layer = layers_.at(std::size_t(index));
-  const Eigen::Index q_width = Eigen::Index(config_.heads) * config_.head_dim;
-  const Eigen::Index kv_width = Eigen::Index(config_.kv_heads) * config_.head_dim;
-  AttentionWeights w;
-  if (layer.qkv.W) {
-    w.W_q = layer.qkv.columns(0, q_width);
-    w.W_k = layer.qkv.columns(q_width, kv_width);
-    w.W_v = layer.qkv.columns(q_width + kv_width, kv_width);
-    w.b_q = layer.qkv.bias(0, q_width);
-    w.b_k = layer.qkv.bias(q_width, kv_width);
-    w.b_v = layer.qkv.bias(q_width + kv_width, kv_width);
-  } else {
-    w.W_q = layer.q.columns(0, q_width);
-    w.W_k = layer.k.columns(0, kv_width);
-    w.W_v = layer.v.columns(0, kv_width);
-    w.b_q = layer.q.bias(0, q_width);
-    w.b_k = layer.k.bias(0, kv_width);
-    w.b_v = layer.v.bias(0, kv_width);
-  }
-  w.W_o = layer.o.columns(0, config_.d_model);
-  w.b_o = layer.o.bias(0, config_.d_model);
-  return w;
 }
 
 }  // namespace attnlab::models

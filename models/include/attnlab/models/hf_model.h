@@ -53,13 +53,12 @@ class HfModel {
   std::string dtype_;
 };
 
-/// Layer `layer` of a forward run as an ordinary Scenario (rows layout, tokens as labels): X is the
-/// normalised input the layer's attention reads, W_q, W_k, W_v, W_o and the biases are the layer's own
-/// (in double), with the model's heads, K/V heads, RoPE (half style, rope_theta, every coordinate of a
-/// head) and the causal mask. Computing it gives the layer's weights per query head and, as its
-/// output, exactly the attention block's contribution to the residual stream. `view.model` records
-/// the folder, the layer, the ids and `text` when one is given (what reopening the file types again
-/// into the window's Model view). Throws ScenarioError for a layer out of range.
+/// Layer `layer` of a forward run as an ordinary Scenario (Transformer::attention_scenario(): what the
+/// forward pass computed, with every variant of the family), with the tokens as labels, a title and
+/// notes. Computing it gives the layer's weights per query head and, as its output, the attention's
+/// output. `view.model` records the folder, the layer, the ids and `text` when one is given (what
+/// reopening the file types again into the window's Model view). Throws ScenarioError for a layer
+/// out of range.
 Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, const std::string& text = "");
 
 }  // namespace attnlab::models

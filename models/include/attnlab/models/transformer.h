@@ -1,13 +1,14 @@
 #pragma once
-/// The forward pass of GPT-2, Llama and Qwen2 in float (Eigen), as published:
-///   GPT-2:        h = wte[ids] + wpe[pos]; per layer h += attn(LN_1(h)); h += MLP(LN_2(h)) with
-///                 gelu_new; logits = LN_f(h) wte^T. Conv1D weights are used as x W + b.
-///   Llama, Qwen2: h = embed[ids]; per layer h += attn(RMSNorm(h)) with RoPE (rotate_half) and
-///                 grouped keys/values (query head h reads K/V head h / (H / G), as repeat_kv);
-///                 h += down(silu(gate(x)) * up(x)) of RMSNorm(h); logits = RMSNorm(h) lm_head^T.
-///                 nn.Linear weights are used as x W^T.
-/// Every layer's attention weights and the residual stream entering it are recorded, so one layer
-/// can become a Scenario and the rest of the model can re-run from it after an edit.
+/// The forward pass of every family config.h reads, in float (Eigen) around one attention: each
+/// layer's attention is a core Scenario (attention_scenario()) computed by the core, so every variant
+/// (grouped K/V heads, RoPE and its scaling, partial rotary, QK-norm, softcaps, sliding windows)
+/// exists once and a layer opened as a scenario computes exactly what the model did.
+///   h = embed[ids] * embedding_scale (+ learned positions); per layer
+///     a = attn_norm(h) (or h);  o = attention(a);  h' = h + post_norm(o) (or h + o);
+///     h = h' + mlp_post_norm(mlp(mlp_norm(parallel ? h : h')));
+///   logits = final_softcap(final_norm(h) head^T).
+/// Every kept layer's attention weights and the residual stream entering it are recorded, so one
+/// layer can become a Scenario and the rest of the model can re-run from it after an edit.
 #include <atomic>
 #include <cstddef>
 #include <memory>
@@ -30,7 +31,7 @@ struct LayerRun {
   MatrixF residual_in;           ///< n by d_model: the residual stream entering the layer
   MatrixF attn_in;               ///< n by d_model: LN_1 / input RMSNorm of it, what attention reads
   std::vector<MatrixF> weights;  ///< one per query head: n by n, rows = queries, columns = keys
-  MatrixF attn_out;              ///< n by d_model: the attention block's contribution (after W_o, b_o)
+  MatrixF attn_out;              ///< n by d_model: the attention's output (after W_o, b_o; before a post-norm)
 };
 
 /// One query head of one layer, both 0-based (as in files and --layer).
@@ -82,8 +83,8 @@ class Transformer {
   /// n by n per query head, and its three n by d_model matrices) and what one layer needs while it
   /// is computed.
   double run_bytes(std::size_t tokens, Keep keep) const;
-  /// The prediction when layer `layer`'s attention contributes `attn_out` (n by d_model, e.g. an
-  /// edited scenario's output) instead of what `run` recorded: re-runs layer's MLP and the layers
+  /// The prediction when layer `layer`'s attention outputs `attn_out` (n by d_model, e.g. an edited
+  /// scenario's output) instead of what `run` recorded: re-runs layer's post-norm and MLP and the layers
   /// after it (with run.heads_off still off in those). Throws ScenarioError when the shape does not match.
   std::vector<Prediction> next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,
                                            int top_k = 5) const;
@@ -96,18 +97,20 @@ class Transformer {
   Transformer(Transformer&&) noexcept;
   Transformer& operator=(Transformer&&) noexcept;
 
-  /// Layer `layer`'s attention weights in the Scenario's convention (used by layer_scenario()).
-  struct AttentionWeights {
-    MatrixF W_q, W_k, W_v;  ///< d_model by H d_head, d_model by G d_head, d_model by G d_head
-    VectorF b_q, b_k, b_v;  ///< empty when the architecture has none
-    MatrixF W_o;            ///< H d_head by d_model
-    VectorF b_o;            ///< empty when none
-  };
-  AttentionWeights attention_weights(int layer) const;
+  /// Layer `layer`'s attention on `attn_in` (n by d_model, what it reads) as a core Scenario, rows
+  /// layout: X, the layer's W_q, W_k, W_v, W_o and biases in double, the heads and K/V heads, the
+  /// scale, the causal mask and the layer's window, its RoPE, QK-norm and softcap, and the heads of
+  /// `heads_off` in this layer switched off. The forward pass computes exactly this.
+  Scenario attention_scenario(int layer, const MatrixF& attn_in, const std::vector<HeadRef>& heads_off = {}) const;
+  /// What a layer's attention reads, for notes: "after the input RMSNorm", "the residual stream itself".
+  std::string attention_input() const;
+  /// True when the family normalises the attention's output before adding it (Gemma, OLMo 2).
+  bool has_post_norm() const;
 
  private:
   void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record) const;
-  MatrixF attention(int index, const MatrixF& a, const std::vector<HeadRef>& off, std::vector<MatrixF>* weights) const;
+  /// h = residual_in + the attention's contribution (o, post-normed where the family does), then the MLP's.
+  void finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h) const;
   MatrixF mlp(const Layer& layer, const MatrixF& x) const;
   std::vector<Prediction> predict(const MatrixF& h, int top_k) const;
 
