@@ -77,14 +77,21 @@ json predictions_json(const models::HfModel& model, const std::vector<models::Pr
 json attention_json(const models::HfModel& model, const models::ForwardRun& run) {
   json tokens = json::array(), layers = json::array();
   for (int id : run.ids) tokens.push_back(decoded(model, id));
-  for (const models::LayerRun& layer : run.layers) {
+  for (std::size_t l = 0; l < run.layers.size(); ++l) {
+    const models::LayerRun& layer = run.layers[l];
     json heads = json::array();
     for (const models::MatrixF& w : layer.weights) {
       json rows = json::array();
       for (Eigen::Index i = 0; i < w.rows(); ++i) rows.push_back(std::vector<float>(w.row(i).data(), w.row(i).data() + w.cols()));
       heads.push_back({{"weights", std::move(rows)}});
     }
-    layers.push_back({{"heads", std::move(heads)}});
+    // What the layer's mask and positions are beside the causal default (a local layer's window,
+    // a layer without RoPE), so a reader of the weights knows which zeros are masked.
+    const models::LayerAttention& variant = model.config().attention[l];
+    json entry = {{"heads", std::move(heads)}};
+    if (variant.window > 0) entry["window"] = variant.window;
+    if (!model.config().layer_caption(int(l)).empty()) entry["caption"] = model.config().layer_caption(int(l));
+    layers.push_back(std::move(entry));
   }
   return {{"model", model.config().model_type}, {"tokens", tokens}, {"ids", run.ids}, {"layers", layers},
           {"next", predictions_json(model, run.next)}};

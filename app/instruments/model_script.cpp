@@ -98,6 +98,9 @@ nlohmann::json ModelJson(const AppState& state) {
     j["folder"] = model->dir().string();
     j["layers"] = model->config().layers;
     j["heads"] = model->config().heads;
+    std::vector<std::string> captions;  // what the grid writes under each layer's number
+    for (int l = 0; l < model->config().layers; ++l) captions.push_back(model->config().layer_caption(l));
+    j["layer_captions"] = captions;
   }
   j["ids"] = lab->Run() ? lab->Run()->run->ids : std::vector<int>{};
   j["document_layer"] = lab->DocumentLayer();

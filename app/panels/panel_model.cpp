@@ -26,7 +26,8 @@ struct RunMaps {
   std::uint64_t serial = ~std::uint64_t{0};
   int layers = 0, heads = 0;
   std::vector<attnlab::Matrix> maps;  ///< layer * heads + head: n by n, queries down
-  attnlab::BoolArray allowed;         ///< the causal mask: keys up to the query
+  std::vector<attnlab::BoolArray> allowed;  ///< per layer: keys up to the query, within its window
+  std::vector<std::string> captions;         ///< per layer: "local 512", "global", "no RoPE" or ""
   const attnlab::Matrix& At(int layer, int head) const { return maps[std::size_t(layer * heads + head)]; }
 };
 
@@ -41,9 +42,15 @@ void Rebuild(RunMaps& m, const ModelLab& lab) {
   m.heads = m.layers ? int(run->run->layers.front().weights.size()) : 0;
   for (const models::LayerRun& layer : run->run->layers)
     for (const models::MatrixF& w : layer.weights) m.maps.emplace_back(w.cast<double>());
-  m.allowed.resize(n, n);
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c) m.allowed(r, c) = c <= r;
+  m.allowed.assign(std::size_t(m.layers), attnlab::BoolArray(n, n));
+  m.captions.assign(std::size_t(m.layers), "");
+  const models::ModelConfig& config = lab.Model()->config();
+  for (int l = 0; l < m.layers; ++l) {
+    const int window = config.attention[std::size_t(l)].window;
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) m.allowed[std::size_t(l)](r, c) = c <= r && (window == 0 || r - c < window);
+    m.captions[std::size_t(l)] = config.layer_caption(l);
+  }
 }
 
 /// Where the grid's maps go: cells of `cell` pixels, a map every `pitch` pixels after the captions.
@@ -54,12 +61,14 @@ struct GridFit {
 
 // The largest whole-pixel cells at which every map fits in `avail`, never below a readable
 // minimum (then the grid scrolls) nor above a cap (a picture of the pattern, not a table).
-GridFit Fit(int layers, int heads, int n, ImVec2 avail) {
+GridFit Fit(int layers, int heads, int n, const std::vector<std::string>& captions, ImVec2 avail) {
   const float fs = ImGui::GetFontSize(), gap = std::round(fs * 0.6f);
   GridFit f;
   char widest[32];
   std::snprintf(widest, sizeof widest, "layer %d", layers);
-  f.caption_w = ImGui::CalcTextSize(widest).x + gap;
+  f.caption_w = ImGui::CalcTextSize(widest).x;
+  for (const std::string& caption : captions) f.caption_w = std::max(f.caption_w, ImGui::CalcTextSize(caption.c_str()).x);
+  f.caption_w += gap;
   f.header_h = ImGui::GetTextLineHeightWithSpacing();
   std::snprintf(widest, sizeof widest, "head %d", heads);
   const float head_w = ImGui::CalcTextSize(widest).x;
@@ -104,18 +113,22 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   ImGui::PushFont(GetFonts().bold);
   ImGui::Text("layer %d \xC2\xB7 head %d", layer + 1, head + 1);
   ImGui::PopFont();
+  if (!maps.captions[std::size_t(layer)].empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(DimTextColor(), "(%s)", maps.captions[std::size_t(layer)].c_str());
+  }
   const std::string& q = run.labels[std::size_t(hover.row)];
   const std::string& k = run.labels[std::size_t(hover.col)];
-  if (maps.allowed(hover.row, hover.col))
+  if (maps.allowed[std::size_t(layer)](hover.row, hover.col))
     ImGui::Text("query \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key \xE2\x80\x9C%s\xE2\x80\x9D: %.*f", q.c_str(),
                 k.c_str(), state.ui.decimals, w(hover.row, hover.col));
   else
-    ImGui::Text("query \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key \xE2\x80\x9C%s\xE2\x80\x9D: masked (a later token)",
-                q.c_str(), k.c_str());
+    ImGui::Text("query \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key \xE2\x80\x9C%s\xE2\x80\x9D: masked (%s)",
+                q.c_str(), k.c_str(), hover.col > hover.row ? "a later token" : "outside the layer's window");
   HeatmapSpec spec;
   spec.id = "model/tooltip";
   spec.values = &w;
-  spec.allowed = &maps.allowed;
+  spec.allowed = &maps.allowed[std::size_t(layer)];
   spec.row_labels = spec.col_labels = &run.labels;
   spec.row_axis = "queries";
   spec.col_axis = "keys";
@@ -209,9 +222,9 @@ void ModelPanel::Grid(AppState& state, ModelLab& lab) {
   const int n = int(run.run->ids.size());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float scrollbar = ImGui::GetStyle().ScrollbarSize;
-  GridFit fit = Fit(maps_.layers, maps_.heads, n, avail);
+  GridFit fit = Fit(maps_.layers, maps_.heads, n, maps_.captions, avail);
   if (fit.size.x > avail.x || fit.size.y > avail.y)  // it scrolls: leave room for the bars
-    fit = Fit(maps_.layers, maps_.heads, n, ImVec2(avail.x - scrollbar, avail.y - scrollbar));
+    fit = Fit(maps_.layers, maps_.heads, n, maps_.captions, ImVec2(avail.x - scrollbar, avail.y - scrollbar));
   if (!ImGui::BeginChild("##model grid", avail, false, ImGuiWindowFlags_HorizontalScrollbar)) {
     ImGui::EndChild();
     return;
@@ -227,7 +240,11 @@ void ModelPanel::Grid(AppState& state, ModelLab& lab) {
   for (int l = 0; l < maps_.layers; ++l) {
     const float y = origin.y + fit.header_h + fit.pitch_y * float(l);
     std::snprintf(caption, sizeof caption, "layer %d", l + 1);
-    dl->AddText(ImVec2(origin.x, y + (fit.map - ImGui::GetTextLineHeight()) * 0.5f), dim, caption);
+    const std::string& special = maps_.captions[std::size_t(l)];
+    const float line = ImGui::GetTextLineHeight(), lines = special.empty() || fit.map < 2 * line ? 1.0f : 2.0f;
+    const float top = y + (fit.map - line * lines) * 0.5f;
+    dl->AddText(ImVec2(origin.x, top), dim, caption);
+    if (lines == 2.0f) dl->AddText(ImVec2(origin.x, top + line), dim, special.c_str());
     for (int h = 0; h < maps_.heads; ++h)
       Map(state, lab, fit, l, h, ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), y));
   }
@@ -245,7 +262,7 @@ void ModelPanel::Map(AppState& state, ModelLab& lab, const GridFit& fit, int lay
   HeatmapSpec spec;
   spec.id = id;
   spec.values = &maps_.At(layer, head);
-  spec.allowed = &maps_.allowed;
+  spec.allowed = &maps_.allowed[std::size_t(layer)];
   spec.scale = WeightsScale(state.ui.colormap);
   spec.cell = fit.cell;
   spec.labels = false;

@@ -37,7 +37,7 @@ Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, 
   s.title = printable_text(model.name()) + ", layer " + std::to_string(layer + 1) + " of " + std::to_string(c.layers);
   const std::string special = c.layer_caption(layer);
   s.notes = "Layer index " + std::to_string(layer) + " (0-based) of " + printable_text(model.name()) + " (" + c.describe() +
-            ")" + (special.empty() ? "" : ", a " + special + " layer,") + " on \"" + sentence(model, run.ids) +
+            ")" + (special.empty() ? "" : " (this layer: " + special + ")") + " on \"" + sentence(model, run.ids) +
             "\". X is what the layer's attention reads (" + model.transformer().attention_input() +
             "); the output is the attention's output (after W_o), what the model adds to its residual stream" +
             (model.transformer().has_post_norm() ? " after a norm." : ".");

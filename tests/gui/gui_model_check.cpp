@@ -1,6 +1,7 @@
 // The Model panel's grid against the model itself: every map of a capture's layout dump whose id is
 // "model/LAYER/HEAD" must show, cell by cell, the colormap colour of that layer's and head's weight as
-// `attnlab-cli model DIR --text T --attention` computes it (masked, later keys in the masked colour),
+// `attnlab-cli model DIR --text T --attention` computes it (masked, later keys and keys beyond a local
+// layer's window, in the masked colour),
 // and every layer and head must be on screen.
 //
 // usage: attnlab_gui_model_check SHOT.png ATTENTION.json
@@ -36,8 +37,11 @@ attnlab::Rgb8 CellColor(const Image& img, const CellRect& rect, float fb_scale, 
   return *share > 0 ? img.At(cx, cy) : attnlab::Rgb8{};
 }
 
-void CheckMap(const nlohmann::json& hm, const nlohmann::json& weights, const Image& img, float fb_scale,
+/// `layer` is the CLI's entry for the map's layer: its heads' weights, and its window when it is local.
+void CheckMap(const nlohmann::json& hm, const nlohmann::json& layer, int head, const Image& img, float fb_scale,
               attnlab::Colormap map, attnlab::Rgb8 masked, Totals* t) {
+  const nlohmann::json& weights = layer["heads"][std::size_t(head)]["weights"];
+  const long window = layer.value("window", 0L);
   const std::string id = hm["id"];
   const long n = long(weights.size());
   if (hm["rows"] != n || hm["cols"] != n || hm["lo"] != 0.0 || hm["hi"] != 1.0) {
@@ -57,17 +61,18 @@ void CheckMap(const nlohmann::json& hm, const nlohmann::json& weights, const Ima
         continue;
       }
       const double w = weights[std::size_t(r)][std::size_t(c)].get<double>();
-      const attnlab::Rgb8 expected = c > r ? masked : attnlab::MapValue({map, 0.0, 1.0}, w);
+      const bool is_masked = c > r || (window > 0 && r - c >= window);  // a later key, or beyond the window
+      const attnlab::Rgb8 expected = is_masked ? masked : attnlab::MapValue({map, 0.0, 1.0}, w);
       double share = 0;
       const attnlab::Rgb8 actual = CellColor(img, rect, fb_scale, &share);
       const int err = ChannelError(actual, expected);
       t->max_error = std::max(t->max_error, err);
       ++t->checked;
-      if (err > kTolerance || share < (c > r ? 0.3 : 0.5)) {  // hatching covers part of a masked cell
+      if (err > kTolerance || share < (is_masked ? 0.3 : 0.5)) {  // hatching covers part of a masked cell
         ++t->failures;
         std::printf("FAIL %s cell (%ld, %ld): weight %.6f%s expects rgb(%d, %d, %d), screen has rgb(%d, %d, %d) "
                     "(error %d, share %.2f)\n",
-                    id.c_str(), r, c, w, c > r ? " masked" : "", expected.r, expected.g, expected.b, actual.r,
+                    id.c_str(), r, c, w, is_masked ? " masked" : "", expected.r, expected.g, expected.b, actual.r,
                     actual.g, actual.b, err, share);
       }
     }
@@ -99,7 +104,7 @@ int Main(int argc, char** argv) {
       continue;
     }
     seen.insert({layer, head});
-    CheckMap(hm, layers[layer]["heads"][head]["weights"], img, fb_scale, map, MaskedRgb(dump), &totals);
+    CheckMap(hm, layers[layer], head, img, fb_scale, map, MaskedRgb(dump), &totals);
   }
   const int expected_maps = int(layers.size() * layers[0]["heads"].size());
   std::printf("%d of %d maps, %d cells checked, %d failures, max channel error %d\n", totals.maps, expected_maps,

@@ -283,7 +283,7 @@ std::string ModelConfig::layer_caption(int layer) const {
   const bool some_local = std::any_of(attention.begin(), attention.end(), [](const LayerAttention& l) { return l.window > 0; });
   const bool some_rope = std::any_of(attention.begin(), attention.end(), [](const LayerAttention& l) { return bool(l.rope); });
   std::string caption;
-  if (a.window > 0) caption = "local, window " + std::to_string(a.window);
+  if (a.window > 0) caption = "local " + std::to_string(a.window);
   else if (some_local) caption = "global";
   if (some_rope && !a.rope) caption += std::string(caption.empty() ? "" : ", ") + "no RoPE";
   return caption;

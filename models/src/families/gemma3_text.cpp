@@ -13,6 +13,7 @@ namespace {
 
 void read_gemma3_text(const ConfigReader& read, ModelConfig& config) {
   read_gemma_common(read, config);
+  read.require("use_bidirectional_attention", false, "EmbeddingGemma's attention both ways; attnlab computes causal models");
   config.qk_norm = QkNorm{QkNorm::Scope::head, true, config.norm_eps, {}, {}};
   read_layer_types(read, config, [](int layer, const ConfigReader& r) {
     return (layer + 1) % r.count_or("sliding_window_pattern", 1 << 20, 6) != 0;

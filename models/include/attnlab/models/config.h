@@ -52,8 +52,8 @@ struct ModelConfig {
   std::vector<LayerAttention> attention;  ///< one per layer
 
   std::string describe() const;  ///< "gpt2: 12 layers, 12 heads of 64, d 768, vocabulary 50257"
-  /// What is special about layer `layer`'s attention, for captions: "local, window 512",
-  /// "no RoPE", "" when it is like the model's others.
+  /// What is special about layer `layer`'s attention, for captions: "local 512" (its window),
+  /// "global" (beside local layers), "no RoPE" (beside layers with it), "" when like the others.
   std::string layer_caption(int layer) const;
 };
 
