@@ -397,7 +397,7 @@ Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
 /// True where each head multiplies its own narrow block of W_q, W_k and W_v by several blocks of
 /// rows: packing the block for each (as multiply_narrow() does) took a tenth of 256 x 256 x 8's time.
 bool packs_head_weights(const Plan& p) {
-  return p.proj_heads == 1 && p.proj_blocks > 1 && gemm::narrow(std::max(p.d_k, p.d_v));
+  return !p.model.given && p.proj_heads == 1 && p.proj_blocks > 1 && gemm::narrow(std::max(p.d_k, p.d_v));
 }
 
 /// Sizes every matrix first (untouched memory is cheap), so the parallel tasks only fill.
@@ -484,10 +484,11 @@ void pack_weights_task(Plan& p, Eigen::Index task, HeadSet heads) {
 
 /// Head h's rows [r, r + len) after their product: the bias added, RoPE's turn; the keys packed.
 void finish_projection(Plan& p, Eigen::Index h, int which, Eigen::Index r, Eigen::Index len, bool computed) {
-  const HeadWeights w = p.model.head(std::size_t(h));
   const std::optional<Rope>& rope = p.model.rope;
   if (computed) {
-    projected(p, h, which).middleRows(r, len).rowwise() += (which == kQ ? w.b_q : which == kK ? w.b_k : w.b_v).transpose();
+    const Vector& b = which == kQ ? p.model.b_q : which == kK ? p.model.b_k : p.model.b_v;
+    if (!p.model.given)  // given projections hold their biases
+      projected(p, h, which).middleRows(r, len).rowwise() += b.segment(first_column(p, h, which), which == kV ? p.d_v : p.d_k).transpose();
     if (rope && which == kQ) positional::rotate_rows(*rope, p.Q(h), p.model.query_positions, r, len, p.Q_rot(h));
     if (rope && which == kK) positional::rotate_rows(*rope, p.K(h), p.model.key_positions, r, len, p.K_rot(h));
   }
@@ -496,12 +497,28 @@ void finish_projection(Plan& p, Eigen::Index h, int which, Eigen::Index r, Eigen
     gemm::pack_rows(p.V(h), r, len, p.V_packed[std::size_t(h)]);
 }
 
+/// project_task() with given projections: each head's columns of the block copied, then finished.
+void given_task(Plan& p, Eigen::Index task, HeadSet heads) {
+  const int which = int(task / (p.proj_blocks * p.proj_groups));
+  const Eigen::Index r = task / p.proj_groups % p.proj_blocks * p.proj_rows;
+  const Eigen::Index group = task % p.proj_groups * p.proj_heads, group_end = std::min(p.H, group + p.proj_heads);
+  const Matrix& given = which == kQ ? p.model.given->Q : which == kK ? p.model.given->K : p.model.given->V;
+  if (r >= given.rows()) return;
+  const Eigen::Index len = std::min(p.proj_rows, given.rows() - r), width = which == kV ? p.d_v : p.d_k;
+  for (Eigen::Index h = group; h < group_end; ++h) {
+    if (!heads.has(h)) continue;
+    projected(p, h, which).middleRows(r, len) = given.block(r, first_column(p, h, which), len, width);
+    finish_projection(p, h, which, r, len, true);
+  }
+}
+
 /// Projection task: one (Q|K|V, block of rows, group of heads), for those of `heads`:
 /// Q = X W_q + 1 b_q^T, K = Z W_k + ..., V = Z W_v + ... Where several heads of the group need it,
 /// one product over their columns of W into scratch: the block of X is packed once, not once per
 /// head (projection_heads()); each entry is the same chain over d_x as in a head's own product,
 /// so the same bits.
 void project_task(Plan& p, Eigen::Index task, HeadSet heads) {
+  if (p.model.given) return given_task(p, task, heads);
   thread_local Matrix scratch;
   thread_local std::vector<char> computes;  // by head: its product is made here
   const int which = int(task / (p.proj_blocks * p.proj_groups));

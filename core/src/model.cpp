@@ -619,6 +619,13 @@ void check_values(const Scenario& s, const Model& m) {
 
 }  // namespace
 
+BoolArray causal_mask(long n, int window) {
+  BoolArray allowed(n, n);
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j) allowed(i, j) = j <= i && (window <= 0 || i - j < window);
+  return allowed;
+}
+
 Model resolve(std::shared_ptr<const Scenario> owner) {
   const Scenario& s = *owner;
   const Sizes n{s.n_x(), s.d_x(), s.n_z(), s.d_z()};

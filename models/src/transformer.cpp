@@ -265,56 +265,39 @@ void check_ids(const std::vector<int>& ids, const ModelConfig& config) {
 
 }  // namespace
 
+struct Transformer::Workspace {
+  Trace trace;
+};
+
 Scenario Transformer::attention_scenario(int index, const MatrixF& a, const std::vector<HeadRef>& off) const {
+  Scenario s;
   const Layer& layer = layers_.at(std::size_t(index));
   const LayerAttention& variant = config_.attention.at(std::size_t(index));
   const Eigen::Index H = config_.heads, G = config_.kv_heads, dh = config_.head_dim, d = config_.d_model;
-  Scenario s;
   s.layout = Layout::rows;
   s.X = a.cast<double>();
   s.num_heads = int(H);
   s.num_kv_heads = G == H ? 0 : int(G);
-  Matrix W_q(d, H * dh), W_k(d, G * dh), W_v(d, G * dh);
-  Vector b_q(H * dh), b_k(G * dh), b_v(G * dh);
-  const bool bias = config_.qkv_bias;
-  if (layer.qkv.W && layer.qkv_per_head) {  // GPT-NeoX: per head [q k v]
-    for (Eigen::Index h = 0; h < H; ++h) {
-      layer.qkv.columns_into(3 * h * dh, dh, W_q.middleCols(h * dh, dh));
-      layer.qkv.columns_into(3 * h * dh + dh, dh, W_k.middleCols(h * dh, dh));
-      layer.qkv.columns_into(3 * h * dh + 2 * dh, dh, W_v.middleCols(h * dh, dh));
-      if (bias) {
-        layer.qkv.bias_into(3 * h * dh, dh, b_q.segment(h * dh, dh));
-        layer.qkv.bias_into(3 * h * dh + dh, dh, b_k.segment(h * dh, dh));
-        layer.qkv.bias_into(3 * h * dh + 2 * dh, dh, b_v.segment(h * dh, dh));
-      }
-    }
-  } else {  // separate, or one projection with Q's columns, then K's, then V's
-    const bool fused = layer.qkv.W != nullptr;
-    const Linear& q = fused ? layer.qkv : layer.q;
-    const Linear& k = fused ? layer.qkv : layer.k;
-    const Linear& v = fused ? layer.qkv : layer.v;
-    const Eigen::Index k_at = fused ? H * dh : 0, v_at = fused ? (H + G) * dh : 0;
-    q.columns_into(0, H * dh, W_q);
-    k.columns_into(k_at, G * dh, W_k);
-    v.columns_into(v_at, G * dh, W_v);
-    if (bias) {
-      q.bias_into(0, H * dh, b_q);
-      k.bias_into(k_at, G * dh, b_k);
-      v.bias_into(v_at, G * dh, b_v);
-    }
+  Matrix &W_q = s.full.W_q.emplace(d, H * dh), &W_k = s.full.W_k.emplace(d, G * dh), &W_v = s.full.W_v.emplace(d, G * dh);
+  // Where each of Q's, K's and V's columns is in the layer's projection(s): one Linear each, or one
+  // for all three with Q's columns, then K's, then V's, or per head q, k, v side by side (GPT-NeoX).
+  const bool fused = layer.qkv.W != nullptr;
+  const Linear* from[3] = {fused ? &layer.qkv : &layer.q, fused ? &layer.qkv : &layer.k, fused ? &layer.qkv : &layer.v};
+  const auto column = [&](int which, Eigen::Index h) {  // the first column of head (or K/V head) h
+    if (layer.qkv_per_head) return (3 * h + which) * dh;
+    return (!fused ? 0 : which == 0 ? 0 : which == 1 ? H * dh : (H + G) * dh) + h * dh;
+  };
+  Matrix* W[3] = {&W_q, &W_k, &W_v};
+  const Eigen::Index heads[3] = {H, G, G};
+  for (int which = 0; which < 3; ++which)
+    for (Eigen::Index h = 0; h < heads[which]; ++h) from[which]->columns_into(column(which, h), dh, W[which]->middleCols(h * dh, dh));
+  std::optional<Vector>* b[3] = {&s.full.b_q, &s.full.b_k, &s.full.b_v};
+  for (int which = 0; which < 3 && config_.qkv_bias; ++which) {
+    Vector& bias = b[which]->emplace(heads[which] * dh);
+    for (Eigen::Index h = 0; h < heads[which]; ++h) from[which]->bias_into(column(which, h), dh, bias.segment(h * dh, dh));
   }
-  s.full.W_q = std::move(W_q);
-  s.full.W_k = std::move(W_k);
-  s.full.W_v = std::move(W_v);
-  if (bias) s.full.b_q = std::move(b_q), s.full.b_k = std::move(b_k), s.full.b_v = std::move(b_v);
-  Matrix W_o(H * dh, d);
-  layer.o.columns_into(0, d, W_o);
-  s.W_o = std::move(W_o);
-  if (config_.o_bias) {
-    Vector b_o(d);
-    layer.o.bias_into(0, d, b_o);
-    s.b_o = std::move(b_o);
-  }
+  layer.o.columns_into(0, d, s.W_o.emplace(H * dh, d));
+  if (config_.o_bias) layer.o.bias_into(0, d, s.b_o.emplace(d));
   // The scale: 1/sqrt(d_k) as the core names it, else the family's own (Gemma's query_pre_attn_scalar).
   if (config_.attention_scale != 1.0 / std::sqrt(double(dh))) s.scale = {Scale::Kind::value, config_.attention_scale};
   s.mask.causal = true;
@@ -342,11 +325,65 @@ std::string Transformer::attention_input() const {
 bool Transformer::has_post_norm() const { return !layers_.empty() && layers_.front().attn_post_norm.w; }
 
 /// Runs one layer on the residual stream h (n by d_model), in place; records it when `record`.
-void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record) const {
+/// The layer's Q, K and V (n by H d_h, G d_h, G d_h, biases included) from `a`, in float, in double
+/// for the core: one product per projection (or one for a fused q | k | v).
+std::shared_ptr<const GivenProjections> Transformer::project(const Layer& layer, const MatrixF& a) const {
+  const Eigen::Index H = config_.heads, G = config_.kv_heads, dh = config_.head_dim;
+  auto given = std::make_shared<GivenProjections>();
+  if (!layer.qkv.W) {
+    given->Q = layer.q.apply(a).cast<double>();
+    given->K = layer.k.apply(a).cast<double>();
+    given->V = layer.v.apply(a).cast<double>();
+    return given;
+  }
+  const MatrixF qkv = layer.qkv.apply(a);
+  if (!layer.qkv_per_head) {
+    given->Q = qkv.leftCols(H * dh).cast<double>();
+    given->K = qkv.middleCols(H * dh, G * dh).cast<double>();
+    given->V = qkv.rightCols(G * dh).cast<double>();
+    return given;
+  }
+  given->Q.resize(a.rows(), H * dh), given->K.resize(a.rows(), H * dh), given->V.resize(a.rows(), H * dh);
+  for (Eigen::Index h = 0; h < H; ++h) {  // GPT-NeoX: per head q, k, v side by side
+    given->Q.middleCols(h * dh, dh) = qkv.middleCols(3 * h * dh, dh).cast<double>();
+    given->K.middleCols(h * dh, dh) = qkv.middleCols(3 * h * dh + dh, dh).cast<double>();
+    given->V.middleCols(h * dh, dh) = qkv.middleCols(3 * h * dh + 2 * dh, dh).cast<double>();
+  }
+  return given;
+}
+
+/// The core's Model of layer `index`'s attention_scenario() for projections computed outside it:
+/// the same heads, scale, mask, RoPE, QK-norm, softcap and heads off, no weights (W_o is applied
+/// in float after it).
+Model Transformer::attention_model(int index, std::shared_ptr<const GivenProjections> given,
+                                   const std::vector<HeadRef>& off) const {
+  const LayerAttention& variant = config_.attention.at(std::size_t(index));
+  const Eigen::Index H = config_.heads, G = config_.kv_heads, dh = config_.head_dim, n = given->Q.rows();
+  Model m;
+  m.X = SharedMatrix(given, &given->Q);
+  m.b_q = Vector::Zero(H * dh), m.b_k = Vector::Zero(G * dh), m.b_v = Vector::Zero(G * dh);
+  m.allowed = causal_mask(n, variant.window);
+  m.scale = config_.attention_scale;
+  m.num_heads = int(H), m.num_kv_heads = int(G), m.d_k = m.d_v = int(dh);
+  m.query_positions.resize(std::size_t(n));
+  for (Eigen::Index i = 0; i < n; ++i) m.query_positions[std::size_t(i)] = double(i);
+  m.key_positions = m.query_positions;
+  m.rope = variant.rope;
+  m.head_off.assign(std::size_t(H), false);
+  for (const HeadRef& h : off)
+    if (h.layer == index) m.head_off[std::size_t(h.head)] = true;
+  m.given = std::move(given);
+  return m;
+}
+
+/// Runs one layer on the residual stream h (n by d_model), in place; records it when `record`.
+void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record,
+                            Workspace& work) const {
   const Layer& layer = layers_[std::size_t(index)];
   MatrixF a = layer.attn_norm.apply(h);
-  const Trace trace = compute(resolve(std::make_shared<const Scenario>(attention_scenario(index, a, off))), Layout::rows);
-  MatrixF o = trace.output.cast<float>();
+  compute_into(attention_model(index, project(layer, a), off), Layout::rows, work.trace, nullptr, Recompute::all);
+  const Trace& trace = work.trace;
+  MatrixF o = layer.o.apply(trace.concat.cast<float>());  // [Y_1 ... Y_H] W_o + b_o
   MatrixF residual_in = h;
   finish_layer(layer, residual_in, o, h);
   if (record) {
@@ -455,9 +492,10 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
   run.ids = ids;
   run.heads_off = heads_off;
   run.layers.resize(layers_.size());
+  Workspace work;
   for (int l = 0; l < int(layers_.size()); ++l) {
     if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
-    run_layer(l, h, heads_off, keep.keeps(l) ? &run.layers[std::size_t(l)] : nullptr);
+    run_layer(l, h, heads_off, keep.keeps(l) ? &run.layers[std::size_t(l)] : nullptr, work);
   }
   run.next = predict(h, top_k);
   return run;
@@ -474,7 +512,8 @@ std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int
   const Layer& bound = layers_[std::size_t(layer)];
   MatrixF h;
   finish_layer(bound, recorded.residual_in, attn_out.cast<float>(), h);
-  for (int l = layer + 1; l < int(layers_.size()); ++l) run_layer(l, h, run.heads_off, nullptr);
+  Workspace work;
+  for (int l = layer + 1; l < int(layers_.size()); ++l) run_layer(l, h, run.heads_off, nullptr, work);
   return predict(h, top_k);
 }
 

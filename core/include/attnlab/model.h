@@ -23,6 +23,13 @@ struct HeadWeights {
 /// A matrix held by whoever shares it: the scenario's own, or one a Model made.
 using SharedMatrix = std::shared_ptr<const Matrix>;
 
+/// Queries, keys and values projected outside the core, biases included: a model's forward pass
+/// multiplies its own weights in float (models/src/transformer.cpp) and hands the core the rest of
+/// the attention. Q is n_x by H d_k, K n_z by G d_k, V n_z by G d_v, heads side by side.
+struct GivenProjections {
+  Matrix Q, K, V;
+};
+
 struct Model {
   /// The inputs in the rows convention. Each is the scenario's own matrix, shared with it (not
   /// copied), where the scenario stores it that way: rows layout, whole projections. Otherwise the
@@ -47,6 +54,11 @@ struct Model {
   std::vector<double> slopes;  ///< ALiBi, one per query head; empty: none
   std::vector<bool> head_off;  ///< one per query head: its output is zero (Scenario::heads_off)
   bool positional_encoding = false;  ///< X (and Z) above include the sinusoidal encoding
+  /// With given projections compute_into() takes each head's columns of them instead of multiplying
+  /// X by W_q, W_k, W_v (then null; X is Q itself, for the shapes; b_q, b_k, b_v zeros) and computes
+  /// every stage after the projection (QK-norm, RoPE, scores, caps, mask, softmax, head outputs) as
+  /// for any scenario. Null: the projections are the core's.
+  std::shared_ptr<const GivenProjections> given;
   /// The queries' names: the scenario's tokens (may be empty).
   std::shared_ptr<const std::vector<std::string>> tokens;
 
@@ -81,6 +93,10 @@ inline double biased_logit(double score, double scale, double bias) { return std
 inline double alibi_bias(const Model& m, std::size_t h, Eigen::Index i, Eigen::Index j) {
   return -m.slopes[h] * std::abs(m.query_positions[std::size_t(i)] - m.key_positions[std::size_t(j)]);
 }
+
+/// Which key each query may attend among n tokens at positions 0 .. n - 1: the causal mask, and with
+/// `window` > 0 only the `window` latest keys, the query's own included (|i - j| < window).
+BoolArray causal_mask(long n, int window = 0);
 
 /// Checks every shape, count and value against the others; throws ScenarioError naming the field,
 /// e.g. `heads[1].W_k: expected 8x4 (d_z x d_k), got 8x3`.

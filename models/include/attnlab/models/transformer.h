@@ -1,8 +1,10 @@
 #pragma once
-/// The forward pass of every family config.h reads, in float (Eigen) around one attention: each
-/// layer's attention is a core Scenario (attention_scenario()) computed by the core, so every variant
-/// (grouped K/V heads, RoPE and its scaling, partial rotary, QK-norm, softcaps, sliding windows)
-/// exists once and a layer opened as a scenario computes exactly what the model did.
+/// The forward pass of every family config.h reads, in float (Eigen) around one attention, the
+/// core's: each layer's Q, K and V are projected in float here and the core computes the rest of its
+/// attention (compute_into() with GivenProjections), so every variant (grouped K/V heads, RoPE and its
+/// scaling, partial rotary, QK-norm, softcaps, sliding windows) exists once; a layer opened as a
+/// scenario (attention_scenario(): the same layer with its weights, the projections the core's
+/// own in double) computes what the model did.
 ///   h = embed[ids] * embedding_scale (+ learned positions); per layer
 ///     a = attn_norm(h) (or h);  o = attention(a);  h' = h + post_norm(o) (or h + o);
 ///     h = h' + mlp_post_norm(mlp(mlp_norm(parallel ? h : h')));
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "attnlab/matrix.h"
+#include "attnlab/model.h"
 #include "attnlab/models/config.h"
 #include "attnlab/models/weights.h"
 
@@ -108,7 +111,12 @@ class Transformer {
   bool has_post_norm() const;
 
  private:
-  void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record) const;
+  /// A run's trace, reused from layer to layer: the layers' shapes are equal, so after the first one
+  /// the core allocates nothing (each new matrix was a page fault per 4 KiB).
+  struct Workspace;
+  void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record, Workspace& work) const;
+  std::shared_ptr<const GivenProjections> project(const Layer& layer, const MatrixF& a) const;
+  Model attention_model(int index, std::shared_ptr<const GivenProjections> given, const std::vector<HeadRef>& off) const;
   /// h = residual_in + the attention's contribution (o, post-normed where the family does), then the MLP's.
   void finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h) const;
   MatrixF mlp(const Layer& layer, const MatrixF& x) const;
