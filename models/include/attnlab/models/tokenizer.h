@@ -60,6 +60,9 @@ class Tokenizer {
   /// as "␣" (U+2423), newline, tab and other control bytes as \n, \t, \xNN, bytes that are not valid
   /// UTF-8 as \xNN; special tokens as their own text ("<|endoftext|>").
   std::string label(int id) const;
+  /// Token `id` as the vocabulary spells it, as Hugging Face's `tokens` show it: "Ġcat" (byte
+  /// symbols), "▁cat" or "<0xF0>" (SentencePiece-style), an added token's content.
+  std::string token(int id) const;
   /// One more than the largest id (the vocabulary's and the added tokens').
   int id_limit() const;
   bool contains(int id) const;
