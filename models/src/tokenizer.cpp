@@ -201,7 +201,7 @@ void Tokenizer::Impl::read_vocab(const json& vocab, const std::string& where,
     char32_t bad = 0;
     if (!symbols_to_bytes(token, token_bytes, bad)) {
       if (added_contents.count(token)) continue;  // an added token's own entry ("<|endoftext|>")
-      refuse(entry(), code_point_name(bad) + " is not a byte-level symbol (byte-level BPE only)");
+      refuse(entry(), code_point_name(bad) + " is not a byte-level symbol (a ByteLevel pre-tokenizer's vocabulary is written in them)");
     }
     if (!bytes.emplace(id, token_bytes).second)
       refuse(entry(), "id " + std::to_string(id) + " is given to two tokens");
