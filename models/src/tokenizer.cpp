@@ -58,6 +58,27 @@ int fallback_byte(std::string_view token) {
   return value;
 }
 
+/// Unicode's White_Space, as Rust's char::is_whitespace (which strips around added tokens).
+bool white_space(char32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/// A word character as Rust's regex `\w` (single_word's boundary): a letter, mark, decimal digit or
+/// connector punctuation, by utf8proc's categories (Alphabetic's few others, such as Nl, too).
+bool word_character(char32_t c) {
+  const auto category = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+  return (category >= UTF8PROC_CATEGORY_LU && category <= UTF8PROC_CATEGORY_NL) || category == UTF8PROC_CATEGORY_PC ||
+         c == 0x200C || c == 0x200D;
+}
+
+/// The code point that ends at s[end] (valid UTF-8, end > 0).
+char32_t code_point_before(std::string_view s, std::size_t end) {
+  std::size_t begin = end - 1;
+  while (begin > 0 && (static_cast<unsigned char>(s[begin]) & 0xC0) == 0x80) --begin;
+  return detail::code_point(s, begin, end - begin);
+}
+
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   if (from.empty()) return text;
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
@@ -79,6 +100,8 @@ struct AddedToken {
   std::string content;
   int id;
   bool normalized;  ///< matched in the normalized text (its content normalized too), not the raw one
+  bool lstrip, rstrip;  ///< the whitespace before / after it belongs to it (Phi-3's <|assistant|>)
+  bool single_word;     ///< matched only where no word character touches it
   std::size_t matched_size = 0;  ///< the bytes it takes in the text it is matched in
 };
 
@@ -179,8 +202,8 @@ struct Tokenizer::Impl {
   std::vector<int> special_ids(const json& special_tokens, const std::string& name,
                                const std::string& where) const;
   void bpe(const std::string& piece, std::vector<int>& out,
-           std::unordered_map<std::string, std::vector<int>>& cache) const;
-  void merge(std::vector<int>& symbols) const;
+           std::unordered_map<std::string, std::vector<int>>& cache, const detail::Budget& budget) const;
+  void merge(std::vector<int>& symbols, const detail::Budget& budget) const;
   void text_symbols(const std::string& piece, std::vector<int>& symbols) const;
 };
 
@@ -302,16 +325,13 @@ void Tokenizer::Impl::read_added(const json& list, const std::string& file) {
     if (!content || !content->is_string() || content->get_ref<const std::string&>().empty())
       refuse(entry + ".content", "expected a non-empty string, got " + describe(content));
     if (!id) refuse(entry + ".id", "expected an id, got nothing");
-    for (const char* flag : {"lstrip", "rstrip", "single_word"}) {
-      const json* v = member(list[i], flag);
-      if (v && (!v->is_boolean() || v->get<bool>()))
-        refuse(entry + "." + flag, describe(v) + " is not supported (only false)");
-    }
     const json* special = member(list[i], "special");
     const bool special_token = special && special->is_boolean() && special->get<bool>();
     // Hugging Face's default: a special token is matched in the raw text, another one normalized.
     const bool normalized = read_bool(list[i], "normalized", !special_token, entry);
-    added.push_back(AddedToken{content->get<std::string>(), read_id(*id, entry + ".id"), normalized});
+    added.push_back(AddedToken{content->get<std::string>(), read_id(*id, entry + ".id"), normalized,
+                               read_bool(list[i], "lstrip", false, entry), read_bool(list[i], "rstrip", false, entry),
+                               read_bool(list[i], "single_word", false, entry)});
   }
   // Leftmost-longest, as Hugging Face matches them: at one position the longest wins.
   std::stable_sort(added.begin(), added.end(), [](const AddedToken& a, const AddedToken& b) {
@@ -528,7 +548,7 @@ void Tokenizer::Impl::read_decoder(const json& node, const std::string& where, i
 /// one_merge_at_a_time (tokenizer.json): Hugging Face's word.rs instead, the lowest (rank, position)
 /// merged alone and the pairs it makes considered at once, a candidate stale when its pair no
 /// longer merges into the same token.
-void Tokenizer::Impl::merge(std::vector<int>& symbols) const {
+void Tokenizer::Impl::merge(std::vector<int>& symbols, const detail::Budget& budget) const {
   const int n = static_cast<int>(symbols.size());
   std::vector<int> next(n), prev(n);
   for (int i = 0; i < n; ++i) next[i] = i + 1 < n ? i + 1 : -1, prev[i] = i - 1;
@@ -547,7 +567,10 @@ void Tokenizer::Impl::merge(std::vector<int>& symbols) const {
   };
   for (int i = 0; i + 1 < n; ++i) consider(i);
   std::vector<Candidate> round;
-  while (!heap.empty()) {
+  // A SentencePiece-style text between added tokens is one piece (Gemma): the budget is checked
+  // here too, every 65,536 candidates.
+  for (std::size_t popped = 0; !heap.empty(); ++popped) {
+    if (popped % 65536 == 65535) budget.check();
     // All occurrences of the lowest-ranked pair, left to right, before any pair they create (which
     // may rank lower): GPT-2's pass over the word. Hugging Face merges one at a time instead, which
     // differs only when a merge's result also takes part in a lower-ranked merge.
@@ -580,7 +603,8 @@ void Tokenizer::Impl::merge(std::vector<int>& symbols) const {
 }
 
 void Tokenizer::Impl::bpe(const std::string& piece, std::vector<int>& out,
-                          std::unordered_map<std::string, std::vector<int>>& cache) const {
+                          std::unordered_map<std::string, std::vector<int>>& cache,
+                          const detail::Budget& budget) const {
   if (ignore_merges) {  // Llama 3: a piece that is itself a token stays whole
     const auto it = ids.find(piece);
     if (it != ids.end()) return out.push_back(it->second);
@@ -603,7 +627,7 @@ void Tokenizer::Impl::bpe(const std::string& piece, std::vector<int>& out,
       symbols.push_back(byte_ids[b] >= 0 ? byte_ids[b] : unk);
     }
   }
-  merge(symbols);
+  merge(symbols, budget);
   out.insert(out.end(), symbols.begin(), symbols.end());
   if (piece.size() <= kMaxCachedPiece) cache.emplace(piece, std::move(symbols));
 }
@@ -798,11 +822,21 @@ std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& 
         ++i;
         continue;
       }
-      if (start < i) stretch(start, i);
-      out.push_back(impl_->added[std::size_t(k)].id);
+      const AddedToken& token = impl_->added[std::size_t(k)];
+      std::size_t begin = i, end = i + token.matched_size;
+      if (token.single_word && ((begin > 0 && word_character(code_point_before(s, begin))) ||
+                                (end < s.size() && word_character(detail::code_point(s, end, utf8_sequence(s, end)))))) {
+        i = end;  // as Hugging Face's search, which goes on after the match it drops
+        continue;
+      }
+      while (token.lstrip && begin > start && white_space(code_point_before(s, begin)))
+        while ((static_cast<unsigned char>(s[--begin]) & 0xC0) == 0x80) {}
+      while (token.rstrip && end < s.size() && white_space(detail::code_point(s, end, utf8_sequence(s, end))))
+        end += utf8_sequence(s, end);
+      if (start < begin) stretch(start, begin);
+      out.push_back(token.id);
       check_count();
-      i += impl_->added[std::size_t(k)].matched_size;
-      start = i;
+      i = start = end;
     }
     if (start < s.size()) stretch(start, s.size());
   };
@@ -812,7 +846,7 @@ std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& 
     const std::string normalized = impl_->normalize(text.substr(begin, end - begin), budget);
     split_added(normalized, impl_->normalized_added, [&](std::size_t b, std::size_t e) {
       for (const std::string& piece : impl_->pre.run(normalized.substr(b, e - b), budget, begin == 0 && b == 0)) {
-        impl_->bpe(piece, out, cache);
+        impl_->bpe(piece, out, cache, budget);
         check_count();
       }
     });

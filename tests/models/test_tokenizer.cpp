@@ -563,6 +563,36 @@ TEST(Tokenizer, NormalizedAddedTokensAreMatchedInTheNormalizedText) {
   EXPECT_EQ(tiny(doc).encode("a x y"), (std::vector<int>{1, 259, 100, 259, 271}));
 }
 
+TEST(Tokenizer, SentencePieceStyleKeepsTheBounds) {
+  const Tokenizer t = tiny(sp_doc());
+  EncodeLimits limits;
+  limits.max_tokens = 3;
+  expect_refusal([&] { t.encode("hello hello hello", limits); }, "text: more than 3 tokens, the limit");
+  std::atomic<bool> cancelled{true};
+  limits = {};
+  limits.cancelled = &cancelled;
+  expect_refusal([&] { t.encode("hello", limits); }, "text: tokenizing cancelled");
+  // One piece of 300,000 symbols (no pre-tokenizer): merged well inside the budget.
+  limits = {};
+  EXPECT_EQ(t.encode(std::string(300000, 'h'), limits).size(), 300001u);
+}
+
+TEST(Tokenizer, RefusesSentencePieceStyleOptions) {
+  json doc = sp_doc();
+  doc["model"]["unk_token"] = "<unknown>";
+  expect_refusal([&] { tiny(doc); }, "tokenizer.json: model.unk_token: \"<unknown>\" is not in the vocabulary");
+  doc = tiny_doc();
+  doc["model"]["byte_fallback"] = true;
+  expect_refusal([&] { tiny(doc); },
+                 "tokenizer.json: model.byte_fallback: true with a ByteLevel pre-tokenizer is not supported");
+  doc = sp_doc();
+  doc["added_tokens"][1]["rstrip"] = "yes";
+  expect_refusal([&] { tiny(doc); }, "tokenizer.json: added_tokens[1].rstrip: expected true or false");
+  doc = sp_doc();
+  doc["normalizer"] = {{"type", "Replace"}, {"pattern", {{"Regex", "("}}}, {"content", "x"}};
+  expect_refusal([&] { tiny(doc); }, "tokenizer.json: normalizer.pattern: missing closing parenthesis");
+}
+
 TEST(Tokenizer, MetaspacePrependSchemes) {
   json doc = sp_doc();
   doc["normalizer"] = nullptr;
