@@ -37,6 +37,7 @@ namespace fs = std::filesystem;
 
 constexpr int kMaxSequenceDepth = 8;
 constexpr std::size_t kMaxCachedPiece = 256;  // longer pieces are merged afresh
+constexpr std::size_t kMaxNormalizedBytes = std::size_t(256) << 20;
 
 std::uint64_t pair_key(int a, int b) {
   return static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b);
@@ -690,6 +691,9 @@ std::string Tokenizer::Impl::normalize(std::string text, const detail::Budget& b
         out.append(text, done, begin - done);
         out += step.content;
         done = end;
+        // A long content for every character could ask for gigabytes: bounded as a file is.
+        if (out.size() > kMaxNormalizedBytes)
+          refuse("text", "the normalizer's Replace makes the text longer than 256 MiB");
       }
       out.append(text, done, std::string::npos);
       text = std::move(out);
