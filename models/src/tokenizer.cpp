@@ -16,6 +16,7 @@
 #include "folder_files.h"
 #include "json_read.h"
 #include "pretokenizer.h"
+#include "unicode_classes.h"
 
 namespace attnlab::models {
 namespace {
@@ -31,6 +32,7 @@ using detail::read_bool;
 using detail::read_file;
 using detail::read_id;
 using detail::symbols_to_bytes;
+using detail::white_space;
 using detail::utf8_sequence;
 using json = nlohmann::json;
 namespace fs = std::filesystem;
@@ -57,12 +59,6 @@ int fallback_byte(std::string_view token) {
     else return -1;
   }
   return value;
-}
-
-/// Unicode's White_Space, as Rust's char::is_whitespace (which strips around added tokens).
-bool white_space(char32_t c) {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
-         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 /// A word character as Rust's regex `\w` (single_word's boundary): a letter, mark, decimal digit or

@@ -14,10 +14,11 @@ namespace {
 
 using Ranges = std::vector<std::pair<char32_t, char32_t>>;
 
-/// Unicode's White_Space, which Oniguruma's `\s` is (U+180E left it in Unicode 6.3; PCRE2 keeps
-/// it in `\s` through its list of horizontal spaces).
-const char* const kWhiteSpace =
-    R"(\t\n\x{0B}\f\r\x{20}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000})";
+/// Unicode's White_Space, which Oniguruma's `\s` and Rust's char::is_whitespace are (U+180E left
+/// it in Unicode 6.3; PCRE2 keeps it in `\s` through its list of horizontal spaces).
+constexpr std::array<std::pair<char32_t, char32_t>, 10> kWhiteSpace = {
+    {{0x09, 0x0D}, {0x20, 0x20}, {0x85, 0x85}, {0xA0, 0xA0}, {0x1680, 0x1680}, {0x2000, 0x200A}, {0x2028, 0x2029},
+     {0x202F, 0x202F}, {0x205F, 0x205F}, {0x3000, 0x3000}}};
 
 /// The general categories' names in the order of utf8proc's UTF8PROC_CATEGORY_* values.
 const std::array<const char*, 30> kCategoryNames = {"Cn", "Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd",
@@ -94,9 +95,23 @@ bool is_category(const std::string& name) {
   return false;
 }
 
+/// kWhiteSpace as the items of a character class.
+std::string white_space_items() {
+  std::string items;
+  for (const auto& [first, last] : kWhiteSpace) items += hex_range(first, last);
+  return items;
+}
+
 }  // namespace
 
+bool white_space(char32_t c) {
+  for (const auto& [first, last] : kWhiteSpace)
+    if (c >= first && c <= last) return true;
+  return false;
+}
+
 std::string hf_pattern(const std::string& pattern) {
+  static const std::string white = white_space_items();
   std::string out;
   out.reserve(pattern.size());
   bool in_class = false;
@@ -113,8 +128,7 @@ std::string hf_pattern(const std::string& pattern) {
         continue;
       }
       if (e == 's' || (e == 'S' && !in_class)) {
-        out += in_class ? std::string(kWhiteSpace)
-                        : std::string(e == 's' ? "[" : "[^") + kWhiteSpace + "]";
+        out += in_class ? white : std::string(e == 's' ? "[" : "[^") + white + "]";
         ++i;
         continue;
       }

@@ -13,5 +13,8 @@ namespace attnlab::models::detail {
 /// `pattern` (PCRE2 syntax) with `\s`, `\S` and general-category `\p{X}` / `\pX` (and `\P` outside
 /// a class) rewritten as above; everything else copied as is (a `\S` or `\P` inside a class too).
 std::string hf_pattern(const std::string& pattern);
+/// Whether `c` is Unicode White_Space (what `\s` becomes; also where an added token's lstrip and
+/// rstrip stop).
+bool white_space(char32_t c);
 
 }  // namespace attnlab::models::detail

@@ -444,6 +444,25 @@ TEST(Tokenizer, TinySplitDigitsByteLevelWithoutRegex) {
   EXPECT_EQ(tiny(doc).encode("hello12 hello"), (std::vector<int>{259, 262, 260}));
 }
 
+TEST(Tokenizer, RegexClassesAsHuggingFaceReadsThem) {
+  json doc = tiny_doc();
+  const auto removing = [&](const std::string& pattern) {
+    doc["pre_tokenizer"] = {{"type", "Sequence"},
+                            {"pretokenizers",
+                             {{{"type", "Split"}, {"pattern", {{"Regex", pattern}}}, {"behavior", "Removed"}, {"invert", false}},
+                              byte_level(false, false)}}};
+    return tiny(doc);
+  };
+  // \s is White_Space: U+2003 (em space) is removed, U+180E (E1 A0 8E) is not, as in Unicode 6.3 on.
+  EXPECT_EQ(removing(R"(\s)").encode("a\xE2\x80\x83" "b"), (std::vector<int>{97, 98}));
+  EXPECT_EQ(removing(R"(\s)").encode("a\xE1\xA0\x8E" "b"), (std::vector<int>{97, 225, 160, 142, 98}));
+  // \p{L} holds Unicode 15's letters: U+31350 (CJK extension H), U+11F04 (Kawi); \p{N} Kaktovik's
+  // digit U+1D2C1; \P{L} not.
+  EXPECT_EQ(removing(R"(\p{L})").encode("x\xF0\xB1\x8D\x90\xF0\x91\xBC\x84y"), (std::vector<int>{}));
+  EXPECT_EQ(removing(R"([\pN])").encode("1\xF0\x9D\x8B\x81"), (std::vector<int>{}));
+  EXPECT_EQ(removing(R"(\P{L})").encode("\xF0\xB1\x8D\x90-"), (std::vector<int>{240, 177, 141, 144}));
+}
+
 TEST(Tokenizer, TinySplitBehaviors) {
   json doc = tiny_doc();
   const auto with = [&](const std::string& behavior) {
