@@ -48,6 +48,7 @@ Run add_export(CLI::App& program);
 Run add_compare(CLI::App& program);
 Run add_sensitivity(CLI::App& program);
 Run add_model(CLI::App& program);
+Run add_tokenize(CLI::App& program);
 Run add_flash(CLI::App& program);
 Run add_decode(CLI::App& program);
 

@@ -1,11 +1,12 @@
-// libFuzzer target: byte-level BPE (models/tokenizer.h) on an arbitrary tokenizer.json and text.
+// libFuzzer target: BPE, byte-level and SentencePiece-style (models/tokenizer.h), on an arbitrary
+// tokenizer.json and text.
 // The input is the tokenizer.json text, a NUL byte, then the text to encode (no NUL: no text).
 //
 // Oracles:
 // - from_tokenizer_json and encode throw nothing but ScenarioError, whose message is one line of
 //   at most kMaxMessageBytes;
-// - every id encode gives is one the tokenizer holds (contains, below id_limit), and decode and
-//   label accept it; a label is one printable line (no byte below 0x20, no DEL);
+// - every id encode gives is one the tokenizer holds (contains, below id_limit), and decode, label
+//   and token accept it; a label is one printable line (no byte below 0x20, no DEL);
 // - encoding is deterministic: twice the same ids.
 //
 //   scripts/fuzz.sh [SECONDS]
@@ -39,6 +40,7 @@ void check_ids(const attnlab::models::Tokenizer& tokenizer, const std::vector<in
     check(id >= 0 && id < tokenizer.id_limit() && tokenizer.contains(id));
     tokenizer.decode(id);
     check_label(tokenizer.label(id));
+    tokenizer.token(id);
   }
 }
 

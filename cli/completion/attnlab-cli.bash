@@ -22,7 +22,7 @@ _attnlab_cli() {
     prev=${COMP_WORDS[cword - 2]}
   fi
   COMPREPLY=()
-  local commands="compute validate bench export compare sensitivity model flash decode"
+  local commands="compute validate bench export compare sensitivity model tokenize flash decode"
   if ((cword == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help --help-all --version" -- "$cur")
     return
@@ -36,6 +36,7 @@ _attnlab_cli() {
     compare) options="--format" ;;
     sensitivity) options="--of" ;;
     model) options="--text --ids --attention --layer --out --heads-off --top" ;;
+    tokenize) options="--text --file" ;;
     flash) options="--block --head --format" ;;
     decode) options="--prefill --format --precision" ;;
     *) return ;;
@@ -64,6 +65,10 @@ _attnlab_cli() {
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       fi
       return ;;
+    --file)
+      compopt -o filenames 2>/dev/null
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      return ;;
     --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top | --block | --prefill)
       return ;;  # a value to type
   esac
@@ -73,7 +78,7 @@ _attnlab_cli() {
   fi
   [[ $command == bench ]] && return  # no FILE
   compopt -o filenames 2>/dev/null
-  if [[ $command == model ]]; then  # DIR: a model folder
+  if [[ $command == model || $command == tokenize ]]; then  # DIR: a model folder
     mapfile -t COMPREPLY < <(compgen -d -- "$cur")
     return
   fi

@@ -8,6 +8,7 @@
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
 #include "json_read.h"
+#include "unicode_classes.h"
 
 namespace attnlab::models::detail {
 namespace {
@@ -157,6 +158,32 @@ PreTokenizerStep read_byte_level(const json& node, const std::string& field) {
   return step;
 }
 
+PreTokenizerStep read_metaspace(const json& node, const std::string& field) {
+  PreTokenizerStep step;
+  step.kind = PreTokenizerStep::Kind::metaspace;
+  const json* replacement = member(node, "replacement");
+  if (!replacement || !replacement->is_string() || replacement->get_ref<const std::string&>().empty() ||
+      replacement->get_ref<const std::string&>().size() > 4)
+    refuse(field + ".replacement", "expected one character, got " + describe(replacement));
+  step.replacement = replacement->get<std::string>();
+  const json* scheme = member(node, "prepend_scheme");
+  if (scheme) {  // newer files; older ones say add_prefix_space
+    const std::string name = scheme->is_string() ? scheme->get<std::string>() : "";
+    if (name == "always") step.prepend = PrependScheme::always;
+    else if (name == "first") step.prepend = PrependScheme::first;
+    else if (name == "never") step.prepend = PrependScheme::never;
+    else refuse(field + ".prepend_scheme", "expected \"always\", \"first\" or \"never\", got " + describe(scheme));
+  } else {
+    step.prepend = read_bool(node, "add_prefix_space", true, field) ? PrependScheme::always : PrependScheme::never;
+  }
+  // split: pieces start at each replacement character, which stays with the text after it.
+  if (read_bool(node, "split", true, field)) {
+    step.regex = std::make_shared<Regex>(step.replacement, true, field + ".replacement");
+    step.behavior = SplitBehavior::merged_with_next;
+  }
+  return step;
+}
+
 void read_steps(const json& node, const std::string& field, const std::string& file, int depth,
                 std::vector<PreTokenizerStep>& steps) {
   const std::string type = read_type(node, file + ": " + field);
@@ -177,10 +204,11 @@ void read_steps(const json& node, const std::string& field, const std::string& f
     steps.push_back(read_split(node, where));
   } else if (type == "Digits") {
     steps.push_back(read_digits(node, where));
+  } else if (type == "Metaspace") {
+    steps.push_back(read_metaspace(node, where));
   } else {
     refuse(where + ".type",
-           quoted_excerpt(type) +
-               " is not supported (byte-level BPE only: ByteLevel, Split, Digits, Sequence)");
+           quoted_excerpt(type) + " is not supported (ByteLevel, Split, Digits, Metaspace, Sequence)");
   }
 }
 
@@ -203,11 +231,24 @@ Regex::Regex(const std::string& pattern, bool literal, std::string field)
   PCRE2_SIZE offset = 0;
   const uint32_t options =
       PCRE2_UTF | (literal ? PCRE2_LITERAL : PCRE2_UCP | PCRE2_NEVER_BACKSLASH_C);
-  code_->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options,
-                              &error, &offset, nullptr);
+  const auto compile = [&](const std::string& text) {
+    return pcre2_compile(reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), options, &error, &offset, nullptr);
+  };
+  // The pattern as written first, so that an error's offset is the file's; then with \s and the
+  // Unicode classes as Hugging Face's engine has them (unicode_classes.h).
+  code_->code = compile(pattern);
   if (!code_->code)
     refuse(field_, pcre2_message(error) + " at offset " + std::to_string(offset) + " of " +
                        quoted_excerpt(pattern));
+  if (!literal) {
+    const std::string rewritten = hf_pattern(pattern);
+    if (rewritten != pattern) {
+      pcre2_code_free(code_->code);
+      code_->code = compile(rewritten);
+      if (!code_->code)
+        refuse(field_, pcre2_message(error) + " in the pattern as rewritten for Unicode 15: " + quoted_excerpt(pattern));
+    }
+  }
   pcre2_jit_compile(code_->code, PCRE2_JIT_COMPLETE);  // when it fails, pcre2_match interprets
   code_->context = pcre2_match_context_create(nullptr);
   if (!code_->context) throw std::bad_alloc();
@@ -275,13 +316,31 @@ std::vector<Range> Regex::find_all(std::string_view text, const Budget& budget) 
   return matches;
 }
 
-std::vector<std::string> PreTokenizer::run(const std::string& text, const Budget& budget) const {
+std::vector<std::string> PreTokenizer::run(const std::string& text, const Budget& budget, bool at_start) const {
   std::vector<std::string> pieces{text};
+  // Only the first piece can begin the text (Metaspace's "first"; a Split that removes what begins
+  // the text is not followed: Hugging Face would look at offsets).
+  const bool first_at_start = at_start;
   for (const PreTokenizerStep& step : steps) {
     std::vector<std::string> next;
     next.reserve(pieces.size());
-    for (std::string& piece : pieces) {
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      std::string& piece = pieces[k];
       if (step.add_prefix_space && (piece.empty() || piece[0] != ' ')) piece.insert(0, 1, ' ');
+      if (step.kind == PreTokenizerStep::Kind::metaspace) {
+        std::string replaced;
+        for (const char ch : piece) {
+          if (ch == ' ')
+            replaced += step.replacement;
+          else
+            replaced += ch;
+        }
+        const bool prepend = step.prepend == PrependScheme::always ||
+                             (step.prepend == PrependScheme::first && k == 0 && first_at_start);
+        if (prepend && replaced.compare(0, step.replacement.size(), step.replacement) != 0)
+          replaced.insert(0, step.replacement);
+        piece = std::move(replaced);
+      }
       if (step.regex)
         split_into(piece, *step.regex, step.behavior, budget, next);
       else if (!piece.empty())
@@ -300,12 +359,14 @@ PreTokenizer gpt2_pre_tokenizer() {
 }
 
 PreTokenizer parse_pre_tokenizer(const json& node, const std::string& file) {
-  if (node.is_null())
-    refuse(file + ": pre_tokenizer", "expected ByteLevel (byte-level BPE only), got null");
   PreTokenizer pre;
+  if (node.is_null()) return pre;  // the whole text (between added tokens) is one piece
   read_steps(node, "pre_tokenizer", file, 0, pre.steps);
-  if (pre.steps.empty() || pre.steps.back().kind != PreTokenizerStep::Kind::byte_level)
-    refuse(file + ": pre_tokenizer", "expected a ByteLevel step (byte-level BPE only), got none");
+  if (pre.byte_level())
+    for (const PreTokenizerStep& step : pre.steps)
+      if (step.kind == PreTokenizerStep::Kind::metaspace)
+        refuse(file + ": pre_tokenizer",
+               "Metaspace with ByteLevel is not supported (a vocabulary is either byte symbols or text)");
   return pre;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-/// The pre-tokenizers of byte-level BPE (private to attnlab_models): Hugging Face's ByteLevel,
-/// Split and Digits, alone or in a Sequence, run on the raw UTF-8 text. Pieces stay UTF-8 bytes;
-/// the byte-to-unicode mapping of ByteLevel is left to the vocabulary (tokenizer.cpp), which is
-/// read into bytes once, so no step may follow ByteLevel (its regexes would see mapped text).
+/// The pre-tokenizers of BPE (private to attnlab_models): Hugging Face's ByteLevel, Split, Digits
+/// and Metaspace, alone or in a Sequence, run on the (normalized) UTF-8 text. Pieces stay UTF-8
+/// bytes; the byte-to-unicode mapping of ByteLevel is left to the vocabulary (tokenizer.cpp), which
+/// is read into bytes once, so no step may follow ByteLevel (its regexes would see mapped text).
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -54,19 +54,27 @@ class Regex {
 /// What Split does with the pieces a pattern matches (Hugging Face's SplitDelimiterBehavior).
 enum class SplitBehavior { removed, isolated, merged_with_previous, merged_with_next, contiguous };
 
+/// Metaspace's prepend_scheme: when a piece gets the replacement in front (unless it has it).
+enum class PrependScheme { always, first, never };
+
 struct PreTokenizerStep {
-  enum class Kind { split, byte_level };
+  enum class Kind { split, byte_level, metaspace };
   Kind kind = Kind::split;
   std::shared_ptr<const Regex> regex;  ///< split; byte_level with use_regex (GPT-2's pattern)
   SplitBehavior behavior = SplitBehavior::isolated;
   bool add_prefix_space = false;  ///< byte_level: a piece not starting with ' ' gets one
+  std::string replacement;        ///< metaspace: what a space becomes ("\u2581")
+  PrependScheme prepend = PrependScheme::always;  ///< metaspace; `first`: only at the text's start
 };
 
 /// The steps in order; each applies to every piece the previous ones left.
 struct PreTokenizer {
   std::vector<PreTokenizerStep> steps;
-  /// The pieces of `text` (valid UTF-8), each later encoded by BPE on its own.
-  std::vector<std::string> run(const std::string& text, const Budget& budget) const;
+  /// The pieces of `text` (valid UTF-8), each later encoded by BPE on its own. `at_start`: `text`
+  /// begins the whole text (Metaspace's "first" prepends only there).
+  std::vector<std::string> run(const std::string& text, const Budget& budget, bool at_start = true) const;
+  /// Whether the last step is ByteLevel (the vocabulary is then written in GPT-2's byte symbols).
+  bool byte_level() const { return !steps.empty() && steps.back().kind == PreTokenizerStep::Kind::byte_level; }
 };
 
 /// GPT-2's split: 's 't 're 've 'm 'll 'd, letters, numbers, other symbols each with an optional
@@ -76,8 +84,8 @@ constexpr const char* kGpt2Pattern =
 
 /// GPT-2's own pre-tokenizer (vocab.json + merges.txt): ByteLevel without a prefix space.
 PreTokenizer gpt2_pre_tokenizer();
-/// `node` is tokenizer.json's "pre_tokenizer"; refusals name `file` and the field. It must contain
-/// a ByteLevel step, last.
+/// `node` is tokenizer.json's "pre_tokenizer" (null: no steps); refusals name `file` and the field.
+/// ByteLevel may only come last, and not with Metaspace.
 PreTokenizer parse_pre_tokenizer(const nlohmann::json& node, const std::string& file);
 
 }  // namespace attnlab::models::detail

@@ -46,7 +46,7 @@ expect "a.json figures" attnlab-cli compute ""
 expect "figures" attnlab-cli export a.json --out ""
 cd - >/dev/null || exit 1
 
-for command in compute validate bench export compare sensitivity flash decode; do
+for command in compute validate bench export compare sensitivity tokenize flash decode; do
   documented=$("$cli" "$command" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ' | sed 's/ $//')
   expect "$documented" attnlab-cli "$command" --
 done

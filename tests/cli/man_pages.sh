@@ -22,7 +22,7 @@ check() {  # check PAGE TEXT...: each TEXT appears in the rendered page
 }
 check attnlab-cli.1 "attnlab-cli - transformer attention" SYNOPSIS DESCRIPTION "EXIT STATUS" FILES EXAMPLES \
   "SEE ALSO" "attnlab(1)" "share/attnlab/presets" "docs/FORMAT.md" "attnlab-cli 0.1.0" \
-  compute validate bench export compare sensitivity decode --prefill \
+  compute validate bench export compare sensitivity tokenize decode --prefill \
   --precision --shape --what --head --sweep --lesson --colormap --decimals --of --version
 check attnlab.1 "attnlab - transformer attention" DESCRIPTION "EXIT STATUS" FILES EXAMPLES "attnlab-cli(1)" \
   --screenshot --frames --size --lecture --head --version "attnlab 0.1.0"

@@ -444,6 +444,25 @@ TEST(Tokenizer, TinySplitDigitsByteLevelWithoutRegex) {
   EXPECT_EQ(tiny(doc).encode("hello12 hello"), (std::vector<int>{259, 262, 260}));
 }
 
+TEST(Tokenizer, RegexClassesAsHuggingFaceReadsThem) {
+  json doc = tiny_doc();
+  const auto removing = [&](const std::string& pattern) {
+    doc["pre_tokenizer"] = {{"type", "Sequence"},
+                            {"pretokenizers",
+                             {{{"type", "Split"}, {"pattern", {{"Regex", pattern}}}, {"behavior", "Removed"}, {"invert", false}},
+                              byte_level(false, false)}}};
+    return tiny(doc);
+  };
+  // \s is White_Space: U+2003 (em space) is removed, U+180E (E1 A0 8E) is not, as in Unicode 6.3 on.
+  EXPECT_EQ(removing(R"(\s)").encode("a\xE2\x80\x83" "b"), (std::vector<int>{97, 98}));
+  EXPECT_EQ(removing(R"(\s)").encode("a\xE1\xA0\x8E" "b"), (std::vector<int>{97, 225, 160, 142, 98}));
+  // \p{L} holds Unicode 15's letters: U+31350 (CJK extension H), U+11F04 (Kawi); \p{N} Kaktovik's
+  // digit U+1D2C1; \P{L} not.
+  EXPECT_EQ(removing(R"(\p{L})").encode("x\xF0\xB1\x8D\x90\xF0\x91\xBC\x84y"), (std::vector<int>{}));
+  EXPECT_EQ(removing(R"([\pN])").encode("1\xF0\x9D\x8B\x81"), (std::vector<int>{}));
+  EXPECT_EQ(removing(R"(\P{L})").encode("\xF0\xB1\x8D\x90-"), (std::vector<int>{240, 177, 141, 144}));
+}
+
 TEST(Tokenizer, TinySplitBehaviors) {
   json doc = tiny_doc();
   const auto with = [&](const std::string& behavior) {
@@ -480,6 +499,134 @@ TEST(Tokenizer, TinyIgnoreMergesAndPrefixSpace) {
   EXPECT_EQ(tiny(doc).encode("hello"), (std::vector<int>{260}));
 }
 
+// ---- a tiny SentencePiece-style tokenizer.json (text vocabulary, byte_fallback) -----------------
+
+const std::string kSpace = "\xE2\x96\x81";  // "▁", SentencePiece's space
+
+/// 0 <unk>, 1 <s>, 2 </s>, 3..258 the byte tokens <0x00>..<0xFF>, then 259 "▁", 260 "h", 261 "e",
+/// 262 "l", 263 "o", 264 "▁h", 265 "he", 266 "ll", 267 "hell", 268 "hello", 269 "▁hello", 270 "é".
+/// Merges by rank: h e, l l, he ll, hell o, ▁ hello, ▁ h. Mistral's normalizers (Prepend "▁", then
+/// every space to "▁"), no pre-tokenizer, <s> first.
+json sp_doc() {
+  json vocab = {{"<unk>", 0}, {"<s>", 1}, {"</s>", 2}};
+  for (int b = 0; b < 256; ++b) {
+    char name[8];
+    std::snprintf(name, sizeof name, "<0x%02X>", b);
+    vocab[name] = 3 + b;
+  }
+  const std::vector<std::string> words = {kSpace, "h", "e", "l", "o", kSpace + "h", "he", "ll", "hell", "hello",
+                                          kSpace + "hello", "\xC3\xA9"};
+  for (std::size_t i = 0; i < words.size(); ++i) vocab[words[i]] = 259 + static_cast<int>(i);
+  const json merges = {"h e", "l l", "he ll", "hell o", kSpace + " hello", kSpace + " h"};
+  return {{"added_tokens", {added_token(0, "<unk>"), added_token(1, "<s>"), added_token(2, "</s>")}},
+          {"normalizer",
+           {{"type", "Sequence"},
+            {"normalizers",
+             {{{"type", "Prepend"}, {"prepend", kSpace}},
+              {{"type", "Replace"}, {"pattern", {{"String", " "}}}, {"content", kSpace}}}}}},
+          {"pre_tokenizer", nullptr},
+          {"post_processor",
+           {{"type", "TemplateProcessing"},
+            {"single", {{{"SpecialToken", {{"id", "<s>"}, {"type_id", 0}}}}, {{"Sequence", {{"id", "A"}, {"type_id", 0}}}}}},
+            {"special_tokens", {{"<s>", {{"id", "<s>"}, {"ids", {1}}, {"tokens", {"<s>"}}}}}}}},
+          {"decoder",
+           {{"type", "Sequence"},
+            {"decoders",
+             {{{"type", "Replace"}, {"pattern", {{"String", kSpace}}}, {"content", " "}},
+              {{"type", "ByteFallback"}},
+              {{"type", "Fuse"}},
+              {{"type", "Strip"}, {"content", " "}, {"start", 1}, {"stop", 0}}}}}},
+          {"model",
+           {{"type", "BPE"}, {"dropout", nullptr}, {"unk_token", "<unk>"}, {"byte_fallback", true},
+            {"fuse_unk", true}, {"vocab", vocab}, {"merges", merges}}}};
+}
+
+TEST(Tokenizer, SentencePieceStyleMergesAndByteFallback) {
+  const Tokenizer t = tiny(sp_doc());
+  // "▁hello▁hello" is one piece: h e (rank 0) at both places, then l l, he ll, hell o, ▁ hello.
+  EXPECT_EQ(t.encode("hello hello"), (std::vector<int>{1, 269, 269}));
+  // "é" is a token; "✓" (E2 9C 93) is not, so it becomes its byte tokens 3 + 0xE2, 3 + 0x9C, 3 + 0x93.
+  EXPECT_EQ(t.encode("h\xC3\xA9"), (std::vector<int>{1, 264, 270}));
+  EXPECT_EQ(t.encode("h\xE2\x9C\x93"), (std::vector<int>{1, 264, 229, 159, 150}));
+  // What they stand for, by the decoder: "▁" is a space, a byte token its byte.
+  EXPECT_EQ(t.decode(269), " hello");
+  EXPECT_EQ(t.decode(229), "\xE2");
+  EXPECT_EQ(t.label(269), "\xE2\x90\xA3hello");
+  EXPECT_EQ(t.token(269), kSpace + "hello");
+  EXPECT_EQ(t.token(229), "<0xE2>");
+  EXPECT_EQ(t.token(1), "<s>");
+  // Prepend acts on each stretch between added tokens: "hello" after <s> is "▁hello" again.
+  EXPECT_EQ(t.encode("hello<s>hello"), (std::vector<int>{1, 269, 1, 269}));
+}
+
+TEST(Tokenizer, SentencePieceStyleUnknownCharacters) {
+  json doc = sp_doc();
+  doc["model"]["byte_fallback"] = false;
+  // Without byte_fallback: unk, a run of unknown characters one unk (fuse_unk), else one each.
+  EXPECT_EQ(tiny(doc).encode("h\xE2\x9C\x93\xE2\x9C\x93"), (std::vector<int>{1, 264, 0}));
+  doc["model"]["fuse_unk"] = false;
+  EXPECT_EQ(tiny(doc).encode("h\xE2\x9C\x93\xE2\x9C\x93"), (std::vector<int>{1, 264, 0, 0}));
+  doc["model"]["unk_token"] = nullptr;
+  expect_refusal([&] { tiny(doc).encode("h\xE2\x9C\x93"); },
+                 "text: U+2713 has no token in the vocabulary (and no byte_fallback or unk_token)");
+}
+
+TEST(Tokenizer, NormalizedAddedTokensAreMatchedInTheNormalizedText) {
+  json doc = sp_doc();
+  doc["added_tokens"].push_back({{"id", 271}, {"content", "x y"}, {"special", false}, {"normalized", true}});
+  // "x y" normalized is "▁x▁y", found in "▁a▁x▁y": "▁a" (259, then "a" as byte 3 + 0x61), then 271.
+  // (All these ids as Hugging Face's tokenizers 0.22 give them.)
+  EXPECT_EQ(tiny(doc).encode("a x y"), (std::vector<int>{1, 259, 100, 271}));
+  // Matched in the raw text instead: "a " is a stretch of its own, "▁a▁".
+  doc["added_tokens"].back()["normalized"] = false;
+  EXPECT_EQ(tiny(doc).encode("a x y"), (std::vector<int>{1, 259, 100, 259, 271}));
+}
+
+TEST(Tokenizer, SentencePieceStyleKeepsTheBounds) {
+  const Tokenizer t = tiny(sp_doc());
+  EncodeLimits limits;
+  limits.max_tokens = 3;
+  expect_refusal([&] { t.encode("hello hello hello", limits); }, "text: more than 3 tokens, the limit");
+  std::atomic<bool> cancelled{true};
+  limits = {};
+  limits.cancelled = &cancelled;
+  expect_refusal([&] { t.encode("hello", limits); }, "text: tokenizing cancelled");
+  // One piece of 300,000 symbols (no pre-tokenizer): merged well inside the budget.
+  limits = {};
+  EXPECT_EQ(t.encode(std::string(300000, 'h'), limits).size(), 300001u);
+}
+
+TEST(Tokenizer, RefusesSentencePieceStyleOptions) {
+  json doc = sp_doc();
+  doc["model"]["unk_token"] = "<unknown>";
+  expect_refusal([&] { tiny(doc); }, "tokenizer.json: model.unk_token: \"<unknown>\" is not in the vocabulary");
+  doc = tiny_doc();
+  doc["model"]["byte_fallback"] = true;
+  expect_refusal([&] { tiny(doc); },
+                 "tokenizer.json: model.byte_fallback: true with a ByteLevel pre-tokenizer is not supported");
+  doc = sp_doc();
+  doc["added_tokens"][1]["rstrip"] = "yes";
+  expect_refusal([&] { tiny(doc); }, "tokenizer.json: added_tokens[1].rstrip: expected true or false");
+  doc = sp_doc();
+  doc["normalizer"] = {{"type", "Replace"}, {"pattern", {{"Regex", "("}}}, {"content", "x"}};
+  expect_refusal([&] { tiny(doc); }, "tokenizer.json: normalizer.pattern: missing closing parenthesis");
+}
+
+TEST(Tokenizer, MetaspacePrependSchemes) {
+  json doc = sp_doc();
+  doc["normalizer"] = nullptr;
+  doc["pre_tokenizer"] = {{"type", "Metaspace"}, {"replacement", kSpace}, {"prepend_scheme", "first"}, {"split", false}};
+  // "first": only the stretch that begins the text gets "▁"; after <s> "hello" stays 268.
+  EXPECT_EQ(tiny(doc).encode("hello<s>hello"), (std::vector<int>{1, 269, 1, 268}));
+  doc["pre_tokenizer"]["prepend_scheme"] = "always";
+  EXPECT_EQ(tiny(doc).encode("hello<s>hello"), (std::vector<int>{1, 269, 1, 269}));
+  doc["pre_tokenizer"]["prepend_scheme"] = "never";
+  EXPECT_EQ(tiny(doc).encode("hello hello"), (std::vector<int>{1, 268, 269}));
+  // split: pieces start at each "▁" (which stays with what follows): "hello", "▁", "▁hello".
+  doc["pre_tokenizer"]["split"] = true;
+  EXPECT_EQ(tiny(doc).encode("hello  hello"), (std::vector<int>{1, 268, 259, 269}));
+}
+
 // ---- refusals: one line naming the file and field ---------------------------------------------
 
 TEST(Tokenizer, RefusesUnsupportedTokenizerJson) {
@@ -487,12 +634,18 @@ TEST(Tokenizer, RefusesUnsupportedTokenizerJson) {
   doc["model"]["type"] = "WordPiece";
   expect_refusal(
       [&] { tiny(doc); },
-      "tokenizer.json: model.type: \"WordPiece\" is not supported (byte-level BPE only)");
+      "tokenizer.json: model.type: \"WordPiece\" is not supported (BPE only)");
   doc = tiny_doc();
+  doc["pre_tokenizer"] = {{"type", "BertPreTokenizer"}};
+  expect_refusal([&] { tiny(doc); },
+                 "tokenizer.json: pre_tokenizer.type: \"BertPreTokenizer\" is not supported (ByteLevel, Split, "
+                 "Digits, Metaspace, Sequence)");
+  // Without ByteLevel the vocabulary is text (SentencePiece-style) and a ByteLevel decoder cannot
+  // say what its tokens stand for.
   doc["pre_tokenizer"] = {{"type", "Metaspace"}, {"replacement", "\xE2\x96\x81"}};
   expect_refusal([&] { tiny(doc); },
-                 "tokenizer.json: pre_tokenizer.type: \"Metaspace\" is not supported (byte-level "
-                 "BPE only: ByteLevel, Split, Digits, Sequence)");
+                 "tokenizer.json: decoder.type: \"ByteLevel\" is not supported (Replace, ByteFallback, Fuse, "
+                 "Strip, Metaspace, Sequence)");
   doc["pre_tokenizer"] = {{"type", "Sequence"},
                           {"pretokenizers", {byte_level(false, true), {{"type", "Digits"}}}}};
   expect_refusal([&] { tiny(doc); },
@@ -505,7 +658,7 @@ TEST(Tokenizer, RefusesUnsupportedTokenizerJson) {
   doc = tiny_doc();
   doc["normalizer"] = {{"type", "NFKC"}};
   expect_refusal([&] { tiny(doc); },
-                 "tokenizer.json: normalizer.type: \"NFKC\" is not supported (only NFC)");
+                 "tokenizer.json: normalizer.type: \"NFKC\" is not supported (NFC, Replace, Prepend, Sequence)");
   doc = tiny_doc();
   doc["post_processor"] = {{"type", "RobertaProcessing"}};
   expect_refusal([&] { tiny(doc); },

@@ -1,17 +1,26 @@
 #pragma once
-/// Byte-level BPE tokenizers as GPT-2, Llama 3, Qwen2 and SmolLM2 ship them: `vocab.json` +
-/// `merges.txt` (GPT-2), or `tokenizer.json` (model.type "BPE"; merges as "a b" strings or as
-/// ["a", "b"] pairs; added_tokens matched before splitting; pre-tokenizers ByteLevel, Split with a
-/// regex and Digits, alone or in a Sequence; the NFC normalizer; a TemplateProcessing
-/// post-processor's leading special token such as BOS). Regexes run on PCRE2 (Unicode classes,
-/// look-ahead); NFC on utf8proc. Anything else (SentencePiece `tokenizer.model`, WordPiece, an
-/// unknown pre-tokenizer or normalizer) is refused with one line naming it.
+/// BPE tokenizers as Hugging Face's tokenizers read them. Byte-level, as GPT-2, Llama 3, Qwen2/3,
+/// SmolLM2, DeepSeek V3 and gpt-oss ship them: `vocab.json` + `merges.txt` (GPT-2), or
+/// `tokenizer.json` whose pre-tokenizer ends in ByteLevel (its vocabulary written in GPT-2's byte
+/// symbols; Split with a regex and Digits before it). SentencePiece-style, as Gemma, Llama 2 /
+/// TinyLlama, Mistral and Phi-3 ship them: `tokenizer.json` without ByteLevel, a vocabulary of text
+/// ("▁the"), `byte_fallback` to the "<0x00>".."<0xFF>" tokens, unk with `fuse_unk`, the Metaspace
+/// pre-tokenizer (prepend_scheme always / first / never, split) or the Replace / Prepend
+/// normalizers; the decoder (Replace, ByteFallback, Metaspace, Fuse, Strip) says what a token
+/// stands for. Both: model.type "BPE" (merges as "a b" strings or ["a", "b"] pairs,
+/// ignore_merges), added_tokens (lstrip, rstrip, single_word, normalized), the NFC normalizer, a
+/// TemplateProcessing post-processor's special tokens (BOS). Regexes run on PCRE2 with `\s` and the
+/// Unicode classes as Hugging Face's engine has them (unicode_classes.h); NFC on utf8proc. Anything
+/// else (SentencePiece `tokenizer.model` alone, WordPiece, Unigram, an unknown pre-tokenizer,
+/// normalizer or decoder) is refused with one line naming it.
 ///
-/// What is read how: added tokens are matched in the raw text, leftmost-longest, before the
-/// normalizer and the split (their lstrip / rstrip / single_word must be false); BPE merges each
-/// piece as GPT-2's encoder does (all occurrences of the lowest-ranked pair, left to right, then
-/// again); ids are 0..2^24-1. vocab.json + merges.txt alone has no added tokens: "<|endoftext|>"
-/// in the text is encoded as text, as OpenAI's encoder does (tokenizer.json's added_tokens match it).
+/// What is read how: added tokens are matched leftmost-longest, those with `normalized` false in the
+/// raw text, the others (their content normalized too) in each normalized stretch between those,
+/// as Hugging Face does; the pre-tokenizer splits each stretch; BPE merges each piece, for
+/// tokenizer.json in Hugging Face's order (the lowest-ranked pair, leftmost first, one at a time),
+/// for vocab.json + merges.txt as GPT-2's encoder does (all occurrences of the lowest-ranked pair,
+/// then again); ids are 0..2^24-1, as the file gives them. vocab.json + merges.txt alone has no
+/// added tokens: "<|endoftext|>" in the text is encoded as text, as OpenAI's encoder does.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +69,9 @@ class Tokenizer {
   /// as "␣" (U+2423), newline, tab and other control bytes as \n, \t, \xNN, bytes that are not valid
   /// UTF-8 as \xNN; special tokens as their own text ("<|endoftext|>").
   std::string label(int id) const;
+  /// Token `id` as the vocabulary spells it, as Hugging Face's `tokens` show it: "Ġcat" (byte
+  /// symbols), "▁cat" or "<0xF0>" (SentencePiece-style), an added token's content.
+  std::string token(int id) const;
   /// One more than the largest id (the vocabulary's and the added tokens').
   int id_limit() const;
   bool contains(int id) const;
