@@ -70,21 +70,49 @@ std::vector<Prediction> top_predictions(const VectorF& logits, int top_k, double
 namespace transformer_parts {
 
 /// y = x W + b with W stored as the file stores it: [in, out] (GPT-2's Conv1D) or [out, in]
-/// (nn.Linear, used transposed). Points into the WeightSet, which outlives the Transformer's use.
+/// (nn.Linear, used transposed), in F32 (used in place) or F16/BF16 (converted a block of output
+/// columns at a time). Points into the WeightSet, which outlives the Transformer's use.
 struct Linear {
-  const float* W = nullptr;
+  TensorData W;
   Eigen::Index in = 0, out = 0;
   bool stored_out_by_in = false;  ///< nn.Linear
   const float* b = nullptr;       ///< out, or null
 
+  bool present() const { return W.data != nullptr; }
+  /// Output columns [first, first + count) of W in the x W convention (in by count), as float.
+  template <typename Dst>
+  void columns_as_float(Eigen::Index first, Eigen::Index count, Dst&& dst) const {
+    if (const float* w = W.floats()) {
+      if (stored_out_by_in) dst = MatrixFMap(w, out, in).middleRows(first, count).transpose();
+      else dst = MatrixFMap(w, in, out).middleCols(first, count);
+      return;
+    }
+    thread_local MatrixF block;  // each thread's own, reused
+    block.resize(stored_out_by_in ? count : in, stored_out_by_in ? in : count);
+    if (stored_out_by_in) W.block_into(first, count, 0, in, block.data());
+    else W.block_into(0, in, first, count, block.data());
+    if (stored_out_by_in) dst = block.transpose();
+    else dst = block;
+  }
   /// The output's columns are shared between the cores (each share a product of its own).
   MatrixF apply(const MatrixF& x) const {
     MatrixF y(x.rows(), out);
     in_parallel(out, double(x.rows()) * double(in) * double(out), [&](Eigen::Index first, Eigen::Index count) {
-      if (stored_out_by_in)
-        y.middleCols(first, count).noalias() = x * MatrixFMap(W, out, in).middleRows(first, count).transpose();
-      else
-        y.middleCols(first, count).noalias() = x * MatrixFMap(W, in, out).middleCols(first, count);
+      if (const float* w = W.floats()) {
+        if (stored_out_by_in)
+          y.middleCols(first, count).noalias() = x * MatrixFMap(w, out, in).middleRows(first, count).transpose();
+        else
+          y.middleCols(first, count).noalias() = x * MatrixFMap(w, in, out).middleCols(first, count);
+        return;
+      }
+      constexpr Eigen::Index kColumns = 128;  // a block of W in float: in x 128 floats, in cache
+      MatrixF block;
+      for (Eigen::Index c = first; c < first + count; c += kColumns) {
+        const Eigen::Index width = std::min(kColumns, first + count - c);
+        block.resize(in, width);
+        columns_as_float(c, width, block);
+        y.middleCols(c, width).noalias() = x * block;
+      }
     });
     if (b) y.rowwise() += VectorFMap(b, out).transpose();
     return y;
@@ -92,13 +120,21 @@ struct Linear {
   /// Output columns [first, first + count) of W in the x W convention (in by count), in double.
   template <typename Block>
   void columns_into(Eigen::Index first, Eigen::Index count, Block&& dst) const {
-    if (stored_out_by_in) dst = MatrixFMap(W, out, in).middleRows(first, count).transpose().cast<double>();
-    else dst = MatrixFMap(W, in, out).middleCols(first, count).cast<double>();
+    MatrixF block(in, count);
+    columns_as_float(first, count, block);
+    dst = block.cast<double>();
   }
   template <typename Segment>
   void bias_into(Eigen::Index first, Eigen::Index count, Segment&& dst) const {
     dst = VectorFMap(b, out).segment(first, count).cast<double>();
   }
+};
+
+/// A table of rows of d_model (token or position embeddings, the LM head), F32, F16 or BF16.
+struct Table {
+  TensorData rows;
+  /// Row `r` as float into `out` (d_model).
+  void row_into(Eigen::Index r, float* out) const { rows.block_into(r, 1, 0, rows.cols, out); }
 };
 
 struct Norm {
@@ -132,6 +168,7 @@ struct Norm {
 
 using transformer_parts::Linear;
 using transformer_parts::Norm;
+using transformer_parts::Table;
 
 struct Transformer::Layer {
   Norm attn_norm, attn_post_norm, mlp_norm, mlp_post_norm;
@@ -145,9 +182,9 @@ struct Transformer::Layer {
 };
 
 struct Transformer::Embedding {
-  const float* tokens = nullptr;     ///< vocab by d_model
-  const float* positions = nullptr;  ///< GPT-2's wpe: max_positions by d_model
-  const float* head = nullptr;       ///< the LM head: vocab by d_model (the token embedding when tied)
+  Table tokens;     ///< vocab by d_model
+  Table positions;  ///< GPT-2's wpe: max_positions by d_model (none: no data)
+  Table head;       ///< the LM head: vocab by d_model (the token embedding when tied)
   Norm final_norm;
 };
 
@@ -184,17 +221,13 @@ class Binder {
   Linear linear(const std::string& pattern, Eigen::Index in, Eigen::Index out, bool bias) {
     if (pattern.empty()) return {};
     const std::string n = name(pattern);
-    const float* W = names_.conv1d ? w_.matrix(n + ".weight", in, out).data() : w_.matrix(n + ".weight", out, in).data();
+    const TensorData W = names_.conv1d ? w_.tensor(n + ".weight", in, out) : w_.tensor(n + ".weight", out, in);
     return {W, in, out, !names_.conv1d, bias ? w_.vector(n + ".bias", out).data() : nullptr};
   }
   const float* vector(const std::string& pattern, Eigen::Index size) {
     return pattern.empty() ? nullptr : w_.vector(name(pattern) + ".weight", size).data();
   }
-  const float* table(const std::string& pattern, Eigen::Index rows) {
-    return w_.matrix(name(pattern) + (pattern == names_.lm_head || pattern.find('.') == std::string::npos ? ".weight" : ""),
-                     rows, c_.d_model)
-        .data();
-  }
+  Table table(const std::string& pattern, Eigen::Index rows) { return {w_.tensor(name(pattern) + ".weight", rows, c_.d_model)}; }
 
  private:
   const ModelConfig& c_;
@@ -281,7 +314,7 @@ Scenario Transformer::attention_scenario(int index, const MatrixF& a, const std:
   Matrix &W_q = s.full.W_q.emplace(d, H * dh), &W_k = s.full.W_k.emplace(d, G * dh), &W_v = s.full.W_v.emplace(d, G * dh);
   // Where each of Q's, K's and V's columns is in the layer's projection(s): one Linear each, or one
   // for all three with Q's columns, then K's, then V's, or per head q, k, v side by side (GPT-NeoX).
-  const bool fused = layer.qkv.W != nullptr;
+  const bool fused = layer.qkv.present();
   const Linear* from[3] = {fused ? &layer.qkv : &layer.q, fused ? &layer.qkv : &layer.k, fused ? &layer.qkv : &layer.v};
   const auto column = [&](int which, Eigen::Index h) {  // the first column of head (or K/V head) h
     if (layer.qkv_per_head) return (3 * h + which) * dh;
@@ -330,7 +363,7 @@ bool Transformer::has_post_norm() const { return !layers_.empty() && layers_.fro
 std::shared_ptr<const GivenProjections> Transformer::project(const Layer& layer, const MatrixF& a) const {
   const Eigen::Index H = config_.heads, G = config_.kv_heads, dh = config_.head_dim;
   auto given = std::make_shared<GivenProjections>();
-  if (!layer.qkv.W) {
+  if (!layer.qkv.present()) {
     given->Q = layer.q.apply(a).cast<double>();
     given->K = layer.k.apply(a).cast<double>();
     given->V = layer.v.apply(a).cast<double>();
@@ -405,7 +438,7 @@ MatrixF Transformer::mlp(const Layer& layer, const MatrixF& x) const {
   const auto act = [&](float v) { return activate(config_.activation, v); };
   if (!config_.gated_mlp) return layer.down.apply(layer.up.apply(x).unaryExpr(act));
   MatrixF gate, up;
-  if (layer.gate_up.W) {
+  if (layer.gate_up.present()) {
     const MatrixF both = layer.gate_up.apply(x);
     gate = both.leftCols(config_.d_mlp);
     up = both.rightCols(config_.d_mlp);
@@ -421,9 +454,20 @@ std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const 
   const Embedding& e = *embedding_;
   const MatrixF last = e.final_norm.apply(h.bottomRows(1));
   VectorF logits(config_.vocab);
-  const MatrixFMap head(e.head, config_.vocab, config_.d_model);
-  in_parallel(config_.vocab, double(config_.vocab) * double(config_.d_model), [&](Eigen::Index first, Eigen::Index count) {
-    logits.segment(first, count).noalias() = head.middleRows(first, count) * last.row(0).transpose();
+  const Eigen::Index d = config_.d_model;
+  in_parallel(config_.vocab, double(config_.vocab) * double(d), [&](Eigen::Index first, Eigen::Index count) {
+    if (const float* head = e.head.rows.floats()) {
+      logits.segment(first, count).noalias() = MatrixFMap(head, config_.vocab, d).middleRows(first, count) * last.row(0).transpose();
+      return;
+    }
+    constexpr Eigen::Index kRows = 256;  // a block of the head in float, in cache
+    MatrixF block;
+    for (Eigen::Index r = first; r < first + count; r += kRows) {
+      const Eigen::Index rows = std::min(kRows, first + count - r);
+      block.resize(rows, d);
+      e.head.rows.block_into(r, rows, 0, d, block.data());
+      logits.segment(r, rows).noalias() = block * last.row(0).transpose();
+    }
   });
   return top_predictions(logits, top_k, config_.final_softcap);
 }
@@ -484,9 +528,13 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
   const Eigen::Index n = Eigen::Index(ids.size()), d = config_.d_model;
   MatrixF h(n, d);
   for (Eigen::Index i = 0; i < n; ++i) {
-    h.row(i) = MatrixFMap(e.tokens, config_.vocab, d).row(ids[std::size_t(i)]);
+    e.tokens.row_into(ids[std::size_t(i)], h.row(i).data());
     if (config_.embedding_scale != 1.0) h.row(i) *= float(config_.embedding_scale);  // in the weights' type, as HF
-    if (e.positions) h.row(i) += MatrixFMap(e.positions, config_.max_positions, d).row(i);
+    if (e.positions.rows.data) {
+      VectorF position(d);
+      e.positions.row_into(i, position.data());
+      h.row(i) += position.transpose();
+    }
   }
   ForwardRun run;
   run.ids = ids;

@@ -48,26 +48,32 @@ float half_to_float(std::uint16_t h) {
   return f;
 }
 
+/// `count` elements of `dtype` as float, one loop per type (BF16's is a shift, which vectorises: the
+/// forward pass converts a BF16 model's weights block by block on every run).
 void to_float(const unsigned char* data, DType dtype, std::size_t count, float* out) {
-  for (std::size_t i = 0; i < count; ++i) {
-    if (dtype == DType::f32) {
-      std::memcpy(out + i, data + 4 * i, 4);
-      continue;
-    }
-    if (dtype == DType::f64) {
-      double d;
-      std::memcpy(&d, data + 8 * i, 8);
-      out[i] = float(d);
-      continue;
-    }
-    std::uint16_t h;
-    std::memcpy(&h, data + 2 * i, 2);
-    if (dtype == DType::f16) {
-      out[i] = half_to_float(h);
-    } else {
-      const std::uint32_t bits = std::uint32_t(h) << 16;
-      std::memcpy(out + i, &bits, 4);
-    }
+  switch (dtype) {
+    case DType::f32: std::memcpy(out, data, 4 * count); return;
+    case DType::f64:
+      for (std::size_t i = 0; i < count; ++i) {
+        double d;
+        std::memcpy(&d, data + 8 * i, 8);
+        out[i] = float(d);
+      }
+      return;
+    case DType::bf16:
+      for (std::size_t i = 0; i < count; ++i) {
+        std::uint16_t h;
+        std::memcpy(&h, data + 2 * i, 2);
+        const std::uint32_t bits = std::uint32_t(h) << 16;
+        std::memcpy(out + i, &bits, 4);
+      }
+      return;
+    default:  // f16
+      for (std::size_t i = 0; i < count; ++i) {
+        std::uint16_t h;
+        std::memcpy(&h, data + 2 * i, 2);
+        out[i] = half_to_float(h);
+      }
   }
 }
 
@@ -89,28 +95,43 @@ std::map<std::string, std::string> read_index(const std::filesystem::path& path)
   return files;
 }
 
-/// Refuses a tensor holding NaN or an infinity: the forward pass would spread it into every number
-/// after it, and a layer could not be written as a scenario (JSON has no such numbers).
-void check_finite(const TensorInfo& tensor, const float* values) {
-  const std::size_t count = std::size_t(tensor.element_count());
-  // |x|'s bits order like |x| itself, and infinity and NaN are the largest: one max over the bits,
-  // which vectorises to a load, an and and a max an element (GPT-2 small's 498 MB: 0.13 s with
-  // Eigen's allFinite, measured with attnlab-cli model --ids 1).
-  std::uint32_t largest = 0;
+/// The largest |x|'s bits among `count` elements of `Bits` (|x|'s bits order like |x| itself, and
+/// infinity and NaN are the largest): one max over the bits, which vectorises to a load, an and and
+/// a max an element (GPT-2 small's 498 MB: 0.13 s with Eigen's allFinite, measured with attnlab-cli
+/// model --ids 1).
+template <typename Bits>
+Bits largest_magnitude(const unsigned char* data, std::size_t count, Bits magnitude) {
+  Bits largest = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, values + i, 4);
-    largest = std::max(largest, bits & 0x7fffffffu);
+    Bits bits;
+    std::memcpy(&bits, data + i * sizeof(Bits), sizeof(Bits));
+    largest = std::max<Bits>(largest, Bits(bits & magnitude));
   }
-  if (largest < 0x7f800000u) return;
+  return largest;
+}
+
+/// Refuses a tensor holding NaN or an infinity: the forward pass would spread it into every number
+/// after it, and a layer could not be written as a scenario (JSON has no such numbers). `data` holds
+/// the tensor as float, or as F16 or BF16.
+void check_finite(const TensorInfo& tensor, const unsigned char* data, DType dtype) {
+  const std::size_t count = std::size_t(tensor.element_count());
+  const bool finite =
+      dtype == DType::f32    ? largest_magnitude<std::uint32_t>(data, count, 0x7fffffffu) < 0x7f800000u
+      : dtype == DType::bf16 ? largest_magnitude<std::uint16_t>(data, count, 0x7fff) < 0x7f80
+                             : largest_magnitude<std::uint16_t>(data, count, 0x7fff) < 0x7c00;
+  if (finite) return;
   std::size_t at = 0;
-  while (std::isfinite(values[at])) ++at;
+  float value = 0;
+  for (; at < count; ++at) {
+    to_float(data + at * dtype_bytes(dtype), dtype, 1, &value);
+    if (!std::isfinite(value)) break;
+  }
   std::vector<std::size_t> coordinates(tensor.shape.size());
   for (std::size_t d = coordinates.size(), rest = at; d-- > 0; rest /= std::size_t(tensor.shape[d]))
     coordinates[d] = rest % std::size_t(tensor.shape[d]);
   std::string index;
   for (std::size_t c : coordinates) index += (index.empty() ? "" : ", ") + std::to_string(c);
-  refuse(excerpt(tensor.name), std::string("holds ") + (std::isnan(values[at]) ? "NaN" : "an infinity") + " at [" + index +
+  refuse(excerpt(tensor.name), std::string("holds ") + (std::isnan(value) ? "NaN" : "an infinity") + " at [" + index +
                                    "]: attnlab computes only finite weights");
 }
 
@@ -170,12 +191,13 @@ const float* WeightSet::as_float(const Location& where) {
     where.file->file().release(where.tensor->begin, where.tensor->bytes);
     result = converted_.back()->data();
   }
-  check_finite(*where.tensor, result);
+  check_finite(*where.tensor, reinterpret_cast<const unsigned char*>(result), DType::f32);
   floats_[where.tensor] = result;
+  used_[where.tensor] = where.tensor->dtype;
   return result;
 }
 
-MatrixFMap WeightSet::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+const WeightSet::Location& WeightSet::shaped(const std::string& name, Eigen::Index rows, Eigen::Index cols) const {
   const Location* where = locate(name);
   if (!where) refuse("weights", "no tensor " + quoted_excerpt(name) + " (nor with a model., transformer. or gpt_neox. prefix)");
   const std::vector<std::int64_t>& shape = where->tensor->shape;
@@ -187,7 +209,31 @@ MatrixFMap WeightSet::matrix(const std::string& name, Eigen::Index rows, Eigen::
     const std::string expected = cols == 1 ? std::to_string(rows) : std::to_string(rows) + ", " + std::to_string(cols);
     refuse(excerpt(where->tensor->name), "expected shape [" + expected + "] from config.json, got [" + got + "]");
   }
-  return MatrixFMap(as_float(*where), rows, cols);
+  return *where;
+}
+
+MatrixFMap WeightSet::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+  return MatrixFMap(as_float(shaped(name, rows, cols)), rows, cols);
+}
+
+TensorData WeightSet::tensor(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+  const Location& where = shaped(name, rows, cols);
+  const DType dtype = where.tensor->dtype;
+  if (dtype != DType::f16 && dtype != DType::bf16)  // F32 in place when aligned; others once to float
+    return {reinterpret_cast<const unsigned char*>(as_float(where)), DType::f32, rows, cols};
+  const unsigned char* data = where.file->data(*where.tensor);
+  if (!used_.count(where.tensor)) {
+    check_finite(*where.tensor, data, dtype);
+    used_[where.tensor] = dtype;
+  }
+  return {data, dtype, rows, cols};
+}
+
+void TensorData::block_into(Eigen::Index row, Eigen::Index count, Eigen::Index col, Eigen::Index width, float* out) const {
+  const std::size_t bytes = dtype_bytes(dtype);
+  for (Eigen::Index r = 0; r < count; ++r)
+    to_float(data + (std::size_t(row + r) * std::size_t(cols) + std::size_t(col)) * bytes, dtype, std::size_t(width),
+             out + r * width);
 }
 
 VectorFMap WeightSet::vector(const std::string& name, Eigen::Index n) {
@@ -196,7 +242,7 @@ VectorFMap WeightSet::vector(const std::string& name, Eigen::Index n) {
 
 std::string WeightSet::dtype_summary() const {
   std::set<std::string> names;
-  for (const auto& [tensor, data] : floats_) names.insert(dtype_name(tensor->dtype));
+  for (const auto& [tensor, dtype] : used_) names.insert(dtype_name(dtype));
   std::string summary;
   for (const std::string& name : names) summary += (summary.empty() ? "" : "+") + name;
   return summary;
