@@ -213,7 +213,7 @@ TEST(SinusoidalEncoding, WithIdentityProjectionsQIsXPlusTheClosedForm) {
 TEST(Positions, EveryNewKeyRoundTripsThroughTheFile) {
   Scenario s = base();
   s.positions = {3, 1, 4, 1, 5, 9};
-  s.rope = attnlab::Rope{attnlab::Rope::Style::interleaved, 500.0, 2};
+  s.rope = attnlab::Rope{attnlab::Rope::Style::interleaved, 500.0, 2, {}};
   s.alibi = attnlab::Alibi{{0.5, 0.25, 0.125, 0.0}};
   s.mask.causal = true;
   s.mask.window = 4;

@@ -254,7 +254,7 @@ Scenario kv_heads_encoded(std::uint64_t seed) {
   s.W_o = random_matrix(4, 3, r, 40);
   s.b_o = random_vector(3, seed, 41);
   s.context_positions = {4, 1, 2};
-  s.rope = Rope{Rope::Style::interleaved, 100.0, 2};
+  s.rope = Rope{Rope::Style::interleaved, 100.0, 2, {}};
   s.positional_encoding = PositionalEncoding::sinusoidal;
   s.mask.window = 3;
   return s;

@@ -50,6 +50,26 @@ struct MaskSpec {
   bool sink(long j) const { return j < sinks; }
 };
 
+/// RoPE scaling: the rule that stretches some of RoPE's frequencies for long contexts
+/// (Hugging Face modeling_rope_utils.py). Per pair c the frequency theta_c is divided by a factor
+/// (positional::rope_frequency_divisors()).
+struct RopeScaling {
+  enum class Kind { none, linear, llama3, longrope };
+  Kind kind = Kind::none;
+  double factor = 1.0;               ///< linear: every pair's divisor; llama3: the low frequencies' divisor
+  double low_freq_factor = 1.0;      ///< llama3
+  double high_freq_factor = 4.0;     ///< llama3
+  double original_positions = 8192;  ///< llama3: original_max_position_embeddings; longrope: the length above which long_factors apply
+  std::vector<double> short_factors, long_factors;  ///< longrope: one divisor per pair (R/2 each)
+  double attention_factor = 1.0;     ///< longrope: cos and sin multiplied by it (the rotated coordinates scaled)
+  bool operator==(const RopeScaling& o) const {
+    return kind == o.kind && factor == o.factor && low_freq_factor == o.low_freq_factor &&
+           high_freq_factor == o.high_freq_factor && original_positions == o.original_positions &&
+           short_factors == o.short_factors && long_factors == o.long_factors && attention_factor == o.attention_factor;
+  }
+  bool operator!=(const RopeScaling& o) const { return !(*this == o); }
+};
+
 /// Rotary position embedding (Su et al.): each head's Q and K turned, pair by pair, by an angle
 /// proportional to the token's position, so that q_i . k_j depends on positions only through i - j.
 struct Rope {
@@ -59,11 +79,24 @@ struct Rope {
   Style style = Style::half;
   double base = 10000.0;  ///< theta_c = base^(-2c/R)
   int dims = 0;           ///< R, the coordinates that rotate; 0: all of d_k
+  RopeScaling scaling;    ///< how long-context models stretch the frequencies; none by default
 };
 
 /// ALiBi (Press et al.): head h's scaled scores get -slope_h |position(i) - context_position(j)|.
 struct Alibi {
   std::vector<double> slopes;  ///< one per query head; empty: the paper's geometric slopes
+};
+
+/// QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm of every query and key after the projection and its
+/// bias, before RoPE: q <- q / sqrt(mean(q^2) + eps) * w   (or * (1 + w) when plus_one, Gemma's RMSNorm).
+struct QkNorm {
+  /// head: over each head's d_k (Qwen3, Gemma 3); width: over the whole H d_k row of Q and G d_k
+  /// row of K (OLMo 2)
+  enum class Scope { head, width };
+  Scope scope = Scope::head;
+  bool plus_one = false;
+  double eps = 1e-6;
+  Vector w_q, w_k;  ///< head: d_k each (shared by every head); width: H d_k and G d_k
 };
 
 enum class PositionalEncoding { none, sinusoidal };
@@ -93,6 +126,10 @@ struct Scenario {
   std::vector<int> context_positions;  ///< Z's tokens' positions (cross-attention); empty: 0 .. n_z - 1
   std::optional<Rope> rope;
   std::optional<Alibi> alibi;
+  std::optional<QkNorm> qk_norm;
+  /// > 0: the scaled scores s become softcap * tanh(s / softcap) before ALiBi's bias and the mask
+  /// (Gemma 2); 0: none
+  double softcap = 0.0;
   PositionalEncoding positional_encoding = PositionalEncoding::none;
   /// Query heads switched off (0-based, ascending): each still computes its weights, but its output
   /// Y_h is zero, so it adds nothing to the concatenation and the output ("ablating" a head).
