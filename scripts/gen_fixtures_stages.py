@@ -29,7 +29,6 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_fixtures as base  # noqa: E402  (the fixture writers: mat, vec, dumps, rnd)
 import gen_fixtures_modern as modern  # noqa: E402  (scenario_json, softmax_allowed, alibi_slopes)
-import fixture_stats  # noqa: E402
 
 try:
     import torch
@@ -263,13 +262,7 @@ def trace_json(tr, layout):
 
 
 CASES = []
-
-
-def case(name):
-    def deco(fn):
-        CASES.append((name, fn))
-        return fn
-    return deco
+case = modern.registry(CASES)
 
 
 def W(rng, d_in, width, scale=0.7):
@@ -401,19 +394,12 @@ def invariants():
 
 
 def build():
-    files = {}
-    for index, (name, fn) in enumerate(CASES):
-        rng = np.random.default_rng(2600 + index)
-        spec, description = fn(rng)
+    def make(spec):
         ref = reference(spec)
-        source = "numpy"
         if torch is not None:
             torch_check(spec, ref)
-            source = "torch"
-        for layout in ("rows", "columns"):
-            doc = {"scenario": scenario_json(spec, layout, name), "expected": trace_json(ref, layout),
-                   "source": source, "description": description}
-            files[f"{PREFIX}{name}_{layout}.json"] = base.dumps(fixture_stats.with_stats(doc)) + "\n"
+        return ref, "torch" if torch is not None else "numpy", scenario_json, trace_json
+    files = modern.fixture_files(CASES, PREFIX, 2600, make)
     invariants()
     return files
 

@@ -30,21 +30,7 @@ using attnlab::StageId;
 using attnlab::Trace;
 using attnlab::Vector;
 
-/// Largest |a - b| / max(1, |b|); infinities must match.
-double relative_error(const Matrix& a, const Matrix& b) {
-  EXPECT_EQ(a.rows(), b.rows());
-  EXPECT_EQ(a.cols(), b.cols());
-  double worst = 0;
-  for (Eigen::Index k = 0; k < a.size() && a.size() == b.size(); ++k) {
-    const double x = a.data()[k], y = b.data()[k];
-    if (std::isinf(x) || std::isinf(y)) {
-      EXPECT_EQ(x, y);
-      continue;
-    }
-    worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
-  }
-  return worst;
-}
+using attnlab::testing::relative_error;
 
 /// Every stage of the stage table both traces have, every head: the largest relative error.
 double trace_error(const Trace& a, const Trace& b) {
@@ -467,7 +453,7 @@ TEST(NewStages, BadFilesAreRefusedNamingTheField) {
 
 TEST(NewStages, SensitivityRefusesWhatItCannotDifferentiate) {
   Scenario s = base();
-  s.softcap = 3;
+  s.qk_norm = QkNorm{};
   EXPECT_THROW(attnlab::sensitivity(s, attnlab::parse_cell_ref("heads[0].weights[0][0]")), attnlab::ScenarioError);
 }
 

@@ -119,6 +119,9 @@ ModelGradients backward(const Model& m, const Trace& t, const TraceCell& target)
       }
       // L = scale S + B (B constant; masked keys have A = 0, so no gradient): dS = scale dL.
       dS = m.scale * softmax_rows_backward(ht.weights, dA);
+      // With a softcap L = c tanh(scale S / c) + B: dL/d(scale S) = 1 - tanh^2(scale S / c).
+      if (m.softcap > 0)
+        dS.array() *= 1.0 - (ht.scores.array() * (m.scale / m.softcap)).tanh().square();
     }
     // S = Q_r K_r^T: dQ_r = dS K_r, dK_r = dS^T Q_r.
     const Matrix& Qs = m.rope ? ht.Q_rot : ht.Q;
@@ -214,9 +217,8 @@ TraceCell trace_cell(const Model& m, Layout layout, const CellRef& ref) {
 }
 
 Sensitivity sensitivity(const Scenario& s, const CellRef& of) {
-  // The backward pass knows RoPE (scaled or not) but not QK-norm's nor the softcap's derivative.
+  // The backward pass knows RoPE (scaled or not) and the softcap, not QK-norm's derivative.
   if (s.qk_norm) refuse("qk_norm", "sensitivity is not available with QK-norm (switch it off to differentiate)");
-  if (s.softcap > 0) refuse("softcap", "sensitivity is not available with a softcap (set it to 0 to differentiate)");
   const Model m = resolve(s);
   const TraceCell target = trace_cell(m, s.layout, of);
   const Trace t = compute(m, Layout::rows);
