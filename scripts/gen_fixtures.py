@@ -777,8 +777,9 @@ def build_all():
 
 
 def owned(fname):
-    """The fixtures this script writes: every JSON file but gen_fixtures_modern.py's modern_*."""
-    return fname.endswith(".json") and not fname.startswith("modern_")
+    """The fixtures this script writes: every JSON file but gen_fixtures_modern.py's modern_* and
+    gen_fixtures_stages.py's stages_*."""
+    return fname.endswith(".json") and not fname.startswith(("modern_", "stages_"))
 
 
 def check_or_write(files, check, what, script, written_note=""):

@@ -261,14 +261,18 @@ def trace_json(tr, layout):
     return out
 
 
+def registry(cases):
+    """A decorator @case(name) that appends (name, fn) to `cases` (each generator keeps its own)."""
+    def case(name):
+        def deco(fn):
+            cases.append((name, fn))
+            return fn
+        return deco
+    return case
+
+
 CASES = []
-
-
-def case(name):
-    def deco(fn):
-        CASES.append((name, fn))
-        return fn
-    return deco
+case = registry(CASES)
 
 
 def weights(rng, d_in, width, scale=0.7):
@@ -443,20 +447,29 @@ def invariants(rng):
         assert np.allclose(plain["heads"][h]["K"], reference(g)["heads"][h]["K"], rtol=0, atol=1e-15)
 
 
-def build():
+def fixture_files(cases, prefix, seed, make):
+    """{file name: text} of each case in both layouts. make(spec) gives the reference trace, the
+    source ("numpy", or "torch" once torch computed it again and agreed to 1e-12), and the
+    scenario_json and trace_json that write them."""
     files = {}
-    for index, (name, fn) in enumerate(CASES):
-        rng = np.random.default_rng(1400 + index)
-        spec, description = fn(rng)
+    for index, (name, fn) in enumerate(cases):
+        spec, description = fn(np.random.default_rng(seed + index))
+        ref, source, to_scenario, to_trace = make(spec)
+        for layout in ("rows", "columns"):
+            doc = {"scenario": to_scenario(spec, layout, name), "expected": to_trace(ref, layout),
+                   "source": source, "description": description}
+            files[f"{prefix}{name}_{layout}.json"] = base.dumps(fixture_stats.with_stats(doc)) + "\n"
+    return files
+
+
+def build():
+    def make(spec):
         ref = reference(spec)
-        source = "numpy"
         if torch is not None and ("rope" in spec or "num_kv_heads" in spec or "kv_heads" in spec):
             torch_check(spec, ref)
-            source = "torch"  # computed again with torch and found equal to 1e-12
-        for layout in ("rows", "columns"):
-            doc = {"scenario": scenario_json(spec, layout, name), "expected": trace_json(ref, layout),
-                   "source": source, "description": description}
-            files[f"{PREFIX}{name}_{layout}.json"] = base.dumps(fixture_stats.with_stats(doc)) + "\n"
+            return ref, "torch", scenario_json, trace_json
+        return ref, "numpy", scenario_json, trace_json
+    files = fixture_files(CASES, PREFIX, 1400, make)
     invariants(np.random.default_rng(99))
     return files
 

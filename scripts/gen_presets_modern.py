@@ -361,10 +361,9 @@ def preset_sink_head():
     return "modern-sink-head.json", p
 
 
-def main(argv):
-    only_check = "--check" in argv
-    for build in (preset_llama, preset_mqa, preset_mistral, preset_alibi, preset_sinusoidal, preset_rope_relative,
-                  preset_kv_cache, preset_sink_head):
+def write_presets(builds, only_check, script):
+    """Writes (or with only_check compares) each build()'s (file name, preset) in assets/presets."""
+    for build in builds:
         name, p = build()
         p["notes"] = re.sub(r" +\n", "\n", p["notes"]).strip()
         text = gen_presets.to_json_text(p)
@@ -373,12 +372,17 @@ def main(argv):
         path = os.path.join(OUT_DIR, name)
         if only_check:
             with open(path, encoding="utf-8") as f:
-                assert f.read() == text, f"{path} is stale: rerun scripts/gen_presets_modern.py"
+                assert f.read() == text, f"{path} is stale: rerun {script}"
             print(f"up to date: {path}")
         else:
             with open(path, "w", encoding="utf-8", newline="\n") as f:
                 f.write(text)
             print(f"wrote {path}")
+
+
+def main(argv):
+    write_presets((preset_llama, preset_mqa, preset_mistral, preset_alibi, preset_sinusoidal, preset_rope_relative,
+                   preset_kv_cache, preset_sink_head), "--check" in argv, "scripts/gen_presets_modern.py")
 
 
 if __name__ == "__main__":

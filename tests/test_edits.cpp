@@ -682,6 +682,13 @@ std::vector<std::pair<std::string, Edit>> edits_for(const Scenario& s) {
       {"positions", [spread](Scenario& e) { attnlab::set_positions(e, Sequence::X, spread); }},
       {"positions 0..n", [](Scenario& e) { attnlab::reset_positions(e, Sequence::X); }},
       {"alibi", [](Scenario& e) { attnlab::set_alibi(e, true); }},
+      {"softcap 2", [](Scenario& e) { attnlab::set_softcap(e, 2.0); }},
+      {"qk-norm", [](Scenario& e) { attnlab::set_qk_norm(e, true); }},
+      {"qk-norm over the width, 1 + w", [](Scenario& e) {
+         attnlab::set_qk_norm(e, true);
+         attnlab::set_qk_norm_scope(e, attnlab::QkNorm::Scope::width);
+         attnlab::set_qk_norm_plus_one(e, true);
+       }},
       {"cell X[0][0]", [](Scenario& e) { attnlab::set_matrix_cell(e, "X", 0, 0, 1.5); }},
       {"paste X", [](Scenario& e) { attnlab::paste_matrix(e, "X", attnlab::matrix_to_csv(e.X * 0.5)); }},
       {"restore", [s](Scenario& e) { attnlab::restore_scenario(e, s); }},
@@ -698,6 +705,14 @@ std::vector<std::pair<std::string, Edit>> edits_for(const Scenario& s) {
                        attnlab::set_rope(e, true);
                        attnlab::set_rope_base(e, 500.0);
                      }});
+    for (const auto kind : {attnlab::RopeScaling::Kind::linear, attnlab::RopeScaling::Kind::llama3,
+                            attnlab::RopeScaling::Kind::longrope})
+      edits.push_back({"rope scaling " + std::to_string(int(kind)), [kind](Scenario& e) {
+                         attnlab::set_rope(e, true);
+                         attnlab::set_rope_scaling(e, kind);
+                         attnlab::set_rope_scaling_number(e, "factor", 4.0);
+                         attnlab::set_rope_scaling_number(e, "original_positions", 2.0);
+                       }});
     edits.push_back({"rope dims 2", [](Scenario& e) {
                        attnlab::set_rope(e, true);
                        attnlab::set_rope_dims(e, 2);
@@ -872,6 +887,32 @@ TEST(ScenarioEdits, AlibiSlopesAreTyped) {
   EXPECT_TRUE(s.alibi->slopes.empty()) << "an empty line: the paper's slopes";
 }
 
+// QK-norm's 1 + w keeps the gains: switching it rewrites the weights, the trace does not move.
+TEST(ScenarioEdits, QkNormsPlusOneKeepsTheGains) {
+  Scenario s = preset("vaswani-q3-two-heads");
+  attnlab::set_qk_norm(s, true);
+  s.qk_norm->w_q = Vector::LinSpaced(attnlab::resolve(s).d_k, 0.5, 1.5);
+  const attnlab::Trace before = attnlab::compute(s);
+  attnlab::set_qk_norm_plus_one(s, true);
+  EXPECT_NEAR(s.qk_norm->w_q(0), -0.5, 1e-15);
+  const attnlab::Trace after = attnlab::compute(s);
+  EXPECT_LE((after.output - before.output).cwiseAbs().maxCoeff(), 1e-14);
+  attnlab::set_qk_norm_scope(s, attnlab::QkNorm::Scope::width);
+  EXPECT_EQ(s.qk_norm->w_q.size(), 0) << "the weights of one head do not fit the width";
+  attnlab::validate(s);
+}
+
+// LongRoPE's factors start at one per pair (R/2) and are typed on a line.
+TEST(ScenarioEdits, LongropeFactorsFitThePairs) {
+  Scenario s = preset("vaswani-q3-two-heads");
+  attnlab::set_rope(s, true);
+  attnlab::set_rope_scaling(s, attnlab::RopeScaling::Kind::longrope);
+  EXPECT_EQ(int(s.rope->scaling.long_factors.size()), attnlab::resolve(s).d_k / 2);
+  attnlab::validate(s);
+  attnlab::set_rope_scaling_factors(s, true, "3");
+  EXPECT_EQ(s.rope->scaling.long_factors, std::vector<double>{3.0});
+}
+
 TEST(ScenarioEdits, RefusalsNameTheField) {
   Scenario s = preset("vaswani-q2-is-attends");
   expect_refused([&] { attnlab::toggle_mask_cell(s, 99, 0); }, "mask.cells");
@@ -891,6 +932,11 @@ TEST(ScenarioEdits, RefusalsNameTheField) {
   attnlab::set_rope(s, true);
   expect_refused([&] { attnlab::set_rope_base(s, 1); }, "rope.base");
   expect_refused([&] { attnlab::set_rope_dims(s, -2); }, "rope.dims");
+  expect_refused([&] { attnlab::set_rope_scaling_number(s, "factor", 0); }, "rope.scaling.factor");
+  expect_refused([&] { attnlab::set_rope_scaling_number(s, "theta", 2); }, "rope.scaling.theta");
+  expect_refused([&] { attnlab::set_rope_scaling_factors(s, false, "1 x"); }, "rope.scaling.short_factors[1]");
+  expect_refused([&] { attnlab::set_softcap(s, -1); }, "softcap");
+  expect_refused([&] { attnlab::set_qk_norm_scope(s, attnlab::QkNorm::Scope::width); }, "qk_norm");
   expect_refused([&] { attnlab::set_scale(s, 0); }, "scale");
   expect_refused([&] { attnlab::set_temperature(s, -1); }, "scale");
   expect_refused([&] { attnlab::set_typed_head_count(s, "two"); }, "num_heads");

@@ -97,7 +97,12 @@ TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
       "modern_alibi_given_slopes_cross", "modern_window_cross_padding", "modern_sinusoidal_cross",
       "modern_everything_perhead", "modern_everything_full_h4_g1",
       // Attention sinks with a window, causal, cells, padding, GQA, RoPE and ALiBi.
-      "modern_sinks2_window3_causal_8_tokens", "modern_sinks_cells_gqa_rope", "modern_sinks_padding_no_causal"};
+      "modern_sinks2_window3_causal_8_tokens", "modern_sinks_cells_gqa_rope", "modern_sinks_padding_no_causal",
+      // QK-norm (over a head, 1 + w, over the width, cross), the softcap, RoPE scaling (each rule).
+      "stages_softcap_h2_causal", "stages_softcap_alibi_cross_window", "stages_qknorm_head_qwen3_gqa_rope",
+      "stages_qknorm_plus_one_gemma3_perhead_softcap", "stages_qknorm_width_olmo2_gqa",
+      "stages_qknorm_width_cross_no_weights", "stages_rope_linear_factor4", "stages_rope_llama3_three_bands",
+      "stages_rope_longrope_long_partial", "stages_rope_longrope_short", "stages_everything_llama3_qknorm_softcap_alibi"};
   const fs::path dir = scratch.fresh("fixtures");
   for (const char* name : names)
     for (const char* layout : {"_rows", "_columns"}) {

@@ -22,21 +22,7 @@ using attnlab::Matrix;
 using attnlab::Scenario;
 using attnlab::Trace;
 
-/// Largest |a - b| / max(1, |b|) over two matrices of one shape (infinities must match).
-double relative_error(const Matrix& a, const Matrix& b) {
-  EXPECT_EQ(a.rows(), b.rows());
-  EXPECT_EQ(a.cols(), b.cols());
-  double worst = 0;
-  for (Eigen::Index k = 0; k < a.size() && a.size() == b.size(); ++k) {
-    const double x = a.data()[k], y = b.data()[k];
-    if (std::isinf(x) || std::isinf(y)) {
-      EXPECT_EQ(x, y);
-      continue;
-    }
-    worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
-  }
-  return worst;
-}
+using attnlab::testing::relative_error;
 
 /// Every per-head stage and the output of two traces, largest relative error.
 double trace_error(const Trace& a, const Trace& b) {
@@ -123,7 +109,7 @@ TEST(Rope, PositionZeroDoesNotTurnAndRotationsKeepLengths) {
 
 TEST(Rope, TheTwoLayoutsAreTransposes) {
   Scenario s = base();
-  s.rope = attnlab::Rope{attnlab::Rope::Style::interleaved, 500.0, 2};
+  s.rope = attnlab::Rope{attnlab::Rope::Style::interleaved, 500.0, 2, {}};
   s.positions = {7, 3, 3, 0, 9, 12};
   const Trace rows = attnlab::compute(s), cols = attnlab::compute(attnlab::with_layout(s, Layout::columns));
   for (std::size_t h = 0; h < rows.heads.size(); ++h) {
@@ -213,7 +199,7 @@ TEST(SinusoidalEncoding, WithIdentityProjectionsQIsXPlusTheClosedForm) {
 TEST(Positions, EveryNewKeyRoundTripsThroughTheFile) {
   Scenario s = base();
   s.positions = {3, 1, 4, 1, 5, 9};
-  s.rope = attnlab::Rope{attnlab::Rope::Style::interleaved, 500.0, 2};
+  s.rope = attnlab::Rope{attnlab::Rope::Style::interleaved, 500.0, 2, {}};
   s.alibi = attnlab::Alibi{{0.5, 0.25, 0.125, 0.0}};
   s.mask.causal = true;
   s.mask.window = 4;

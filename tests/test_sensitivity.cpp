@@ -254,7 +254,7 @@ Scenario kv_heads_encoded(std::uint64_t seed) {
   s.W_o = random_matrix(4, 3, r, 40);
   s.b_o = random_vector(3, seed, 41);
   s.context_positions = {4, 1, 2};
-  s.rope = Rope{Rope::Style::interleaved, 100.0, 2};
+  s.rope = Rope{Rope::Style::interleaved, 100.0, 2, {}};
   s.positional_encoding = PositionalEncoding::sinusoidal;
   s.mask.window = 3;
   return s;
@@ -278,8 +278,20 @@ Scenario head_off(unsigned seed) {
   return s;
 }
 
+/// gqa_rope_alibi with a softcap that bends its scores (Gemma 2) and Llama 3's RoPE scaling.
+Scenario softcap_scaled_rope(unsigned seed) {
+  Scenario s = gqa_rope_alibi(seed);
+  s.softcap = 0.5;
+  s.positions = {0, 30, 60, 90, 120};
+  s.rope->scaling.kind = attnlab::RopeScaling::Kind::llama3;
+  s.rope->scaling.original_positions = 64;
+  s.rope->scaling.factor = 4;
+  return s;
+}
+
 std::vector<Case> cases() {
   return {
+      {softcap_scaled_rope(7), {"output[4][1]", "heads[3].weights[4][3]", "heads[2].scores[2][4]"}},
       {full_self(1),
        {"output[2][4]", "concat[3][1]", "heads[1].weights[2][1]", "heads[0].scores[3][0]",
         "heads[1].output[1][2]"}},

@@ -54,6 +54,17 @@ std::vector<Case> made_cases() {
   grouped.full.W_v = attnlab::testing::random_scenario(8, 4, 1, 37).X;
   grouped.W_o = attnlab::testing::random_scenario(8, 6, 1, 35).X;  // 8 by 6: d_out 6
   out.push_back({"grouped-d_out-6", grouped});
+  Scenario modern = attnlab::testing::random_scenario(5, 4, 2, 38);  // the stages Hugging Face models add
+  modern.qk_norm = attnlab::QkNorm{};
+  modern.softcap = 2.0;
+  modern.rope = attnlab::Rope{};
+  modern.rope->scaling.kind = attnlab::RopeScaling::Kind::linear;
+  modern.rope->scaling.factor = 2;
+  out.push_back({"qk-norm-softcap-scaled-rope", modern});
+  Scenario normed = attnlab::testing::random_scenario(4, 4, 2, 39);  // QK-norm without RoPE: scores read Q_norm
+  normed.qk_norm = attnlab::QkNorm{};
+  normed.qk_norm->scope = attnlab::QkNorm::Scope::width;
+  out.push_back({"qk-norm-over-the-width", normed});
   return out;
 }
 
@@ -107,9 +118,9 @@ TEST(Stage, TheLessonAndTheExportKeepTheirNamesInTheirOrder) {
   // messages and the authoring combo keep that order.
   EXPECT_EQ(joined(attnlab::lesson_stages(), ", "),
             "inputs, Q, K, V, scores, scaled, masked, weights, head_output, heads, concat, W_o, output, "
-            "X_pos, Q_rot, K_rot, bias, tiles, decode");
+            "X_pos, Q_rot, K_rot, bias, tiles, decode, Q_norm, K_norm, capped");
   EXPECT_EQ(joined(attnlab::exported_stages(), ","),
-            "X_pos,Q,K,V,Q_rot,K_rot,scores,scaled,bias,masked,weights,head_output,concat,output");
+            "X_pos,Q,K,V,Q_norm,K_norm,Q_rot,K_rot,scores,scaled,capped,bias,masked,weights,head_output,concat,output");
   std::vector<std::string> targets;
   for (const StageRow& row : attnlab::stage_table())
     if (row.target) targets.push_back(row.name);
@@ -123,10 +134,13 @@ Matrix head_matrix(const Trace& t, StageId id, std::size_t h) {
     case StageId::Q: return ht.Q;
     case StageId::K: return ht.K;
     case StageId::V: return ht.V;
+    case StageId::Q_norm: return ht.Q_norm;
+    case StageId::K_norm: return ht.K_norm;
     case StageId::Q_rot: return ht.Q_rot;
     case StageId::K_rot: return ht.K_rot;
     case StageId::scores: return ht.scores;
     case StageId::scaled: return t.scaled(h);
+    case StageId::capped: return t.capped(h);
     case StageId::bias: return t.bias(h);
     case StageId::masked: return t.masked(h);
     case StageId::weights: return ht.weights;
@@ -198,6 +212,9 @@ TEST(Stage, PositionalRowsExistExactlyWithTheirFeature) {
     EXPECT_EQ(attnlab::has_stage(t, StageId::X_pos), s.positional_encoding == attnlab::PositionalEncoding::sinusoidal) << c.name;
     EXPECT_EQ(attnlab::has_stage(t, StageId::Q_rot), s.rope.has_value()) << c.name;
     EXPECT_EQ(attnlab::has_stage(t, StageId::bias), s.alibi.has_value()) << c.name;
+    EXPECT_EQ(attnlab::has_stage(t, StageId::Q_norm), s.qk_norm.has_value()) << c.name;
+    EXPECT_EQ(attnlab::has_stage(t, StageId::K_norm), s.qk_norm.has_value()) << c.name;
+    EXPECT_EQ(attnlab::has_stage(t, StageId::capped), s.softcap > 0) << c.name;
     EXPECT_TRUE(attnlab::has_stage(t, StageId::weights)) << c.name;
     if (!s.alibi) {
       EXPECT_EQ(attnlab::stage_matrix(t, StageId::bias, 0).size(), 0) << c.name;
@@ -220,13 +237,16 @@ TEST(StageFormula, EveryStageHasAnEquationInEachLayoutAndTheProductsTurnAround) 
     for (StageId stage : kFormulaStages)
       EXPECT_FALSE(attnlab::stage_formula(stage, s, 0, 2).empty()) << c.name << " " << attnlab::stage_name(stage);
     EXPECT_EQ(attnlab::stage_formula(StageId::none, s, 0, 2), "");
-    const std::string qs = s.rope ? "Q_rot" : "Q", ks = s.rope ? "K_rot" : "K";  // RoPE: the rotated ones
+    // RoPE: the rotated ones; QK-norm without RoPE: the normalised ones
+    const std::string qs = s.rope ? "Q_rot" : s.qk_norm ? "Q_norm" : "Q", ks = s.rope ? "K_rot" : s.qk_norm ? "K_norm" : "K";
     EXPECT_EQ(attnlab::stage_formula(StageId::scores, s, 0, 2), rows ? "S = " + qs + " " + ks + "^T" : "S = " + ks + "^T " + qs)
         << c.name;
     EXPECT_EQ(attnlab::stage_formula(StageId::head_output, s, 0, 2), rows ? "Y = A V" : "Y = V A") << c.name;
     EXPECT_TRUE(Has(attnlab::stage_formula(StageId::weights, s, 0, 2), rows ? "along each row" : "down each column"))
         << c.name;
-    EXPECT_TRUE(Has(attnlab::lesson::attention_summary(s), rows ? "softmax_row(" + qs + " " + ks + "^T" : "softmax_col(" + ks + "^T " + qs))
+    const std::string capped = s.softcap > 0 ? "c tanh(" : "";  // the softcap wraps the scaled scores
+    EXPECT_TRUE(Has(attnlab::lesson::attention_summary(s),
+                    rows ? "softmax_row(" + capped + qs + " " + ks + "^T" : "softmax_col(" + capped + ks + "^T " + qs))
         << c.name;
     EXPECT_EQ(Has(attnlab::lesson::attention_summary(s), " + M)"), !s.mask.empty()) << c.name;
     const attnlab::Projections& p = s.per_head() ? s.heads[0] : s.full;

@@ -4,16 +4,37 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <filesystem>
 #include <string>
 #include <system_error>
 
+#include "attnlab/matrix.h"
 #include "attnlab/random.h"
 #include "attnlab/scenario.h"
 
 namespace attnlab::testing {
+
+/// Largest |a - b| / max(1, |b|) over two matrices; infinite when the shapes differ or an infinity
+/// of one is not the same infinity in the other.
+inline double relative_error(const Matrix& a, const Matrix& b) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return kInf;
+  double worst = 0;
+  for (Eigen::Index k = 0; k < a.size(); ++k) {
+    const double x = a.data()[k], y = b.data()[k];
+    if (std::isinf(x) || std::isinf(y)) {
+      if (x != y) return kInf;
+      continue;
+    }
+    worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
+  }
+  return worst;
+}
 
 struct ShellResult {
   int status = -1;  ///< exit status, or -1 when the command did not exit normally (a signal)

@@ -161,13 +161,21 @@ void HeadStages(View& v, DerivedStages& derived) {
     ShowMatrix(v, pos, {StageId::X_pos, Label(StageId::X_pos), &v.trace.X_pos, tv, false});
     if (v.trace.Z_pos.size()) ShowMatrix(v, pos, {StageId::none, "Z + PE", &v.trace.Z_pos, tv, false});
   }
-  SectionHeader("1", "Project the tokens", v.trace.has_rope() ? "then turn Q and K by position (RoPE)"
-                                                               : "queries, keys and values");
+  const bool norm = v.trace.has_qk_norm(), rope = v.trace.has_rope();
+  SectionHeader("1", "Project the tokens",
+                norm && rope ? "then normalise Q and K (QK-norm) and turn them by position (RoPE)"
+                : norm       ? "then normalise Q and K (QK-norm)"
+                : rope       ? "then turn Q and K by position (RoPE)"
+                             : "queries, keys and values");
   Flow qkv;
   ShowMatrix(v, qkv, {StageId::Q, Label(StageId::Q), &h.Q, tv, false});
   ShowMatrix(v, qkv, {StageId::K, Label(StageId::K), &h.K, tv, false});
   ShowMatrix(v, qkv, {StageId::V, Label(StageId::V), &h.V, tv, false});
-  if (v.trace.has_rope()) {
+  if (norm) {
+    ShowMatrix(v, qkv, {StageId::Q_norm, Label(StageId::Q_norm), &h.Q_norm, tv, false});
+    ShowMatrix(v, qkv, {StageId::K_norm, Label(StageId::K_norm), &h.K_norm, tv, false});
+  }
+  if (rope) {
     ShowMatrix(v, qkv, {StageId::Q_rot, Label(StageId::Q_rot), &h.Q_rot, tv, false});
     ShowMatrix(v, qkv, {StageId::K_rot, Label(StageId::K_rot), &h.K_rot, tv, false});
     TurnOfHoveredToken(v, qkv);
@@ -180,6 +188,9 @@ void HeadStages(View& v, DerivedStages& derived) {
   ShowMatrix(v, scores, {StageId::scores, Label(StageId::scores), &h.scores, tv, false});
   ShowMatrix(v, scores, {StageId::scaled, Label(StageId::scaled), &d.Scaled(), d.ScaledVersion(), false,
                          nullptr, 0, 0, !d.ScaledCurrent()});
+  if (v.trace.has_softcap())
+    ShowMatrix(v, scores, {StageId::capped, Label(StageId::capped), &d.Capped(), d.CappedVersion(), false, nullptr, 0,
+                           0, !d.CappedCurrent()});
   if (v.trace.has_bias())
     ShowMatrix(v, scores, {StageId::bias, Label(StageId::bias), &d.Bias(), d.BiasVersion(), false, nullptr, 0, 0,
                            !d.BiasCurrent()});

@@ -225,11 +225,21 @@ std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson:
       return out;
     }
     case StageId::X_pos:
+    case StageId::Q_norm:
+    case StageId::K_norm:
     case StageId::Q_rot:
     case StageId::K_rot:
+    case StageId::capped:
     case StageId::bias: {
       if (!attnlab::has_stage(t, step.kind)) return {};  // the explanation says what turns it on
       if (step.kind == StageId::X_pos) return {{stage, label, &t.X_pos, tv, false}};
+      if (step.kind == StageId::Q_norm) return {{stage, label, &h.Q_norm, tv, false, nullptr, 0, 0, false, head}};
+      if (step.kind == StageId::K_norm) return {{stage, label, &h.K_norm, tv, false, nullptr, 0, 0, false, head}};
+      if (step.kind == StageId::capped) {
+        derived_.Update(t, tv, head, state.heatmaps->work);
+        return {{stage, label, &derived_.Capped(), derived_.CappedVersion(), false, nullptr, 0, 0,
+                 !derived_.CappedCurrent(), head}};
+      }
       if (step.kind == StageId::Q_rot) return {{stage, label, &h.Q_rot, tv, false, nullptr, 0, 0, false, head}};
       if (step.kind == StageId::K_rot) return {{stage, label, &h.K_rot, tv, false, nullptr, 0, 0, false, head}};
       derived_.Update(t, tv, head, state.heatmaps->work);

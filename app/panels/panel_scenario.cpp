@@ -270,6 +270,7 @@ void ScenarioPanel::Draw(AppState& state) {
   ImGui::Spacing();
   Controls(state, heads_);
   PositionsSection(state, positions_);
+  LogitsSection(state);
   ImGui::Separator();
   Shapes(state);
 }

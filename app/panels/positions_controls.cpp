@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -78,7 +79,87 @@ bool OptionalToggle(AppState& state, const char* label, const char* mark, const 
   return clicked;
 }
 
-void RopeRows(AppState& state) {
+// A positive number of the scenario typed in a field (Enter: one edit), with its tooltip.
+void NumberField(AppState& state, const char* label, double value, const char* tip,
+                 const std::function<void(attnlab::Scenario&, double)>& set) {
+  double typed = value;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+  if (ImGui::InputDouble(label, &typed, 0.0, 0.0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue) && typed != value)
+    state.document.ApplyEdit(kPositionsSource, [set, typed](attnlab::Scenario& e) { set(e, typed); });
+  MarkLastItem(state.on_control, label);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+}
+
+// LongRoPE's factors, one per pair, typed on a line like ALiBi's slopes.
+void FactorsRow(AppState& state, PositionsField& field, bool long_factors) {
+  const attnlab::RopeScaling& sc = state.document.GetScenario().rope->scaling;
+  const std::vector<double>& factors = long_factors ? sc.long_factors : sc.short_factors;
+  std::string joined;
+  for (std::size_t c = 0; c < factors.size(); ++c) joined += (c ? " " : "") + attnlab::format_trimmed(factors[c], 6);
+  if (!field.editing) std::snprintf(field.text, sizeof field.text, "%s", joined.c_str());
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(long_factors ? "long " : "short");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 1.0f);
+  const char* mark = long_factors ? "long factors" : "short factors";
+  const bool enter = ImGui::InputText((std::string("##") + mark).c_str(), field.text, sizeof field.text,
+                                      ImGuiInputTextFlags_EnterReturnsTrue);
+  field.editing = ImGui::IsItemActive();
+  MarkLastItem(state.on_control, mark);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One divisor per pair (R/2 numbers), pair 0 first");
+  if ((enter || ImGui::IsItemDeactivatedAfterEdit()) && std::string(field.text) != joined) {
+    const std::string text = field.text;
+    state.document.ApplyEdit(kPositionsSource, [text, long_factors](attnlab::Scenario& e) {
+      attnlab::set_rope_scaling_factors(e, long_factors, text);
+    });
+  }
+}
+
+// RoPE scaling: the rule (Hugging Face's rope_scaling) and its numbers.
+void RopeScalingRows(AppState& state, PositionsFields& fields) {
+  using Kind = attnlab::RopeScaling::Kind;
+  const attnlab::RopeScaling sc = state.document.GetScenario().rope->scaling;
+  static const char* const kNames[] = {"none", "linear", "llama3", "longrope"};
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("scaling");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::BeginCombo("##rope scaling", kNames[int(sc.kind)])) {
+    for (int k = 0; k < 4; ++k) {
+      if (ImGui::Selectable(kNames[k], int(sc.kind) == k) && int(sc.kind) != k)
+        state.document.ApplyEdit(kPositionsSource, [k](attnlab::Scenario& e) { attnlab::set_rope_scaling(e, Kind(k)); });
+      MarkLastItem(state.on_control, (std::string("scaling ") + kNames[k]).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  MarkLastItem(state.on_control, "rope scaling");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("How long-context models stretch RoPE's frequencies (Hugging Face's rope_scaling)");
+  const auto number = [](const char* name) {
+    return [name = std::string(name)](attnlab::Scenario& e, double v) { attnlab::set_rope_scaling_number(e, name, v); };
+  };
+  if (sc.kind == Kind::linear || sc.kind == Kind::llama3) {
+    SameLineIfFits(ImGui::GetFontSize() * 9.0f);
+    NumberField(state, "factor", sc.factor, "The divisor of the stretched frequencies", number("factor"));
+  }
+  if (sc.kind == Kind::llama3) {
+    NumberField(state, "low", sc.low_freq_factor, "low_freq_factor: wavelengths above original / low are divided",
+                number("low_freq_factor"));
+    ImGui::SameLine();
+    NumberField(state, "high", sc.high_freq_factor, "high_freq_factor: wavelengths below original / high are kept",
+                number("high_freq_factor"));
+  }
+  if (sc.kind == Kind::llama3 || sc.kind == Kind::longrope)
+    NumberField(state, "original", sc.original_positions,
+                "original_max_position_embeddings: the length the model was trained on", number("original_positions"));
+  if (sc.kind != Kind::longrope) return;
+  ImGui::SameLine();
+  NumberField(state, "attention", sc.attention_factor, "attention_factor: cos and sin are multiplied by it",
+              number("attention_factor"));
+  FactorsRow(state, fields.short_factors, false);
+  FactorsRow(state, fields.long_factors, true);
+}
+
+void RopeRows(AppState& state, PositionsFields& fields) {
   const attnlab::Scenario& s = state.document.GetScenario();
   bool on = s.rope.has_value();
   if (OptionalToggle(state, "RoPE (rotary)", "rope",
@@ -104,6 +185,7 @@ void RopeRows(AppState& state) {
   if (ImGui::InputInt("dims", &dims, 2, 2) && dims != rope.dims && dims >= 0)
     state.document.ApplyEdit(kPositionsSource, [dims](attnlab::Scenario& e) { attnlab::set_rope_dims(e, dims); });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rotary dims R (even, at most d_k; 0 = all of d_k)");
+  RopeScalingRows(state, fields);
   ImGui::Unindent();
 }
 
@@ -200,8 +282,46 @@ void PositionsSection(AppState& state, PositionsFields& fields) {
   if (s.cross_attention())
     PositionsRow(state, fields.keys, "Z at", "context positions", attnlab::Sequence::Z, s.n_z());
   EncodingRow(state);
-  RopeRows(state);
+  RopeRows(state, fields);
   AlibiRows(state, fields.slopes);
+  ShowEditError(state.document, kPositionsSource);
+}
+
+void LogitsSection(AppState& state) {
+  const attnlab::Scenario& s = state.document.GetScenario();
+  ImGui::SetNextItemOpen(s.qk_norm || s.softcap > 0, ImGuiCond_Appearing);
+  const bool open = ImGui::CollapsingHeader("QK-norm and softcap");
+  MarkLastItem(state.on_control, "logits header");
+  if (!open) return;
+  bool norm = s.qk_norm.has_value();
+  if (OptionalToggle(state, "QK-norm (RMSNorm of q and k)", "qk norm",
+                     "Qwen3, Gemma 3, OLMo 2: each query and key divided by its root mean square before RoPE", &norm))
+    state.document.ApplyEdit(kPositionsSource, [norm](attnlab::Scenario& e) { attnlab::set_qk_norm(e, norm); });
+  if (s.qk_norm) {
+    const attnlab::QkNorm n = *s.qk_norm;
+    ImGui::Indent();
+    for (auto scope : {attnlab::QkNorm::Scope::head, attnlab::QkNorm::Scope::width}) {
+      const bool head = scope == attnlab::QkNorm::Scope::head;
+      const char* label = head ? "over each head (Qwen3)" : "over the width (OLMo 2)";
+      if (!head) SameLineIfFits(RadioButtonWidth(label));
+      if (ImGui::RadioButton(label, n.scope == scope) && n.scope != scope)
+        state.document.ApplyEdit(kPositionsSource, [scope](attnlab::Scenario& e) { attnlab::set_qk_norm_scope(e, scope); });
+      MarkLastItem(state.on_control, label);
+    }
+    bool plus_one = n.plus_one;
+    if (OptionalToggle(state, "1 + w (Gemma)", "qk norm plus one", "Gemma's RMSNorm multiplies by 1 + w", &plus_one))
+      state.document.ApplyEdit(kPositionsSource, [plus_one](attnlab::Scenario& e) { attnlab::set_qk_norm_plus_one(e, plus_one); });
+    ImGui::Unindent();
+  }
+  bool cap = s.softcap > 0;
+  if (OptionalToggle(state, "Softcap (Gemma 2)", "softcap",
+                     "The scaled scores s become c tanh(s / c): none can pass c (Gemma 2: c = 50)", &cap))
+    state.document.ApplyEdit(kPositionsSource, [cap](attnlab::Scenario& e) { attnlab::set_softcap(e, cap ? 50.0 : 0.0); });
+  if (s.softcap > 0) {
+    ImGui::SameLine();
+    NumberField(state, "c", s.softcap, "The cap: scores well below it pass almost unchanged",
+                [](attnlab::Scenario& e, double v) { attnlab::set_softcap(e, v); });
+  }
   ShowEditError(state.document, kPositionsSource);
 }
 

@@ -24,6 +24,8 @@ void DerivedStages::Update(const attnlab::Trace& trace, std::uint64_t trace_vers
           [&](attnlab::Matrix& m) { trace.masked_into(h, m); });
   if (trace.has_bias())
     Refresh(bias_, trace_version, head, cells, work, [&](attnlab::Matrix& m) { m = trace.bias(h); });
+  if (trace.has_softcap())
+    Refresh(capped_, trace_version, head, cells, work, [&](attnlab::Matrix& m) { m = trace.capped(h); });
 }
 
 }  // namespace attnlab::app

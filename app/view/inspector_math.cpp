@@ -168,7 +168,7 @@ void ExplainProjection(const Ctx& x, StageId stage, int r, int c, Explanation& e
 void ExplainScore(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
   const int i = x.cols ? c : r, j = x.cols ? r : c;
   const int d_k = int(x.cols ? x.head.Q.rows() : x.head.Q.cols());
-  const char* sname = stage == StageId::scores ? "scores" : stage == StageId::scaled ? "scaled" : "masked";
+  const char* sname = attnlab::stage_row(stage).cell_name;  // scores, scaled, capped or masked
   e.title = Cell(sname, r, c) + "   query " + Quoted(x.queries, i) + " vs key " + Quoted(x.keys, j);
   const std::string si = std::to_string(i), sj = std::to_string(j);
   const std::string q = TokenVector("q", x.queries, i), k = TokenVector("k", x.keys, j);
@@ -176,10 +176,12 @@ void ExplainScore(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
                      : "S[" + si + ", " + sj + "] = " + q + " " + kDot + " " + k + "   (S = Q K^T)";
   e.columns = {"d", "q[d]", "k[d]", "product"};
   std::vector<SumTerm> all;
-  const bool rope = x.trace.has_rope();  // the scores read the rotated queries and keys
-  const attnlab::Matrix& Q = rope ? x.head.Q_rot : x.head.Q;
-  const attnlab::Matrix& K = rope ? x.head.K_rot : x.head.K;
-  if (rope) e.formula += "   (q, k: rotated by RoPE)";
+  // The scores read the rotated queries and keys, or without RoPE the normalised ones.
+  const bool rope = x.trace.has_rope(), norm = x.trace.has_qk_norm();
+  const attnlab::Matrix& Q = rope ? x.head.Q_rot : norm ? x.head.Q_norm : x.head.Q;
+  const attnlab::Matrix& K = rope ? x.head.K_rot : norm ? x.head.K_norm : x.head.K;
+  if (rope) e.formula += norm ? "   (q, k: normalised, then rotated by RoPE)" : "   (q, k: rotated by RoPE)";
+  else if (norm) e.formula += "   (q, k: normalised by QK-norm)";
   const double s = DotTerms(d_k, [&](int d) { return At(Q, i, d, x.cols); },
                             [&](int d) { return At(K, j, d, x.cols); }, &all);
   SetSum(e, all, s, x.decimals);
@@ -191,17 +193,23 @@ void ExplainScore(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
   else
     e.lines.push_back("scaled: " + Num(s, x.decimals) + " " + kTimes + " " +
                       Num(x.model.scale, x.decimals) + " = " + Num(scaled, x.decimals));
+  const double capped = x.trace.capped_at(std::size_t(x.h), r, c);
+  if (x.trace.has_softcap()) {
+    const std::string cap = Num(x.trace.softcap, x.decimals);
+    e.lines.push_back("softcap: " + cap + " " + kTimes + " tanh(" + Num(scaled, x.decimals) + " / " + cap + ") = " +
+                      Num(capped, x.decimals));
+  }
   if (x.trace.has_bias()) {
     const double b = x.trace.bias_at(std::size_t(x.h), r, c);
-    e.lines.push_back("ALiBi: " + Num(scaled, x.decimals) + " + (" + Num(b, x.decimals) + ") = " +
-                      Num(scaled + b, x.decimals));
+    e.lines.push_back("ALiBi: " + Num(capped, x.decimals) + " + (" + Num(b, x.decimals) + ") = " +
+                      Num(capped + b, x.decimals));
   }
   const std::string why = MaskReason(x.s, i, j);
   if (!why.empty()) {
     e.why_masked = why;
     e.lines.push_back(std::string("masked: ") + kMinus + "\xE2\x88\x9E  (" + why + ")");
   } else if (stage == StageId::masked) {
-    e.lines.push_back("masked: allowed, unchanged = " + Num(scaled + x.trace.bias_at(std::size_t(x.h), r, c), x.decimals));
+    e.lines.push_back("masked: allowed, unchanged = " + Num(capped + x.trace.bias_at(std::size_t(x.h), r, c), x.decimals));
   }
   const std::string sink = SinkReason(x.s, i, j);
   if (!sink.empty()) e.lines.push_back("visible: " + sink);
@@ -359,7 +367,8 @@ void ExplainEncoding(const Ctx& x, int r, int c, Explanation& e) {
 void ExplainRotation(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
   const bool q = stage == StageId::Q_rot;
   const int token = x.cols ? c : r, d = x.cols ? r : c;
-  const attnlab::Matrix& in = q ? x.head.Q : x.head.K;
+  const bool norm = x.trace.has_qk_norm();  // RoPE turns the normalised queries and keys
+  const attnlab::Matrix& in = q ? (norm ? x.head.Q_norm : x.head.Q) : (norm ? x.head.K_norm : x.head.K);
   const char* name = q ? "Q_rot" : "K_rot";
   e.title = Cell(name, r, c) + "   token " + Quoted(q ? x.queries : x.keys, token);
   const attnlab::Rope& rope = *x.model.rope;
@@ -373,7 +382,8 @@ void ExplainRotation(const Ctx& x, StageId stage, int r, int c, Explanation& e) 
   e.turn = TurnOf(x.model, x.trace, x.h, q, token, d);
   const int a = e.turn.first, b = e.turn.second;
   const double p = (q ? x.trace.query_positions : x.trace.key_positions)[std::size_t(token)];
-  const double theta = attnlab::positional::rope_theta(pair, rope.dims, rope.base), angle = e.turn.angle;
+  const double theta = x.model.rope_frequencies[std::size_t(pair)], angle = e.turn.angle;
+  const double unscaled = attnlab::positional::rope_theta(pair, rope.dims, rope.base);
   const double xa = e.turn.x, xb = e.turn.y;
   const bool first = d == a;
   const std::string sa = "[" + std::to_string(a) + "]", sb = "[" + std::to_string(b) + "]";
@@ -381,14 +391,46 @@ void ExplainRotation(const Ctx& x, StageId stage, int r, int c, Explanation& e) 
   e.formula = first ? std::string(v) + "'" + sa + " = " + v + sa + " cos(p\xCE\xB8) " + kMinus + " " + v + sb + " sin(p\xCE\xB8)"
                     : std::string(v) + "'" + sb + " = " + v + sb + " cos(p\xCE\xB8) + " + v + sa + " sin(p\xCE\xB8)";
   e.formula += "   (pair " + std::to_string(pair) + ", " + (half ? "half" : "interleaved") + " style)";
-  e.lines.push_back("\xCE\xB8 = " + Num(rope.base, 0) + "^(" + kMinus + "2\xC2\xB7" + std::to_string(pair) + "/" +
-                    std::to_string(rope.dims) + ") = " + Num(theta, x.decimals) + ",  p = " + Num(p, 0) +
-                    ",  p\xCE\xB8 = " + Num(angle, x.decimals));
-  const double cs = std::cos(angle), sn = std::sin(angle);
+  const std::string base_theta = "\xCE\xB8 = " + Num(rope.base, 0) + "^(" + kMinus + "2\xC2\xB7" + std::to_string(pair) + "/" +
+                                 std::to_string(rope.dims) + ")";
+  const std::string divided = theta == unscaled ? "" : " / " + Num(unscaled / theta, x.decimals) + " (RoPE scaling)";
+  e.lines.push_back(base_theta + divided + " = " + Num(theta, x.decimals) + ",  p = " + Num(p, 0) + ",  p\xCE\xB8 = " +
+                    Num(angle, x.decimals));
+  const double factor = attnlab::positional::rope_attention_factor(rope);  // longrope: cos and sin scaled
+  if (factor != 1.0)
+    e.lines.push_back("cos and sin " + std::string(kTimes) + " " + Num(factor, x.decimals) + " (LongRoPE's attention factor)");
+  const double cs = std::cos(angle) * factor, sn = std::sin(angle) * factor;
   e.written = first ? Factor(xa, x.decimals) + kTimes + Factor(cs, x.decimals) + " " + kMinus + " " +
                           Factor(xb, x.decimals) + kTimes + Factor(sn, x.decimals) + " = " + Num(xa * cs - xb * sn, x.decimals)
                     : Factor(xb, x.decimals) + kTimes + Factor(cs, x.decimals) + " + " + Factor(xa, x.decimals) + kTimes +
                           Factor(sn, x.decimals) + " = " + Num(xb * cs + xa * sn, x.decimals);
+}
+
+// QK-norm: q[d] / sqrt(mean(q^2) + eps) * w[d], the mean over the head's d_k or the whole width.
+void ExplainNorm(const Ctx& x, StageId stage, int r, int c, Explanation& e) {
+  const bool q = stage == StageId::Q_norm;
+  const int token = x.cols ? c : r, d = x.cols ? r : c;
+  const attnlab::QkNorm& norm = *x.model.qk_norm;
+  const attnlab::Matrix& in = q ? x.head.Q : x.head.K;
+  const int d_k = int(x.cols ? in.rows() : in.cols());
+  const char* v = q ? "q" : "k";
+  e.title = Cell(q ? "Q_norm" : "K_norm", r, c) + "   token " + Quoted(q ? x.queries : x.keys, token);
+  const bool head = norm.scope == attnlab::QkNorm::Scope::head;
+  const char* gain = norm.plus_one ? "(1 + w)" : "w";
+  e.formula = std::string(v) + "'[d] = " + v + "[d] / \xE2\x88\x9A(mean(" + v + "\xC2\xB2) + \xCE\xB5) " + kTimes + " " + gain +
+              "[d]   (" + (head ? "the mean over the head's d_k" : "the mean over the whole row of every head") + ")";
+  attnlab::Vector row(d_k);
+  for (int k = 0; k < d_k; ++k) row(k) = At(in, token, k, x.cols);
+  // Over the width the mean spans every head: the trace keeps each token's 1 / sqrt(mean + eps).
+  const double inverse = head ? attnlab::inverse_rms(row, norm.eps)
+                              : (q ? x.trace.q_inverse_rms : x.trace.k_inverse_rms)[std::size_t(token)];
+  e.lines.push_back(head ? "mean(" + std::string(v) + "\xC2\xB2) = " + Num(row.squaredNorm() / d_k, x.decimals) +
+                               ",  \xCE\xB5 = " + attnlab::format_trimmed(norm.eps, 3)
+                         : "1 / \xE2\x88\x9A(mean + \xCE\xB5) over the whole row = " + Num(inverse, x.decimals));
+  const attnlab::Vector g = attnlab::qk_norm_gain(norm, q, q ? x.h : x.head.kv_head, d_k);
+  const double value = At(in, token, d, x.cols);
+  e.written = Factor(value, x.decimals) + " " + kTimes + " " + Factor(inverse, x.decimals) + " " + kTimes + " " +
+              Factor(g(d), x.decimals) + " = " + Num(value * inverse * g(d), x.decimals);
 }
 
 // ALiBi: -m |p_i - c_j|.
@@ -431,13 +473,15 @@ RopeTurn TurnOf(const attnlab::Model& model, const attnlab::Trace& trace, int he
   if (!model.rope || head < 0 || head >= int(trace.heads.size())) return {};
   const attnlab::Rope& rope = *model.rope;
   const bool cols = trace.layout == attnlab::Layout::columns;
-  const attnlab::Matrix& in = query ? trace.heads[std::size_t(head)].Q : trace.heads[std::size_t(head)].K;
+  const attnlab::HeadTrace& ht = trace.heads[std::size_t(head)];
+  const bool norm = trace.has_qk_norm();  // RoPE turns the normalised queries and keys
+  const attnlab::Matrix& in = query ? (norm ? ht.Q_norm : ht.Q) : (norm ? ht.K_norm : ht.K);
   const std::vector<double>& positions = query ? trace.query_positions : trace.key_positions;
   if (token < 0 || token >= int(positions.size())) return {};
   const int d = coordinate < rope.dims ? coordinate : 0;
   const int pair = rope.style == attnlab::Rope::Style::half ? d % (rope.dims / 2) : d / 2;
   const auto [a, b] = attnlab::positional::rope_pair(rope.style, pair, rope.dims);
-  const double angle = positions[std::size_t(token)] * attnlab::positional::rope_theta(pair, rope.dims, rope.base);
+  const double angle = positions[std::size_t(token)] * model.rope_frequencies[std::size_t(pair)];
   return {true, At(in, token, a, cols), At(in, token, b, cols), angle, a, b};
 }
 
@@ -517,7 +561,13 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
     case StageId::V: ExplainProjection(x, cell.stage, r, c, e); break;
     case StageId::scores:
     case StageId::scaled:
+    case StageId::capped:
     case StageId::masked: ExplainScore(x, cell.stage, r, c, e); break;
+    case StageId::Q_norm:
+    case StageId::K_norm:
+      if (!model.qk_norm) return e;
+      ExplainNorm(x, cell.stage, r, c, e);
+      break;
     case StageId::weights: ExplainWeight(x, r, c, e); break;
     case StageId::head_output: ExplainHeadOutput(x, r, c, e); break;
     case StageId::concat: ExplainConcat(x, r, c, e); break;

@@ -114,11 +114,25 @@ struct Scratch {
   Matrix scores, weights;
 };
 
-/// ALiBi for one query: its head's slope, its position and the keys' positions.
+/// ALiBi for one query: its head's slope, its position and the keys' positions; and the softcap.
 struct AlibiRow {
   double slope = 0, position = 0;
   const double* keys = nullptr;  ///< null: no ALiBi
+  double softcap = 0;            ///< > 0: the scaled scores capped (Gemma 2) before the bias
 };
+
+/// weights_row() with a softcap: S'' = softcap tanh(scale S / softcap) + ALiBi's bias, -inf where
+/// forbidden. A path of its own, so the rows without a softcap keep their vectorised one.
+template <typename Out>
+bool capped_weights_row(const double* __restrict S, const bool* __restrict allowed, double scale,
+                        const AlibiRow& row, Eigen::RowVectorXd& masked, Out&& A) {
+  double* __restrict m = masked.data();
+  for (Eigen::Index j = 0; j < masked.size(); ++j) {
+    const double bias = row.keys ? -row.slope * std::abs(row.position - row.keys[j]) : 0.0;
+    m[j] = allowed[j] ? softcapped_logit(S[j], scale, row.softcap, bias) : kMinusInfinity;
+  }
+  return softmax_row(masked, A);
+}
 
 /// A = softmax(S'') for one query, S'' = scale S (+ ALiBi's bias) or -inf where forbidden: the
 /// masked stage lives only in `masked` (one row, in cache). Returns false when the row's scores are
@@ -127,6 +141,7 @@ template <typename Out>
 bool weights_row(const double* __restrict S, const bool* __restrict allowed, double scale, const AlibiRow& alibi,
                  Eigen::RowVectorXd& masked, Out&& A) {
   const Eigen::Index n = masked.size();
+  if (alibi.softcap > 0) return capped_weights_row(S, allowed, scale, alibi, masked, A);
   if (alibi.keys) {  // -m |p_i - c_j| added to the scaled scores, before the mask
     double* __restrict m = masked.data();
     for (Eigen::Index j = 0; j < n; ++j)
@@ -199,6 +214,7 @@ void compute_rows(const Model& model, std::size_t head, const Matrix& Q, const K
       AlibiRow alibi;
       if (!model.slopes.empty())
         alibi = {model.slopes[head], model.query_positions[std::size_t(r + i)], model.key_positions.data()};
+      alibi.softcap = model.softcap;
       nonfinite[r + i] = !weights_row(&S(i, 0), &model.allowed(r + i, 0), model.scale, alibi, scratch.masked, A.row(i));
     }
   if (kv.V_packed) gemm::scores(A, *kv.V_packed, Y.middleRows(r, b));  // Y = A V: b by d_v
@@ -309,6 +325,18 @@ HeadKept head_kept(const Unchanged& u, const Model& was, const Model& m, int h, 
   return k;
 }
 
+/// True when QK-norm turns the same projections into the same normalised ones: the same norm and,
+/// over the whole width, the same W_q, b_q, W_k, b_k (every head's share each row's mean).
+bool same_qk_norm(const Model& was, const Model& m) {
+  if (was.qk_norm.has_value() != m.qk_norm.has_value()) return false;
+  if (!m.qk_norm) return true;
+  const QkNorm &a = *was.qk_norm, &b = *m.qk_norm;
+  if (a.scope != b.scope || a.plus_one != b.plus_one || a.eps != b.eps || !equal(a.w_q, b.w_q) || !equal(a.w_k, b.w_k))
+    return false;
+  return b.scope == QkNorm::Scope::head ||
+         (equal(was.W_q, m.W_q) && equal(was.b_q, m.b_q) && equal(was.W_k, m.W_k) && equal(was.b_k, m.b_k));
+}
+
 /// Compares the inputs of each stage with those `t` was computed from. Only the rows layout keeps
 /// stages (the columns layout computes in scratch matrices and transposes).
 Unchanged unchanged_stages(const Trace& t, const Model& m, Layout layout) {
@@ -323,13 +351,15 @@ Unchanged unchanged_stages(const Trace& t, const Model& m, Layout layout) {
   const bool positions = was->query_positions == m.query_positions && was->key_positions == m.key_positions;
   const bool rope = was->rope.has_value() == m.rope.has_value() &&
                     (!m.rope || (positions && was->rope->style == m.rope->style && was->rope->base == m.rope->base &&
-                                 was->rope->dims == m.rope->dims));
+                                 was->rope->dims == m.rope->dims && was->rope->scaling == m.rope->scaling &&
+                                 was->rope_frequencies == m.rope_frequencies)) &&
+                    same_qk_norm(*was, m);
   const bool alibi = was->slopes == m.slopes && (m.slopes.empty() || positions);
   const bool allowed = equal(was->allowed, m.allowed);
-  const bool mask = was->scale == m.scale && allowed && alibi;
+  const bool mask = was->scale == m.scale && was->softcap == m.softcap && allowed && alibi;
   if (!X) u.x_rows = few_changed_rows(was->X, m.X);
   if (!keys && (was->Z == nullptr) == (m.Z == nullptr)) u.z_rows = m.Z ? few_changed_rows(was->Z, m.Z) : u.x_rows;
-  if (was->scale == m.scale && !allowed && alibi) u.mask_rows = few_changed_rows(was->allowed, m.allowed);
+  if (was->scale == m.scale && was->softcap == m.softcap && !allowed && alibi) u.mask_rows = few_changed_rows(was->allowed, m.allowed);
   for (int h = 0; h < m.num_heads; ++h) u.heads.push_back(head_kept(u, *was, m, h, X, keys, rope, mask));
   const bool W_o = equal(was->W_o, m.W_o) && equal(was->b_o, m.b_o);
   u.output = u.all(&HeadKept::outputs) && W_o;
@@ -350,7 +380,7 @@ struct Plan {
   Eigen::Index block, blocks;           ///< N x N tasks: blocks of query rows
   Eigen::Index out_rows, out_blocks;    ///< output projection tasks: row blocks of concat
   // Rows-layout matrices for the columns layout, transposed into the trace at the end.
-  std::vector<Matrix> Q_rows, K_rows, V_rows, Qr_rows, Kr_rows;
+  std::vector<Matrix> Q_rows, K_rows, V_rows, Qr_rows, Kr_rows, Qn_rows, Kn_rows;
   /// Each head's keys (rotated with RoPE) packed for gemm::scores(), as they are projected.
   std::vector<gemm::PackedKeys> K_packed;
   /// Each head's V packed for gemm::scores() as it is projected, where narrow (gemm::narrow());
@@ -368,9 +398,14 @@ struct Plan {
   Matrix& V(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].V : V_rows[std::size_t(h)]; }
   Matrix& Q_rot(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].Q_rot : Qr_rows[std::size_t(h)]; }
   Matrix& K_rot(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].K_rot : Kr_rows[std::size_t(h)]; }
-  /// What the scores read: the rotated queries and keys with RoPE, else Q and K.
-  Matrix& Q_scores(Eigen::Index h) { return model.rope ? Q_rot(h) : Q(h); }
-  Matrix& K_scores(Eigen::Index h) { return model.rope ? K_rot(h) : K(h); }
+  Matrix& Q_norm(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].Q_norm : Qn_rows[std::size_t(h)]; }
+  Matrix& K_norm(Eigen::Index h) { return rows ? t.heads[std::size_t(h)].K_norm : Kn_rows[std::size_t(h)]; }
+  /// What RoPE turns: the normalised queries and keys with QK-norm, else Q and K.
+  Matrix& Q_turned(Eigen::Index h) { return model.qk_norm ? Q_norm(h) : Q(h); }
+  Matrix& K_turned(Eigen::Index h) { return model.qk_norm ? K_norm(h) : K(h); }
+  /// What the scores read: the rotated queries and keys with RoPE, else those RoPE would turn.
+  Matrix& Q_scores(Eigen::Index h) { return model.rope ? Q_rot(h) : Q_turned(h); }
+  Matrix& K_scores(Eigen::Index h) { return model.rope ? K_rot(h) : K_turned(h); }
   Matrix& concat() { return rows ? t.concat : concat_rows; }
   Matrix& output() { return rows ? t.output : output_rows; }
   /// Head h's outputs Y_h, n_x by d_v: a block of the concatenation.
@@ -380,7 +415,7 @@ struct Plan {
 Plan make_plan(const Model& model, Layout layout, Trace& t, Unchanged kept) {
   const Eigen::Index H = model.num_heads, n_x = model.X->rows(), n_z = model.keys().rows();
   Plan p{model, t, layout == Layout::rows, H, n_x, n_z, model.d_k, model.d_v, 0, 0, 0, 0, 0, 0, 0, 0,
-         {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, kept};
+         {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, kept};
   const Eigen::Index d_in = std::max(model.X->cols(), model.keys().cols());
   p.proj_rows = projection_rows(std::max(n_x, n_z), d_in, std::max(p.d_k, p.d_v));
   p.proj_blocks = (std::max(n_x, n_z) + p.proj_rows - 1) / p.proj_rows;
@@ -405,14 +440,19 @@ void allocate(Plan& p) {
   p.t.heads.resize(std::size_t(p.H));
   p.K_packed.resize(std::size_t(p.H));
   if (!p.rows)
-    for (auto* v : {&p.Q_rows, &p.K_rows, &p.V_rows, &p.Qr_rows, &p.Kr_rows}) v->resize(std::size_t(p.H));
+    for (auto* v : {&p.Q_rows, &p.K_rows, &p.V_rows, &p.Qr_rows, &p.Kr_rows, &p.Qn_rows, &p.Kn_rows})
+      v->resize(std::size_t(p.H));
   const Eigen::Index rotated = p.model.rope ? 1 : 0;  // Q_rot and K_rot only with RoPE
+  const Eigen::Index normed = p.model.qk_norm ? 1 : 0;  // Q_norm and K_norm only with QK-norm
   for (Eigen::Index h = 0; h < p.H; ++h) {
     HeadTrace& ht = p.t.heads[std::size_t(h)];
     ht.kv_head = p.model.kv_head(std::size_t(h));
     p.Q_rot(h).resize(p.n_x * rotated, p.d_k * rotated);
     p.K_rot(h).resize(p.n_z * rotated, p.d_k * rotated);
+    p.Q_norm(h).resize(p.n_x * normed, p.d_k * normed);
+    p.K_norm(h).resize(p.n_z * normed, p.d_k * normed);
     if (!p.rows) ht.Q_rot.resize(0, 0), ht.K_rot.resize(0, 0);  // transposed in at the end
+    if (!p.rows) ht.Q_norm.resize(0, 0), ht.K_norm.resize(0, 0);
     for (Matrix* m : {&ht.scores, &ht.weights}) resize_stage(*m, p.rows ? p.n_x : p.n_z, p.rows ? p.n_z : p.n_x);
     p.Q(h).resize(p.n_x, p.d_k);
     p.K(h).resize(p.n_z, p.d_k);
@@ -482,15 +522,32 @@ void pack_weights_task(Plan& p, Eigen::Index task, HeadSet heads) {
   gemm::pack_columns(W.middleCols(first_column(p, h, which), width), p.W_panels[std::size_t(task)]);
 }
 
-/// Head h's rows [r, r + len) after their product: the bias added, RoPE's turn; the keys packed.
+/// QK-norm of head h's rows [r, r + len) of Q or K: q / sqrt(mean(q^2) + eps) * w, the mean over
+/// the head's d_k or, over the whole width, the one found before the heads (width_inverse_rms()).
+void normalise_rows(Plan& p, Eigen::Index h, int which, Eigen::Index r, Eigen::Index len) {
+  const QkNorm& norm = *p.model.qk_norm;
+  const bool query = which == kQ;
+  const Vector gain = qk_norm_gain(norm, query, query ? h : p.model.kv_head(std::size_t(h)), p.d_k);
+  const std::vector<double>& width_rms = query ? p.t.q_inverse_rms : p.t.k_inverse_rms;
+  const Matrix& in = projected(p, h, which);
+  Matrix& out = query ? p.Q_norm(h) : p.K_norm(h);
+  for (Eigen::Index t = r; t < r + len; ++t) {
+    const double inverse = width_rms.empty() ? inverse_rms(in.row(t), norm.eps) : width_rms[std::size_t(t)];
+    out.row(t) = (in.row(t) * inverse).cwiseProduct(gain.transpose());
+  }
+}
+
+/// Head h's rows [r, r + len) after their product: the bias added, QK-norm, RoPE's turn; the keys packed.
 void finish_projection(Plan& p, Eigen::Index h, int which, Eigen::Index r, Eigen::Index len, bool computed) {
   const std::optional<Rope>& rope = p.model.rope;
   if (computed) {
     const Vector& b = which == kQ ? p.model.b_q : which == kK ? p.model.b_k : p.model.b_v;
     if (!p.model.given)  // given projections hold their biases
       projected(p, h, which).middleRows(r, len).rowwise() += b.segment(first_column(p, h, which), which == kV ? p.d_v : p.d_k).transpose();
-    if (rope && which == kQ) positional::rotate_rows(*rope, p.Q(h), p.model.query_positions, r, len, p.Q_rot(h));
-    if (rope && which == kK) positional::rotate_rows(*rope, p.K(h), p.model.key_positions, r, len, p.K_rot(h));
+    if (p.model.qk_norm && which != kV) normalise_rows(p, h, which, r, len);
+    const std::vector<double>& f = p.model.rope_frequencies;
+    if (rope && which == kQ) positional::rotate_rows(*rope, f, p.Q_turned(h), p.model.query_positions, r, len, p.Q_rot(h));
+    if (rope && which == kK) positional::rotate_rows(*rope, f, p.K_turned(h), p.model.key_positions, r, len, p.K_rot(h));
   }
   if (which == kK && !p.kept.head(h).scores) gemm::pack_keys(p.K_scores(h), r, len, p.K_packed[std::size_t(h)]);
   if (which == kV && !p.V_packed.empty() && !p.kept.head(h).outputs)
@@ -623,6 +680,10 @@ void transpose_task(Plan& p, Eigen::Index task) {
       store_transposed(p.Qr_rows[std::size_t(task)], ht.Q_rot);
       store_transposed(p.Kr_rows[std::size_t(task)], ht.K_rot);
     }
+    if (p.model.qk_norm) {
+      store_transposed(p.Qn_rows[std::size_t(task)], ht.Q_norm);
+      store_transposed(p.Kn_rows[std::size_t(task)], ht.K_norm);
+    }
   } else {
     store_transposed(task == p.H ? p.concat_rows : p.output_rows, task == p.H ? p.t.concat : p.t.output);
   }
@@ -653,6 +714,37 @@ void record_positions(const Model& model, Layout layout, Trace& t) {
   t.slopes = model.slopes;
   t.query_positions = model.query_positions;
   t.key_positions = model.key_positions;
+  t.softcap = model.softcap;
+}
+
+/// 1 / sqrt(mean(x^2) + eps) of each row of `projected` (n by the whole width).
+std::vector<double> rows_inverse_rms(const Matrix& projected, double eps) {
+  std::vector<double> out(std::size_t(projected.rows()));
+  for (Eigen::Index t = 0; t < projected.rows(); ++t) out[std::size_t(t)] = inverse_rms(projected.row(t), eps);
+  return out;
+}
+
+/// rows_inverse_rms() of in W + b: QK-norm over the whole width (OLMo 2) needs every head's share of
+/// a row before any head is normalised, so the rows are projected once more here, whole (only with
+/// that norm: the cost of one more projection).
+std::vector<double> width_inverse_rms(const Matrix& in, const Matrix& W, const Vector& b, double eps) {
+  Matrix projected = in * W;
+  projected.rowwise() += b.transpose();
+  return rows_inverse_rms(projected, eps);
+}
+
+/// The per-token means of QK-norm over the whole width, before any head needs them; none otherwise.
+void record_width_norms(const Model& model, Trace& t) {
+  t.q_inverse_rms.clear();
+  t.k_inverse_rms.clear();
+  if (!model.qk_norm || model.qk_norm->scope != QkNorm::Scope::width) return;
+  if (model.given) {  // projected already, whole
+    t.q_inverse_rms = rows_inverse_rms(model.given->Q, model.qk_norm->eps);
+    t.k_inverse_rms = rows_inverse_rms(model.given->K, model.qk_norm->eps);
+    return;
+  }
+  t.q_inverse_rms = width_inverse_rms(*model.X, *model.W_q, model.b_q, model.qk_norm->eps);
+  t.k_inverse_rms = width_inverse_rms(model.keys(), *model.W_k, model.b_k, model.qk_norm->eps);
 }
 
 }  // namespace
@@ -672,6 +764,7 @@ bool compute_into(const Model& model, Layout layout, Trace& t, const std::atomic
   t.warnings.clear();
   warn_unattending_queries(model, t.warnings);
   record_positions(model, layout, t);
+  record_width_norms(model, t);
   Plan p = make_plan(model, layout, t, kept);
   allocate(p);
   const bool parallel = work(p) > kParallelWork;

@@ -11,15 +11,24 @@ namespace attnlab {
 
 namespace {
 
-/// Tokens [first, first + count) projected, X W + b (count by d, rows convention), each rotated
-/// at its own position with RoPE when `rotate`.
-Matrix project(const Model& m, Eigen::Block<const Matrix> W, const Eigen::VectorBlock<const Vector>& b, bool rotate,
-               Eigen::Index first, Eigen::Index count) {
-  Matrix rows = (m.X->middleRows(first, count) * W).rowwise() + b.transpose();
-  if (!rotate || !m.rope) return rows;
+enum class Role { query, key, value };
+
+/// Tokens [first, first + count) projected, X W + b (count by d, rows convention), for query head
+/// h or key/value head h; queries and keys normalised with QK-norm and each rotated at its own
+/// position with RoPE, as compute() does.
+Matrix project(const Model& m, std::size_t h, Role role, Eigen::Index first, Eigen::Index count) {
+  const std::size_t H = std::size_t(m.num_heads), G = std::size_t(m.num_kv_heads);
+  const HeadWeights w = m.head(role == Role::query ? h : h * (H / G));
+  const auto& W = role == Role::query ? w.W_q : role == Role::key ? w.W_k : w.W_v;
+  const auto& b = role == Role::query ? w.b_q : role == Role::key ? w.b_k : w.b_v;
+  const Matrix tokens = m.X->middleRows(first, count);
+  Matrix rows = (tokens * W).rowwise() + b.transpose();
+  if (role == Role::value) return rows;
+  if (m.qk_norm) rows = qk_normalised(m, rows, role == Role::query, Eigen::Index(h), tokens);
+  if (!m.rope) return rows;
   const std::vector<double> p(m.query_positions.begin() + first, m.query_positions.begin() + first + count);
   Matrix turned(rows.rows(), rows.cols());
-  positional::rotate_rows(*m.rope, rows, p, 0, count, turned);
+  positional::rotate_rows(*m.rope, m.rope_frequencies, rows, p, 0, count, turned);
   return turned;
 }
 
@@ -44,7 +53,7 @@ std::vector<int> held(const std::vector<int>& last, int t, int from) {
   return cache;
 }
 
-/// Query t of head h over the cache: softmax(scale q . k_j + ALiBi's bias, -infinity where the mask
+/// Query t of head h over the cache: softmax(scale q . k_j (capped) + ALiBi's bias, -infinity where the mask
 /// forbids) along the cache, zeros when nothing is allowed or the scores overflow (as compute()).
 Vector cache_weights(const Model& m, const Decode& d, std::size_t h, int t, const Vector& q,
                      const std::vector<int>& cache) {
@@ -53,8 +62,9 @@ Vector cache_weights(const Model& m, const Decode& d, std::size_t h, int t, cons
   for (std::size_t c = 0; c < cache.size(); ++c) {
     const int j = cache[c];
     const double bias = m.slopes.empty() ? 0.0 : alibi_bias(m, h, t, j);
-    logits(0, Eigen::Index(c)) = m.allowed(t, j) ? biased_logit(K.row(j).dot(q), m.scale, bias)
-                                                 : -std::numeric_limits<double>::infinity();
+    const double score = K.row(j).dot(q);
+    const double logit = m.softcap > 0 ? softcapped_logit(score, m.scale, m.softcap, bias) : biased_logit(score, m.scale, bias);
+    logits(0, Eigen::Index(c)) = m.allowed(t, j) ? logit : -std::numeric_limits<double>::infinity();
   }
   return softmax_rows(logits).row(0).transpose();
 }
@@ -63,17 +73,15 @@ Vector cache_weights(const Model& m, const Decode& d, std::size_t h, int t, cons
 DecodeStep step(const Model& m, Decode& d, const std::vector<int>& last, int t) {
   const std::size_t H = std::size_t(m.num_heads), G = std::size_t(m.num_kv_heads);
   for (std::size_t g = 0; g < G; ++g) {
-    const HeadWeights w = m.head(g * (H / G));
-    d.K[g].row(t) = project(m, w.W_k, w.b_k, true, t, 1);
-    d.V[g].row(t) = project(m, w.W_v, w.b_v, false, t, 1);
+    d.K[g].row(t) = project(m, g, Role::key, t, 1);
+    d.V[g].row(t) = project(m, g, Role::value, t, 1);
   }
   DecodeStep s;
   s.token = t;
   s.cache = held(last, t, t);
   Vector concat = Vector::Zero(Eigen::Index(H) * m.d_v);
   for (std::size_t h = 0; h < H; ++h) {
-    const HeadWeights w = m.head(h);
-    s.q.push_back(project(m, w.W_q, w.b_q, true, t, 1).row(0).transpose());
+    s.q.push_back(project(m, h, Role::query, t, 1).row(0).transpose());
     s.weights.push_back(cache_weights(m, d, h, t, s.q.back(), s.cache));
     if (m.is_off(h)) continue;  // switched off: its output is zero
     const Matrix& V = d.V[std::size_t(m.kv_head(h))];
@@ -147,14 +155,14 @@ Decode decode(const Scenario& scenario, const Model& m, int prefill) {
                           "), got " + std::to_string(prefill));
   Decode d;
   d.prefill = prefill;
-  const std::size_t H = std::size_t(m.num_heads), G = std::size_t(m.num_kv_heads);
+  const std::size_t G = std::size_t(m.num_kv_heads);
   for (std::size_t g = 0; g < G; ++g) {
     d.K.push_back(Matrix::Zero(n, m.d_k));
     d.V.push_back(Matrix::Zero(n, m.d_v));
     if (prefill == 0) continue;
-    const HeadWeights w = m.head(g * (H / G));  // the prefill's keys and values in one product each
-    d.K[g].topRows(prefill) = project(m, w.W_k, w.b_k, true, 0, prefill);
-    d.V[g].topRows(prefill) = project(m, w.W_v, w.b_v, false, 0, prefill);
+    // the prefill's keys and values in one product each
+    d.K[g].topRows(prefill) = project(m, g, Role::key, 0, prefill);
+    d.V[g].topRows(prefill) = project(m, g, Role::value, 0, prefill);
   }
   const std::vector<int> last = last_query(m);
   d.prefill_cache = held(last, prefill - 1, prefill);

@@ -12,6 +12,7 @@
 #include "attnlab/matrix_text.h"
 #include "attnlab/model.h"
 #include "attnlab/number_format.h"
+#include "attnlab/stage.h"
 
 namespace attnlab {
 namespace {
@@ -621,6 +622,87 @@ void set_rope_dims(Scenario& s, int dims) {
 void set_alibi(Scenario& s, bool on) {
   if (!on) s.alibi.reset();
   else if (!s.alibi) s.alibi = Alibi{};
+}
+
+void set_rope_scaling(Scenario& s, RopeScaling::Kind kind) {
+  Rope& rope = rope_of(s);
+  RopeScaling scaling;
+  scaling.kind = kind;
+  if (kind == RopeScaling::Kind::linear) scaling.factor = 2;
+  if (kind == RopeScaling::Kind::llama3) scaling.factor = 8;  // Llama 3.1's
+  if (kind == RopeScaling::Kind::longrope) {
+    const int pairs = (rope.dims > 0 ? rope.dims : head_d_k(s, 0)) / 2;
+    scaling.original_positions = 4096;  // Phi-3's
+    scaling.short_factors.assign(std::size_t(std::max(pairs, 1)), 1.0);
+    scaling.long_factors.assign(std::size_t(std::max(pairs, 1)), 2.0);
+  }
+  rope.scaling = scaling;
+}
+
+void set_rope_scaling_number(Scenario& s, const std::string& name, double value) {
+  RopeScaling& scaling = rope_of(s).scaling;
+  double* number = name == "factor"               ? &scaling.factor
+                   : name == "low_freq_factor"    ? &scaling.low_freq_factor
+                   : name == "high_freq_factor"   ? &scaling.high_freq_factor
+                   : name == "original_positions" ? &scaling.original_positions
+                   : name == "attention_factor"   ? &scaling.attention_factor
+                                                  : nullptr;
+  if (!number) throw ScenarioError("rope.scaling." + name + ": unknown key");
+  if (!(value > 0) || !std::isfinite(value) || value > limits::max_scale)
+    throw ScenarioError("rope.scaling." + name + ": expected a positive number up to 1e12, got " + format_trimmed(value, 6));
+  *number = value;
+}
+
+void set_rope_scaling_factors(Scenario& s, bool long_factors, const std::string& text) {
+  RopeScaling& scaling = rope_of(s).scaling;
+  const std::string field = std::string("rope.scaling.") + (long_factors ? "long_factors" : "short_factors");
+  std::istringstream in(text);
+  std::vector<double> factors;
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    const double f = std::strtod(word.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(f) || !(f > 0))
+      throw ScenarioError(field + "[" + std::to_string(factors.size()) + "]: expected a positive number, got \"" + word + "\"");
+    factors.push_back(f);
+  }
+  (long_factors ? scaling.long_factors : scaling.short_factors) = factors;
+}
+
+void set_qk_norm(Scenario& s, bool on) {
+  if (!on) s.qk_norm.reset();
+  else if (!s.qk_norm) s.qk_norm = QkNorm{};
+}
+
+namespace {
+QkNorm& qk_norm_of(Scenario& s) {
+  if (!s.qk_norm) throw ScenarioError("qk_norm: the scenario has no QK-norm; switch it on first");
+  return *s.qk_norm;
+}
+}  // namespace
+
+void set_qk_norm_scope(Scenario& s, QkNorm::Scope scope) {
+  QkNorm& norm = qk_norm_of(s);
+  if (norm.scope == scope) return;
+  norm.scope = scope;
+  norm.w_q = Vector();  // d_k against H d_k: the weights no longer fit
+  norm.w_k = Vector();
+}
+
+void set_qk_norm_plus_one(Scenario& s, bool plus_one) {
+  QkNorm& norm = qk_norm_of(s);
+  if (norm.plus_one == plus_one) return;
+  // The same gains either way: w becomes w - 1 (or w + 1), so the trace does not move.
+  const double shift = plus_one ? -1.0 : 1.0;
+  norm.w_q.array() += shift;
+  norm.w_k.array() += shift;
+  norm.plus_one = plus_one;
+}
+
+void set_softcap(Scenario& s, double cap) {
+  if (!(cap >= 0) || !std::isfinite(cap) || cap > limits::max_scale)
+    throw ScenarioError("softcap: expected a positive number up to 1e12 (or 0: none), got " + format_trimmed(cap, 6));
+  s.softcap = cap;
 }
 
 void set_alibi_slopes(Scenario& s, const std::string& text) {

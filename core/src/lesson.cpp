@@ -137,11 +137,13 @@ Lesson default_lesson(const Scenario& s) {
   add(StageId::inputs);
   if (s.positional_encoding == PositionalEncoding::sinusoidal) add(StageId::X_pos);
   for (StageId k : {StageId::Q, StageId::K, StageId::V}) add(k);
+  if (s.qk_norm) add(StageId::Q_norm), add(StageId::K_norm);
   if (s.rope) add(StageId::Q_rot), add(StageId::K_rot);
   add(StageId::scores);
   if (s.scale.kind != Scale::Kind::none) add(StageId::scaled);
+  if (s.softcap > 0) add(StageId::capped);
   if (s.alibi) add(StageId::bias);
-  if (!s.mask.empty() || s.alibi) add(StageId::masked);
+  if (!s.mask.empty() || s.alibi || s.softcap > 0) add(StageId::masked);
   add(StageId::weights, true);
   add(StageId::head_output);
   const bool several = s.head_count() > 1;

@@ -47,6 +47,32 @@ struct Context {
   }
 };
 
+// QK-norm: the first token's query (key) before and after, and the size it had.
+std::string explain_qk_norm(const Context& c, bool query) {
+  if (!has_stage(c.t, query ? StageId::Q_norm : StageId::K_norm))
+    return "QK-norm is off now: turn it on in Setup > QK-norm and softcap.";
+  const Matrix& before = query ? c.h.Q : c.h.K;
+  const Matrix& after = query ? c.h.Q_norm : c.h.K_norm;
+  const Vector row = c.rows ? Vector(before.row(0).transpose()) : Vector(before.col(0));
+  const double rms = std::sqrt(row.squaredNorm() / double(row.size()));
+  const std::string who = in_quotes(query ? c.queries.front() : c.keys.front());
+  return std::string(query ? "Each query" : "Each key") + " is divided by its root mean square, then multiplied by " +
+         "the learned weights (RMSNorm), so its size no longer grows with the weights: " + who + "'s " +
+         (query ? "q" : "k") + " = " + c.vector_of(before, 0) + " has RMS " + c.num(rms) + " and becomes " +
+         c.vector_of(after, 0) + ".";
+}
+
+// The softcap: the largest scaled score of the head and what tanh makes of it.
+std::string explain_capped(const Context& c) {
+  if (!has_stage(c.t, StageId::capped)) return "The softcap is off now: turn it on in Setup > QK-norm and softcap.";
+  Eigen::Index r = 0, col = 0;
+  (void)c.h.scores.cwiseAbs().maxCoeff(&r, &col);
+  const double scaled = c.h.scores(r, col) * c.t.scale, cap = c.t.softcap;
+  return "The softcap c = " + c.num(cap) + " bends every scaled score s into c Â· tanh(s / c): scores well below c " +
+         "pass almost unchanged, none can pass c. The largest here, " + c.num(scaled) + ", becomes " +
+         c.num(capped_logit(c.h.scores(r, col), c.t.scale, cap)) + ".";
+}
+
 // The query the explanation speaks of: the first highlighted one, else the most decided one
 // (the largest single weight).
 int focus_query(const Context& c, const Step& step) {
@@ -186,9 +212,13 @@ std::string attention_summary(const Scenario& s) {
   if (s.scale.kind == Scale::Kind::value) scale = " \xC2\xB7 " + format_trimmed(s.scale.value, 3);
   const std::string mask = std::string(s.alibi ? " + B" : "") + (s.mask.empty() ? "" : " + M");
   const std::string out = s.W_o ? (rows ? ",  out = concat W_o" : ",  out = W_o concat") : "";
-  const std::string q = s.rope ? "Q_rot" : "Q", k = s.rope ? "K_rot" : "K";
-  return rows ? "A = softmax_row(" + q + " " + k + "^T" + scale + mask + "),  Y = A V" + out
-              : "A = softmax_col(" + k + "^T " + q + scale + mask + "),  Y = V A" + out;
+  const std::string q = s.rope ? "Q_rot" : s.qk_norm ? "Q_norm" : "Q", k = s.rope ? "K_rot" : s.qk_norm ? "K_norm" : "K";
+  std::string scores = rows ? q + " " + k + "^T" + scale : k + "^T " + q + scale;
+  // The softcap bends the scaled scores before the bias and the mask: c tanh(s / c).
+  if (s.softcap > 0) scores = "c tanh(" + scores + " / c)";
+  const std::string cap = s.softcap > 0 ? ",  c = " + format_trimmed(s.softcap, 3) : "";
+  return rows ? "A = softmax_row(" + scores + mask + "),  Y = A V" + out + cap
+              : "A = softmax_col(" + scores + mask + "),  Y = V A" + out + cap;
 }
 
 std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, int head, int decimals) {
@@ -234,6 +264,9 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
       return "Every score is multiplied by " + c.num(t.scale) +
              " so that the softmax does not saturate as d_k grows: " + c.num(c.qk(h.scores, 0, 0)) + " becomes " +
              c.num(c.qk(h.scores, 0, 0) * t.scale) + ".";
+    case StageId::capped: return explain_capped(c);
+    case StageId::Q_norm: return explain_qk_norm(c, true);
+    case StageId::K_norm: return explain_qk_norm(c, false);
     case StageId::masked: return explain_masked(c);
     case StageId::weights: return explain_weights(c, step);
     case StageId::head_output: return explain_head_output(c, step);

@@ -18,6 +18,13 @@ struct Dim {
   std::string name;
 };
 
+std::string number_text(double x) {
+  std::ostringstream out;
+  out.precision(3);
+  out << x;
+  return out.str();
+}
+
 std::string size_text(long size) { return size < 0 ? "?" : std::to_string(size); }
 
 /// "4x8 (d_x x H*d_k)" in the rows layout, "8x4 (H*d_k x d_x)" in the columns layout.
@@ -406,6 +413,35 @@ double resolve_scale(const Scale& scale, long d_k) {
   }
 }
 
+void check_factor(const std::string& field, double value) {
+  if (!(value > 0) || !std::isfinite(value) || value > limits::max_scale)
+    refuse(field, "expected a positive number up to 1e12, got " + number_text(value));
+}
+
+/// RoPE scaling's numbers: every divisor positive and finite, one longrope factor per pair.
+void check_rope_scaling(const RopeScaling& s, int dims) {
+  if (s.kind == RopeScaling::Kind::none) return;
+  if (s.kind == RopeScaling::Kind::linear || s.kind == RopeScaling::Kind::llama3) check_factor("rope.scaling.factor", s.factor);
+  if (s.kind == RopeScaling::Kind::llama3) {
+    check_factor("rope.scaling.low_freq_factor", s.low_freq_factor);
+    check_factor("rope.scaling.high_freq_factor", s.high_freq_factor);
+    if (!(s.high_freq_factor > s.low_freq_factor))
+      refuse("rope.scaling.high_freq_factor", "expected more than low_freq_factor = " + number_text(s.low_freq_factor) +
+                                                  ", got " + number_text(s.high_freq_factor));
+  }
+  if (s.kind == RopeScaling::Kind::llama3 || s.kind == RopeScaling::Kind::longrope)
+    check_factor("rope.scaling.original_positions", s.original_positions);
+  if (s.kind != RopeScaling::Kind::longrope) return;
+  check_factor("rope.scaling.attention_factor", s.attention_factor);
+  for (const auto* list : {&s.short_factors, &s.long_factors}) {
+    const std::string field = list == &s.short_factors ? "rope.scaling.short_factors" : "rope.scaling.long_factors";
+    if (long(list->size()) != dims / 2)
+      refuse(field, "expected R/2 = " + std::to_string(dims / 2) + " factors (one per pair), got " +
+                        std::to_string(list->size()));
+    for (std::size_t c = 0; c < list->size(); ++c) check_factor(field + "[" + std::to_string(c) + "]", (*list)[c]);
+  }
+}
+
 /// RoPE with its dims resolved: every coordinate of d_k unless `dims` says fewer.
 std::optional<Rope> resolve_rope(const std::optional<Rope>& rope, long d_k) {
   if (!rope) return std::nullopt;
@@ -418,7 +454,37 @@ std::optional<Rope> resolve_rope(const std::optional<Rope>& rope, long d_k) {
   } else if (r.dims % 2 != 0 || r.dims > d_k) {
     refuse("rope.dims", "expected an even number from 2 to d_k = " + std::to_string(d_k) + ", got " + std::to_string(r.dims));
   }
+  check_rope_scaling(r.scaling, r.dims);
   return r;
+}
+
+/// QK-norm's weights, one per coordinate it normalises: d_k each over a head, H d_k and G d_k over
+/// the whole width.
+void check_qk_norm(const std::optional<QkNorm>& norm, long H, long G, long d_k) {
+  if (!norm) return;
+  const bool head = norm->scope == QkNorm::Scope::head;
+  const auto check = [&](const char* field, const Vector& w, long size, const char* name) {
+    if (w.size() > 0) (void)expect_vector(field, w, size, name), check_finite(field, std::optional<Vector>(w));
+  };
+  check("qk_norm.w_q", norm->w_q, head ? d_k : H * d_k, head ? "d_k" : "H*d_k");
+  check("qk_norm.w_k", norm->w_k, head ? d_k : G * d_k, head ? "d_k" : "G*d_k");
+  if (!(norm->eps > 0) || !std::isfinite(norm->eps) || norm->eps > 1)
+    refuse("qk_norm.eps", "expected a positive number up to 1, got " + number_text(norm->eps));
+}
+
+/// QK-norm with omitted weights filled in as a gain of 1 (w = 1, or 0 with plus_one).
+std::optional<QkNorm> with_gains(std::optional<QkNorm> norm, long H, long G, long d_k) {
+  if (!norm) return norm;
+  const bool head = norm->scope == QkNorm::Scope::head;
+  const double one = norm->plus_one ? 0.0 : 1.0;
+  if (norm->w_q.size() == 0) norm->w_q = Vector::Constant(head ? d_k : H * d_k, one);
+  if (norm->w_k.size() == 0) norm->w_k = Vector::Constant(head ? d_k : G * d_k, one);
+  return norm;
+}
+
+void check_softcap(double softcap) {
+  if (softcap != 0 && (!(softcap > 0) || !std::isfinite(softcap) || softcap > limits::max_scale))
+    refuse("softcap", "expected a positive number up to 1e12 (or 0: none), got " + number_text(softcap));
 }
 
 std::vector<bool> resolve_heads_off(const std::vector<int>& heads_off, long H) {
@@ -453,9 +519,9 @@ SharedMatrix with_encoding(const SharedMatrix& X, const std::vector<double>& pos
 }
 
 /// Values the trace and the resolved weights hold, checked before either is allocated.
-void check_trace_size(const Sizes& n, const HeadShapes& p, bool rope) {
+void check_trace_size(const Sizes& n, const HeadShapes& p, bool rope, bool qk_norm) {
   const double H = double(p.H), d_k = double(p.d_k), d_v = double(p.d_v);
-  const double rotated = rope ? (n.n_x + n.n_z) * d_k : 0.0;  // Q_rot and K_rot
+  const double rotated = ((rope ? 1 : 0) + (qk_norm ? 1 : 0)) * (n.n_x + n.n_z) * d_k;  // Q_rot, K_rot, Q_norm, K_norm
   const double per_head = n.n_x * d_k + n.n_z * (d_k + d_v) + 4.0 * n.n_x * n.n_z + n.n_x * d_v + rotated;
   const double weights = H * (n.d_x * d_k + n.d_z * (d_k + d_v) + 2 * d_k + d_v) + H * d_v * p.d_out + p.d_out;
   const double cells = H * per_head + double(n.n_x) * (H * d_v + p.d_out) + weights +
@@ -536,13 +602,6 @@ double max_abs(const V& v) {
   return v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
 }
 
-std::string number_text(double x) {
-  std::ostringstream out;
-  out.precision(3);
-  out << x;
-  return out.str();
-}
-
 /// An input that feeds a stage, with its largest magnitude: the field a refusal names.
 struct Source {
   std::string field;
@@ -570,6 +629,18 @@ double max_distance(const Model& m) {
   return std::max(*p_hi - *c_lo, *c_hi - *p_lo);
 }
 
+/// |q_c| after QK-norm: q_c / rms(q) is at most sqrt(n) (all of q in one coordinate), times |w|.
+double qk_norm_bound(const QkNorm& norm, const Vector& w) {
+  const double weight = max_abs(w) + (norm.plus_one ? 1.0 : 0.0);
+  return std::sqrt(double(w.size())) * weight;
+}
+
+/// The largest position of a query or a key: longrope chooses its factors by it.
+double longest_position(const Model& m) {
+  const double p = *std::max_element(m.query_positions.begin(), m.query_positions.end());
+  return std::max(p, *std::max_element(m.key_positions.begin(), m.key_positions.end()));
+}
+
 /// Refuses a model whose computation could overflow, from bounds on the inputs (before computing):
 /// |Q| <= rowsum|X| max|W_q| + max|b_q|, |S| <= d_k |Q| |K|, |Y| <= |V| (a convex combination),
 /// |out| <= H d_v |Y| max|W_o| + max|b_o|. Far from DBL_MAX, so a trace never holds inf or NaN.
@@ -591,8 +662,12 @@ void check_values(const Scenario& s, const Model& m) {
         Wk{kv + "W_k", max_abs(st.W_k.segment(k0, m.d_k))}, Wv{kv + "W_v", max_abs(st.W_v.segment(v0, m.d_v))},
         bq{prefix + "b_q", max_abs(w.b_q)}, bk{kv + "b_k", max_abs(w.b_k)}, bv{kv + "b_v", max_abs(w.b_v)};
     // A rotation turns a pair (x, y) into (x cos - y sin, ...): each coordinate at most |x| + |y|.
-    const double turn = m.rope ? 2.0 : 1.0;
-    const double q = (x_sum * Wq.magnitude + bq.magnitude) * turn, k = (z_sum * Wk.magnitude + bk.magnitude) * turn;
+    const double turn = m.rope ? 2.0 * std::max(1.0, positional::rope_attention_factor(*m.rope)) : 1.0;
+    double q = x_sum * Wq.magnitude + bq.magnitude, k = z_sum * Wk.magnitude + bk.magnitude;
+    if (!(q <= limit)) fail_overflow({X, Wq, bq}, head + "queries Q", q);
+    if (!(k <= limit)) fail_overflow({Z, Wk, bk}, head + "keys K", k);
+    if (m.qk_norm) q = qk_norm_bound(*m.qk_norm, m.qk_norm->w_q), k = qk_norm_bound(*m.qk_norm, m.qk_norm->w_k);
+    q *= turn, k *= turn;
     const double v = z_sum * Wv.magnitude + bv.magnitude;
     if (!(q <= limit)) fail_overflow({X, Wq, bq}, head + "queries Q", q);
     if (!(k <= limit)) fail_overflow({Z, Wk, bk}, head + "keys K", k);
@@ -644,7 +719,7 @@ Model resolve(std::shared_ptr<const Scenario> owner) {
   if (s.per_head()) plan_per_head(s, n, plan);
   else plan_full(s, n, plan);
   plan.d_out = plan_output(s, plan.H * plan.d_v);
-  check_trace_size(n, plan, s.rope.has_value());
+  check_trace_size(n, plan, s.rope.has_value(), s.qk_norm.has_value());
   if (!s.Z && !s.context_positions.empty())
     refuse("context_positions", "given in self-attention: the keys are X's own tokens, at its positions (give Z for "
                               "cross-attention)");
@@ -653,6 +728,8 @@ Model resolve(std::shared_ptr<const Scenario> owner) {
   BoolArray allowed = resolve_mask(s.mask, n, s.layout, p, c);
   const double scale = resolve_scale(s.scale, plan.d_k);
   std::optional<Rope> rope = resolve_rope(s.rope, plan.d_k);
+  check_qk_norm(s.qk_norm, plan.H, plan.G, plan.d_k);
+  check_softcap(s.softcap);
   std::vector<double> slopes = resolve_slopes(s.alibi, plan.H);
   std::vector<bool> off = resolve_heads_off(s.heads_off, plan.H);
 
@@ -679,11 +756,28 @@ Model resolve(std::shared_ptr<const Scenario> owner) {
   m.query_positions = std::move(p);
   m.key_positions = std::move(c);
   m.rope = rope;
+  if (rope) m.rope_frequencies = positional::rope_frequencies(*rope, rope->dims, longest_position(m));
+  m.qk_norm = with_gains(s.qk_norm, plan.H, plan.G, plan.d_k);
+  m.softcap = s.softcap;
   m.slopes = std::move(slopes);
   m.head_off = std::move(off);
   m.tokens = std::shared_ptr<const std::vector<std::string>>(owner, &s.tokens);
   check_values(s, m);
   return m;
+}
+
+Matrix qk_normalised(const Model& model, const Matrix& rows, bool query, Eigen::Index h, const Matrix& in) {
+  const QkNorm& norm = *model.qk_norm;
+  const Vector gain = qk_norm_gain(norm, query, h, model.d_k);
+  Matrix whole;
+  if (norm.scope == QkNorm::Scope::width)
+    whole = (in * (query ? *model.W_q : *model.W_k)).rowwise() + (query ? model.b_q : model.b_k).transpose();
+  Matrix out(rows.rows(), rows.cols());
+  for (Eigen::Index t = 0; t < rows.rows(); ++t) {
+    const double inverse = inverse_rms(whole.size() ? Eigen::RowVectorXd(whole.row(t)) : Eigen::RowVectorXd(rows.row(t)), norm.eps);
+    out.row(t) = (rows.row(t) * inverse).cwiseProduct(gain.transpose());
+  }
+  return out;
 }
 
 Model resolve(const Scenario& scenario) { return resolve(std::make_shared<const Scenario>(scenario)); }

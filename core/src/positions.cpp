@@ -40,14 +40,58 @@ std::pair<int, int> rope_pair(Rope::Style style, int pair, int dims) {
   return style == Rope::Style::half ? std::pair{pair, pair + dims / 2} : std::pair{2 * pair, 2 * pair + 1};
 }
 
-void rotate_rows(const Rope& rope, const Matrix& in, const std::vector<double>& positions, Eigen::Index first,
-                 Eigen::Index count, Matrix& out) {
+namespace {
+/// Llama 3's rule (_compute_llama3_parameters): long wavelengths (low frequencies) divided by
+/// `factor`, short ones kept, those between blended smoothly.
+double llama3_divisor(const RopeScaling& s, double theta) {
+  const double wavelen = 2 * M_PI / theta;
+  const double low_freq_wavelen = s.original_positions / s.low_freq_factor;
+  const double high_freq_wavelen = s.original_positions / s.high_freq_factor;
+  if (wavelen > low_freq_wavelen) return s.factor;
+  if (wavelen < high_freq_wavelen) return 1.0;
+  const double smooth = (s.original_positions / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
+  return 1.0 / ((1 - smooth) / s.factor + smooth);  // theta' = (1 - smooth) theta / factor + smooth theta
+}
+}  // namespace
+
+std::vector<double> rope_frequency_divisors(const Rope& rope, int dims, double longest_position) {
+  const RopeScaling& s = rope.scaling;
+  std::vector<double> divisors(std::size_t(dims / 2), 1.0);
+  for (int c = 0; c < dims / 2; ++c) {
+    double& d = divisors[std::size_t(c)];
+    switch (s.kind) {
+      case RopeScaling::Kind::none: break;
+      case RopeScaling::Kind::linear: d = s.factor; break;
+      case RopeScaling::Kind::llama3: d = llama3_divisor(s, rope_theta(c, dims, rope.base)); break;
+      case RopeScaling::Kind::longrope: {
+        const std::vector<double>& f = longest_position + 1 > s.original_positions ? s.long_factors : s.short_factors;
+        if (std::size_t(c) < f.size()) d = f[std::size_t(c)];
+        break;
+      }
+    }
+  }
+  return divisors;
+}
+
+std::vector<double> rope_frequencies(const Rope& rope, int dims, double longest_position) {
+  std::vector<double> f = rope_frequency_divisors(rope, dims, longest_position);
+  for (int c = 0; c < dims / 2; ++c) f[std::size_t(c)] = rope_theta(c, dims, rope.base) / f[std::size_t(c)];
+  return f;
+}
+
+double rope_attention_factor(const Rope& rope) {
+  return rope.scaling.kind == RopeScaling::Kind::longrope ? rope.scaling.attention_factor : 1.0;
+}
+
+void rotate_rows(const Rope& rope, const std::vector<double>& frequencies, const Matrix& in,
+                 const std::vector<double>& positions, Eigen::Index first, Eigen::Index count, Matrix& out) {
   out.middleRows(first, count) = in.middleRows(first, count);  // the coordinates past R pass unchanged
+  const double a = rope_attention_factor(rope);  // 1 but for longrope: then x a is exact
   for (int c = 0; c < rope.dims / 2; ++c) {
-    const double theta = rope_theta(c, rope.dims, rope.base);
+    const double theta = frequencies[std::size_t(c)];
     const auto [x, y] = rope_pair(rope.style, c, rope.dims);
     for (Eigen::Index t = first; t < first + count; ++t) {
-      const double angle = positions[std::size_t(t)] * theta, cos = std::cos(angle), sin = std::sin(angle);
+      const double angle = positions[std::size_t(t)] * theta, cos = std::cos(angle) * a, sin = std::sin(angle) * a;
       out(t, x) = in(t, x) * cos - in(t, y) * sin;
       out(t, y) = in(t, y) * cos + in(t, x) * sin;
     }

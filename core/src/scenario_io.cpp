@@ -286,10 +286,78 @@ std::vector<int> read_positions(const json& value, const std::string& field) {
   return positions;
 }
 
+/// A list of longrope factors, one per pair (resolve() checks the count and each value).
+std::vector<double> read_factors(const json& value, const std::string& field) {
+  const Vector v = read_vector(value, field);
+  return std::vector<double>(v.data(), v.data() + v.size());
+}
+
+/// rope.scaling: {"type": "linear" | "llama3" | "longrope", and that type's numbers}. resolve()
+/// checks the values against each other and against R.
+RopeScaling read_rope_scaling(const json& value) {
+  const std::string field = "rope.scaling";
+  if (!value.is_object()) refuse(field, "expected an object {\"type\", ...}, got " + describe(value));
+  if (!value.contains("type")) refuse(field + ".type", "expected \"linear\", \"llama3\" or \"longrope\", got nothing");
+  const std::string type = read_string(value["type"], field + ".type");
+  RopeScaling s;
+  if (type == "linear") s.kind = RopeScaling::Kind::linear, check_keys(value, {"type", "factor"}, field + ".");
+  else if (type == "llama3")
+    s.kind = RopeScaling::Kind::llama3,
+    check_keys(value, {"type", "factor", "low_freq_factor", "high_freq_factor", "original_positions"}, field + ".");
+  else if (type == "longrope")
+    s.kind = RopeScaling::Kind::longrope,
+    check_keys(value, {"type", "original_positions", "short_factors", "long_factors", "attention_factor"}, field + ".");
+  else refuse(field + ".type", "expected \"linear\", \"llama3\" or \"longrope\", got " + describe(value["type"]));
+  const auto number = [&](const char* key, double& out) {
+    if (value.contains(key)) out = read_number(value[key], field + "." + key);
+  };
+  number("factor", s.factor);
+  number("low_freq_factor", s.low_freq_factor);
+  number("high_freq_factor", s.high_freq_factor);
+  number("original_positions", s.original_positions);
+  number("attention_factor", s.attention_factor);
+  if (s.kind == RopeScaling::Kind::longrope)
+    for (const char* key : {"short_factors", "long_factors"}) {
+      if (!value.contains(key)) refuse(field + "." + key, "expected one factor per pair (R/2 numbers), got nothing");
+      (key[0] == 's' ? s.short_factors : s.long_factors) = read_factors(value[key], field + "." + key);
+    }
+  return s;
+}
+
+/// qk_norm: {"scope": "head" | "width", "plus_one", "eps", "w_q", "w_k"} (each optional; omitted
+/// weights: a gain of 1). resolve() checks the weights' lengths.
+QkNorm read_qk_norm(const json& value) {
+  if (!value.is_object())
+    refuse("qk_norm", "expected an object {\"scope\", \"plus_one\", \"eps\", \"w_q\", \"w_k\"} (each optional), got " +
+                          describe(value));
+  check_keys(value, {"scope", "plus_one", "eps", "w_q", "w_k"}, "qk_norm.");
+  QkNorm norm;
+  if (value.contains("scope")) {
+    const std::string scope = read_string(value["scope"], "qk_norm.scope");
+    if (scope == "width") norm.scope = QkNorm::Scope::width;
+    else if (scope != "head") refuse("qk_norm.scope", "expected \"head\" or \"width\", got " + describe(value["scope"]));
+  }
+  if (value.contains("plus_one")) {
+    if (!value["plus_one"].is_boolean()) refuse("qk_norm.plus_one", "expected true or false, got " + describe(value["plus_one"]));
+    norm.plus_one = value["plus_one"].get<bool>();
+  }
+  if (value.contains("eps")) norm.eps = read_number(value["eps"], "qk_norm.eps");
+  if (value.contains("w_q")) norm.w_q = read_vector(value["w_q"], "qk_norm.w_q");
+  if (value.contains("w_k")) norm.w_k = read_vector(value["w_k"], "qk_norm.w_k");
+  return norm;
+}
+
+/// softcap: a positive number, or 0 for none (resolve() checks its range).
+double read_softcap(const json& value) {
+  const double cap = read_number(value, "softcap");
+  if (cap < 0) refuse("softcap", "expected a positive number (or 0: none), got " + value.dump());
+  return cap;
+}
+
 Rope read_rope(const json& value) {
   if (!value.is_object())
-    refuse("rope", "expected an object {\"style\", \"base\", \"dims\"} (each optional), got " + describe(value));
-  check_keys(value, {"style", "base", "dims"}, "rope.");
+    refuse("rope", "expected an object {\"style\", \"base\", \"dims\", \"scaling\"} (each optional), got " + describe(value));
+  check_keys(value, {"style", "base", "dims", "scaling"}, "rope.");
   Rope rope;
   if (value.contains("style")) {
     const std::string style = read_string(value["style"], "rope.style");
@@ -305,6 +373,7 @@ Rope read_rope(const json& value) {
     rope.dims = read_positive_int(value["dims"], "rope.dims", limits::max_width);
     if (rope.dims % 2 != 0) refuse("rope.dims", "expected an even number (coordinates rotate in pairs), got " + std::to_string(rope.dims));
   }
+  if (value.contains("scaling")) rope.scaling = read_rope_scaling(value["scaling"]);
   return rope;
 }
 
@@ -354,6 +423,8 @@ void read_positional(const json& doc, Scenario& s) {
   if (doc.contains("context_positions")) s.context_positions = read_positions(doc["context_positions"], "context_positions");
   if (doc.contains("rope")) s.rope = read_rope(doc["rope"]);
   if (doc.contains("alibi")) s.alibi = read_alibi(doc["alibi"]);
+  if (doc.contains("qk_norm")) s.qk_norm = read_qk_norm(doc["qk_norm"]);
+  if (doc.contains("softcap")) s.softcap = read_softcap(doc["softcap"]);
   if (doc.contains("positional_encoding")) s.positional_encoding = read_encoding(doc["positional_encoding"]);
   if (doc.contains("heads_off")) s.heads_off = read_heads_off(doc["heads_off"]);
 }
@@ -531,7 +602,8 @@ Scenario scenario_from_json(const json& doc) {
   if (!doc.is_object()) refuse("(file)", "expected a JSON object at the top level, got " + describe(doc));
   check_keys(doc, {"format", "title", "notes", "layout", "tokens", "context_tokens", "X", "Z", "W_q", "W_k", "W_v",
                    "b_q", "b_k", "b_v", "num_heads", "num_kv_heads", "heads", "kv_heads", "W_o", "b_o", "scale", "mask",
-                   "positions", "context_positions", "rope", "alibi", "positional_encoding", "heads_off", "view"},
+                   "positions", "context_positions", "rope", "alibi", "qk_norm", "softcap", "positional_encoding", "heads_off",
+                   "view"},
              "");
   if (doc.contains("format") && read_string(doc["format"], "format") != kFormat)
     refuse("format", std::string("expected \"") + kFormat + "\", got " + describe(doc["format"]));
@@ -665,6 +737,21 @@ json mask_json(const MaskSpec& mask) {
   return object;
 }
 
+/// rope.scaling with only its type's numbers.
+json rope_scaling_json(const RopeScaling& s) {
+  switch (s.kind) {
+    case RopeScaling::Kind::linear: return {{"type", "linear"}, {"factor", s.factor}};
+    case RopeScaling::Kind::llama3:
+      return {{"type", "llama3"}, {"factor", s.factor}, {"low_freq_factor", s.low_freq_factor},
+              {"high_freq_factor", s.high_freq_factor}, {"original_positions", s.original_positions}};
+    case RopeScaling::Kind::longrope:
+      return {{"type", "longrope"}, {"original_positions", s.original_positions}, {"short_factors", s.short_factors},
+              {"long_factors", s.long_factors}, {"attention_factor", s.attention_factor}};
+    case RopeScaling::Kind::none: break;
+  }
+  return nullptr;
+}
+
 void write_positional(const Scenario& s, json& doc) {
   if (!s.positions.empty()) doc["positions"] = s.positions;
   if (!s.context_positions.empty()) doc["context_positions"] = s.context_positions;
@@ -672,9 +759,18 @@ void write_positional(const Scenario& s, json& doc) {
   if (s.rope) {
     json rope = {{"style", s.rope->style == Rope::Style::half ? "half" : "interleaved"}, {"base", s.rope->base}};
     if (s.rope->dims > 0) rope["dims"] = s.rope->dims;
+    if (s.rope->scaling.kind != RopeScaling::Kind::none) rope["scaling"] = rope_scaling_json(s.rope->scaling);
     doc["rope"] = std::move(rope);
   }
   if (s.alibi) doc["alibi"] = s.alibi->slopes.empty() ? json(true) : json(s.alibi->slopes);
+  if (s.qk_norm) {
+    const QkNorm& n = *s.qk_norm;
+    json norm = {{"scope", n.scope == QkNorm::Scope::head ? "head" : "width"}, {"plus_one", n.plus_one}, {"eps", n.eps}};
+    if (n.w_q.size() > 0) norm["w_q"] = vector_json(n.w_q);
+    if (n.w_k.size() > 0) norm["w_k"] = vector_json(n.w_k);
+    doc["qk_norm"] = std::move(norm);
+  }
+  if (s.softcap > 0) doc["softcap"] = s.softcap;
   if (!s.heads_off.empty()) doc["heads_off"] = s.heads_off;
 }
 

@@ -40,14 +40,15 @@ Matrix softmax_rows_backward(const Matrix& A, const Matrix& dA) {
   return A.cwiseProduct(dA - dot.replicate(1, dA.cols()));
 }
 
-/// dM = R^T dM_rot: RoPE turns each token's pairs by its position's angles; the transpose of a
+/// dM = a R^T dM_rot: RoPE turns (and longrope scales by a) each token's pairs by its position's angles; the transpose of a
 /// rotation turns them back, i.e. by the negated positions.
 /// @param d_rot  n by d_k, gradient w.r.t. the rotated rows
-Matrix rope_backward(const Rope& rope, const Matrix& d_rot, const std::vector<double>& positions) {
+Matrix rope_backward(const Rope& rope, const std::vector<double>& frequencies, const Matrix& d_rot,
+                     const std::vector<double>& positions) {
   std::vector<double> back(positions.size());
   for (std::size_t t = 0; t < positions.size(); ++t) back[t] = -positions[t];
   Matrix out(d_rot.rows(), d_rot.cols());
-  positional::rotate_rows(rope, d_rot, back, 0, d_rot.rows(), out);
+  positional::rotate_rows(rope, frequencies, d_rot, back, 0, d_rot.rows(), out);
   return out;
 }
 
@@ -118,14 +119,17 @@ ModelGradients backward(const Model& m, const Trace& t, const TraceCell& target)
       }
       // L = scale S + B (B constant; masked keys have A = 0, so no gradient): dS = scale dL.
       dS = m.scale * softmax_rows_backward(ht.weights, dA);
+      // With a softcap L = c tanh(scale S / c) + B: dL/d(scale S) = 1 - tanh^2(scale S / c).
+      if (m.softcap > 0)
+        dS.array() *= 1.0 - (ht.scores.array() * (m.scale / m.softcap)).tanh().square();
     }
     // S = Q_r K_r^T: dQ_r = dS K_r, dK_r = dS^T Q_r.
     const Matrix& Qs = m.rope ? ht.Q_rot : ht.Q;
     const Matrix& Ks = m.rope ? ht.K_rot : ht.K;
     Matrix dQ = dS * Ks, dK = dS.transpose() * Qs;
     if (m.rope) {
-      dQ = rope_backward(*m.rope, dQ, m.query_positions);
-      dK = rope_backward(*m.rope, dK, m.key_positions);
+      dQ = rope_backward(*m.rope, m.rope_frequencies, dQ, m.query_positions);
+      dK = rope_backward(*m.rope, m.rope_frequencies, dK, m.key_positions);
     }
     // Q = X W_q + 1 b_q^T, K = Z W_k + 1 b_k^T, V = Z W_v + 1 b_v^T; shared key/value heads add up.
     g.W_q.middleCols(h * d_k, d_k) += m.X->transpose() * dQ;
@@ -213,6 +217,8 @@ TraceCell trace_cell(const Model& m, Layout layout, const CellRef& ref) {
 }
 
 Sensitivity sensitivity(const Scenario& s, const CellRef& of) {
+  // The backward pass knows RoPE (scaled or not) and the softcap, not QK-norm's derivative.
+  if (s.qk_norm) refuse("qk_norm", "sensitivity is not available with QK-norm (switch it off to differentiate)");
   const Model m = resolve(s);
   const TraceCell target = trace_cell(m, s.layout, of);
   const Trace t = compute(m, Layout::rows);

@@ -28,6 +28,10 @@ const std::vector<StageRow> kStages = {
    A::keys, A::d_k, true, false, N::nothing, 2},
   {StageId::V, "V", "V", "V", "values V", "Values: what each token passes on",
    A::keys, A::d_v, true, false, N::nothing, 3},
+  {StageId::Q_norm, "Q_norm", "Q_norm", "Q_norm", "normalised queries (QK-norm)", "Queries normalised: QK-norm",
+   A::queries, A::d_k, true, false, N::qk_norm, 19},
+  {StageId::K_norm, "K_norm", "K_norm", "K_norm", "normalised keys (QK-norm)", "Keys normalised: QK-norm",
+   A::keys, A::d_k, true, false, N::qk_norm, 20},
   {StageId::Q_rot, "Q_rot", "Q_rot", "Q_rot", "rotated queries (RoPE)", "Queries turned by their positions (RoPE)",
    A::queries, A::d_k, true, false, N::rope, 14},
   {StageId::K_rot, "K_rot", "K_rot", "K_rot", "rotated keys (RoPE)", "Keys turned by their positions (RoPE)",
@@ -36,6 +40,8 @@ const std::vector<StageRow> kStages = {
    A::queries, A::keys, true, true, N::nothing, 4},
   {StageId::scaled, "scaled", "scaled", "scaled", "scaled scores", "Scaled scores",
    A::queries, A::keys, true, false, N::nothing, 5},
+  {StageId::capped, "capped", "capped", "softcapped", "softcapped scores", "The softcap: tanh bends runaway scores",
+   A::queries, A::keys, true, false, N::softcap, 21},
   {StageId::bias, "bias", "bias", "ALiBi bias", "ALiBi bias", "ALiBi: a penalty growing with distance",
    A::queries, A::keys, true, false, N::alibi, 16},
   {StageId::masked, "masked", "masked", "masked", "masked scores", "The mask: keys a query may not see",
@@ -96,12 +102,16 @@ std::string attention_formula(StageId id, const Scenario& s, int d_k) {
   switch (id) {
     case StageId::scores:
       if (s.rope) return rows ? "S = Q_rot K_rot^T" : "S = K_rot^T Q_rot";
+      if (s.qk_norm) return rows ? "S = Q_norm K_norm^T" : "S = K_norm^T Q_norm";
       return rows ? "S = Q K^T" : "S = K^T Q";
     case StageId::scaled: return "S\xE2\x80\xB2 = S \xC2\xB7 " + scale_description(s, d_k);
+    case StageId::capped:
+      return "S\xE2\x80\xB2 \xE2\x86\x90 c \xC2\xB7 tanh(S\xE2\x80\xB2 / c),  c = " + format_trimmed(s.softcap, 4);
     case StageId::bias: return "B = \xE2\x88\x92m |p_i \xE2\x88\x92 c_j|  (ALiBi, one slope m per head)";
-    case StageId::masked:
-      return s.alibi ? "S\xE2\x80\xB3 = S\xE2\x80\xB2 + B, \xE2\x88\x92\xE2\x88\x9E where masked"
-                     : "S\xE2\x80\xB3 = S\xE2\x80\xB2, \xE2\x88\x92\xE2\x88\x9E where masked";
+    case StageId::masked: {
+      const std::string capped = s.softcap > 0 ? "c \xC2\xB7 tanh(S\xE2\x80\xB2 / c)" : "S\xE2\x80\xB2";
+      return "S\xE2\x80\xB3 = " + capped + (s.alibi ? " + B" : "") + ", \xE2\x88\x92\xE2\x88\x9E where masked";
+    }
     case StageId::weights:
     case StageId::heads:
       return rows ? "A = softmax(S\xE2\x80\xB3) along each row" : "A = softmax(S\xE2\x80\xB3) down each column";
@@ -151,6 +161,8 @@ bool has_stage(const Trace& t, StageId id) {
     case StageNeeds::encoding: return t.X_pos.size() > 0;
     case StageNeeds::rope: return t.has_rope();
     case StageNeeds::alibi: return t.has_bias();
+    case StageNeeds::qk_norm: return t.has_qk_norm();
+    case StageNeeds::softcap: return t.has_softcap();
     case StageNeeds::nothing: break;
   }
   return true;
@@ -240,10 +252,13 @@ const Matrix* stage_source(const Trace& t, StageId id, int head) {
     case StageId::Q: return &h.Q;
     case StageId::K: return &h.K;
     case StageId::V: return &h.V;
+    case StageId::Q_norm: return &h.Q_norm;
+    case StageId::K_norm: return &h.K_norm;
     case StageId::Q_rot: return &h.Q_rot;
     case StageId::K_rot: return &h.K_rot;
     case StageId::scores:
     case StageId::scaled:
+    case StageId::capped:
     case StageId::bias:
     case StageId::masked: return &h.scores;
     case StageId::weights: return &h.weights;
@@ -257,6 +272,7 @@ std::optional<double> stage_value(const Trace& t, StageId id, int head, Eigen::I
   if (!m || row < 0 || col < 0 || row >= m->rows() || col >= m->cols()) return std::nullopt;
   const auto h = static_cast<std::size_t>(head);
   if (id == StageId::scaled) return t.scaled(h)(row, col);
+  if (id == StageId::capped) return t.capped_at(h, row, col);
   if (id == StageId::bias) return t.bias_at(h, row, col);
   if (id == StageId::masked) return t.masked(h)(row, col);
   return (*m)(row, col);
@@ -267,6 +283,7 @@ Matrix stage_matrix(const Trace& t, StageId id, int head) {
   if (!m) return {};
   const auto h = static_cast<std::size_t>(head);
   if (id == StageId::scaled) return t.scaled(h);
+  if (id == StageId::capped) return t.capped(h);
   if (id == StageId::bias) return t.bias(h);
   if (id != StageId::masked) return *m;
   Matrix out;
@@ -306,6 +323,15 @@ std::string stage_formula(StageId id, const Scenario& s, int head, int d_k) {
     case StageId::K: return projection(s, head, 'k');
     case StageId::V: return projection(s, head, 'v');
     case StageId::X_pos: return "X + PE,  PE(p, 2i) = sin(p / 10000^(2i/d)),  PE(p, 2i+1) = cos(p / 10000^(2i/d))";
+    case StageId::Q_norm:
+    case StageId::K_norm: {
+      const bool head_scope = s.qk_norm && s.qk_norm->scope == QkNorm::Scope::head;
+      const char* gain = s.qk_norm && s.qk_norm->plus_one ? "(1 + w)" : "w";
+      return std::string(id == StageId::Q_norm ? "q" : "k") + "\xE2\x80\xB2 = " +
+             (id == StageId::Q_norm ? "q" : "k") + " / \xE2\x88\x9A(mean(" + (id == StageId::Q_norm ? "q" : "k") +
+             "\xC2\xB2) + \xCE\xB5) \xC2\xB7 " + gain + (head_scope ? ",  the mean over the head's d_k" :
+             ",  the mean over the whole row of every head");
+    }
     case StageId::Q_rot:
     case StageId::K_rot:
       return std::string(id == StageId::Q_rot ? "q" : "k") +

@@ -14,24 +14,7 @@ doc="$HOME/positions.json"
 python3 "$(dirname "$0")/random_scenario.py" "$doc" --seed 14 --title positions --tokens a,b,c,d,e \
   --matrix X=5x4:1.5 --matrix W_q=4x4:1.5 --matrix W_k=4x4:1.5 --matrix W_v=4x4:1.5 \
   --set num_heads=2 --set 'positions=[0, 3, 6, 9, 12]' --set scale=1.0
-has_key() {  # has_key EXPRESSION: true when the saved file satisfies it (d is the file's JSON)
-  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$doc" "$1"
-}
-shot=0
-# step NAME KEY_EXPRESSION: save, check the file, capture, check the pixels against it (and not
-# against the file before), then read the controls' new places from the capture.
-step() {
-  save positions.json
-  has_key "$2" || fail "$1: the saved file does not satisfy $2"
-  shot=$((shot + 1))
-  capture "shot$shot"
-  "$check" --shot "$doc" "$work/shot$shot.png" || fail "$1: weights pixels differ from the core"
-  if "$check" --shot "$work/before.json" "$work/shot$shot.png" >/dev/null; then
-    fail "$1: the weights pixels still match the file before: the step changed nothing"
-  fi
-  cp "$doc" "$work/before.json"  # (capture made shot$shot's dump the layout: where the controls are now)
-  echo "step $shot ($1): the file has it, the pixels follow the core"
-}
+. "$(dirname "$0")/saved_steps.sh"
 cp "$doc" "$work/before.json"
 layout "$doc" --size $size
 [ -n "$(control rope)" ] || fail "no RoPE checkbox in the layout dump"

@@ -35,7 +35,12 @@ TEST(DerivedStages, ScaledIsScaleTimesScoresAndMaskedIsMinusInfinityExactlyWhere
           EXPECT_EQ(d.Scaled()(r, k), model.scale * scores(r, k)) << c.name;
           // The model's mask is n_x by n_z (rows convention); the columns layout shows its transpose.
           const bool allowed = cols ? model.allowed(k, r) : model.allowed(r, k);
-          if (allowed && t.has_bias()) {  // S'' = scale S + B, one rounding (biased_logit)
+          if (allowed && t.has_softcap()) {  // S'' = c tanh(scale S / c) + B (softcapped_logit)
+            EXPECT_EQ(d.Capped()(r, k), attnlab::capped_logit(scores(r, k), model.scale, t.softcap)) << c.name;
+            EXPECT_EQ(d.Masked()(r, k), attnlab::softcapped_logit(scores(r, k), model.scale, t.softcap,
+                                                                 t.bias_at(std::size_t(h), r, k)))
+                << c.name << " [" << r << ", " << k << "]";
+          } else if (allowed && t.has_bias()) {  // S'' = scale S + B, one rounding (biased_logit)
             EXPECT_EQ(d.Masked()(r, k), attnlab::biased_logit(scores(r, k), model.scale, t.bias_at(std::size_t(h), r, k)))
                 << c.name << " [" << r << ", " << k << "]";
           } else if (allowed) {

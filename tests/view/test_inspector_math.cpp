@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "attnlab/number_format.h"
+#include "attnlab/scenario_io.h"
 #include "view/inspector_math.h"
 #include "view/stage_labels.h"
 #include "view_cases.h"
@@ -55,6 +56,9 @@ Matrix Displayed(const attnlab::Scenario& s, const attnlab::Trace& t, StageId st
     case StageId::Q_rot: return t.heads[k].Q_rot;
     case StageId::K_rot: return t.heads[k].K_rot;
     case StageId::bias: return t.bias(k);
+    case StageId::Q_norm: return t.heads[k].Q_norm;
+    case StageId::K_norm: return t.heads[k].K_norm;
+    case StageId::capped: return t.capped(k);
     case StageId::none:
     case StageId::inputs:
     case StageId::heads:
@@ -187,6 +191,44 @@ TEST(InspectorMath, EveryStageExplainsTheTracesOwnNumbers) {
   }
   for (const auto& [stage, err] : Worst()) std::printf("%-12s largest relative error %.3g\n", stage.c_str(), err);
   EXPECT_GT(explained, 1000);
+}
+
+// QK-norm, the softcap and scaled RoPE: every cell of the presets that teach them writes its
+// arithmetic ending in the number the cell shows (written and lines: "5 x tanh(38.39 / 5) = 5").
+TEST(InspectorMath, TheStagesOfTodaysModelsWriteTheirArithmetic) {
+  const std::vector<std::pair<const char*, std::vector<StageId>>> presets = {
+      {"modern-gemma2-softcap", {StageId::capped, StageId::masked}},
+      {"modern-qwen3-qk-norm", {StageId::Q_norm, StageId::K_norm, StageId::scores}},
+      {"modern-llama3-rope-scaling", {StageId::Q_rot, StageId::K_rot}}};
+  for (const auto& [name, stages] : presets)
+    for (const attnlab::Layout layout : {attnlab::Layout::rows, attnlab::Layout::columns}) {
+      const attnlab::Scenario s = attnlab::with_layout(
+          attnlab::load_scenario(std::string(ATTNLAB_SOURCE_DIR) + "/assets/presets/" + name + ".json"), layout);
+      const attnlab::Model model = attnlab::resolve(s);
+      const attnlab::Trace t = attnlab::compute(s);
+      for (const StageId stage : stages) {
+        const Matrix m = Displayed(s, t, stage, 0);
+        ASSERT_GT(m.size(), 0) << name << " " << attnlab::stage_name(stage);
+        for (Eigen::Index r = 0; r < m.rows(); ++r)
+          for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            const std::string where = std::string(name) + " " + attnlab::stage_name(stage) + " [" +
+                                      std::to_string(r) + ", " + std::to_string(c) + "]";
+            const Explanation e = attnlab::app::Explain(s, model, t, HoveredCell{stage, 0, int(r), int(c)}, 4);
+            ASSERT_TRUE(e.valid) << where;
+            EXPECT_EQ(e.value, m(r, c)) << where;
+            if (m(r, c) == -INFINITY) continue;
+            const std::string shown = " = " + attnlab::app::Num(m(r, c), 4);
+            const auto ends = [&](const std::string& text) {
+              return text.size() >= shown.size() && text.compare(text.size() - shown.size(), shown.size(), shown) == 0;
+            };
+            bool found = stage != StageId::capped && stage != StageId::masked && ends(e.written);
+            for (const std::string& line : e.lines) found = found || (line.rfind("softcap: ", 0) == 0 && ends(line));
+            if (stage == StageId::masked) found = found || ends(e.lines.back());
+            if (stage == StageId::scores) found = true;  // a sum of terms, checked above
+            EXPECT_TRUE(found) << where << ": no step ends in" << shown << " (" << e.written << ")";
+          }
+      }
+    }
 }
 
 TEST(InspectorMath, CellsOutsideTheirMatrixOrStageNoneAreNotExplained) {

@@ -35,8 +35,11 @@ const Matrix* StageMatrix(const attnlab::Scenario& s, const attnlab::Trace& t, S
     case StageId::W_o: return s.W_o ? &*s.W_o : nullptr;
     case StageId::output: return &t.output;
     case StageId::X_pos: return &t.X_pos;
+    case StageId::Q_norm: return &h.Q_norm;
+    case StageId::K_norm: return &h.K_norm;
     case StageId::Q_rot: return &h.Q_rot;
     case StageId::K_rot: return &h.K_rot;
+    case StageId::capped:
     case StageId::bias: return &h.scores;
     case StageId::none:
     case StageId::inputs:

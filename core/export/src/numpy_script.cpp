@@ -50,6 +50,10 @@ std::string py_vector(const Vector& v) {
   return out + "])";
 }
 
+std::string py_list(const std::vector<double>& v) {
+  return py_vector(Eigen::Map<const Vector>(v.data(), Eigen::Index(v.size())));
+}
+
 std::string py_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -274,13 +278,83 @@ struct Writer {
                                        : "interleaved: 2c pairs with 2c + 1, as RoFormer and GPT-J")
         << "). M is tokens by d_k; row t turns\n    pair c by p[t] theta_c, theta_c = base^(-2c/R); coordinates from R on stay.\"\"\"\n"
         << "    R = " << (rope.dims > 0 ? std::to_string(rope.dims) : "M.shape[1]") << "\n"
-        << "    theta = " << py_number(rope.base) << " ** (-2.0 * np.arange(R // 2) / R)\n"
-        << "    angle = p[:, None] * theta[None, :]  # tokens by R/2\n"
+        << "    theta = " << py_number(rope.base) << " ** (-2.0 * np.arange(R // 2) / R)\n";
+    rope_scaling();
+    out << "    angle = p[:, None] * theta[None, :]  # tokens by R/2\n"
         << "    x, y = " << (half ? "np.arange(R // 2), np.arange(R // 2) + R // 2" : "np.arange(0, R, 2), np.arange(1, R, 2)") << "\n"
-        << "    out = M.copy()\n"
-        << "    out[:, x] = M[:, x] * np.cos(angle) - M[:, y] * np.sin(angle)\n"
-        << "    out[:, y] = M[:, y] * np.cos(angle) + M[:, x] * np.sin(angle)\n"
+        << "    out = M.copy()\n";
+    const std::string a = rope.scaling.kind == RopeScaling::Kind::longrope ? " * attention_factor" : "";
+    out << "    out[:, x] = (M[:, x] * np.cos(angle) - M[:, y] * np.sin(angle))" << a << "\n"
+        << "    out[:, y] = (M[:, y] * np.cos(angle) + M[:, x] * np.sin(angle))" << a << "\n"
         << "    return out\n";
+  }
+
+  /// RoPE scaling inside rotate(): theta divided pair by pair, as Hugging Face's modeling_rope_utils.py.
+  void rope_scaling() {
+    const RopeScaling& sc = s.rope->scaling;
+    switch (sc.kind) {
+      case RopeScaling::Kind::none: return;
+      case RopeScaling::Kind::linear:
+        out << "    theta = theta / " << py_number(sc.factor) << "  # linear scaling: every frequency divided\n";
+        return;
+      case RopeScaling::Kind::llama3:
+        out << "    # Llama 3: long wavelengths divided by factor, short ones kept, those between blended\n"
+            << "    factor, low, high, original = " << py_number(sc.factor) << ", " << py_number(sc.low_freq_factor)
+            << ", " << py_number(sc.high_freq_factor) << ", " << py_number(sc.original_positions) << "\n"
+            << "    wavelen = 2 * np.pi / theta\n"
+            << "    smooth = (original / wavelen - low) / (high - low)\n"
+            << "    blended = (1 - smooth) * theta / factor + smooth * theta\n"
+            << "    theta = np.where(wavelen > original / low, theta / factor,\n"
+            << "                     np.where(wavelen < original / high, theta, blended))\n";
+        return;
+      case RopeScaling::Kind::longrope:
+        out << "    # LongRoPE: the long factors once the longest position + 1 exceeds " << py_number(sc.original_positions)
+            << ", else the short ones\n"
+            << "    longest = max(np.max(positions), np.max(context_positions)) + 1\n"
+            << "    theta = theta / np.array(" << py_list(sc.long_factors) << " if longest > "
+            << py_number(sc.original_positions) << " else " << py_list(sc.short_factors) << ")\n"
+            << "    attention_factor = " << py_number(sc.attention_factor) << "  # cos and sin scaled\n";
+        return;
+    }
+  }
+
+  /// QK-norm: RMSNorm of each query and key (over the head, or the whole width) before RoPE.
+  void qk_norm() {
+    if (!s.qk_norm) return;
+    const QkNorm& n = *s.qk_norm;
+    const bool head = n.scope == QkNorm::Scope::head;
+    const char* axis = rows() ? "1" : "0";
+    out << "\n# QK-norm (" << (head ? "over each head's d_k, as Qwen3 and Gemma 3" : "over the whole width, as OLMo 2")
+        << "): q / sqrt(mean(q^2) + eps) * " << (n.plus_one ? "(1 + w)" : "w") << ".\neps = " << py_number(n.eps) << "\n";
+    const auto gain = [&](const char* name, const Vector& w, const char* size) {
+      out << name << " = ";
+      if (w.size() > 0) out << py_vector(w);
+      else out << "np.full(" << size << ", " << (n.plus_one ? "0.0" : "1.0") << ")  # omitted: a gain of 1";
+      out << (n.plus_one ? " + 1  # Gemma's RMSNorm stores w - 1" : "") << "\n";
+    };
+    const char* d_k = rows() ? "weights[0][\"W_q\"].shape[1]" : "weights[0][\"W_q\"].shape[0]";
+    const std::string H_dk = std::string("len(weights) * ") + d_k;
+    const std::string G_dk = std::string("len({w[\"kv_head\"] for w in weights}) * ") + d_k;
+    gain("w_q", n.w_q, head ? d_k : H_dk.c_str());
+    gain("w_k", n.w_k, head ? d_k : G_dk.c_str());
+    if (head) {
+      out << "\n\ndef rms_norm(M, w, first):\n    \"\"\"Each token's d_k coordinates divided by their root mean square, times w.\"\"\"\n"
+          << "    return M / np.sqrt(np.mean(M ** 2, axis=" << axis << ", keepdims=True) + eps) * w"
+          << (rows() ? "[None, :]" : "[:, None]") << "\n";
+      return;
+    }
+    // Over the width: every head's projections of a token, then each head's share of the weights.
+    const char* tokens_q = rows() ? "X @ w[\"W_q\"] + w[\"b_q\"]" : "w[\"W_q\"] @ X + w[\"b_q\"][:, None]";
+    const char* tokens_k = rows() ? "Z @ w[\"W_k\"] + w[\"b_k\"]" : "w[\"W_k\"] @ Z + w[\"b_k\"][:, None]";
+    out << "first_of_kv = [h for h, w in enumerate(weights) if h == 0 or w[\"kv_head\"] != weights[h - 1][\"kv_head\"]]\n"
+        << "q_all = np." << (rows() ? "hstack" : "vstack") << "([" << tokens_q << " for w in weights])  # every query head\n"
+        << "k_all = np." << (rows() ? "hstack" : "vstack") << "([" << tokens_k
+        << " for h, w in enumerate(weights) if h in first_of_kv])  # every key/value head\n"
+        << "inv_q = 1 / np.sqrt(np.mean(q_all ** 2, axis=" << axis << ", keepdims=True) + eps)  # one per query token\n"
+        << "inv_k = 1 / np.sqrt(np.mean(k_all ** 2, axis=" << axis << ", keepdims=True) + eps)  # one per key token\n";
+    out << "\n\ndef rms_norm(M, w, first):\n    \"\"\"The head's coordinates [first, first + d_k) of the normalised width.\"\"\"\n"
+        << "    d = M.shape[" << axis << "]\n"
+        << "    return M * (inv_q if w is w_q else inv_k) * w[first:first + d]" << (rows() ? "[None, :]" : "[:, None]") << "\n";
   }
 
   /// ALiBi: the slopes, and the distances they multiply.
@@ -299,6 +373,7 @@ struct Writer {
   void compute() {
     const bool r = rows();
     rope();
+    qk_norm();
     alibi();
     out << "\n\ndef softmax(S, axis):\n"
         << "    \"\"\"Softmax along `axis` (1: along each row, 0: down each column). Subtracting the maximum\n"
@@ -316,6 +391,14 @@ struct Writer {
       out << "    Q = w[\"W_q\"] @ X + w[\"b_q\"][:, None]  # d_k by n_x\n"
           << "    K = w[\"W_k\"] @ Z + w[\"b_k\"][:, None]  # d_k by n_z\n"
           << "    V = w[\"W_v\"] @ Z + w[\"b_v\"][:, None]  # d_v by n_z\n";
+    if (s.qk_norm) {
+      out << "    Q_proj, K_proj = Q, K  # the projections, before the norm\n";
+      const bool head = s.qk_norm->scope == QkNorm::Scope::head;
+      const char* d_k = r ? "Q.shape[1]" : "Q.shape[0]";
+      out << "    Q_norm = rms_norm(Q, w_q, " << (head ? "0" : "len(heads) * " + std::string(d_k)) << ")  # QK-norm, before RoPE\n"
+          << "    K_norm = rms_norm(K, w_k, " << (head ? "0" : "w[\"kv_head\"] * " + std::string(d_k)) << ")\n"
+          << "    Q, K = Q_norm, K_norm  # what RoPE turns and the scores read\n";
+    }
     if (s.rope && r)
       out << "    Q_rot, K_rot = rotate(Q, positions), rotate(K, context_positions)  # V is not rotated\n"
           << "    S = Q_rot @ K_rot.T  # scores, n_x by n_z\n";
@@ -325,8 +408,14 @@ struct Writer {
     else
       out << (r ? "    S = Q @ K.T  # scores, n_x by n_z\n" : "    S = K.T @ Q  # scores, n_z by n_x\n");
     out << "    S_scaled = S * scale\n";
+    const char* logits = "S_scaled";
+    if (s.softcap > 0) {
+      out << "    S_capped = " << py_number(s.softcap) << " * np.tanh(S_scaled / " << py_number(s.softcap)
+          << ")  # Gemma 2's softcap, before the bias and the mask\n";
+      logits = "S_capped";
+    }
     if (s.alibi) out << "    B = -slopes[len(heads)] * distance  # ALiBi's bias\n";
-    out << "    S_masked = np.where(mask != 0, S_scaled" << (s.alibi ? " + B" : "") << ", -np.inf)\n"
+    out << "    S_masked = np.where(mask != 0, " << logits << (s.alibi ? " + B" : "") << ", -np.inf)\n"
         << "    A = softmax(S_masked, axis=" << (r ? "1)  # each row sums to 1" : "0)  # each column sums to 1") << "\n"
         << "    Y = " << (r ? "A @ V  # n_x by d_v" : "V @ A  # d_v by n_x") << "\n";
     if (!s.heads_off.empty()) {
@@ -335,8 +424,9 @@ struct Writer {
       out << "]:  # heads switched off: their output is zero\n        Y = np.zeros_like(Y)\n";
     }
     out
-        << "    heads.append(dict(Q=Q, K=K, V=V, " << (s.rope ? "Q_rot=Q_rot, K_rot=K_rot, " : "")
-        << "scores=S, scaled=S_scaled, " << (s.alibi ? "bias=B, " : "")
+        << "    heads.append(dict(Q=" << (s.qk_norm ? "Q_proj, K=K_proj" : "Q, K=K") << ", V=V, "
+        << (s.qk_norm ? "Q_norm=Q_norm, K_norm=K_norm, " : "") << (s.rope ? "Q_rot=Q_rot, K_rot=K_rot, " : "")
+        << "scores=S, scaled=S_scaled, " << (s.softcap > 0 ? "capped=S_capped, " : "") << (s.alibi ? "bias=B, " : "")
         << "masked=S_masked, weights=A, output=Y, kv_head=w[\"kv_head\"]))\n\n"
         << "concat = np." << (r ? "hstack" : "vstack") << "([head[\"output\"] for head in heads])  # "
         << (r ? "n_x by H d_v" : "H d_v by n_x") << "\n";

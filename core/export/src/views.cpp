@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "attnlab/number_format.h"
+
 namespace attnlab::exporter {
 namespace {
 
@@ -49,15 +51,20 @@ std::string formula(StageId stage, const Scenario& s, const Trace& t) {
     case StageId::X_pos: return "X + PE, PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(\u2026)";
     case StageId::Q_rot: return "Q turned pair by pair by position \u00B7 \u03B8_i (RoPE)";
     case StageId::K_rot: return "K turned pair by pair by position \u00B7 \u03B8_i (RoPE)";
+    case StageId::Q_norm: return "Q / \u221A(mean(Q\u00B2) + \u03B5) \u00B7 w (QK-norm)";
+    case StageId::K_norm: return "K / \u221A(mean(K\u00B2) + \u03B5) \u00B7 w (QK-norm)";
+    case StageId::capped: return "c \u00B7 tanh(S \u00B7 " + scale_text(s, t) + " / c), c = " + format_trimmed(t.softcap, 4) + " (softcap)";
     case StageId::bias: return "B = \u2212m |p_i \u2212 c_j| (ALiBi)";
     case StageId::Q: return rows ? "Q = X W_q + b_q" : "Q = W_q X + b_q";
     case StageId::K: return rows ? std::string("K = ") + z + " W_k + b_k" : std::string("K = W_k ") + z + " + b_k";
     case StageId::V: return rows ? std::string("V = ") + z + " W_v + b_v" : std::string("V = W_v ") + z + " + b_v";
     case StageId::scores:
       if (t.has_rope()) return rows ? "S = Q_rot K_rot\xE1\xB5\x80" : "S = K_rot\xE1\xB5\x80 Q_rot";
+      if (t.has_qk_norm()) return rows ? "S = Q_norm K_norm\xE1\xB5\x80" : "S = K_norm\xE1\xB5\x80 Q_norm";
       return rows ? "S = Q K\xE1\xB5\x80" : "S = K\xE1\xB5\x80 Q";
     case StageId::scaled: return "S \xC2\xB7 " + scale_text(s, t);
     case StageId::masked:
+      if (t.has_softcap()) return std::string("c \u00B7 tanh(S \u00B7 ") + scale_text(s, t) + " / c)" + (t.has_bias() ? " + B" : "") + ", \u2212\u221E where the mask forbids";
       return "S \xC2\xB7 " + scale_text(s, t) + (t.has_bias() ? " + B" : "") + ", \xE2\x88\x92\xE2\x88\x9E where the mask forbids";
     case StageId::weights: return "A = softmax(masked scores) " + axis;
     case StageId::head_output: return rows ? "Y = A V" : "Y = V A";

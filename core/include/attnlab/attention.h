@@ -53,9 +53,10 @@ ComputeBackend compute_backend();
 /// Z), so it costs O(n_z d_z), not O(n_z d_z d_k): cheap enough for the window at 2048 tokens.
 struct SingleQuery {
   Vector q;        ///< d_k
-  Vector q_rot;    ///< with RoPE: q turned by its position (the scores use it); empty without
+  Vector q_norm;   ///< with QK-norm: q after its RMSNorm (before RoPE); empty without
+  Vector q_rot;    ///< with RoPE: q (q_norm) turned by its position (the scores use it); empty without
   Vector scores;   ///< q . k_j (with RoPE, rotated q and k_j), n_z
-  Vector weights;  ///< softmax(scale x scores + ALiBi's bias) over allowed keys, n_z
+  Vector weights;  ///< softmax(scale x scores, capped with a softcap, + ALiBi's bias) over allowed keys, n_z
   Vector output;   ///< sum_j weights_j v_j, d_v
 };
 SingleQuery single_query(const Model& model, int head, int query);

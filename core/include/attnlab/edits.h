@@ -153,6 +153,27 @@ void set_rope(Scenario& s, bool on);
 void set_rope_style(Scenario& s, Rope::Style style);
 void set_rope_base(Scenario& s, double base);
 void set_rope_dims(Scenario& s, int dims);
+/// RoPE scaling's rule (none, linear, llama3, longrope), each with the numbers Hugging Face's
+/// configs give by default (longrope: R/2 short factors of 1 and long factors of 2, R from the
+/// scenario). Throws "rope: the scenario has no RoPE" without it.
+void set_rope_scaling(Scenario& s, RopeScaling::Kind kind);
+/// One number of the rule: "factor", "low_freq_factor", "high_freq_factor", "original_positions" or
+/// "attention_factor". Throws "rope.scaling.factor: expected a positive number up to 1e12, got 0"
+/// (resolve() checks the numbers against each other).
+void set_rope_scaling_number(Scenario& s, const std::string& name, double value);
+/// LongRoPE's short (or long) factors from a typed line, one per pair ("1 1.5"). Throws
+/// "rope.scaling.long_factors[1]: expected a positive number, got \"x\"" (resolve() checks the count).
+void set_rope_scaling_factors(Scenario& s, bool long_factors, const std::string& text);
+/// QK-norm on (over each head, no weights: a gain of 1) or off.
+void set_qk_norm(Scenario& s, bool on);
+/// QK-norm over each head or over the whole width; given weights are dropped (their lengths
+/// differ). Throws "qk_norm: the scenario has no QK-norm" without it.
+void set_qk_norm_scope(Scenario& s, QkNorm::Scope scope);
+/// Gemma's RMSNorm, w + 1, or plain w. Throws "qk_norm: the scenario has no QK-norm" without it.
+void set_qk_norm_plus_one(Scenario& s, bool plus_one);
+/// The softcap c (Gemma 2), 0 for none. Throws "softcap: expected a positive number up to 1e12
+/// (or 0: none), got -1".
+void set_softcap(Scenario& s, double cap);
 /// ALiBi on (the paper's slopes, unless it is on already) or off.
 void set_alibi(Scenario& s, bool on);
 /// ALiBi's slopes from a typed line, one per query head ("0.5 0.25"; empty: the paper's slopes).

@@ -51,6 +51,10 @@ struct Model {
   /// Every token's position: the queries' (n_x) and the keys' (n_z; the queries' in self-attention).
   std::vector<double> query_positions, key_positions;
   std::optional<Rope> rope;    ///< dims resolved (> 0); none: no rotation
+  /// With RoPE: each pair's angle per position, theta_c / divisor_c (rope.scaling applied), R/2.
+  std::vector<double> rope_frequencies;
+  std::optional<QkNorm> qk_norm;  ///< weights checked: head scope d_k each, width H d_k and G d_k
+  double softcap = 0;             ///< > 0: scaled scores capped, softcap tanh(s / softcap); 0: none
   std::vector<double> slopes;  ///< ALiBi, one per query head; empty: none
   std::vector<bool> head_off;  ///< one per query head: its output is zero (Scenario::heads_off)
   bool positional_encoding = false;  ///< X (and Z) above include the sinusoidal encoding
@@ -88,6 +92,39 @@ struct Model {
 /// the softmax, the trace's masked stage and the window's Inspector get the same double wherever
 /// the compiler would or would not have fused it.
 inline double biased_logit(double score, double scale, double bias) { return std::fma(score, scale, bias); }
+
+/// The scaled score as the softmax reads it before ALiBi's bias: scale S, or with a softcap
+/// (Gemma 2) softcap tanh(scale S / softcap). One function, so the core, the trace's derived stages
+/// and the Inspector get the same double.
+inline double capped_logit(double score, double scale, double softcap) {
+  return softcap * std::tanh(score * scale / softcap);
+}
+
+/// The logit with a softcap: capped_logit() + ALiBi's bias (0 without).
+inline double softcapped_logit(double score, double scale, double softcap, double bias) {
+  return capped_logit(score, scale, softcap) + bias;
+}
+
+/// 1 / sqrt(mean(x^2) + eps) of a row: what QK-norm multiplies it by before its weights.
+template <typename Row>
+double inverse_rms(const Row& x, double eps) {
+  return 1.0 / std::sqrt(x.squaredNorm() / double(x.size()) + eps);
+}
+
+/// QK-norm's weights for the d_k coordinates of query head h (`query`) or key/value head h: w, or
+/// 1 + w (plus_one, Gemma's RMSNorm); over the whole width, the head's segment of w.
+inline Vector qk_norm_gain(const QkNorm& norm, bool query, Eigen::Index h, Eigen::Index d_k) {
+  const Vector& w = query ? norm.w_q : norm.w_k;
+  Vector gain = norm.scope == QkNorm::Scope::head ? w : Vector(w.segment(h * d_k, d_k));
+  if (norm.plus_one) gain.array() += 1.0;
+  return gain;
+}
+
+/// QK-norm of `rows` (n by d_k): query head h's (`query`) or key/value head h's projections of
+/// the tokens `in` (n by d_x or d_z), normalised over the head's d_k, or over the whole width,
+/// whose rows in W + b are then projected again for their means. The compute's own path
+/// (attention.cpp) normalises in place; single queries and decoding use this.
+Matrix qk_normalised(const Model& model, const Matrix& rows, bool query, Eigen::Index h, const Matrix& in);
 
 /// ALiBi's bias for query head h at (query i, key j), rows convention: -slope_h |p_i - c_j|.
 inline double alibi_bias(const Model& m, std::size_t h, Eigen::Index i, Eigen::Index j) {

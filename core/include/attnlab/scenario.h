@@ -51,7 +51,8 @@ struct MaskSpec {
 };
 
 /// RoPE scaling: the rule that stretches some of RoPE's frequencies for long contexts
-/// (Hugging Face modeling_rope_utils.py). Per pair c the frequency theta_c is divided by a factor.
+/// (Hugging Face modeling_rope_utils.py). Per pair c the frequency theta_c is divided by a factor
+/// (positional::rope_frequency_divisors()).
 struct RopeScaling {
   enum class Kind { none, linear, llama3, longrope };
   Kind kind = Kind::none;
@@ -61,17 +62,12 @@ struct RopeScaling {
   double original_positions = 8192;  ///< llama3: original_max_position_embeddings; longrope: the length above which long_factors apply
   std::vector<double> short_factors, long_factors;  ///< longrope: one divisor per pair (R/2 each)
   double attention_factor = 1.0;     ///< longrope: cos and sin multiplied by it (the rotated coordinates scaled)
-};
-
-/// QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm of every query and key after the projection and its
-/// bias, before RoPE: q <- q / sqrt(mean(q^2) + eps) * w (or * (1 + w) when plus_one, Gemma's RMSNorm).
-struct QkNorm {
-  /// head: over each head's d_k (Qwen3, Gemma 3); width: over the whole H d_k row of Q and G d_k row of K (OLMo 2)
-  enum class Scope { head, width };
-  Scope scope = Scope::head;
-  bool plus_one = false;
-  double eps = 1e-6;
-  Vector w_q, w_k;  ///< head: d_k each (shared by every head); width: H d_k and G d_k
+  bool operator==(const RopeScaling& o) const {
+    return kind == o.kind && factor == o.factor && low_freq_factor == o.low_freq_factor &&
+           high_freq_factor == o.high_freq_factor && original_positions == o.original_positions &&
+           short_factors == o.short_factors && long_factors == o.long_factors && attention_factor == o.attention_factor;
+  }
+  bool operator!=(const RopeScaling& o) const { return !(*this == o); }
 };
 
 /// Rotary position embedding (Su et al.): each head's Q and K turned, pair by pair, by an angle
@@ -83,12 +79,24 @@ struct Rope {
   Style style = Style::half;
   double base = 10000.0;  ///< theta_c = base^(-2c/R)
   int dims = 0;           ///< R, the coordinates that rotate; 0: all of d_k
-  RopeScaling scaling;
+  RopeScaling scaling;    ///< how long-context models stretch the frequencies; none by default
 };
 
 /// ALiBi (Press et al.): head h's scaled scores get -slope_h |position(i) - context_position(j)|.
 struct Alibi {
   std::vector<double> slopes;  ///< one per query head; empty: the paper's geometric slopes
+};
+
+/// QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm of every query and key after the projection and its
+/// bias, before RoPE: q <- q / sqrt(mean(q^2) + eps) * w   (or * (1 + w) when plus_one, Gemma's RMSNorm).
+struct QkNorm {
+  /// head: over each head's d_k (Qwen3, Gemma 3); width: over the whole H d_k row of Q and G d_k
+  /// row of K (OLMo 2)
+  enum class Scope { head, width };
+  Scope scope = Scope::head;
+  bool plus_one = false;
+  double eps = 1e-6;
+  Vector w_q, w_k;  ///< head: d_k each (shared by every head); width: H d_k and G d_k
 };
 
 enum class PositionalEncoding { none, sinusoidal };
@@ -119,7 +127,9 @@ struct Scenario {
   std::optional<Rope> rope;
   std::optional<Alibi> alibi;
   std::optional<QkNorm> qk_norm;
-  double softcap = 0.0;  ///< > 0: the scaled scores s become softcap * tanh(s / softcap) before ALiBi's bias and the mask (Gemma 2); 0: none
+  /// > 0: the scaled scores s become softcap * tanh(s / softcap) before ALiBi's bias and the mask
+  /// (Gemma 2); 0: none
+  double softcap = 0.0;
   PositionalEncoding positional_encoding = PositionalEncoding::none;
   /// Query heads switched off (0-based, ascending): each still computes its weights, but its output
   /// Y_h is zero, so it adds nothing to the concatenation and the output ("ablating" a head).

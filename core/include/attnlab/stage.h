@@ -18,7 +18,7 @@ namespace attnlab {
 /// `W_o`: the output projection itself; `tiles` and `decode`: lesson steps only, FlashAttention's
 /// loop after one tile (flash.h) and the KV cache after one decoded token (decode.h).
 enum class StageId {
-  none, inputs, X_pos, Q, K, V, Q_rot, K_rot, scores, scaled, bias, masked, weights, head_output,
+  none, inputs, X_pos, Q, K, V, Q_norm, K_norm, Q_rot, K_rot, scores, scaled, capped, bias, masked, weights, head_output,
   heads, concat, W_o, output, tiles, decode
 };
 
@@ -26,7 +26,7 @@ enum class StageId {
 enum class StageAxis { none, queries, keys, d_x, d_k, d_v, heads_d_v, d_out };
 
 /// What the scenario must have for a stage to exist in its trace.
-enum class StageNeeds { nothing, encoding, rope, alibi };
+enum class StageNeeds { nothing, encoding, rope, alibi, qk_norm, softcap };
 
 struct StageRow {
   StageId id;
@@ -78,7 +78,7 @@ long axis_size(StageAxis axis, const StageDims& d);
 const char* axis_name(StageAxis axis);
 
 /// The stored matrix a stage's cells are read from: its own, or for the derived stages (scaled,
-/// bias, masked) the scores, of the same shape. Null for a stage the trace lacks or holds no
+/// capped, bias, masked) the scores, of the same shape. Null for a stage the trace lacks or holds no
 /// matrix of (none, inputs, heads, W_o), or a head out of range.
 const Matrix* stage_source(const Trace& t, StageId id, int head);
 /// Cell (row, col) of a stage as stored (the trace's layout), the derived stages evaluated one

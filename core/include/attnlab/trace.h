@@ -15,7 +15,8 @@ namespace attnlab {
 
 struct HeadTrace {
   Matrix Q, K, V;   ///< rows: n_x by d_k, n_z by d_k, n_z by d_v (K and V: those of its key/value head)
-  Matrix Q_rot, K_rot;  ///< with RoPE: Q and K rotated by their tokens' positions; empty without
+  Matrix Q_norm, K_norm;  ///< with QK-norm: Q and K after their RMSNorm (before RoPE); empty without
+  Matrix Q_rot, K_rot;  ///< with RoPE: Q and K (Q_norm and K_norm) rotated by their tokens' positions; empty without
   Matrix scores;    ///< rows: S = Q K^T (with RoPE, Q_rot K_rot^T), n_x by n_z;  columns: S = K^T Q, n_z by n_x
   Matrix weights;   ///< softmax over the keys of the masked stage (rows: along rows; columns: down columns)
   Matrix output;    ///< rows: weights V, n_x by d_v
@@ -35,6 +36,10 @@ struct Trace {
   Matrix X_pos, Z_pos;
   /// ALiBi's slope per head (empty: no ALiBi) and the tokens' positions it reads.
   std::vector<double> slopes, query_positions, key_positions;
+  double softcap = 0;  ///< > 0: the scaled scores are capped, softcap tanh(S' / softcap) (Gemma 2)
+  /// QK-norm over the whole width (OLMo 2): each query's and key's 1 / sqrt(mean(q^2) + eps) over
+  /// its whole row of every head (n_x and n_z); empty otherwise (over a head, the head's Q row gives it).
+  std::vector<double> q_inverse_rms, k_inverse_rms;
 
   /// The model the stages were computed from, once a computation has completed (null before, and
   /// while one runs): compute_into() keeps the stages an edit leaves unchanged.
@@ -55,6 +60,17 @@ struct Trace {
   auto scaled(std::size_t h) const { return heads[h].scores * scale; }
   bool has_bias() const { return !slopes.empty(); }
   bool has_rope() const { return !heads.empty() && heads.front().Q_rot.size() > 0; }
+  bool has_qk_norm() const { return !heads.empty() && heads.front().Q_norm.size() > 0; }
+  bool has_softcap() const { return softcap > 0; }
+  /// The capped scaled score of head h at a cell: softcap tanh(S' / softcap); S' without a softcap.
+  double capped_at(std::size_t h, Eigen::Index r, Eigen::Index c) const {
+    return softcap > 0 ? capped_logit(heads[h].scores(r, c), scale, softcap) : heads[h].scores(r, c) * scale;
+  }
+  /// The capped scores of head h, the scores' shape.
+  Matrix capped(std::size_t h) const {
+    const Matrix& S = heads[h].scores;
+    return Matrix::NullaryExpr(S.rows(), S.cols(), [this, h](Eigen::Index r, Eigen::Index c) { return capped_at(h, r, c); });
+  }
   /// ALiBi's bias B of head h at cell (r, c) of the scores-shaped stages: -m_h |p_i - c_j|
   /// (rows: r is the query; columns: c is). 0 without ALiBi.
   double bias_at(std::size_t h, Eigen::Index r, Eigen::Index c) const {
@@ -71,13 +87,17 @@ struct Trace {
   auto masked(std::size_t h) const {
     const Matrix& S = heads[h].scores;
     return Matrix::NullaryExpr(S.rows(), S.cols(), [this, h](Eigen::Index r, Eigen::Index c) {
-      return allowed(r, c) ? biased_logit(heads[h].scores(r, c), scale, bias_at(h, r, c))
-                           : -std::numeric_limits<double>::infinity();
+      return allowed(r, c) ? logit_at(h, r, c) : -std::numeric_limits<double>::infinity();
     });
   }
-  /// `out` = S'' of head h, evaluated (vectorised without ALiBi).
+  /// S'' of head h at a cell the mask allows: as the softmax read it (the core's same functions).
+  double logit_at(std::size_t h, Eigen::Index r, Eigen::Index c) const {
+    if (softcap > 0) return softcapped_logit(heads[h].scores(r, c), scale, softcap, bias_at(h, r, c));
+    return biased_logit(heads[h].scores(r, c), scale, bias_at(h, r, c));
+  }
+  /// `out` = S'' of head h, evaluated (vectorised without ALiBi and a softcap).
   void masked_into(std::size_t h, Matrix& out) const {
-    if (slopes.empty()) out = allowed.select(scaled(h).array(), -std::numeric_limits<double>::infinity()).matrix();
+    if (slopes.empty() && softcap <= 0) out = allowed.select(scaled(h).array(), -std::numeric_limits<double>::infinity()).matrix();
     else out = masked(h);
   }
   /// True when cell (r, c) of the scores-shaped stages is masked (-infinity in `masked`).
