@@ -128,7 +128,9 @@ TEST(RopeScaling, Llama3KeepsHighFrequenciesDividesLowOnesAndBlendsBetween) {
       EXPECT_TRUE(divisor >= 1.0 && divisor <= 8.0) << c;
       ++blended;
     }
-    if (c > 0) EXPECT_GE(d[std::size_t(c)], d[std::size_t(c - 1)]) << "longer wavelengths are stretched more";
+    if (c > 0) {
+      EXPECT_GE(d[std::size_t(c)], d[std::size_t(c - 1)]) << "longer wavelengths are stretched more";
+    }
   }
   std::cout << "  Llama 3 on R = 64: " << kept << " kept, " << blended << " blended, " << divided << " divided\n";
   EXPECT_GT(kept, 0);
@@ -198,7 +200,9 @@ TEST(QkNorm, EachNormalisedRowHasRootMeanSquareOneTimesTheGain) {
       double whole = 0;
       for (std::size_t h = 0; h < 4; ++h) {
         const double ms = t.heads[h].Q_norm.row(i).squaredNorm() / 2;
-        if (scope == QkNorm::Scope::head) EXPECT_NEAR(ms, 1.0, 1e-12);
+        if (scope == QkNorm::Scope::head) {
+          EXPECT_NEAR(ms, 1.0, 1e-12);
+        }
         whole += ms / 4;
       }
       EXPECT_NEAR(whole, 1.0, 1e-12) << "over the whole width";

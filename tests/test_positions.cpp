@@ -84,7 +84,7 @@ TEST(GroupedQuery, ConsecutiveQueryHeadsShareAKeyValueHead) {
 TEST(Rope, ScoresAreUnchangedWhenEveryPositionShiftsByTheSameAmount) {
   for (auto style : {attnlab::Rope::Style::half, attnlab::Rope::Style::interleaved}) {
     Scenario s = base();
-    s.rope = attnlab::Rope{style, 10000.0, 0};
+    s.rope = attnlab::Rope{style, 10000.0, 0, {}};
     s.positions = {0, 1, 2, 3, 4, 5};
     Scenario shifted = s;
     shifted.positions = {100, 101, 102, 103, 104, 105};

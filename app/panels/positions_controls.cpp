@@ -115,18 +115,17 @@ void FactorsRow(AppState& state, PositionsField& field, bool long_factors) {
   }
 }
 
-// RoPE scaling: the rule (Hugging Face's rope_scaling) and its numbers.
-void RopeScalingRows(AppState& state, PositionsFields& fields) {
+// RoPE scaling's rule (Hugging Face's rope_scaling), on RoPE's own line: none adds no row.
+void RopeScalingChoice(AppState& state) {
   using Kind = attnlab::RopeScaling::Kind;
-  const attnlab::RopeScaling sc = state.document.GetScenario().rope->scaling;
+  const Kind kind = state.document.GetScenario().rope->scaling.kind;
   static const char* const kNames[] = {"none", "linear", "llama3", "longrope"};
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("scaling");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::BeginCombo("##rope scaling", kNames[int(sc.kind)])) {
+  const float width = ImGui::GetFontSize() * 6.0f;
+  SameLineIfFits(width + ImGui::CalcTextSize("scaling").x + ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo("scaling##rope scaling", kNames[int(kind)])) {
     for (int k = 0; k < 4; ++k) {
-      if (ImGui::Selectable(kNames[k], int(sc.kind) == k) && int(sc.kind) != k)
+      if (ImGui::Selectable(kNames[k], int(kind) == k) && int(kind) != k)
         state.document.ApplyEdit(kPositionsSource, [k](attnlab::Scenario& e) { attnlab::set_rope_scaling(e, Kind(k)); });
       MarkLastItem(state.on_control, (std::string("scaling ") + kNames[k]).c_str());
     }
@@ -134,14 +133,19 @@ void RopeScalingRows(AppState& state, PositionsFields& fields) {
   }
   MarkLastItem(state.on_control, "rope scaling");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("How long-context models stretch RoPE's frequencies (Hugging Face's rope_scaling)");
+}
+
+// The numbers of the scaling rule chosen (none without one).
+void RopeScalingRows(AppState& state, PositionsFields& fields) {
+  using Kind = attnlab::RopeScaling::Kind;
+  const attnlab::RopeScaling sc = state.document.GetScenario().rope->scaling;
   const auto number = [](const char* name) {
     return [name = std::string(name)](attnlab::Scenario& e, double v) { attnlab::set_rope_scaling_number(e, name, v); };
   };
-  if (sc.kind == Kind::linear || sc.kind == Kind::llama3) {
-    SameLineIfFits(ImGui::GetFontSize() * 9.0f);
+  if (sc.kind == Kind::linear || sc.kind == Kind::llama3)
     NumberField(state, "factor", sc.factor, "The divisor of the stretched frequencies", number("factor"));
-  }
   if (sc.kind == Kind::llama3) {
+    ImGui::SameLine();
     NumberField(state, "low", sc.low_freq_factor, "low_freq_factor: wavelengths above original / low are divided",
                 number("low_freq_factor"));
     ImGui::SameLine();
@@ -166,6 +170,7 @@ void RopeRows(AppState& state, PositionsFields& fields) {
                      "Turn each query and key, pair by pair, by its position (Llama, Mistral, GPT-NeoX)", &on))
     state.document.ApplyEdit(kPositionsSource, [on](attnlab::Scenario& e) { attnlab::set_rope(e, on); });
   if (!s.rope) return;
+  RopeScalingChoice(state);
   const attnlab::Rope rope = *s.rope;
   ImGui::Indent();
   for (auto style : {attnlab::Rope::Style::half, attnlab::Rope::Style::interleaved}) {
