@@ -14,6 +14,7 @@
 #include "attnlab/limits.h"
 #include "attnlab/message_text.h"
 #include "attnlab/model.h"
+#include "attnlab/positions.h"
 #include "attnlab/scenario.h"
 #include "families/family.h"
 
@@ -183,6 +184,10 @@ struct Transformer::Layer {
 
 struct Transformer::Embedding {
   Table tokens;     ///< vocab by d_model
+  /// The family's embedding scale (Gemma: sqrt(d_model)) as Hugging Face multiplies by it: cast to
+  /// the embedding's own type (Gemma 3's embed_scale.to(weight.dtype), Gemma 2's normalizer in the
+  /// hidden states' type), so a BF16 Gemma scales by 4.90625, not 4.89898, at d_model 24.
+  float scale = 1.0f;
   Table positions;  ///< GPT-2's wpe: max_positions by d_model (none: no data)
   Table head;       ///< the LM head: vocab by d_model (the token embedding when tied)
   Norm final_norm;
@@ -275,6 +280,9 @@ Transformer Transformer::bind(const ModelConfig& config, WeightSet& weights) {
   }
   Embedding& e = *model.embedding_;
   e.tokens = bind.table(n.embed, config.vocab);
+  e.scale = float(config.embedding_scale);
+  if (e.tokens.rows.dtype == DType::bf16) e.scale = float(Eigen::bfloat16(e.scale));
+  if (e.tokens.rows.dtype == DType::f16) e.scale = float(Eigen::half(e.scale));
   if (config.learned_positions) e.positions = bind.table(n.positions, config.max_positions);
   e.final_norm = bind.norm(n.final_norm);
   e.head = config.tie_embeddings ? e.tokens : bind.table(n.lm_head, config.vocab);
@@ -301,6 +309,15 @@ void check_ids(const std::vector<int>& ids, const ModelConfig& config) {
 struct Transformer::Workspace {
   Trace trace;
 };
+
+QkNorm Transformer::qk_norm(const Layer& layer) const {
+  QkNorm norm = *config_.qk_norm;
+  const bool per_head = norm.scope == QkNorm::Scope::head;
+  const Eigen::Index dh = config_.head_dim;
+  norm.w_q = VectorFMap(layer.q_norm, per_head ? dh : config_.heads * dh).cast<double>();
+  norm.w_k = VectorFMap(layer.k_norm, per_head ? dh : config_.kv_heads * dh).cast<double>();
+  return norm;
+}
 
 Scenario Transformer::attention_scenario(int index, const MatrixF& a, const std::vector<HeadRef>& off) const {
   Scenario s;
@@ -336,13 +353,7 @@ Scenario Transformer::attention_scenario(int index, const MatrixF& a, const std:
   s.mask.causal = true;
   s.mask.window = variant.window;
   s.rope = variant.rope;
-  if (config_.qk_norm) {
-    QkNorm norm = *config_.qk_norm;
-    const bool per_head = norm.scope == QkNorm::Scope::head;
-    norm.w_q = VectorFMap(layer.q_norm, per_head ? dh : H * dh).cast<double>();
-    norm.w_k = VectorFMap(layer.k_norm, per_head ? dh : G * dh).cast<double>();
-    s.qk_norm = std::move(norm);
-  }
+  if (config_.qk_norm) s.qk_norm = qk_norm(layer);
   s.softcap = config_.attn_softcap;
   for (const HeadRef& h : off)
     if (h.layer == index) s.heads_off.push_back(h.head);
@@ -402,6 +413,9 @@ Model Transformer::attention_model(int index, std::shared_ptr<const GivenProject
   for (Eigen::Index i = 0; i < n; ++i) m.query_positions[std::size_t(i)] = double(i);
   m.key_positions = m.query_positions;
   m.rope = variant.rope;
+  if (m.rope) m.rope_frequencies = positional::rope_frequencies(*m.rope, m.rope->dims, double(n - 1));
+  if (config_.qk_norm) m.qk_norm = qk_norm(layers_.at(std::size_t(index)));
+  m.softcap = config_.attn_softcap;
   m.head_off.assign(std::size_t(H), false);
   for (const HeadRef& h : off)
     if (h.layer == index) m.head_off[std::size_t(h.head)] = true;
@@ -529,7 +543,7 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
   MatrixF h(n, d);
   for (Eigen::Index i = 0; i < n; ++i) {
     e.tokens.row_into(ids[std::size_t(i)], h.row(i).data());
-    if (config_.embedding_scale != 1.0) h.row(i) *= float(config_.embedding_scale);  // in the weights' type, as HF
+    if (e.scale != 1.0f) h.row(i) *= e.scale;
     if (e.positions.rows.data) {
       VectorF position(d);
       e.positions.row_into(i, position.data());

@@ -28,8 +28,10 @@ using nlohmann::json;
 
 // One or more folders per family (model_type): F32, F16 and BF16, single files and shards.
 const char* const kModels[] = {
-    "gpt2-f32",       "gpt2-f16-sharded", "llama-gqa-bf16", "llama-mqa-f32",          "qwen2-f32",
-    "qwen2-bf16-sharded", "pythia-f16",   "gpt-neox-sequential-f16", "mistral-f32", "smollm3-f32"};
+    "gpt2-f32",         "gpt2-f16-sharded", "llama-gqa-bf16",   "llama-mqa-f32",           "llama3-rope-f32",
+    "llama-linear-f32", "qwen2-f32",        "qwen2-bf16-sharded", "qwen3-bf16",            "pythia-f16",
+    "gpt-neox-sequential-f16", "gemma2-f32", "gemma3-text-bf16", "mistral-f32",            "smollm3-f32",
+    "olmo2-f32",        "phi3-longrope-f32"};
 
 fs::path model_dir(const std::string& name) { return fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/models" / name; }
 

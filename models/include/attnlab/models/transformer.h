@@ -116,6 +116,8 @@ class Transformer {
   struct Workspace;
   void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record, Workspace& work) const;
   std::shared_ptr<const GivenProjections> project(const Layer& layer, const MatrixF& a) const;
+  /// The family's QK-norm with the layer's own weights, in double.
+  QkNorm qk_norm(const Layer& layer) const;
   Model attention_model(int index, std::shared_ptr<const GivenProjections> given, const std::vector<HeadRef>& off) const;
   /// h = residual_in + the attention's contribution (o, post-normed where the family does), then the MLP's.
   void finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h) const;
