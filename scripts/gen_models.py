@@ -884,6 +884,26 @@ def build_models(merges):
     return models
 
 
+def reference_case(forward, c, W, ids, text, ci, H, L):
+    """One case of reference.json: the forward pass's layers and prediction, then the same ids with a
+    head zeroed and with a layer's attention output replaced by zeros (which ones rotates with ci)."""
+    layers, logits = forward(c, W, ids)
+    case = {"ids": list(ids)}
+    if text is not None:
+        case["text"] = text
+    case["layers"] = [{"attn_in": mat(l["attn_in"]), "attn_out": mat(l["attn_out"]),
+                       "heads": [{"weights": mat(l["weights"][h])} for h in range(H)]} for l in layers]
+    case["next"] = top5(logits)
+    hl, hh = [(L - 1, H - 1), (0, 1 % H), (1 % L, 0)][ci % 3]
+    _, lo = forward(c, W, ids, zero_head=(hl, hh))
+    case["head_off"] = {"layer": hl, "head": hh, "next": top5(lo)}
+    rl = [0, L - 1, 0][ci % 3]
+    d = layers[0]["attn_in"].shape[1]
+    _, lo = forward(c, W, ids, replace=(rl, torch.zeros(len(ids), d)))
+    case["replaced"] = {"layer": rl, "next": top5(lo)}
+    return case, layers, logits
+
+
 def make_model(spec):
     folder = os.path.join(ROOT, spec["name"])
     c = spec["config"]
@@ -928,21 +948,7 @@ def make_model(spec):
     cases = []
     inputs = [(t, tok.encode(t)) for t in spec["texts"]] + [(None, spec["ids_case"]), (None, [spec["ids_case"][1]])]
     for ci, (text, ids) in enumerate(inputs):
-        layers, logits = forward(c, W, ids)
-        n = len(ids)
-        case = {"ids": list(ids)}
-        if text is not None:
-            case["text"] = text
-        case["layers"] = [{"attn_in": mat(l["attn_in"]), "attn_out": mat(l["attn_out"]),
-                           "heads": [{"weights": mat(l["weights"][h])} for h in range(H)]} for l in layers]
-        case["next"] = top5(logits)
-        hl, hh = [(L - 1, H - 1), (0, 1 % H), (1 % L, 0)][ci % 3]
-        _, lo = forward(c, W, ids, zero_head=(hl, hh))
-        case["head_off"] = {"layer": hl, "head": hh, "next": top5(lo)}
-        rl = [0, L - 1, 0][ci % 3]
-        d = layers[0]["attn_in"].shape[1]
-        _, lo = forward(c, W, ids, replace=(rl, torch.zeros(n, d)))
-        case["replaced"] = {"layer": rl, "next": top5(lo)}
+        case, layers, logits = reference_case(forward, c, W, ids, text, ci, H, L)
         self_check_case(spec, c, W, ids, layers, logits, H, G)
         cases.append(case)
     encode = []
@@ -1431,19 +1437,7 @@ def make_family_model(spec):
         assert max(ids) < c["vocab_size"]
         # every case longer than the (small) windows; Phi-4-mini's 262144 exceeds max_position_embeddings
         assert all(wd is None or n > wd or wd > c["max_position_embeddings"] for wd in windows), "window"
-        layers, logits = forward_family(c, W, ids)
-        case = {"ids": list(ids)}
-        if text is not None:
-            case["text"] = text
-        case["layers"] = [{"attn_in": mat(l["attn_in"]), "attn_out": mat(l["attn_out"]),
-                           "heads": [{"weights": mat(l["weights"][h])} for h in range(H)]} for l in layers]
-        case["next"] = top5(logits)
-        hl, hh = [(L - 1, H - 1), (0, 1 % H), (1 % L, 0)][ci % 3]
-        _, lo = forward_family(c, W, ids, zero_head=(hl, hh))
-        case["head_off"] = {"layer": hl, "head": hh, "next": top5(lo)}
-        rl = [0, L - 1, 0][ci % 3]
-        _, lo = forward_family(c, W, ids, replace=(rl, torch.zeros(n, d)))
-        case["replaced"] = {"layer": rl, "next": top5(lo)}
+        case, layers, logits = reference_case(forward_family, c, W, ids, text, ci, H, L)
         if c["vocab_size"] < 512:
             case["logits_last"] = [float(v) for v in logits]
         branches |= self_check_family(spec, c, W, ids, layers, logits)

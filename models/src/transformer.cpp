@@ -512,12 +512,12 @@ double Transformer::run_bytes(std::size_t tokens, Keep keep) const {
   const double kept = keep.layer == Keep::kAll ? config_.layers : keep.layer == Keep::kNone ? 0 : 1;
   const double per_kept_layer = 4.0 * (H * n * n + 3.0 * n * d);
   // One layer in flight, in float: the residual stream twice, its norm, the attention's output, the
-  // MLP's hidden rows (up and gate); the logits (float, then double). In double, the layer's
-  // scenario and trace (attention_scenario(), the core): X, the weights, per head Q, K, V, the
-  // rotated Q and K, its scores and weights (n by n each), the heads' outputs and the output.
+  // MLP's hidden rows (up and gate); the logits (float, then double). In double, for the core: the
+  // given Q, K and V, and the trace: per head its Q, K, V, normalised and rotated Q and K, its scores
+  // and weights (n by n each), and the heads' outputs side by side.
   const double floats = n * (4.0 * d + 2.0 * config_.d_mlp);
-  const double doubles = n * d + d * (2.0 * q_width + 2.0 * kv_width) +
-                         H * (n * (3.0 * config_.head_dim + 2.0 * config_.head_dim) + 2.0 * n * n) + n * (q_width + d);
+  const double doubles = n * (q_width + 2.0 * kv_width) +
+                         H * (n * 7.0 * config_.head_dim + 2.0 * n * n) + n * q_width;
   const double working = 4.0 * floats + 8.0 * doubles + 12.0 * double(config_.vocab);
   return kept * per_kept_layer + working;
 }
