@@ -3,8 +3,9 @@
 # many at once as there are cores: fuzz_scenario (the scenario loader, validator, compute and one
 # sensitivity) for SECONDS (default 60) on one core while, on the other, fuzz_cell_ref (the cell
 # syntax, sweeps, cell edits, --of), fuzz_matrix_text (the paste parser), fuzz_safetensors (a
-# model's weights header) and fuzz_tokenizer (tokenizer.json and a text to encode) run for
-# SECONDS / 4 each. `scripts/fuzz.sh 60 fuzz_cell_ref` runs one target for the whole SECONDS;
+# model's weights header), fuzz_tokenizer (tokenizer.json and a text to encode) and fuzz_config (a
+# model's config.json as the families read it) run for SECONDS / 5 each.
+# `scripts/fuzz.sh 60 fuzz_cell_ref` runs one target for the whole SECONDS;
 # `scripts/fuzz.sh build` only builds them (scripts/test.sh, beside its tests).
 #
 # Seeds: fuzz_scenario reads fuzz/corpus (fixture scenarios and hand-made seeds), assets/presets and
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 only="${2:-}"
-targets=(fuzz_scenario fuzz_cell_ref fuzz_matrix_text fuzz_safetensors fuzz_tokenizer)
+targets=(fuzz_scenario fuzz_cell_ref fuzz_matrix_text fuzz_safetensors fuzz_tokenizer fuzz_config)
 # -O1: libFuzzer's own advice for the optimisation (a third less to compile than -O2); -g0 as the
 # suite's sanitized build (scripts/test.sh): a crash's stack names its functions, and its input is
 # kept to replay in a -g build; the sources compiled in batches.
@@ -28,7 +29,7 @@ cmake --build build-fuzz --target "${targets[@]}" -j"$(nproc)"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 common=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
-short=$((seconds / 4 > 0 ? seconds / 4 : 1))  # four of them: as long as fuzz_scenario together
+short=$((seconds / 5 > 0 ? seconds / 5 : 1))  # five of them: as long as fuzz_scenario together
 
 # The targets run side by side, one per core (each fuzzer is one process on one core): the long
 # fuzz_scenario on one core while the short ones follow each other on the other. Each writes
@@ -50,7 +51,7 @@ run() {  # run TARGET SECONDS ARGS...: one fuzzing run in the background; a cras
 }
 
 mkdir -p build-fuzz/corpus build-fuzz/corpus_cells build-fuzz/corpus_matrix_text build-fuzz/corpus_safetensors \
-  build-fuzz/corpus_tokenizer
+  build-fuzz/corpus_tokenizer build-fuzz/corpus_config
 run fuzz_scenario "$seconds" build-fuzz/corpus fuzz/corpus assets/presets tests/hostile \
   -dict=fuzz/scenario.dict -max_len=8192 -artifact_prefix=build-fuzz/
 run fuzz_cell_ref "$short" build-fuzz/corpus_cells fuzz/corpus_cells \
@@ -61,6 +62,8 @@ run fuzz_safetensors "$short" build-fuzz/corpus_safetensors fuzz/corpus_safetens
   -dict=fuzz/safetensors.dict -max_len=4096 -artifact_prefix=build-fuzz/fuzz_safetensors-
 run fuzz_tokenizer "$short" build-fuzz/corpus_tokenizer fuzz/corpus_tokenizer \
   -dict=fuzz/tokenizer.dict -max_len=8192 -artifact_prefix=build-fuzz/fuzz_tokenizer-
+run fuzz_config "$short" build-fuzz/corpus_config fuzz/corpus_config \
+  -dict=fuzz/config.dict -max_len=4096 -artifact_prefix=build-fuzz/fuzz_config-
 
 wait
 failed=()

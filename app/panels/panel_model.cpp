@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "attnlab/model.h"
 #include "attnlab/text_fit.h"
 #include "session/model_lab.h"
 #include "widgets/busy_bar.h"
@@ -42,14 +43,12 @@ void Rebuild(RunMaps& m, const ModelLab& lab) {
   m.heads = m.layers ? int(run->run->layers.front().weights.size()) : 0;
   for (const models::LayerRun& layer : run->run->layers)
     for (const models::MatrixF& w : layer.weights) m.maps.emplace_back(w.cast<double>());
-  m.allowed.assign(std::size_t(m.layers), attnlab::BoolArray(n, n));
-  m.captions.assign(std::size_t(m.layers), "");
+  m.allowed.clear();
+  m.captions.clear();
   const models::ModelConfig& config = lab.Model()->config();
   for (int l = 0; l < m.layers; ++l) {
-    const int window = config.attention[std::size_t(l)].window;
-    for (int r = 0; r < n; ++r)
-      for (int c = 0; c < n; ++c) m.allowed[std::size_t(l)](r, c) = c <= r && (window == 0 || r - c < window);
-    m.captions[std::size_t(l)] = config.layer_caption(l);
+    m.allowed.push_back(attnlab::causal_mask(n, config.attention[std::size_t(l)].window));
+    m.captions.push_back(config.layer_caption(l));
   }
 }
 

@@ -115,7 +115,7 @@ exceeds what the machine or the process's limits allow. The window's File > Open
 same line for every row that fails when the folder is opened (`tests/gui/gui_model_open_check.cpp`). A
 tokenizer that cannot be read does not stop the model (`--ids` still works): it is reported when a
 text needs it. The safetensors header and the tokenizer files are also fuzzed
-(`fuzz/fuzz_safetensors.cpp`, `fuzz/fuzz_tokenizer.cpp`)."""
+(`fuzz/fuzz_safetensors.cpp`, `fuzz/fuzz_tokenizer.cpp`), and so is `config.json` (`fuzz/fuzz_config.cpp`)."""
 
 
 def model_arg(arg):

@@ -199,9 +199,13 @@ RopeScaling read_scaling(const ConfigReader& read, const ModelConfig& config, in
     scaling.original_positions = double(config.max_positions);
     if (read.has("original_max_position_embeddings")) {
       scaling.original_positions = read.count("original_max_position_embeddings", 1 << 22);
+      if (scaling.original_positions < 2)  // the attention factor divides by its logarithm
+        read.fail("original_max_position_embeddings", "expected at least 2 for longrope, got 1");
       factor = double(config.max_positions) / scaling.original_positions;
     }
     scaling.factor = factor;
+    if (factor > 1.0 && scaling.original_positions < 2)  // the default attention factor divides by its logarithm
+      read.fail("max_position_embeddings", "expected at least 2 for longrope scaling");
     scaling.attention_factor = field.positive_or(
         "attention_factor",
         factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(scaling.original_positions)));
