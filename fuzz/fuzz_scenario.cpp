@@ -77,6 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const attnlab::Trace columns = attnlab::compute(model, attnlab::Layout::columns);
   // The gradient of the first output cell: every gradient shaped like its matrix, the value the
   // trace's (finiteness is not checked: near the 1e300 bounds a gradient may overflow).
+  // Sensitivity refuses QK-norm in one line (not differentiated yet): nothing more to check there.
+  if (scenario.qk_norm) return 0;
   const attnlab::Sensitivity g = attnlab::sensitivity(scenario, attnlab::parse_cell_ref("output[0][0]"));
   check(g.X.rows() == scenario.X.rows() && g.X.cols() == scenario.X.cols() && g.value == columns.output(0, 0));
   check(g.Z.has_value() == scenario.Z.has_value() && g.W_o.has_value() == scenario.W_o.has_value());
