@@ -98,7 +98,9 @@ bool Platform::Init(const PlatformConfig& config, std::string* error) {
   // remember positions that no longer fit the next screen.
   ImGui::GetIO().IniFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
-  // Keys reach ImGui's callback through ours, which holds a tap's release for a frame (OnKey).
+  // Keys reach ImGui's callback through ours, which holds a tap's release for a frame (OnKey),
+  // and the keys typed ahead after one that may close a text field or a dialog for one more.
+  keys_ = KeyTrickle({GLFW_KEY_ENTER, GLFW_KEY_KP_ENTER, GLFW_KEY_ESCAPE, GLFW_KEY_TAB});
   glfwSetKeyCallback(window_, OnKey);
   glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned int c) {
     if (Platform* p = FromWindow(w)) p->DeliverKeys(p->keys_.Push({int(c), 0, KeyTrickle::kChar, 0}));

@@ -15,6 +15,12 @@ std::vector<KeyEvent> KeyTrickle::Deliverable() {
     // A second change of one key before a frame read the first would undo it unseen; a release
     // after a press no frame has read yet would split a chord (Ctrl let go before the frame sees S).
     if (changes && (changed_.count(e.key) || (e.action == kRelease && pressed_))) break;
+    // Behind a handover key only its own release may go until two frames have read its press.
+    if (handover_frames_ > 0 && !(e.action == kRelease && e.key == handover_key_)) break;
+    if (e.action == kPress && handover_keys_.count(e.key)) {
+      handover_key_ = e.key;
+      handover_frames_ = 2;
+    }
     if (changes) changed_.insert(e.key);
     pressed_ = pressed_ || e.action == kPress;
     now.push_back(e);

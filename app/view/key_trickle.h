@@ -4,9 +4,13 @@
 /// between two frames (a 5 ms tap from xdotool or a presentation clicker) was never seen: no
 /// shortcut, no Ctrl+A in a text field. Here a release waits until a frame has read every press
 /// before it (so a chord is seen whole), and everything after it waits too, so the order of the
-/// keys is kept.
+/// keys is kept. A key that hands the keyboard to someone else (Enter closing the Open dialog,
+/// Esc, Tab) holds the keys after it back for one more frame: the frame after the one that acts
+/// on it still reports the old text field as wanting the keys (ImGui's WantTextInput lags a
+/// frame), so a "P" typed ahead after Ctrl+O, a path and Enter went to the closed dialog.
 #include <deque>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace attnlab::app {
@@ -23,6 +27,9 @@ struct KeyEvent {
 
 class KeyTrickle {
  public:
+  /// `handover_keys`: the key codes whose press may move the keyboard to another owner.
+  explicit KeyTrickle(std::set<int> handover_keys = {}) : handover_keys_(std::move(handover_keys)) {}
+
   static constexpr int kRelease = 0;
   static constexpr int kPress = 1;
   static constexpr int kChar = 3;
@@ -35,6 +42,7 @@ class KeyTrickle {
   void FrameRead() {
     changed_.clear();
     pressed_ = false;
+    if (handover_frames_ > 0) --handover_frames_;
   }
   /// Events still waiting for a frame (the window must draw one more).
   bool Waiting() const { return !waiting_.empty(); }
@@ -43,6 +51,9 @@ class KeyTrickle {
   std::deque<KeyEvent> waiting_;
   std::set<int> changed_;  ///< keys pressed or released since the last frame read them
   bool pressed_ = false;   ///< a key was pressed since then: releases wait, the chord stays whole
+  std::set<int> handover_keys_;
+  int handover_key_ = 0;      ///< the handover key last delivered down
+  int handover_frames_ = 0;   ///< frames still to read before the keys after it may go
 };
 
 }  // namespace attnlab::app

@@ -89,4 +89,35 @@ TEST(KeyTrickle, SlowKeysPassAtOnce) {
   EXPECT_FALSE(t.Waiting());
 }
 
+// Ctrl+O, a path, Enter and P typed ahead of slow frames: Enter closes the dialog in the frame that
+// reads it, and the frame after still reports the dialog's field as wanting the keys; P waits for
+// the frame after that (Enter's own release does not).
+TEST(KeyTrickle, KeysTypedAheadWaitTwoFramesBehindAKeyThatHandsTheKeyboardOver) {
+  constexpr int kEnter = 257, kP = 80;
+  KeyTrickle t({kEnter});
+  std::vector<int> delivered = Keys(t.Push(Press(kEnter)));
+  // GLFW calls back P's press, its character, then its release.
+  for (const KeyEvent& e : {Release(kEnter), Press(kP), KeyEvent{'p', 0, KeyTrickle::kChar, 0}, Release(kP)})
+    for (int k : Keys(t.Push(e))) delivered.push_back(k);
+  EXPECT_EQ(delivered, (std::vector<int>{kEnter}));
+  std::vector<std::vector<int>> frames;
+  for (int frame = 0; frame < 5 && t.Waiting(); ++frame) {
+    t.FrameRead();
+    frames.push_back(Keys(t.Deliverable()));
+  }
+  // Keys writes the character as minus its code point.
+  EXPECT_EQ(frames, (std::vector<std::vector<int>>{{-kEnter}, {kP, -'p'}, {-kP}}));
+}
+
+// A key outside the handover set holds nothing back beyond the trickle's own rule.
+TEST(KeyTrickle, OtherKeysHoldNothingBack) {
+  constexpr int kEnter = 257, kP = 80;
+  KeyTrickle t({kEnter});
+  t.Push(Press(kZ));
+  t.Push(Release(kZ));
+  EXPECT_EQ(Keys(t.Push(Press(kP))), (std::vector<int>{}));
+  t.FrameRead();
+  EXPECT_EQ(Keys(t.Deliverable()), (std::vector<int>{-kZ, kP}));
+}
+
 }  // namespace test_key_trickle
