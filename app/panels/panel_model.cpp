@@ -1,6 +1,7 @@
 #include "panels/panel_model.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -159,23 +160,39 @@ class ModelPanel final : public PanelContents {
   // class can still read (and 12 x 12 maps of 1024 tokens would be a gigabyte of doubles).
   char text_[400] = {};
   std::string synced_;  ///< the lab's text when the field last took it
+  bool cursor_to_end_ = false;  ///< the field took the keyboard back: its cursor goes after the text
   const models::HfModel* focused_model_ = nullptr;  ///< the model the field took the focus for
   RunMaps maps_;
 };
 
 void ModelPanel::TextField(ModelLab& lab, const ControlMarks& marks) {
-  if (lab.Text() != synced_) {  // set elsewhere (a test instrument): the field shows it
+  if (lab.Text() != synced_) {  // set elsewhere (a reopened layer's text, an instrument): the field shows it
     synced_ = lab.Text();
     std::snprintf(text_, sizeof text_, "%s", synced_.c_str());
+    // A field being typed in edits its own copy of the text (ImGui 1.86) and would write the old
+    // one back at its next edit: it lets go and takes the keyboard again with the new text, the
+    // cursor after it (taking the focus selects all, and the next key would replace the text).
+    if (ImGui::GetActiveID() == ImGui::GetID("##model text")) {
+      ImGui::ClearActiveID();
+      ImGui::SetKeyboardFocusHere();
+      cursor_to_end_ = true;
+    }
   }
-  if (lab.Model() != focused_model_) {  // a model just opened: ready to type
+  if (lab.Model() != focused_model_) {  // a model just opened: ready to type, after its text if it has one
     focused_model_ = lab.Model();
     ImGui::SetKeyboardFocusHere();
+    cursor_to_end_ = true;
   }
   ImGui::SetNextItemWidth(-1.0f);
   const char* hint = lab.Model() && !lab.Model()->tokenizer() ? "Type token ids: 464, 3797, 3332\xE2\x80\xA6"
                                                               : "Type a sentence\xE2\x80\xA6";
-  if (ImGui::InputTextWithHint("##model text", hint, text_, sizeof text_)) {
+  const auto to_end = [](ImGuiInputTextCallbackData* data) {
+    data->CursorPos = data->SelectionStart = data->SelectionEnd = data->BufTextLen;
+    *static_cast<bool*>(data->UserData) = false;
+    return 0;
+  };
+  if (ImGui::InputTextWithHint("##model text", hint, text_, sizeof text_,
+                               cursor_to_end_ ? ImGuiInputTextFlags_CallbackAlways : 0, to_end, &cursor_to_end_)) {
     synced_ = text_;
     lab.SetText(synced_);
   }

@@ -51,5 +51,12 @@ wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and m["text"] == "T
 wait_for "$wait_limit" model_is 'm["document_layer"] == 1 and m["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(attn))' ||
   fail "saved.json's Next token is not the saved edit's beside the model's own: $(model_state)"
 echo "step 2: attnlab saved.json reopened gpt2-f32 with the sentence; Next token after the saved edit"
+# The sentence goes on where it stopped: the field that took the keyboard when the model opened
+# had all of its text selected, and the first key typed replaced the reopened sentence.
+until_seen "the Model text holding the keyboard" field_is text_input 1
+xdotool type --delay 20 " It"
+wait_for "$wait_limit" model_is 'm["text"] == "The cat sat on the mat. It"' ||
+  fail "typing after the reopened sentence did not continue it: $(model_state)"
+echo "step 3: keys typed next continue the reopened sentence"
 kill9
 echo "PASS"
