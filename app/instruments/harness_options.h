@@ -38,6 +38,8 @@ struct HarnessOptions {
   bool bench_startup = false;   ///< print ms from launch to the first drawn frame, exit
   std::string check_open;      ///< a list of files: open each as File > Open does, print JSON lines
   std::string bench_open;      ///< open this file as File > Open does; time the UI thread (JSON)
+  std::string bench_model_typing;  ///< typed into the Model view a key at a time, each timed to its grid (JSON)
+  int type_every_ms = 150;         ///< milliseconds between --bench-model-typing's keystrokes
   bool bench_save = false;     ///< then save in place as Ctrl+S does; time the UI thread (JSON)
 };
 
