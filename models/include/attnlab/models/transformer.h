@@ -20,6 +20,7 @@
 #include "attnlab/matrix.h"
 #include "attnlab/model.h"
 #include "attnlab/models/config.h"
+#include "attnlab/models/sites.h"
 #include "attnlab/models/weights.h"
 
 namespace attnlab::models {
@@ -80,8 +81,23 @@ class Transformer {
   /// the model's positions, a head that does not exist, more memory than this machine allows
   /// (run_bytes() against memory_limit(), checked before anything large is allocated), and
   /// "run: cancelled" when `cancelled` is set, checked before each layer (the window's stale runs).
+  /// `hooks`, when given, reads and replaces the named sites it wants as the run passes them (sites.h).
   ForwardRun run(const std::vector<int>& ids, int top_k = 5, const std::vector<HeadRef>& heads_off = {},
-                 Keep keep = Keep::all(), const std::atomic<bool>* cancelled = nullptr) const;
+                 Keep keep = Keep::all(), const std::atomic<bool>* cancelled = nullptr,
+                 SiteHooks* hooks = nullptr) const;
+  /// The residual stream entering layer 0 (n by d_model): the token embeddings, scaled, plus the
+  /// learned positions. Throws ScenarioError for ids run() refuses.
+  MatrixF embed(const std::vector<int>& ids) const;
+  /// The layers from `first` on, applied to `residual` (the residual stream entering layer `first`,
+  /// n by d_model), with `hooks`: the residual stream after the last layer. Patching restarts here
+  /// from a cached residual instead of re-running the layers before the patched one.
+  MatrixF run_from(int first, MatrixF residual, SiteHooks* hooks = nullptr,
+                   const std::atomic<bool>* cancelled = nullptr) const;
+  /// The logits of every row of a residual stream (rows by vocab): the final norm, the unembedding
+  /// and the final softcap, what the last layer's output becomes (the logit lens on earlier layers).
+  MatrixF logits(const MatrixF& residual) const;
+  /// Only the logits of `ids` at row `row` of a residual stream, without the rest of the vocabulary.
+  Eigen::VectorXd logits_of(const MatrixF& residual, Eigen::Index row, const std::vector<int>& ids) const;
   /// About how many bytes run() takes on `tokens` tokens: what it keeps (each kept layer's weights,
   /// n by n per query head, and its three n by d_model matrices) and what one layer needs while it
   /// is computed.
@@ -114,13 +130,17 @@ class Transformer {
   /// A run's trace, reused from layer to layer: the layers' shapes are equal, so after the first one
   /// the core allocates nothing (each new matrix was a page fault per 4 KiB).
   struct Workspace;
-  void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record, Workspace& work) const;
-  std::shared_ptr<const GivenProjections> project(const Layer& layer, const MatrixF& a) const;
+  void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record, Workspace& work,
+                 SiteHooks* hooks) const;
+  std::shared_ptr<GivenProjections> project(const Layer& layer, const MatrixF& a) const;
+  /// Calls hooks->at for projection Q, K or V (double, converted to float and back: they were float).
+  void hook_projection(int index, Site site, Matrix& value, SiteHooks& hooks) const;
   /// The family's QK-norm with the layer's own weights, in double.
   QkNorm qk_norm(const Layer& layer) const;
   Model attention_model(int index, std::shared_ptr<const GivenProjections> given, const std::vector<HeadRef>& off) const;
   /// h = residual_in + the attention's contribution (o, post-normed where the family does), then the MLP's.
-  void finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h) const;
+  void finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h,
+                    SiteHooks* hooks = nullptr, int index = 0) const;
   MatrixF mlp(const Layer& layer, const MatrixF& x) const;
   std::vector<Prediction> predict(const MatrixF& h, int top_k) const;
 
