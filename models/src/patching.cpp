@@ -1,0 +1,74 @@
+#include "attnlab/models/patching.h"
+
+#include <string>
+
+#include "attnlab/scenario.h"
+
+namespace attnlab::models {
+namespace {
+
+void check_request(const ModelConfig& c, const PatchRequest& r) {
+  if (r.clean.empty()) refuse("clean", "empty: give a prompt of at least one token");
+  if (r.corrupted.empty()) refuse("corrupt", "empty: give a prompt of at least one token");
+  if (r.corrupted.size() != r.clean.size())
+    refuse("corrupt", std::to_string(r.corrupted.size()) + " tokens, the clean prompt has " +
+                          std::to_string(r.clean.size()) + ": patching needs the same count");
+  for (const auto& [field, id] : {std::pair<const char*, int>{"answer", r.answer}, {"wrong", r.wrong}})
+    if (id < 0 || id >= c.vocab)
+      refuse(field, std::to_string(id) + " is outside the vocabulary (0 to " + std::to_string(c.vocab - 1) + ")");
+  if (r.answer == r.wrong) refuse("wrong", "the same token as the answer: the logit difference is always 0");
+}
+
+double logit_difference(const Transformer& model, const MatrixF& final_residual, const PatchRequest& r) {
+  const Eigen::VectorXd z = model.logits_of(final_residual, final_residual.rows() - 1, {r.answer, r.wrong});
+  return z[0] - z[1];
+}
+
+}  // namespace
+
+Patching patch(const Transformer& model, const PatchRequest& request, const Progress& progress,
+               const std::atomic<bool>* cancelled) {
+  const ModelConfig& c = model.config();
+  check_request(c, request);
+  const Eigen::Index n = Eigen::Index(request.clean.size());
+  SiteCache clean_cache, corrupted_cache;
+  clean_cache.record(Site::resid_pre);
+  clean_cache.record(Site::z);
+  corrupted_cache.record(Site::resid_pre);
+  Patching out;
+  out.clean = logit_difference(model, model.run_from(0, model.embed(request.clean), &clean_cache, cancelled), request);
+  out.corrupted =
+      logit_difference(model, model.run_from(0, model.embed(request.corrupted), &corrupted_cache, cancelled), request);
+  const double span = out.clean - out.corrupted;
+  if (span == 0)
+    refuse("corrupt", "gives the same logit difference as the clean prompt (" + std::to_string(out.clean) +
+                          "): nothing to normalise");
+  const int total = c.layers * c.heads + (request.positions ? c.layers * int(n) : 0);
+  int done = 0;
+  const auto normalised = [&](const MatrixF& final_residual) {
+    if (progress) progress(++done, total);
+    return (logit_difference(model, final_residual, request) - out.corrupted) / span;
+  };
+  out.heads.resize(c.layers, c.heads);
+  for (int l = 0; l < c.layers; ++l) {
+    const MatrixF& start = corrupted_cache.get({Site::resid_pre, l});
+    for (int h = 0; h < c.heads; ++h) {
+      SitePatch from_clean;
+      from_clean.replace({Site::z, l, h}, clean_cache.get({Site::z, l, h}));
+      out.heads(l, h) = normalised(model.run_from(l, start, &from_clean, cancelled));
+    }
+  }
+  if (!request.positions) return out;
+  out.positions.resize(c.layers, n);
+  for (int l = 0; l < c.layers; ++l) {
+    const MatrixF& clean = clean_cache.get({Site::resid_pre, l});
+    for (Eigen::Index i = 0; i < n; ++i) {
+      MatrixF start = corrupted_cache.get({Site::resid_pre, l});
+      start.row(i) = clean.row(i);
+      out.positions(l, i) = normalised(model.run_from(l, std::move(start), nullptr, cancelled));
+    }
+  }
+  return out;
+}
+
+}  // namespace attnlab::models
