@@ -23,13 +23,17 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* const kInstrumented[] = {"gpt2-f32", "llama-gqa-bf16", "qwen2-f32"};
+// The hand-built circuit (scripts/gen_induction_circuit.py) ships in assets/; its reference is a fixture.
+const char* const kInstrumented[] = {"gpt2-f32", "llama-gqa-bf16", "qwen2-f32", "induction-circuit"};
 constexpr double kTolerance = 1e-5;
 
-fs::path model_dir(const std::string& name) { return fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/models" / name; }
+const fs::path kFixtures = fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/models";
+const fs::path kCircuit = fs::path(ATTNLAB_SOURCE_DIR) / "assets/models/induction-circuit";
+
+fs::path model_dir(const std::string& name) { return name == "induction-circuit" ? kCircuit : kFixtures / name; }
 
 json instruments(const std::string& name) {
-  std::ifstream in(model_dir(name) / "instruments.json");
+  std::ifstream in(kFixtures / name / "instruments.json");
   return json::parse(in);
 }
 
@@ -189,6 +193,42 @@ TEST(Patching, RefusesPromptsOfDifferentLengthsAndEqualAnswers) {
   EXPECT_EQ(refusal({{}, {}, 5, 6}), "clean: empty: give a prompt of at least one token");
   EXPECT_EQ(refusal({{1, 2}, {1, 3}, 5, 5}), "wrong: the same token as the answer: the logit difference is always 0");
   EXPECT_EQ(refusal({{1, 2}, {1, 2}, 5, 6}).rfind("corrupt: gives the same logit difference as the clean prompt", 0), 0u);
+}
+
+// The circuit as built: 0.0 a previous-token head, 1.1 an induction head reading 0.0's output
+// (K-composition), 0.1 and 1.0 idle. The finder names them on a random repeated sequence, as
+// `attnlab-cli heads --random-repeat` draws it, and patching shows that they alone carry the answer.
+TEST(InductionCircuit, TheFinderFindsTheBuiltHeadsAndPatchingShowsTheyMatter) {
+  const auto model = HfModel::open(kCircuit);
+  const Transformer& t = model->transformer();
+  const auto top = [](const Eigen::MatrixXd& score) {
+    Eigen::Index layer = 0, head = 0;
+    score.maxCoeff(&layer, &head);
+    return HeadRef{int(layer), int(head)};
+  };
+  for (std::uint64_t seed : {0u, 1u, 2u}) {
+    const int R = 12;
+    const std::vector<int> ids = random_repeat(R, seed, model->tokenizer()->id_limit(), model->tokenizer()->bos(), 48);
+    const HeadScores scores = find_heads(t, ids, Repeat{R, 1});
+    EXPECT_EQ(top(scores[HeadScore::previous_token]), (HeadRef{0, 0})) << "seed " << seed;
+    EXPECT_EQ(top(scores[HeadScore::induction]), (HeadRef{1, 1})) << "seed " << seed;
+    EXPECT_GT(scores[HeadScore::previous_token](0, 0), 0.99);
+    std::cout << "  seed " << seed << ": previous-token 0.0 " << scores[HeadScore::previous_token](0, 0)
+              << ", induction 1.1 " << scores[HeadScore::induction](1, 1) << "\n";
+  }
+  PatchRequest request;
+  request.clean = model->encode("the cat sat on a mat . the cat");
+  request.corrupted = model->encode("the dog sat on a mat . the cat");  // nothing to copy "sat" from
+  request.answer = model->encode(" sat").back();
+  request.wrong = model->encode(" ran").back();
+  const Patching p = patch(t, request);
+  std::cout << "  logit difference clean " << p.clean << ", corrupted " << p.corrupted << ", heads\n" << p.heads << "\n";
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h) {
+      const bool built = (l == 0 && h == 0) || (l == 1 && h == 1);
+      if (built) EXPECT_GT(std::abs(p.heads(l, h)), 0.5) << l << "." << h;
+      else EXPECT_LT(std::abs(p.heads(l, h)), 0.05) << l << "." << h;
+    }
 }
 
 }  // namespace
