@@ -107,9 +107,7 @@ Run add_heads(CLI::App& program) {
       "heads", "the head finder on a model folder: previous-token, first-token (sink), duplicate-token,\n"
                "induction and local-span scores of every layer x head (docs/MODELS.md)");
   c->add_option("DIR", o->dir, "the model's folder")->required()->type_name("");
-  c->add_option("--text", o->text, "the text the scores read (with the tokenizer's BOS, if it adds one)")
-      ->type_name("TEXT")
-      ->group(kRequired);
+  c->add_option("--text", o->text, "the text the scores read (with the tokenizer's BOS, if it adds one)")->type_name("TEXT");
   c->add_option("--ids", o->ids, "token ids instead of a text: 464,3797,...")->type_name("LIST");
   c->add_option("--random-repeat", o->repeat,
                 "R random tokens repeated twice (BOS first when the tokenizer adds one): the induction\n"
