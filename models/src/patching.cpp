@@ -35,6 +35,7 @@ Patching patch(const Transformer& model, const PatchRequest& request, const Prog
   clean_cache.record(Site::resid_pre);
   clean_cache.record(Site::z);
   corrupted_cache.record(Site::resid_pre);
+  corrupted_cache.record(Site::z);
   Patching out;
   out.clean = logit_difference(model, model.run_from(0, model.embed(request.clean), &clean_cache, cancelled), request);
   out.corrupted =
@@ -49,13 +50,18 @@ Patching patch(const Transformer& model, const PatchRequest& request, const Prog
     if (progress) progress(++done, total);
     return (logit_difference(model, final_residual, request) - out.corrupted) / span;
   };
+  // A head's patch starts after its layer's attention: the corrupted run's z with that head's
+  // columns from the clean run, through W_o and on; only the last row of the last layer is computed.
   out.heads.resize(c.layers, c.heads);
+  const Eigen::Index dh = c.head_dim;
   for (int l = 0; l < c.layers; ++l) {
+    MatrixF corrupted_z(n, c.heads * dh);
+    for (int h = 0; h < c.heads; ++h) corrupted_z.middleCols(h * dh, dh) = corrupted_cache.get({Site::z, l, h});
     const MatrixF& start = corrupted_cache.get({Site::resid_pre, l});
     for (int h = 0; h < c.heads; ++h) {
-      SitePatch from_clean;
-      from_clean.replace({Site::z, l, h}, clean_cache.get({Site::z, l, h}));
-      out.heads(l, h) = normalised(model.run_from(l, start, &from_clean, cancelled));
+      MatrixF z = corrupted_z;
+      z.middleCols(h * dh, dh) = clean_cache.get({Site::z, l, h});
+      out.heads(l, h) = normalised(model.run_after_attention(l, start, std::move(z), nullptr, cancelled, true));
     }
   }
   if (!request.positions) return out;
@@ -65,7 +71,7 @@ Patching patch(const Transformer& model, const PatchRequest& request, const Prog
     for (Eigen::Index i = 0; i < n; ++i) {
       MatrixF start = corrupted_cache.get({Site::resid_pre, l});
       start.row(i) = clean.row(i);
-      out.positions(l, i) = normalised(model.run_from(l, std::move(start), nullptr, cancelled));
+      out.positions(l, i) = normalised(model.run_from(l, std::move(start), nullptr, cancelled, true));
     }
   }
   return out;

@@ -444,7 +444,7 @@ void Transformer::hook_projection(int index, Site site, Matrix& value, SiteHooks
 /// Runs one layer on the residual stream h (n by d_model), in place; records it when `record`; passes
 /// its sites to `hooks` when given.
 void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record,
-                            Workspace& work, SiteHooks* hooks) const {
+                            Workspace& work, SiteHooks* hooks, bool last_row) const {
   const Layer& layer = layers_[std::size_t(index)];
   visit(hooks, {Site::resid_pre, index}, h);
   MatrixF a = layer.attn_norm.apply(h);
@@ -469,6 +469,21 @@ void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& o
       z.middleCols(head * dh, dh) = z_head;
     }
   }
+  if (record) {
+    record->attn_in = std::move(a);
+    record->weights.clear();
+    for (const HeadTrace& head : trace.heads) record->weights.push_back(head.weights.cast<float>());
+  }
+  finish_attention(index, h, std::move(z), hooks, last_row, record);
+}
+
+void Transformer::finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, bool last_row,
+                                   LayerRun* record) const {
+  const Layer& layer = layers_[std::size_t(index)];
+  if (last_row) {  // what a logit difference reads: nothing after this layer needs the other rows
+    z = z.bottomRows(1).eval();
+    h = h.bottomRows(1).eval();
+  }
   MatrixF o = layer.o.apply(z);  // [Y_1 ... Y_H] W_o + b_o
   visit(hooks, {Site::attn_out, index}, o);
   MatrixF residual_in = h;
@@ -476,9 +491,6 @@ void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& o
   visit(hooks, {Site::resid_post, index}, h);
   if (record) {
     record->residual_in = std::move(residual_in);
-    record->attn_in = std::move(a);
-    record->weights.clear();
-    for (const HeadTrace& head : trace.heads) record->weights.push_back(head.weights.cast<float>());
     record->attn_out = std::move(o);
   }
 }
@@ -647,18 +659,37 @@ MatrixF Transformer::embed(const std::vector<int>& ids) const {
   return h;
 }
 
-MatrixF Transformer::run_from(int first, MatrixF residual, SiteHooks* hooks, const std::atomic<bool>* cancelled) const {
-  if (first < 0 || first > config_.layers)
-    refuse("layer", std::to_string(first) + " is out of range: the model has layers 0 to " + std::to_string(config_.layers - 1));
-  if (residual.cols() != config_.d_model || residual.rows() < 1)
-    refuse("residual", "expected n x " + std::to_string(config_.d_model) + " (tokens x d_model), got " +
+namespace {
+
+void check_restart(const ModelConfig& c, int layer, const MatrixF& residual) {
+  if (layer < 0 || layer >= c.layers)
+    refuse("layer", std::to_string(layer) + " is out of range: the model has layers 0 to " + std::to_string(c.layers - 1));
+  if (residual.cols() != c.d_model || residual.rows() < 1)
+    refuse("residual", "expected n x " + std::to_string(c.d_model) + " (tokens x d_model), got " +
                            std::to_string(residual.rows()) + "x" + std::to_string(residual.cols()));
+}
+
+}  // namespace
+
+MatrixF Transformer::run_from(int first, MatrixF residual, SiteHooks* hooks, const std::atomic<bool>* cancelled,
+                              bool last_row) const {
+  check_restart(config_, first, residual);
   Workspace work;
   for (int l = first; l < config_.layers; ++l) {
     if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
-    run_layer(l, residual, {}, nullptr, work, hooks);
+    run_layer(l, residual, {}, nullptr, work, hooks, last_row && l + 1 == config_.layers);
   }
   return residual;
+}
+
+MatrixF Transformer::run_after_attention(int layer, MatrixF residual, MatrixF z, SiteHooks* hooks,
+                                         const std::atomic<bool>* cancelled, bool last_row) const {
+  check_restart(config_, layer, residual);
+  if (z.rows() != residual.rows() || z.cols() != Eigen::Index(config_.heads) * config_.head_dim)
+    refuse("z", "expected " + std::to_string(residual.rows()) + "x" + std::to_string(config_.heads * config_.head_dim) +
+                    " (tokens x heads d_h), got " + std::to_string(z.rows()) + "x" + std::to_string(z.cols()));
+  finish_attention(layer, residual, std::move(z), hooks, last_row && layer + 1 == config_.layers, nullptr);
+  return layer + 1 < config_.layers ? run_from(layer + 1, std::move(residual), hooks, cancelled, last_row) : residual;
 }
 
 std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,

@@ -7,7 +7,9 @@
 /// layer at one position. Each patched value is normalised as
 ///   (LD_patched - LD_corrupted) / (LD_clean - LD_corrupted):
 /// 1 when the patch alone restores the clean answer, 0 when it changes nothing. Every patched run
-/// restarts at the patched layer from the corrupted run's residual stream entering it.
+/// restarts at the patched layer from the corrupted run's residual stream entering it (a head's patch
+/// after that layer's attention, from the corrupted run's z), and computes the last layer on the
+/// last position only.
 #include <atomic>
 #include <functional>
 #include <vector>
