@@ -34,8 +34,7 @@ Patching patch(const Transformer& model, const PatchRequest& request, const Prog
   SiteCache clean_cache, corrupted_cache;
   clean_cache.record(Site::resid_pre);
   clean_cache.record(Site::z);
-  corrupted_cache.record(Site::resid_pre);
-  corrupted_cache.record(Site::z);
+  for (Site site : {Site::resid_pre, Site::z, Site::q, Site::k, Site::v}) corrupted_cache.record(site);
   Patching out;
   out.clean = logit_difference(model, model.run_from(0, model.embed(request.clean), &clean_cache, cancelled), request);
   out.corrupted =
@@ -50,28 +49,41 @@ Patching patch(const Transformer& model, const PatchRequest& request, const Prog
     if (progress) progress(++done, total);
     return (logit_difference(model, final_residual, request) - out.corrupted) / span;
   };
-  // A head's patch starts after its layer's attention: the corrupted run's z with that head's
-  // columns from the clean run, through W_o and on; only the last row of the last layer is computed.
+  // Attention is causal: the two runs are equal before the first token that differs, and so is every
+  // patched run; only the rows from there on are recomputed (rerun_rows).
+  Eigen::Index first = 0;
+  while (request.clean[std::size_t(first)] == request.corrupted[std::size_t(first)]) ++first;
+  const Eigen::Index changed = n - first;
+  // A head's patch starts at its layer's W_o: the corrupted run's z with that head's columns from the
+  // clean run.
   out.heads.resize(c.layers, c.heads);
   const Eigen::Index dh = c.head_dim;
   for (int l = 0; l < c.layers; ++l) {
-    MatrixF corrupted_z(n, c.heads * dh);
-    for (int h = 0; h < c.heads; ++h) corrupted_z.middleCols(h * dh, dh) = corrupted_cache.get({Site::z, l, h});
-    const MatrixF& start = corrupted_cache.get({Site::resid_pre, l});
+    MatrixF corrupted_z(changed, c.heads * dh);
+    for (int h = 0; h < c.heads; ++h)
+      corrupted_z.middleCols(h * dh, dh) = corrupted_cache.get({Site::z, l, h}).bottomRows(changed);
+    const MatrixF start = corrupted_cache.get({Site::resid_pre, l}).bottomRows(changed);
     for (int h = 0; h < c.heads; ++h) {
       MatrixF z = corrupted_z;
-      z.middleCols(h * dh, dh) = clean_cache.get({Site::z, l, h});
-      out.heads(l, h) = normalised(model.run_after_attention(l, start, std::move(z), nullptr, cancelled, true));
+      z.middleCols(h * dh, dh) = clean_cache.get({Site::z, l, h}).bottomRows(changed);
+      out.heads(l, h) = normalised(model.rerun_rows(l, start, first, corrupted_cache, &z, cancelled));
     }
   }
   if (!request.positions) return out;
-  out.positions.resize(c.layers, n);
+  // A position's patch changes the rows from that position on (none before `first`: there the two
+  // runs are equal and the patch changes nothing).
+  out.positions = Eigen::MatrixXd::Zero(c.layers, n);
   for (int l = 0; l < c.layers; ++l) {
     const MatrixF& clean = clean_cache.get({Site::resid_pre, l});
+    const MatrixF& corrupted = corrupted_cache.get({Site::resid_pre, l});
     for (Eigen::Index i = 0; i < n; ++i) {
-      MatrixF start = corrupted_cache.get({Site::resid_pre, l});
-      start.row(i) = clean.row(i);
-      out.positions(l, i) = normalised(model.run_from(l, std::move(start), nullptr, cancelled, true));
+      if (i < first) {  // the clean row is the corrupted one: the patch changes nothing (0)
+        if (progress) progress(++done, total);
+        continue;
+      }
+      MatrixF start = corrupted.bottomRows(n - i);
+      start.row(0) = clean.row(i);
+      out.positions(l, i) = normalised(model.rerun_rows(l, std::move(start), i, corrupted_cache, nullptr, cancelled));
     }
   }
   return out;

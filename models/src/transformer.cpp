@@ -444,7 +444,7 @@ void Transformer::hook_projection(int index, Site site, Matrix& value, SiteHooks
 /// Runs one layer on the residual stream h (n by d_model), in place; records it when `record`; passes
 /// its sites to `hooks` when given.
 void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record,
-                            Workspace& work, SiteHooks* hooks, bool last_row) const {
+                            Workspace& work, SiteHooks* hooks) const {
   const Layer& layer = layers_[std::size_t(index)];
   visit(hooks, {Site::resid_pre, index}, h);
   MatrixF a = layer.attn_norm.apply(h);
@@ -474,7 +474,7 @@ void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& o
     record->weights.clear();
     for (const HeadTrace& head : trace.heads) record->weights.push_back(head.weights.cast<float>());
   }
-  finish_attention(index, h, std::move(z), hooks, last_row, record);
+  finish_attention(index, h, std::move(z), hooks, false, record);
 }
 
 void Transformer::finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, bool last_row,
@@ -671,25 +671,52 @@ void check_restart(const ModelConfig& c, int layer, const MatrixF& residual) {
 
 }  // namespace
 
-MatrixF Transformer::run_from(int first, MatrixF residual, SiteHooks* hooks, const std::atomic<bool>* cancelled,
-                              bool last_row) const {
+MatrixF Transformer::run_from(int first, MatrixF residual, SiteHooks* hooks, const std::atomic<bool>* cancelled) const {
   check_restart(config_, first, residual);
   Workspace work;
   for (int l = first; l < config_.layers; ++l) {
     if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
-    run_layer(l, residual, {}, nullptr, work, hooks, last_row && l + 1 == config_.layers);
+    run_layer(l, residual, {}, nullptr, work, hooks);
   }
   return residual;
 }
 
-MatrixF Transformer::run_after_attention(int layer, MatrixF residual, MatrixF z, SiteHooks* hooks,
-                                         const std::atomic<bool>* cancelled, bool last_row) const {
-  check_restart(config_, layer, residual);
-  if (z.rows() != residual.rows() || z.cols() != Eigen::Index(config_.heads) * config_.head_dim)
-    refuse("z", "expected " + std::to_string(residual.rows()) + "x" + std::to_string(config_.heads * config_.head_dim) +
-                    " (tokens x heads d_h), got " + std::to_string(z.rows()) + "x" + std::to_string(z.cols()));
-  finish_attention(layer, residual, std::move(z), hooks, last_row && layer + 1 == config_.layers, nullptr);
-  return layer + 1 < config_.layers ? run_from(layer + 1, std::move(residual), hooks, cancelled, last_row) : residual;
+void Transformer::run_layer_rows(int index, MatrixF& h, Eigen::Index first_row, const SiteCache& recorded,
+                                 Workspace& work, bool last_row) const {
+  const Layer& layer = layers_[std::size_t(index)];
+  const std::shared_ptr<GivenProjections> fresh = project(layer, layer.attn_norm.apply(h));
+  // The recorded run's projections with the changed rows replaced: the rows before see only keys
+  // before them, so their outputs are the recorded ones; the core recomputes them (n^2 d_h, cheap).
+  auto given = std::make_shared<GivenProjections>();
+  const auto merged = [&](Site site, const Matrix& changed) {
+    const MatrixF& before = recorded.get({site, index});
+    if (before.rows() != first_row + changed.rows() || before.cols() != changed.cols())
+      refuse("site", SitePoint{site, index}.label() + " of the recorded run does not fit the changed rows");
+    Matrix all = before.cast<double>();
+    all.bottomRows(changed.rows()) = changed;
+    return all;
+  };
+  given->Q = merged(Site::q, fresh->Q);
+  given->K = merged(Site::k, fresh->K);
+  given->V = merged(Site::v, fresh->V);
+  compute_into(attention_model(index, std::move(given), {}), Layout::rows, work.trace, nullptr, Recompute::all);
+  finish_attention(index, h, work.trace.concat.bottomRows(h.rows()).cast<float>(), nullptr, last_row, nullptr);
+}
+
+MatrixF Transformer::rerun_rows(int layer, MatrixF rows, Eigen::Index first_row, const SiteCache& recorded,
+                                const MatrixF* z, const std::atomic<bool>* cancelled) const {
+  check_restart(config_, layer, rows);
+  if (z && (z->rows() != rows.rows() || z->cols() != Eigen::Index(config_.heads) * config_.head_dim))
+    refuse("z", "expected " + std::to_string(rows.rows()) + "x" + std::to_string(config_.heads * config_.head_dim) +
+                    " (rows x heads d_h), got " + std::to_string(z->rows()) + "x" + std::to_string(z->cols()));
+  const int last = config_.layers - 1;
+  if (z) finish_attention(layer, rows, *z, nullptr, layer == last, nullptr);
+  Workspace work;
+  for (int l = z ? layer + 1 : layer; l <= last; ++l) {
+    if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
+    run_layer_rows(l, rows, first_row, recorded, work, l == last);
+  }
+  return rows.bottomRows(1);
 }
 
 std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,

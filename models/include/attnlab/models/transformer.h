@@ -91,15 +91,17 @@ class Transformer {
   /// The layers from `first` on, applied to `residual` (the residual stream entering layer `first`,
   /// n by d_model), with `hooks`: the residual stream after the last layer. Patching restarts here
   /// from a cached residual instead of re-running the layers before the patched one.
-  /// `last_row`: the last layer computes its output on the last position only, all a logit
-  /// difference reads (the result is then 1 by d_model).
   MatrixF run_from(int first, MatrixF residual, SiteHooks* hooks = nullptr,
-                   const std::atomic<bool>* cancelled = nullptr, bool last_row = false) const;
-  /// The same from inside layer `layer`, after its attention: `z` (n by H d_h, the heads' outputs
-  /// side by side) goes through W_o, then the residual stream `residual` (entering the layer), the
-  /// MLP and the layers after it. Patching a head's z needs no projection or attention of its layer.
-  MatrixF run_after_attention(int layer, MatrixF residual, MatrixF z, SiteHooks* hooks = nullptr,
-                              const std::atomic<bool>* cancelled = nullptr, bool last_row = false) const;
+                   const std::atomic<bool>* cancelled = nullptr) const;
+  /// A run that differs from a recorded one only in the rows from `first_row` on, as a patch does
+  /// (attention is causal: a change at position p leaves the rows before p as they were). `rows` is
+  /// the residual stream entering layer `layer`, its rows from first_row on; with `z` (those rows of
+  /// the layer's heads' outputs side by side, rows by H d_h) the run resumes at that layer's W_o. The
+  /// rows before first_row are the recorded run's, whose q, k and v of every layer from `layer` on
+  /// `recorded` holds. Only the changed rows are projected and go through W_o and the MLP, and only
+  /// the last one through the last layer's: returns the last row leaving the last layer (1 by d_model).
+  MatrixF rerun_rows(int layer, MatrixF rows, Eigen::Index first_row, const SiteCache& recorded,
+                     const MatrixF* z = nullptr, const std::atomic<bool>* cancelled = nullptr) const;
   /// The logits of every row of a residual stream (rows by vocab): the final norm, the unembedding
   /// and the final softcap, what the last layer's output becomes (the logit lens on earlier layers).
   MatrixF logits(const MatrixF& residual) const;
@@ -138,7 +140,10 @@ class Transformer {
   /// the core allocates nothing (each new matrix was a page fault per 4 KiB).
   struct Workspace;
   void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record, Workspace& work,
-                 SiteHooks* hooks, bool last_row = false) const;
+                 SiteHooks* hooks) const;
+  /// Layer `index` on rows from first_row on of a run `recorded` holds (rerun_rows).
+  void run_layer_rows(int index, MatrixF& h, Eigen::Index first_row, const SiteCache& recorded, Workspace& work,
+                      bool last_row) const;
   /// The rest of layer `index` from its heads' outputs z: W_o, the residual, the MLP (h in place).
   void finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, bool last_row, LayerRun* record) const;
   std::shared_ptr<GivenProjections> project(const Layer& layer, const MatrixF& a) const;
