@@ -58,16 +58,20 @@ Patching patch(const Transformer& model, const PatchRequest& request, const Prog
   // clean run.
   out.heads.resize(c.layers, c.heads);
   const Eigen::Index dh = c.head_dim;
+  // The layer's heads run as one batch: their rows stacked, one block per head.
   for (int l = 0; l < c.layers; ++l) {
     MatrixF corrupted_z(changed, c.heads * dh);
     for (int h = 0; h < c.heads; ++h)
       corrupted_z.middleCols(h * dh, dh) = corrupted_cache.get({Site::z, l, h}).bottomRows(changed);
     const MatrixF start = corrupted_cache.get({Site::resid_pre, l}).bottomRows(changed);
+    MatrixF starts(changed * c.heads, c.d_model), z(changed * c.heads, c.heads * dh);
     for (int h = 0; h < c.heads; ++h) {
-      MatrixF z = corrupted_z;
-      z.middleCols(h * dh, dh) = clean_cache.get({Site::z, l, h}).bottomRows(changed);
-      out.heads(l, h) = normalised(model.rerun_rows(l, start, first, corrupted_cache, &z, cancelled));
+      starts.middleRows(h * changed, changed) = start;
+      z.middleRows(h * changed, changed) = corrupted_z;
+      z.block(h * changed, h * dh, changed, dh) = clean_cache.get({Site::z, l, h}).bottomRows(changed);
     }
+    const MatrixF last = model.rerun_rows(l, std::move(starts), first, corrupted_cache, &z, cancelled, c.heads);
+    for (int h = 0; h < c.heads; ++h) out.heads(l, h) = normalised(last.row(h));
   }
   if (!request.positions) return out;
   // A position's patch changes the rows from that position on (none before `first`: there the two

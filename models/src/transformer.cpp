@@ -474,15 +474,26 @@ void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& o
     record->weights.clear();
     for (const HeadTrace& head : trace.heads) record->weights.push_back(head.weights.cast<float>());
   }
-  finish_attention(index, h, std::move(z), hooks, false, record);
+  finish_attention(index, h, std::move(z), hooks, 0, record);
 }
 
-void Transformer::finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, bool last_row,
+namespace {
+
+/// The last row of each block of `block` rows of m (m's rows are whole blocks).
+MatrixF last_rows(const MatrixF& m, Eigen::Index block) {
+  MatrixF out(m.rows() / block, m.cols());
+  for (Eigen::Index b = 0; b < out.rows(); ++b) out.row(b) = m.row((b + 1) * block - 1);
+  return out;
+}
+
+}  // namespace
+
+void Transformer::finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, Eigen::Index last_of_blocks,
                                    LayerRun* record) const {
   const Layer& layer = layers_[std::size_t(index)];
-  if (last_row) {  // what a logit difference reads: nothing after this layer needs the other rows
-    z = z.bottomRows(1).eval();
-    h = h.bottomRows(1).eval();
+  if (last_of_blocks > 0) {  // what a logit difference reads: nothing after this layer needs the other rows
+    z = last_rows(z, last_of_blocks);
+    h = last_rows(h, last_of_blocks);
   }
   MatrixF o = layer.o.apply(z);  // [Y_1 ... Y_H] W_o + b_o
   visit(hooks, {Site::attn_out, index}, o);
@@ -682,41 +693,50 @@ MatrixF Transformer::run_from(int first, MatrixF residual, SiteHooks* hooks, con
 }
 
 void Transformer::run_layer_rows(int index, MatrixF& h, Eigen::Index first_row, const SiteCache& recorded,
-                                 Workspace& work, bool last_row) const {
+                                 Workspace& work, int batch, bool last_row) const {
   const Layer& layer = layers_[std::size_t(index)];
+  const Eigen::Index changed = h.rows() / batch;
+  // One product per projection for every run of the batch (the weights are packed once, not per run).
   const std::shared_ptr<GivenProjections> fresh = project(layer, layer.attn_norm.apply(h));
-  // The recorded run's projections with the changed rows replaced: the rows before see only keys
-  // before them, so their outputs are the recorded ones; the core recomputes them (n^2 d_h, cheap).
-  auto given = std::make_shared<GivenProjections>();
-  const auto merged = [&](Site site, const Matrix& changed) {
-    const MatrixF& before = recorded.get({site, index});
-    if (before.rows() != first_row + changed.rows() || before.cols() != changed.cols())
-      refuse("site", SitePoint{site, index}.label() + " of the recorded run does not fit the changed rows");
-    Matrix all = before.cast<double>();
-    all.bottomRows(changed.rows()) = changed;
-    return all;
-  };
-  given->Q = merged(Site::q, fresh->Q);
-  given->K = merged(Site::k, fresh->K);
-  given->V = merged(Site::v, fresh->V);
-  compute_into(attention_model(index, std::move(given), {}), Layout::rows, work.trace, nullptr, Recompute::all);
-  finish_attention(index, h, work.trace.concat.bottomRows(h.rows()).cast<float>(), nullptr, last_row, nullptr);
+  MatrixF z(h.rows(), Eigen::Index(config_.heads) * config_.head_dim);
+  for (int b = 0; b < batch; ++b) {
+    // The recorded run's projections with this run's changed rows: the rows before see only keys
+    // before them, so their outputs are the recorded ones; the core recomputes them (n^2 d_h, cheap).
+    auto given = std::make_shared<GivenProjections>();
+    const auto merged = [&](Site site, const Matrix& all_changed) {
+      const MatrixF& before = recorded.get({site, index});
+      if (before.rows() != first_row + changed || before.cols() != all_changed.cols())
+        refuse("site", SitePoint{site, index}.label() + " of the recorded run does not fit the changed rows");
+      Matrix all = before.cast<double>();
+      all.bottomRows(changed) = all_changed.middleRows(b * changed, changed);
+      return all;
+    };
+    given->Q = merged(Site::q, fresh->Q);
+    given->K = merged(Site::k, fresh->K);
+    given->V = merged(Site::v, fresh->V);
+    compute_into(attention_model(index, std::move(given), {}), Layout::rows, work.trace, nullptr, Recompute::all);
+    z.middleRows(b * changed, changed) = work.trace.concat.bottomRows(changed).cast<float>();
+  }
+  finish_attention(index, h, std::move(z), nullptr, last_row ? changed : 0, nullptr);
 }
 
 MatrixF Transformer::rerun_rows(int layer, MatrixF rows, Eigen::Index first_row, const SiteCache& recorded,
-                                const MatrixF* z, const std::atomic<bool>* cancelled) const {
+                                const MatrixF* z, const std::atomic<bool>* cancelled, int batch) const {
   check_restart(config_, layer, rows);
+  if (batch < 1 || rows.rows() % batch != 0)
+    refuse("rows", std::to_string(rows.rows()) + " rows are not " + std::to_string(batch) + " runs of equal length");
   if (z && (z->rows() != rows.rows() || z->cols() != Eigen::Index(config_.heads) * config_.head_dim))
     refuse("z", "expected " + std::to_string(rows.rows()) + "x" + std::to_string(config_.heads * config_.head_dim) +
                     " (rows x heads d_h), got " + std::to_string(z->rows()) + "x" + std::to_string(z->cols()));
   const int last = config_.layers - 1;
-  if (z) finish_attention(layer, rows, *z, nullptr, layer == last, nullptr);
+  const Eigen::Index changed = rows.rows() / batch;
+  if (z) finish_attention(layer, rows, *z, nullptr, layer == last ? changed : 0, nullptr);
   Workspace work;
   for (int l = z ? layer + 1 : layer; l <= last; ++l) {
     if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
-    run_layer_rows(l, rows, first_row, recorded, work, l == last);
+    run_layer_rows(l, rows, first_row, recorded, work, batch, l == last);
   }
-  return rows.bottomRows(1);
+  return rows;
 }
 
 std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,

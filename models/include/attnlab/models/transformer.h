@@ -100,8 +100,10 @@ class Transformer {
   /// rows before first_row are the recorded run's, whose q, k and v of every layer from `layer` on
   /// `recorded` holds. Only the changed rows are projected and go through W_o and the MLP, and only
   /// the last one through the last layer's: returns the last row leaving the last layer (1 by d_model).
+  /// `batch` runs at once: `rows` (and `z`) are `batch` blocks of equal length stacked, one per run,
+  /// sharing each product; the result is then one row per run.
   MatrixF rerun_rows(int layer, MatrixF rows, Eigen::Index first_row, const SiteCache& recorded,
-                     const MatrixF* z = nullptr, const std::atomic<bool>* cancelled = nullptr) const;
+                     const MatrixF* z = nullptr, const std::atomic<bool>* cancelled = nullptr, int batch = 1) const;
   /// The logits of every row of a residual stream (rows by vocab): the final norm, the unembedding
   /// and the final softcap, what the last layer's output becomes (the logit lens on earlier layers).
   MatrixF logits(const MatrixF& residual) const;
@@ -143,9 +145,11 @@ class Transformer {
                  SiteHooks* hooks) const;
   /// Layer `index` on rows from first_row on of a run `recorded` holds (rerun_rows).
   void run_layer_rows(int index, MatrixF& h, Eigen::Index first_row, const SiteCache& recorded, Workspace& work,
-                      bool last_row) const;
-  /// The rest of layer `index` from its heads' outputs z: W_o, the residual, the MLP (h in place).
-  void finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, bool last_row, LayerRun* record) const;
+                      int batch, bool last_row) const;
+  /// The rest of layer `index` from its heads' outputs z: W_o, the residual, the MLP (h in place);
+  /// with last_of_blocks > 0, only the last row of each block of that many rows.
+  void finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, Eigen::Index last_of_blocks,
+                        LayerRun* record) const;
   std::shared_ptr<GivenProjections> project(const Layer& layer, const MatrixF& a) const;
   /// Calls hooks->at for projection Q, K or V (double, converted to float and back: they were float).
   void hook_projection(int index, Site site, Matrix& value, SiteHooks& hooks) const;
