@@ -4,7 +4,7 @@ attention only (the MLPs' weights are zero, so each adds exactly 0), every weigh
 
     python3 scripts/gen_induction_circuit.py   # rewrites assets/models/induction-circuit/ (same bytes
                                                # every run) and its float64 reference
-                                               # tests/fixtures/models/induction-circuit/instruments.json
+                                               # tests/fixtures/instruments/induction-circuit.json
 
 The vocabulary is 30 lowercase words, " ." and <|bos|>, one token each (tokenizer.json: byte-level BPE
 with ignore_merges and no merges, so a word is its own token and anything else is refused; the
@@ -45,7 +45,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 FOLDER = os.path.join(HERE, "..", "assets", "models", "induction-circuit")
-REFERENCE = os.path.join(HERE, "..", "tests", "fixtures", "models", "induction-circuit", "instruments.json")
+REFERENCE = os.path.join(HERE, "..", "tests", "fixtures", "instruments", "induction-circuit.json")
 
 WORDS = ["the", "a", "cat", "dog", "bird", "fish", "mary", "john", "sat", "ran", "sang", "swam", "gave", "went",
          "saw", "on", "in", "to", "and", "mat", "park", "tree", "sea", "store", "drink", "cake", "big", "small",

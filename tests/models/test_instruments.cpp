@@ -33,7 +33,8 @@ const fs::path kCircuit = fs::path(ATTNLAB_SOURCE_DIR) / "assets/models/inductio
 fs::path model_dir(const std::string& name) { return name == "induction-circuit" ? kCircuit : kFixtures / name; }
 
 json instruments(const std::string& name) {
-  std::ifstream in(kFixtures / name / "instruments.json");
+  std::ifstream in(name == "induction-circuit" ? fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/instruments/induction-circuit.json"
+                                               : kFixtures / name / "instruments.json");
   return json::parse(in);
 }
 

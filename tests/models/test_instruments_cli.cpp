@@ -1,5 +1,5 @@
 // attnlab-cli heads, lens and patch print what the float64 reference computes: on the hand-built
-// induction circuit (assets/models/induction-circuit), against its instruments.json
+// induction circuit (assets/models/induction-circuit), against its reference
 // (scripts/gen_induction_circuit.py), to 1e-5.
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ const std::string kCircuit = (fs::path(ATTNLAB_SOURCE_DIR) / "assets/models/indu
 const std::string kSentence = "the cat sat on a mat . the cat";
 
 json reference() {
-  std::ifstream in(fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/models/induction-circuit/instruments.json");
+  std::ifstream in(fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/instruments/induction-circuit.json");
   return json::parse(in);
 }
 
