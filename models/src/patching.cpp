@@ -31,6 +31,13 @@ Patching patch(const Transformer& model, const PatchRequest& request, const Prog
   const ModelConfig& c = model.config();
   check_request(c, request);
   const Eigen::Index n = Eigen::Index(request.clean.size());
+  // What patching keeps, in float: per layer both runs' residual stream and heads' outputs, the
+  // corrupted run's q, k and v; and a layer's batch of heads (every head's rows, its MLP's too).
+  const double q_width = double(c.heads) * c.head_dim, kv_width = double(c.kv_heads) * c.head_dim;
+  const double kept = double(c.layers) * double(n) * (2.0 * c.d_model + 3.0 * q_width + 2.0 * kv_width);
+  const double batch = double(c.heads) * double(n) * (3.0 * c.d_model + 2.0 * q_width + 2.0 * kv_width + 2.0 * c.d_mlp);
+  require_memory(4.0 * (kept + batch) + model.run_bytes(request.clean.size(), Keep::none()), "clean",
+                 std::to_string(n) + " tokens patched in every layer and head");
   SiteCache clean_cache, corrupted_cache;
   clean_cache.record(Site::resid_pre);
   clean_cache.record(Site::z);

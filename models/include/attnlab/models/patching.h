@@ -37,7 +37,8 @@ using Progress = std::function<void(int done, int total)>;
 
 /// Throws ScenarioError in one line: prompts of different token counts ("corrupted: 12 tokens, the
 /// clean prompt has 11"), an empty one, an answer or wrong id outside the vocabulary, the two runs
-/// giving the same logit difference (nothing to normalise), "run: cancelled".
+/// giving the same logit difference (nothing to normalise), more memory than this machine allows
+/// (checked before the runs), "run: cancelled".
 Patching patch(const Transformer& model, const PatchRequest& request, const Progress& progress = {},
                const std::atomic<bool>* cancelled = nullptr);
 
