@@ -13,6 +13,7 @@
 #include "attnlab/models/hf_model.h"
 #include "attnlab/scenario_io.h"
 #include "commands.h"
+#include "model_input.h"
 
 namespace attnlab::cli {
 namespace {
@@ -23,13 +24,6 @@ struct ModelOptions {
   std::string dir, text, ids, layer, out, top = "5", heads_off;
   bool attention = false;
 };
-
-std::vector<int> parse_ids(const std::string& text) {
-  std::vector<int> ids;
-  for (const std::string& item : split_list(text)) ids.push_back(whole_number("--ids", item, 0, INT_MAX));
-  if (ids.empty()) throw UsageError("--ids expects token ids separated by commas, got " + quote_arg(text));
-  return ids;
-}
 
 /// "5.0,11.3" -> layer 5 head 0, layer 11 head 3 (both 0-based, as in files and --layer).
 std::vector<models::HeadRef> parse_heads_off(const std::string& text) {
@@ -62,10 +56,6 @@ void check_request(const ModelOptions& o, const CLI::App& command) {
     throw UsageError(o.out.empty() ? "--layer needs --out FILE.json" : "--out needs --layer L (the layer to write)");
   if (o.attention && !o.out.empty()) throw UsageError("give --attention or --layer, not both");
   if (!o.out.empty()) check_out(o.out);
-}
-
-std::string decoded(const models::HfModel& model, int id) {
-  return model.tokenizer() && model.tokenizer()->contains(id) ? model.tokenizer()->decode(id) : model.label(id);
 }
 
 json predictions_json(const models::HfModel& model, const std::vector<models::Prediction>& next) {
@@ -120,7 +110,7 @@ void print_summary(const models::HfModel& model, const models::ForwardRun& run) 
 int run_model(const ModelOptions& o, const CLI::App& command) {
   check_request(o, command);
   const int top = whole_number("--top", o.top, 1, 100);
-  const std::vector<int> given_ids = command.count("--ids") ? parse_ids(o.ids) : std::vector<int>{};
+  const std::vector<int> given_ids = command.count("--ids") ? parse_ids("--ids", o.ids) : std::vector<int>{};
   const int layer = o.layer.empty() ? -1 : whole_number("--layer", o.layer, 0, INT_MAX);
   const std::vector<models::HeadRef> heads_off = parse_heads_off(o.heads_off);
   try {

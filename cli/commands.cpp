@@ -71,7 +71,7 @@ std::vector<Command> add_commands(CLI::App& program) {
   program.allow_extras();  // an unknown command or option is reported by main, in one line
   program.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->always_capture_default();
   std::vector<Command> commands;
-  for (auto add : {add_compute, add_validate, add_bench, add_export, add_compare, add_sensitivity, add_model, add_tokenize, add_flash, add_decode}) {
+  for (auto add : {add_compute, add_validate, add_bench, add_export, add_compare, add_sensitivity, add_model, add_heads, add_lens, add_patch, add_tokenize, add_flash, add_decode}) {
     Run run = add(program);
     CLI::App* command = program.get_subcommands(std::function<bool(CLI::App*)>()).back();
     command->allow_extras();

@@ -568,13 +568,31 @@ def top5(logits):
     return [{"id": int(i), "p": float(v)} for i, v in zip(idx[:5], vals[:5])]
 
 
-def forward_gpt2(c, W, ids, zero_head=None, replace=None):
+def patch_residual(x, i, patch_resid):
+    """The residual stream entering layer i with row `pos` replaced when patch_resid = (i, pos, row)."""
+    if patch_resid is not None and patch_resid[0] == i:
+        x = x.clone()
+        x[patch_resid[1]] = patch_resid[2]
+    return x
+
+
+def patch_head(o, i, patch_z):
+    """The heads' outputs o (H, n, dh) of layer i with head h's replaced when patch_z = (i, h, z)."""
+    if patch_z is not None and patch_z[0] == i:
+        o = o.clone()
+        o[patch_z[1]] = patch_z[2]
+    return o
+
+
+def forward_gpt2(c, W, ids, zero_head=None, replace=None, patch_z=None, patch_resid=None):
     d, H, L = c["n_embd"], c["n_head"], c["n_layer"]
     dh, eps, n = d // H, c["layer_norm_epsilon"], len(ids)
     x = W["wte.weight"][ids] + W["wpe.weight"][:n]
     layers = []
     for i in range(L):
         p = f"h.{i}."
+        x = patch_residual(x, i, patch_resid)
+        resid_pre = x
         a = layer_norm(x, W[p + "ln_1.weight"], W[p + "ln_1.bias"], eps)
         qkv = a @ W[p + "attn.c_attn.weight"] + W[p + "attn.c_attn.bias"]
         q, k, v = (t.reshape(n, H, dh).transpose(0, 1) for t in qkv.split(d, dim=1))
@@ -583,20 +601,28 @@ def forward_gpt2(c, W, ids, zero_head=None, replace=None):
         if zero_head is not None and zero_head[0] == i:
             o = o.clone()
             o[zero_head[1]] = 0.0
+        o = patch_head(o, i, patch_z)
         merged = o.transpose(0, 1).reshape(n, d)
         out = merged @ W[p + "attn.c_proj.weight"] + W[p + "attn.c_proj.bias"]
-        layers.append({"attn_in": a, "attn_out": out, "weights": weights, "o": o, "v": v, "q": q, "k": k})
+        layers.append({"attn_in": a, "attn_out": out, "weights": weights, "o": o, "v": v, "q": q, "k": k,
+                       "resid_pre": resid_pre})
         if replace is not None and replace[0] == i:
             out = replace[1]
         x = x + out
         m = layer_norm(x, W[p + "ln_2.weight"], W[p + "ln_2.bias"], eps)
         x = x + gelu_new(m @ W[p + "mlp.c_fc.weight"] + W[p + "mlp.c_fc.bias"]) @ W[p + "mlp.c_proj.weight"] \
             + W[p + "mlp.c_proj.bias"]
+        layers[-1]["resid_post"] = x
     x = layer_norm(x, W["ln_f.weight"], W["ln_f.bias"], eps)
     return layers, x[-1] @ W["wte.weight"].T
 
 
-def forward_llama(c, W, ids, zero_head=None, replace=None):
+def unembed_gpt2(c, W, x):
+    """Every row of a residual stream through ln_f and the tied unembedding: n x vocab logits."""
+    return layer_norm(x, W["ln_f.weight"], W["ln_f.bias"], c["layer_norm_epsilon"]) @ W["wte.weight"].T
+
+
+def forward_llama(c, W, ids, zero_head=None, replace=None, patch_z=None, patch_resid=None):
     d, H, G, L = c["hidden_size"], c["num_attention_heads"], c["num_key_value_heads"], c["num_hidden_layers"]
     dh, eps, n = c.get("head_dim") or d // H, c["rms_norm_eps"], len(ids)
     cos, sin = rope_cos_sin(n, dh, c["rope_theta"])
@@ -604,6 +630,8 @@ def forward_llama(c, W, ids, zero_head=None, replace=None):
     layers = []
     for i in range(L):
         p = f"model.layers.{i}."
+        x = patch_residual(x, i, patch_resid)
+        resid_pre = x
         a = rms_norm(x, W[p + "input_layernorm.weight"], eps)
 
         def proj(name, heads):
@@ -623,17 +651,26 @@ def forward_llama(c, W, ids, zero_head=None, replace=None):
         if zero_head is not None and zero_head[0] == i:
             o = o.clone()
             o[zero_head[1]] = 0.0
+        o = patch_head(o, i, patch_z)
         out = o.transpose(0, 1).reshape(n, H * dh) @ W[p + "self_attn.o_proj.weight"].T
-        layers.append({"attn_in": a, "attn_out": out, "weights": weights, "o": o, "q": q, "k": k, "v": v})
+        layers.append({"attn_in": a, "attn_out": out, "weights": weights, "o": o, "q": q, "k": k, "v": v,
+                       "resid_pre": resid_pre})
         if replace is not None and replace[0] == i:
             out = replace[1]
         x = x + out
         m = rms_norm(x, W[p + "post_attention_layernorm.weight"], eps)
         x = x + (silu(m @ W[p + "mlp.gate_proj.weight"].T) * (m @ W[p + "mlp.up_proj.weight"].T)) \
             @ W[p + "mlp.down_proj.weight"].T
+        layers[-1]["resid_post"] = x
     x = rms_norm(x, W["model.norm.weight"], eps)
     head = W["lm_head.weight"] if "lm_head.weight" in W else W["model.embed_tokens.weight"]
     return layers, x[-1] @ head.T
+
+
+def unembed_llama(c, W, x):
+    """Every row of a residual stream through the final RMSNorm and the LM head: n x vocab logits."""
+    head = W["lm_head.weight"] if "lm_head.weight" in W else W["model.embed_tokens.weight"]
+    return rms_norm(x, W["model.norm.weight"], c["rms_norm_eps"]) @ head.T
 
 
 # --------------------------------------------------------------------------------------------
@@ -904,6 +941,109 @@ def reference_case(forward, c, W, ids, text, ci, H, L):
     return case, layers, logits
 
 
+# --------------------------------------------------------------------------------------------
+# Issue 39's instruments (instruments.json of the folders INSTRUMENTED names), in float64 from the
+# same definitions as docs/MODELS.md, written here without anything of attnlab's C++:
+#   head scores   of weights w (H x n x n): previous-token mean_{i>=1} w[i, i-1]; first-token
+#                 mean_i w[i, 0]; duplicate-token mean over the i with an earlier t_j = t_i of
+#                 sum_{j<i, t_j=t_i} w[i, j]; induction (R tokens repeated from position f) mean over
+#                 i in [f+R, f+2R) of w[i, i-R+1]; local span mean_i sum_j w[i, j] (i - j);
+#                 null where the set of queries is empty.
+#   logit lens    each layer's outgoing residual stream through the final norm and the unembedding,
+#                 softmax per position: the top id and its p, and p of a chosen id.
+#   patching      LD = logit(answer) - logit(wrong) at the last position; per layer x head the
+#                 corrupted run with that head's output (before W_o, every position) from the clean
+#                 run, per layer x position the corrupted run with the residual stream entering the
+#                 layer at that position from the clean run; (LD - LD_corrupted) / (LD_clean - LD_corrupted).
+# --------------------------------------------------------------------------------------------
+
+INSTRUMENTED = ("gpt2-f32", "llama-gqa-bf16", "qwen2-f32")
+
+
+def head_scores(weights, ids, repeat=None):
+    """One layer's scores: {name: [score per head or None]} for weights H x n x n."""
+    H, n, _ = weights.shape
+    t = torch.tensor(ids)
+    earlier_same = ((t[:, None] == t[None, :]) & torch.ones(n, n, dtype=torch.bool).tril(-1)).double()
+    has_earlier = earlier_same.sum(-1) > 0
+    distance = (torch.arange(n)[:, None] - torch.arange(n)[None, :]).double().clamp(min=0)
+    none = [None] * H
+    scores = {
+        "previous_token": weights.diagonal(-1, dim1=1, dim2=2).mean(-1).tolist() if n > 1 else none,
+        "first_token": weights[:, :, 0].mean(-1).tolist(),
+        "duplicate_token": (weights * earlier_same).sum(-1)[:, has_earlier].mean(-1).tolist()
+        if bool(has_earlier.any()) else none,
+        "induction": none,
+        "local_span": (weights * distance).sum(-1).mean(-1).tolist(),
+    }
+    if repeat is not None:
+        R, first = repeat
+        stripe = weights.diagonal(-(R - 1), dim1=1, dim2=2)   # stripe[h, k] = w[h, k + R - 1, k]
+        scores["induction"] = stripe[:, first + 1:first + R + 1].mean(-1).tolist()
+    return scores
+
+
+def head_scores_case(forward, c, W, ids, repeat=None):
+    layers, _ = forward(c, W, ids)
+    per_layer = [head_scores(l["weights"], ids, repeat) for l in layers]
+    case = {"ids": list(ids)}
+    if repeat is not None:
+        case["repeat"] = {"length": repeat[0], "first": repeat[1]}
+    case["scores"] = {name: [s[name] for s in per_layer] for name in per_layer[0]}
+    return case
+
+
+def lens_case(forward, unembed, c, W, ids, chosen):
+    layers, logits = forward(c, W, ids)
+    out = []
+    for l in layers:
+        p = torch.softmax(unembed(c, W, l["resid_post"]), dim=-1)
+        top_p, top_id = p.max(dim=-1)
+        out.append({"top_id": top_id.tolist(), "top_p": top_p.tolist(), "chosen_p": p[:, chosen].tolist()})
+    # after the last layer the lens is the model's own prediction
+    assert torch.allclose(unembed(c, W, layers[-1]["resid_post"])[-1], logits, atol=1e-10)
+    return {"ids": list(ids), "chosen": chosen, "layers": out}
+
+
+def patch_case(forward, c, W, clean, corrupted, answer, wrong, H, L):
+    def ld(logits):
+        return float(logits[answer] - logits[wrong])
+
+    clean_layers, clean_logits = forward(c, W, clean)
+    ld_clean, ld_corrupted = ld(clean_logits), ld(forward(c, W, corrupted)[1])
+    span = ld_clean - ld_corrupted
+    heads = [[(ld(forward(c, W, corrupted, patch_z=(l, h, clean_layers[l]["o"][h]))[1]) - ld_corrupted) / span
+              for h in range(H)] for l in range(L)]
+    positions = [[(ld(forward(c, W, corrupted, patch_resid=(l, i, clean_layers[l]["resid_pre"][i]))[1])
+                   - ld_corrupted) / span for i in range(len(clean))] for l in range(L)]
+    # patching every position of layer 0's input restores the clean run exactly
+    full = forward(c, W, corrupted, patch_resid=(0, slice(None), clean_layers[0]["resid_pre"]))[1]
+    assert abs(ld(full) - ld_clean) < 1e-9
+    return {"clean": list(clean), "corrupted": list(corrupted), "answer": answer, "wrong": wrong,
+            "ld_clean": ld_clean, "ld_corrupted": ld_corrupted, "heads": heads, "positions": positions}
+
+
+def instruments(forward, unembed, c, W, ids, bos, vocab, H, L, seed):
+    """instruments.json of one folder: scores on `ids` and on a repeated random sequence, the lens on
+    `ids`, patching `ids` against `ids` with two tokens replaced (answer: the clean top token, wrong:
+    the corrupted run's top token other than it)."""
+    rng = np.random.default_rng(seed)
+    R = 5
+    drawn = [int(v) for v in rng.choice([v for v in range(vocab) if v != bos], size=R, replace=False)]
+    repeated = ([bos] if bos is not None else []) + drawn + drawn
+    corrupted = list(ids)
+    corrupted[1], corrupted[-2] = (corrupted[1] + 7) % vocab, (corrupted[-2] + 11) % vocab
+    _, clean_logits = forward(c, W, ids)
+    _, corrupted_logits = forward(c, W, corrupted)
+    answer = int(clean_logits.argmax())
+    order = [int(v) for v in corrupted_logits.argsort(descending=True)]
+    wrong = order[0] if order[0] != answer else order[1]
+    return {"heads": [head_scores_case(forward, c, W, ids),
+                      head_scores_case(forward, c, W, repeated, (R, 1 if bos is not None else 0))],
+            "lens": lens_case(forward, unembed, c, W, ids, wrong),
+            "patch": patch_case(forward, c, W, ids, corrupted, answer, wrong, H, L)}
+
+
 def make_model(spec):
     folder = os.path.join(ROOT, spec["name"])
     c = spec["config"]
@@ -963,6 +1103,10 @@ def make_model(spec):
         norm = unicodedata.normalize("NFC", t) if spec["arch"] == "qwen2" else t
         assert tok.decode(ids) == norm, (t, tok.decode(ids))
     write(os.path.join(folder, "reference.json"), dumps({"cases": cases, "encode": encode}) + "\n")
+    if spec["name"] in INSTRUMENTED:
+        unembed = unembed_gpt2 if spec["arch"] == "gpt2" else unembed_llama
+        doc = instruments(forward, unembed, c, W, cases[0]["ids"], tok.bos, c["vocab_size"], H, L, spec["seed"])
+        write(os.path.join(folder, "instruments.json"), dumps(doc) + "\n")
     return folder, inputs, encode
 
 

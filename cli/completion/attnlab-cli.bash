@@ -22,7 +22,7 @@ _attnlab_cli() {
     prev=${COMP_WORDS[cword - 2]}
   fi
   COMPREPLY=()
-  local commands="compute validate bench export compare sensitivity model tokenize flash decode"
+  local commands="compute validate bench export compare sensitivity model heads lens patch tokenize flash decode"
   if ((cword == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help --help-all --version" -- "$cur")
     return
@@ -36,6 +36,9 @@ _attnlab_cli() {
     compare) options="--format" ;;
     sensitivity) options="--of" ;;
     model) options="--text --ids --attention --layer --out --heads-off --top" ;;
+    heads) options="--text --ids --random-repeat --seed --json" ;;
+    lens) options="--text --ids --token --json" ;;
+    patch) options="--clean --corrupt --answer --wrong --no-positions --json" ;;
     tokenize) options="--text --file" ;;
     flash) options="--block --head --format" ;;
     decode) options="--prefill --format --precision" ;;
@@ -69,7 +72,8 @@ _attnlab_cli() {
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
-    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top | --block | --prefill)
+    --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top | --block | --prefill | \
+      --random-repeat | --token | --clean | --corrupt | --answer | --wrong)
       return ;;  # a value to type
   esac
   if [[ $cur == -* ]]; then
@@ -78,7 +82,7 @@ _attnlab_cli() {
   fi
   [[ $command == bench ]] && return  # no FILE
   compopt -o filenames 2>/dev/null
-  if [[ $command == model || $command == tokenize ]]; then  # DIR: a model folder
+  if [[ $command == model || $command == heads || $command == lens || $command == patch || $command == tokenize ]]; then  # DIR: a model folder
     mapfile -t COMPREPLY < <(compgen -d -- "$cur")
     return
   fi

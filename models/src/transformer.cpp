@@ -64,6 +64,17 @@ std::vector<Prediction> top_predictions(const VectorF& logits, int top_k, double
   return top;
 }
 
+/// Passes `value` to the hooks at `where` (when they want that site) and refuses a replacement of
+/// another shape in one line naming the site.
+void visit(SiteHooks* hooks, const SitePoint& where, MatrixF& value) {
+  if (!hooks || !hooks->wants(where.site, where.layer)) return;
+  const Eigen::Index rows = value.rows(), cols = value.cols();
+  hooks->at(where, value);
+  if (value.rows() != rows || value.cols() != cols)
+    refuse("site", where.label() + ": expected " + std::to_string(rows) + "x" + std::to_string(cols) + ", got " +
+                       std::to_string(value.rows()) + "x" + std::to_string(value.cols()));
+}
+
 }  // namespace
 
 // Named, not anonymous: Transformer::Layer holds them, and a member of a type with external
@@ -371,7 +382,7 @@ bool Transformer::has_post_norm() const { return !layers_.empty() && layers_.fro
 /// Runs one layer on the residual stream h (n by d_model), in place; records it when `record`.
 /// The layer's Q, K and V (n by H d_h, G d_h, G d_h, biases included) from `a`, in float, in double
 /// for the core: one product per projection (or one for a fused q | k | v).
-std::shared_ptr<const GivenProjections> Transformer::project(const Layer& layer, const MatrixF& a) const {
+std::shared_ptr<GivenProjections> Transformer::project(const Layer& layer, const MatrixF& a) const {
   const Eigen::Index H = config_.heads, G = config_.kv_heads, dh = config_.head_dim;
   auto given = std::make_shared<GivenProjections>();
   if (!layer.qkv.present()) {
@@ -423,29 +434,85 @@ Model Transformer::attention_model(int index, std::shared_ptr<const GivenProject
   return m;
 }
 
-/// Runs one layer on the residual stream h (n by d_model), in place; records it when `record`.
+void Transformer::hook_projection(int index, Site site, Matrix& value, SiteHooks& hooks) const {
+  if (!hooks.wants(site, index)) return;
+  MatrixF as_float = value.cast<float>();
+  visit(&hooks, {site, index}, as_float);
+  value = as_float.cast<double>();
+}
+
+/// Runs one layer on the residual stream h (n by d_model), in place; records it when `record`; passes
+/// its sites to `hooks` when given.
 void Transformer::run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record,
-                            Workspace& work) const {
+                            Workspace& work, SiteHooks* hooks) const {
   const Layer& layer = layers_[std::size_t(index)];
+  visit(hooks, {Site::resid_pre, index}, h);
   MatrixF a = layer.attn_norm.apply(h);
-  compute_into(attention_model(index, project(layer, a), off), Layout::rows, work.trace, nullptr, Recompute::all);
+  std::shared_ptr<GivenProjections> given = project(layer, a);
+  if (hooks) {
+    hook_projection(index, Site::q, given->Q, *hooks);
+    hook_projection(index, Site::k, given->K, *hooks);
+    hook_projection(index, Site::v, given->V, *hooks);
+  }
+  compute_into(attention_model(index, std::move(given), off), Layout::rows, work.trace, nullptr, Recompute::all);
   const Trace& trace = work.trace;
-  MatrixF o = layer.o.apply(trace.concat.cast<float>());  // [Y_1 ... Y_H] W_o + b_o
-  MatrixF residual_in = h;
-  finish_layer(layer, residual_in, o, h);
+  MatrixF z = trace.concat.cast<float>();  // [Y_1 ... Y_H]: n by H d_h
+  if (hooks) {
+    const Eigen::Index dh = config_.head_dim;
+    for (int head = 0; head < config_.heads && hooks->wants(Site::pattern, index); ++head) {
+      MatrixF pattern = trace.heads[std::size_t(head)].weights.cast<float>();
+      hooks->at({Site::pattern, index, head}, pattern);  // read only
+    }
+    for (int head = 0; head < config_.heads && hooks->wants(Site::z, index); ++head) {
+      MatrixF z_head = z.middleCols(head * dh, dh);
+      visit(hooks, {Site::z, index, head}, z_head);
+      z.middleCols(head * dh, dh) = z_head;
+    }
+  }
   if (record) {
-    record->residual_in = std::move(residual_in);
     record->attn_in = std::move(a);
     record->weights.clear();
     for (const HeadTrace& head : trace.heads) record->weights.push_back(head.weights.cast<float>());
+  }
+  finish_attention(index, h, std::move(z), hooks, 0, record);
+}
+
+namespace {
+
+/// The last row of each block of `block` rows of m (m's rows are whole blocks).
+MatrixF last_rows(const MatrixF& m, Eigen::Index block) {
+  MatrixF out(m.rows() / block, m.cols());
+  for (Eigen::Index b = 0; b < out.rows(); ++b) out.row(b) = m.row((b + 1) * block - 1);
+  return out;
+}
+
+}  // namespace
+
+void Transformer::finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, Eigen::Index last_of_blocks,
+                                   LayerRun* record) const {
+  const Layer& layer = layers_[std::size_t(index)];
+  if (last_of_blocks > 0) {  // what a logit difference reads: nothing after this layer needs the other rows
+    z = last_rows(z, last_of_blocks);
+    h = last_rows(h, last_of_blocks);
+  }
+  MatrixF o = layer.o.apply(z);  // [Y_1 ... Y_H] W_o + b_o
+  visit(hooks, {Site::attn_out, index}, o);
+  MatrixF residual_in = h;
+  finish_layer(layer, residual_in, o, h, hooks, index);
+  visit(hooks, {Site::resid_post, index}, h);
+  if (record) {
+    record->residual_in = std::move(residual_in);
     record->attn_out = std::move(o);
   }
 }
 
-void Transformer::finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h) const {
+void Transformer::finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h,
+                               SiteHooks* hooks, int index) const {
   h = residual_in + layer.attn_post_norm.apply(o);
   const MatrixF& mlp_reads = config_.parallel_residual ? residual_in : h;
-  h += layer.mlp_post_norm.apply(mlp(layer, layer.mlp_norm.apply(mlp_reads)));
+  MatrixF mlp_out = layer.mlp_post_norm.apply(mlp(layer, layer.mlp_norm.apply(mlp_reads)));
+  visit(hooks, {Site::mlp_out, index}, mlp_out);
+  h += mlp_out;
 }
 
 MatrixF Transformer::mlp(const Layer& layer, const MatrixF& x) const {
@@ -462,6 +529,40 @@ MatrixF Transformer::mlp(const Layer& layer, const MatrixF& x) const {
   }
   up.array() *= gate.unaryExpr(act).array();
   return layer.down.apply(up);
+}
+
+MatrixF Transformer::logits(const MatrixF& residual) const {
+  const Embedding& e = *embedding_;
+  const MatrixF normed = e.final_norm.apply(residual);
+  const Eigen::Index d = config_.d_model;
+  MatrixF out(residual.rows(), config_.vocab);
+  in_parallel(config_.vocab, double(config_.vocab) * double(d) * double(residual.rows()),
+              [&](Eigen::Index first, Eigen::Index count) {
+                constexpr Eigen::Index kRows = 256;  // a block of the head in float, in cache
+                MatrixF block;
+                for (Eigen::Index r = first; r < first + count; r += kRows) {
+                  const Eigen::Index rows = std::min(kRows, first + count - r);
+                  block.resize(rows, d);
+                  e.head.rows.block_into(r, rows, 0, d, block.data());
+                  out.middleCols(r, rows).noalias() = normed * block.transpose();
+                }
+              });
+  if (config_.final_softcap > 0) out = out.unaryExpr([cap = config_.final_softcap](float x) { return float(capped(x, cap)); });
+  return out;
+}
+
+Eigen::VectorXd Transformer::logits_of(const MatrixF& residual, Eigen::Index row, const std::vector<int>& ids) const {
+  const Embedding& e = *embedding_;
+  if (row < 0 || row >= residual.rows()) refuse("row", std::to_string(row) + " is outside the residual stream");
+  const MatrixF normed = e.final_norm.apply(residual.row(row));
+  Eigen::VectorXd out(Eigen::Index(ids.size()));
+  VectorF head_row(config_.d_model);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0 || ids[i] >= config_.vocab) refuse("ids", std::to_string(ids[i]) + " is outside the vocabulary");
+    e.head.row_into(ids[i], head_row.data());
+    out[Eigen::Index(i)] = capped(double(normed.row(0).dot(head_row.transpose())), config_.final_softcap);
+  }
+  return out;
 }
 
 std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const {
@@ -523,7 +624,7 @@ double Transformer::run_bytes(std::size_t tokens, Keep keep) const {
 }
 
 ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::vector<HeadRef>& heads_off,
-                            Keep keep, const std::atomic<bool>* cancelled) const {
+                            Keep keep, const std::atomic<bool>* cancelled, SiteHooks* hooks) const {
   check_ids(ids, config_);
   if (keep.layer != Keep::kAll && keep.layer != Keep::kNone && (keep.layer < 0 || keep.layer >= config_.layers))
     refuse("layer", std::to_string(keep.layer) + " is out of range: the model has layers 0 to " +
@@ -538,6 +639,22 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
     if (off.layer < 0 || off.layer >= config_.layers || off.head < 0 || off.head >= config_.heads)
       refuse("heads_off", "no head " + std::to_string(off.layer) + "." + std::to_string(off.head) + " (layers 0 to " +
                               std::to_string(config_.layers - 1) + ", heads 0 to " + std::to_string(config_.heads - 1) + ")");
+  MatrixF h = embed(ids);
+  ForwardRun run;
+  run.ids = ids;
+  run.heads_off = heads_off;
+  run.layers.resize(layers_.size());
+  Workspace work;
+  for (int l = 0; l < int(layers_.size()); ++l) {
+    if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
+    run_layer(l, h, heads_off, keep.keeps(l) ? &run.layers[std::size_t(l)] : nullptr, work, hooks);
+  }
+  run.next = predict(h, top_k);
+  return run;
+}
+
+MatrixF Transformer::embed(const std::vector<int>& ids) const {
+  check_ids(ids, config_);
   const Embedding& e = *embedding_;
   const Eigen::Index n = Eigen::Index(ids.size()), d = config_.d_model;
   MatrixF h(n, d);
@@ -550,17 +667,76 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
       h.row(i) += position.transpose();
     }
   }
-  ForwardRun run;
-  run.ids = ids;
-  run.heads_off = heads_off;
-  run.layers.resize(layers_.size());
+  return h;
+}
+
+namespace {
+
+void check_restart(const ModelConfig& c, int layer, const MatrixF& residual) {
+  if (layer < 0 || layer >= c.layers)
+    refuse("layer", std::to_string(layer) + " is out of range: the model has layers 0 to " + std::to_string(c.layers - 1));
+  if (residual.cols() != c.d_model || residual.rows() < 1)
+    refuse("residual", "expected n x " + std::to_string(c.d_model) + " (tokens x d_model), got " +
+                           std::to_string(residual.rows()) + "x" + std::to_string(residual.cols()));
+}
+
+}  // namespace
+
+MatrixF Transformer::run_from(int first, MatrixF residual, SiteHooks* hooks, const std::atomic<bool>* cancelled) const {
+  check_restart(config_, first, residual);
   Workspace work;
-  for (int l = 0; l < int(layers_.size()); ++l) {
+  for (int l = first; l < config_.layers; ++l) {
     if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
-    run_layer(l, h, heads_off, keep.keeps(l) ? &run.layers[std::size_t(l)] : nullptr, work);
+    run_layer(l, residual, {}, nullptr, work, hooks);
   }
-  run.next = predict(h, top_k);
-  return run;
+  return residual;
+}
+
+void Transformer::run_layer_rows(int index, MatrixF& h, Eigen::Index first_row, const SiteCache& recorded,
+                                 Workspace& work, int batch, bool last_row) const {
+  const Layer& layer = layers_[std::size_t(index)];
+  const Eigen::Index changed = h.rows() / batch;
+  // One product per projection for every run of the batch (the weights are packed once, not per run).
+  const std::shared_ptr<GivenProjections> fresh = project(layer, layer.attn_norm.apply(h));
+  MatrixF z(h.rows(), Eigen::Index(config_.heads) * config_.head_dim);
+  for (int b = 0; b < batch; ++b) {
+    // The recorded run's projections with this run's changed rows: the rows before see only keys
+    // before them, so their outputs are the recorded ones; the core recomputes them (n^2 d_h, cheap).
+    auto given = std::make_shared<GivenProjections>();
+    const auto merged = [&](Site site, const Matrix& all_changed) {
+      const MatrixF& before = recorded.get({site, index});
+      if (before.rows() != first_row + changed || before.cols() != all_changed.cols())
+        refuse("site", SitePoint{site, index}.label() + " of the recorded run does not fit the changed rows");
+      Matrix all = before.cast<double>();
+      all.bottomRows(changed) = all_changed.middleRows(b * changed, changed);
+      return all;
+    };
+    given->Q = merged(Site::q, fresh->Q);
+    given->K = merged(Site::k, fresh->K);
+    given->V = merged(Site::v, fresh->V);
+    compute_into(attention_model(index, std::move(given), {}), Layout::rows, work.trace, nullptr, Recompute::all);
+    z.middleRows(b * changed, changed) = work.trace.concat.bottomRows(changed).cast<float>();
+  }
+  finish_attention(index, h, std::move(z), nullptr, last_row ? changed : 0, nullptr);
+}
+
+MatrixF Transformer::rerun_rows(int layer, MatrixF rows, Eigen::Index first_row, const SiteCache& recorded,
+                                const MatrixF* z, const std::atomic<bool>* cancelled, int batch) const {
+  check_restart(config_, layer, rows);
+  if (batch < 1 || rows.rows() % batch != 0)
+    refuse("rows", std::to_string(rows.rows()) + " rows are not " + std::to_string(batch) + " runs of equal length");
+  if (z && (z->rows() != rows.rows() || z->cols() != Eigen::Index(config_.heads) * config_.head_dim))
+    refuse("z", "expected " + std::to_string(rows.rows()) + "x" + std::to_string(config_.heads * config_.head_dim) +
+                    " (rows x heads d_h), got " + std::to_string(z->rows()) + "x" + std::to_string(z->cols()));
+  const int last = config_.layers - 1;
+  const Eigen::Index changed = rows.rows() / batch;
+  if (z) finish_attention(layer, rows, *z, nullptr, layer == last ? changed : 0, nullptr);
+  Workspace work;
+  for (int l = z ? layer + 1 : layer; l <= last; ++l) {
+    if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
+    run_layer_rows(l, rows, first_row, recorded, work, batch, l == last);
+  }
+  return rows;
 }
 
 std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,
@@ -575,7 +751,7 @@ std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int
   MatrixF h;
   finish_layer(bound, recorded.residual_in, attn_out.cast<float>(), h);
   Workspace work;
-  for (int l = layer + 1; l < int(layers_.size()); ++l) run_layer(l, h, run.heads_off, nullptr, work);
+  for (int l = layer + 1; l < int(layers_.size()); ++l) run_layer(l, h, run.heads_off, nullptr, work, nullptr);
   return predict(h, top_k);
 }
 

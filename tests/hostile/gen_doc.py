@@ -81,7 +81,7 @@ not exist afterwards. A FILE that cannot be read is a bad file (exit 1, the tabl
 
 
 def shell_word(arg):
-    return arg if all(ch.isalnum() or ch in "-_.=:/," for ch in arg) else "'" + arg + "'"
+    return arg if arg and all(ch.isalnum() or ch in "-_.=:/," for ch in arg) else "'" + arg + "'"
 
 
 def render_usage():
@@ -106,8 +106,9 @@ files. Every safetensors header entry is checked against the file before any ten
 compute exactly is refused by name rather than computed wrong. `tests/models/test_model_hostile.cpp`
 copies a fixture of `tests/fixtures/models`, applies the edit (`tests/models/model_folders.h`: named
 pipes, folders and symbolic links in a file's place, JSON and header edits), runs `attnlab-cli model
-DIR ARGS` and requires exit status 1, nothing on stdout and the one line `DIR: message` on stderr
-(DIR escaped as every name in a message is); `S x N` is a text of S written N times. Every file is
+DIR ARGS` (or the command written in brackets before the arguments: the head finder `heads`, the
+logit lens `lens`, activation patching `patch`) and requires exit status 1, nothing on stdout and
+the one line `DIR: message` on stderr (DIR escaped as every name in a message is); `S x N` is a text of S written N times. Every file is
 checked for what it is before it is opened (a named pipe would block the open); encoding a text
 stops at the model's positions and within the tokenizer's 5 s budget; `tie_word_embeddings: false`
 reads `lm_head.weight` for GPT-2 too; a run is refused before it starts when its estimated memory
@@ -134,6 +135,8 @@ def render_models():
         if "folder_name" in c:
             setup += ", in a folder named " + json.dumps(c["folder_name"], ensure_ascii=False)
         args = " ".join(model_arg(a) for a in c["args"])
+        if "command" in c:
+            args = f"({c['command']}) {args}"
         name = c["case"].replace("|", "\\|")
         lines.append(f"| {i} | {name} | {cell(setup)} | {cell(args)} | {cell(c['message'])} |")
     return lines

@@ -1,6 +1,6 @@
 // Hostile model folders (tests/hostile/cases.json, "model_cases"; docs/HOSTILE_INPUT.md): each copies
 // a fixture of tests/fixtures/models, applies one edit (model_folders.h), runs `attnlab-cli model DIR
-// ARGS` and expects exit status 1, nothing on stdout and the one line "DIR: message" on stderr. A
+// ARGS` (or the case's "command": heads, lens, patch) and expects exit status 1, nothing on stdout and the one line "DIR: message" on stderr. A
 // case that hung (a named pipe) or ran for minutes (a pathological tokenizer) before now ends in one
 // line within the tokenizer's budget; the time each took is printed.
 #include <gtest/gtest.h>
@@ -41,7 +41,7 @@ TEST(ModelHostile, EveryCaseIsOneLineNamingTheField) {
   int i = 0;
   for (const json& c : cases) {
     const fs::path dir = model_folders::make(kSource / "tests/fixtures/models", scratch.fresh("case" + std::to_string(++i)), c);
-    std::string command = std::string(ATTNLAB_CLI) + " model " + shell_quote(dir.string());
+    std::string command = std::string(ATTNLAB_CLI) + " " + c.value("command", "model") + " " + shell_quote(dir.string());
     for (const json& arg : c.at("args")) {
       const std::string word = arg == "OUT" ? (dir.parent_path() / "out.json").string() : model_folders::argument(arg);
       command += " " + shell_quote(word);

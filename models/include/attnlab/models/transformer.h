@@ -20,6 +20,7 @@
 #include "attnlab/matrix.h"
 #include "attnlab/model.h"
 #include "attnlab/models/config.h"
+#include "attnlab/models/sites.h"
 #include "attnlab/models/weights.h"
 
 namespace attnlab::models {
@@ -80,8 +81,34 @@ class Transformer {
   /// the model's positions, a head that does not exist, more memory than this machine allows
   /// (run_bytes() against memory_limit(), checked before anything large is allocated), and
   /// "run: cancelled" when `cancelled` is set, checked before each layer (the window's stale runs).
+  /// `hooks`, when given, reads and replaces the named sites it wants as the run passes them (sites.h).
   ForwardRun run(const std::vector<int>& ids, int top_k = 5, const std::vector<HeadRef>& heads_off = {},
-                 Keep keep = Keep::all(), const std::atomic<bool>* cancelled = nullptr) const;
+                 Keep keep = Keep::all(), const std::atomic<bool>* cancelled = nullptr,
+                 SiteHooks* hooks = nullptr) const;
+  /// The residual stream entering layer 0 (n by d_model): the token embeddings, scaled, plus the
+  /// learned positions. Throws ScenarioError for ids run() refuses.
+  MatrixF embed(const std::vector<int>& ids) const;
+  /// The layers from `first` on, applied to `residual` (the residual stream entering layer `first`,
+  /// n by d_model), with `hooks`: the residual stream after the last layer. Patching restarts here
+  /// from a cached residual instead of re-running the layers before the patched one.
+  MatrixF run_from(int first, MatrixF residual, SiteHooks* hooks = nullptr,
+                   const std::atomic<bool>* cancelled = nullptr) const;
+  /// A run that differs from a recorded one only in the rows from `first_row` on, as a patch does
+  /// (attention is causal: a change at position p leaves the rows before p as they were). `rows` is
+  /// the residual stream entering layer `layer`, its rows from first_row on; with `z` (those rows of
+  /// the layer's heads' outputs side by side, rows by H d_h) the run resumes at that layer's W_o. The
+  /// rows before first_row are the recorded run's, whose q, k and v of every layer from `layer` on
+  /// `recorded` holds. Only the changed rows are projected and go through W_o and the MLP, and only
+  /// the last one through the last layer's: returns the last row leaving the last layer (1 by d_model).
+  /// `batch` runs at once: `rows` (and `z`) are `batch` blocks of equal length stacked, one per run,
+  /// sharing each product; the result is then one row per run.
+  MatrixF rerun_rows(int layer, MatrixF rows, Eigen::Index first_row, const SiteCache& recorded,
+                     const MatrixF* z = nullptr, const std::atomic<bool>* cancelled = nullptr, int batch = 1) const;
+  /// The logits of every row of a residual stream (rows by vocab): the final norm, the unembedding
+  /// and the final softcap, what the last layer's output becomes (the logit lens on earlier layers).
+  MatrixF logits(const MatrixF& residual) const;
+  /// Only the logits of `ids` at row `row` of a residual stream, without the rest of the vocabulary.
+  Eigen::VectorXd logits_of(const MatrixF& residual, Eigen::Index row, const std::vector<int>& ids) const;
   /// About how many bytes run() takes on `tokens` tokens: what it keeps (each kept layer's weights,
   /// n by n per query head, and its three n by d_model matrices) and what one layer needs while it
   /// is computed.
@@ -114,13 +141,24 @@ class Transformer {
   /// A run's trace, reused from layer to layer: the layers' shapes are equal, so after the first one
   /// the core allocates nothing (each new matrix was a page fault per 4 KiB).
   struct Workspace;
-  void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record, Workspace& work) const;
-  std::shared_ptr<const GivenProjections> project(const Layer& layer, const MatrixF& a) const;
+  void run_layer(int index, MatrixF& h, const std::vector<HeadRef>& off, LayerRun* record, Workspace& work,
+                 SiteHooks* hooks) const;
+  /// Layer `index` on rows from first_row on of a run `recorded` holds (rerun_rows).
+  void run_layer_rows(int index, MatrixF& h, Eigen::Index first_row, const SiteCache& recorded, Workspace& work,
+                      int batch, bool last_row) const;
+  /// The rest of layer `index` from its heads' outputs z: W_o, the residual, the MLP (h in place);
+  /// with last_of_blocks > 0, only the last row of each block of that many rows.
+  void finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* hooks, Eigen::Index last_of_blocks,
+                        LayerRun* record) const;
+  std::shared_ptr<GivenProjections> project(const Layer& layer, const MatrixF& a) const;
+  /// Calls hooks->at for projection Q, K or V (double, converted to float and back: they were float).
+  void hook_projection(int index, Site site, Matrix& value, SiteHooks& hooks) const;
   /// The family's QK-norm with the layer's own weights, in double.
   QkNorm qk_norm(const Layer& layer) const;
   Model attention_model(int index, std::shared_ptr<const GivenProjections> given, const std::vector<HeadRef>& off) const;
   /// h = residual_in + the attention's contribution (o, post-normed where the family does), then the MLP's.
-  void finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h) const;
+  void finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h,
+                    SiteHooks* hooks = nullptr, int index = 0) const;
   MatrixF mlp(const Layer& layer, const MatrixF& x) const;
   std::vector<Prediction> predict(const MatrixF& h, int top_k) const;
 
