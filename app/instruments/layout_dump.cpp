@@ -48,7 +48,8 @@ nlohmann::json PlacementJson(const HeatmapPlacement& p) {
           {"col_axis", p.col_axis},
           {"row_labels", p.row_labels},  // [index, text as drawn]
           {"col_labels", p.col_labels},
-          {"band_labels", BandLabelsJson(p)}};
+          {"band_labels", BandLabelsJson(p)},
+          {"outlined", p.outlined}};  // [row, col] of each outlined cell
 }
 
 bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, float fb_scale,

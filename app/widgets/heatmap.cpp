@@ -456,6 +456,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.colormap = ColormapName(spec.scale.map);
   p.lo = spec.scale.lo, p.hi = spec.scale.hi;
   p.stale = spec.stale;
+  if (spec.outlined) p.outlined = *spec.outlined;
   if (spec.labels) {
     const DrawnLabels labels = LabelsToDraw(spec, g);
     p.row_labels = labels.rows;

@@ -111,6 +111,7 @@ struct HeatmapPlacement {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< window coordinates, as x0, y0 above
   };
   std::vector<Label> band_labels;  ///< the heads' names over their bands of columns, as drawn
+  std::vector<std::pair<int, int>> outlined;  ///< cells (row, col) drawn outlined (HeatmapSpec::outlined)
 };
 
 /// One heatmap widget's texture and what it last drew with, kept while the widget is drawn.
