@@ -73,6 +73,9 @@ HeatmapSpec Thumbnail(AppState& state, const attnlab::Trace& trace, const AxisLa
                       const char* title);
 /// "head 3" over a multiple, "h3" where that is wider than its grid.
 void ThumbTitle(char (&title)[32], int h, int cols);
+/// The width of a bold `title` and, after it, a head's "on" checkbox without its label (as a
+/// multiple of the strip draws them: every head can be switched off there, not only the large one).
+float TitleAndBoxWidth(const char* title);
 /// The strip's "<  >" buttons: their height above a column of multiples, their width beside a row.
 float PagerHeight();
 float PagerWidth();
