@@ -148,7 +148,6 @@ HeatmapSpec LargeHead(AppState& state, const attnlab::Trace& trace, const AxisLa
       SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, title);
   spec.id = "focus";
   spec.selected = false;  // the only one this large
-  spec.value_min = kLectureValuePx;
   return spec;
 }
 

@@ -58,9 +58,6 @@ struct Focus {
   bool strip = true;    ///< multiples beside it: not for one head, the large one is all there is
 };
 
-/// The smallest numbers the large head prints in lecture mode, in pixels: a projector's back row
-/// still reads them (lecture mode's own floor, 70% of its mono font, is 13 px at 1280x800).
-inline constexpr float kLectureValuePx = 14.0f;
 /// The large head of the focus layout: head `h` with its numbers.
 HeatmapSpec LargeHead(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels, int h,
                       const char* title);

@@ -11,6 +11,9 @@
 #     multiples that each have their head's "on" box; paging to head 12 and unchecking its box, the
 #     Next token view (still in front beside the Heads) shows what `attnlab-cli --heads-off 0.11`
 #     predicts.
+#  5. a double-click on the Heads tab (a teacher wanting the heads larger) enlarges the Heads slot
+#     and keeps Next token in view, its rows whole, still --heads-off 0.11's prediction; no number
+#     drawn below the lecture font.
 # usage: model_grid_wide.sh APP CLI MODEL_CHECK FIXTURES_DIR
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -108,5 +111,30 @@ move 640 5
 wait_for "$wait_limit" model_is 'm["next"]["state"] == "edited" and not m["next"]["stale"] and m["next"]["version"] == m["next"]["document_version"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(short))' ||
   fail "head 12 off from its multiple: the Next token view is not attnlab-cli --heads-off 0.11's"
 echo "step 4: lecture mode, 12 heads: every multiple has its on box ($pages pages to head 12); head 12 off as attnlab-cli --heads-off 0.11"
+cp "$work/layout.png.json" "$work/before_tall.json"
+set -- $(control "panel tab Heads")
+double_click $(centre "$1" "$2" "$3" "$4")
+move 640 5
+capture_layout tall
+python3 - "$work/before_tall.json" "$work/layout.png.json" <<'PY' || fail "the double-click on the Heads tab"
+import json, sys
+before, after = (json.load(open(f)) for f in sys.argv[1:3])
+def box(d, name): return next(w["box"] for w in d["window_arrangement"]["windows"] if w["name"] == name)
+def front(d, panel): return next((w for w in d["window_arrangement"]["windows"] if w["front"] == panel), None)
+heads0, heads1 = box(before, "Heads"), box(after, "Heads")
+print("Heads slot %s -> %s" % (heads0, heads1))
+assert heads1[3] > heads0[3], "the double-click did not enlarge the Heads"
+nt = front(after, "Next token")
+rows = next((c["rect"] for c in after["controls"] if c["id"] == "next token rows"), None)
+print("Next token %s, its rows %s" % (nt and nt["box"], rows))
+assert nt and rows, "Next token folded away"
+b = nt["box"]
+assert b[0] <= rows[0] and rows[2] <= b[0] + b[2] and b[1] <= rows[1] and rows[3] <= b[1] + b[3], "Next token's rows cut"
+font = after["mono_font_size"]
+small = [(h["window"], h["id"], h["value_px"]) for h in after["heatmaps"] if h["values_drawn"] and h["value_px"] < font]
+assert not small, "numbers below the lecture font (%g px): %s" % (font, small)
+PY
+model_is 'same(m["next"]["edited"], top(off))' || fail "Next token beside the enlarged Heads is not --heads-off 0.11's"
+echo "step 5: the double-click on the Heads tab enlarges them, Next token's rows whole beside them"
 kill9
 echo "PASS"
