@@ -10,6 +10,7 @@
 
 #include "attnlab/edits.h"
 #include "panels/heads_layout.h"
+#include "panels/panel_requests.h"
 #include "session/trace_worker.h"
 #include "view/heads_hint.h"
 #include "view/label_fit.h"
@@ -312,7 +313,9 @@ bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const A
   // larger than a multiple (a tall, narrow panel), else a row of multiples.
   const char* hint = nullptr;
   if (!f.values) {
-    const RoomHint& room = ColumnGivesNumbers(state, trace, labels, avail) ? kRoomHint : kNoRoomHint;
+    const bool has_column = state.requests && state.requests->GivenColumn("Heads");
+    const RoomHint& room =
+        !has_column && ColumnGivesNumbers(state, trace, labels, avail) ? kRoomHint : kNoRoomHint;
     const auto height = [&](const char* text) {
       return ImGui::CalcTextSize(text, nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
     };

@@ -320,6 +320,13 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   shown_tab_[group] = shown;
 }
 
+bool PanelRegistry::GivenColumn(const char* name) const {
+  if (tall_group_.empty()) return false;
+  const SlotDef* slot = FindSlot(last_arrangement_, tall_group_);
+  return slot && std::any_of(slot->members.begin(), slot->members.end(),
+                             [name](const char* m) { return std::string(m) == name; });
+}
+
 // Whether group `group` shows only its tab bar, folded by the group given its column.
 bool PanelRegistry::FoldedNow(const std::string& group) const {
   return group != kept_.key && Folded(last_arrangement_, tall_group_, group);

@@ -94,6 +94,7 @@ class PanelRegistry final : public PanelRequests {
   void DrawPanels(AppState& state);
   /// Opens the panel and brings its tab to the front of its group (F1, the View menu, requests).
   void ShowPanel(const char* name) override;
+  bool GivenColumn(const char* name) const override;
   /// Brings the panel's tab to the front of its group, if it is open.
   void BringToFront(const char* name);
   /// Gives the group holding panel `name` its whole column, as a double-click on its tab does (the
