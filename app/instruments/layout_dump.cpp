@@ -35,6 +35,7 @@ nlohmann::json PlacementJson(const HeatmapPlacement& p) {
           {"clip", {p.clip[0], p.clip[1], p.clip[2], p.clip[3]}},
           {"values_drawn", p.values_drawn},
           {"decimals", p.decimals},
+          {"value_px", p.value_px},
           {"texture", p.texture},
           {"hidden", p.hidden},
           {"stale", p.stale},
@@ -48,7 +49,8 @@ nlohmann::json PlacementJson(const HeatmapPlacement& p) {
           {"col_axis", p.col_axis},
           {"row_labels", p.row_labels},  // [index, text as drawn]
           {"col_labels", p.col_labels},
-          {"band_labels", BandLabelsJson(p)}};
+          {"band_labels", BandLabelsJson(p)},
+          {"outlined", p.outlined}};  // [row, col] of each outlined cell
 }
 
 bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, float fb_scale,
@@ -59,6 +61,7 @@ bool LayoutDump::Write(const std::string& path, int fb_width, int fb_height, flo
   doc["selected_head"] = state.ui.selected_head;
   doc["colormap"] = ColormapName(state.ui.colormap);
   doc["decimals"] = state.ui.decimals;  // View > Precision
+  doc["mono_font_size"] = GetFonts().mono ? GetFonts().mono->FontSize : ImGui::GetFontSize();
   doc["masked_rgb"] = {kMaskedFill.r, kMaskedFill.g, kMaskedFill.b};
   doc["document"] = state.document.name;
   // The hint's colour (the accent, nowhere else in the menu bar) and the bar's height: where a

@@ -133,6 +133,12 @@ void ThumbTitle(char (&title)[32], int h, int cols) {
     std::snprintf(title, sizeof title, "h%d", h + 1);
 }
 
+float TitleAndBoxWidth(const char* title) {
+  ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
+  const float fs = ImGui::GetFontSize();  // the box: a frame without vertical padding, fs square
+  return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0.0f, title).x + fs * 0.6f + fs;
+}
+
 float PagerHeight() { return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y; }
 float PagerWidth() { return ImGui::GetFrameHeight() * 2.0f + ImGui::GetStyle().ItemSpacing.x; }
 
@@ -142,7 +148,6 @@ HeatmapSpec LargeHead(AppState& state, const attnlab::Trace& trace, const AxisLa
       SmallMultiple(state, trace.heads[std::size_t(h)].weights, trace.allowed, labels, h, title);
   spec.id = "focus";
   spec.selected = false;  // the only one this large
-  spec.value_min = kLectureValuePx;
   return spec;
 }
 
@@ -160,6 +165,7 @@ Focus ArrangeFocus(AppState& state, const attnlab::Trace& trace, const AxisLabel
   f.thumb = f.strip
                 ? HeatmapSize(*state.heatmaps, Thumbnail(state, trace, labels, heads - 1, title))
                 : ImVec2(0, 0);
+  f.thumb.x = f.strip ? std::max(f.thumb.x, TitleAndBoxWidth(title)) : 0.0f;
   const float height = avail.y;
   const auto fitting = [&](float length, float along, float gap) {
     return int(std::floor((length + gap) / (along + gap)));

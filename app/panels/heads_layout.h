@@ -58,9 +58,6 @@ struct Focus {
   bool strip = true;    ///< multiples beside it: not for one head, the large one is all there is
 };
 
-/// The smallest numbers the large head prints in lecture mode, in pixels: a projector's back row
-/// still reads them (lecture mode's own floor, 70% of its mono font, is 13 px at 1280x800).
-inline constexpr float kLectureValuePx = 14.0f;
 /// The large head of the focus layout: head `h` with its numbers.
 HeatmapSpec LargeHead(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels, int h,
                       const char* title);
@@ -73,6 +70,9 @@ HeatmapSpec Thumbnail(AppState& state, const attnlab::Trace& trace, const AxisLa
                       const char* title);
 /// "head 3" over a multiple, "h3" where that is wider than its grid.
 void ThumbTitle(char (&title)[32], int h, int cols);
+/// The width of a bold `title` and, after it, a head's "on" checkbox without its label (as a
+/// multiple of the strip draws them: every head can be switched off there, not only the large one).
+float TitleAndBoxWidth(const char* title);
 /// The strip's "<  >" buttons: their height above a column of multiples, their width beside a row.
 float PagerHeight();
 float PagerWidth();

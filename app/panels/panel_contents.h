@@ -14,6 +14,9 @@ class PanelContents {
   /// its column can give it); 0: none. The arrangement raises its slot to it (lecture mode's
   /// Heads: the selected head's numbers without a gesture).
   virtual float WantedHeight(AppState& /*state*/, float /*width*/, float /*most*/) { return 0.0f; }
+  /// The height of its contents as last drawn, when it should stay in view while the Heads take
+  /// its column (Next token with a model's prediction); 0: it folds to its tab bar.
+  virtual float HeightBesideHeads(AppState& /*state*/) { return 0.0f; }
 };
 
 }  // namespace attnlab::app

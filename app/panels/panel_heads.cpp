@@ -10,6 +10,7 @@
 
 #include "attnlab/edits.h"
 #include "panels/heads_layout.h"
+#include "panels/panel_requests.h"
 #include "session/trace_worker.h"
 #include "view/heads_hint.h"
 #include "view/label_fit.h"
@@ -199,8 +200,9 @@ Arrangement ShowNoticeAndArrange(AppState& state, const attnlab::Trace& trace,
 
 // The head's "on" checkbox, on its title's line after the title, drawn before the heatmap (which
 // starts with the title at the cursor) so that it takes the mouse first and costs the multiples no
-// height. Unchecking it switches the head off, one undoable edit.
-void HeadSwitch(AppState& state, int h, bool off, const char* title) {
+// height. Unchecking it switches the head off, one undoable edit. Unlabelled (a multiple of the
+// strip): the box alone, its tooltip saying what it does.
+void HeadSwitch(AppState& state, int h, bool off, const char* title, bool labelled = true) {
   ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const ImVec2 lo(std::floor(at.x), std::floor(at.y));  // where the heatmap puts its title
@@ -209,7 +211,7 @@ void HeadSwitch(AppState& state, int h, bool off, const char* title) {
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.0f));
   bool on = !off;
   char label[32];
-  std::snprintf(label, sizeof label, "%s##head on %d", kSwitchLabel, h);
+  std::snprintf(label, sizeof label, "%s##head on %d", labelled ? kSwitchLabel : "", h);
   const bool changed = ImGui::Checkbox(label, &on);
   ImGui::PopStyleVar();
   if (changed)
@@ -311,7 +313,9 @@ bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const A
   // larger than a multiple (a tall, narrow panel), else a row of multiples.
   const char* hint = nullptr;
   if (!f.values) {
-    const RoomHint& room = ColumnGivesNumbers(state, trace, labels, avail) ? kRoomHint : kNoRoomHint;
+    const bool has_column = state.requests && state.requests->GivenColumn("Heads");
+    const RoomHint& room =
+        !has_column && ColumnGivesNumbers(state, trace, labels, avail) ? kRoomHint : kNoRoomHint;
     const auto height = [&](const char* text) {
       return ImGui::CalcTextSize(text, nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y * 2.0f;
     };
@@ -397,7 +401,10 @@ void HeadsPanel::DrawStrip(AppState& state, const attnlab::Trace& trace, const A
     spec.id = id;
     spec.stale = spec.stale || std::binary_search(s.heads_off.begin(), s.heads_off.end(), h);
     if (!f.strip_right && h > first_thumb_) ImGui::SameLine(0.0f, gap_x);
+    ImGui::BeginGroup();
+    HeadSwitch(state, h, std::binary_search(s.heads_off.begin(), s.heads_off.end(), h), title, false);
     const HeatmapResult r = Heatmap(*state.heatmaps, spec);
+    ImGui::EndGroup();
     if (r.clicked) state.ui.selected_head = h;
     if (r.hovered) state.ui.hover.Report({StageId::weights, h, r.row, r.col});
   }

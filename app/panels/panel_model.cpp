@@ -53,44 +53,97 @@ void Rebuild(RunMaps& m, const ModelLab& lab) {
   }
 }
 
-/// Where the grid's maps go: cells of `cell` pixels, a map every `pitch` pixels after the captions.
+// The grid's captions, written in one place (how layers and heads are numbered is one choice).
+std::string LayerCaption(int layer) { return "layer " + std::to_string(layer + 1); }
+std::string HeadCaption(int head) { return "head " + std::to_string(head + 1); }
+std::string HeadNumber(int head) { return std::to_string(head + 1); }
+
+/// A map is never drawn smaller than this many pixels a side: below it the grid scrolls. At 16
+/// pixels a 12 x 12 grid fits a lecture-mode panel at 1280 x 800, and a map still shows its
+/// pattern (the diagonal, the first token's column, a window's band) pooled to a pixel a block.
+constexpr float kMinMapSide = 16.0f;
+
+/// Where the grid's maps go: cells of `cell` pixels (below 1, pooled), a map every `pitch` pixels
+/// after the captions.
 struct GridFit {
   float cell = 0, map = 0, pitch_x = 0, pitch_y = 0, caption_w = 0, header_h = 0;
-  ImVec2 size;  ///< the whole grid
+  bool head_numbers = false;  ///< the columns are captioned with numbers only, "head" in the corner
+  bool one_line = false;      ///< a layer's own caption ("local 512") beside "layer N", not under it
+  ImVec2 size;                ///< the whole grid
 };
 
-// The largest whole-pixel cells at which every map fits in `avail`, never below a readable
-// minimum (then the grid scrolls) nor above a cap (a picture of the pattern, not a table).
-GridFit Fit(int layers, int heads, int n, const std::vector<std::string>& captions, ImVec2 avail) {
-  const float fs = ImGui::GetFontSize(), gap = std::round(fs * 0.6f);
+// The cell size of an n-token map drawn `side` pixels wide: whole pixels from 2 up, 1 from 1 to 2
+// (every cell keeps a pixel of its own), and below that pooled to exactly `side` texels.
+float MapCell(int n, float side) {
+  const float fit = side / float(n);
+  if (fit >= 2.0f) return std::floor(fit);
+  if (fit >= 1.0f) return 1.0f;
+  return (side + 0.25f) / float(n);  // floor(n * cell) == side: one texel a pixel
+}
+
+// The largest maps at which every layer and head fits in `avail`, never below kMinMapSide (then
+// the grid scrolls) nor with cells above a cap (a picture of the pattern, not a table). However
+// long the text, the maps shrink (pooled) rather than push layers and heads out of view.
+GridFit Fit(int layers, int heads, int n, const std::vector<std::string>& captions, ImVec2 avail,
+            bool one_line = false) {
+  const float fs = ImGui::GetFontSize(), gap = std::max(2.0f, std::round(fs * 0.2f));
   GridFit f;
-  char widest[32];
-  std::snprintf(widest, sizeof widest, "layer %d", layers);
-  f.caption_w = ImGui::CalcTextSize(widest).x;
-  for (const std::string& caption : captions) f.caption_w = std::max(f.caption_w, ImGui::CalcTextSize(caption.c_str()).x);
-  f.caption_w += gap;
+  f.one_line = one_line;
+  bool special = false;
+  for (int l = 0; l < layers; ++l) {
+    const std::string& caption = captions[std::size_t(l)];
+    special = special || !caption.empty();
+    const float layer_w = ImGui::CalcTextSize(LayerCaption(l).c_str()).x;
+    const float caption_w = ImGui::CalcTextSize(caption.c_str()).x;
+    f.caption_w = std::max(f.caption_w, one_line ? layer_w + fs * 0.5f + caption_w : std::max(layer_w, caption_w));
+  }
+  f.caption_w += std::round(fs * 0.6f);
   f.header_h = ImGui::GetTextLineHeightWithSpacing();
-  std::snprintf(widest, sizeof widest, "head %d", heads);
-  const float head_w = ImGui::CalcTextSize(widest).x;
-  const float by_w = (avail.x - f.caption_w - float(heads) * gap) / float(heads * n);
-  const float by_h = (avail.y - f.header_h - float(layers) * gap) / float(layers * n);
-  const float min_cell = std::max(3.0f, std::round(fs * 0.25f)), max_cell = std::round(fs * 2.5f);
-  f.cell = std::clamp(std::floor(std::min(by_w, by_h)), min_cell, max_cell);
-  f.map = f.cell * float(n);
+  const float by_w = (avail.x - f.caption_w) / float(heads) - gap;
+  const float by_h = (avail.y - f.header_h) / float(layers) - gap;
+  const float max_side = std::round(fs * 2.5f) * float(n);
+  const float side = std::max(kMinMapSide, std::min(std::floor(std::min(by_w, by_h)), max_side));
+  f.cell = MapCell(n, side);
+  f.map = f.cell < 1.0f ? side : f.cell * float(n);
+  f.head_numbers = ImGui::CalcTextSize(HeadCaption(heads - 1).c_str()).x > f.map;
+  const float head_w = ImGui::CalcTextSize(HeadNumber(heads - 1).c_str()).x;
   f.pitch_x = std::max(f.map, head_w) + gap;
   f.pitch_y = f.map + gap;
   f.size = ImVec2(f.caption_w + f.pitch_x * float(heads), f.header_h + f.pitch_y * float(layers));
+  if (special && !one_line && f.pitch_y < 2.0f * ImGui::GetTextLineHeight())  // no room for two lines
+    return Fit(layers, heads, n, captions, avail, true);
   return f;
 }
 
+ImVec2 TokenSize(const std::string& label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 text = ImGui::CalcTextSize(label.c_str());
+  return ImVec2(text.x + style.FramePadding.x * 2.0f, text.y + style.FramePadding.y);
+}
+
+// How many lines the tokens take wrapped at `width` (as Tokens wraps them).
+int TokenLines(const ModelRun& run, float width) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  int lines = 1;
+  float x = 0;
+  for (const std::string& label : run.labels) {
+    const float w = TokenSize(label).x;
+    if (x > 0 && x + spacing + w > width) {
+      ++lines;
+      x = 0;
+    }
+    x += (x > 0 ? spacing : 0.0f) + w;
+  }
+  return lines;
+}
+
 // The tokens as the tokenizer split them, each in a frame, wrapped over lines.
-void Tokens(const ModelRun& run) {
+void TokenFrames(const ModelRun& run) {
   const ImGuiStyle& style = ImGui::GetStyle();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (std::size_t i = 0; i < run.labels.size(); ++i) {
     const std::string& label = run.labels[i];
-    const ImVec2 text = ImGui::CalcTextSize(label.c_str());
-    const ImVec2 size(text.x + style.FramePadding.x * 2.0f, text.y + style.FramePadding.y);
+    const ImVec2 size = TokenSize(label);
     if (i > 0) SameLineIfFits(size.x);
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     ImGui::Dummy(size);
@@ -102,6 +155,21 @@ void Tokens(const ModelRun& run) {
   }
 }
 
+// The tokens, in at most a sixth of the room left (at least one line): a long text scrolls
+// within its strip rather than push the grid's maps smaller (each map's tooltip names its tokens).
+void Tokens(const ModelRun& run) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float line = TokenSize("X").y + ImGui::GetStyle().ItemSpacing.y;
+  const int max_lines = std::max(1, int(avail.y / 6.0f / line));
+  if (TokenLines(run, avail.x) <= max_lines) {
+    TokenFrames(run);
+    return;
+  }
+  if (ImGui::BeginChild("##model tokens", ImVec2(avail.x, line * float(max_lines))))
+    TokenFrames(run);
+  ImGui::EndChild();
+}
+
 // The hovered map, large, with its tokens on both axes and the hovered cell outlined.
 void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int layer, int head,
                 const HeatmapResult& hover) {
@@ -111,7 +179,7 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   const std::vector<std::pair<int, int>> outlined = {{hover.row, hover.col}};
   BeginPanelTooltip();
   ImGui::PushFont(GetFonts().bold);
-  ImGui::Text("layer %d \xC2\xB7 head %d", layer + 1, head + 1);
+  ImGui::Text("%s \xC2\xB7 %s", LayerCaption(layer).c_str(), HeadCaption(head).c_str());
   ImGui::PopFont();
   if (!maps.captions[std::size_t(layer)].empty()) {
     ImGui::SameLine();
@@ -125,8 +193,10 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   else
     ImGui::Text("query \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key \xE2\x80\x9C%s\xE2\x80\x9D: masked (%s)",
                 q.c_str(), k.c_str(), hover.col > hover.row ? "a later token" : "outside the layer's window");
+  char id[40];  // which map it shows, for the layout dump (tests check it against the model's)
+  std::snprintf(id, sizeof id, "model/tooltip/%d/%d", layer, head);
   HeatmapSpec spec;
-  spec.id = "model/tooltip";
+  spec.id = id;
   spec.values = &w;
   spec.allowed = &maps.allowed[std::size_t(layer)];
   spec.row_labels = spec.col_labels = &run.labels;
@@ -138,12 +208,14 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   spec.legend = false;
   spec.cell_tooltip = false;
   spec.outlined = &outlined;
-  spec.cell = std::clamp(std::floor(fs * 18.0f / float(n)), std::round(fs * 0.6f), std::round(fs * 2.4f));
+  // Full resolution (a pixel a cell at least, never pooled as the grid's maps may be), as large as
+  // 18 font sizes allow and within 60% of the window's height, so the tooltip stays on screen.
+  const float fits = std::floor(ImGui::GetIO().DisplaySize.y * 0.6f / float(n));
+  spec.cell = std::max(1.0f, std::min({std::floor(fs * 18.0f / float(n)), std::round(fs * 2.4f), fits}));
   spec.data_version = maps.serial;
   spec.head = head;
   Heatmap(*state.heatmaps, spec);
-  DimTextWrapped("Click: open layer " + std::to_string(layer + 1) + " as the document, head " +
-                 std::to_string(head + 1) + " selected.");
+  DimTextWrapped("Click: open " + LayerCaption(layer) + " as the document, " + HeadCaption(head) + " selected.");
   ImGui::EndTooltip();
 }
 
@@ -248,19 +320,27 @@ void ModelPanel::Grid(AppState& state, ModelLab& lab) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
-  char caption[32];
+  if (fit.head_numbers)  // "head" once, in the corner, before the columns' numbers
+    dl->AddText(ImVec2(origin.x, origin.y), dim, "head");
   for (int h = 0; h < maps_.heads; ++h) {
-    std::snprintf(caption, sizeof caption, "head %d", h + 1);
-    dl->AddText(ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), origin.y), dim, caption);
+    const std::string caption = fit.head_numbers ? HeadNumber(h) : HeadCaption(h);
+    dl->AddText(ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), origin.y), dim, caption.c_str());
   }
+  const float line = ImGui::GetTextLineHeight();
   for (int l = 0; l < maps_.layers; ++l) {
     const float y = origin.y + fit.header_h + fit.pitch_y * float(l);
-    std::snprintf(caption, sizeof caption, "layer %d", l + 1);
     const std::string& special = maps_.captions[std::size_t(l)];
-    const float line = ImGui::GetTextLineHeight(), lines = special.empty() || fit.map < 2 * line ? 1.0f : 2.0f;
-    const float top = y + (fit.map - line * lines) * 0.5f;
-    dl->AddText(ImVec2(origin.x, top), dim, caption);
-    if (lines == 2.0f) dl->AddText(ImVec2(origin.x, top + line), dim, special.c_str());
+    // Taller maps than the text centre it; shorter ones start it at the map's top (it then
+    // overlaps the gap below, never the next layer's caption, as a caption is one line a layer).
+    const float lines = special.empty() || fit.one_line ? 1.0f : 2.0f;
+    const float top = y + std::max(0.0f, (fit.map - line * lines) * 0.5f);
+    const std::string caption = LayerCaption(l);
+    dl->AddText(ImVec2(origin.x, top), dim, caption.c_str());
+    if (fit.one_line)
+      dl->AddText(ImVec2(origin.x + ImGui::CalcTextSize(caption.c_str()).x + ImGui::GetFontSize() * 0.5f, top), dim,
+                  special.c_str());
+    else if (lines == 2.0f)
+      dl->AddText(ImVec2(origin.x, top + line), dim, special.c_str());
     for (int h = 0; h < maps_.heads; ++h)
       Map(state, lab, fit, l, h, ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), y));
   }

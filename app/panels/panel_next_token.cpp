@@ -6,16 +6,21 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "session/model_lab.h"
 #include "widgets/computing_badge.h"
+#include "widgets/control_marks.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::panel_next_token {
 namespace {
 
 constexpr int kTop = 5;
+// Beside the enlarged Heads: the likeliest three rows, enough to see a head switched off change
+// the prediction, and the rest of the column for the heads' numbers.
+constexpr std::size_t kRowsBesideHeads = 3;
 
 // A bar of `p` (0..full) over a track `width` wide at the cursor, `height` tall.
 void Bar(float width, float height, double p, double full, ImU32 color) {
@@ -39,10 +44,12 @@ std::string Percent(double p) {
 }
 
 // One row a token: its label, bars (the model's in grey above the edited one's when comparing) and
-// the numbers "0.41 → 0.12".
-void Rows(const ModelLab& lab, const NextTokens& next, bool compare) {
+// the numbers "0.41 → 0.12"; `beside_heads`: the first kRowsBesideHeads rows alone, else all with
+// what the grey and coloured bars are under them.
+void Rows(const ModelLab& lab, const NextTokens& next, bool compare, bool beside_heads) {
   const models::HfModel& model = *lab.Model();
-  const std::vector<NextRow> rows = CompareNext(next, kTop);
+  std::vector<NextRow> rows = CompareNext(next, kTop);
+  if (beside_heads && rows.size() > kRowsBesideHeads) rows.resize(kRowsBesideHeads);
   const float fs = ImGui::GetFontSize();
   // The bars share one scale, the largest probability shown filling its track: a small model's
   // 5% is a bar, not a sliver.
@@ -87,7 +94,7 @@ void Rows(const ModelLab& lab, const NextTokens& next, bool compare) {
     ImGui::TextUnformatted(numbers[i].c_str());
   }
   ImGui::EndTable();
-  if (compare)
+  if (compare && !beside_heads)
     DimTextWrapped("grey: " + model.name() + " as it is \xC2\xB7 colour: with layer " + std::to_string(next.layer + 1) +
                    " as the document has it. Bars are to the scale of the largest.");
 }
@@ -99,20 +106,40 @@ class NextTokenPanel final : public PanelContents {
     if (!lab) return;
     const NextTokens& next = lab->Next();
     const bool compare = next.state == NextTokens::State::Edited && !next.edited.empty();
+    const bool shows_rows = !next.model.empty() && lab->Model();
+    // Beside the enlarged Heads: its first rows alone, at the top (the notes would push them out).
+    const bool rows_only = std::exchange(beside_heads_, false) && shows_rows;
     if (next.state == NextTokens::State::Failed) {
       ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
       ImGui::TextWrapped("%s", next.note.c_str());
       ImGui::PopStyleColor();
-    } else {
+    } else if (!rows_only) {
       DimTextWrapped(next.stale && !next.model.empty() ? "Computing" + std::string("\xE2\x80\xA6 ") + next.note
                                                        : next.note);
     }
-    if (next.model.empty() || !lab->Model()) return;
-    ImGui::Spacing();
+    rows_height_ = 0.0f;
+    if (!shows_rows) return;
+    if (!rows_only) ImGui::Spacing();
     if (next.stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
-    Rows(*lab, next, compare);
+    ImGui::BeginGroup();
+    Rows(*lab, next, compare, rows_only);
+    ImGui::EndGroup();
+    MarkLastItem(state.on_control, "next token rows");  // where a test sees them whole, or cut
     if (next.stale) ImGui::PopStyleVar();
+    if (rows_only) rows_height_ = ImGui::GetCursorPosY();
+    else rows_height_ = ImGui::GetItemRectSize().y + ImGui::GetStyle().ItemSpacing.y;
   }
+  // While the Heads take the column (asked each frame before drawing): the height of its first
+  // rows alone, then drawn alone, a model's likeliest tokens in view beside the heads that change
+  // them; 0 without a model's prediction (the panel folds to its tab).
+  float HeightBesideHeads(AppState& state) override {
+    beside_heads_ = state.models && state.models->Model() && rows_height_ > 0.0f;
+    return beside_heads_ ? rows_height_ : 0.0f;
+  }
+
+ private:
+  float rows_height_ = 0.0f;   // of the rows as last drawn, the space above and below them included
+  bool beside_heads_ = false;  // this frame: the rows alone (HeightBesideHeads)
 };
 
 }  // namespace

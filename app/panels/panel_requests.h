@@ -39,6 +39,9 @@ class PanelRequests {
 
   /// Opens panel `name` and brings its tab to the front of its group (F1, the View menu).
   virtual void ShowPanel(const char* name) = 0;
+  /// Whether the group holding panel `name` has been given its whole column (a double-click on
+  /// its tab): a hint to double-click it again would be wrong.
+  virtual bool GivenColumn(const char* name) const = 0;
 
  protected:
   /// Calls `visit` with each panel until it returns true.

@@ -215,6 +215,8 @@ std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement, const st
       if (open->strip_lines > 0)
         tile.fixed = std::floor(open->strip_lines * ImGui::GetTextLineHeight() +
                                 ImGui::GetStyle().WindowPadding.y * 2.0f);
+      else if (slot.key == kept_.key)
+        tile.fixed = kept_.height;
       else if (Folded(arrangement, tall_group, slot.key))  // its tab bar (or title bar) only
         tile.fixed = std::ceil(ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2.0f);
       column.slots.push_back(tile);
@@ -241,7 +243,7 @@ bool PanelRegistry::TallOnDoubleClick(const std::string& group, Panel& panel) {
   if (!ImGui::IsItemHovered()) return false;
   if (double_click)
     tall = tall == group ? std::string() : group;
-  else if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && Folded(last_arrangement_, tall, group))
+  else if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && FoldedNow(group))
     tall.clear();
   return false;
 }
@@ -277,7 +279,7 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   // A request (F1, the View menu) differs from what the tab bar showed last frame: select that
   // tab. ImGui switches on the next frame, so the request stands until the tab bar shows it.
   const bool request = !shown_tab_.count(group) || shown_tab_[group] != wanted;
-  const bool folded = Folded(last_arrangement_, tall_group_, group);
+  const bool folded = FoldedNow(group);
   bool reopened = false;
   std::string shown;
   const bool open_window = ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar);
@@ -318,6 +320,39 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   shown_tab_[group] = shown;
 }
 
+bool PanelRegistry::GivenColumn(const char* name) const {
+  if (tall_group_.empty()) return false;
+  const SlotDef* slot = FindSlot(last_arrangement_, tall_group_);
+  return slot && std::any_of(slot->members.begin(), slot->members.end(),
+                             [name](const char* m) { return std::string(m) == name; });
+}
+
+// Whether group `group` shows only its tab bar, folded by the group given its column.
+bool PanelRegistry::FoldedNow(const std::string& group) const {
+  return group != kept_.key && Folded(last_arrangement_, tall_group_, group);
+}
+
+// Given their column, the Heads fold the column's other slots but one whose panel in front stays
+// beside them (PanelContents::HeightBesideHeads: Next token showing a model's prediction): that
+// slot keeps the height it needs, the Heads take the rest.
+void PanelRegistry::KeepNextTokenBesideHeads(AppState& state, Arrangement arrangement) {
+  kept_ = {};
+  if (tall_group_ != "Heads") return;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float chrome = ImGui::GetFrameHeight() + style.WindowPadding.y * 2.0f + style.ItemSpacing.y;
+  for (const ColumnDef& column : Definition(arrangement))
+    for (const SlotDef& slot : column.slots) {
+      if (!Folded(arrangement, tall_group_, slot.key)) continue;
+      std::vector<std::size_t> open;
+      for (const char* name : slot.members)
+        if (const Panel* p = FindPanel(name); p && p->open) open.push_back(std::size_t(p - panels_.data()));
+      if (open.empty()) continue;
+      Panel& front = panels_[FrontMember(panels_, slot.key, open, front_tab_, shown_tab_)];
+      const float wanted = front.contents->HeightBesideHeads(state);
+      if (wanted > 0.0f) kept_ = {slot.key, std::ceil(wanted + chrome)};
+    }
+}
+
 // Raises a slot's minimum to the height its panel in front asks for (PanelContents::WantedHeight)
 // where the column has that room beside its other slots' minimums; the shares share the rest.
 void PanelRegistry::RaiseToWantedHeights(AppState& state, Arrangement arrangement, const Box& work,
@@ -352,6 +387,7 @@ void PanelRegistry::DrawPanels(AppState& state) {
   const Arrangement arrangement = state.ui.presenting ? Arrangement::Presenter
                                   : Narrow(work)      ? Arrangement::Compact
                                                       : Arrangement::Normal;
+  KeepNextTokenBesideHeads(state, arrangement);
   std::vector<TileColumn> columns = Columns(arrangement, tall_group_);
   RaiseToWantedHeights(state, arrangement, work, columns);
   const Tiling tiling = TileArea(work, columns, Gap());

@@ -94,6 +94,7 @@ class PanelRegistry final : public PanelRequests {
   void DrawPanels(AppState& state);
   /// Opens the panel and brings its tab to the front of its group (F1, the View menu, requests).
   void ShowPanel(const char* name) override;
+  bool GivenColumn(const char* name) const override;
   /// Brings the panel's tab to the front of its group, if it is open.
   void BringToFront(const char* name);
   /// Gives the group holding panel `name` its whole column, as a double-click on its tab does (the
@@ -132,6 +133,8 @@ class PanelRegistry final : public PanelRequests {
   const char* Name(int i) const override { return panels_[std::size_t(i)].name; }
 
   std::vector<TileColumn> Columns(Arrangement arrangement, const std::string& tall_group) const;
+  void KeepNextTokenBesideHeads(AppState& state, Arrangement arrangement);
+  bool FoldedNow(const std::string& group) const;
   void RaiseToWantedHeights(AppState& state, Arrangement arrangement, const Box& work,
                             std::vector<TileColumn>& columns);
   void DrawSplitters(Arrangement arrangement, std::vector<TileColumn>& columns, const Tiling& tiling);
@@ -152,6 +155,14 @@ class PanelRegistry final : public PanelRequests {
   /// A side group given its whole column (a double-click on one of its tabs): the column's other
   /// panels fold to their tab bars until a click on one of them, or the same double-click again.
   std::string tall_group_;
+  /// While the Heads take their column: the slot there with Next token in front (a model's
+  /// prediction, which the Heads' boxes change: a class sees a head switched off change it), kept
+  /// at the height of what it shows (contents and chrome) instead of folding. Empty key: none.
+  struct KeptSlot {
+    std::string key;
+    float height = 0;
+  };
+  KeptSlot kept_;
   /// A column lent to a panel (LendColumn): the group, the panel, and what to give back after.
   struct LentColumn {
     std::string group, panel;

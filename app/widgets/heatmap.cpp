@@ -202,7 +202,7 @@ Geometry ComputeGeometry(HeatmapContext& ctx, const HeatmapSpec& spec) {
   g.grid_w = pooled ? float(g.texels.cols_px) : cols * spec.cell;  // pooled: a texel a pixel
   g.grid_h = pooled ? float(g.texels.rows_px) : rows * spec.cell;
   g.gap = CellGap(spec.cell);
-  g.value_px = ValueTextSize(g.data.format.text_width, spec.cell, MonoFont(), {spec.value_min, spec.value_max});
+  g.value_px = ValueTextSize(g.data.format.text_width, spec.cell, MonoFont(), {spec.value_max});
   g.show_values = spec.values_in_cells && !g.texture && g.value_px > 0.0f;
   if (spec.labels) ComputeLabelGeometry(spec, g);
   if (spec.legend) {
@@ -448,6 +448,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.head = spec.head;
   p.values_drawn = g.show_values && !g.texture && !spec.hidden;
   p.decimals = p.values_drawn ? g.data.format.decimals : 0;
+  p.value_px = p.values_drawn ? g.value_px : 0.0f;
   p.hidden = spec.hidden, p.texture = g.texture;
   p.formula_right = g.formula.height > 0 ? grid.x - g.grid_offset.x + g.formula.width : 0.0f;
   p.pooling = PoolingName(g.texels.pooling);
@@ -456,6 +457,7 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   p.colormap = ColormapName(spec.scale.map);
   p.lo = spec.scale.lo, p.hi = spec.scale.hi;
   p.stale = spec.stale;
+  if (spec.outlined) p.outlined = *spec.outlined;
   if (spec.labels) {
     const DrawnLabels labels = LabelsToDraw(spec, g);
     p.row_labels = labels.rows;

@@ -52,7 +52,6 @@ struct HeatmapSpec {
                                                  ///< the cell's width less 4 keeps them upright
   bool shape_in_title = true;                    ///< "weights  256x256" (small multiples: no)
   bool values_in_cells = true;
-  float value_min = 0;  ///< smallest size the values are written at (0: 70% of the mono font's)
   float value_max = 0;  ///< largest (0: the mono font's): larger cells, larger numbers
   int decimals = attnlab::kDefaultDecimals;  ///< wanted in the cells (UiState::decimals); fewer
                                              ///< when they do not fit, integers always 0
@@ -111,6 +110,8 @@ struct HeatmapPlacement {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< window coordinates, as x0, y0 above
   };
   std::vector<Label> band_labels;  ///< the heads' names over their bands of columns, as drawn
+  std::vector<std::pair<int, int>> outlined;  ///< cells (row, col) drawn outlined (HeatmapSpec::outlined)
+  float value_px = 0;  ///< the numbers' text size in pixels (when drawn)
 };
 
 /// One heatmap widget's texture and what it last drew with, kept while the widget is drawn.

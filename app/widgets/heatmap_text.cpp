@@ -33,12 +33,11 @@ float CellGap(float cell) { return cell >= 14.0f ? 1.0f : 0.0f; }
 float ValueRoom(float cell) { return cell - CellGap(cell) - 4.0f; }
 
 float ValueTextSize(float text_width, float cell, ImFont* mono, ValueSizes sizes) {
-  constexpr float kSmallest = 0.7f;  // of the font: smaller digits would not carry to the back row
   const float font = mono->FontSize, largest = sizes.max > 0.0f ? sizes.max : font;
   const float by_width =
       text_width > 0.0f ? std::floor(font * ValueRoom(cell) / text_width) : largest;
   const float fit = std::min({largest, by_width, cell - 2.0f});
-  return fit >= (sizes.min > 0.0f ? sizes.min : std::ceil(font * kSmallest)) ? fit : 0.0f;
+  return fit >= SmallestValuePx(font) ? fit : 0.0f;
 }
 
 float PreferredCell() {

@@ -24,13 +24,11 @@ float CellGap(float cell);
 float ValueRoom(float cell);
 /// Bounds of a value's text size in pixels (0: the default bound).
 struct ValueSizes {
-  float min = 0;  ///< 0: 70% of the mono font's size
   float max = 0;  ///< 0: the mono font's size; above it, numbers grow with their cells
 };
 /// The size at which values `text_width` wide (in `mono` at its own size) are written in a cell:
-/// the font's own (or up to `sizes.max` in a large cell), or smaller down to 70% of it (or
-/// `sizes.min`) rather than not at all (lecture mode's large font in narrow cells); 0 when even
-/// that does not fit.
+/// the font's own (or up to `sizes.max` in a large cell), or smaller down to SmallestValuePx
+/// rather than not at all; 0 when even that does not fit.
 float ValueTextSize(float text_width, float cell, ImFont* mono, ValueSizes sizes = {});
 /// The cell a heatmap takes where it has the room: 3.4 mono font sizes (ChooseCellSize's).
 float PreferredCell();

@@ -97,7 +97,7 @@ ImVec2 CellMin(const Geometry& g, int r, int c) {
   return ImVec2(g.origin.x + c * g.cell_w, g.origin.y + r * g.cell_h);
 }
 
-void DrawHeaders(const MatrixEditorSpec& spec, const Geometry& g) {
+void DrawColumnLabels(const MatrixEditorSpec& spec, const Geometry& g) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const attnlab::Matrix& m = *spec.values;
   const ImU32 dim = ImGui::GetColorU32(DimTextColor());
@@ -111,10 +111,28 @@ void DrawHeaders(const MatrixEditorSpec& spec, const Geometry& g) {
     dl->AddText(ImGui::GetFont(), fs, ImVec2(min.x + std::max(2.0f, (g.cell_w - w) * 0.5f), y), dim,
                 text.c_str(), nullptr, 0.0f, &clip);
   }
+}
+
+// How far the row labels move right to stay in view while the grid scrolls sideways under them
+// (Shift+wheel over a wide X): the left edge of what the window shows, less theirs.
+float RowLabelShift(const Geometry& g) {
+  return std::max(0.0f, ImGui::GetWindowDrawList()->GetClipRectMin().x - (g.origin.x - g.label_w));
+}
+
+// The row labels, drawn over the cells they shifted onto (on the window's background) so that a
+// row keeps its token's name however far the grid scrolls.
+void DrawRowLabels(const MatrixEditorSpec& spec, const Geometry& g, const ControlMarks& marks) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const attnlab::Matrix& m = *spec.values;
+  const float fs = ImGui::GetFontSize(), shift = RowLabelShift(g);
+  const ImVec2 lo(g.origin.x - g.label_w + shift, g.origin.y), hi(lo.x + g.label_w, g.origin.y + m.rows() * g.cell_h);
+  if (shift > 0.0f)  // over the cells and the column labels that scrolled under them
+    dl->AddRectFilled(ImVec2(lo.x, lo.y - g.header_h), hi, ImGui::GetColorU32(ImGuiCol_WindowBg));
+  MarkRect(marks, {"", "row labels:" + spec.source, 0, 0, 0, 0, int(m.rows()), 1}, lo, hi);
   for (int r = 0; r < m.rows(); ++r) {
     const ImVec2 min = CellMin(g, r, 0);
-    const float right = g.origin.x - fs * 0.35f - (spec.band > 0 && !spec.band_on_cols ? g.strip + 2 : 0);
-    const float x0 = g.origin.x - g.label_w;
+    const float right = g.origin.x + shift - fs * 0.35f - (spec.band > 0 && !spec.band_on_cols ? g.strip + 2 : 0);
+    const float x0 = lo.x;
     const std::string text = ElideMiddle(LabelAt(spec.row_labels, r), right - x0, UiTextWidth);
     const float w = UiTextWidth(text);
     const ImVec4 clip(x0, min.y, right, min.y + g.cell_h);
@@ -445,9 +463,10 @@ void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec&
     ClipboardKeys(document, spec);
     if (editor.typing.source != spec.source) Tooltip(spec, g);  // it would cover the field
     CellMenu(spec, g, editor.menu_cell);
-    DrawHeaders(spec, g);
+    DrawColumnLabels(spec, g);
     DrawCells(spec, g, colormap, editor.scrub);
     DrawBands(spec, g);
+    DrawRowLabels(spec, g, marks);
     layers.Merge(ImGui::GetWindowDrawList());
     ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + g.size.y + 2.0f));
   }

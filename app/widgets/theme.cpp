@@ -1,5 +1,6 @@
 #include "widgets/theme.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -148,6 +149,8 @@ void Theme::ApplyStyle(bool lecture, float scale) {
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
 }
+
+float SmallestValuePx(float font) { return Lecture() ? font : std::ceil(font * 0.7f); }
 
 ImU32 AccentColor() { return Lecture() ? IM_COL32(255, 200, 0, 255) : IM_COL32(255, 176, 32, 255); }
 

@@ -53,6 +53,10 @@ ImVec4 WarningTextColor();  ///< trace warnings
 /// ImGui::SameLine() when an item `width` wide still fits on the current line, else nothing (the
 /// item goes on the next line): narrow lecture-mode panels wrap their radio buttons, not cut them.
 void SameLineIfFits(float width);
+/// The smallest size numbers are written at in cells, for a mono font of `font` pixels: 70% of it
+/// (smaller digits would not carry to the back row), and in lecture mode the whole font (a
+/// projector's class reads the numbers at the lecture font, or the cells show colours only).
+float SmallestValuePx(float font);
 /// The width of ImGui::RadioButton(label).
 float RadioButtonWidth(const char* label);
 
