@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnlab/model.h"
+#include "attnlab/numbering.h"
 #include "attnlab/text_fit.h"
 #include "session/model_lab.h"
 #include "widgets/busy_bar.h"
@@ -101,6 +102,13 @@ void Tokens(const ModelRun& run) {
   }
 }
 
+// A caption of the grid, named for the window tests that read what it says.
+void MarkCaption(AppState& state, const char* caption, ImVec2 at) {
+  const ImVec2 size = ImGui::CalcTextSize(caption);
+  MarkRect(state.on_control, {"", std::string("model caption ") + caption}, at,
+           ImVec2(at.x + size.x, at.y + size.y));
+}
+
 // The hovered map, large, with its tokens on both axes and the hovered cell outlined.
 void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int layer, int head,
                 const HeatmapResult& hover) {
@@ -110,7 +118,10 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   const std::vector<std::pair<int, int>> outlined = {{hover.row, hover.col}};
   BeginPanelTooltip();
   ImGui::PushFont(GetFonts().bold);
-  ImGui::Text("layer %d \xC2\xB7 head %d", layer + 1, head + 1);
+  const std::string name = attnlab::model_head_label(layer, head);
+  ImGui::TextUnformatted(name.c_str());
+  MarkLastItem(state.on_control,
+               ("model tooltip " + name).c_str());  // the words a window test reads
   ImGui::PopFont();
   if (!maps.captions[std::size_t(layer)].empty()) {
     ImGui::SameLine();
@@ -141,8 +152,8 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   spec.data_version = maps.serial;
   spec.head = head;
   Heatmap(*state.heatmaps, spec);
-  DimTextWrapped("Click: open layer " + std::to_string(layer + 1) + " as the document, head " +
-                 std::to_string(head + 1) + " selected.");
+  DimTextWrapped("Click: open " + attnlab::layer_label(layer) + " as the document, " +
+                 attnlab::head_label(head) + " selected.");
   ImGui::EndTooltip();
 }
 
@@ -233,16 +244,19 @@ void ModelPanel::Grid(AppState& state, ModelLab& lab) {
   const ImU32 dim = ImGui::ColorConvertFloat4ToU32(DimTextColor());
   char caption[32];
   for (int h = 0; h < maps_.heads; ++h) {
-    std::snprintf(caption, sizeof caption, "head %d", h + 1);
-    dl->AddText(ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), origin.y), dim, caption);
+    std::snprintf(caption, sizeof caption, "%s", attnlab::head_label(h).c_str());
+    const ImVec2 at(origin.x + fit.caption_w + fit.pitch_x * float(h), origin.y);
+    dl->AddText(at, dim, caption);
+    MarkCaption(state, caption, at);
   }
   for (int l = 0; l < maps_.layers; ++l) {
     const float y = origin.y + fit.header_h + fit.pitch_y * float(l);
-    std::snprintf(caption, sizeof caption, "layer %d", l + 1);
+    std::snprintf(caption, sizeof caption, "%s", attnlab::layer_label(l).c_str());
     const std::string& special = maps_.captions[std::size_t(l)];
     const float line = ImGui::GetTextLineHeight(), lines = special.empty() || fit.map < 2 * line ? 1.0f : 2.0f;
     const float top = y + (fit.map - line * lines) * 0.5f;
     dl->AddText(ImVec2(origin.x, top), dim, caption);
+    MarkCaption(state, caption, ImVec2(origin.x, top));
     if (lines == 2.0f) dl->AddText(ImVec2(origin.x, top + line), dim, special.c_str());
     for (int h = 0; h < maps_.heads; ++h)
       Map(state, lab, fit, l, h, ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), y));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/numbering.h"
 #include "session/model_lab.h"
 #include "widgets/computing_badge.h"
 #include "widgets/theme.h"
@@ -88,7 +89,8 @@ void Rows(const ModelLab& lab, const NextTokens& next, bool compare) {
   }
   ImGui::EndTable();
   if (compare)
-    DimTextWrapped("grey: " + model.name() + " as it is \xC2\xB7 colour: with layer " + std::to_string(next.layer + 1) +
+    DimTextWrapped("grey: " + model.name() + " as it is \xC2\xB7 colour: with " +
+                   attnlab::layer_label(next.layer) +
                    " as the document has it. Bars are to the scale of the largest.");
 }
 
