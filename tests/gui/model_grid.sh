@@ -7,7 +7,8 @@
 #     that layer is the document (the title, head 1 selected, the Heads panel's weights equal the
 #     core's for `attnlab-cli model ... --layer 1 --out`);
 #  3. unchecking head 0's "on" in the Heads panel: the Next token view shows what
-#     `attnlab-cli model ... --heads-off 1.0` predicts; Ctrl+Z gives the model's own back;
+#     `attnlab-cli model ... --heads-off 1.0` predicts; Ctrl+Z gives the model's own back; keys 0
+#     and 1 select heads 0 and 1;
 #  4. File > Open model (Ctrl+Shift+O) and a typed folder: another model (grouped keys and values,
 #     RoPE) runs the same text and its grid follows.
 # The Next token view is read from the layout log (--layout-log: "model"), the maps from captures.
@@ -84,6 +85,14 @@ press ctrl z
 wait_model 'not m["next"]["stale"] and m["next"]["version"] == m["next"]["document_version"] and same(m["next"]["edited"], top(attn))' \
   "Ctrl+Z: the Next token view did not return to the model's own"
 echo "step 3: Ctrl+Z, the model's own prediction again"
+selected() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["selected_head"])' "$work/$1.png.json"; }
+press 0  # the number keys count heads from 0 too
+capture_layout key0
+[ "$(selected key0)" = 0 ] || fail "key 0 did not select head 0: selected $(selected key0)"
+press 1
+capture_layout key1
+[ "$(selected key1)" = 1 ] || fail "key 1 did not select head 1: selected $(selected key1)"
+echo "step 3: keys 0 and 1 select heads 0 and 1"
 
 press ctrl shift o
 until_seen "the folder chooser's path field holding the keyboard" field_is text_input 1
