@@ -19,8 +19,9 @@ int whole_number(const std::string& option, const std::string& text, int lo, int
 }
 
 void check_head_exists(int head, std::size_t heads) {
-  if (std::size_t(head) > heads)
-    throw UsageError("--head " + std::to_string(head) + ": the scenario has " + std::to_string(heads) + " head(s)");
+  if (std::size_t(head) >= heads)
+    throw UsageError("--head " + std::to_string(head) + ": the scenario has " +
+                     std::to_string(heads) + " head(s), counted from 0");
 }
 
 std::string quote_arg(const std::string& text) { return "'" + excerpt(text) + "'"; }

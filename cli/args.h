@@ -10,7 +10,7 @@ namespace attnlab::cli {
 /// `text`, the value of `option` ("--decimals"), as a whole number in [lo, hi]; throws UsageError
 /// naming the option otherwise.
 int whole_number(const std::string& option, const std::string& text, int lo, int hi);
-/// Refuses `--head head` (from 1) when the scenario has fewer than `head` heads (UsageError).
+/// Refuses `--head head` (from 0) when the scenario has no head `head` (UsageError).
 void check_head_exists(int head, std::size_t heads);
 /// `text` from the command line between single quotes, as an excerpt (message_text.h): a 100 KB
 /// argument cannot make a usage message long.

@@ -9,6 +9,7 @@
 #include "attnlab/decode.h"
 #include "attnlab/limits.h"
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "attnlab/scenario_io.h"
 #include "commands.h"
 
@@ -52,7 +53,8 @@ void print_text(const Decode& d, const Scenario& s, const Model& m, int precisio
     std::cout << "token " << step.token << ": cache " << cache_text(step.cache, s.mask)
               << evicted_text(*before, step.cache) << "\n";
     for (std::size_t h = 0; h < step.weights.size(); ++h)
-      std::cout << "  head " << h + 1 << " weights: " << numbers(step.weights[h], precision) << "\n";
+      std::cout << "  " << head_label(int(h)) << " weights: " << numbers(step.weights[h], precision)
+                << "\n";
     std::cout << "  output: " << numbers(step.output, precision) << "\n";
     before = &step.cache;
   }

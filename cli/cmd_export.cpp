@@ -111,7 +111,7 @@ ExportOptions parse_options(const ExportArgs& p) {
   o.out = p.out;
   o.stages = parse_stages(p.what);
   o.formats = parse_formats(p.format);
-  if (p.head != "all") o.heads = {whole_number("--head", p.head, 1, 256) - 1};
+  if (p.head != "all") o.heads = {whole_number("--head", p.head, 0, 255)};
   o.scale = parse_scale(p);
   o.style.decimals = whole_number("--decimals", p.decimals, kMinDecimals, kMaxDecimals);
   o.maps = parse_colormaps(p);
@@ -236,7 +236,7 @@ void export_lesson(const ExportOptions& o, const Scenario& scenario, const Trace
 /// Everything the command line asks of this scenario, checked before any folder or file is made:
 /// the views to export. Throws UsageError (exit 2) or ScenarioError (exit 1).
 std::vector<SweepView> check_request(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
-  if (!o.heads.empty()) check_head_exists(o.heads[0] + 1, trace.heads.size());
+  if (!o.heads.empty()) check_head_exists(o.heads[0], trace.heads.size());
   if (o.sweep) {
     try {  // both ends, before any frame is drawn
       check_sweep(scenario, *o.sweep);
@@ -416,7 +416,7 @@ Run add_export(CLI::App& program) {
   option("--what", a->what, "LIST",
          "the matrices, comma-separated, or all: X_pos, Q, K, V, Q_rot, K_rot,\n"
          "scores, scaled, bias, masked, weights, head_output, concat, output");
-  option("--head", a->head, "N", "the head (from 1) of the per-head matrices, or all");
+  option("--head", a->head, "N", "the head (from 0) of the per-head matrices, or all");
   option("--format", a->format, "LIST",
          "comma-separated: png, svg, csv, numpy; with --sweep: gif, png, svg;\n"
          "with --lesson: png, pdf; a model folder: png, svg");

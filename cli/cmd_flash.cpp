@@ -15,7 +15,7 @@ namespace attnlab::cli {
 namespace {
 
 struct FlashOptions {
-  std::string file, block, head = "1", format = "json";
+  std::string file, block, head = "0", format = "json";
   const CLI::Option* block_given = nullptr;
 };
 
@@ -39,7 +39,7 @@ int run_flash(const FlashOptions& p) {
   if (p.block_given->count() == 0) throw UsageError("flash needs --block BRxBC, e.g. --block 2x2");
   if (p.format != "json" && p.format != "text") throw UsageError("--format expects json or text, got " + quote_arg(p.format));
   const auto [block_rows, block_cols] = parse_block(p.block);
-  const int head = whole_number("--head", p.head, 1, 256);
+  const int head = whole_number("--head", p.head, 0, 255);
   Trace trace;
   try {
     trace = compute(load_scenario(p.file));
@@ -49,7 +49,7 @@ int run_flash(const FlashOptions& p) {
   check_head_exists(head, trace.heads.size());
   FlashRun run;
   try {
-    run = flash_attention(trace, head - 1, block_rows, block_cols);
+    run = flash_attention(trace, head, block_rows, block_cols);
   } catch (const std::invalid_argument& e) {  // too many tiles for this sequence
     throw UsageError("--block " + p.block + ": " + e.what());
   }
@@ -70,7 +70,7 @@ Run add_flash(CLI::App& program) {
                                  "sequence: one block)")
                        ->type_name("BRxBC")
                        ->group(kRequired);
-  c->add_option("--head", o->head, "the query head, from 1")->type_name("N");
+  c->add_option("--head", o->head, "the query head, from 0")->type_name("N");
   c->add_option("--format", o->format, "json: one object on stdout (-inf as null); text: each tile's\nstate as aligned matrices")
       ->type_name("json|text");
   return [o] { return run_flash(*o); };

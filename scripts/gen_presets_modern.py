@@ -64,7 +64,7 @@ def preset_llama():
         "What Llama 2 and 3, Mistral and most open models of today run, on numbers small enough to read. "
         "Two things changed since 2017's attention.\n\n"
         "Grouped-query attention (Ainslie et al., 2023). There are 4 query heads but only 2 key/value heads: "
-        "heads 1 and 2 read the same K and V, heads 3 and 4 the other pair (Llama's repeat_kv). W_q is 8 x 8 "
+        "heads 0 and 1 read the same K and V, heads 2 and 3 the other pair (Llama's repeat_kv). W_q is 8 x 8 "
         "(4 heads of d_k = 2), but W_k and W_v are only 8 x 4 (2 heads). Each query head still asks its own "
         "question, so the four weight patterns in the Heads panel differ; but a model generating text must keep "
         "every past token's K and V in memory, and here that K/V cache is 8 numbers per token instead of 16 "
@@ -80,7 +80,7 @@ def preset_llama():
     p["view"] = lesson("Grouped-query attention with RoPE", [
         step("inputs", "Six tokens, eight numbers each: 'The cat sat on the mat'."),
         step("Q", "Four query heads: each token asks four questions, two numbers each.", head=0),
-        step("K", "Only two key heads. Heads 1 and 2 share this K; heads 3 and 4 share the other.", head=0),
+        step("K", "Only two key heads. Heads 0 and 1 share this K; heads 2 and 3 share the other.", head=0),
         step("Q_rot", "RoPE turns each query by its position. Which row does not move?", head=0,
              predict=True, highlight=[[0, 0], [0, 1]]),
         step("K_rot", "The keys turn by their positions too, the same angles.", head=0),
@@ -106,7 +106,7 @@ def preset_mqa():
     p["notes"] = (
         "Multi-query attention (Shazeer, 2019; PaLM, Falcon): every query head shares one key head and one value "
         "head. W_q is 8 x 8 (4 heads of d_k = 2); W_k and W_v are 8 x 2.\n\n"
-        "What to look at: K and V are the same in every head (select heads 1 to 4 in the Pipeline), but the "
+        "What to look at: K and V are the same in every head (select heads 0 to 3 in the Pipeline), but the "
         "queries differ, so the four weight patterns in the Heads panel still differ. The K/V cache a generating "
         "model keeps is 4 numbers per token instead of 16: a quarter of the memory, which is why long-context "
         "models share keys and values. The price is less freedom: all heads must find what they look for in the "
@@ -115,8 +115,8 @@ def preset_mqa():
     p["view"] = lesson("One key/value head for four query heads", [
         step("inputs", "Six tokens, eight numbers each."),
         step("K", "The one key head every query head reads.", head=0),
-        step("Q", "Each head's own queries: here head 1.", head=0),
-        step("Q", "Head 2 asks something else of the same keys.", head=1),
+        step("Q", "Each head's own queries: here head 0.", head=0),
+        step("Q", "Head 1 asks something else of the same keys.", head=1),
         step("heads", "Will the four patterns be the same, since the keys are shared?", predict=True),
         step("concat", "Four heads' outputs side by side: mixes of the same values, weighted differently.")])
     return "modern-mqa-one-kv-head.json", p
@@ -174,10 +174,10 @@ def preset_alibi():
         "ALiBi, attention with linear biases (Press et al., 2022; BLOOM, MPT): no position is added to the tokens "
         "and nothing is rotated. Instead each head subtracts a penalty proportional to the distance, "
         "B[i, j] = -m |i - j|, from its scaled scores before the softmax.\n\n"
-        "The slopes m are fixed, not learned: for 4 heads, 1/4, 1/16, 1/64 and 1/256 (2^(-8k/H)). Head 1 is "
-        "short-sighted: a token 5 places back loses 1.25 of score. Head 4 barely notices distance (0.02). Compare "
-        "the bias heatmaps of heads 1 and 4 in the Pipeline, and their weights in the Heads panel: head 1 keeps "
-        "to its neighbours, head 4 looks far back.\n\n"
+        "The slopes m are fixed, not learned: for 4 heads, 1/4, 1/16, 1/64 and 1/256 (2^(-8k/H)). Head 0 is "
+        "short-sighted: a token 5 places back loses 1.25 of score. Head 3 barely notices distance (0.02). Compare "
+        "the bias heatmaps of heads 0 and 3 in the Pipeline, and their weights in the Heads panel: head 0 keeps "
+        "to its neighbours, head 3 looks far back.\n\n"
         "Because the penalty only grows with distance, a model trained on short texts still behaves on longer "
         "ones.\n\n"
         "Try: type your own slopes in Setup > Positions, one a head on one line (\"1 0.5 0.25 0\": a 0 slope is "
@@ -186,12 +186,12 @@ def preset_alibi():
         "0.02, and the weights hardly change; type a steeper slope such as 1 to see the penalty at work.")
     p["view"] = lesson("ALiBi: the farther, the lower", [
         step("inputs", "Six tokens."),
-        step("scaled", "Head 1's scaled scores, before any position.", head=0),
+        step("scaled", "Head 0's scaled scores, before any position.", head=0),
         step("bias", "The penalty: slope 1/4 times the distance.", head=0),
-        step("bias", "Head 4's slope is 1/256: how much does distance cost here?", head=3, predict=True,
+        step("bias", "Head 3's slope is 1/256: how much does distance cost here?", head=3, predict=True,
              highlight=[[5, 0]]),
-        step("weights", "Head 1 stays near the diagonal.", head=0),
-        step("weights", "Head 4 looks far back.", head=3),
+        step("weights", "Head 0 stays near the diagonal.", head=0),
+        step("weights", "Head 3 looks far back.", head=3),
         step("heads", "Four slopes, four reaches.")])
     return "modern-alibi-slopes.json", p
 
@@ -319,7 +319,7 @@ def preset_kv_cache():
              highlight=[[11, 0], [11, 1], [11, 8], [11, 9], [11, 10], [11, 11]]),
         step("weights", "Each row spreads its attention over the sinks and its window: the 6 keys its cache holds.",
              head=0),
-        step("K", "The keys of K/V head 1: what the cache stores, 2 numbers a token.", head=0)]),
+        step("K", "The keys of K/V head 0: what the cache stores, 2 numbers a token.", head=0)]),
         decode={"prefill": 3})
     return "modern-kv-cache-window-sinks.json", p
 
@@ -332,8 +332,8 @@ def preset_sink_head():
     X[1:, 0] = 0.0
     W_q, W_k = draw(181, d, 4), draw(182, d, 4)
     W_q[:, 0:2], W_k[:, 0:2] = 0.0, 0.0
-    W_k[0, 0] = 2.0  # head 1 reads the first token's own direction: its key stands out
-    W_k[0, 2:] = 0.0  # head 2 does not: its key of '<s>' is 0
+    W_k[0, 0] = 2.0  # head 0 reads the first token's own direction: its key stands out
+    W_k[0, 2:] = 0.0  # head 1 does not: its key of '<s>' is 0
     p = {"format": "attnlab/1",
          "title": "A sink head next to a window head",
          "layout": "rows", "tokens": tokens,
@@ -345,19 +345,19 @@ def preset_sink_head():
     first = [float(np.mean(h["weights"][3:, 0])) for h in t["heads"]]  # queries the window alone hides it from
     assert first[0] > 0.9 and first[1] < 0.35, first
     p["notes"] = (
-        "Two heads under the same mask (causal, a window of 3, 1 sink), doing different things. Head 1 is a sink "
-        "head: almost all of every query's attention goes to the first token, '<s>', whatever the query. Head 2 "
+        "Two heads under the same mask (causal, a window of 3, 1 sink), doing different things. Head 0 is a sink "
+        "head: almost all of every query's attention goes to the first token, '<s>', whatever the query. Head 1 "
         "reads its window, the 3 most recent tokens.\n\n"
         "Why models do this: softmax must put its weight somewhere, even when a head has nothing to add. Trained "
         "models park that weight on the first token (Xiao et al. 2024 call it an attention sink), which is why "
         "a sliding-window cache that evicts the first token breaks them, and why StreamingLLM keeps it.\n\n"
-        "What to look at: Head stats, measure 'weight on the first key': head 1 near 1, head 2 near 0. In the "
-        "Heads panel, head 1's weights are one bright column. Try: set sinks to 0 in the Mask panel: from "
-        "query 3 on, head 1 can no longer see '<s>' and its attention scatters over its window.")
+        "What to look at: Head stats, measure 'weight on the first key': head 0 near 1, head 1 near 0. In the "
+        "Heads panel, head 0's weights are one bright column. Try: set sinks to 0 in the Mask panel: from "
+        "query 3 on, head 0 can no longer see '<s>' and its attention scatters over its window.")
     p["view"] = lesson("A sink head next to a window head", [
         step("heads", "Two heads, one mask. Which one is the sink head?", predict=True),
-        step("weights", "Head 1: every query parks its weight on '<s>'.", head=0),
-        step("weights", "Head 2: a window of the 3 most recent tokens.", head=1)])
+        step("weights", "Head 0: every query parks its weight on '<s>'.", head=0),
+        step("weights", "Head 1: a window of the 3 most recent tokens.", head=1)])
     return "modern-sink-head.json", p
 
 

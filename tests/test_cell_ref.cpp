@@ -76,11 +76,12 @@ TEST(CellRef, AStageCellIsWrittenAsTheParserAndTheSensitivityReadIt) {
   EXPECT_EQ(parse_cell_ref("heads[1].W_q").at(0, 2).text(), "heads[1].W_q[0][2]");
 }
 
-TEST(CellRef, TheWindowsWordsCountHeadsFromOne) {
-  EXPECT_EQ(attnlab::cell_ref_words(parse_cell_ref("heads[1].W_q[0][2]")), "W_q[0][2] of head 2");
-  EXPECT_EQ(attnlab::cell_ref_words(parse_cell_ref("kv_heads[0].W_k[1][0]")), "W_k[1][0] of K/V head 1");
+TEST(CellRef, TheWindowsWordsCountHeadsFromZero) {
+  EXPECT_EQ(attnlab::cell_ref_words(parse_cell_ref("heads[1].W_q[0][2]")), "W_q[0][2] of head 1");
+  EXPECT_EQ(attnlab::cell_ref_words(parse_cell_ref("kv_heads[0].W_k[1][0]")),
+            "W_k[1][0] of K/V head 0");
   EXPECT_EQ(attnlab::cell_ref_words(parse_cell_ref("output[0][1]")), "output[0][1]");
-  EXPECT_EQ(attnlab::head_words(parse_cell_ref("heads[2].weights[0][0]")), "head 3");
+  EXPECT_EQ(attnlab::head_words(parse_cell_ref("heads[2].weights[0][0]")), "head 2");
   EXPECT_EQ(attnlab::head_words(parse_cell_ref("X[0][0]")), "");
 }
 

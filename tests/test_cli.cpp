@@ -51,7 +51,7 @@ TEST(Cli, ComputeGivesEveryHeadItsStatisticsOnePerQuery) {
       EXPECT_EQ(stats[key].size(), n_x) << key;
   }
   const CliRun text = cli("compute " + preset_path("phuong-hutter-alg4-masked") + " --format text");
-  EXPECT_NE(text.out.find("head 1 stats"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("head 0 stats"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  keys_for_90   ["), std::string::npos) << text.out;
 }
 
@@ -78,7 +78,7 @@ TEST(Cli, ComputeOnUdl122PrintsTheBooksXPrimeTo1e3) {
 TEST(Cli, TextFormatPrintsAlignedMatricesWithTheGivenPrecision) {
   const CliRun r = cli("compute " + preset_path("vaswani-q2-is-attends") + " --format text --precision 4");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("head 1 weights:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("head 0 weights:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[ 0.4579 -1.3416  0.3622  0.8046]"), std::string::npos) << r.out;  // Q of "is"
 }
 

@@ -98,9 +98,9 @@ TEST(ExportPng, SizeScalesExactlyWithScaleAndMatchesTheLayout) {
   for (int scale : {1, 2, 4}) {
     const fs::path dir = fresh_dir("scale" + std::to_string(scale));
     const Shell r = cli("export " + preset("udl-12-2-multihead") + " --out " + dir.string() +
-                      " --what weights --head 2 --format png --scale " + std::to_string(scale));
+                        " --what weights --head 1 --format png --scale " + std::to_string(scale));
     ASSERT_EQ(r.status, 0) << r.out;
-    const Image image = decode_png(dir / "head2_weights.png");
+    const Image image = decode_png(dir / "head1_weights.png");
     ASSERT_TRUE(image.pixels) << "PNG does not decode: " << stbi_failure_reason();
     EXPECT_EQ(image.width, layout.width * scale);
     EXPECT_EQ(image.height, layout.height * scale);
@@ -116,9 +116,9 @@ void expect_cell_colours(const std::string& name, StageId stage, int head, const
   const HeatmapFigure figure = stage_figure(c.scenario, c.trace, stage, head, *maps);
   const FigureLayout layout = figure_layout(figure, {});
   const fs::path dir = fresh_dir("cells");
-  const Shell r = cli("export " + preset(name) + " --out " + dir.string() + " --what " + stage_name(stage) +
-                    " --head " + std::to_string(head + 1) + " --format png --colormap " + colormap + " --scale " +
-                    std::to_string(scale));
+  const Shell r = cli("export " + preset(name) + " --out " + dir.string() + " --what " +
+                      stage_name(stage) + " --head " + std::to_string(head) +
+                      " --format png --colormap " + colormap + " --scale " + std::to_string(scale));
   ASSERT_EQ(r.status, 0) << r.out;
   const Image image = decode_png(dir / (file_stem(stage, head) + ".png"));
   ASSERT_TRUE(image.pixels);
@@ -169,7 +169,7 @@ TEST(ExportPng, BackgroundIsWhiteOrTransparent) {
     const Shell r = cli("export " + preset("vaswani-q2-is-attends") + " --out " + dir.string() +
                       " --what weights --format png" + (transparent ? " --transparent" : ""));
     ASSERT_EQ(r.status, 0) << r.out;
-    const Image image = decode_png(dir / "head1_weights.png");
+    const Image image = decode_png(dir / "head0_weights.png");
     ASSERT_TRUE(image.pixels);
     const Rgba8 corner = image.at(1, image.height - 2);
     EXPECT_EQ(rgba_text(corner), transparent ? "(255,255,255,0)" : "(255,255,255,255)");
@@ -321,9 +321,9 @@ TEST(ExportCli, WritesPredictableFileNamesForEveryHeadAndFormat) {
   const Shell r = cli("export " + preset("udl-12-2-multihead") + " --out " + dir.string() +
                     " --what weights,concat,output --format png,svg,csv --scale 2 --values");
   ASSERT_EQ(r.status, 0) << r.out;
-  for (const char* stem : {"head1_weights", "head2_weights", "concat", "output"})
+  for (const char* stem : {"head0_weights", "head1_weights", "concat", "output"})
     for (const char* ext : {".png", ".svg", ".csv"}) EXPECT_TRUE(fs::exists(dir / (std::string(stem) + ext))) << stem << ext;
-  EXPECT_FALSE(fs::exists(dir / "head3_weights.png"));
+  EXPECT_FALSE(fs::exists(dir / "head2_weights.png"));
 }
 
 TEST(ExportCli, BadUsageExitsTwoAndInvalidInputExitsOne) {
@@ -333,9 +333,11 @@ TEST(ExportCli, BadUsageExitsTwoAndInvalidInputExitsOne) {
   EXPECT_EQ(cli("export " + preset("udl-12-2-multihead") + out + " --format jpg").status, 2);
   EXPECT_EQ(cli("export " + preset("udl-12-2-multihead") + out + " --scale 3").status, 2);
   EXPECT_EQ(cli("export " + preset("udl-12-2-multihead") + out + " --colormap jet").status, 2);
-  const Shell head = cli("export " + preset("udl-12-2-multihead") + out + " --head 3");
+  const Shell head = cli("export " + preset("udl-12-2-multihead") + out + " --head 2");
   EXPECT_EQ(head.status, 2);
-  EXPECT_NE(head.out.find("--head 3: the scenario has 2 head(s)"), std::string::npos) << head.out;
+  EXPECT_NE(head.out.find("--head 2: the scenario has 2 head(s), counted from 0"),
+            std::string::npos)
+      << head.out;
 
   const fs::path bad = fresh_dir("invalid") / "bad.json";
   std::ofstream(bad) << R"({"format": "attnlab/1", "X": [[1, 2], [3]]})";

@@ -80,7 +80,7 @@ TEST(ExportAllOrNothing, ASuccessfulRunPrintsEveryPathItWrote) {
   const Outputs r = cli("export " + preset("vaswani-q2-is-attends") + " --what Q,output --format png,numpy --out " +
                         out.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(names_in(out), (std::set<std::string>{"attention.py", "head1_Q.png", "output.png"}));
+  EXPECT_EQ(names_in(out), (std::set<std::string>{"attention.py", "head0_Q.png", "output.png"}));
   for (const std::string& name : names_in(out)) EXPECT_NE(r.out.find((out / name).string() + "\n"), std::string::npos) << name;
 }
 

@@ -108,12 +108,14 @@ const char* const kQ2 = "vaswani-q2-is-attends";
 
 TEST(ExportSweep, GifHasOneFramePerStepTheSizeOfThePngFramesAndLoops) {
   const fs::path dir = fresh_dir("gif");
-  const CliRun r = cli("export " + preset(kQ2) + " --sweep scale=0.1:2:5 --what weights --head 1 --format gif,png --out " + dir.string());
+  const CliRun r =
+      cli("export " + preset(kQ2) +
+          " --sweep scale=0.1:2:5 --what weights --head 0 --format gif,png --out " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  const GifPtr gif = read_gif(dir / "head1_weights.gif");
+  const GifPtr gif = read_gif(dir / "head0_weights.gif");
   ASSERT_TRUE(gif);
   EXPECT_EQ(gif->ImageCount, 5);
-  const auto [w, h] = png_size(dir / "head1_weights_000.png");
+  const auto [w, h] = png_size(dir / "head0_weights_000.png");
   EXPECT_EQ(gif->SWidth, w);
   EXPECT_EQ(gif->SHeight, h);
   for (int k = 0; k < gif->ImageCount; ++k) {
@@ -123,7 +125,7 @@ TEST(ExportSweep, GifHasOneFramePerStepTheSizeOfThePngFramesAndLoops) {
     EXPECT_EQ(d.Width, w) << "frame " << k;
     EXPECT_EQ(d.Height, h) << "frame " << k;
     char name[32];
-    std::snprintf(name, sizeof name, "head1_weights_%03d.png", k);
+    std::snprintf(name, sizeof name, "head0_weights_%03d.png", k);
     EXPECT_EQ(png_size(dir / name), std::make_pair(w, h)) << name;
     GraphicsControlBlock gcb;
     ASSERT_EQ(DGifSavedExtensionToGCB(gif.get(), k, &gcb), GIF_OK);
@@ -133,15 +135,16 @@ TEST(ExportSweep, GifHasOneFramePerStepTheSizeOfThePngFramesAndLoops) {
   const SavedImage& first = gif->SavedImages[0];
   EXPECT_TRUE(has_netscape_loop(first.ExtensionBlocks, first.ExtensionBlockCount) ||
               has_netscape_loop(gif->ExtensionBlocks, gif->ExtensionBlockCount));
-  EXPECT_FALSE(fs::exists(dir / "head1_weights.png"));  // frames only, no still
+  EXPECT_FALSE(fs::exists(dir / "head0_weights.png"));  // frames only, no still
 }
 
 TEST(ExportSweep, WeightsCellColourAtBothEndsIsTheColormapsColourOfTheCoresValue) {
   const fs::path dir = fresh_dir("colour");
   const std::string text = "scale=0.1:2:4";
-  const CliRun r = cli("export " + preset(kQ2) + " --sweep " + text + " --what weights --head 1 --format gif --out " + dir.string());
+  const CliRun r = cli("export " + preset(kQ2) + " --sweep " + text +
+                       " --what weights --head 0 --format gif --out " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  const GifPtr gif = read_gif(dir / "head1_weights.gif");
+  const GifPtr gif = read_gif(dir / "head0_weights.gif");
   ASSERT_TRUE(gif);
   ASSERT_EQ(gif->ImageCount, 4);
 
@@ -181,14 +184,16 @@ TEST(ExportSweep, WeightsCellColourAtBothEndsIsTheColormapsColourOfTheCoresValue
 
 TEST(ExportSweep, EachFramesTitleCarriesItsValue) {
   const fs::path dir = fresh_dir("svg");
-  const CliRun r = cli("export " + preset(kQ2) + " --sweep scale=0.1:2:20 --what weights --head 1 --format svg,png --out " + dir.string());
+  const CliRun r =
+      cli("export " + preset(kQ2) +
+          " --sweep scale=0.1:2:20 --what weights --head 0 --format svg,png --out " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const Sweep sweep = parse_sweep("scale=0.1:2:20");
   const std::regex title("<title>([^<]*)</title>"), size("width=\"(\\d+)\" height=\"(\\d+)\" viewBox");
   std::string first_size;
   for (int k = 0; k < sweep.frames; ++k) {
     char name[32];
-    std::snprintf(name, sizeof name, "head1_weights_%03d.svg", k);
+    std::snprintf(name, sizeof name, "head0_weights_%03d.svg", k);
     const std::string svg = read_text(dir / name);
     std::smatch m;
     ASSERT_TRUE(std::regex_search(svg, m, title)) << name;
@@ -199,9 +204,12 @@ TEST(ExportSweep, EachFramesTitleCarriesItsValue) {
     if (k == 0) first_size = m[0].str();
     EXPECT_EQ(m[0].str(), first_size) << name << ": every frame one size";
   }
-  EXPECT_NE(read_text(dir / "head1_weights_000.svg").find("\xE2\x80\x94 scale = 0.1</title>"), std::string::npos);
-  EXPECT_NE(read_text(dir / "head1_weights_007.svg").find("\xE2\x80\x94 scale = 0.8</title>"), std::string::npos);
-  EXPECT_NE(read_text(dir / "head1_weights_019.svg").find("\xE2\x80\x94 scale = 2</title>"), std::string::npos);
+  EXPECT_NE(read_text(dir / "head0_weights_000.svg").find("\xE2\x80\x94 scale = 0.1</title>"),
+            std::string::npos);
+  EXPECT_NE(read_text(dir / "head0_weights_007.svg").find("\xE2\x80\x94 scale = 0.8</title>"),
+            std::string::npos);
+  EXPECT_NE(read_text(dir / "head0_weights_019.svg").find("\xE2\x80\x94 scale = 2</title>"),
+            std::string::npos);
 }
 
 TEST(ExportSweep, SignedStagesKeepTheUnionOfEveryFramesRangeAndOneSize) {
@@ -221,11 +229,12 @@ TEST(ExportSweep, SignedStagesKeepTheUnionOfEveryFramesRangeAndOneSize) {
   const fs::path dir = fresh_dir("signed");
   const CliRun r = cli("export " + preset(kQ2) + " --sweep X[0][0]=-40:40:5 --what scaled --values --scale 2 --format png,gif --out " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  const auto size0 = png_size(dir / "head1_scaled_000.png");
+  const auto size0 = png_size(dir / "head0_scaled_000.png");
   EXPECT_EQ(size0, std::make_pair(plan.style.min_width * 2, plan.style.min_height * 2));
-  for (const char* f : {"head1_scaled_001.png", "head1_scaled_002.png", "head1_scaled_003.png", "head1_scaled_004.png"})
+  for (const char* f : {"head0_scaled_001.png", "head0_scaled_002.png", "head0_scaled_003.png",
+                        "head0_scaled_004.png"})
     EXPECT_EQ(png_size(dir / f), size0) << f;
-  const GifPtr gif = read_gif(dir / "head1_scaled.gif");
+  const GifPtr gif = read_gif(dir / "head0_scaled.gif");
   ASSERT_TRUE(gif);
   EXPECT_EQ(std::make_pair(int(gif->SWidth), int(gif->SHeight)), size0);
 }
@@ -234,7 +243,7 @@ TEST(ExportSweep, EveryViewGetsItsOwnGif) {
   const fs::path dir = fresh_dir("views");
   const CliRun r = cli("export " + preset("vaswani-q3-two-heads") + " --sweep scale=0.5:1:3 --what weights,output --format gif --out " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* f : {"head1_weights.gif", "head2_weights.gif", "output.gif"}) {
+  for (const char* f : {"head0_weights.gif", "head1_weights.gif", "output.gif"}) {
     EXPECT_TRUE(fs::exists(dir / f)) << f;
     EXPECT_NE(r.out.find(f), std::string::npos) << f;
   }

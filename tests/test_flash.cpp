@@ -239,12 +239,12 @@ TEST(Flash, ARowStepRefusesATileOrAQueryOutsideTheRun) {
   EXPECT_TRUE(flash_row_step(run, t, 4, 3).nothing_seen());  // (1, 0): the block's first tile
 }
 
-TEST(FlashCli, WritesTheRunAsJsonWithTheHeadOneBasedAndNullForMinusInfinity) {
+TEST(FlashCli, WritesTheRunAsJsonWithTheHeadZeroBasedAndNullForMinusInfinity) {
   const auto r = attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " flash " +
                                           attnlab::testing::preset_path("modern-mistral-sliding-window") + " --block 3x3");
   ASSERT_EQ(r.status, 0) << r.err;
   const json doc = json::parse(r.out);
-  EXPECT_EQ(doc.at("head"), 1);
+  EXPECT_EQ(doc.at("head"), 0);  // counted from 0, as everywhere (numbering.h)
   EXPECT_EQ(doc.at("block"), json::array({3, 3}));
   ASSERT_EQ(doc.at("tiles").size(), 9u);  // 8 tokens: blocks of 3, 3, 2
   EXPECT_TRUE(doc["tiles"][1]["skipped"].get<bool>());
@@ -262,7 +262,7 @@ TEST(FlashCli, TextListsEveryTileAndTheMemoryLine) {
   const auto r = attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " flash " +
                                           attnlab::testing::preset_path("phuong-hutter-alg4-masked") + " --block 2x2 --format text");
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* text : {"head 1, blocks 2x2: 4 tiles", "(1, 1)", " alpha", "memory: tiled:"})
+  for (const char* text : {"head 0, blocks 2x2: 4 tiles", "(1, 1)", " alpha", "memory: tiled:"})
     EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
   // A table: a header, then one line per query of each computed tile and one per skipped tile (3
   // queries: tile (0, 0) 2 lines, the skipped (0, 1) and (1, 0) one each, (1, 1) one): 1 + 5 lines.

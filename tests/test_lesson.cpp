@@ -145,7 +145,8 @@ TEST(Lesson, EveryHeadsStepComparesTheHeadsWhereTheyCanDiffer) {
     Eigen::Index key = 0;
     const double w = t.heads[h].weights.row(last).maxCoeff(&key);
     char expected[96];
-    std::snprintf(expected, sizeof expected, "head %zu at '%s' (%.2f", h + 1, s.tokens[std::size_t(key)].c_str(), w);
+    std::snprintf(expected, sizeof expected, "head %zu at '%s' (%.2f", h,
+                  s.tokens[std::size_t(key)].c_str(), w);
     std::string want = expected;
     while (want.back() == '0') want.pop_back();  // format_trimmed
     EXPECT_NE(text.find(want), std::string::npos) << text << " / " << want;
@@ -159,7 +160,8 @@ TEST(Lesson, ColumnsLayoutSpeaksOfColumns) {
   const std::string text = attnlab::lesson::step_explanation(weights, s, t, 1);
   EXPECT_NE(text.find("Each column is a softmax"), std::string::npos) << text;
   EXPECT_EQ(attnlab::lesson::step_formula(Step{StageId::scores, -1, "", false, {}}, s, 0), "S = K^T Q");
-  EXPECT_EQ(attnlab::lesson::step_title(weights, s, 1), "Attention weights: a softmax per query (head 2)");
+  EXPECT_EQ(attnlab::lesson::step_title(weights, s, 1),
+            "Attention weights: a softmax per query (head 1)");
   // The largest weight the text names is the core's.
   double best = 0;
   for (Eigen::Index q = 0; q < t.heads[1].weights.cols(); ++q)

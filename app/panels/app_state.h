@@ -42,7 +42,7 @@ struct AppState {
   AppState(const AppState&) = delete;
   AppState& operator=(const AppState&) = delete;
 
-  /// Selects head `head` (0-based) if the scenario has it (keys 1 to 9, [ ], the head buttons).
+  /// Selects head `head` (0-based) if the scenario has it (keys 0 to 9, [ ], the head buttons).
   void SelectHead(int head) {
     if (head >= 0 && head < document.HeadCount()) ui.selected_head = head;
   }

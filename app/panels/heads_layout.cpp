@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "attnlab/numbering.h"
 #include "view/label_fit.h"
 #include "widgets/theme.h"
 
@@ -127,10 +128,10 @@ HeatmapSpec Thumbnail(AppState& state, const attnlab::Trace& trace, const AxisLa
 }
 
 void ThumbTitle(char (&title)[32], int h, int cols) {
-  std::snprintf(title, sizeof title, "head %d", h + 1);
+  std::snprintf(title, sizeof title, "%s", attnlab::head_label(h).c_str());
   ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
   if (bold->CalcTextSizeA(bold->FontSize, 1e9f, 0.0f, title).x > ThumbCell() * float(cols))
-    std::snprintf(title, sizeof title, "h%d", h + 1);
+    std::snprintf(title, sizeof title, "%s", attnlab::short_head_label(h).c_str());
 }
 
 float TitleAndBoxWidth(const char* title) {

@@ -45,7 +45,7 @@ HeatmapSpec SmallMultiple(AppState& state, const attnlab::Matrix& weights,
 
 /// Lecture mode, where the multiples are too small for their numbers: the selected head large,
 /// with its numbers, beside (or above) small multiples of every head that select one with a click
-/// (or keys 1-9). The multiples keep a cell a picture can be read at; when they cannot all fit,
+/// (or keys 0-9). The multiples keep a cell a picture can be read at; when they cannot all fit,
 /// a page of them shows at a time, with buttons to the others.
 struct Focus {
   bool strip_right = false;  ///< the multiples in a column at the right, else in a row below

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "attnlab/numbering.h"
 #include "widgets/control_marks.h"
 
 namespace attnlab::app {
@@ -54,11 +55,13 @@ void LessonAuthor::DrawStepControls(AppState& state, const lesson::Lesson& curre
   if (ImGui::Checkbox("Ask the class to predict this step first", &step.predict)) Commit(state, edited);
   const int heads = state.document.HeadCount();
   if (attnlab::per_head(step.kind) && heads > 1) {
-    const std::string preview = step.head < 0 ? "the selected head" : "head " + std::to_string(step.head + 1);
+    const std::string preview =
+        step.head < 0 ? "the selected head" : attnlab::head_label(step.head);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
     if (ImGui::BeginCombo("Head", preview.c_str())) {
       for (int h = -1; h < heads; ++h)
-        if (ImGui::Selectable(h < 0 ? "the selected head" : ("head " + std::to_string(h + 1)).c_str(), h == step.head)) {
+        if (ImGui::Selectable(h < 0 ? "the selected head" : attnlab::head_label(h).c_str(),
+                              h == step.head)) {
           step.head = h;
           Commit(state, edited);
         }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "attnlab/numbering.h"
 #include "panels/stage_heatmap.h"
 #include "view/trace_compare.h"
 #include "widgets/control_marks.h"
@@ -19,7 +20,7 @@ namespace {
 
 std::string StageTitle(const StageComparison& c) {
   std::string title = c.diff.stage;
-  if (c.diff.head >= 0) title += ", head " + std::to_string(c.diff.head + 1);
+  if (c.diff.head >= 0) title += ", " + attnlab::head_label(c.diff.head);
   return title;
 }
 
@@ -105,7 +106,8 @@ class ComparePanel final : public PanelContents {
       const std::string name = shared && c.diff.stage == "output" ? "final output" : c.diff.stage;
       list += (list.empty() ? "" : ", ") + name;
     }
-    ImGui::TextWrapped("Changed (head %d and after): %s", head + 1, changed.empty() ? "nothing" : changed.c_str());
+    ImGui::TextWrapped("Changed (%s and after): %s", attnlab::head_label(head).c_str(),
+                       changed.empty() ? "nothing" : changed.c_str());
     if (!same.empty()) DimTextWrapped("Unchanged: " + same);
   }
 

@@ -12,6 +12,7 @@
 
 #include "attnlab/decode.h"
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "view/stage_labels.h"
 #include "widgets/computing_badge.h"
 #include "widgets/control_marks.h"
@@ -329,7 +330,7 @@ class DecodePanel : public PanelContents {
     titles_.reserve(4 * view_->K.size());
     std::vector<HeatmapSpec> specs;
     for (std::size_t g = 0; g < view_->K.size(); ++g) {
-      const std::string head = std::to_string(g + 1);
+      const std::string head = attnlab::index_text(int(g));
       specs.push_back(CacheSpec(state, view_->K[g], view_->held, view_->rows_k, "decode K " + head, "K cache, K/V head " + head));
       specs.push_back(CacheSpec(state, view_->V[g], view_->held_v, view_->rows_v, "decode V " + head, "V cache, K/V head " + head));
     }
@@ -359,7 +360,7 @@ class DecodePanel : public PanelContents {
     labels_q_ = QueryTokenLabels(*state.document.TraceScenario());
     labels_k_ = KeyTokenLabels(*state.document.TraceScenario());
     const bool cols = trace.layout == attnlab::Layout::columns;
-    title_full_ = "full weights, head " + std::to_string(head + 1) + " (the decoded row outlined)";
+    title_full_ = "full weights, " + attnlab::head_label(head) + " (the decoded row outlined)";
     HeatmapSpec full;
     full.id = "decode full weights";
     full.title = title_full_.c_str();
@@ -378,7 +379,7 @@ class DecodePanel : public PanelContents {
     full.cell =
         DecodeFillingCell(state, full, room, std::clamp(std::floor(fs * 2.4f), 4.0f, fs * 3.0f));
     full.value_max = GrowingValueMax(full.cell);
-    title_row_ = "weights of the new query, head " + std::to_string(head + 1);
+    title_row_ = "weights of the new query, " + attnlab::head_label(head);
     HeatmapSpec row;
     row.id = "decode weights";
     row.title = title_row_.c_str();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnlab/head_stats.h"
+#include "attnlab/numbering.h"
 #include "session/trace_worker.h"
 #include "view/stage_labels.h"
 #include "widgets/control_marks.h"
@@ -116,7 +117,7 @@ class HeadStatsPanel final : public PanelContents {
       if (h == state.ui.selected_head)
         dl->AddRectFilled(p, ImVec2(p.x + label_w + bar_room + value_w, p.y + row_h), ImGui::GetColorU32(ImGuiCol_Header));
       char buf[64];
-      std::snprintf(buf, sizeof buf, "head %d", h + 1);
+      std::snprintf(buf, sizeof buf, "%s", attnlab::head_label(h).c_str());
       const float text_y = p.y + (row_h - fs) * 0.5f;
       dl->AddText(ImVec2(p.x, text_y), ImGui::GetColorU32(ImGuiCol_Text), buf);
       const float w = float(bar_room * mean[std::size_t(h)] / top);
@@ -132,7 +133,7 @@ class HeadStatsPanel final : public PanelContents {
   void QueryTable(AppState& state, const attnlab::Scenario& scenario) {
     const int head = std::clamp(state.ui.selected_head, 0, int(stats_.size()) - 1);
     const attnlab::HeadStats& s = stats_[std::size_t(head)];
-    ImGui::Text("Head %d, query by query", head + 1);
+    ImGui::Text("Head %s, query by query", attnlab::index_text(head).c_str());
     const std::vector<std::string> queries = QueryTokenLabels(scenario);
     const std::vector<std::string> keys = KeyTokenLabels(scenario);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "attnlab/edits.h"
+#include "attnlab/numbering.h"
 #include "panels/heads_layout.h"
 #include "panels/panel_requests.h"
 #include "session/trace_worker.h"
@@ -98,6 +99,14 @@ bool AnyMasked(const AppState& state, const attnlab::Trace& trace, MaskedCache& 
 
 constexpr const char* kSwitchLabel = "on";
 
+// A head's title: "head 2", grouped "head 2 Â· K/V 1" (the key/value head its group shares, when
+// kv_head >= 0), or the short "h2Â·kv1" for a narrow slot.
+std::string HeadTitle(int h, int kv_head, bool short_form) {
+  if (kv_head < 0) return attnlab::head_label(h);
+  if (short_form) return attnlab::short_head_label(h) + "\xC2\xB7kv" + attnlab::index_text(kv_head);
+  return attnlab::head_label(h) + " \xC2\xB7 K/V " + attnlab::index_text(kv_head);
+}
+
 // The width of a title and the "on" checkbox after it on the title's line.
 float TitleAndSwitchWidth(const char* title) {
   ImFont* bold = GetFonts().bold ? GetFonts().bold : ImGui::GetFont();
@@ -155,7 +164,8 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
     char widest[16];
     std::snprintf(widest, sizeof widest, "head %d", heads);
     if (columns > 1 && room.x < TitleAndSwitchWidth(widest)) continue;  // titles and "on" would overlap
-    HeatmapSpec spec = SmallMultiple(state, h0.weights, trace.allowed, labels, 0, "head 1");
+    HeatmapSpec spec =
+        SmallMultiple(state, h0.weights, trace.allowed, labels, 0, attnlab::head_label(0).c_str());
     a.labels = FitCells(state, spec, labels, room);
     a.cell = spec.cell;
     if (a.Score() >= best.Score()) best = a;
@@ -217,9 +227,10 @@ void HeadSwitch(AppState& state, int h, bool off, const char* title, bool labell
   if (changed)
     state.document.ApplyEdit("Heads", [h, on](attnlab::Scenario& sc) { attnlab::set_head_off(sc, h, !on); });
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(on ? "Switch head %d off: its output is zeroed, it adds nothing to the output"
-                         : "Switch head %d back on", h + 1);
-  std::snprintf(label, sizeof label, "head on %d", h + 1);
+    ImGui::SetTooltip(on ? "Switch %s off: its output is zeroed, it adds nothing to the output"
+                         : "Switch %s back on",
+                      attnlab::head_label(h).c_str());
+  std::snprintf(label, sizeof label, "head on %d", h);
   MarkLastItem(state.on_control, label);
   ImGui::SetCursorScreenPos(at);
 }
@@ -351,8 +362,8 @@ void HeadsPanel::DrawLargeHead(AppState& state, const attnlab::Trace& trace,
   const attnlab::HeadTrace& ht = trace.heads[std::size_t(h)];
   const attnlab::Scenario& s = state.document.GetScenario();
   char title[40];
-  if (s.grouped()) std::snprintf(title, sizeof title, "head %d \xC2\xB7 K/V %d", h + 1, ht.kv_head + 1);
-  else std::snprintf(title, sizeof title, "head %d", h + 1);
+  std::snprintf(title, sizeof title, "%s",
+                HeadTitle(h, s.grouped() ? ht.kv_head : -1, false).c_str());
   HeatmapSpec spec = LargeHead(state, trace, labels, h, title);
   spec.cell = f.cell;
   ApplyLabels(spec, labels, f.labels);
@@ -441,10 +452,10 @@ void HeadsPanel::Draw(AppState& state) {
     char title[40], id[32];
     // Grouped-query attention: each title names the key/value head its group shares.
     // Short where the long one would be wider than the head's grid (a lecture-mode slot).
-    if (grouped) std::snprintf(title, sizeof title, "head %d \xC2\xB7 K/V %d", h + 1, ht.kv_head + 1);
-    else std::snprintf(title, sizeof title, "head %d", h + 1);
+    std::snprintf(title, sizeof title, "%s",
+                  HeadTitle(h, grouped ? ht.kv_head : -1, false).c_str());
     if (grouped && ImGui::CalcTextSize(title).x > a.cell * float(ht.weights.cols()))
-      std::snprintf(title, sizeof title, "h%d\xC2\xB7kv%d", h + 1, ht.kv_head + 1);
+      std::snprintf(title, sizeof title, "%s", HeadTitle(h, ht.kv_head, true).c_str());
     std::snprintf(id, sizeof id, "overview/%d", h);
     HeatmapSpec spec = SmallMultiple(state, ht.weights, trace.allowed, labels, h, title);
     spec.id = id;

@@ -10,14 +10,15 @@
 #include <vector>
 
 #include "attnlab/edits.h"
+#include "attnlab/numbering.h"
 #include "attnlab/scenario.h"
+#include "panels/inputs_dimensions.h"
+#include "panels/inputs_tokens.h"
 #include "panels/panel_requests.h"
 #include "session/trace_worker.h"
 #include "view/sensitivity_map.h"
 #include "widgets/edit_error.h"
 #include "widgets/matrix_editor.h"
-#include "panels/inputs_dimensions.h"
-#include "panels/inputs_tokens.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app::panel_inputs {
@@ -182,7 +183,7 @@ void HeadChooser(AppState& state) {
   for (int h = 0; h < H; ++h) {
     ImGui::SameLine();
     char name[32];
-    std::snprintf(name, sizeof name, "%d##head", h + 1);
+    std::snprintf(name, sizeof name, "%s##head", attnlab::index_text(h).c_str());
     const bool selected = h == state.ui.selected_head;
     ImGui::PushStyleColor(ImGuiCol_Button, selected ? HeadColor(h) : HeadColor(h, 0.25f));
     ImGui::PushStyleColor(ImGuiCol_Text, selected ? IM_COL32(20, 20, 24, 255) : ImGui::GetColorU32(ImGuiCol_Text));
@@ -295,8 +296,10 @@ void ProjectionTab(AppState& state, MatrixEditorState& editor, Which w) {
     HeadChooser(state);
     head = std::min(state.ui.selected_head, s.head_count() - 1);
     if (SharedKv(s, w))
-      ImGui::TextColored(DimTextColor(), "Head %d reads key/value head %d (kv_heads[%d]), shared with its group.",
-                         head + 1, KvHeadOf(s, head) + 1, KvHeadOf(s, head));
+      ImGui::TextColored(DimTextColor(),
+                         "Head %s reads key/value head %s (kv_heads[%d]), shared with its group.",
+                         attnlab::index_text(head).c_str(),
+                         attnlab::index_text(KvHeadOf(s, head)).c_str(), KvHeadOf(s, head));
   } else if (BandsOf(s, w) > 1) {
     ImGui::PushStyleColor(ImGuiCol_Text, DimTextColor());
     if (w != Which::Q && s.grouped())

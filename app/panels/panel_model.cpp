@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attnlab/model.h"
+#include "attnlab/numbering.h"
 #include "attnlab/text_fit.h"
 #include "session/model_lab.h"
 #include "widgets/busy_bar.h"
@@ -54,9 +55,9 @@ void Rebuild(RunMaps& m, const ModelLab& lab) {
 }
 
 // The grid's captions, written in one place (how layers and heads are numbered is one choice).
-std::string LayerCaption(int layer) { return "layer " + std::to_string(layer + 1); }
-std::string HeadCaption(int head) { return "head " + std::to_string(head + 1); }
-std::string HeadNumber(int head) { return std::to_string(head + 1); }
+std::string LayerCaption(int layer) { return attnlab::layer_label(layer); }
+std::string HeadCaption(int head) { return attnlab::head_label(head); }
+std::string HeadNumber(int head) { return attnlab::index_text(head); }
 
 /// A map is never drawn smaller than this many pixels a side: below it the grid scrolls. At 16
 /// pixels a 12 x 12 grid fits a lecture-mode panel at 1280 x 800, and a map still shows its
@@ -170,6 +171,13 @@ void Tokens(const ModelRun& run) {
   ImGui::EndChild();
 }
 
+// A caption of the grid, named for the window tests that read what it says.
+void MarkCaption(AppState& state, const char* caption, ImVec2 at) {
+  const ImVec2 size = ImGui::CalcTextSize(caption);
+  MarkRect(state.on_control, {"", std::string("model caption ") + caption}, at,
+           ImVec2(at.x + size.x, at.y + size.y));
+}
+
 // The hovered map, large, with its tokens on both axes and the hovered cell outlined.
 void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int layer, int head,
                 const HeatmapResult& hover) {
@@ -179,7 +187,10 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   const std::vector<std::pair<int, int>> outlined = {{hover.row, hover.col}};
   BeginPanelTooltip();
   ImGui::PushFont(GetFonts().bold);
-  ImGui::Text("%s \xC2\xB7 %s", LayerCaption(layer).c_str(), HeadCaption(head).c_str());
+  const std::string name = attnlab::model_head_label(layer, head);
+  ImGui::TextUnformatted(name.c_str());
+  MarkLastItem(state.on_control,
+               ("model tooltip " + name).c_str());  // the words a window test reads
   ImGui::PopFont();
   if (!maps.captions[std::size_t(layer)].empty()) {
     ImGui::SameLine();
@@ -250,10 +261,9 @@ void ModelPanel::TextField(ModelLab& lab, const ControlMarks& marks) {
       cursor_to_end_ = true;
     }
   }
-  if (lab.Model() != focused_model_) {  // a model just opened: ready to type, after its text if it has one
+  if (lab.Model() != focused_model_) {  // a model just opened: ready to type (over the text before, selected)
     focused_model_ = lab.Model();
     ImGui::SetKeyboardFocusHere();
-    cursor_to_end_ = true;
   }
   ImGui::SetNextItemWidth(-1.0f);
   const char* hint = lab.Model() && !lab.Model()->tokenizer() ? "Type token ids: 464, 3797, 3332\xE2\x80\xA6"
@@ -324,7 +334,9 @@ void ModelPanel::Grid(AppState& state, ModelLab& lab) {
     dl->AddText(ImVec2(origin.x, origin.y), dim, "head");
   for (int h = 0; h < maps_.heads; ++h) {
     const std::string caption = fit.head_numbers ? HeadNumber(h) : HeadCaption(h);
-    dl->AddText(ImVec2(origin.x + fit.caption_w + fit.pitch_x * float(h), origin.y), dim, caption.c_str());
+    const ImVec2 at(origin.x + fit.caption_w + fit.pitch_x * float(h), origin.y);
+    dl->AddText(at, dim, caption.c_str());
+    MarkCaption(state, caption.c_str(), at);
   }
   const float line = ImGui::GetTextLineHeight();
   for (int l = 0; l < maps_.layers; ++l) {
@@ -336,6 +348,7 @@ void ModelPanel::Grid(AppState& state, ModelLab& lab) {
     const float top = y + std::max(0.0f, (fit.map - line * lines) * 0.5f);
     const std::string caption = LayerCaption(l);
     dl->AddText(ImVec2(origin.x, top), dim, caption.c_str());
+    MarkCaption(state, caption.c_str(), ImVec2(origin.x, top));
     if (fit.one_line)
       dl->AddText(ImVec2(origin.x + ImGui::CalcTextSize(caption.c_str()).x + ImGui::GetFontSize() * 0.5f, top), dim,
                   special.c_str());

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "attnlab/numbering.h"
 #include "session/model_lab.h"
 #include "widgets/computing_badge.h"
 #include "widgets/control_marks.h"
@@ -95,7 +96,8 @@ void Rows(const ModelLab& lab, const NextTokens& next, bool compare, bool beside
   }
   ImGui::EndTable();
   if (compare && !beside_heads)
-    DimTextWrapped("grey: " + model.name() + " as it is \xC2\xB7 colour: with layer " + std::to_string(next.layer + 1) +
+    DimTextWrapped("grey: " + model.name() + " as it is \xC2\xB7 colour: with " +
+                   attnlab::layer_label(next.layer) +
                    " as the document has it. Bars are to the scale of the largest.");
 }
 

@@ -14,6 +14,7 @@
 #include "widgets/theme.h"
 #include "widgets/computing_badge.h"
 #include "widgets/turn_diagram.h"
+#include "attnlab/numbering.h"
 
 namespace attnlab::app::panel_pipeline {
 namespace {
@@ -106,14 +107,14 @@ void HeadSelector(AppState& state) {
   for (int h = 0; h < count; ++h) {
     ImGui::SameLine();
     char label[16];
-    std::snprintf(label, sizeof label, "%d", h + 1);
+    std::snprintf(label, sizeof label, "%s", attnlab::index_text(h).c_str());
     const bool selected = h == state.ui.selected_head;
     if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
     if (ImGui::Button(label, ImVec2(ImGui::GetFrameHeight() * 1.4f, 0))) state.ui.selected_head = h;
     if (selected) ImGui::PopStyleColor();
   }
   ImGui::SameLine();
-  ImGui::TextColored(DimTextColor(), "of %d  (press 1-9)", count);
+  ImGui::TextColored(DimTextColor(), "of %d  (press 0-9)", count);
 }
 
 // RoPE: one coordinate pair of the token under the mouse (in Q, K, Q_rot or K_rot; else the

@@ -10,6 +10,7 @@
 
 #include "attnlab/colormap.h"
 #include "attnlab/edits.h"
+#include "attnlab/numbering.h"
 #include "view/inspector_math.h"
 #include "view/plane.h"
 #include "view/stage_labels.h"
@@ -154,7 +155,7 @@ class PlanePanel final : public PanelContents {
   }
 
   void Header(AppState& state, int head) {
-    ImGui::Text("Head %d:", head + 1);
+    ImGui::Text("Head %s:", attnlab::index_text(head).c_str());
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kQueryColor), "queries (arrowheads)");
     ImGui::SameLine();

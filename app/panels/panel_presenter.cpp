@@ -13,6 +13,7 @@
 
 #include "attnlab/lesson.h"
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "panels/lesson_author.h"
 #include "panels/presenter_engines.h"
 #include "panels/stage_heatmap.h"
@@ -387,7 +388,8 @@ float NumbersCell(int decimals) {
 void PresenterPanel::Configure(StageHeatmap& map, const lesson::Step& step, const std::vector<StageMatrix>& matrices,
                                std::size_t i, bool hidden) {
   if (step.kind == StageId::heads) {
-    std::snprintf(heads_title_, sizeof heads_title_, "head %d", matrices[i].head + 1);
+    std::snprintf(heads_title_, sizeof heads_title_, "%s",
+                  attnlab::head_label(matrices[i].head).c_str());
     map.Spec().title = heads_title_;
     map.Spec().selected = matrices[i].head == stage_head_;
   }

@@ -75,8 +75,9 @@ void Pickers(AppState& state, const std::vector<std::string>& queries, int& quer
   ImGui::SameLine();
   const float fs = ImGui::GetFontSize();  // room for the number and its - + buttons, if there is
   ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x, fs * 4.0f, fs * 6.0f));
-  int head = state.ui.selected_head + 1;  // the same selection as the Pipeline panel
-  if (ImGui::InputInt("##head", &head, 1, 1)) state.ui.selected_head = std::clamp(head, 1, heads) - 1;
+  int head = state.ui.selected_head;  // the same selection as the Pipeline panel, counted from 0
+  if (ImGui::InputInt("##head", &head, 1, 1))
+    state.ui.selected_head = std::clamp(head, 0, heads - 1);
 }
 
 // One horizontal bar per key, filled to its weight, with the number beside it. The bar gives way

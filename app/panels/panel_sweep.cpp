@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "attnlab/numbering.h"
 #include "attnlab/sweep.h"
 #include "panels/panel_requests.h"
 #include "session/sweep.h"
@@ -186,7 +187,7 @@ void HeadLegend(AppState& state, int heads) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (int h = 0; h < heads; ++h) {
     char name[24];  // "head " and any int: no truncation for GCC's -Wformat-truncation to fear
-    std::snprintf(name, sizeof name, "head %d", h + 1);
+    std::snprintf(name, sizeof name, "%s", attnlab::head_label(h).c_str());
     const float width = fs * 1.6f + ImGui::CalcTextSize(name).x;
     if (h > 0) {
       ImGui::SameLine(0.0f, fs);

@@ -383,8 +383,8 @@ struct Stepper {
     ImGui::TextUnformatted("Head");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(fs * 5.5f);
-    int head = state.ui.selected_head + 1;  // the Pipeline's selection
-    if (ImGui::InputInt("##head", &head, 1, 1)) state.SelectHead(std::clamp(head, 1, heads) - 1);
+    int head = state.ui.selected_head;  // the Pipeline's selection, counted from 0
+    if (ImGui::InputInt("##head", &head, 1, 1)) state.SelectHead(std::clamp(head, 0, heads - 1));
   }
 
   /// The timeline over the run's tiles, 1-based as the slider shows them; returns the 0-based step.

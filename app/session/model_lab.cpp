@@ -8,6 +8,7 @@
 #include "attnlab/attention.h"
 #include "attnlab/message_text.h"
 #include "attnlab/model.h"
+#include "attnlab/numbering.h"
 #include "attnlab/text_fit.h"
 
 namespace attnlab::app {
@@ -171,7 +172,7 @@ void ModelLab::OpenLayer(int layer, std::function<void()> on_opened) {
         auto loaded = std::make_shared<LoadedScenario>();
         loaded->scenario = models::layer_scenario(*model, *run, layer, text);
         attnlab::validate(loaded->scenario);
-        loaded->name = model->name() + "-layer-" + std::to_string(layer + 1);  // the window counts from 1
+        loaded->name = model->name() + "-layer-" + attnlab::index_text(layer);
         return loaded;
       },
       [this, layer, on_opened](TaskResult<std::shared_ptr<LoadedScenario>> result) {
@@ -180,7 +181,7 @@ void ModelLab::OpenLayer(int layer, std::function<void()> on_opened) {
         try {
           loaded = result.Take();
         } catch (const std::exception& e) {
-          session_->ShowError("Cannot open layer " + std::to_string(layer + 1), e.what());
+          session_->ShowError("Cannot open " + attnlab::layer_label(layer), e.what());
           return;
         }
         session_->RequestOpenNew(std::move(*loaded), on_opened);
@@ -291,9 +292,10 @@ void ModelLab::UpdateNext() {
       n.version = p->version;
       n.stale = n.stale || p->version != doc_->Version();
       if (!p->error.empty()) n.state = NextTokens::State::Failed;
-      n.note = p->error.empty() ? "After the edits of layer " + std::to_string(doc_layer_ + 1) + " (the document), beside " +
-                                      name + "'s own prediction."
-                                : "Layer " + std::to_string(doc_layer_ + 1) + " no longer fits " + name + ": " + p->error;
+      n.note = p->error.empty() ? "After the edits of " + attnlab::layer_label(doc_layer_) +
+                                      " (the document), beside " + name + "'s own prediction."
+                                : "Layer " + attnlab::index_text(doc_layer_) + " no longer fits " +
+                                      name + ": " + p->error;
     } else {
       n.note = "Running the rest of " + name + kEllipsis;
     }

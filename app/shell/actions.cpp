@@ -117,17 +117,18 @@ void AddUndoRedo(std::vector<Action>& t) {
   redo.run = [](ActionContext& c) { c.state.document.Redo(); };
 }
 
-constexpr const char* kHeadLabels[] = {"Head 1", "Head 2", "Head 3", "Head 4", "Head 5",
-                                       "Head 6", "Head 7", "Head 8", "Head 9"};
+// Heads count from 0 (attnlab/numbering.h): key 0 selects head 0.
+constexpr const char* kHeadLabels[] = {"Head 0", "Head 1", "Head 2", "Head 3", "Head 4",
+                                       "Head 5", "Head 6", "Head 7", "Head 8", "Head 9"};
 
 void AddHeadKeys(std::vector<Action>& t) {
-  for (int k = 0; k < 9; ++k) {
+  for (int k = 0; k < 10; ++k) {
     Action& head = Add(t, kHeadLabels[k], nullptr);
-    head.keys = {Key(GLFW_KEY_1 + k)};
+    head.keys = {Key(GLFW_KEY_0 + k)};
     head.scope = KeyScope::Document;
     if (k == 0) {
       head.help = "Select head";
-      head.help_keys = "1 ... 9";
+      head.help_keys = "0 ... 9";
     }
     head.run = [k](ActionContext& c) { c.state.SelectHead(k); };
   }

@@ -1,11 +1,12 @@
 #include "view/heads_hint.h"
+#include "attnlab/numbering.h"
 
 #include <cstdio>
 
 namespace attnlab::app {
 namespace {
 
-// Grouped-query attention: " Heads 1-2 share K/V head 1, heads 3-4 K/V head 2." (empty without).
+// Grouped-query attention: " Heads 0-1 share K/V head 0, heads 2-3 K/V head 1." (empty without).
 std::string GroupsText(const attnlab::Trace& trace) {
   const int H = int(trace.heads.size());
   const int G = trace.heads.back().kv_head + 1;
@@ -15,8 +16,9 @@ std::string GroupsText(const attnlab::Trace& trace) {
   for (int first = 0; first < H;) {
     int last = first;
     while (last + 1 < H && trace.heads[std::size_t(last + 1)].kv_head == trace.heads[std::size_t(first)].kv_head) ++last;
-    out += (out.empty() ? " Heads " : ", heads ") + std::to_string(first + 1) + "\xE2\x80\x93" + std::to_string(last + 1) +
-           (out.empty() ? " share K/V head " : " K/V head ") + std::to_string(trace.heads[std::size_t(first)].kv_head + 1);
+    out += (out.empty() ? " Heads " : ", heads ") + attnlab::index_text(first) + "\xE2\x80\x93" +
+           attnlab::index_text(last) + (out.empty() ? " share K/V head " : " K/V head ") +
+           attnlab::index_text(trace.heads[std::size_t(first)].kv_head);
     first = last + 1;
   }
   return out + ".";

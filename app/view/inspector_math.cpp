@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "attnlab/text_fit.h"
 #include "view/stage_labels.h"
 
@@ -298,15 +299,15 @@ void ExplainConcat(const Ctx& x, int r, int c, Explanation& e) {
   const int i = x.cols ? c : r, col = x.cols ? r : c;
   const int h = col / x.model.d_v, ch = col % x.model.d_v;
   e.title = Cell("concat", r, c) + "   query " + Quoted(x.queries, i);
-  e.formula = x.cols ? "[Y\xE2\x82\x81; \xE2\x80\xA6; Y_H] stacked: rows " + std::to_string(h * x.model.d_v) +
-                           "\xE2\x80\x93" + std::to_string((h + 1) * x.model.d_v - 1) + " are head " +
-                           std::to_string(h + 1)
-                     : "[Y\xE2\x82\x81 \xE2\x80\xA6 Y_H] side by side: columns " +
-                           std::to_string(h * x.model.d_v) + "\xE2\x80\x93" +
-                           std::to_string((h + 1) * x.model.d_v - 1) + " are head " +
-                           std::to_string(h + 1);
-  e.lines.push_back("= head " + std::to_string(h + 1) + " output, " + FeatureAxis(x.cols) + " " + std::to_string(ch) +
-                    " = " + Num(e.value, x.decimals));
+  e.formula =
+      x.cols ? "[Y\xE2\x82\x81; \xE2\x80\xA6; Y_H] stacked: rows " +
+                   std::to_string(h * x.model.d_v) + "\xE2\x80\x93" +
+                   std::to_string((h + 1) * x.model.d_v - 1) + " are " + attnlab::head_label(h)
+             : "[Y\xE2\x82\x81 \xE2\x80\xA6 Y_H] side by side: columns " +
+                   std::to_string(h * x.model.d_v) + "\xE2\x80\x93" +
+                   std::to_string((h + 1) * x.model.d_v - 1) + " are " + attnlab::head_label(h);
+  e.lines.push_back("= " + attnlab::head_label(h) + " output, " + FeatureAxis(x.cols) + " " +
+                    std::to_string(ch) + " = " + Num(e.value, x.decimals));
 }
 
 void ExplainWo(const Ctx& x, int r, int c, Explanation& e) {
@@ -590,7 +591,7 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
     case StageId::decode: return e;
   }
   if (cell.head >= 0 && model.num_heads > 1)
-    e.title += "   (head " + std::to_string(cell.head + 1) + ")";
+    e.title += "   (" + attnlab::head_label(cell.head) + ")";
   e.valid = true;
   return e;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/numbering.h"
 #include "view/stage_labels.h"
 
 namespace attnlab::app {
@@ -265,7 +266,7 @@ Explanation ExplainTile(const attnlab::Scenario& s, const attnlab::Trace& trace,
                attnlab::flash_row_step(run, trace, std::size_t(c.tile), c.query),
                rows ? h.V : attnlab::Matrix(h.V.transpose())};
   Explanation e = Write(x, run, c);
-  if (trace.heads.size() > 1) e.title += "   (head " + std::to_string(run.head + 1) + ")";
+  if (trace.heads.size() > 1) e.title += "   (" + attnlab::head_label(run.head) + ")";
   return e;
 }
 

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include "attnlab/numbering.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
@@ -16,7 +17,8 @@ bool ComputingBadge(const Document& document, const attnlab::Trace& shown) {
   for (int h = 0; h < int(shown.heads.size()) && done < 0; ++h)
     if (!document.HeadStale(h)) done = h;
   if (done >= 0)
-    ImGui::TextWrapped("Head %d is done; dimmed below: the other heads' previous result.", done + 1);
+    ImGui::TextWrapped("Head %s is done; dimmed below: the other heads' previous result.",
+                       attnlab::index_text(done).c_str());
   else if (!shown.heads.empty())
     ImGui::TextWrapped("Dimmed below: the previous result.");
   ImGui::PopStyleColor();

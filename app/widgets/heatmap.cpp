@@ -10,6 +10,7 @@
 #include <imgui_internal.h>
 
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "view/label_fit.h"
 #include "widgets/heatmap_legend.h"
 #include "widgets/heatmap_marks.h"
@@ -265,8 +266,8 @@ void BandTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
       mouse.x >= grid.x + g.grid_w)
     return;
   const int band = static_cast<int>((mouse.x - grid.x) / (spec.col_band * spec.cell));
-  PanelTooltip("head %d: columns %d to %d", band + 1, band * spec.col_band,
-                    std::min<int>((band + 1) * spec.col_band, spec.values->cols()) - 1);
+  PanelTooltip("%s: columns %d to %d", attnlab::head_label(band).c_str(), band * spec.col_band,
+               std::min<int>((band + 1) * spec.col_band, spec.values->cols()) - 1);
 }
 
 void DrawAxisHeader(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "attnlab/numbering.h"
 #include "widgets/theme.h"
 
 namespace attnlab::app {
@@ -33,12 +34,11 @@ std::vector<HeatmapPlacement::Label> HeadBandLabels(const GridPlace& g, int band
   const int bands = (g.cols + band - 1) / band;
   const float band_w = band * g.cell, gap = std::ceil(ImGui::GetFontSize() * 0.4f);
   const std::string widest = "head " + std::to_string(bands);
-  const char* format = ImGui::CalcTextSize(widest.c_str()).x + gap <= band_w ? "head %d" : "h%d";
+  const bool words = ImGui::CalcTextSize(widest.c_str()).x + gap <= band_w;
   float free_from = -FLT_MAX;  // the last label shown ends (with the gap) here
   for (int b = 0; b < bands; ++b) {
-    char name[32];
-    std::snprintf(name, sizeof name, format, b + 1);
-    const ImVec2 size = ImGui::CalcTextSize(name);
+    const std::string name = words ? attnlab::head_label(b) : attnlab::short_head_label(b);
+    const ImVec2 size = ImGui::CalcTextSize(name.c_str());
     const float x = std::floor(g.origin.x + (b + 0.5f) * band_w - size.x * 0.5f);
     if (x < free_from) continue;
     out.push_back({name, x, top, x + size.x, top + size.y});

@@ -16,12 +16,13 @@
 #include "attnlab/edits.h"
 #include "attnlab/matrix_text.h"
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "attnlab/scenario.h"
 #include "attnlab/trace_io.h"
-#include "widgets/edit_error.h"
-#include "widgets/heatmap.h"
 #include "view/head_palette.h"
 #include "view/label_fit.h"
+#include "widgets/edit_error.h"
+#include "widgets/heatmap.h"
 #include "widgets/panel_tooltip.h"
 #include "widgets/theme.h"
 
@@ -167,8 +168,10 @@ void DrawBands(const MatrixEditorSpec& spec, const Geometry& g) {
     dl->AddRectFilled(s0, s1, HeadColor(h, selected ? 1.0f : 0.75f), 3.0f);
     char name[32];
     const float room = spec.band_on_cols ? s1.x - s0.x : s1.y - s0.y;
-    std::snprintf(name, sizeof name, room > ImGui::CalcTextSize("head 00").x && spec.band_on_cols
-                                         ? "head %d" : "%d", h + 1);
+    std::snprintf(name, sizeof name, "%s",
+                  room > ImGui::CalcTextSize("head 00").x && spec.band_on_cols
+                      ? attnlab::head_label(h).c_str()
+                      : attnlab::index_text(h).c_str());
     const ImVec2 t = ImGui::CalcTextSize(name);
     if ((spec.band_on_cols ? room : s1.x - s0.x) >= t.x * 0.9f || !spec.band_on_cols)
       dl->AddText(ImVec2(std::floor((s0.x + s1.x - t.x) * 0.5f), std::floor((s0.y + s1.y - fs) * 0.5f)),

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "attnlab/numbering.h"
 #include "attnlab/positions.h"
 #include "cpu_features.h"
 #include "exp_kernel.h"
@@ -97,8 +98,6 @@ void resize_stage(Matrix& m, Eigen::Index rows, Eigen::Index cols) {
   m.resize(rows, cols);
   if (m.data() != before) prefer_huge_pages(m);
 }
-
-std::string head_name(std::size_t h) { return "head " + std::to_string(h + 1); }
 
 void warn_unattending_queries(const Model& model, std::vector<std::string>& warnings) {
   for (Eigen::Index i = 0; i < model.allowed.rows(); ++i)
@@ -693,8 +692,9 @@ void warn_nonfinite(const Plan& p) {
   for (Eigen::Index h = 0; h < p.H; ++h)
     for (Eigen::Index i = 0; i < p.n_x; ++i)
       if (p.t.nonfinite[std::size_t(h * p.n_x + i)])
-        p.t.warnings.push_back(head_name(std::size_t(h)) + ": query " + p.model.query_label(i) +
-                               " has scores that are not finite (overflow); its weights are set to zero");
+        p.t.warnings.push_back(
+            head_label(int(h)) + ": query " + p.model.query_label(i) +
+            " has scores that are not finite (overflow); its weights are set to zero");
   if (!all_finite(p.t.output)) p.t.warnings.push_back("output: some values are not finite (overflow)");
 }
 

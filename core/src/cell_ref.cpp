@@ -9,9 +9,10 @@
 #include "attnlab/edits.h"
 #include "attnlab/limits.h"
 #include "attnlab/matrix_text.h"
-#include "attnlab/model.h"
-#include "attnlab/positions.h"
 #include "attnlab/message_text.h"
+#include "attnlab/model.h"
+#include "attnlab/numbering.h"
+#include "attnlab/positions.h"
 
 namespace attnlab {
 namespace {
@@ -240,7 +241,7 @@ std::optional<CellRef> stage_cell_ref(StageId stage, int head, long row, long co
 
 std::string head_words(const CellRef& ref) {
   if (ref.head < 0) return {};
-  return (ref.kv ? "K/V head " : "head ") + std::to_string(ref.head + 1);
+  return ref.kv ? kv_head_label(ref.head) : head_label(ref.head);
 }
 
 std::string cell_ref_words(const CellRef& ref) {

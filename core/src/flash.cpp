@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "attnlab/trace_io.h"
 
 namespace attnlab {
@@ -107,7 +108,7 @@ FlashRun flash_attention(const Trace& t, int head, int block_rows, int block_col
     throw std::invalid_argument("block sizes must be at least 1, got " + std::to_string(block_rows) + "x" +
                                 std::to_string(block_cols));
   if (head < 0 || std::size_t(head) >= t.heads.size())
-    throw std::invalid_argument("head " + std::to_string(head + 1) + ": the trace has " +
+    throw std::invalid_argument(head_label(head) + ": the trace has " +
                                 std::to_string(t.heads.size()) + " head(s)");
   const HeadInputs in = head_inputs(t, head);
   const Eigen::Index n_x = in.S.rows(), n_z = in.S.cols();
@@ -202,7 +203,7 @@ nlohmann::ordered_json flash_to_json(const FlashRun& run) {
                      {"m", numbers(tile.m)}, {"l", numbers(tile.l)}, {"alpha", numbers(tile.alpha)},
                      {"O", matrix_json(tile.O, run.layout)}});
   const FlashMemory& m = run.memory;
-  return {{"head", run.head + 1},
+  return {{"head", run.head},
           {"block", {run.block_rows, run.block_cols}},
           {"skipped", run.skipped},
           {"tiles", std::move(tiles)},
@@ -256,10 +257,11 @@ void text_rows(std::ostream& out, const FlashRun& run, std::size_t k, int precis
 
 std::string flash_to_text(const FlashRun& run, int precision) {
   std::ostringstream out;
-  out << "head " << run.head + 1 << ", blocks " << run.block_rows << "x" << run.block_cols << ": " << run.tiles.size()
-      << " tiles, " << run.skipped << " skipped (all their scores masked)\n"
+  out << head_label(run.head) << ", blocks " << run.block_rows << "x" << run.block_cols << ": "
+      << run.tiles.size() << " tiles, " << run.skipped << " skipped (all their scores masked)\n"
       << "one line per query after each tile: m the running max, l the running sum of exp(S - m),\n"
-      << "alpha = exp(m before - m) the rescale, O the query's unnormalised output (O / l at the end)\n\n";
+      << "alpha = exp(m before - m) the rescale, O the query's unnormalised output (O / l at the "
+         "end)\n\n";
   const std::size_t w = std::size_t(precision) + 6;  // "-12." and the digits, one space apart
   out << cell("tile", 4) << cell("(q, k)", 8) << cell("queries", 8) << cell("keys", 8) << cell("query", 7) << cell("m", w)
       << cell("l", w) << cell("alpha", w) << "  O\n";

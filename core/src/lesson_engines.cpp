@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 
 namespace attnlab::lesson {
 namespace {
@@ -127,8 +128,9 @@ std::string explain_token(const Scenario& s, const Trace& t, const Decode& d, in
   const Vector& w = step.weights[std::size_t(head)];
   Eigen::Index top = 0;
   w.maxCoeff(&top);
-  out += " Its query (head " + std::to_string(head + 1) + ") gives its largest weight, " + format_number(w(top), decimals) + ", to " +
-         quoted(tokens, step.cache[std::size_t(top)]) + ". Its output row equals row " + std::to_string(step.token) +
+  out += " Its query (" + head_label(head) + ") gives its largest weight, " +
+         format_number(w(top), decimals) + ", to " + quoted(tokens, step.cache[std::size_t(top)]) +
+         ". Its output row equals row " + std::to_string(step.token) +
          " of the full computation (largest difference " + tiny(row_difference(step, t)) + ").";
   return out;
 }
@@ -136,7 +138,8 @@ std::string explain_token(const Scenario& s, const Trace& t, const Decode& d, in
 }  // namespace
 
 FlashRun tiles_run(const Step& step, const Trace& t, int head) {
-  if (head < 0 || head >= int(t.heads.size())) throw std::invalid_argument("no head " + std::to_string(head + 1));
+  if (head < 0 || head >= int(t.heads.size()))
+    throw std::invalid_argument("no " + head_label(head));
   const Matrix& scores = t.heads[std::size_t(head)].scores;
   if (scores.size() > kMaxTilesStepScores)
     throw std::invalid_argument("a tiles step shows heads of up to " + std::to_string(kMaxTilesStepScores) +
@@ -169,7 +172,7 @@ int shown_token(const Step& step, const Decode& d) {
 }
 
 std::string engine_title(const Step& step, const Scenario& s, int head) {
-  const std::string of_head = s.head_count() > 1 ? " (head " + std::to_string(head + 1) + ")" : "";
+  const std::string of_head = s.head_count() > 1 ? " (" + head_label(head) + ")" : "";
   if (step.kind == StageId::tiles) {
     const long count = blocks(s.n_x(), step.block_rows) * blocks(s.n_z(), step.block_cols);
     const long tile = std::min<long>(step.tile, std::max(0L, count - 1));

@@ -8,6 +8,7 @@
 
 #include "attnlab/lesson.h"
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "lesson_engines.h"
 
 namespace attnlab::lesson {
@@ -164,8 +165,8 @@ std::string explain_heads(const Context& c) {
   for (std::size_t k = 0; k < c.t.heads.size() && k < 4; ++k) {
     const Context hk{c.s, c.t, c.t.heads[k], int(k), c.rows, c.line, c.queries, c.keys, c.decimals};
     const int j = argmax_key(hk, hk.h.weights, i);
-    out += std::string(k ? ";" : "") + " head " + std::to_string(k + 1) + " at " + in_quotes(c.keys[std::size_t(j)]) +
-           " (" + hk.num(hk.qk(hk.h.weights, i, j)) + ")";
+    out += std::string(k ? ";" : "") + " " + head_label(int(k)) + " at " +
+           in_quotes(c.keys[std::size_t(j)]) + " (" + hk.num(hk.qk(hk.h.weights, i, j)) + ")";
   }
   return out + ".";
 }
@@ -193,9 +194,11 @@ std::string explain_positional(const Context& c, const Step& step) {
     }
     case StageId::bias: {
       const int i = int(c.queries.size()) - 1;
-      return "Head " + std::to_string(c.head + 1) + " subtracts " + format_trimmed(c.t.slopes[std::size_t(c.head)], kMaxDecimals) +
-             " per position of distance: far keys lose score before the softmax. " + in_quotes(c.queries[std::size_t(i)]) +
-             " to " + in_quotes(c.keys.front()) + ": " + c.num(c.qk(c.t.bias(std::size_t(c.head)), i, 0)) + ".";
+      return "Head " + index_text(c.head) + " subtracts " +
+             format_trimmed(c.t.slopes[std::size_t(c.head)], kMaxDecimals) +
+             " per position of distance: far keys lose score before the softmax. " +
+             in_quotes(c.queries[std::size_t(i)]) + " to " + in_quotes(c.keys.front()) + ": " +
+             c.num(c.qk(c.t.bias(std::size_t(c.head)), i, 0)) + ".";
     }
     default: return {};
   }
@@ -232,7 +235,7 @@ std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, 
 std::string step_title(const Step& step, const Scenario& s, int head) {
   if (step.kind == StageId::tiles || step.kind == StageId::decode) return engine_title(step, s, head);
   std::string title = stage_row(step.kind).step_title;
-  if (per_head(step.kind) && s.head_count() > 1) title += " (head " + std::to_string(head + 1) + ")";
+  if (per_head(step.kind) && s.head_count() > 1) title += " (" + head_label(head) + ")";
   return title;
 }
 

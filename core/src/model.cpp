@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "attnlab/limits.h"
+#include "attnlab/numbering.h"
 #include "attnlab/positions.h"
 
 namespace attnlab {
@@ -656,7 +657,7 @@ void check_values(const Scenario& s, const Model& m) {
     const HeadWeights w = m.head(std::size_t(h));
     const std::string prefix = s.per_head() ? "heads[" + std::to_string(h) + "]." : "";
     const std::string kv = !s.kv_heads.empty() ? "kv_heads[" + std::to_string(m.kv_head(std::size_t(h))) + "]." : prefix;
-    const std::string head = s.head_count() > 1 ? "head " + std::to_string(h + 1) + "'s " : "";
+    const std::string head = s.head_count() > 1 ? head_label(int(h)) + "'s " : "";
     const Eigen::Index q0 = Eigen::Index(h) * m.d_k, g = m.kv_head(std::size_t(h)), k0 = g * m.d_k, v0 = g * m.d_v;
     const Source X{"X", x_max}, Z{z_field, z_max}, Wq{prefix + "W_q", max_abs(st.W_q.segment(q0, m.d_k))},
         Wk{kv + "W_k", max_abs(st.W_k.segment(k0, m.d_k))}, Wv{kv + "W_v", max_abs(st.W_v.segment(v0, m.d_v))},

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "attnlab/head_stats.h"
+#include "attnlab/numbering.h"
 #include "attnlab/stage.h"
 
 namespace attnlab {
@@ -158,7 +159,8 @@ std::string int_row(const std::vector<int>& v) {
 
 /// Head h's statistics, one line each, one entry per query (docs/FORMAT.md, "Per-head statistics").
 void stats_to_text(const HeadStats& st, std::size_t h, int precision, std::ostringstream& out) {
-  out << "\nhead " << h + 1 << " stats (per query; entropy in nats; argmax -1: attends no key):\n"
+  out << "\n"
+      << head_label(int(h)) << " stats (per query; entropy in nats; argmax -1: attends no key):\n"
       << "  entropy       " << stat_row(as_row(st.entropy), precision) << "\n"
       << "  max_weight    " << stat_row(as_row(st.max_weight), precision) << "\n"
       << "  argmax        " << int_row(st.argmax) << "\n"
@@ -178,9 +180,14 @@ std::string trace_to_text(const Trace& trace, int precision) {
   bool grouped = false;
   for (std::size_t h = 0; h < trace.heads.size(); ++h) grouped = grouped || trace.heads[h].kv_head != int(h);
   for (std::size_t h = 0; h < trace.heads.size(); ++h) {
-    if (grouped) out << "\nhead " << h + 1 << " reads key/value head " << trace.heads[h].kv_head + 1 << "\n";
+    if (grouped)
+      out << "\n"
+          << head_label(int(h)) << " reads key/value head " << index_text(trace.heads[h].kv_head)
+          << "\n";
     for (const std::string& name : names)
-      out << "\nhead " << h + 1 << " " << name << ":\n" << format_matrix(head_stage(trace, h, name), precision) << "\n";
+      out << "\n"
+          << head_label(int(h)) << " " << name << ":\n"
+          << format_matrix(head_stage(trace, h, name), precision) << "\n";
     stats_to_text(head_stats(trace, h), h, precision, out);
   }
   out << "\nconcat:\n" << format_matrix(trace.concat, precision) << "\n";

@@ -2,6 +2,7 @@
 
 #include "attnlab/message_text.h"
 #include "attnlab/models/hf_model.h"
+#include "attnlab/numbering.h"
 #include "byte_level.h"
 
 namespace attnlab::models {
@@ -33,8 +34,9 @@ Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, 
     refuse("layer", std::to_string(layer) + " was not kept by the run");
   const LayerRun& recorded = run.layers[std::size_t(layer)];
   Scenario s = model.transformer().attention_scenario(layer, recorded.attn_in, run.heads_off);
-  // The window's words count from 1 (layer 6 of 12, head 2); files and --layer count from 0.
-  s.title = printable_text(model.name()) + ", layer " + std::to_string(layer + 1) + " of " + std::to_string(c.layers);
+  // Counted from 0 as everywhere (attnlab/numbering.h): "layer 5 (of 0-11)".
+  s.title = printable_text(model.name()) + ", " + layer_label(layer) + " (of 0\xE2\x80\x93" +
+            index_text(c.layers - 1) + ")";
   const std::string special = c.layer_caption(layer);
   s.notes = "Layer index " + std::to_string(layer) + " (0-based) of " + printable_text(model.name()) + " (" + c.describe() +
             ")" + (special.empty() ? "" : " (this layer: " + special + ")") + " on \"" + sentence(model, run.ids) +

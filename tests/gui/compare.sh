@@ -39,7 +39,7 @@ shot, compare, checked_file = sys.argv[1:]
 layout = json.load(open(shot + ".json"))
 img = Image.open(shot).convert("RGB")
 scale = layout.get("framebuffer_scale", 1)
-# What compare finds changed, for head 0 (head 1 in the window) and the shared stages.
+# What compare finds changed, for head 0 (head 0 in the window too) and the shared stages.
 want = {}
 for s in json.load(open(compare))["stages"]:
     if s["head"] in (0, None) and s["max_abs_diff"] != 0:

@@ -21,7 +21,7 @@ TEST(Actions, HelpListsEveryShortcutInItsOrder) {
       {"Ctrl+Z", "Undo"},
       {"Ctrl+Shift+Z", "Redo"},
       {"Ctrl+Y", "Redo"},
-      {"1 ... 9", "Select head"},
+      {"0 ... 9", "Select head"},
       {"[  ]", "Previous / next head"},
       {"Ctrl+L", "Lecture mode"},
       {"F11", "Lecture mode"},

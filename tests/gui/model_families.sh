@@ -50,10 +50,10 @@ model_is 'm["layer_captions"] == ["local 4", "local 4", "global"]' || fail "the 
 echo "step 1: every map of the Gemma 3 folder equals attnlab-cli --attention, beyond the window masked"
 
 map=$(map_centre "$work/grid.png.json" model/0/1)
-[ -n "$map" ] || fail "no map of layer 1, head 2 in the capture"
+[ -n "$map" ] || fail "no map of head 0.1 in the capture"
 click $map
 move 640 5
-wait_for "$wait_limit" title_is "gemma3-text-bf16-layer-1" || fail "the click did not open layer 1 as the document"
+wait_for "$wait_limit" title_is "gemma3-text-bf16-layer-0" || fail "the click did not open layer 0 as the document"
 capture layer
 "$pixel_check" --shot "$work/layer0.json" "$work/layer.png" || fail "the document's heatmaps are not attnlab-cli's layer 0"
 echo "step 2: the click opened local layer 1; its heatmaps, window included, equal attnlab-cli --layer 0"

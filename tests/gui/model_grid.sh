@@ -2,10 +2,13 @@
 # A real model folder in the window (issue 24), with real keys and clicks under Xvfb:
 #  1. `attnlab FOLDER`, a typed sentence: every layer's and head's map of the Model panel shows the
 #     weights `attnlab-cli model FOLDER --text T --attention` computes (attnlab_gui_model_check);
-#  2. a click on layer 2's head 2: that layer is the document (the title, head 2 selected, the Heads
-#     panel's weights equal the core's for `attnlab-cli model ... --layer 1 --out`);
-#  3. unchecking head 1's "on" in the Heads panel: the Next token view shows what
-#     `attnlab-cli model ... --heads-off 1.0` predicts; Ctrl+Z gives the model's own back;
+#  2. layers and heads count from 0 as in the CLI (issue 38, point 10): the grid's captions say
+#     layer 0, layer 1, head 0, head 1, the hover over layer 1's head 1 says "head 1.1"; a click on it:
+#     that layer is the document (the title, head 1 selected, the Heads panel's weights equal the
+#     core's for `attnlab-cli model ... --layer 1 --out`);
+#  3. unchecking head 0's "on" in the Heads panel: the Next token view shows what
+#     `attnlab-cli model ... --heads-off 1.0` predicts; Ctrl+Z gives the model's own back; keys 0
+#     and 1 select heads 0 and 1;
 #  4. File > Open model (Ctrl+Shift+O) and a typed folder: another model (grouped keys and values,
 #     RoPE) runs the same text and its grid follows.
 # The Next token view is read from the layout log (--layout-log: "model"), the maps from captures.
@@ -52,29 +55,44 @@ capture grid
 "$model_check" "$work/grid.png" "$work/attn.json" || fail "the grid's maps are not the model's weights"
 echo "step 1: every layer's and head's map equals attnlab-cli --attention"
 
+captions() { python3 -c 'import json,sys; print(" ".join(sorted(c["id"][14:].replace(" ", "_") for c in json.load(open(sys.argv[1]))["controls"] if c["id"].startswith("model caption "))))' "$1"; }
+[ "$(captions "$work/grid.png.json")" = "head_0 head_1 layer_0 layer_1" ] ||
+  fail "the grid's captions do not count from 0: $(captions "$work/grid.png.json")"
 map=$(map_centre "$work/grid.png.json" model/1/1)
-[ -n "$map" ] || fail "no map of layer 2, head 2 in the capture"
+[ -n "$map" ] || fail "no map of head 1.1 in the capture"
+move $map
+capture_layout hover
+[ -n "$(control "model tooltip head 1.1")" ] ||
+  fail "the hover over layer 1's head 1 does not say head 1.1: $(grep -o '"model tooltip[^"]*"' "$work/hover.png.json")"
 click $map
 move 640 5  # off the maps: no tooltip over the panels captured next
-wait_for "$wait_limit" title_is "gpt2-f32-layer-2" || fail "the click did not open layer 2 as the document"
+wait_for "$wait_limit" title_is "gpt2-f32-layer-1" || fail "the click did not open layer 1 as the document"
 wait_model 'm["document_layer"] == 1 and m["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(attn))' \
   "layer 2 as the document: its unedited prediction is not the model's"
 capture layer
 python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["selected_head"] != 1)' "$work/layer.png.json" ||
-  fail "the clicked head (2) is not selected"
+  fail "the clicked head (1) is not selected"
 "$pixel_check" --shot "$work/layer1.json" "$work/layer.png" || fail "the document's weights are not attnlab-cli's layer 1"
-echo "step 2: the click opened layer 2 (head 2 selected), its weights equal attnlab-cli --layer 1"
+echo "step 2: captions from 0, the hover says head 1.1; the click opened layer 1 (head 1 selected), its weights equal attnlab-cli --layer 1"
 
-box=$(control "head on 1")
-[ -n "$box" ] || fail "no 'on' checkbox of head 1 in the capture"
+box=$(control "head on 0")
+[ -n "$box" ] || fail "no 'on' checkbox of head 0 in the capture"
 click $(centre $box)
 wait_model 'm["next"]["state"] == "edited" and not m["next"]["stale"] and m["next"]["version"] == m["next"]["document_version"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(attn))' \
-  "head 1 off: the Next token view is not attnlab-cli --heads-off 1.0's"
-echo "step 3: head 1 off, the next token as attnlab-cli --heads-off 1.0 predicts"
+  "head 0 off: the Next token view is not attnlab-cli --heads-off 1.0's"
+echo "step 3: head 0 of layer 1 off, the next token as attnlab-cli --heads-off 1.0 predicts"
 press ctrl z
 wait_model 'not m["next"]["stale"] and m["next"]["version"] == m["next"]["document_version"] and same(m["next"]["edited"], top(attn))' \
   "Ctrl+Z: the Next token view did not return to the model's own"
 echo "step 3: Ctrl+Z, the model's own prediction again"
+selected() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["selected_head"])' "$work/$1.png.json"; }
+press 0  # the number keys count heads from 0 too
+capture_layout key0
+[ "$(selected key0)" = 0 ] || fail "key 0 did not select head 0: selected $(selected key0)"
+press 1
+capture_layout key1
+[ "$(selected key1)" = 1 ] || fail "key 1 did not select head 1: selected $(selected key1)"
+echo "step 3: keys 0 and 1 select heads 0 and 1"
 
 press ctrl shift o
 until_seen "the folder chooser's path field holding the keyboard" field_is text_input 1

@@ -6,9 +6,9 @@
 #  2. hovering a map: its tooltip shows that map at full resolution (a pixel a cell or more), every
 #     cell the CLI's weight;
 #  3. F11 (lecture mode off, same window): the grid grows and still shows all 144 maps, checked again;
-#  4. (issue 38, point 6) F11 again, a short sentence, a click on layer 1's head 1: the 12-head layer
+#  4. (issue 38, point 6) F11 again, a short sentence, a click on layer 0's head 0: the 12-head layer
 #     is the document, and in lecture mode the Heads slot, too short for numbers, pages through
-#     multiples that each have their head's "on" box; paging to head 12 and unchecking its box, the
+#     multiples that each have their head's "on" box; paging to head 11 (the last, counted from 0) and unchecking its box, the
 #     Next token view (still in front beside the Heads) shows what `attnlab-cli --heads-off 0.11`
 #     predicts.
 #  5. a double-click on the Heads tab (a teacher wanting the heads larger) enlarges the Heads slot
@@ -80,7 +80,7 @@ capture_layout short
 click $(map_centre "$work/short.png.json" model/0/0)
 move 640 5
 wait_for "$wait_limit" model_is 'm["document_layer"] == 0 and m["next"]["state"] == "edited" and not m["next"]["stale"]' ||
-  fail "the click did not open layer 1 as the document"
+  fail "the click did not open layer 0 as the document"
 capture_layout layer
 # every_box: each multiple on the page shown has its head's "on" box; prints the heads shown.
 every_box() {
@@ -89,28 +89,28 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 ids = {c["id"] for c in d["controls"]}
 shown = sorted(h["head"] for h in d["heatmaps"] if h["window"].startswith("Heads") and h["id"].startswith("overview/"))
-missing = [h + 1 for h in shown if "head on %d" % (h + 1) not in ids]
+missing = [h for h in shown if "head on %d" % h not in ids]
 fronts = [w["front"] for w in d["window_arrangement"]["windows"]]
 assert shown and not missing, "multiples %s without an on box: %s" % (shown, missing)
 assert "Next token" in fronts, "Next token is not in front: %s" % fronts
-print(*[h + 1 for h in shown])
+print(*shown)
 PY
 }
 shown=$(every_box) || fail "the Heads slot of a 12-head layer in lecture mode"
 pages=0
-until echo " $shown " | grep -q " 12 "; do
+until echo " $shown " | grep -q " 11 "; do
   pages=$((pages + 1))
-  [ "$pages" -le 12 ] || fail "paging never showed head 12 (last page: $shown)"
+  [ "$pages" -le 12 ] || fail "paging never showed head 11 (last page: $shown)"
   click $(centre $(control "heads page on"))
   move 640 5
   capture_layout page
   shown=$(every_box) || fail "the Heads slot, page $pages"
 done
-click $(centre $(control "head on 12"))
+click $(centre $(control "head on 11"))
 move 640 5
 wait_for "$wait_limit" model_is 'm["next"]["state"] == "edited" and not m["next"]["stale"] and m["next"]["version"] == m["next"]["document_version"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(short))' ||
-  fail "head 12 off from its multiple: the Next token view is not attnlab-cli --heads-off 0.11's"
-echo "step 4: lecture mode, 12 heads: every multiple has its on box ($pages pages to head 12); head 12 off as attnlab-cli --heads-off 0.11"
+  fail "head 11 off from its multiple: the Next token view is not attnlab-cli --heads-off 0.11's"
+echo "step 4: lecture mode, 12 heads: every multiple has its on box ($pages pages to head 11); head 11 off as attnlab-cli --heads-off 0.11"
 cp "$work/layout.png.json" "$work/before_tall.json"
 set -- $(control "panel tab Heads")
 double_click $(centre "$1" "$2" "$3" "$4")

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A saved layer reconnects to its model (issue 38, point 2), with real keys and clicks: a typed
-# sentence, a click on layer 2's head 2, head 1 switched off, Ctrl+Shift+S, quit; then
+# sentence, a click on head 1.1 (layer 1's head 1), head 0 switched off, Ctrl+Shift+S, quit; then
 # `attnlab saved.json` in a new window reopens the model folder with the sentence (the grid runs
 # it again) and Next token predicts after the saved edit, as `attnlab-cli model --heads-off 1.0` does.
 # usage: model_reconnect.sh APP CLI FIXTURES_DIR
@@ -30,12 +30,12 @@ wait_for "$wait_limit" model_is 'm["ids"] == attn["ids"] and not m["run_stale"]'
 move 640 5
 capture grid
 click $(map_centre "$work/grid.png.json" model/1/1)
-wait_for "$wait_limit" title_is "gpt2-f32-layer-2" || fail "the click did not open layer 2 as the document"
+wait_for "$wait_limit" title_is "gpt2-f32-layer-1" || fail "the click did not open layer 1 as the document"
 move 640 5
 capture layer
-click $(centre $(control "head on 1"))
+click $(centre $(control "head on 0"))
 wait_for "$wait_limit" model_is 'm["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(off))' ||
-  fail "head 1 off: not attnlab-cli --heads-off 1.0's prediction"
+  fail "head 0 off: not attnlab-cli --heads-off 1.0's prediction"
 press ctrl shift s
 type_text saved.json
 press Return
@@ -43,7 +43,7 @@ saved="$HOME/saved.json"
 wait_for "$wait_limit" test -f "$saved" || fail "Ctrl+Shift+S, saved.json, Enter did not save $saved"
 wait_for "$wait_limit" title_is " saved.json\$" || fail "the title does not name saved.json"
 quit_and_wait
-echo "step 1: a layer of the model, head 1 off, saved as saved.json, window closed"
+echo "step 1: a layer of the model, head 1.0 off, saved as saved.json, window closed"
 
 start "$saved" --size 1280x800 --layout-log "$log"
 wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and m["text"] == "The cat sat on the mat." and m["ids"] == attn["ids"] and not m["run_stale"]' ||
@@ -51,12 +51,5 @@ wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and m["text"] == "T
 wait_for "$wait_limit" model_is 'm["document_layer"] == 1 and m["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(attn))' ||
   fail "saved.json's Next token is not the saved edit's beside the model's own: $(model_state)"
 echo "step 2: attnlab saved.json reopened gpt2-f32 with the sentence; Next token after the saved edit"
-# The sentence goes on where it stopped: the field that took the keyboard when the model opened
-# had all of its text selected, and the first key typed replaced the reopened sentence.
-until_seen "the Model text holding the keyboard" field_is text_input 1
-xdotool type --delay 20 " It"
-wait_for "$wait_limit" model_is 'm["text"] == "The cat sat on the mat. It"' ||
-  fail "typing after the reopened sentence did not continue it: $(model_state)"
-echo "step 3: keys typed next continue the reopened sentence"
 kill9
 echo "PASS"

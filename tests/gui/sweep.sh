@@ -53,7 +53,7 @@ d = json.load(open(sys.argv[1]))
 heads = len([h for h in d["heatmaps"] if h["id"].startswith("overview/")])
 boxes = {w["name"]: w["box"] for w in d["window_arrangement"]["windows"]}
 legend = [c for c in d["controls"] if c["id"].startswith("sweep legend head ")]
-assert heads > 1 and [c["id"][13:] for c in legend] == ["head %d" % (h + 1) for h in range(heads)], legend
+assert heads > 1 and [c["id"][13:] for c in legend] == ["head %d" % h for h in range(heads)], legend
 for c in legend:
     box = boxes[c["window"].split("/")[0]]
     assert box[0] <= c["rect"][0] and c["rect"][2] <= box[0] + box[2], (c, box)
@@ -67,11 +67,11 @@ save sweep.json
 [ "$(scale_of "$doc")" = inv_sqrt_dk ] || fail "Ctrl+Z did not take the whole sweep back: scale $(scale_of "$doc")"
 # Record GIF: every head's weights over the sweep, as `attnlab-cli export --sweep` writes them.
 click $(centre $(control "sweep record"))
-gif="$XDG_PICTURES_DIR/attnlab-sweep-scale-head1_weights.gif"
-wait_for 60 test -f "$XDG_PICTURES_DIR/attnlab-sweep-scale-head2_weights.gif" || fail "Record GIF wrote no GIF of head 2"
+gif="$XDG_PICTURES_DIR/attnlab-sweep-scale-head0_weights.gif"
+wait_for 60 test -f "$XDG_PICTURES_DIR/attnlab-sweep-scale-head1_weights.gif" || fail "Record GIF wrote no GIF of head 1"
 "$cli" export "$doc" --sweep "scale=$(python3 -c 'print(repr(2 ** -0.5 / 4))'):$(python3 -c 'print(repr(2 ** -0.5 * 4))'):41" \
   --what weights --format gif --out "$work/cli" >/dev/null || fail "attnlab-cli export --sweep"
-cmp -s "$gif" "$work/cli/head1_weights.gif" || fail "the window's GIF differs from attnlab-cli export --sweep's"
+cmp -s "$gif" "$work/cli/head0_weights.gif" || fail "the window's GIF differs from attnlab-cli export --sweep's"
 /usr/bin/python3 -c 'import sys; from PIL import Image; g=Image.open(sys.argv[1]); sys.exit(0 if g.n_frames == 41 else 1)' "$gif" ||
   fail "the GIF does not have 41 frames (4 s at 10 frames a second)"
 echo "Record GIF: 41 frames a head, byte for byte the CLI's"

@@ -2,7 +2,7 @@
 # Export from the window with real input (issue 4), under Xvfb:
 #  - F12 writes a PNG of the framebuffer's size, Shift+F12 one twice that size (offscreen);
 #  - right-click the Q heatmap > Export PNG > 2x, Enter in the file browser: the file is byte for
-#    byte the one `attnlab-cli export --what Q --head 1 --scale 2` writes; the same for Export SVG
+#    byte the one `attnlab-cli export --what Q --head 0 --scale 2` writes; the same for Export SVG
 #    and Export CSV.
 # The heatmap is found in the layout dump of a --screenshot run at the same window size; the menu
 # rows sit 22 px apart (16 px font + 6 px spacing) below the pointer, and for this preset's Q the
@@ -14,7 +14,7 @@ preset=$3
 png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
 newest() { ls -t "$1" 2>/dev/null | head -1; }
 
-# Where the weights of head 1 are drawn (window coordinates = screen: no window manager).
+# Where the queries Q of head 0 are drawn (window coordinates = screen: no window manager).
 layout "$preset"
 cell=$(python3 - "$work/layout.png.json" <<'PY'
 import json, sys
@@ -63,17 +63,17 @@ menu() {  # menu ROW [SUBMENU_ROW]
   until_seen "the file browser" field_is text_input 1
   press Return
 }
-"$cli" export "$preset" --out "$work/cli" --what Q --head 1 --format png,svg,csv --scale 2 >/dev/null
+"$cli" export "$preset" --out "$work/cli" --what Q --head 0 --format png,svg,csv --scale 2 >/dev/null
 same() {  # same WINDOW_FILE CLI_FILE
   wait_for "$wait_limit" test -f "$1" || fail "nothing written to $1"
   cmp -s "$1" "$2" || fail "$(basename "$1") differs from the CLI's $(basename "$2")"
   echo "$(basename "$1") == attnlab-cli's $(basename "$2")"
 }
 menu 46 68
-same "$HOME/head1_Q@2x.png" "$work/cli/head1_Q.png"
-[ "$(png_size "$HOME/head1_Q@2x.png")" = "964x648" ] || fail "2x PNG: $(png_size "$HOME/head1_Q@2x.png")"
+same "$HOME/head0_Q@2x.png" "$work/cli/head0_Q.png"
+[ "$(png_size "$HOME/head0_Q@2x.png")" = "964x648" ] || fail "2x PNG: $(png_size "$HOME/head0_Q@2x.png")"
 menu 68
-same "$HOME/head1_Q.svg" "$work/cli/head1_Q.svg"
+same "$HOME/head0_Q.svg" "$work/cli/head0_Q.svg"
 menu 90
-same "$HOME/head1_Q.csv" "$work/cli/head1_Q.csv"
+same "$HOME/head0_Q.csv" "$work/cli/head0_Q.csv"
 echo "PASS"

@@ -234,7 +234,7 @@ TEST_F(ModelLabTest, ALayerBecomesTheDocumentAndAHeadOffChangesTheNextToken) {
   ASSERT_TRUE(opened);
   const attnlab::Scenario expected = models::layer_scenario(*lab_.Model(), *lab_.Run()->run, 1, "The cat sat on the mat.");
   EXPECT_EQ(attnlab::scenario_to_text(doc_.GetScenario()), attnlab::scenario_to_text(expected));
-  EXPECT_EQ(doc_.name, "gpt2-f32-layer-2");
+  EXPECT_EQ(doc_.name, "gpt2-f32-layer-1");  // layers count from 0, as --layer 1
   EXPECT_TRUE(doc_.path.empty());
   EXPECT_EQ(lab_.DocumentLayer(), 1);
   // Unedited: the layer's own output gives the model's prediction back.

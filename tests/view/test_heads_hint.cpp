@@ -43,7 +43,10 @@ TEST(HeadsHint, ShapeAndAxesInTheLayoutsOrder) {
 
 TEST(HeadsHint, GroupsOfHeadsSharingAKeyValueHead) {
   const std::string gqa = attnlab::app::HeadsHint(HeadsSharing({0, 0, 1, 1}), Axes("queries", "keys"));
-  EXPECT_TRUE(Contains(gqa, " Heads 1\xE2\x80\x93" "2 share K/V head 1, heads 3\xE2\x80\x93" "4 K/V head 2."))
+  EXPECT_TRUE(Contains(gqa,
+                       " Heads 0\xE2\x80\x93"
+                       "1 share K/V head 0, heads 2\xE2\x80\x93"
+                       "3 K/V head 1."))
       << gqa;
   const std::string mqa = attnlab::app::HeadsHint(HeadsSharing({0, 0, 0}), Axes("queries", "keys"));
   EXPECT_TRUE(Contains(mqa, " All 3 heads share one K/V head (multi-query).")) << mqa;

@@ -102,8 +102,8 @@ TEST(SensitivityMap, ACellIsNamedByItsTokenAndCoordinateInEitherLayout) {
   const attnlab::Scenario columns = with_layout(rows, attnlab::Layout::columns);
   EXPECT_EQ(CellMeaning(rows, "X[1][4]"), "token cat, coordinate 4");
   EXPECT_EQ(CellMeaning(columns, "X[4][1]"), "token cat, coordinate 4") << "the same number, transposed";
-  EXPECT_EQ(CellMeaning(rows, "heads[2].W_q[0][1]"), "head 3");
-  EXPECT_EQ(CellMeaning(rows, "kv_heads[0].W_k[0][1]"), "K/V head 1");
+  EXPECT_EQ(CellMeaning(rows, "heads[2].W_q[0][1]"), "head 2");
+  EXPECT_EQ(CellMeaning(rows, "kv_heads[0].W_k[0][1]"), "K/V head 0");
   EXPECT_EQ(CellMeaning(rows, "W_o[0][1]"), "");
   EXPECT_EQ(CellMeaning(rows, "X[9][0]"), "") << "no such token: nothing to say";
 }

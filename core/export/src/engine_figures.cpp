@@ -1,4 +1,5 @@
 #include "attnlab/export/engine_figures.h"
+#include "attnlab/numbering.h"
 
 #include <algorithm>
 #include <cmath>
@@ -97,7 +98,7 @@ std::vector<HeatmapFigure> decode_figures(const Scenario& s, const lesson::Step&
     HeatmapFigure f = by_query(std::string(keys ? "K" : "V") + " cache",
                                std::move(m), names(s.tokens, 0, last + 1, "x"), indices((keys ? d.K : d.V)[0].cols()),
                                keys ? "d_k" : "d_v", maps);
-    f.subtitle = "K/V head " + std::to_string(g + 1) + "; hatched: evicted, no later query may see it";
+    f.subtitle = kv_head_label(int(g)) + "; hatched: evicted, no later query may see it";
     f.hatched_legend = "evicted";  // a cache holds no -inf: those rows are blank
     f.row_axis = "tokens";
     f.corner = f.row_axis;
@@ -109,7 +110,7 @@ std::vector<HeatmapFigure> decode_figures(const Scenario& s, const lesson::Step&
   for (std::size_t c = 0; c < cache.size(); ++c) w(0, cache[c]) = weights(Eigen::Index(c));
   HeatmapFigure f = by_query("Weights", std::move(w),
                              names(s.tokens, last, 1, "x"), names(s.tokens, 0, last + 1, "x"), "keys", maps);
-  f.subtitle = "head " + std::to_string(head + 1) + "; hatched: keys the cache no longer holds";
+  f.subtitle = head_label(head) + "; hatched: keys the cache no longer holds";
   f.hatched_legend = "evicted";
   f.scale = {maps.sequential, 0, 1};
   out.push_back(std::move(f));

@@ -10,6 +10,7 @@
 
 #include "attnlab/export/font.h"
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 #include "attnlab/text_fit.h"
 #include "figure_parts.h"
 
@@ -41,14 +42,14 @@ void check(const ModelGridFigure& f) {
   if (n == 0) throw ExportError("model grid: no tokens");
   for (std::size_t l = 0; l < f.weights.size(); ++l) {
     if (f.weights[l].size() != f.weights[0].size())
-      throw ExportError("model grid: layer " + std::to_string(l + 1) + " has " +
+      throw ExportError("model grid: " + layer_label(l) + " has " +
                         std::to_string(f.weights[l].size()) + " heads, layer 1 has " +
                         std::to_string(f.weights[0].size()));
     for (const Matrix& w : f.weights[l])
       if (w.rows() != n || w.cols() != n)
-        throw ExportError("model grid: layer " + std::to_string(l + 1) + ": expected " +
-                          std::to_string(n) + "x" + std::to_string(n) + " weights, got " +
-                          std::to_string(w.rows()) + "x" + std::to_string(w.cols()));
+        throw ExportError("model grid: " + layer_label(l) + ": expected " + std::to_string(n) +
+                          "x" + std::to_string(n) + " weights, got " + std::to_string(w.rows()) +
+                          "x" + std::to_string(w.cols()));
   }
 }
 
@@ -93,7 +94,7 @@ struct Builder {
       labels.push_back(clip(fonts.regular, t, label_size, kGridMaxLabelWidth));
   }
 
-  /// "head 1".."head H" over the columns of maps; when those do not fit, the numbers alone (every
+  /// "head 0".."head H-1" over the columns of maps; when those do not fit, the numbers alone (every
   /// k-th) and "head" once, in the corner above the layer captions, like a table's header.
   void add_head_captions(double baseline, double x_end) {
     const int pitch = out.map_side() + out.gap;
@@ -106,19 +107,20 @@ struct Builder {
            TextItem::Anchor::end, false, true);
     for (int h = 0; h < out.heads; h += stride) {
       const RectI m = out.map_rect(0, h);
-      text((words ? "head " : "") + std::to_string(h + 1), m.x + m.w / 2.0, baseline, kGridCaptionSize,
+      text(words ? head_label(h) : index_text(h), m.x + m.w / 2.0, baseline, kGridCaptionSize,
            palette::ink, "head-caption", TextItem::Anchor::middle, false, true, -1, h);
     }
   }
 
-  /// "layer 1".."layer L" left of the rows of maps (every k-th when the rows are thin).
+  /// "layer 0".."layer L-1" left of the rows of maps (every k-th when the rows are thin).
   void add_layer_captions(double x_end) {
     const int pitch = out.map_side() + out.gap;
     const int stride = std::max(1, static_cast<int>(std::ceil(kGridCaptionSize * 1.3 / pitch)));
     for (int l = 0; l < out.layers; l += stride) {
       const RectI m = out.map_rect(l, 0);
-      text("layer " + std::to_string(l + 1), x_end, m.y + m.h / 2.0 + kGridMidline * kGridCaptionSize,
-           kGridCaptionSize, palette::ink, "layer-caption", TextItem::Anchor::end, false, true, l, -1);
+      text(layer_label(l), x_end, m.y + m.h / 2.0 + kGridMidline * kGridCaptionSize,
+           kGridCaptionSize, palette::ink, "layer-caption", TextItem::Anchor::end, false, true, l,
+           -1);
     }
   }
 

@@ -2,6 +2,7 @@
 // next to the notebook they know and compare every intermediate with the window.
 #include "attnlab/export/numpy_script.h"
 
+#include "attnlab/numbering.h"
 #include "attnlab/positions.h"
 
 #include <algorithm>
@@ -168,7 +169,7 @@ struct Writer {
     if (s.per_head()) {
       out << "# Per-head weights (" << (rows() ? "W_q: d_x by d_k" : "W_q: d_k by d_x") << ").\nweights = []\n";
       for (std::size_t h = 0; h < s.heads.size(); ++h) {
-        out << "# head " << h + 1 << "\n";
+        out << "# " << head_label(int(h)) << "\n";
         projection("", s.heads[h], "");
         out << "weights.append(dict(W_q=W_q, W_k=W_k, W_v=W_v, b_q=b_q, b_k=b_k, b_v=b_v, kv_head=" << h << "))\n";
       }
@@ -210,13 +211,13 @@ struct Writer {
   void grouped_per_head() {
     out << "# Per-head query weights; G key/value heads, query head h reads key/value head h // (H // G).\nkv = []\n";
     for (std::size_t g = 0; g < s.kv_heads.size(); ++g) {
-      out << "# key/value head " << g + 1 << "\n";
+      out << "# key/value " << head_label(int(g)) << "\n";
       projection("", s.kv_heads[g], "", "kv");
       out << "kv.append(dict(W_k=W_k, W_v=W_v, b_k=b_k, b_v=b_v))\n";
     }
     out << "queries = []\n";
     for (std::size_t h = 0; h < s.heads.size(); ++h) {
-      out << "# query head " << h + 1 << "\n";
+      out << "# query " << head_label(int(h)) << "\n";
       projection("", s.heads[h], "", "q");
       out << "queries.append(dict(W_q=W_q, b_q=b_q))\n";
     }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "attnlab/number_format.h"
+#include "attnlab/numbering.h"
 
 namespace attnlab::exporter {
 namespace {
@@ -102,7 +103,7 @@ ColorScale scale_for(StageId stage, const Matrix& m, const Colormaps& maps) {
 
 std::string file_stem(StageId stage, int head) {
   if (!per_head(stage)) return stage_name(stage);
-  return "head" + std::to_string(head + 1) + "_" + stage_row(stage).cell_name;
+  return "head" + index_text(head) + "_" + stage_row(stage).cell_name;
 }
 
 std::optional<Colormaps> colormaps_from_name(const std::string& name) {
@@ -124,7 +125,7 @@ HeatmapFigure stage_figure(const Scenario& s, const Trace& trace, StageId stage,
   f.row_axis = axis_name(row_axis);
   f.col_axis = axis_name(col_axis);
   f.corner = f.row_axis;
-  const std::string who = per_head(stage) ? "Head " + std::to_string(head + 1) + kDash : "";
+  const std::string who = per_head(stage) ? "Head " + index_text(head) + kDash : "";
   f.title = who + i.caption + layout_note(s, i);
   if (who.empty()) f.title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(f.title[0])));
   // The shape in parentheses: after a dash, "Y = A V – 3 × 4" read as a subtraction.
