@@ -309,19 +309,25 @@ DrawnLabels LabelsToDraw(const HeatmapSpec& spec, const Geometry& g) {
   return out;
 }
 
+// The row labels `shift` pixels right of their place (StickyShift), drawn over the cells that
+// scrolled under them, on the window's background.
 void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g,
-                int hot_row, int hot_col) {
+                int hot_row, int hot_col, float shift) {
   const float fs = ImGui::GetFontSize();
   const float pad = std::floor(fs * 0.4f);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 hot = AccentColor();
+  const float right = grid.x + shift;
+  if (shift > 0.0f)
+    dl->AddRectFilled(ImVec2(right - g.grid_offset.x, grid.y), ImVec2(right, grid.y + g.grid_h),
+                      ImGui::GetColorU32(ImGuiCol_WindowBg));
   // Half a line of slack above and below: the first and last labels are centred on their rows.
-  const ImVec4 clip_rows(grid.x - g.row_label_w, grid.y - fs * 0.5f, grid.x - kFrameMargin,
+  const ImVec4 clip_rows(right - g.row_label_w, grid.y - fs * 0.5f, right - kFrameMargin,
                          grid.y + g.grid_h + fs * 0.5f);
   const DrawnLabels labels = LabelsToDraw(spec, g);
   for (const auto& [r, s] : labels.rows) {
     const float w = ImGui::CalcTextSize(s.c_str()).x;
-    const ImVec2 p(grid.x - pad - kFrameMargin - w, grid.y + (r + 0.5f) * spec.cell - fs * 0.5f);
+    const ImVec2 p(right - pad - kFrameMargin - w, grid.y + (r + 0.5f) * spec.cell - fs * 0.5f);
     dl->AddText(ImGui::GetFont(), fs, p, r == hot_row ? hot : text, s.c_str(), nullptr, 0.0f,
                 &clip_rows);
   }
@@ -336,6 +342,16 @@ void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geom
       dl->AddText(ImVec2(cx - w * 0.5f, grid.y - fs - pad * 0.5f - kFrameMargin), color, s.c_str());
     }
   }
+}
+
+// How far a heatmap's title and row labels move right to stay in view while the window scrolls
+// sideways past the map's left edge (a 500-token Pipeline map wider than its panel): to the
+// window's visible left edge, but never past the map's own right end.
+float StickyShift(ImVec2 pos, const HeatmapSpec& spec, const Geometry& g) {
+  const float fs = ImGui::GetFontSize();
+  const float title_w = TitleWidth(spec) + (spec.formula ? fs + FormulaWidth(spec) : 0.0f);
+  const float past = ImGui::GetWindowDrawList()->GetClipRectMin().x - pos.x;
+  return std::max(0.0f, std::min(past, g.size.x - std::max(title_w, g.grid_offset.x)));
 }
 
 // The whole name of the token label under the mouse (labels may be shortened or skipped).
@@ -543,7 +559,10 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 grid = result.grid = ImVec2(pos.x + g.grid_offset.x, pos.y + g.grid_offset.y);
-  const Hover hover = ImGui::IsItemHovered() && !spec.hidden ? HoverAt(grid, spec, g) : Hover{};
+  const float shift = StickyShift(pos, spec, g);
+  // Not the cells hidden under the shifted row labels.
+  const bool on_cells = ImGui::GetIO().MousePos.x >= grid.x + shift;
+  const Hover hover = ImGui::IsItemHovered() && on_cells && !spec.hidden ? HoverAt(grid, spec, g) : Hover{};
   result.hovered = hover.on;
   result.row = hover.on ? hover.cell.row : -1;
   result.col = hover.on ? hover.cell.col : -1;
@@ -553,7 +572,7 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
     ctx.context_menu(drawn);
     ImGui::EndPopup();
   }
-  DrawTitle(dl, pos, drawn, g);
+  DrawTitle(dl, ImVec2(pos.x + shift, pos.y), drawn, g);
   bool current = true;  // false: an older texture (or none yet) is drawn
   if (spec.hidden)
     DrawHiddenCells(dl, {grid, int(spec.values->rows()), int(spec.values->cols()), spec.cell, g.gap,
@@ -565,9 +584,9 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
     DrawCells(dl, grid, drawn, g);
   if (spec.labels) {
     DrawAxisHeader(dl, grid, drawn, g);
-    DrawLabels(dl, grid, drawn, g, result.row, result.col);
   }
   DrawBands(dl, grid, drawn, g);
+  if (spec.labels) DrawLabels(dl, grid, drawn, g, result.row, result.col, shift);  // over the cells
   // Dimmed while a newer trace is computing or this texture waits for its turn to be rebuilt:
   // these numbers are about to change.
   if (spec.stale || !current)

@@ -5,9 +5,11 @@
 # scroll shows the same pixels after it (the tokens' names, not the cells that scrolled there), and
 # so do X's title above the grid and its Copy/Paste row under it. Then a real double-click on a
 # row label: the hidden cell under it does not open its text field (the strip keeps its pixels).
-# usage: sticky_labels.sh APP PRESET.json
+# Then a 500-token scenario, whose Pipeline heatmaps (2 pixels a cell) are wider than the panel:
+# Shift+wheel over the scores map keeps its title and row labels where they were.
+# usage: sticky_labels.sh APP PRESET.json MAKE_SCENARIO
 . "$(dirname "$0")/gui_test.sh"
-preset=$2
+preset=$2 make_scenario=$3
 start "$preset" --size 1280x800 --capture-on "$work/cap"
 capture_layout start
 click $(centre $(control "panel tab Inputs"))
@@ -60,4 +62,42 @@ move 1270 790
 capture clicked
 check_still clicked
 quit_and_wait
-echo "PASS: X's row labels, title and Paste row stay put while Shift+wheel scrolls its cells; a double-click on a label opens no hidden cell"
+
+"$make_scenario" 500x8x2 "$work/wide.json" >/dev/null || fail "no 500-token scenario"
+start "$work/wide.json" --size 1280x800 --capture-on "$work/cap"
+move 600 400
+scroll 26  # the Pipeline down to the scores map
+move 600 300
+capture map_before
+hold shift
+scroll 5
+release shift
+move 1270 790
+capture map_after
+/usr/bin/python3 - "$work/map_before.png" "$work/map_after.png" <<'PY' || fail "the scores map's title or row labels moved"
+import json, sys
+from PIL import Image, ImageChops
+before, after = sys.argv[1:]
+def scores(shot):
+    return next(h for h in json.load(open(shot + ".json"))["heatmaps"] if h["id"] == "scores/0")
+h0, h1 = scores(before), scores(after)
+print("scores before x0 %s, after %s; clip %s" % (h0["x0"], h1["x0"], h0["clip"]))
+assert h1["x0"] < h0["x0"] - 10, "Shift+wheel did not scroll the Pipeline sideways"
+left, top, _, bottom = [int(v) for v in h0["clip"]]
+x0, y0 = int(h0["x0"]), int(h0["y0"])
+shots = [Image.open(s).convert("L") for s in (before, after)]
+# The title's line: the white text rows at the map's left, between the section header and the grid.
+bright = [y for y in range(max(top, y0 - 100), y0 - 40)
+          if any(shots[0].getpixel((x, y)) > 200 for x in range(left + 2, left + 60))]
+assert bright, "no title above the scores map"
+strips = {"title": (left, min(bright), left + 200, max(bright) + 1),
+          "row labels": (left, y0, x0 - 1, bottom)}
+bad = []
+for name, strip in strips.items():
+    diff = ImageChops.difference(shots[0].crop(strip), shots[1].crop(strip)).getbbox()
+    print("%s %s: changed %s" % (name, strip, diff))
+    bad += [name] if diff else []
+assert not bad, "moved: %s" % bad
+PY
+quit_and_wait
+echo "PASS: X's row labels, title and Paste row stay put while Shift+wheel scrolls its cells; a double-click on a label opens no hidden cell; the scores map's title and row labels stay put too"
