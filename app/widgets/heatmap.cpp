@@ -355,7 +355,7 @@ float StickyShift(ImVec2 pos, const HeatmapSpec& spec, const Geometry& g) {
 }
 
 // The whole name of the token label under the mouse (labels may be shortened or skipped).
-void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g, float shift) {
   if (spec.cell < 1.0f) return;
   const ImVec2 m = ImGui::GetIO().MousePos;
   const int r = static_cast<int>(std::floor((m.y - grid.y) / spec.cell));
@@ -364,7 +364,8 @@ void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
     if (!labels || i < 0 || i >= static_cast<int>(labels->size())) return;
     PanelTooltip("%s %d: %s", axis ? axis : "index", i, (*labels)[std::size_t(i)].c_str());
   };
-  if (m.x < grid.x && m.x >= grid.x - g.row_label_w && m.y >= grid.y && m.y < grid.y + g.grid_h)
+  const float labels_right = grid.x + shift;  // the row labels, where StickyShift moved them
+  if (m.x < labels_right && m.x >= labels_right - g.row_label_w && m.y >= grid.y && m.y < grid.y + g.grid_h)
     show(spec.row_labels, r, spec.row_axis);
   else if (m.y < grid.y && m.y >= grid.y - g.col_label_h && m.x >= grid.x &&
            m.x < grid.x + g.grid_w)
@@ -602,7 +603,7 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
                       g.data.has_masked, spec.decimals);
   if (hover.on) DrawHover(dl, grid, drawn, g, hover);
   else if (spec.labels && ImGui::IsItemHovered())
-    LabelTooltip(grid, drawn, g);
+    LabelTooltip(grid, drawn, g, shift);
   RecordPlacement(ctx, grid, drawn, g);
   ImGui::PopID();
   return result;

@@ -6,7 +6,8 @@
 # so do X's title above the grid and its Copy/Paste row under it. Then a real double-click on a
 # row label: the hidden cell under it does not open its text field (the strip keeps its pixels).
 # Then a 500-token scenario, whose Pipeline heatmaps (2 pixels a cell) are wider than the panel:
-# Shift+wheel over the scores map keeps its title and row labels where they were.
+# Shift+wheel over the scores map keeps its title and row labels where they were, and hovering a
+# shifted row label shows its token's tooltip.
 # usage: sticky_labels.sh APP PRESET.json MAKE_SCENARIO
 . "$(dirname "$0")/gui_test.sh"
 preset=$2 make_scenario=$3
@@ -99,5 +100,18 @@ for name, strip in strips.items():
     bad += [name] if diff else []
 assert not bad, "moved: %s" % bad
 PY
+set -- $(python3 -c "import json; h = next(h for h in json.load(open('$work/map_after.png.json'))['heatmaps'] if h['id'] == 'scores/0'); print(int(h['clip'][0]) + 30, int(h['y0']) + 17)")
+move "$1" "$2"  # on the shifted name of token 8
+capture map_label
+/usr/bin/python3 - "$work/map_after.png" "$work/map_label.png" "$1" "$2" <<'PY' || fail "no tooltip over a shifted row label"
+import sys
+from PIL import Image, ImageChops
+after, label, x, y = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+around = (x, y, x + 200, y + 60)  # where a tooltip opens, right of and under the mouse
+diff = ImageChops.difference(Image.open(after).convert("RGB").crop(around),
+                             Image.open(label).convert("RGB").crop(around)).getbbox()
+print("over the shifted label at %d,%d: %s changed %s" % (x, y, around, diff))
+assert diff and diff[2] - diff[0] > 40, "no tooltip naming the token"
+PY
 quit_and_wait
-echo "PASS: X's row labels, title and Paste row stay put while Shift+wheel scrolls its cells; a double-click on a label opens no hidden cell; the scores map's title and row labels stay put too"
+echo "PASS: X's row labels, title and Paste row stay put while Shift+wheel scrolls its cells; a double-click on a label opens no hidden cell; the scores map's title and row labels stay put too, and name their token when hovered"
