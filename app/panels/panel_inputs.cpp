@@ -82,6 +82,7 @@ std::vector<std::string> TokenLabels(const std::vector<std::string>& given, int 
 }
 
 void Caption(const char* name, const Matrix* m, const char* shape_names, const char* formula) {
+  const PinnedLeft pinned;  // over the grid while it scrolls sideways
   ImGui::PushFont(GetFonts().bold);
   ImGui::TextUnformatted(name);
   ImGui::PopFont();

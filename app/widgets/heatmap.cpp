@@ -310,19 +310,25 @@ DrawnLabels LabelsToDraw(const HeatmapSpec& spec, const Geometry& g) {
   return out;
 }
 
+// The row labels `shift` pixels right of their place (StickyShift), drawn over the cells that
+// scrolled under them, on the window's background.
 void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geometry& g,
-                int hot_row, int hot_col) {
+                int hot_row, int hot_col, float shift) {
   const float fs = ImGui::GetFontSize();
   const float pad = std::floor(fs * 0.4f);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 hot = AccentColor();
+  const float right = grid.x + shift;
+  if (shift > 0.0f)
+    dl->AddRectFilled(ImVec2(right - g.grid_offset.x, grid.y), ImVec2(right, grid.y + g.grid_h),
+                      ImGui::GetColorU32(ImGuiCol_WindowBg));
   // Half a line of slack above and below: the first and last labels are centred on their rows.
-  const ImVec4 clip_rows(grid.x - g.row_label_w, grid.y - fs * 0.5f, grid.x - kFrameMargin,
+  const ImVec4 clip_rows(right - g.row_label_w, grid.y - fs * 0.5f, right - kFrameMargin,
                          grid.y + g.grid_h + fs * 0.5f);
   const DrawnLabels labels = LabelsToDraw(spec, g);
   for (const auto& [r, s] : labels.rows) {
     const float w = ImGui::CalcTextSize(s.c_str()).x;
-    const ImVec2 p(grid.x - pad - kFrameMargin - w, grid.y + (r + 0.5f) * spec.cell - fs * 0.5f);
+    const ImVec2 p(right - pad - kFrameMargin - w, grid.y + (r + 0.5f) * spec.cell - fs * 0.5f);
     dl->AddText(ImGui::GetFont(), fs, p, r == hot_row ? hot : text, s.c_str(), nullptr, 0.0f,
                 &clip_rows);
   }
@@ -339,8 +345,18 @@ void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geom
   }
 }
 
+// How far a heatmap's title and row labels move right to stay in view while the window scrolls
+// sideways past the map's left edge (a 500-token Pipeline map wider than its panel): to the
+// window's visible left edge, but never past the map's own right end.
+float StickyShift(ImVec2 pos, const HeatmapSpec& spec, const Geometry& g) {
+  const float fs = ImGui::GetFontSize();
+  const float title_w = TitleWidth(spec) + (spec.formula ? fs + FormulaWidth(spec) : 0.0f);
+  const float past = ImGui::GetWindowDrawList()->GetClipRectMin().x - pos.x;
+  return std::max(0.0f, std::min(past, g.size.x - std::max(title_w, g.grid_offset.x)));
+}
+
 // The whole name of the token label under the mouse (labels may be shortened or skipped).
-void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
+void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g, float shift) {
   if (spec.cell < 1.0f) return;
   const ImVec2 m = ImGui::GetIO().MousePos;
   const int r = static_cast<int>(std::floor((m.y - grid.y) / spec.cell));
@@ -349,7 +365,8 @@ void LabelTooltip(ImVec2 grid, const HeatmapSpec& spec, const Geometry& g) {
     if (!labels || i < 0 || i >= static_cast<int>(labels->size())) return;
     PanelTooltip("%s %d: %s", axis ? axis : "index", i, (*labels)[std::size_t(i)].c_str());
   };
-  if (m.x < grid.x && m.x >= grid.x - g.row_label_w && m.y >= grid.y && m.y < grid.y + g.grid_h)
+  const float labels_right = grid.x + shift;  // the row labels, where StickyShift moved them
+  if (m.x < labels_right && m.x >= labels_right - g.row_label_w && m.y >= grid.y && m.y < grid.y + g.grid_h)
     show(spec.row_labels, r, spec.row_axis);
   else if (m.y < grid.y && m.y >= grid.y - g.col_label_h && m.x >= grid.x &&
            m.x < grid.x + g.grid_w)
@@ -544,7 +561,10 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
   result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 grid = result.grid = ImVec2(pos.x + g.grid_offset.x, pos.y + g.grid_offset.y);
-  const Hover hover = ImGui::IsItemHovered() && !spec.hidden ? HoverAt(grid, spec, g) : Hover{};
+  const float shift = StickyShift(pos, spec, g);
+  // Not the cells hidden under the shifted row labels.
+  const bool on_cells = ImGui::GetIO().MousePos.x >= grid.x + shift;
+  const Hover hover = ImGui::IsItemHovered() && on_cells && !spec.hidden ? HoverAt(grid, spec, g) : Hover{};
   result.hovered = hover.on;
   result.row = hover.on ? hover.cell.row : -1;
   result.col = hover.on ? hover.cell.col : -1;
@@ -554,7 +574,7 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
     ctx.context_menu(drawn);
     ImGui::EndPopup();
   }
-  DrawTitle(dl, pos, drawn, g);
+  DrawTitle(dl, ImVec2(pos.x + shift, pos.y), drawn, g);
   bool current = true;  // false: an older texture (or none yet) is drawn
   if (spec.hidden)
     DrawHiddenCells(dl, {grid, int(spec.values->rows()), int(spec.values->cols()), spec.cell, g.gap,
@@ -566,9 +586,9 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
     DrawCells(dl, grid, drawn, g);
   if (spec.labels) {
     DrawAxisHeader(dl, grid, drawn, g);
-    DrawLabels(dl, grid, drawn, g, result.row, result.col);
   }
   DrawBands(dl, grid, drawn, g);
+  if (spec.labels) DrawLabels(dl, grid, drawn, g, result.row, result.col, shift);  // over the cells
   // Dimmed while a newer trace is computing or this texture waits for its turn to be rebuilt:
   // these numbers are about to change.
   if (spec.stale || !current)
@@ -584,7 +604,7 @@ HeatmapResult Heatmap(HeatmapContext& ctx, const HeatmapSpec& spec) {
                       g.data.has_masked, spec.decimals);
   if (hover.on) DrawHover(dl, grid, drawn, g, hover);
   else if (spec.labels && ImGui::IsItemHovered())
-    LabelTooltip(grid, drawn, g);
+    LabelTooltip(grid, drawn, g, shift);
   RecordPlacement(ctx, grid, drawn, g);
   ImGui::PopID();
   return result;

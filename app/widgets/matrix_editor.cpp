@@ -120,6 +120,16 @@ float RowLabelShift(const Geometry& g) {
   return std::max(0.0f, ImGui::GetWindowDrawList()->GetClipRectMin().x - (g.origin.x - g.label_w));
 }
 
+// Once the row labels have shifted onto the cells, a button under them owns the mouse there (it
+// goes before the grid's): a click on a token's name does not scrub, type into or sweep the cell
+// hidden under it.
+void RowLabelCover(const MatrixEditorSpec& spec, const Geometry& g) {
+  const float shift = RowLabelShift(g);
+  if (shift <= 0.0f) return;
+  ImGui::SetCursorScreenPos(ImVec2(g.origin.x - g.label_w + shift, g.origin.y));
+  ImGui::InvisibleButton("##row labels", ImVec2(g.label_w, spec.values->rows() * g.cell_h));
+}
+
 // The row labels, drawn over the cells they shifted onto (on the window's background) so that a
 // row keeps its token's name however far the grid scrolls.
 void DrawRowLabels(const MatrixEditorSpec& spec, const Geometry& g, const ControlMarks& marks) {
@@ -457,6 +467,7 @@ void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec&
     layers.SetCurrentChannel(ImGui::GetWindowDrawList(), 0);
     ImGui::SetCursorScreenPos(top);
     ImGui::Dummy(ImVec2(g.label_w, g.header_h));
+    RowLabelCover(spec, g);
     ImGui::SetCursorScreenPos(g.origin);
     ImGui::InvisibleButton("##grid", ImVec2(m.cols() * g.cell_w, m.rows() * g.cell_h));
     MarkRect(marks, {"", "grid:" + spec.source, 0, 0, 0, 0, int(m.rows()), int(m.cols())},
@@ -473,6 +484,7 @@ void MatrixEditor(Document& document, Colormap colormap, const MatrixEditorSpec&
     layers.Merge(ImGui::GetWindowDrawList());
     ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + g.size.y + 2.0f));
   }
+  const PinnedLeft pinned;  // the buttons under the grid stay in view while it scrolls sideways
   CopyMenu(spec);
   ImGui::SameLine();
   if (ImGui::SmallButton("Paste")) Paste(document, spec);

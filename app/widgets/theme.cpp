@@ -1,5 +1,8 @@
 #include "widgets/theme.h"
 
+#include <imgui_internal.h>  // the window's line start, room and scrolled width, moved while pinned
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -169,6 +172,23 @@ void SameLineIfFits(float width) {
   // The cursor is at the start of the next line: its room ends where this line's would.
   const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+PinnedLeft::PinnedLeft() : shift_(ImGui::GetScrollX()), widest_(ImGui::GetCurrentWindow()->DC.CursorMaxPos.x) {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  w->DC.Indent.x += shift_;
+  w->DC.CursorPos.x += shift_;
+  w->ContentRegionRect.Max.x += shift_;  // the room to the right (wrapping, fields) as unscrolled
+  w->WorkRect.Max.x += shift_;
+}
+
+PinnedLeft::~PinnedLeft() {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  w->DC.Indent.x -= shift_;
+  w->DC.CursorPos.x -= shift_;
+  w->ContentRegionRect.Max.x -= shift_;
+  w->WorkRect.Max.x -= shift_;
+  w->DC.CursorMaxPos.x = std::max(widest_, w->DC.CursorMaxPos.x - shift_);  // as if drawn unpinned
 }
 
 float RadioButtonWidth(const char* label) {

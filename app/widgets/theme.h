@@ -53,6 +53,20 @@ ImVec4 WarningTextColor();  ///< trace warnings
 /// ImGui::SameLine() when an item `width` wide still fits on the current line, else nothing (the
 /// item goes on the next line): narrow lecture-mode panels wrap their radio buttons, not cut them.
 void SameLineIfFits(float width);
+/// While it lives, the lines it draws stay at the left edge of what a sideways-scrolled window
+/// shows (a matrix's title and its Copy/Paste row while the cells scroll under Shift+wheel), and
+/// count for the scrolled width as if unpinned (so pinning never widens what the window scrolls).
+class PinnedLeft {
+ public:
+  PinnedLeft();
+  ~PinnedLeft();
+  PinnedLeft(const PinnedLeft&) = delete;
+  PinnedLeft& operator=(const PinnedLeft&) = delete;
+
+ private:
+  float shift_;
+  float widest_;  ///< the window's scrolled width before
+};
 /// The smallest size numbers are written at in cells, for a mono font of `font` pixels: 70% of it
 /// (smaller digits would not carry to the back row), and in lecture mode the whole font (a
 /// projector's class reads the numbers at the lecture font, or the cells show colours only).
