@@ -189,7 +189,7 @@ TEST(ModelGrid, CaptionsAndTokenLabelsAreInTheSvg) {
                                  "' --out " + out.string() + " --format svg");
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string svg = read_bytes(out / "model-grid.svg");
-  for (const char* text : {">layer 1</text>", ">layer 2</text>", ">head 1</text>", ">head 2</text>",
+  for (const char* text : {">layer 0</text>", ">layer 1</text>", ">head 0</text>", ">head 1</text>",
                            ">\xE2\x90\xA3"
                            "fox</text>",  // a space shown as U+2423, which DejaVu Sans draws
                            "gpt2-f32 \xE2\x80\x93 attention weights", "The quick brown fox"})
