@@ -41,8 +41,8 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--test-edit-next", &o->test_edit_next, "layout, heads=N or scale=S"},
       {"--show-panel", &o->show_panel, "a panel name"},
       {"--model-text", &o->model_text, "a text"},
-      {"--model-layer", &o->model_layer, "LAYER.HEAD (1-based), e.g. 2.1"},
-      {"--model-heads-off", &o->model_heads_off, "heads (1-based) separated by commas, e.g. 1,3"},
+      {"--model-layer", &o->model_layer, "LAYER.HEAD (from 0), e.g. 1.0"},
+      {"--model-heads-off", &o->model_heads_off, "heads (from 0) separated by commas, e.g. 0,2"},
       {"--layout-log", &o->layout_log, "a file to write"},
       {"--input-log", &o->input_log, "a file to write"},
       {"--capture-on", &o->capture_on, "a trigger file's path"},
@@ -140,7 +140,7 @@ const char* HarnessUsageText() {
          "                      clicks and wheel notches, the text field and popup in front\n"
          "  --show-panel NAME   bring panel NAME (\"Single query\", ...) to the front of its tabs\n"
          "  --model-text TEXT [--model-layer L.H [--model-heads-off H,...]]   with a model folder:\n"
-         "                      type TEXT, click layer L's head H map, switch heads off (1-based);\n"
+         "                      type TEXT, click layer L's head H map, switch heads off (from 0);\n"
          "                      a screenshot waits for each step\n"
          "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
          "                      in the Inputs panel, in the very frame the screenshot captures\n"

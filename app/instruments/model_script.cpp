@@ -12,8 +12,8 @@ namespace {
 bool ParseIndex(const std::string& text, int* out) {
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < 1 || v > 4096) return false;
-  *out = int(v) - 1;
+  if (text.empty() || *end != '\0' || v < 0 || v > 4095) return false;
+  *out = int(v);
   return true;
 }
 
@@ -44,7 +44,7 @@ bool ModelScript::Parse(const std::string& text, const std::string& layer, const
     const std::size_t dot = layer.find('.');
     if (dot == std::string::npos || !ParseIndex(layer.substr(0, dot), &layer_) ||
         !ParseIndex(layer.substr(dot + 1), &head_)) {
-      *error = "--model-layer: expected LAYER.HEAD (1-based), e.g. 2.1";
+      *error = "--model-layer: expected LAYER.HEAD (from 0), e.g. 1.0";
       return false;
     }
   }
@@ -53,7 +53,7 @@ bool ModelScript::Parse(const std::string& text, const std::string& layer, const
     const std::size_t comma = std::min(heads_off.find(',', start), heads_off.size());
     int h = 0;
     if (!ParseIndex(heads_off.substr(start, comma - start), &h)) {
-      *error = "--model-heads-off: expected heads (1-based) separated by commas, e.g. 1,3";
+      *error = "--model-heads-off: expected heads (from 0) separated by commas, e.g. 0,2";
       return false;
     }
     heads_off_.push_back(h);

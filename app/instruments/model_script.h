@@ -1,7 +1,7 @@
 #pragma once
 /// `--model-text TEXT [--model-layer L.H [--model-heads-off H,...]]`: what a teacher does with a
 /// model, scripted for screenshots (README's pictures, docs/images): type TEXT, click the map of
-/// layer L head H (1-based, as the window writes them) and switch heads off in the Heads panel,
+/// layer L head H (from 0, as the window writes them) and switch heads off in the Heads panel,
 /// each step once the one before has arrived. A screenshot waits until the script is done.
 #include <string>
 #include <vector>
