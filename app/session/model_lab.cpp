@@ -49,6 +49,13 @@ std::vector<int> IdsOf(const nlohmann::json& m, const models::HfModel& model) {
   return ids;
 }
 
+// view.model.weights names other weights than `model` holds (a layer saved before the fingerprint
+// was recorded has none: its folder alone identifies it).
+bool OtherWeights(const nlohmann::json& m, const models::HfModel& model) {
+  const auto it = m.find("weights");
+  return it != m.end() && (!it->is_string() || it->get<std::string>() != model.weights_id());
+}
+
 const nlohmann::json* ModelView(const attnlab::Scenario& s) {
   const auto it = s.view.find("model");
   return it != s.view.end() && it->is_object() ? &*it : nullptr;
@@ -62,7 +69,7 @@ int LayerOf(const attnlab::Scenario& scenario, const models::HfModel& model) {
   const auto folder = m->find("folder"), layer = m->find("layer");
   if (folder == m->end() || !folder->is_string() || layer == m->end() || !layer->is_number_integer()) return -1;
   const long long l = layer->get<long long>();
-  if (l < 0 || l >= model.config().layers || IdsOf(*m, model).empty()) return -1;
+  if (l < 0 || l >= model.config().layers || IdsOf(*m, model).empty() || OtherWeights(*m, model)) return -1;
   return SameFolder(folder->get<std::string>(), model.dir()) ? int(l) : -1;
 }
 
@@ -225,6 +232,13 @@ void ModelLab::FollowDocument() {
   const std::shared_ptr<const attnlab::Scenario> snapshot = doc_->Snapshot();
   Reconnect(*snapshot);
   doc_layer_ = model_ ? LayerOf(*snapshot, *model_) : -1;
+  const nlohmann::json* m = ModelView(*snapshot);
+  const auto folder = m ? m->find("folder") : nlohmann::json::const_iterator();
+  if (model_ && m && folder != m->end() && folder->is_string() && SameFolder(folder->get<std::string>(), model_->dir()) &&
+      OtherWeights(*m, *model_))
+    reconnect_note_ = "The weights in " + quoted_excerpt(model_->dir().string()) +
+                      " are not the ones this layer was made from (another checkpoint, or changed since): "
+                      "Next token would be wrong. File > Open model" + kEllipsis + " opens the folder it was made from.";
   if (doc_layer_ < 0) {
     if (predict_task_) session_->Tasks().Cancel(predict_task_);
     predict_task_ = 0;

@@ -25,6 +25,7 @@ std::shared_ptr<const HfModel> HfModel::open(const std::filesystem::path& dir) {
   model->weights_ = std::make_unique<WeightSet>(WeightSet::open(dir));
   model->transformer_ = Transformer::bind(model->config_, *model->weights_);
   model->dtype_ = model->weights_->dtype_summary();
+  model->weights_id_ = model->weights_->fingerprint();
   try {
     model->tokenizer_ = Tokenizer::load(dir);
   } catch (const ScenarioError& e) {

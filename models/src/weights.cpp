@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -252,6 +253,35 @@ std::vector<std::string> WeightSet::file_names() const {
   std::vector<std::string> names;
   for (const auto& file : files_) names.push_back(file->name());
   return names;
+}
+
+namespace {
+
+// FNV-1a, 64 bits: a fingerprint, not a defence against someone forging weights.
+void Fnv1a(std::uint64_t& h, const unsigned char* bytes, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
+}
+
+}  // namespace
+
+std::string WeightSet::fingerprint() const {
+  constexpr std::size_t kSample = 4096;
+  std::uint64_t h = 14695981039346656037ull;
+  for (const auto& file : files_) {
+    const MappedFile& mapped = file->file();
+    const std::uint64_t size = mapped.size();
+    Fnv1a(h, reinterpret_cast<const unsigned char*>(&size), sizeof size);
+    // A safetensors file: 8 bytes of header length, the header, then the numbers (checked at open).
+    std::uint64_t header = 0;
+    std::memcpy(&header, mapped.data(), sizeof header);
+    const std::size_t data = std::size_t(8 + header), bytes = std::size_t(size) - data;
+    Fnv1a(h, mapped.data(), data);
+    for (const std::size_t at : {std::size_t(0), bytes / 2, bytes - std::min(bytes, kSample)})
+      Fnv1a(h, mapped.data() + data + at, std::min(kSample, bytes - at));
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
 }
 
 }  // namespace attnlab::models

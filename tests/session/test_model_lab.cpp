@@ -3,6 +3,8 @@
 // the session's guard, and the next token after an edited layer against the model's own run.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -309,6 +311,34 @@ TEST_F(ModelLabTest, ASavedLayerReopensItsModelWithItsText) {
   EXPECT_EQ(lab_.Model()->name(), "qwen2");  // the open model stays
   EXPECT_EQ(lab_.Next().note, "This layer's model folder \"" + gone +
                                   "\" is not there (moved or deleted): File > Open model\xE2\x80\xA6 opens it where it is now.");
+}
+
+// A layer made from other weights than its folder holds now (the folder's checkpoint replaced):
+// one line says so and the document is not taken for a layer of it (its Next token would be wrong).
+TEST_F(ModelLabTest, ALayerOfOtherWeightsSaysSoInsteadOfPredicting) {
+  const std::string folder = File("qwen2-changed");
+  std::filesystem::copy(Fixture("qwen2-f32"), folder);
+  const auto model = models::HfModel::open(folder);
+  const models::ForwardRun run = model->transformer().run(model->encode("Hello there!"));
+  const std::string path = File("layer-of-other-weights.json");
+  attnlab::save_scenario(models::layer_scenario(*model, run, 1, "Hello there!"), path);
+  {  // the first number of the file becomes 0.5: same shapes, other weights
+    std::fstream f(folder + "/model.safetensors", std::ios::in | std::ios::out | std::ios::binary);
+    std::uint64_t header = 0;
+    f.read(reinterpret_cast<char*>(&header), sizeof header);
+    const float half = 0.5f;
+    f.seekp(std::streamoff(8 + header));
+    f.write(reinterpret_cast<const char*>(&half), sizeof half);
+  }
+  EXPECT_NE(models::HfModel::open(folder)->weights_id(), model->weights_id());
+  session_.RequestOpen(path);
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Model(), nullptr) << lab_.Next().note;
+  EXPECT_EQ(lab_.DocumentLayer(), -1);
+  EXPECT_EQ(lab_.Next().note, "The weights in \"" + folder +
+                                  "\" are not the ones this layer was made from (another checkpoint, or changed "
+                                  "since): Next token would be wrong. File > Open model\xE2\x80\xA6 opens the folder it "
+                                  "was made from.");
 }
 
 TEST_F(ModelLabTest, ASavedLayerFileIsALayerOfTheModelAgain) {

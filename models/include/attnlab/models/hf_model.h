@@ -30,6 +30,8 @@ class HfModel {
   /// The folder's name ("gpt2"), for titles.
   std::string name() const;
   std::string dtype() const { return dtype_; }
+  /// WeightSet::fingerprint(), taken at open: a saved layer records it to know its weights again.
+  const std::string& weights_id() const { return weights_id_; }
 
   /// The ids of `text`. Throws ScenarioError: "text: empty", no tokenizer (its reason), more tokens
   /// than the model's positions (found as they are produced), the tokenizer's time budget spent,
@@ -51,12 +53,14 @@ class HfModel {
   std::optional<Tokenizer> tokenizer_;
   std::string tokenizer_error_;
   std::string dtype_;
+  std::string weights_id_;
 };
 
 /// Layer `layer` of a forward run as an ordinary Scenario (Transformer::attention_scenario(): what the
 /// forward pass computed, with every variant of the family), with the tokens as labels, a title and
 /// notes. Computing it gives the layer's weights per query head and, as its output, the attention's
-/// output. `view.model` records the folder, the layer, the ids and `text` when one is given (what
+/// output. `view.model` records the folder, the layer, the ids, the weights' fingerprint and `text`
+/// when one is given (what
 /// reopening the file types again into the window's Model view). Throws ScenarioError for a layer
 /// out of range.
 Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, const std::string& text = "");

@@ -55,6 +55,11 @@ class WeightSet {
   std::string dtype_summary() const;
   /// The files, for messages and the window ("model.safetensors" or the shards).
   std::vector<std::string> file_names() const;
+  /// What tells these weights from others of the same shapes, cheaply: 16 hex digits of a hash of
+  /// each file's size, header (names, dtypes, shapes, offsets) and 4 KiB of its numbers at the
+  /// start, middle and end (a fine-tune or another checkpoint changes them; reading them touches
+  /// three pages a file, not the file).
+  std::string fingerprint() const;
 
  private:
   struct Location {
