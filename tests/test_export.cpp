@@ -1,6 +1,7 @@
 // attnlab_export and `attnlab-cli export`: PNG size and cell colours, SVG structure (xmllint), CSV
 // round trip, usage errors. The CLI runs with DISPLAY unset, as on the CI machine.
 #include <stb_image.h>  // implementation inside Debian's libstb.so
+#include <stb_truetype.h>
 
 #include <cmath>
 #include <cstdio>
@@ -427,4 +428,42 @@ TEST(ExportCli, AMissingFontIsAClearErrorNotACrash) {
 
 }  // namespace
 
+// Font::text_width remembers glyph metrics and kerning pairs (a lesson of a 768-wide layer measures
+// hundreds of thousands of labels): widths must stay what stb_truetype's tables give, call by call.
+namespace {
+double stb_width(const stbtt_fontinfo& font, const std::vector<char32_t>& text, double px) {
+  const float scale = stbtt_ScaleForMappingEmToPixels(&font, static_cast<float>(px));
+  double w = 0;
+  int previous = 0;
+  for (char32_t c : text) {
+    int g = stbtt_FindGlyphIndex(&font, static_cast<int>(c));
+    if (g == 0) g = stbtt_FindGlyphIndex(&font, '?');
+    int advance = 0, bearing = 0;
+    stbtt_GetGlyphHMetrics(&font, g, &advance, &bearing);
+    if (previous) w += scale * stbtt_GetGlyphKernAdvance(&font, previous, g);
+    w += scale * advance;
+    previous = g;
+  }
+  return w;
+}
+}  // namespace
+
+TEST(ExportFont, TextWidthIsStbTrueTypesAdvancesAndKerning) {
+  const char* env = std::getenv("ATTNLAB_FONT_DIR");
+  const std::string path = std::string(env && *env ? env : "/usr/share/fonts/truetype/dejavu") + "/DejaVuSans.ttf";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  const std::vector<unsigned char> data{std::istreambuf_iterator<char>(in), {}};
+  stbtt_fontinfo font;
+  ASSERT_TRUE(stbtt_InitFont(&font, data.data(), stbtt_GetFontOffsetForIndex(data.data(), 0)));
+  const Font& ours = default_fonts().regular;
+  for (int pass = 0; pass < 2; ++pass)  // the second pass reads the remembered metrics
+    for (const std::string text : {"AVAWAY To -0.125", "0.00 1.23e-05", "head 5.3 \xC2\xB7 \xC3\xA9t\xC3\xA9 V\xC3\x81", "\xFFq"})
+      for (double px : {11.0, 26.0}) {
+        EXPECT_EQ(ours.text_width(text, px), stb_width(font, decode_utf8(text), px)) << text << " at " << px;
+      }
+  EXPECT_LT(ours.text_width("AV", 30), ours.text_width("A", 30) + ours.text_width("V", 30)) << "kerning applied";
+}
+
 }  // namespace test_export
+

@@ -2,6 +2,7 @@
 
 #include <stb_truetype.h>  // implementation inside Debian's libstb.so
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -53,6 +54,23 @@ int Font::glyph_index(char32_t c) const {
   return g != 0 ? g : stbtt_FindGlyphIndex(&info_->font, '?');
 }
 
+const Font::Metrics& Font::metrics(char32_t c) const {
+  auto it = metrics_.find(c);
+  if (it != metrics_.end()) return it->second;
+  Metrics m;
+  m.index = glyph_index(c);
+  int bearing = 0;
+  stbtt_GetGlyphHMetrics(&info_->font, m.index, &m.advance, &bearing);
+  return metrics_.emplace(c, m).first->second;
+}
+
+int Font::kerning(int previous, int index) const {
+  const long long key = (static_cast<long long>(previous) << 32) | static_cast<unsigned>(index);
+  auto it = kerning_.find(key);
+  if (it != kerning_.end()) return it->second;
+  return kerning_.emplace(key, stbtt_GetGlyphKernAdvance(&info_->font, previous, index)).first->second;
+}
+
 double Font::ascent(double px) const {
   int a = 0, d = 0, gap = 0;
   stbtt_GetFontVMetrics(&info_->font, &a, &d, &gap);
@@ -65,17 +83,34 @@ double Font::descent(double px) const {
   return -d * stbtt_ScaleForMappingEmToPixels(&info_->font, static_cast<float>(px));
 }
 
+double Font::ascii_width(std::string_view text, float scale) const {
+  double w = 0;
+  char32_t previous = 0;
+  for (const char byte : text) {
+    const char32_t c = static_cast<unsigned char>(byte);
+    const Metrics& m = metrics(c);
+    if (previous) {
+      int& kern = ascii_kerning_[previous * 128 + c];
+      if (kern == kNotKnown) kern = kerning(metrics(previous).index, m.index);
+      w += scale * kern;
+    }
+    w += scale * m.advance;
+    previous = c;
+  }
+  return w;
+}
+
 double Font::text_width(std::string_view text, double px) const {
   const float scale = stbtt_ScaleForMappingEmToPixels(&info_->font, static_cast<float>(px));
+  if (std::all_of(text.begin(), text.end(), [](char b) { return static_cast<unsigned char>(b) < 0x80; }))
+    return ascii_width(text, scale);
   double w = 0;
   int previous = 0;
   for (char32_t c : decode_utf8(text)) {
-    const int g = glyph_index(c);
-    int advance = 0, bearing = 0;
-    stbtt_GetGlyphHMetrics(&info_->font, g, &advance, &bearing);
-    if (previous) w += scale * stbtt_GetGlyphKernAdvance(&info_->font, previous, g);
-    w += scale * advance;
-    previous = g;
+    const Metrics& m = metrics(c);
+    if (previous) w += scale * kerning(previous, m.index);
+    w += scale * m.advance;
+    previous = m.index;
   }
   return w;
 }
@@ -107,8 +142,9 @@ void Font::draw(Canvas& canvas, std::string_view text, double x, double y, doubl
   double pen = 0;
   int previous = 0;
   for (char32_t c : decode_utf8(text)) {
-    const int index = glyph_index(c);
-    if (previous) pen += scale * stbtt_GetGlyphKernAdvance(&info_->font, previous, index);
+    const Metrics& m = metrics(c);
+    const int index = m.index;
+    if (previous) pen += scale * kerning(previous, index);
     const int whole = static_cast<int>(std::floor(pen));
     // Pens only advance: once past the canvas's edge, nothing more of the text can show (a 1 MB
     // token label costs what its visible part costs).
@@ -126,9 +162,7 @@ void Font::draw(Canvas& canvas, std::string_view text, double x, double y, doubl
         else
           canvas.blend(ox + u, oy + v, color, cov);
       }
-    int advance = 0, bearing = 0;
-    stbtt_GetGlyphHMetrics(&info_->font, index, &advance, &bearing);
-    pen += scale * advance;
+    pen += scale * m.advance;
     previous = index;
   }
 }
