@@ -487,9 +487,6 @@ void RecordPlacement(HeatmapContext& ctx, ImVec2 grid, const HeatmapSpec& spec, 
   ctx.on_drawn(p);
 }
 
-// "-0.00" at 2 decimals: the value a cell sizes itself for.
-std::string WidestValueText(int decimals) { return "-0." + std::string(std::size_t(std::max(decimals, 0)), '0'); }
-
 }  // namespace
 
 HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, ImVec2 origin,
@@ -510,31 +507,6 @@ HeatmapPlacement PlacementInCurrentWindow(const char* id, int rows, int cols, Im
   p.clip[2] = cmax.x;
   p.clip[3] = cmax.y;
   return p;
-}
-
-float SmallestCellWithValues(int decimals) {
-  const float width = TextWidth(MonoFont(), WidestValueText(decimals).c_str());
-  float cell = 2.0f;
-  while (ValueTextSize(width, cell, MonoFont()) <= 0.0f) ++cell;
-  return cell;
-}
-
-float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
-  // Room for "-0." and the decimals when the panel has it (at 2 decimals the look of old).
-  const std::string widest = WidestValueText(decimals);
-  const float for_values = std::ceil(TextWidth(MonoFont(), widest.c_str()) + 4.0f + 1.0f);
-  const float preferred = std::max(PreferredCell(), for_values);
-  const float by_width = std::floor(max_width / std::max(cols, 1));
-  const float by_height = std::floor(max_height / std::max(rows, 1));
-  return std::max(2.0f, std::min({preferred, by_width, by_height}));
-}
-
-float FitCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
-  const float fit = std::min(max_width / std::max(cols, 1), max_height / std::max(rows, 1));
-  if (fit >= 2.0f) return ChooseCellSize(rows, cols, max_width, max_height, decimals);
-  if (fit >= 1.5f) return fit;  // a cell's centre pixel always samples its own texel
-  if (fit >= 1.0f) return 1.0f;
-  return fit;
 }
 
 ImVec2 HeatmapSize(HeatmapContext& ctx, const HeatmapSpec& spec) {

@@ -9,6 +9,7 @@
 #include "attnlab/matrix.h"
 #include "view/heatmap_pooling.h"
 #include "widgets/heatmap_spec.h"
+#include "widgets/heatmap_text.h"  // the cell sizes chosen for printed values
 
 namespace attnlab::app {
 
@@ -25,16 +26,6 @@ struct HeatmapResult {
   ImVec2 grid;  ///< top-left of cell (0, 0) on the screen, for what a panel draws over the cells
 };
 
-/// The smallest cell that still has its value written in it, at `decimals` decimals (the values
-/// are written smaller in a narrow cell, down to a floor; below it, not at all).
-float SmallestCellWithValues(int decimals);
-/// A cell size (whole pixels, at least 2) for a rows x cols matrix: large enough to print values
-/// with `decimals` decimals when the grid fits in max_width x max_height pixels, smaller otherwise.
-float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals);
-/// A cell size at which the whole grid fits in max_width x max_height: as ChooseCellSize from 2
-/// pixels up; 1, or 1.5 to 2 (every cell keeps a pixel of its own, which samples its own texel);
-/// below 1 pixel the cells are pooled (several a pixel) so that any matrix fits.
-float FitCellSize(int rows, int cols, float max_width, float max_height, int decimals);
 /// Whole size of the widget for `spec` (title, labels, grid, legend), for flow layout.
 ImVec2 HeatmapSize(struct HeatmapContext& ctx, const HeatmapSpec& spec);
 /// Whether `spec` at its cell size prints the values over the cells (they fit).

@@ -15,6 +15,14 @@ float TextWidth(ImFont* font, const char* text) {
   return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text).x;
 }
 
+// "-0.00" at 2 decimals: the value a cell sizes itself for.
+std::string WidestValueText(int decimals) { return "-0." + std::string(std::size_t(std::max(decimals, 0)), '0'); }
+
+ImFont* MonoOrDefault() {
+  ImFont* f = GetFonts().mono;
+  return f ? f : ImGui::GetFont();
+}
+
 // Today's decimals for values this large: the fewest a cell falls back to before it gives up.
 int DecimalsForMagnitude(double max_abs) { return max_abs < 10 ? 2 : max_abs < 100 ? 1 : 0; }
 
@@ -95,6 +103,32 @@ void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char
     const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
     p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
   }
+}
+
+// The cell sizes heatmap.h declares, chosen for the values they must print.
+float SmallestCellWithValues(int decimals) {
+  const float width = TextWidth(MonoOrDefault(), WidestValueText(decimals).c_str());
+  float cell = 2.0f;
+  while (ValueTextSize(width, cell, MonoOrDefault()) <= 0.0f) ++cell;
+  return cell;
+}
+
+float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
+  // Room for "-0." and the decimals when the panel has it (at 2 decimals the look of old).
+  const std::string widest = WidestValueText(decimals);
+  const float for_values = std::ceil(TextWidth(MonoOrDefault(), widest.c_str()) + 4.0f + 1.0f);
+  const float preferred = std::max(PreferredCell(), for_values);
+  const float by_width = std::floor(max_width / std::max(cols, 1));
+  const float by_height = std::floor(max_height / std::max(rows, 1));
+  return std::max(2.0f, std::min({preferred, by_width, by_height}));
+}
+
+float FitCellSize(int rows, int cols, float max_width, float max_height, int decimals) {
+  const float fit = std::min(max_width / std::max(cols, 1), max_height / std::max(rows, 1));
+  if (fit >= 2.0f) return ChooseCellSize(rows, cols, max_width, max_height, decimals);
+  if (fit >= 1.5f) return fit;  // a cell's centre pixel always samples its own texel
+  if (fit >= 1.0f) return 1.0f;
+  return fit;
 }
 
 }  // namespace attnlab::app

@@ -54,4 +54,15 @@ FormulaLines FitFormula(ImFont* mono, const char* formula, float natural_w, floa
 /// where the first character starts.
 void AddVerticalText(ImDrawList* dl, ImVec2 bottom_left, ImU32 color, const char* text);
 
+/// The smallest cell that still has its value written in it, at `decimals` decimals (the values
+/// are written smaller in a narrow cell, down to a floor; below it, not at all).
+float SmallestCellWithValues(int decimals);
+/// A cell size (whole pixels, at least 2) for a rows x cols matrix: large enough to print values
+/// with `decimals` decimals when the grid fits in max_width x max_height pixels, smaller otherwise.
+float ChooseCellSize(int rows, int cols, float max_width, float max_height, int decimals);
+/// A cell size at which the whole grid fits in max_width x max_height: as ChooseCellSize from 2
+/// pixels up; 1, or 1.5 to 2 (every cell keeps a pixel of its own, which samples its own texel);
+/// below 1 pixel the cells are pooled (several a pixel) so that any matrix fits.
+float FitCellSize(int rows, int cols, float max_width, float max_height, int decimals);
+
 }  // namespace attnlab::app
