@@ -164,8 +164,8 @@ Arrangement Arrange(AppState& state, const attnlab::Trace& trace, const AxisLabe
     char widest[16];
     std::snprintf(widest, sizeof widest, "head %d", heads);
     if (columns > 1 && room.x < TitleAndSwitchWidth(widest)) continue;  // titles and "on" would overlap
-    HeatmapSpec spec =
-        SmallMultiple(state, h0.weights, trace.allowed, labels, 0, attnlab::head_label(0).c_str());
+    const std::string title = attnlab::head_label(0);  // the spec keeps a pointer to it
+    HeatmapSpec spec = SmallMultiple(state, h0.weights, trace.allowed, labels, 0, title.c_str());
     a.labels = FitCells(state, spec, labels, room);
     a.cell = spec.cell;
     if (a.Score() >= best.Score()) best = a;
@@ -248,7 +248,7 @@ bool ColumnGivesNumbers(AppState& state, const attnlab::Trace& trace, const Axis
 // Whether the multiples of arrangement `a` print their numbers.
 bool MultiplesShowValues(AppState& state, const attnlab::Trace& trace, const AxisLabels& labels,
                          const Arrangement& a) {
-  HeatmapSpec spec = SmallMultiple(state, trace.heads.front().weights, trace.allowed, labels, 0, "head 1");
+  HeatmapSpec spec = SmallMultiple(state, trace.heads.front().weights, trace.allowed, labels, 0, "head 0");
   spec.cell = a.cell;
   ApplyLabels(spec, labels, a.labels);
   return HeatmapShowsValues(*state.heatmaps, spec);
