@@ -531,22 +531,29 @@ MatrixF Transformer::mlp(const Layer& layer, const MatrixF& x) const {
   return layer.down.apply(up);
 }
 
+MatrixF Transformer::unembed(const MatrixF& normed) const {
+  const TensorData& head = embedding_->head.rows;
+  const Eigen::Index d = config_.d_model, vocab = config_.vocab;
+  MatrixF out(normed.rows(), vocab);
+  in_parallel(vocab, double(vocab) * double(d) * double(normed.rows()), [&](Eigen::Index first, Eigen::Index count) {
+    if (const float* floats = head.floats()) {  // stored as float: read in place
+      out.middleCols(first, count).noalias() = normed * MatrixFMap(floats, vocab, d).middleRows(first, count).transpose();
+      return;
+    }
+    constexpr Eigen::Index kRows = 256;  // a block of the head in float, in cache
+    MatrixF block;
+    for (Eigen::Index r = first; r < first + count; r += kRows) {
+      const Eigen::Index rows = std::min(kRows, first + count - r);
+      block.resize(rows, d);
+      head.block_into(r, rows, 0, d, block.data());
+      out.middleCols(r, rows).noalias() = normed * block.transpose();
+    }
+  });
+  return out;
+}
+
 MatrixF Transformer::logits(const MatrixF& residual) const {
-  const Embedding& e = *embedding_;
-  const MatrixF normed = e.final_norm.apply(residual);
-  const Eigen::Index d = config_.d_model;
-  MatrixF out(residual.rows(), config_.vocab);
-  in_parallel(config_.vocab, double(config_.vocab) * double(d) * double(residual.rows()),
-              [&](Eigen::Index first, Eigen::Index count) {
-                constexpr Eigen::Index kRows = 256;  // a block of the head in float, in cache
-                MatrixF block;
-                for (Eigen::Index r = first; r < first + count; r += kRows) {
-                  const Eigen::Index rows = std::min(kRows, first + count - r);
-                  block.resize(rows, d);
-                  e.head.rows.block_into(r, rows, 0, d, block.data());
-                  out.middleCols(r, rows).noalias() = normed * block.transpose();
-                }
-              });
+  MatrixF out = unembed(embedding_->final_norm.apply(residual));
   if (config_.final_softcap > 0) out = out.unaryExpr([cap = config_.final_softcap](float x) { return float(capped(x, cap)); });
   return out;
 }
@@ -566,24 +573,7 @@ Eigen::VectorXd Transformer::logits_of(const MatrixF& residual, Eigen::Index row
 }
 
 std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const {
-  const Embedding& e = *embedding_;
-  const MatrixF last = e.final_norm.apply(h.bottomRows(1));
-  VectorF logits(config_.vocab);
-  const Eigen::Index d = config_.d_model;
-  in_parallel(config_.vocab, double(config_.vocab) * double(d), [&](Eigen::Index first, Eigen::Index count) {
-    if (const float* head = e.head.rows.floats()) {
-      logits.segment(first, count).noalias() = MatrixFMap(head, config_.vocab, d).middleRows(first, count) * last.row(0).transpose();
-      return;
-    }
-    constexpr Eigen::Index kRows = 256;  // a block of the head in float, in cache
-    MatrixF block;
-    for (Eigen::Index r = first; r < first + count; r += kRows) {
-      const Eigen::Index rows = std::min(kRows, first + count - r);
-      block.resize(rows, d);
-      e.head.rows.block_into(r, rows, 0, d, block.data());
-      logits.segment(r, rows).noalias() = block * last.row(0).transpose();
-    }
-  });
+  const VectorF logits = unembed(embedding_->final_norm.apply(h.bottomRows(1))).row(0).transpose();
   return top_predictions(logits, top_k, config_.final_softcap);
 }
 

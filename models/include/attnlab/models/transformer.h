@@ -161,6 +161,8 @@ class Transformer {
                     SiteHooks* hooks = nullptr, int index = 0) const;
   MatrixF mlp(const Layer& layer, const MatrixF& x) const;
   std::vector<Prediction> predict(const MatrixF& h, int top_k) const;
+  /// `normed` (rows by d_model, after the final norm) times the unembedding's transpose: rows by vocab.
+  MatrixF unembed(const MatrixF& normed) const;
 
   ModelConfig config_;
   std::vector<Layer> layers_;
