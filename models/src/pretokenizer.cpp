@@ -3,10 +3,12 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
+#include "byte_level.h"
 #include "json_read.h"
 #include "unicode_classes.h"
 
@@ -94,11 +96,33 @@ std::vector<Segment> apply_behavior(std::vector<Segment> segs, SplitBehavior beh
   return segs;
 }
 
-/// The pieces of `text` split by `regex` with `behavior` (empty pieces dropped).
-void split_into(const std::string& text, const Regex& regex, SplitBehavior behavior, const Budget& budget,
+/// The pieces of `text` split by `regex` with `behavior` (empty pieces dropped). `invert`: the
+/// matches are the pieces and what lies between them the delimiters (Hugging Face's Invert).
+void split_into(const std::string& text, const Regex& regex, SplitBehavior behavior, bool invert, const Budget& budget,
                 std::vector<std::string>& out) {
-  for (const Segment& s : apply_behavior(segments(text, regex.find_all(text, budget)), behavior))
+  std::vector<Segment> segs = segments(text, regex.find_all(text, budget));
+  if (invert)
+    for (Segment& s : segs) s.match = !s.match;
+  for (const Segment& s : apply_behavior(std::move(segs), behavior))
     if (s.end > s.begin) out.push_back(text.substr(s.begin, s.end - s.begin));
+}
+
+/// BertPreTokenizer: `text` split at whitespace (dropped), each punctuation character a piece of
+/// its own (bert_punctuation). WhitespaceSplit (`punctuation` false): at whitespace only.
+void split_words(const std::string& text, bool punctuation, std::vector<std::string>& out) {
+  std::size_t word = 0;  // where the current piece began
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = std::max<std::size_t>(utf8_sequence(text, i), 1);
+    const char32_t c = code_point(text, i, n);
+    const bool space = white_space(c), alone = !space && punctuation && bert_punctuation(c);
+    if (space || alone) {
+      if (i > word) out.push_back(text.substr(word, i - word));
+      if (alone) out.push_back(text.substr(i, n));
+      word = i + n;
+    }
+    i += n;
+  }
+  if (text.size() > word) out.push_back(text.substr(word));
 }
 
 std::string read_type(const json& node, const std::string& field) {
@@ -123,7 +147,6 @@ SplitBehavior read_behavior(const json& node, const std::string& field) {
 }
 
 PreTokenizerStep read_split(const json& node, const std::string& field) {
-  if (read_bool(node, "invert", false, field)) refuse(field + ".invert", "true is not supported");
   const json* pattern = member(node, "pattern");
   if (!pattern || !pattern->is_object() || pattern->size() != 1)
     refuse(field + ".pattern",
@@ -135,8 +158,22 @@ PreTokenizerStep read_split(const json& node, const std::string& field) {
            "expected {\"Regex\": ...} or {\"String\": ...}, got " + describe(pattern));
   PreTokenizerStep step;
   step.behavior = read_behavior(node, field);
+  step.invert = read_bool(node, "invert", false, field);
   step.regex =
       std::make_shared<Regex>(text.get<std::string>(), kind == "String", field + ".pattern");
+  return step;
+}
+
+/// Whitespace: runs of word characters, and runs of what is neither a word character nor
+/// whitespace (Rust's regex `\w+|[^\w\s]+`; its `\w` is Alphabetic, marks, decimal digits,
+/// connector punctuation and the joiners). Alphabetic as PCRE2 has it (Unicode 14) joined by the
+/// letters, which hf_pattern brings to Unicode 15.
+PreTokenizerStep whitespace_step(const std::string& field) {
+  PreTokenizerStep step;
+  const std::string word = R"(\p{Alphabetic}\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D})";
+  step.regex = std::make_shared<Regex>("[" + word + "]+|[^" + word + R"(\s]+)", false, field);
+  step.behavior = SplitBehavior::removed;
+  step.invert = true;
   return step;
 }
 
@@ -206,9 +243,16 @@ void read_steps(const json& node, const std::string& field, const std::string& f
     steps.push_back(read_digits(node, where));
   } else if (type == "Metaspace") {
     steps.push_back(read_metaspace(node, where));
+  } else if (type == "BertPreTokenizer" || type == "WhitespaceSplit") {
+    PreTokenizerStep step;
+    step.kind = type == "BertPreTokenizer" ? PreTokenizerStep::Kind::bert : PreTokenizerStep::Kind::whitespace_split;
+    steps.push_back(step);
+  } else if (type == "Whitespace") {
+    steps.push_back(whitespace_step(where));
   } else {
-    refuse(where + ".type",
-           quoted_excerpt(type) + " is not supported (ByteLevel, Split, Digits, Metaspace, Sequence)");
+    refuse(where + ".type", quoted_excerpt(type) +
+                                " is not supported (ByteLevel, Split, Digits, Metaspace, BertPreTokenizer, "
+                                "Whitespace, WhitespaceSplit, Sequence)");
   }
 }
 
@@ -341,8 +385,10 @@ std::vector<std::string> PreTokenizer::run(const std::string& text, const Budget
           replaced.insert(0, step.replacement);
         piece = std::move(replaced);
       }
-      if (step.regex)
-        split_into(piece, *step.regex, step.behavior, budget, next);
+      if (step.kind == PreTokenizerStep::Kind::bert || step.kind == PreTokenizerStep::Kind::whitespace_split)
+        split_words(piece, step.kind == PreTokenizerStep::Kind::bert, next);
+      else if (step.regex)
+        split_into(piece, *step.regex, step.behavior, step.invert, budget, next);
       else if (!piece.empty())
         next.push_back(std::move(piece));
     }

@@ -1,6 +1,6 @@
 #pragma once
-/// The pre-tokenizers of BPE (private to attnlab_models): Hugging Face's ByteLevel, Split, Digits
-/// and Metaspace, alone or in a Sequence, run on the (normalized) UTF-8 text. Pieces stay UTF-8
+/// The pre-tokenizers (private to attnlab_models): Hugging Face's ByteLevel, Split, Digits and
+/// Metaspace (BPE), BertPreTokenizer, Whitespace and WhitespaceSplit (WordPiece), alone or in a Sequence, run on the (normalized) UTF-8 text. Pieces stay UTF-8
 /// bytes; the byte-to-unicode mapping of ByteLevel is left to the vocabulary (tokenizer.cpp), which
 /// is read into bytes once, so no step may follow ByteLevel (its regexes would see mapped text).
 #include <atomic>
@@ -58,10 +58,13 @@ enum class SplitBehavior { removed, isolated, merged_with_previous, merged_with_
 enum class PrependScheme { always, first, never };
 
 struct PreTokenizerStep {
-  enum class Kind { split, byte_level, metaspace };
+  /// bert: split on whitespace (removed), then each punctuation character on its own (BERT's basic
+  /// tokenizer); whitespace_split: split on whitespace only.
+  enum class Kind { split, byte_level, metaspace, bert, whitespace_split };
   Kind kind = Kind::split;
   std::shared_ptr<const Regex> regex;  ///< split; byte_level with use_regex (GPT-2's pattern)
   SplitBehavior behavior = SplitBehavior::isolated;
+  bool invert = false;  ///< split: the pattern matches what to keep, not the delimiters
   bool add_prefix_space = false;  ///< byte_level: a piece not starting with ' ' gets one
   std::string replacement;        ///< metaspace: what a space becomes ("\u2581")
   PrependScheme prepend = PrependScheme::always;  ///< metaspace; `first`: only at the text's start

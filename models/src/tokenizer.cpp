@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <functional>
 #include <queue>
 #include <set>
 #include <string_view>
@@ -69,10 +70,15 @@ bool word_character(char32_t c) {
          c == 0x200C || c == 0x200D;
 }
 
+/// Where the code point holding s[i] starts (valid UTF-8).
+std::size_t code_point_start(std::string_view s, std::size_t i) {
+  while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
+  return i;
+}
+
 /// The code point that ends at s[end] (valid UTF-8, end > 0).
 char32_t code_point_before(std::string_view s, std::size_t end) {
-  std::size_t begin = end - 1;
-  while (begin > 0 && (static_cast<unsigned char>(s[begin]) & 0xC0) == 0x80) --begin;
+  const std::size_t begin = code_point_start(s, end - 1);
   return detail::code_point(s, begin, end - begin);
 }
 
@@ -131,20 +137,38 @@ struct AddedTrie {
   }
 };
 
-/// One normalizer: NFC, Replace (a string or a regex, every match) or Prepend (a non-empty text).
+/// BertNormalizer's options, applied in this order.
+struct BertOptions {
+  bool clean_text = true;     ///< control characters removed, whitespace made a space
+  bool chinese_chars = true;  ///< a space on both sides of each CJK ideograph
+  bool strip_accents = true;  ///< NFD, then the non-spacing marks removed (null in the file: as lowercase)
+  bool lowercase = true;
+};
+
+/// One normalizer: NFC, NFD, Replace (a string or a regex, every match), Prepend (a non-empty text),
+/// Lowercase or BertNormalizer.
 struct NormalizerStep {
-  enum class Kind { nfc, replace, prepend };
+  enum class Kind { nfc, nfd, replace, prepend, lowercase, bert };
   Kind kind;
   std::shared_ptr<const detail::Regex> pattern;  ///< replace
   std::string content;                           ///< replace: the new text; prepend: what goes first
+  BertOptions bert{};                            ///< bert
 };
 
 /// What a decoder does to one token's text (the per-token part of Replace, ByteFallback, Metaspace;
 /// Fuse and Strip act on the whole sequence and change no token).
 struct DecoderStep {
-  enum class Kind { replace, byte_fallback };
+  enum class Kind { replace, byte_fallback, wordpiece };
   Kind kind;
-  std::string from, to;  ///< replace (Metaspace: its replacement -> " ")
+  std::string from, to;  ///< replace (Metaspace: its replacement -> " "); wordpiece: `from` is the prefix
+};
+
+/// One piece of a post-processor's template: a sequence ($A or $B) or special tokens, each with
+/// the token type its ids get.
+struct TemplatePiece {
+  int sequence;          ///< 0: $A, 1: $B, -1: the special tokens `ids`
+  std::vector<int> ids;  ///< special tokens
+  int type_id;
 };
 
 }  // namespace tokenizer_parts
@@ -154,6 +178,7 @@ using tokenizer_parts::AddedTrie;
 using tokenizer_parts::DecoderStep;
 using tokenizer_parts::Merge;
 using tokenizer_parts::NormalizerStep;
+using tokenizer_parts::TemplatePiece;
 
 struct Tokenizer::Impl {
   /// Byte-level (GPT-2's byte symbols): a token's bytes -> its id. SentencePiece-style: its text.
@@ -175,7 +200,14 @@ struct Tokenizer::Impl {
   bool one_merge_at_a_time = false;  ///< tokenizer.json: Hugging Face's order of merges (see merge)
   bool ignore_merges = false;
   int unk = -1;
-  std::vector<int> prefix, suffix;  ///< the post-processor's special tokens around $A
+  bool wordpiece = false;            ///< model.type WordPiece: greedy longest match instead of merges
+  std::string continuing_prefix;     ///< WordPiece: what a token inside a word starts with ("##")
+  std::size_t max_word_chars = 100;  ///< WordPiece: a longer word is one unk
+  std::size_t longest_token = 0;     ///< WordPiece: the bytes of the vocabulary's longest token
+  /// The post-processor's templates; without one, the sequences as they are, $B's type 1.
+  std::vector<TemplatePiece> single{{0, {}, 0}}, pair{{0, {}, 0}, {1, {}, 1}};
+  bool pair_known = true;        ///< false: a TemplateProcessing without a pair template
+  bool template_read = false;    ///< a post-processor that adds special tokens was read
   AddedTrie raw_added;         ///< added tokens matched in the raw text (normalized: false)
   AddedTrie normalized_added;  ///< the others, matched in each normalized stretch between those
   int limit = 0;                                    ///< one more than the largest id
@@ -192,12 +224,21 @@ struct Tokenizer::Impl {
   void read_merges_txt(const std::string& text);
   void read_added(const json& list, const std::string& file);
   void read_model(const json& model, const std::string& file);
+  void read_wordpiece(const json& model, const std::string& where);
   void read_document(const json& doc, const std::string& file);
   void finish();
   void read_post_processor(const json& node, const std::string& where, int depth);
   void read_template(const json& node, const std::string& where);
-  std::vector<int> special_ids(const json& special_tokens, const std::string& name,
-                               const std::string& where) const;
+  std::vector<TemplatePiece> read_pieces(const json& list, const json& special_tokens, const std::string& where,
+                                         const char* key) const;
+  void read_bert_processing(const json& node, const std::string& where, bool roberta);
+  std::vector<int> special_ids(const json& special_tokens, const std::string& name, const std::string& where,
+                               const std::string& field) const;
+  void encode_sequence(const std::string& text, const detail::Budget& budget, const std::function<void()>& check_count,
+                       std::vector<int>& out) const;
+  Encoding assemble(const std::vector<TemplatePiece>& pieces, const std::string* texts[2],
+                    const EncodeLimits& limits) const;
+  void wordpiece_word(const std::string& word, std::vector<int>& out, const detail::Budget& budget) const;
   void bpe(const std::string& piece, std::vector<int>& out,
            std::unordered_map<std::string, std::vector<int>>& cache, const detail::Budget& budget) const;
   void merge(std::vector<int>& symbols, const detail::Budget& budget) const;
@@ -340,8 +381,9 @@ void Tokenizer::Impl::read_model(const json& model, const std::string& file) {
   const std::string where = file + ": model";
   if (!model.is_object()) refuse(where, "expected an object, got " + describe(&model));
   const json* type = member(model, "type");
-  if (!type || !type->is_string() || type->get_ref<const std::string&>() != "BPE")
-    refuse(where + ".type", describe(type) + " is not supported (BPE only)");
+  const std::string name = type && type->is_string() ? type->get<std::string>() : "";
+  if (name == "WordPiece") return read_wordpiece(model, where);
+  if (name != "BPE") refuse(where + ".type", describe(type) + " is not supported (BPE, WordPiece)");
   const json* dropout = member(model, "dropout");
   if (dropout && (!dropout->is_number() || dropout->get<double>() != 0.0))
     refuse(where + ".dropout", describe(dropout) + " is not supported (dropout merges at random)");
@@ -381,10 +423,39 @@ void Tokenizer::Impl::read_model(const json& model, const std::string& file) {
   }
 }
 
+/// WordPiece (BERT): a vocabulary of text, "##" starting the tokens inside a word, the unk_token
+/// for a word no tokens spell, and for a word longer than max_input_chars_per_word characters.
+void Tokenizer::Impl::read_wordpiece(const json& model, const std::string& where) {
+  if (byte_level)
+    refuse(where + ".type", "WordPiece with a ByteLevel pre-tokenizer is not supported (a WordPiece vocabulary is text)");
+  wordpiece = true;
+  const json* vocab = member(model, "vocab");
+  if (!vocab) refuse(where + ".vocab", "expected an object of token -> id, got nothing");
+  read_text_vocab(*vocab, where + ".vocab");
+  for (const auto& entry : ids) longest_token = std::max(longest_token, entry.first.size());
+  const json* prefix = member(model, "continuing_subword_prefix");
+  if (prefix && !prefix->is_string())
+    refuse(where + ".continuing_subword_prefix", "expected a string, got " + describe(prefix));
+  continuing_prefix = prefix ? prefix->get<std::string>() : "##";
+  const json* max_chars = member(model, "max_input_chars_per_word");
+  if (max_chars && !(max_chars->is_number_integer() && max_chars->get<long long>() >= 0))
+    refuse(where + ".max_input_chars_per_word", "expected a whole number of characters, got " + describe(max_chars));
+  if (max_chars) max_word_chars = max_chars->get<std::size_t>();
+  const json* unk_token = member(model, "unk_token");
+  if (unk_token && !unk_token->is_string())
+    refuse(where + ".unk_token", "expected a token, got " + describe(unk_token));
+  // Hugging Face fails on the first word it needs unk for; attnlab says so when reading.
+  const std::string unk_text = unk_token ? unk_token->get<std::string>() : "[UNK]";
+  const auto it = ids.find(unk_text);
+  if (it == ids.end())
+    refuse(where + ".unk_token", quoted_excerpt(unk_text) + " is not in the vocabulary (WordPiece needs it)");
+  unk = it->second;
+}
+
 /// The ids of a template's special token: its `special_tokens` entry, else the added token with
 /// that content.
 std::vector<int> Tokenizer::Impl::special_ids(const json& special_tokens, const std::string& name,
-                                              const std::string& where) const {
+                                              const std::string& where, const std::string& template_field) const {
   const std::string field = where + ".special_tokens." + prefix_excerpt(name, 40) + ".ids";
   const json* entry = member(special_tokens, name.c_str());
   const json* list = entry ? member(*entry, "ids") : nullptr;
@@ -399,46 +470,83 @@ std::vector<int> Tokenizer::Impl::special_ids(const json& special_tokens, const 
       if (t.content == name) out = {t.id};
   }
   if (out.empty())
-    refuse(where + ".single", "the special token " + quoted_excerpt(name) +
-                                  " is in neither special_tokens nor added_tokens");
+    refuse(template_field,
+           "the special token " + quoted_excerpt(name) + " is in neither special_tokens nor added_tokens");
   for (const int id : out)
     if (!bytes.count(id)) refuse(field, "id " + std::to_string(id) + " is not in the vocabulary");
   return out;
 }
 
-/// TemplateProcessing's `single`: the special tokens before $A become the prefix (BOS), those
-/// after it the suffix (EOS), both added by encode.
-void Tokenizer::Impl::read_template(const json& node, const std::string& where) {
-  const json* single = member(node, "single");
-  if (!single || !single->is_array())
-    refuse(where + ".single", "expected an array, got " + describe(single));
-  const json* special_tokens = member(node, "special_tokens");
-  const json no_specials = json::object();
-  bool seen_a = false;
-  for (std::size_t i = 0; i < single->size(); ++i) {
-    const json& item = (*single)[i];
-    const std::string at = where + ".single[" + std::to_string(i) + "]";
+/// The template `key` ("single": $A once; "pair": $A and $B once each) of the post-processor at
+/// `processor`: {"SpecialToken": {"id": "[CLS]", "type_id": 0}} or {"Sequence": {"id": "A", "type_id": 0}}.
+std::vector<TemplatePiece> Tokenizer::Impl::read_pieces(const json& list, const json& special_tokens,
+                                                        const std::string& processor, const char* key) const {
+  const std::string where = processor + "." + key;
+  const int sequences = std::string(key) == "pair" ? 2 : 1;
+  if (!list.is_array()) refuse(where, "expected an array, got " + describe(&list));
+  std::vector<TemplatePiece> pieces;
+  bool seen[2] = {false, false};
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& item = list[i];
+    const std::string at = where + "[" + std::to_string(i) + "]";
     const json* special = member(item, "SpecialToken");
     const json* sequence = member(item, "Sequence");
-    const json* name = special    ? member(*special, "id")
-                       : sequence ? member(*sequence, "id")
-                                  : nullptr;
+    const json* body = special ? special : sequence;
+    const json* name = body ? member(*body, "id") : nullptr;
     if (!name || !name->is_string())
-      refuse(at,
-             "expected {\"SpecialToken\": {\"id\": ...}} or {\"Sequence\": {\"id\": \"A\"}}, got " +
-                 describe(&item));
-    if (sequence) {
-      if (name->get_ref<const std::string&>() != "A" || seen_a)
-        refuse(at, "expected the sequence $A once, got " + describe(&item));
-      seen_a = true;
+      refuse(at, "expected {\"SpecialToken\": {\"id\": ...}} or {\"Sequence\": {\"id\": \"A\"}}, got " +
+                     describe(&item));
+    const json* type_id = member(*body, "type_id");
+    const int type = type_id ? read_id(*type_id, at + ".type_id") : 0;
+    if (special) {
+      pieces.push_back({-1, special_ids(special_tokens, name->get<std::string>(), processor, where), type});
       continue;
     }
-    const std::vector<int> ids_of = special_ids(special_tokens ? *special_tokens : no_specials,
-                                                name->get<std::string>(), where);
-    std::vector<int>& side = seen_a ? suffix : prefix;
-    side.insert(side.end(), ids_of.begin(), ids_of.end());
+    const std::string& id = name->get_ref<const std::string&>();
+    const int k = id == "A" ? 0 : id == "B" ? 1 : 2;
+    if (k >= sequences || seen[k])
+      refuse(at, std::string("expected the sequence $A") + (sequences == 2 ? " or $B" : "") + " once, got " +
+                     describe(&item));
+    seen[k] = true;
+    pieces.push_back({k, {}, type});
   }
-  if (!seen_a) refuse(where + ".single", "expected the sequence $A, got none");
+  if (!seen[0] || (sequences == 2 && !seen[1]))
+    refuse(where, std::string("expected the sequence ") + (seen[0] ? "$B" : "$A") + ", got none");
+  return pieces;
+}
+
+/// TemplateProcessing: `single` for one text (BOS before $A, EOS after it), `pair` for two
+/// (BERT's [CLS] $A [SEP] $B:1 [SEP]:1).
+void Tokenizer::Impl::read_template(const json& node, const std::string& where) {
+  const json* special_tokens = member(node, "special_tokens");
+  const json no_specials = json::object();
+  const json& specials = special_tokens ? *special_tokens : no_specials;
+  const json* single_list = member(node, "single");
+  if (!single_list) refuse(where + ".single", "expected an array, got nothing");
+  single = read_pieces(*single_list, specials, where, "single");
+  // Hugging Face reads a file whose pair template is empty (it then cannot encode a pair).
+  const json* pair_list = member(node, "pair");
+  pair_known = pair_list && !(pair_list->is_array() && pair_list->empty());
+  if (pair_known) pair = read_pieces(*pair_list, specials, where, "pair");
+}
+
+/// BertProcessing ("sep": ["[SEP]", 102], "cls": ["[CLS]", 101]): [CLS] $A [SEP], and [CLS] $A [SEP]
+/// $B:1 [SEP]:1. RobertaProcessing: <s> $A </s>, and <s> $A </s> </s> $B </s>, every type 0.
+void Tokenizer::Impl::read_bert_processing(const json& node, const std::string& where, bool roberta) {
+  const auto token = [&](const char* key) {
+    const json* v = member(node, key);
+    if (!v || !v->is_array() || v->size() != 2 || !(*v)[0].is_string())
+      refuse(where + "." + key, "expected [\"token\", id], got " + describe(v));
+    const int id = read_id((*v)[1], where + "." + key + "[1]");
+    if (!bytes.count(id)) refuse(where + "." + key + "[1]", "id " + std::to_string(id) + " is not in the vocabulary");
+    return id;
+  };
+  const int cls = token("cls"), sep = token("sep");
+  const int b = roberta ? 0 : 1;
+  single = {{-1, {cls}, 0}, {0, {}, 0}, {-1, {sep}, 0}};
+  pair = {{-1, {cls}, 0}, {0, {}, 0}, {-1, roberta ? std::vector<int>{sep, sep} : std::vector<int>{sep}, 0},
+          {1, {}, b}, {-1, {sep}, b}};
+  pair_known = true;
 }
 
 void Tokenizer::Impl::read_post_processor(const json& node, const std::string& where, int depth) {
@@ -446,10 +554,11 @@ void Tokenizer::Impl::read_post_processor(const json& node, const std::string& w
   const json* type = member(node, "type");
   const std::string name = type && type->is_string() ? type->get<std::string>() : "";
   if (name == "ByteLevel") return;  // offsets only
-  if (name == "TemplateProcessing") {
-    if (!prefix.empty() || !suffix.empty())
-      refuse(where, "a second TemplateProcessing is not supported");
-    return read_template(node, where);
+  if (name == "TemplateProcessing" || name == "BertProcessing" || name == "RobertaProcessing") {
+    if (template_read) refuse(where, "a second post-processor that adds special tokens is not supported");
+    template_read = true;
+    if (name == "TemplateProcessing") return read_template(node, where);
+    return read_bert_processing(node, where, name == "RobertaProcessing");
   }
   if (name == "Sequence" && depth < kMaxSequenceDepth) {
     const json* list = member(node, "processors");
@@ -459,16 +568,28 @@ void Tokenizer::Impl::read_post_processor(const json& node, const std::string& w
       read_post_processor((*list)[i], where + ".processors[" + std::to_string(i) + "]", depth + 1);
     return;
   }
-  refuse(where + ".type",
-         describe(type) + " is not supported (ByteLevel, TemplateProcessing, Sequence)");
+  refuse(where + ".type", describe(type) +
+                              " is not supported (ByteLevel, TemplateProcessing, BertProcessing, RobertaProcessing, "
+                              "Sequence)");
 }
 
-/// The normalizer: null, NFC, Replace, Prepend, or a Sequence of them, in order.
+/// The normalizer: null, NFC, NFD, Replace, Prepend, Lowercase, BertNormalizer, or a Sequence of
+/// them, in order.
 void Tokenizer::Impl::read_normalizer(const json& node, const std::string& where, int depth) {
   if (node.is_null()) return;
   const json* type = member(node, "type");
   const std::string name = type && type->is_string() ? type->get<std::string>() : "";
   if (name == "NFC") return normalizer.push_back({NormalizerStep::Kind::nfc, nullptr, ""});
+  if (name == "NFD") return normalizer.push_back({NormalizerStep::Kind::nfd, nullptr, ""});
+  if (name == "Lowercase") return normalizer.push_back({NormalizerStep::Kind::lowercase, nullptr, ""});
+  if (name == "BertNormalizer") {
+    NormalizerStep step{NormalizerStep::Kind::bert, nullptr, ""};
+    step.bert.clean_text = read_bool(node, "clean_text", true, where);
+    step.bert.chinese_chars = read_bool(node, "handle_chinese_chars", true, where);
+    step.bert.lowercase = read_bool(node, "lowercase", true, where);
+    step.bert.strip_accents = read_bool(node, "strip_accents", step.bert.lowercase, where);  // null: as lowercase
+    return normalizer.push_back(step);
+  }
   if (name == "Replace") {
     const json* pattern = member(node, "pattern");
     const json* content = member(node, "content");
@@ -497,12 +618,14 @@ void Tokenizer::Impl::read_normalizer(const json& node, const std::string& where
       read_normalizer((*list)[i], where + ".normalizers[" + std::to_string(i) + "]", depth + 1);
     return;
   }
-  refuse(where + ".type", describe(type) + " is not supported (NFC, Replace, Prepend, Sequence)");
+  refuse(where + ".type",
+         describe(type) + " is not supported (NFC, NFD, Replace, Prepend, Lowercase, BertNormalizer, Sequence)");
 }
 
-/// The decoder of a SentencePiece-style vocabulary, as far as it changes one token's text:
-/// Replace (of a string), ByteFallback, Metaspace (its replacement back to a space); Fuse and
-/// Strip act on a whole sequence. Anything else is refused.
+/// The decoder of a vocabulary of text, as far as it changes one token's text: Replace (of a
+/// string), ByteFallback, Metaspace (its replacement back to a space), WordPiece (a token inside a
+/// word without its "##", one that starts a word after a space); Fuse and Strip act on a whole
+/// sequence. Anything else is refused.
 void Tokenizer::Impl::read_decoder(const json& node, const std::string& where, int depth,
                                    std::vector<DecoderStep>& steps) const {
   if (node.is_null()) return;
@@ -520,6 +643,11 @@ void Tokenizer::Impl::read_decoder(const json& node, const std::string& where, i
       refuse(where + ".content", "expected a string, got " + describe(content));
     return steps.push_back({DecoderStep::Kind::replace, text->get<std::string>(), content->get<std::string>()});
   }
+  if (name == "WordPiece") {  // its cleanup joins punctuation across tokens: a whole-sequence step
+    const json* prefix = member(node, "prefix");
+    if (prefix && !prefix->is_string()) refuse(where + ".prefix", "expected a string, got " + describe(prefix));
+    return steps.push_back({DecoderStep::Kind::wordpiece, prefix ? prefix->get<std::string>() : "##", ""});
+  }
   if (name == "Metaspace") {
     const json* replacement = member(node, "replacement");
     if (!replacement || !replacement->is_string())
@@ -534,7 +662,7 @@ void Tokenizer::Impl::read_decoder(const json& node, const std::string& where, i
     return;
   }
   refuse(where + ".type",
-         describe(type) + " is not supported (Replace, ByteFallback, Fuse, Strip, Metaspace, Sequence)");
+         describe(type) + " is not supported (Replace, ByteFallback, Fuse, Strip, Metaspace, WordPiece, Sequence)");
 }
 
 // ---- encoding -----------------------------------------------------------------------------------
@@ -658,26 +786,87 @@ void Tokenizer::Impl::text_symbols(const std::string& piece, std::vector<int>& s
   if (pending_unk >= 0) symbols.push_back(pending_unk);
 }
 
-std::string nfc(const std::string& text) {
+namespace {
+
+/// `text` in NFC (`compose`) or NFD.
+std::string normalization_form(const std::string& text, bool compose) {
   utf8proc_uint8_t* out = nullptr;
-  const utf8proc_ssize_t n =
-      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
-                   static_cast<utf8proc_ssize_t>(text.size()), &out,
-                   static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+  const utf8proc_ssize_t n = utf8proc_map(
+      reinterpret_cast<const utf8proc_uint8_t*>(text.data()), static_cast<utf8proc_ssize_t>(text.size()), &out,
+      static_cast<utf8proc_option_t>(UTF8PROC_STABLE | (compose ? UTF8PROC_COMPOSE : UTF8PROC_DECOMPOSE)));
   if (n < 0) {
     std::free(out);
-    refuse("text", std::string("NFC failed: ") + utf8proc_errmsg(n));
+    refuse("text", std::string(compose ? "NFC" : "NFD") + " failed: " + utf8proc_errmsg(n));
   }
   std::string result(reinterpret_cast<const char*>(out), static_cast<std::size_t>(n));
   std::free(out);
   return result;
 }
 
+void append_code_point(std::string& out, char32_t c) {
+  utf8proc_uint8_t bytes[4];
+  const auto n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(c), bytes);
+  out.append(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(n));
+}
+
+/// `text` with `change` applied to each code point: it appends what the code point becomes.
+template <typename Change>
+std::string map_code_points(const std::string& text, const Change& change) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = std::max<std::size_t>(utf8_sequence(text, i), 1);
+    change(detail::code_point(text, i, n), out);
+    i += n;
+  }
+  return out;
+}
+
+/// Rust's char::to_lowercase, as Hugging Face's Lowercase: utf8proc's mapping, and the one code
+/// point whose lower case is two, U+0130 (I with dot above) -> "i" U+0307.
+std::string lowercase(const std::string& text) {
+  return map_code_points(text, [](char32_t c, std::string& out) {
+    if (c == 0x130)
+      out += "i\xCC\x87";
+    else
+      append_code_point(out, static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))));
+  });
+}
+
+/// Hugging Face's BertNormalizer: control characters dropped and whitespace made a space, spaces
+/// around CJK ideographs, accents stripped (NFD, then the non-spacing marks dropped), lower case.
+std::string bert_normalize(std::string text, const tokenizer_parts::BertOptions& options) {
+  if (options.clean_text)
+    text = map_code_points(text, [](char32_t c, std::string& out) {
+      if (detail::bert_removed_control(c)) return;
+      if (white_space(c)) return out.push_back(' ');
+      append_code_point(out, c);
+    });
+  if (options.chinese_chars)
+    text = map_code_points(text, [](char32_t c, std::string& out) {
+      if (!detail::chinese_character(c)) return append_code_point(out, c);
+      out.push_back(' ');
+      append_code_point(out, c);
+      out.push_back(' ');
+    });
+  if (options.strip_accents)
+    text = map_code_points(normalization_form(text, false), [](char32_t c, std::string& out) {
+      if (!detail::bert_nonspacing_mark(c)) append_code_point(out, c);
+    });
+  return options.lowercase ? lowercase(text) : text;
+}
+
+}  // namespace
+
 /// `text` through the normalizer's steps in order.
 std::string Tokenizer::Impl::normalize(std::string text, const detail::Budget& budget) const {
   for (const NormalizerStep& step : normalizer) {
-    if (step.kind == NormalizerStep::Kind::nfc) {
-      text = nfc(text);
+    if (step.kind == NormalizerStep::Kind::nfc || step.kind == NormalizerStep::Kind::nfd) {
+      text = normalization_form(text, step.kind == NormalizerStep::Kind::nfc);
+    } else if (step.kind == NormalizerStep::Kind::lowercase) {
+      text = lowercase(text);
+    } else if (step.kind == NormalizerStep::Kind::bert) {
+      text = bert_normalize(std::move(text), step.bert);
     } else if (step.kind == NormalizerStep::Kind::prepend) {
       if (!text.empty()) text.insert(0, step.content);
     } else {
@@ -729,6 +918,8 @@ void Tokenizer::Impl::read_document(const json& doc, const std::string& file) {
         const int b = step.kind == DecoderStep::Kind::byte_fallback ? fallback_byte(text) : -1;
         if (b >= 0) text = std::string(1, static_cast<char>(b));
         if (step.kind == DecoderStep::Kind::replace) text = replace_all(text, step.from, step.to);
+        if (step.kind == DecoderStep::Kind::wordpiece)
+          text = text.compare(0, step.from.size(), step.from) == 0 ? text.substr(step.from.size()) : " " + text;
       }
       bytes[id] = text;
     }
@@ -775,6 +966,90 @@ Tokenizer Tokenizer::from_vocab_and_merges(const std::string& vocab_json,
   return t;
 }
 
+namespace {
+
+/// vocab.txt's tokens, the one of line n with id n - 1. Refused, naming the line: an empty line, a
+/// token on two lines (Hugging Face's BertTokenizer reads both: the empty line's id is one no text
+/// reaches, the repeated token keeps the later line's id and the earlier one is never produced),
+/// bytes that are not UTF-8 (which Python's reader refuses too). "\r\n" ends a line as "\n" does.
+json vocab_txt_tokens(const std::string& text) {
+  json vocab = json::object();
+  std::unordered_map<std::string, int> line_of;
+  std::size_t line_start = 0;
+  for (int line = 1; line_start < text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', line_start), text.size());
+    std::string token = text.substr(line_start, end - line_start);
+    line_start = end + 1;
+    if (!token.empty() && token.back() == '\r') token.pop_back();
+    const std::string where = "vocab.txt: line " + std::to_string(line);
+    if (token.empty())
+      refuse(where, "expected a token, got an empty line (Hugging Face would give it an id no text reaches)");
+    for (std::size_t i = 0; i < token.size(); i += utf8_sequence(token, i))
+      if (utf8_sequence(token, i) == 0) refuse(where, "not valid UTF-8 at byte " + std::to_string(i));
+    if (line - 1 > kMaxId) refuse(where, "more than " + std::to_string(kMaxId + 1) + " tokens");
+    const auto [first, fresh] = line_of.emplace(token, line);
+    if (!fresh)
+      refuse(where, quoted_excerpt(token) + " is also line " + std::to_string(first->second) +
+                        " (Hugging Face would keep this line's id and never produce the other)");
+    vocab[token] = line - 1;
+  }
+  return vocab;
+}
+
+/// tokenizer_config.json's `key` as a bool: `fallback` when absent or null.
+bool config_bool(const json& config, const char* key, bool fallback) {
+  const json* v = member(config, key);
+  if (v && !v->is_boolean())
+    refuse(std::string("tokenizer_config.json: ") + key, "expected true or false, got " + describe(v));
+  return v ? v->get<bool>() : fallback;
+}
+
+}  // namespace
+
+/// vocab.txt as the tokenizer.json that Hugging Face's BertTokenizerFast makes of it
+/// (convert_slow_tokenizer's BertConverter), read as such.
+Tokenizer Tokenizer::from_vocab_txt(const std::string& vocab_txt, const std::string& tokenizer_config_json) {
+  json vocab = vocab_txt_tokens(vocab_txt);
+  const json config = tokenizer_config_json.empty() ? json::object()
+                                                    : parse_json(tokenizer_config_json, "tokenizer_config.json");
+  if (!config.is_object())
+    refuse("tokenizer_config.json", "expected a JSON object at the top level, got " + describe(&config));
+  const bool lower_case = config_bool(config, "do_lower_case", true);
+  const json* strip = member(config, "strip_accents");
+  if (strip && !strip->is_boolean())
+    refuse("tokenizer_config.json: strip_accents", "expected true, false or null, got " + describe(strip));
+  json added = json::array();
+  for (const char* special : {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}) {
+    const json* id = member(vocab, special);
+    if (!id && (std::string(special) == "[UNK]" || std::string(special) == "[CLS]" || std::string(special) == "[SEP]"))
+      refuse("vocab.txt", std::string("no line holds ") + special + ", which BERT's tokenizer needs");
+    if (id)
+      added.push_back({{"id", *id}, {"content", special}, {"special", true}, {"normalized", false}});
+  }
+  const json doc = {
+      {"added_tokens", added},
+      {"normalizer",
+       {{"type", "BertNormalizer"},
+        {"clean_text", true},
+        {"handle_chinese_chars", config_bool(config, "tokenize_chinese_chars", true)},
+        {"strip_accents", strip ? *strip : json(nullptr)},
+        {"lowercase", lower_case}}},
+      {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
+      {"post_processor",
+       {{"type", "BertProcessing"}, {"sep", {"[SEP]", vocab["[SEP]"]}}, {"cls", {"[CLS]", vocab["[CLS]"]}}}},
+      {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}}},
+      {"model",
+       {{"type", "WordPiece"},
+        {"unk_token", "[UNK]"},
+        {"continuing_subword_prefix", "##"},
+        {"max_input_chars_per_word", 100},
+        {"vocab", std::move(vocab)}}}};
+  Tokenizer t;
+  t.impl_->read_document(doc, "vocab.txt");
+  t.impl_->finish();
+  return t;
+}
+
 Tokenizer Tokenizer::load(const fs::path& dir) {
   std::error_code ec;
   const bool is_file = fs::is_regular_file(dir, ec) && dir.filename() == "tokenizer.json";
@@ -783,31 +1058,25 @@ Tokenizer Tokenizer::load(const fs::path& dir) {
   const bool vocab = detail::present(dir / "vocab.json"), merges = detail::present(dir / "merges.txt");
   if (vocab && merges)
     return from_vocab_and_merges(read_file(dir / "vocab.json"), read_file(dir / "merges.txt"));
+  if (detail::present(dir / "vocab.txt")) {
+    const fs::path config = dir / "tokenizer_config.json";
+    return from_vocab_txt(read_file(dir / "vocab.txt"), detail::present(config) ? read_file(config) : "");
+  }
   if (detail::present(dir / "tokenizer.model"))
     refuse("tokenizer",
-           "only tokenizer.model (SentencePiece) found; attnlab reads tokenizer.json or vocab.json "
-           "+ merges.txt");
+           "only tokenizer.model (SentencePiece) found; attnlab reads tokenizer.json, vocab.json + "
+           "merges.txt or vocab.txt");
   if (vocab || merges)
     refuse("tokenizer",
            std::string(vocab ? "vocab.json without merges.txt" : "merges.txt without vocab.json") +
                " in " + quoted_excerpt(dir.string()) + "; byte-level BPE needs both");
-  refuse("tokenizer", "no tokenizer.json or vocab.json + merges.txt in " +
-                          quoted_excerpt(dir.string()));
+  refuse("tokenizer", "no tokenizer.json, vocab.json + merges.txt or vocab.txt in " + quoted_excerpt(dir.string()));
 }
 
-std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& limits) const {
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8_sequence(text, i);
-    if (n == 0) refuse("text", "not valid UTF-8 at byte " + std::to_string(i));
-    i += n;
-  }
-  const detail::Budget budget(limits.seconds, limits.cancelled);
-  std::vector<int> out = impl_->prefix;
-  // Counted as they are produced: a text of a million characters stops at the model's limit.
-  const auto check_count = [&] {
-    if (out.size() + impl_->suffix.size() > limits.max_tokens)
-      refuse("text", "more than " + std::to_string(limits.max_tokens) + " tokens, " + limits.max_tokens_reason);
-  };
+/// The ids of one text as the model reads them, before the post-processor's special tokens,
+/// appended to `out`; `check_count` after each piece.
+void Tokenizer::Impl::encode_sequence(const std::string& text, const detail::Budget& budget,
+                                      const std::function<void()>& check_count, std::vector<int>& out) const {
   std::unordered_map<std::string, std::vector<int>>
       cache;  // per call: encode may run on two threads
   // `s` cut at the added tokens of `trie` (leftmost-longest, one walk per position): each stretch
@@ -822,7 +1091,7 @@ std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& 
         ++i;
         continue;
       }
-      const AddedToken& token = impl_->added[std::size_t(k)];
+      const AddedToken& token = added[std::size_t(k)];
       std::size_t begin = i, end = i + token.matched_size;
       if (token.single_word && ((begin > 0 && word_character(code_point_before(s, begin))) ||
                                 (end < s.size() && word_character(detail::code_point(s, end, utf8_sequence(s, end)))))) {
@@ -841,19 +1110,108 @@ std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& 
     if (start < s.size()) stretch(start, s.size());
   };
   // As Hugging Face: the raw text cut at the added tokens matched raw, each stretch normalized and
-  // cut at the normalized ones, each piece of that pre-tokenized and merged.
-  split_added(text, impl_->raw_added, [&](std::size_t begin, std::size_t end) {
-    const std::string normalized = impl_->normalize(text.substr(begin, end - begin), budget);
-    split_added(normalized, impl_->normalized_added, [&](std::size_t b, std::size_t e) {
-      for (const std::string& piece : impl_->pre.run(normalized.substr(b, e - b), budget, begin == 0 && b == 0)) {
-        impl_->bpe(piece, out, cache, budget);
+  // cut at the normalized ones, each piece of that pre-tokenized and merged (or split into word
+  // pieces).
+  split_added(text, raw_added, [&](std::size_t begin, std::size_t end) {
+    const std::string normalized = normalize(text.substr(begin, end - begin), budget);
+    split_added(normalized, normalized_added, [&](std::size_t b, std::size_t e) {
+      for (const std::string& piece : pre.run(normalized.substr(b, e - b), budget, begin == 0 && b == 0)) {
+        if (wordpiece)
+          wordpiece_word(piece, out, budget);
+        else
+          bpe(piece, out, cache, budget);
         check_count();
       }
     });
   });
-  out.insert(out.end(), impl_->suffix.begin(), impl_->suffix.end());
+}
+
+/// The post-processor's template `pieces` filled with the texts ($A, and $B when given): the
+/// sequences encoded first, each token counted against the limit with the special tokens the
+/// template adds, then laid out in the template's order with its token types.
+Tokenizer::Encoding Tokenizer::Impl::assemble(const std::vector<TemplatePiece>& pieces, const std::string* texts[2],
+                                              const EncodeLimits& limits) const {
+  const char* names[2] = {"text", "second text"};
+  for (int k = 0; k < 2; ++k) {
+    for (std::size_t i = 0; texts[k] && i < texts[k]->size();) {
+      const std::size_t n = utf8_sequence(*texts[k], i);
+      if (n == 0) refuse(names[k], "not valid UTF-8 at byte " + std::to_string(i));
+      i += n;
+    }
+  }
+  std::size_t specials = 0;
+  for (const TemplatePiece& piece : pieces) specials += piece.ids.size();
+  const detail::Budget budget(limits.seconds, limits.cancelled);
+  std::vector<int> sequence[2];
+  // Counted as they are produced: a text of a million characters stops at the model's limit.
+  const auto check_count = [&] {
+    if (sequence[0].size() + sequence[1].size() + specials > limits.max_tokens)
+      refuse("text", "more than " + std::to_string(limits.max_tokens) + " tokens, " + limits.max_tokens_reason);
+  };
+  for (int k = 0; k < 2; ++k)
+    if (texts[k]) encode_sequence(*texts[k], budget, check_count, sequence[k]);
   check_count();
-  return out;
+  Encoding encoding;
+  for (const TemplatePiece& piece : pieces) {
+    const std::vector<int>& ids = piece.sequence < 0 ? piece.ids : sequence[piece.sequence];
+    encoding.ids.insert(encoding.ids.end(), ids.begin(), ids.end());
+    encoding.type_ids.insert(encoding.type_ids.end(), ids.size(), piece.type_id);
+    encoding.sequence_ids.insert(encoding.sequence_ids.end(), ids.size(), piece.sequence);
+  }
+  return encoding;
+}
+
+/// WordPiece on one pre-tokenized word, as Hugging Face's: from the word's start, the longest
+/// prefix that is a token, then the longest continuation ("##" + the rest's prefix), and so on; a
+/// word with a stretch no token spells, or longer than max_input_chars_per_word characters, is
+/// the unk token alone.
+void Tokenizer::Impl::wordpiece_word(const std::string& word, std::vector<int>& out,
+                                     const detail::Budget& budget) const {
+  std::size_t chars = 0;
+  for (const char c : word) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  if (chars > max_word_chars) return out.push_back(unk);
+  const std::size_t first = out.size();
+  std::string candidate;
+  std::size_t lookups = 0;
+  for (std::size_t start = 0; start < word.size();) {
+    const std::string_view prefix = start > 0 ? std::string_view(continuing_prefix) : std::string_view();
+    // No token is longer than the longest one: a candidate starts there, at a character's start.
+    std::size_t end = word.size();
+    if (prefix.size() + (end - start) > longest_token) {
+      end = start + (longest_token > prefix.size() ? longest_token - prefix.size() : 0);
+      while (end > start && (static_cast<unsigned char>(word[end]) & 0xC0) == 0x80) --end;
+    }
+    int found = -1;
+    for (; end > start; end = code_point_start(word, end - 1)) {
+      if (++lookups % 4096 == 0) budget.check();
+      candidate.assign(prefix);
+      candidate.append(word, start, end - start);
+      const auto it = ids.find(candidate);
+      if (it != ids.end()) {
+        found = it->second;
+        break;
+      }
+    }
+    if (found < 0) {
+      out.resize(first);
+      return out.push_back(unk);
+    }
+    out.push_back(found);
+    start = end;
+  }
+}
+
+std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& limits) const {
+  const std::string* texts[2] = {&text, nullptr};
+  return impl_->assemble(impl_->single, texts, limits).ids;
+}
+
+Tokenizer::Encoding Tokenizer::encode_pair(const std::string& a, const std::string& b,
+                                           const EncodeLimits& limits) const {
+  if (!impl_->pair_known)
+    refuse("second text", "the tokenizer's post-processor has no template for a pair of texts");
+  const std::string* texts[2] = {&a, &b};
+  return impl_->assemble(impl_->pair, texts, limits);
 }
 
 std::string Tokenizer::decode(int id) const {
@@ -885,8 +1243,9 @@ int Tokenizer::id_limit() const { return impl_->limit; }
 bool Tokenizer::contains(int id) const { return impl_->bytes.count(id) > 0; }
 
 std::optional<int> Tokenizer::bos() const {
-  if (impl_->prefix.empty()) return std::nullopt;
-  return impl_->prefix.front();
+  const TemplatePiece& first = impl_->single.front();
+  if (first.sequence >= 0) return std::nullopt;
+  return first.ids.front();
 }
 
 }  // namespace attnlab::models

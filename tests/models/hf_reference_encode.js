@@ -1,7 +1,8 @@
-// The reference side of test_hf_tokenizers.cpp: encodes every string of a JSON array with Hugging
+// The reference side of test_hf_tokenizers.cpp: encodes every entry of a JSON array with Hugging
 // Face's own tokenizers (the Rust library through the Node bindings of the npm package
-// @anush008/tokenizers) and writes a JSON array of {"ids": [...], "tokens": [...]}, one per
-// string, as Tokenizer.encode(text, null, {addSpecialTokens: true}) gives them.
+// @anush008/tokenizers) and writes a JSON array of {"ids": [...], "tokens": [...], "type_ids":
+// [...]}, one per entry, as Tokenizer.encode(text, null, {addSpecialTokens: true}) gives them; an
+// entry [a, b] is a pair, encode(a, b, ...).
 //
 //   node hf_reference_encode.js PACKAGE_DIR TOKENIZER.json CORPUS.json OUT.json
 const fs = require('fs');
@@ -18,9 +19,10 @@ const { Tokenizer } = require(path.resolve(packageDir, 'index.js'));
   const tokenizer = Tokenizer.fromFile(tokenizerPath);
   const corpus = JSON.parse(fs.readFileSync(corpusPath, 'utf-8'));
   const out = [];
-  for (const text of corpus) {
-    const encoding = await tokenizer.encode(text, null, { addSpecialTokens: true });
-    out.push({ ids: encoding.getIds(), tokens: encoding.getTokens() });
+  for (const entry of corpus) {
+    const [text, pair] = Array.isArray(entry) ? entry : [entry, null];
+    const encoding = await tokenizer.encode(text, pair, { addSpecialTokens: true });
+    out.push({ ids: encoding.getIds(), tokens: encoding.getTokens(), type_ids: encoding.getTypeIds() });
   }
   fs.writeFileSync(outPath, JSON.stringify(out));
 })().catch(error => {

@@ -102,7 +102,7 @@ TEST_F(TokenizeCli, BadUsageAndUnreadableFolders) {
   fs::remove(dir_ / "tokenizer.json");
   r = cli("--text a");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("tokenizer: no tokenizer.json or vocab.json + merges.txt in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tokenizer: no tokenizer.json, vocab.json + merges.txt or vocab.txt in"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty());
 }
 

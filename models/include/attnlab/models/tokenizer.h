@@ -1,5 +1,5 @@
 #pragma once
-/// BPE tokenizers as Hugging Face's tokenizers read them. Byte-level, as GPT-2, Llama 3, Qwen2/3,
+/// BPE and WordPiece tokenizers as Hugging Face's tokenizers read them. Byte-level, as GPT-2, Llama 3, Qwen2/3,
 /// SmolLM2, DeepSeek V3 and gpt-oss ship them: `vocab.json` + `merges.txt` (GPT-2), or
 /// `tokenizer.json` whose pre-tokenizer ends in ByteLevel (its vocabulary written in GPT-2's byte
 /// symbols; Split with a regex and Digits before it). SentencePiece-style, as Gemma, Llama 2 /
@@ -8,11 +8,20 @@
 /// pre-tokenizer (prepend_scheme always / first / never, split) or the Replace / Prepend
 /// normalizers; the decoder (Replace, ByteFallback, Metaspace, Fuse, Strip) says what a token
 /// stands for. Both: model.type "BPE" (merges as "a b" strings or ["a", "b"] pairs,
-/// ignore_merges), added_tokens (lstrip, rstrip, single_word, normalized), the NFC normalizer, a
-/// TemplateProcessing post-processor's special tokens (BOS). Regexes run on PCRE2 with `\s` and the
-/// Unicode classes as Hugging Face's engine has them (unicode_classes.h); NFC on utf8proc. Anything
-/// else (SentencePiece `tokenizer.model` alone, WordPiece, Unigram, an unknown pre-tokenizer,
-/// normalizer or decoder) is refused with one line naming it.
+/// ignore_merges), added_tokens (lstrip, rstrip, single_word, normalized), the NFC normalizer.
+/// WordPiece, as BERT and DistilBERT ship it: `tokenizer.json` with model.type "WordPiece" (the
+/// "##" continuing_subword_prefix, unk_token, max_input_chars_per_word: a longer word is one unk),
+/// the BertNormalizer (clean_text, handle_chinese_chars, strip_accents, lowercase; or NFD and
+/// Lowercase), the BertPreTokenizer (whitespace, then each punctuation character alone),
+/// Whitespace or WhitespaceSplit, the WordPiece decoder; or `vocab.txt` alone (older BERT folders:
+/// one token a line, BERT's defaults, tokenizer_config.json's do_lower_case, strip_accents and
+/// tokenize_chinese_chars). The post-processor (TemplateProcessing, BertProcessing,
+/// RobertaProcessing) puts its special tokens around one text (BOS; [CLS] A [SEP]) or a pair
+/// ([CLS] A [SEP] B [SEP], token types 0 and 1). Regexes run on PCRE2 with `\s` and the Unicode
+/// classes as Hugging Face's engine has them, BERT's character classes as its Unicode 8.0 tables
+/// have them (unicode_classes.h); NFC and NFD on utf8proc. Anything else (SentencePiece
+/// `tokenizer.model` alone, Unigram, an unknown pre-tokenizer, normalizer or decoder) is refused
+/// with one line naming it.
 ///
 /// What is read how: added tokens are matched leftmost-longest, those with `normalized` false in the
 /// raw text, the others (their content normalized too) in each normalized stretch between those,
@@ -21,6 +30,7 @@
 /// for vocab.json + merges.txt as GPT-2's encoder does (all occurrences of the lowest-ranked pair,
 /// then again); ids are 0..2^24-1, as the file gives them. vocab.json + merges.txt alone has no
 /// added tokens: "<|endoftext|>" in the text is encoded as text, as OpenAI's encoder does.
+/// WordPiece splits each pre-tokenized word greedily, the longest token first, as Hugging Face does.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -46,14 +56,29 @@ struct EncodeLimits {
 
 class Tokenizer {
  public:
-  /// Reads `dir/tokenizer.json`, else `dir/vocab.json` + `dir/merges.txt`. Throws ScenarioError (one
-  /// line naming the file and field): no tokenizer file, only `tokenizer.model`, an unsupported
-  /// model type / pre-tokenizer / normalizer / post-processor, a merges line with one token, a merge
-  /// whose parts or result are not in the vocabulary.
+  /// The ids of a text or a pair of texts and, per id, its token type (segment: 0 for A, 1 for B
+  /// in BERT's pair) and the sequence it came from (0: A, 1: B, -1: a special token the
+  /// post-processor added; RoBERTa's types are all 0, its sequences tell A from B).
+  struct Encoding {
+    std::vector<int> ids, type_ids, sequence_ids;
+  };
+
+  /// Reads `dir/tokenizer.json`, else `dir/vocab.json` + `dir/merges.txt`, else `dir/vocab.txt`
+  /// (with `dir/tokenizer_config.json` when there). Throws ScenarioError (one line naming the file
+  /// and field): no tokenizer file, only `tokenizer.model`, an unsupported model type /
+  /// pre-tokenizer / normalizer / post-processor, a merges line with one token, a merge whose parts
+  /// or result are not in the vocabulary, a vocab.txt line that is empty or repeats a token.
   static Tokenizer load(const std::filesystem::path& dir);
   /// The same from the files' text; `file` names them in refusals.
   static Tokenizer from_tokenizer_json(const std::string& json_text, const std::string& file = "tokenizer.json");
   static Tokenizer from_vocab_and_merges(const std::string& vocab_json, const std::string& merges_txt);
+  /// BERT's vocab.txt (token of line n: id n - 1) as Hugging Face's BertTokenizer reads it, with
+  /// the options of `tokenizer_config_json` ("" when the folder has none): do_lower_case (true;
+  /// also strips accents unless strip_accents says otherwise), tokenize_chinese_chars (true); the
+  /// special tokens [PAD] [UNK] [CLS] [SEP] [MASK] matched in the text, [CLS] A [SEP] around it.
+  /// Refuses an empty line, a token on two lines, a line that is not UTF-8, a vocabulary without
+  /// [UNK], [CLS] or [SEP] (Hugging Face accepts the first two silently: its later line wins).
+  static Tokenizer from_vocab_txt(const std::string& vocab_txt, const std::string& tokenizer_config_json = "");
 
   /// The ids of `text`, as the model reads it: the special tokens TemplateProcessing's `single`
   /// puts before $A (BOS) first, those after it (EOS) last. Thread-safe (caches are per call).
@@ -62,7 +87,12 @@ class Tokenizer {
   /// max_tokens, the time budget spent, cancelled. Added tokens are found in one pass over the text
   /// (a trie of their bytes).
   std::vector<int> encode(const std::string& text, const EncodeLimits& limits = {}) const;
-  /// The bytes token `id` stands for (GPT-2's "Ġcat" is " cat"; may be part of a UTF-8 sequence).
+  /// Two texts as the model reads a pair (BERT's [CLS] A [SEP] B [SEP]), by the post-processor's
+  /// pair template (without one: A then B, B's type 1). Throws as encode does ("second text: ..."
+  /// for B's bytes), and when the post-processor has no template for a pair.
+  Encoding encode_pair(const std::string& a, const std::string& b, const EncodeLimits& limits = {}) const;
+  /// The bytes token `id` stands for (GPT-2's "Ġcat" is " cat"; may be part of a UTF-8 sequence;
+  /// WordPiece's "cat" is " cat" and "##s" is "s", as its decoder joins them).
   /// Throws ScenarioError for an id the vocabulary does not hold.
   std::string decode(int id) const;
   /// A one-line, printable label for token `id` for heatmaps and JSON: decode(id) with a space shown
@@ -70,7 +100,7 @@ class Tokenizer {
   /// UTF-8 as \xNN; special tokens as their own text ("<|endoftext|>").
   std::string label(int id) const;
   /// Token `id` as the vocabulary spells it, as Hugging Face's `tokens` show it: "Ġcat" (byte
-  /// symbols), "▁cat" or "<0xF0>" (SentencePiece-style), an added token's content.
+  /// symbols), "▁cat" or "<0xF0>" (SentencePiece-style), "##s" (WordPiece), an added token's content.
   std::string token(int id) const;
   /// One more than the largest id (the vocabulary's and the added tokens').
   int id_limit() const;
