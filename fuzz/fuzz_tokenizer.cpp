@@ -1,13 +1,14 @@
-// libFuzzer target: BPE, byte-level and SentencePiece-style (models/tokenizer.h), on an arbitrary
-// tokenizer.json and text.
-// The input is the tokenizer.json text, a NUL byte, then the text to encode (no NUL: no text).
+// libFuzzer target: BPE (byte-level and SentencePiece-style) and WordPiece (models/tokenizer.h), on an
+// arbitrary tokenizer.json and text, and the same bytes read as BERT's vocab.txt.
+// The input is the tokenizer.json (or vocab.txt) text, a NUL byte, then the text to encode (no NUL:
+// no text); the text is also encoded as a pair with itself.
 //
 // Oracles:
-// - from_tokenizer_json and encode throw nothing but ScenarioError, whose message is one line of
-//   at most kMaxMessageBytes;
+// - from_tokenizer_json, from_vocab_txt, encode and encode_pair throw nothing but ScenarioError,
+//   whose message is one line of at most kMaxMessageBytes;
 // - every id encode gives is one the tokenizer holds (contains, below id_limit), and decode, label
 //   and token accept it; a label is one printable line (no byte below 0x20, no DEL);
-// - encoding is deterministic: twice the same ids.
+// - encoding is deterministic: twice the same ids; a pair has one token type and one sequence per id.
 //
 //   scripts/fuzz.sh [SECONDS]
 #include <cstdint>
@@ -44,28 +45,20 @@ void check_ids(const attnlab::models::Tokenizer& tokenizer, const std::vector<in
   }
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const char* bytes = reinterpret_cast<const char*>(data);
-  const void* nul = std::memchr(bytes, 0, size);
-  const std::size_t json_size = nul ? static_cast<const char*>(nul) - bytes : size;
-  const std::string json_text(bytes, json_size);
-  const std::string text =
-      nul ? std::string(bytes + json_size + 1, size - json_size - 1) : std::string();
-
-  attnlab::models::Tokenizer tokenizer;
-  try {
-    tokenizer = attnlab::models::Tokenizer::from_tokenizer_json(json_text);
-  } catch (const attnlab::ScenarioError& e) {
-    check_message(e);
-    return 0;
-  }
+/// `text` through `tokenizer` alone and as a pair with itself, and the ids around the vocabulary's edges.
+void exercise(const attnlab::models::Tokenizer& tokenizer, const std::string& text) {
   if (const auto bos = tokenizer.bos()) check(tokenizer.contains(*bos));
   try {
     const std::vector<int> ids = tokenizer.encode(text);
     check_ids(tokenizer, ids);
     check(tokenizer.encode(text) == ids);
+  } catch (const attnlab::ScenarioError& e) {
+    check_message(e);
+  }
+  try {
+    const attnlab::models::Tokenizer::Encoding pair = tokenizer.encode_pair(text, text);
+    check_ids(tokenizer, pair.ids);
+    check(pair.type_ids.size() == pair.ids.size() && pair.sequence_ids.size() == pair.ids.size());
   } catch (const attnlab::ScenarioError& e) {
     check_message(e);
   }
@@ -78,6 +71,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       check_message(e);
       check(!tokenizer.contains(id));
     }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const char* bytes = reinterpret_cast<const char*>(data);
+  const void* nul = std::memchr(bytes, 0, size);
+  const std::size_t json_size = nul ? static_cast<const char*>(nul) - bytes : size;
+  const std::string file_text(bytes, json_size);
+  const std::string text =
+      nul ? std::string(bytes + json_size + 1, size - json_size - 1) : std::string();
+  for (const bool vocab_txt : {false, true}) {
+    attnlab::models::Tokenizer tokenizer;
+    try {
+      tokenizer = vocab_txt ? attnlab::models::Tokenizer::from_vocab_txt(file_text)
+                            : attnlab::models::Tokenizer::from_tokenizer_json(file_text);
+    } catch (const attnlab::ScenarioError& e) {
+      check_message(e);
+      continue;
+    }
+    exercise(tokenizer, text);
   }
   return 0;
 }

@@ -39,7 +39,7 @@ _attnlab_cli() {
     heads) options="--text --ids --random-repeat --seed --json" ;;
     lens) options="--text --ids --token --json" ;;
     patch) options="--clean --corrupt --answer --wrong --no-positions --json" ;;
-    tokenize) options="--text --file" ;;
+    tokenize) options="--text --pair --file" ;;
     flash) options="--block --head --format" ;;
     decode) options="--prefill --format --precision" ;;
     *) return ;;
@@ -73,7 +73,7 @@ _attnlab_cli() {
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
     --precision | --decimals | --repeats | --seed | --shape | --sweep | --of | --text | --ids | --layer | --heads-off | --top | --block | --prefill | \
-      --random-repeat | --token | --clean | --corrupt | --answer | --wrong)
+      --random-repeat | --token | --clean | --corrupt | --answer | --wrong | --pair)
       return ;;  # a value to type
   esac
   if [[ $cur == -* ]]; then

@@ -5,6 +5,7 @@
 //
 // Edits (each key of "edit" one kind; several may be combined):
 //   remove NAME | write NAME + text | truncate NAME + keep   files as they are
+//   files {NAME: text, ...}                                   several files written
 //   fifo NAME | folder NAME | symlink {NAME: TARGET}          NAME replaced by a named pipe, a
 //                                                             folder, a symbolic link
 //   config {...} | tokenizer {...}                            keys set in config.json / tokenizer.json
@@ -103,6 +104,8 @@ inline void replace_with(const fs::path& path, const std::string& kind, const st
 inline void apply(const fs::path& dir, const json& edit) {
   if (edit.contains("remove")) fs::remove(dir / edit["remove"].get<std::string>());
   if (edit.contains("write")) write_bytes(dir / edit["write"].get<std::string>(), edit.at("text").get<std::string>());
+  if (edit.contains("files"))
+    for (const auto& [name, text] : edit["files"].items()) write_bytes(dir / name, text.get<std::string>());
   if (edit.contains("truncate"))
     fs::resize_file(dir / edit["truncate"].get<std::string>(), edit.at("keep").get<std::uintmax_t>());
   for (const char* kind : {"fifo", "folder"})
