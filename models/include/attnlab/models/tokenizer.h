@@ -76,12 +76,12 @@ class Tokenizer {
   /// the options of `tokenizer_config_json` ("" when the folder has none): do_lower_case (true;
   /// also strips accents unless strip_accents says otherwise), tokenize_chinese_chars (true); the
   /// special tokens [PAD] [UNK] [CLS] [SEP] [MASK] matched in the text, [CLS] A [SEP] around it.
-  /// Refuses an empty line, a token on two lines, a line that is not UTF-8, a vocabulary without
-  /// [UNK], [CLS] or [SEP] (Hugging Face accepts the first two silently: its later line wins).
+  /// Refuses an empty line, a token on two lines (both of which Hugging Face reads silently, the
+  /// later line's id winning), a line that is not UTF-8, a vocabulary without [UNK], [CLS] or [SEP].
   static Tokenizer from_vocab_txt(const std::string& vocab_txt, const std::string& tokenizer_config_json = "");
 
-  /// The ids of `text`, as the model reads it: the special tokens TemplateProcessing's `single`
-  /// puts before $A (BOS) first, those after it (EOS) last. Thread-safe (caches are per call).
+  /// The ids of `text`, as the model reads it: the special tokens the post-processor's `single`
+  /// template puts before $A (BOS, [CLS]) first, those after it (EOS, [SEP]) last. Thread-safe (caches are per call).
   /// Throws ScenarioError ("text: ...") for text that is not valid UTF-8, or with a byte the
   /// vocabulary has no token for (and no unk_token), and when `limits` stop it: more tokens than
   /// max_tokens, the time budget spent, cancelled. Added tokens are found in one pass over the text
