@@ -90,7 +90,8 @@ Run add_tokenize(CLI::App& program) {
   auto o = std::make_shared<TokenizeOptions>();
   CLI::App* c = program.add_subcommand(
       "tokenize", "how a model folder's tokenizer cuts a text: {\"ids\": [...], \"tokens\": [...]} as JSON\n"
-                  "(tokens as the vocabulary spells them: GPT-2's byte symbols, SentencePiece's pieces, <0xF0>)");
+                  "(tokens as the vocabulary spells them: GPT-2's byte symbols, SentencePiece's pieces, <0xF0>,\n"
+                  "WordPiece's ##s)");
   c->add_option("DIR", o->dir,
                 "the folder (tokenizer.json, vocab.json + merges.txt, or vocab.txt; no weights needed)")
       ->required()

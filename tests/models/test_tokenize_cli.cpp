@@ -99,7 +99,7 @@ TEST_F(TokenizeCli, BadUsageAndUnreadableFolders) {
   EXPECT_NE(r.err.find("give --text or --file, not both"), std::string::npos) << r.err;
   r = cli("--file '" + (dir_ / "missing.jsonl").string() + "'");
   EXPECT_EQ(r.status, 2) << r.err;
-  r = cli("--pair b");
+  r = cli("--file texts.jsonl --pair b");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--pair goes with --text"), std::string::npos) << r.err;
   fs::remove(dir_ / "tokenizer.json");
