@@ -1,7 +1,7 @@
 // attnlab-cli tokenize DIR (--text T [--pair T2] | --file F): how a model folder's tokenizer cuts a
-// text, the ids and the tokens as the vocabulary spells them, as JSON; with --pair, two texts as the
-// model reads a pair (BERT's [CLS] A [SEP] B [SEP]) and their token types; with --file, one text per
-// line.
+// text, the ids and the tokens as the vocabulary spells them, as JSON; with --pair, two texts as
+// the model reads a pair (BERT's [CLS] A [SEP] B [SEP]) and their token types; with --file, one
+// text per line.
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
@@ -37,9 +37,12 @@ json tokenized(const models::Tokenizer& tokenizer, const std::string& text) {
 }
 
 /// {"ids", "tokens", "type_ids"} for the pair `a`, `b`.
-json tokenized_pair(const models::Tokenizer& tokenizer, const std::string& a, const std::string& b) {
+json tokenized_pair(const models::Tokenizer& tokenizer, const std::string& a,
+                    const std::string& b) {
   const models::Tokenizer::Encoding encoding = tokenizer.encode_pair(a, b);
-  return {{"ids", encoding.ids}, {"tokens", tokens_of(tokenizer, encoding.ids)}, {"type_ids", encoding.type_ids}};
+  return {{"ids", encoding.ids},
+          {"tokens", tokens_of(tokenizer, encoding.ids)},
+          {"type_ids", encoding.type_ids}};
 }
 
 std::string line_of(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
@@ -58,7 +61,9 @@ int run_tokenize(const TokenizeOptions& o, const CLI::App& command) {
     // Only the tokenizer's files: no config.json or weights needed.
     const models::Tokenizer tokenizer = models::Tokenizer::load(o.dir);
     if (text) {
-      std::cout << line_of(pair ? tokenized_pair(tokenizer, o.text, o.pair) : tokenized(tokenizer, o.text)) << "\n";
+      std::cout << line_of(pair ? tokenized_pair(tokenizer, o.text, o.pair)
+                                : tokenized(tokenizer, o.text))
+                << "\n";
       return 0;
     }
     // One JSON string per line in, one object per line out, in order; a line that fails says why
@@ -89,19 +94,22 @@ int run_tokenize(const TokenizeOptions& o, const CLI::App& command) {
 Run add_tokenize(CLI::App& program) {
   auto o = std::make_shared<TokenizeOptions>();
   CLI::App* c = program.add_subcommand(
-      "tokenize", "how a model folder's tokenizer cuts a text: {\"ids\": [...], \"tokens\": [...]} as JSON\n"
-                  "(tokens as the vocabulary spells them: GPT-2's byte symbols, SentencePiece's pieces, <0xF0>,\n"
-                  "WordPiece's ##s)");
-  c->add_option("DIR", o->dir,
-                "the folder (tokenizer.json, vocab.json + merges.txt, or vocab.txt; no weights needed)")
+      "tokenize",
+      "how a model folder's tokenizer cuts a text: {\"ids\": [...], \"tokens\": [...]} as JSON\n"
+      "(tokens as the vocabulary spells them: GPT-2's byte symbols, SentencePiece's pieces,\n"
+      "<0xF0>, WordPiece's ##s)");
+  c->add_option(
+       "DIR", o->dir,
+       "the folder (tokenizer.json, vocab.json + merges.txt, or vocab.txt; no weights needed)")
       ->required()
       ->type_name("");
-  c->add_option("--text", o->text, "the text, with the special tokens the tokenizer adds (BOS; [CLS] ... [SEP])")
+  c->add_option("--text", o->text,
+                "the text, with the special tokens the tokenizer adds (BOS; [CLS] ... [SEP])")
       ->type_name("TEXT")
       ->group(kRequired);
   c->add_option("--pair", o->pair,
-                "a second text: the two as the model reads a pair ([CLS] A [SEP] B [SEP]), with\n\"type_ids\" (0 for A, "
-                "1 for B in BERT's)")
+                "a second text: the two as the model reads a pair ([CLS] A [SEP] B [SEP]),\n"
+                "with \"type_ids\" (0 for A, 1 for B in BERT's)")
       ->type_name("TEXT2");
   c->add_option("--file", o->file,
                 "texts, one JSON string per line (\"a\\tb\"): one object per line, in order; a text\nthat "

@@ -1,14 +1,14 @@
-// libFuzzer target: BPE (byte-level and SentencePiece-style) and WordPiece (models/tokenizer.h), on an
-// arbitrary tokenizer.json and text, and the same bytes read as BERT's vocab.txt.
-// The input is the tokenizer.json (or vocab.txt) text, a NUL byte, then the text to encode (no NUL:
-// no text); the text is also encoded as a pair with itself.
+// libFuzzer target: BPE (byte-level and SentencePiece-style) and WordPiece (models/tokenizer.h), on
+// an arbitrary tokenizer.json and text, and the same bytes read as BERT's vocab.txt. The input is
+// the tokenizer.json (or vocab.txt) text, a NUL byte, then the text to encode (no NUL: no text);
+// the text is also encoded as a pair with itself.
 //
 // Oracles:
 // - from_tokenizer_json, from_vocab_txt, encode and encode_pair throw nothing but ScenarioError,
 //   whose message is one line of at most kMaxMessageBytes;
 // - every id encode gives is one the tokenizer holds (contains, below id_limit), and decode, label
 //   and token accept it; a label is one printable line (no byte below 0x20, no DEL);
-// - encoding is deterministic: twice the same ids; a pair has one token type and one sequence per id.
+// - encoding is deterministic: twice the same ids; a pair has a token type and a sequence per id.
 //
 //   scripts/fuzz.sh [SECONDS]
 #include <cstdint>
@@ -45,7 +45,7 @@ void check_ids(const attnlab::models::Tokenizer& tokenizer, const std::vector<in
   }
 }
 
-/// `text` through `tokenizer` alone and as a pair with itself, and the ids around the vocabulary's edges.
+/// `text` alone and as a pair with itself, and the ids around the vocabulary's edges.
 void exercise(const attnlab::models::Tokenizer& tokenizer, const std::string& text) {
   if (const auto bos = tokenizer.bos()) check(tokenizer.contains(*bos));
   try {

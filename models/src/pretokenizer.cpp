@@ -98,8 +98,8 @@ std::vector<Segment> apply_behavior(std::vector<Segment> segs, SplitBehavior beh
 
 /// The pieces of `text` split by `regex` with `behavior` (empty pieces dropped). `invert`: the
 /// matches are the pieces and what lies between them the delimiters (Hugging Face's Invert).
-void split_into(const std::string& text, const Regex& regex, SplitBehavior behavior, bool invert, const Budget& budget,
-                std::vector<std::string>& out) {
+void split_into(const std::string& text, const Regex& regex, SplitBehavior behavior, bool invert,
+                const Budget& budget, std::vector<std::string>& out) {
   std::vector<Segment> segs = segments(text, regex.find_all(text, budget));
   if (invert)
     for (Segment& s : segs) s.match = !s.match;
@@ -245,14 +245,16 @@ void read_steps(const json& node, const std::string& field, const std::string& f
     steps.push_back(read_metaspace(node, where));
   } else if (type == "BertPreTokenizer" || type == "WhitespaceSplit") {
     PreTokenizerStep step;
-    step.kind = type == "BertPreTokenizer" ? PreTokenizerStep::Kind::bert : PreTokenizerStep::Kind::whitespace_split;
+    step.kind = type == "BertPreTokenizer" ? PreTokenizerStep::Kind::bert
+                                           : PreTokenizerStep::Kind::whitespace_split;
     steps.push_back(step);
   } else if (type == "Whitespace") {
     steps.push_back(whitespace_step(where));
   } else {
-    refuse(where + ".type", quoted_excerpt(type) +
-                                " is not supported (ByteLevel, Split, Digits, Metaspace, BertPreTokenizer, "
-                                "Whitespace, WhitespaceSplit, Sequence)");
+    refuse(where + ".type",
+           quoted_excerpt(type) +
+               " is not supported (ByteLevel, Split, Digits, Metaspace, BertPreTokenizer, "
+               "Whitespace, WhitespaceSplit, Sequence)");
   }
 }
 
@@ -385,7 +387,8 @@ std::vector<std::string> PreTokenizer::run(const std::string& text, const Budget
           replaced.insert(0, step.replacement);
         piece = std::move(replaced);
       }
-      if (step.kind == PreTokenizerStep::Kind::bert || step.kind == PreTokenizerStep::Kind::whitespace_split)
+      if (step.kind == PreTokenizerStep::Kind::bert ||
+          step.kind == PreTokenizerStep::Kind::whitespace_split)
         split_words(piece, step.kind == PreTokenizerStep::Kind::bert, next);
       else if (step.regex)
         split_into(piece, *step.regex, step.behavior, step.invert, budget, next);

@@ -1,8 +1,9 @@
 #pragma once
 /// The pre-tokenizers (private to attnlab_models): Hugging Face's ByteLevel, Split, Digits and
-/// Metaspace (BPE), BertPreTokenizer, Whitespace and WhitespaceSplit (WordPiece), alone or in a Sequence, run on the (normalized) UTF-8 text. Pieces stay UTF-8
-/// bytes; the byte-to-unicode mapping of ByteLevel is left to the vocabulary (tokenizer.cpp), which
-/// is read into bytes once, so no step may follow ByteLevel (its regexes would see mapped text).
+/// Metaspace (BPE), BertPreTokenizer, Whitespace and WhitespaceSplit (WordPiece), alone or in a
+/// Sequence, run on the (normalized) UTF-8 text. Pieces stay UTF-8 bytes; the byte-to-unicode
+/// mapping of ByteLevel is left to the vocabulary (tokenizer.cpp), which is read into bytes once,
+/// so no step may follow ByteLevel (its regexes would see mapped text).
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -64,7 +65,7 @@ struct PreTokenizerStep {
   Kind kind = Kind::split;
   std::shared_ptr<const Regex> regex;  ///< split; byte_level with use_regex (GPT-2's pattern)
   SplitBehavior behavior = SplitBehavior::isolated;
-  bool invert = false;  ///< split: the pattern matches what to keep, not the delimiters
+  bool invert = false;            ///< split: the pattern matches what to keep, not the delimiters
   bool add_prefix_space = false;  ///< byte_level: a piece not starting with ' ' gets one
   std::string replacement;        ///< metaspace: what a space becomes ("\u2581")
   PrependScheme prepend = PrependScheme::always;  ///< metaspace; `first`: only at the text's start

@@ -141,12 +141,13 @@ struct AddedTrie {
 struct BertOptions {
   bool clean_text = true;     ///< control characters removed, whitespace made a space
   bool chinese_chars = true;  ///< a space on both sides of each CJK ideograph
-  bool strip_accents = true;  ///< NFD, then the non-spacing marks removed (null in the file: as lowercase)
+  bool strip_accents =
+      true;  ///< NFD, then the non-spacing marks removed (null in the file: as lowercase)
   bool lowercase = true;
 };
 
-/// One normalizer: NFC, NFD, Replace (a string or a regex, every match), Prepend (a non-empty text),
-/// Lowercase or BertNormalizer.
+/// One normalizer: NFC, NFD, Replace (a string or a regex, every match), Prepend (a non-empty
+/// text), Lowercase or BertNormalizer.
 struct NormalizerStep {
   enum class Kind { nfc, nfd, replace, prepend, lowercase, bert };
   Kind kind;
@@ -160,7 +161,8 @@ struct NormalizerStep {
 struct DecoderStep {
   enum class Kind { replace, byte_fallback, wordpiece };
   Kind kind;
-  std::string from, to;  ///< replace (Metaspace: its replacement -> " "); wordpiece: `from` is the prefix
+  std::string from,
+      to;  ///< replace (Metaspace: its replacement -> " "); wordpiece: `from` is the prefix
 };
 
 /// One piece of a post-processor's template: a sequence ($A or $B) or special tokens, each with
@@ -200,14 +202,14 @@ struct Tokenizer::Impl {
   bool one_merge_at_a_time = false;  ///< tokenizer.json: Hugging Face's order of merges (see merge)
   bool ignore_merges = false;
   int unk = -1;
-  bool wordpiece = false;            ///< model.type WordPiece: greedy longest match instead of merges
-  std::string continuing_prefix;     ///< WordPiece: what a token inside a word starts with ("##")
+  bool wordpiece = false;         ///< model.type WordPiece: greedy longest match instead of merges
+  std::string continuing_prefix;  ///< WordPiece: what a token inside a word starts with ("##")
   std::size_t max_word_chars = 100;  ///< WordPiece: a longer word is one unk
   std::size_t longest_token = 0;     ///< WordPiece: the bytes of the vocabulary's longest token
   /// The post-processor's templates; without one, the sequences as they are, $B's type 1.
   std::vector<TemplatePiece> single{{0, {}, 0}}, pair{{0, {}, 0}, {1, {}, 1}};
-  bool pair_known = true;        ///< false: a TemplateProcessing without a pair template
-  bool template_read = false;    ///< a post-processor that adds special tokens was read
+  bool pair_known = true;      ///< false: a TemplateProcessing without a pair template
+  bool template_read = false;  ///< a post-processor that adds special tokens was read
   AddedTrie raw_added;         ///< added tokens matched in the raw text (normalized: false)
   AddedTrie normalized_added;  ///< the others, matched in each normalized stretch between those
   int limit = 0;                                    ///< one more than the largest id
@@ -229,16 +231,17 @@ struct Tokenizer::Impl {
   void finish();
   void read_post_processor(const json& node, const std::string& where, int depth);
   void read_template(const json& node, const std::string& where);
-  std::vector<TemplatePiece> read_pieces(const json& list, const json& special_tokens, const std::string& where,
-                                         const char* key) const;
+  std::vector<TemplatePiece> read_pieces(const json& list, const json& special_tokens,
+                                         const std::string& where, const char* key) const;
   void read_bert_processing(const json& node, const std::string& where, bool roberta);
-  std::vector<int> special_ids(const json& special_tokens, const std::string& name, const std::string& where,
-                               const std::string& field) const;
-  void encode_sequence(const std::string& text, const detail::Budget& budget, const std::function<void()>& check_count,
-                       std::vector<int>& out) const;
+  std::vector<int> special_ids(const json& special_tokens, const std::string& name,
+                               const std::string& where, const std::string& field) const;
+  void encode_sequence(const std::string& text, const detail::Budget& budget,
+                       const std::function<void()>& check_count, std::vector<int>& out) const;
   Encoding assemble(const std::vector<TemplatePiece>& pieces, const std::string* texts[2],
                     const EncodeLimits& limits) const;
-  void wordpiece_word(const std::string& word, std::vector<int>& out, const detail::Budget& budget) const;
+  void wordpiece_word(const std::string& word, std::vector<int>& out,
+                      const detail::Budget& budget) const;
   void bpe(const std::string& piece, std::vector<int>& out,
            std::unordered_map<std::string, std::vector<int>>& cache, const detail::Budget& budget) const;
   void merge(std::vector<int>& symbols, const detail::Budget& budget) const;
@@ -427,7 +430,9 @@ void Tokenizer::Impl::read_model(const json& model, const std::string& file) {
 /// for a word no tokens spell, and for a word longer than max_input_chars_per_word characters.
 void Tokenizer::Impl::read_wordpiece(const json& model, const std::string& where) {
   if (byte_level)
-    refuse(where + ".type", "WordPiece with a ByteLevel pre-tokenizer is not supported (a WordPiece vocabulary is text)");
+    refuse(where + ".type",
+           "WordPiece with a ByteLevel pre-tokenizer is not supported (a WordPiece vocabulary is "
+           "text)");
   wordpiece = true;
   const json* vocab = member(model, "vocab");
   if (!vocab) refuse(where + ".vocab", "expected an object of token -> id, got nothing");
@@ -439,7 +444,8 @@ void Tokenizer::Impl::read_wordpiece(const json& model, const std::string& where
   continuing_prefix = prefix ? prefix->get<std::string>() : "##";
   const json* max_chars = member(model, "max_input_chars_per_word");
   if (max_chars && !(max_chars->is_number_integer() && max_chars->get<long long>() >= 0))
-    refuse(where + ".max_input_chars_per_word", "expected a whole number of characters, got " + describe(max_chars));
+    refuse(where + ".max_input_chars_per_word",
+           "expected a whole number of characters, got " + describe(max_chars));
   if (max_chars) max_word_chars = max_chars->get<std::size_t>();
   const json* unk_token = member(model, "unk_token");
   if (unk_token && !unk_token->is_string())
@@ -448,14 +454,16 @@ void Tokenizer::Impl::read_wordpiece(const json& model, const std::string& where
   const std::string unk_text = unk_token ? unk_token->get<std::string>() : "[UNK]";
   const auto it = ids.find(unk_text);
   if (it == ids.end())
-    refuse(where + ".unk_token", quoted_excerpt(unk_text) + " is not in the vocabulary (WordPiece needs it)");
+    refuse(where + ".unk_token",
+           quoted_excerpt(unk_text) + " is not in the vocabulary (WordPiece needs it)");
   unk = it->second;
 }
 
 /// The ids of a template's special token: its `special_tokens` entry, else the added token with
 /// that content.
 std::vector<int> Tokenizer::Impl::special_ids(const json& special_tokens, const std::string& name,
-                                              const std::string& where, const std::string& template_field) const {
+                                              const std::string& where,
+                                              const std::string& template_field) const {
   const std::string field = where + ".special_tokens." + prefix_excerpt(name, 40) + ".ids";
   const json* entry = member(special_tokens, name.c_str());
   const json* list = entry ? member(*entry, "ids") : nullptr;
@@ -470,17 +478,20 @@ std::vector<int> Tokenizer::Impl::special_ids(const json& special_tokens, const 
       if (t.content == name) out = {t.id};
   }
   if (out.empty())
-    refuse(template_field,
-           "the special token " + quoted_excerpt(name) + " is in neither special_tokens nor added_tokens");
+    refuse(template_field, "the special token " + quoted_excerpt(name) +
+                               " is in neither special_tokens nor added_tokens");
   for (const int id : out)
     if (!bytes.count(id)) refuse(field, "id " + std::to_string(id) + " is not in the vocabulary");
   return out;
 }
 
 /// The template `key` ("single": $A once; "pair": $A and $B once each) of the post-processor at
-/// `processor`: {"SpecialToken": {"id": "[CLS]", "type_id": 0}} or {"Sequence": {"id": "A", "type_id": 0}}.
-std::vector<TemplatePiece> Tokenizer::Impl::read_pieces(const json& list, const json& special_tokens,
-                                                        const std::string& processor, const char* key) const {
+/// `processor`: {"SpecialToken": {"id": "[CLS]", "type_id": 0}} or {"Sequence": {"id": "A",
+/// "type_id": 0}}.
+std::vector<TemplatePiece> Tokenizer::Impl::read_pieces(const json& list,
+                                                        const json& special_tokens,
+                                                        const std::string& processor,
+                                                        const char* key) const {
   const std::string where = processor + "." + key;
   const int sequences = std::string(key) == "pair" ? 2 : 1;
   if (!list.is_array()) refuse(where, "expected an array, got " + describe(&list));
@@ -494,19 +505,21 @@ std::vector<TemplatePiece> Tokenizer::Impl::read_pieces(const json& list, const 
     const json* body = special ? special : sequence;
     const json* name = body ? member(*body, "id") : nullptr;
     if (!name || !name->is_string())
-      refuse(at, "expected {\"SpecialToken\": {\"id\": ...}} or {\"Sequence\": {\"id\": \"A\"}}, got " +
-                     describe(&item));
+      refuse(at,
+             "expected {\"SpecialToken\": {\"id\": ...}} or {\"Sequence\": {\"id\": \"A\"}}, got " +
+                 describe(&item));
     const json* type_id = member(*body, "type_id");
     const int type = type_id ? read_id(*type_id, at + ".type_id") : 0;
     if (special) {
-      pieces.push_back({-1, special_ids(special_tokens, name->get<std::string>(), processor, where), type});
+      pieces.push_back(
+          {-1, special_ids(special_tokens, name->get<std::string>(), processor, where), type});
       continue;
     }
     const std::string& id = name->get_ref<const std::string&>();
     const int k = id == "A" ? 0 : id == "B" ? 1 : 2;
     if (k >= sequences || seen[k])
-      refuse(at, std::string("expected the sequence $A") + (sequences == 2 ? " or $B" : "") + " once, got " +
-                     describe(&item));
+      refuse(at, std::string("expected the sequence $A") + (sequences == 2 ? " or $B" : "") +
+                     " once, got " + describe(&item));
     seen[k] = true;
     pieces.push_back({k, {}, type});
   }
@@ -530,22 +543,27 @@ void Tokenizer::Impl::read_template(const json& node, const std::string& where) 
   if (pair_known) pair = read_pieces(*pair_list, specials, where, "pair");
 }
 
-/// BertProcessing ("sep": ["[SEP]", 102], "cls": ["[CLS]", 101]): [CLS] $A [SEP], and [CLS] $A [SEP]
-/// $B:1 [SEP]:1. RobertaProcessing: <s> $A </s>, and <s> $A </s> </s> $B </s>, every type 0.
-void Tokenizer::Impl::read_bert_processing(const json& node, const std::string& where, bool roberta) {
+/// BertProcessing ("sep": ["[SEP]", 102], "cls": ["[CLS]", 101]): [CLS] $A [SEP], and [CLS] $A
+/// [SEP] $B:1 [SEP]:1. RobertaProcessing: <s> $A </s>, and <s> $A </s> </s> $B </s>, every type 0.
+void Tokenizer::Impl::read_bert_processing(const json& node, const std::string& where,
+                                           bool roberta) {
   const auto token = [&](const char* key) {
     const json* v = member(node, key);
     if (!v || !v->is_array() || v->size() != 2 || !(*v)[0].is_string())
       refuse(where + "." + key, "expected [\"token\", id], got " + describe(v));
     const int id = read_id((*v)[1], where + "." + key + "[1]");
-    if (!bytes.count(id)) refuse(where + "." + key + "[1]", "id " + std::to_string(id) + " is not in the vocabulary");
+    if (!bytes.count(id))
+      refuse(where + "." + key + "[1]", "id " + std::to_string(id) + " is not in the vocabulary");
     return id;
   };
   const int cls = token("cls"), sep = token("sep");
   const int b = roberta ? 0 : 1;
   single = {{-1, {cls}, 0}, {0, {}, 0}, {-1, {sep}, 0}};
-  pair = {{-1, {cls}, 0}, {0, {}, 0}, {-1, roberta ? std::vector<int>{sep, sep} : std::vector<int>{sep}, 0},
-          {1, {}, b}, {-1, {sep}, b}};
+  pair = {{-1, {cls}, 0},
+          {0, {}, 0},
+          {-1, roberta ? std::vector<int>{sep, sep} : std::vector<int>{sep}, 0},
+          {1, {}, b},
+          {-1, {sep}, b}};
   pair_known = true;
 }
 
@@ -555,7 +573,8 @@ void Tokenizer::Impl::read_post_processor(const json& node, const std::string& w
   const std::string name = type && type->is_string() ? type->get<std::string>() : "";
   if (name == "ByteLevel") return;  // offsets only
   if (name == "TemplateProcessing" || name == "BertProcessing" || name == "RobertaProcessing") {
-    if (template_read) refuse(where, "a second post-processor that adds special tokens is not supported");
+    if (template_read)
+      refuse(where, "a second post-processor that adds special tokens is not supported");
     template_read = true;
     if (name == "TemplateProcessing") return read_template(node, where);
     return read_bert_processing(node, where, name == "RobertaProcessing");
@@ -568,9 +587,10 @@ void Tokenizer::Impl::read_post_processor(const json& node, const std::string& w
       read_post_processor((*list)[i], where + ".processors[" + std::to_string(i) + "]", depth + 1);
     return;
   }
-  refuse(where + ".type", describe(type) +
-                              " is not supported (ByteLevel, TemplateProcessing, BertProcessing, RobertaProcessing, "
-                              "Sequence)");
+  refuse(where + ".type",
+         describe(type) +
+             " is not supported (ByteLevel, TemplateProcessing, BertProcessing, RobertaProcessing, "
+             "Sequence)");
 }
 
 /// The normalizer: null, NFC, NFD, Replace, Prepend, Lowercase, BertNormalizer, or a Sequence of
@@ -581,13 +601,15 @@ void Tokenizer::Impl::read_normalizer(const json& node, const std::string& where
   const std::string name = type && type->is_string() ? type->get<std::string>() : "";
   if (name == "NFC") return normalizer.push_back({NormalizerStep::Kind::nfc, nullptr, ""});
   if (name == "NFD") return normalizer.push_back({NormalizerStep::Kind::nfd, nullptr, ""});
-  if (name == "Lowercase") return normalizer.push_back({NormalizerStep::Kind::lowercase, nullptr, ""});
+  if (name == "Lowercase")
+    return normalizer.push_back({NormalizerStep::Kind::lowercase, nullptr, ""});
   if (name == "BertNormalizer") {
     NormalizerStep step{NormalizerStep::Kind::bert, nullptr, ""};
     step.bert.clean_text = read_bool(node, "clean_text", true, where);
     step.bert.chinese_chars = read_bool(node, "handle_chinese_chars", true, where);
     step.bert.lowercase = read_bool(node, "lowercase", true, where);
-    step.bert.strip_accents = read_bool(node, "strip_accents", step.bert.lowercase, where);  // null: as lowercase
+    step.bert.strip_accents =
+        read_bool(node, "strip_accents", step.bert.lowercase, where);  // null: as lowercase
     return normalizer.push_back(step);
   }
   if (name == "Replace") {
@@ -619,7 +641,8 @@ void Tokenizer::Impl::read_normalizer(const json& node, const std::string& where
     return;
   }
   refuse(where + ".type",
-         describe(type) + " is not supported (NFC, NFD, Replace, Prepend, Lowercase, BertNormalizer, Sequence)");
+         describe(type) +
+             " is not supported (NFC, NFD, Replace, Prepend, Lowercase, BertNormalizer, Sequence)");
 }
 
 /// The decoder of a vocabulary of text, as far as it changes one token's text: Replace (of a
@@ -645,8 +668,10 @@ void Tokenizer::Impl::read_decoder(const json& node, const std::string& where, i
   }
   if (name == "WordPiece") {  // its cleanup joins punctuation across tokens: a whole-sequence step
     const json* prefix = member(node, "prefix");
-    if (prefix && !prefix->is_string()) refuse(where + ".prefix", "expected a string, got " + describe(prefix));
-    return steps.push_back({DecoderStep::Kind::wordpiece, prefix ? prefix->get<std::string>() : "##", ""});
+    if (prefix && !prefix->is_string())
+      refuse(where + ".prefix", "expected a string, got " + describe(prefix));
+    return steps.push_back(
+        {DecoderStep::Kind::wordpiece, prefix ? prefix->get<std::string>() : "##", ""});
   }
   if (name == "Metaspace") {
     const json* replacement = member(node, "replacement");
@@ -661,8 +686,10 @@ void Tokenizer::Impl::read_decoder(const json& node, const std::string& where, i
       read_decoder((*list)[i], where + ".decoders[" + std::to_string(i) + "]", depth + 1, steps);
     return;
   }
-  refuse(where + ".type",
-         describe(type) + " is not supported (Replace, ByteFallback, Fuse, Strip, Metaspace, WordPiece, Sequence)");
+  refuse(
+      where + ".type",
+      describe(type) +
+          " is not supported (Replace, ByteFallback, Fuse, Strip, Metaspace, WordPiece, Sequence)");
 }
 
 // ---- encoding -----------------------------------------------------------------------------------
@@ -791,9 +818,11 @@ namespace {
 /// `text` in NFC (`compose`) or NFD.
 std::string normalization_form(const std::string& text, bool compose) {
   utf8proc_uint8_t* out = nullptr;
-  const utf8proc_ssize_t n = utf8proc_map(
-      reinterpret_cast<const utf8proc_uint8_t*>(text.data()), static_cast<utf8proc_ssize_t>(text.size()), &out,
-      static_cast<utf8proc_option_t>(UTF8PROC_STABLE | (compose ? UTF8PROC_COMPOSE : UTF8PROC_DECOMPOSE)));
+  const utf8proc_ssize_t n =
+      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
+                   static_cast<utf8proc_ssize_t>(text.size()), &out,
+                   static_cast<utf8proc_option_t>(
+                       UTF8PROC_STABLE | (compose ? UTF8PROC_COMPOSE : UTF8PROC_DECOMPOSE)));
   if (n < 0) {
     std::free(out);
     refuse("text", std::string(compose ? "NFC" : "NFD") + " failed: " + utf8proc_errmsg(n));
@@ -829,7 +858,8 @@ std::string lowercase(const std::string& text) {
     if (c == 0x130)
       out += "i\xCC\x87";
     else
-      append_code_point(out, static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))));
+      append_code_point(out,
+                        static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))));
   });
 }
 
@@ -919,7 +949,8 @@ void Tokenizer::Impl::read_document(const json& doc, const std::string& file) {
         if (b >= 0) text = std::string(1, static_cast<char>(b));
         if (step.kind == DecoderStep::Kind::replace) text = replace_all(text, step.from, step.to);
         if (step.kind == DecoderStep::Kind::wordpiece)
-          text = text.compare(0, step.from.size(), step.from) == 0 ? text.substr(step.from.size()) : " " + text;
+          text = text.compare(0, step.from.size(), step.from) == 0 ? text.substr(step.from.size())
+                                                                   : " " + text;
       }
       bytes[id] = text;
     }
@@ -983,9 +1014,12 @@ json vocab_txt_tokens(const std::string& text) {
     if (!token.empty() && token.back() == '\r') token.pop_back();
     const std::string where = "vocab.txt: line " + std::to_string(line);
     if (token.empty())
-      refuse(where, "expected a token, got an empty line (Hugging Face would give it an id no text reaches)");
+      refuse(
+          where,
+          "expected a token, got an empty line (Hugging Face would give it an id no text reaches)");
     for (std::size_t i = 0; i < token.size(); i += utf8_sequence(token, i))
-      if (utf8_sequence(token, i) == 0) refuse(where, "not valid UTF-8 at byte " + std::to_string(i));
+      if (utf8_sequence(token, i) == 0)
+        refuse(where, "not valid UTF-8 at byte " + std::to_string(i));
     if (line - 1 > kMaxId) refuse(where, "more than " + std::to_string(kMaxId + 1) + " tokens");
     const auto [first, fresh] = line_of.emplace(token, line);
     if (!fresh)
@@ -1000,7 +1034,8 @@ json vocab_txt_tokens(const std::string& text) {
 bool config_bool(const json& config, const char* key, bool fallback) {
   const json* v = member(config, key);
   if (v && !v->is_boolean())
-    refuse(std::string("tokenizer_config.json: ") + key, "expected true or false, got " + describe(v));
+    refuse(std::string("tokenizer_config.json: ") + key,
+           "expected true or false, got " + describe(v));
   return v ? v->get<bool>() : fallback;
 }
 
@@ -1008,42 +1043,50 @@ bool config_bool(const json& config, const char* key, bool fallback) {
 
 /// vocab.txt as the tokenizer.json that Hugging Face's BertTokenizerFast makes of it
 /// (convert_slow_tokenizer's BertConverter), read as such.
-Tokenizer Tokenizer::from_vocab_txt(const std::string& vocab_txt, const std::string& tokenizer_config_json) {
+Tokenizer Tokenizer::from_vocab_txt(const std::string& vocab_txt,
+                                    const std::string& tokenizer_config_json) {
   json vocab = vocab_txt_tokens(vocab_txt);
-  const json config = tokenizer_config_json.empty() ? json::object()
-                                                    : parse_json(tokenizer_config_json, "tokenizer_config.json");
+  const json config = tokenizer_config_json.empty()
+                          ? json::object()
+                          : parse_json(tokenizer_config_json, "tokenizer_config.json");
   if (!config.is_object())
-    refuse("tokenizer_config.json", "expected a JSON object at the top level, got " + describe(&config));
+    refuse("tokenizer_config.json",
+           "expected a JSON object at the top level, got " + describe(&config));
   const bool lower_case = config_bool(config, "do_lower_case", true);
   const json* strip = member(config, "strip_accents");
   if (strip && !strip->is_boolean())
-    refuse("tokenizer_config.json: strip_accents", "expected true, false or null, got " + describe(strip));
+    refuse("tokenizer_config.json: strip_accents",
+           "expected true, false or null, got " + describe(strip));
   json added = json::array();
   for (const char* special : {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}) {
     const json* id = member(vocab, special);
-    if (!id && (std::string(special) == "[UNK]" || std::string(special) == "[CLS]" || std::string(special) == "[SEP]"))
-      refuse("vocab.txt", std::string("no line holds ") + special + ", which BERT's tokenizer needs");
+    if (!id && (std::string(special) == "[UNK]" || std::string(special) == "[CLS]" ||
+                std::string(special) == "[SEP]"))
+      refuse("vocab.txt",
+             std::string("no line holds ") + special + ", which BERT's tokenizer needs");
     if (id)
-      added.push_back({{"id", *id}, {"content", special}, {"special", true}, {"normalized", false}});
+      added.push_back(
+          {{"id", *id}, {"content", special}, {"special", true}, {"normalized", false}});
   }
-  const json doc = {
-      {"added_tokens", added},
-      {"normalizer",
-       {{"type", "BertNormalizer"},
-        {"clean_text", true},
-        {"handle_chinese_chars", config_bool(config, "tokenize_chinese_chars", true)},
-        {"strip_accents", strip ? *strip : json(nullptr)},
-        {"lowercase", lower_case}}},
-      {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-      {"post_processor",
-       {{"type", "BertProcessing"}, {"sep", {"[SEP]", vocab["[SEP]"]}}, {"cls", {"[CLS]", vocab["[CLS]"]}}}},
-      {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}}},
-      {"model",
-       {{"type", "WordPiece"},
-        {"unk_token", "[UNK]"},
-        {"continuing_subword_prefix", "##"},
-        {"max_input_chars_per_word", 100},
-        {"vocab", std::move(vocab)}}}};
+  const json doc = {{"added_tokens", added},
+                    {"normalizer",
+                     {{"type", "BertNormalizer"},
+                      {"clean_text", true},
+                      {"handle_chinese_chars", config_bool(config, "tokenize_chinese_chars", true)},
+                      {"strip_accents", strip ? *strip : json(nullptr)},
+                      {"lowercase", lower_case}}},
+                    {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
+                    {"post_processor",
+                     {{"type", "BertProcessing"},
+                      {"sep", {"[SEP]", vocab["[SEP]"]}},
+                      {"cls", {"[CLS]", vocab["[CLS]"]}}}},
+                    {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}}},
+                    {"model",
+                     {{"type", "WordPiece"},
+                      {"unk_token", "[UNK]"},
+                      {"continuing_subword_prefix", "##"},
+                      {"max_input_chars_per_word", 100},
+                      {"vocab", std::move(vocab)}}}};
   Tokenizer t;
   t.impl_->read_document(doc, "vocab.txt");
   t.impl_->finish();
@@ -1060,7 +1103,8 @@ Tokenizer Tokenizer::load(const fs::path& dir) {
     return from_vocab_and_merges(read_file(dir / "vocab.json"), read_file(dir / "merges.txt"));
   if (detail::present(dir / "vocab.txt")) {
     const fs::path config = dir / "tokenizer_config.json";
-    return from_vocab_txt(read_file(dir / "vocab.txt"), detail::present(config) ? read_file(config) : "");
+    return from_vocab_txt(read_file(dir / "vocab.txt"),
+                          detail::present(config) ? read_file(config) : "");
   }
   if (detail::present(dir / "tokenizer.model"))
     refuse("tokenizer",
@@ -1070,13 +1114,15 @@ Tokenizer Tokenizer::load(const fs::path& dir) {
     refuse("tokenizer",
            std::string(vocab ? "vocab.json without merges.txt" : "merges.txt without vocab.json") +
                " in " + quoted_excerpt(dir.string()) + "; byte-level BPE needs both");
-  refuse("tokenizer", "no tokenizer.json, vocab.json + merges.txt or vocab.txt in " + quoted_excerpt(dir.string()));
+  refuse("tokenizer", "no tokenizer.json, vocab.json + merges.txt or vocab.txt in " +
+                          quoted_excerpt(dir.string()));
 }
 
 /// The ids of one text as the model reads them, before the post-processor's special tokens,
 /// appended to `out`; `check_count` after each piece.
 void Tokenizer::Impl::encode_sequence(const std::string& text, const detail::Budget& budget,
-                                      const std::function<void()>& check_count, std::vector<int>& out) const {
+                                      const std::function<void()>& check_count,
+                                      std::vector<int>& out) const {
   std::unordered_map<std::string, std::vector<int>>
       cache;  // per call: encode may run on two threads
   // `s` cut at the added tokens of `trie` (leftmost-longest, one walk per position): each stretch
@@ -1115,7 +1161,8 @@ void Tokenizer::Impl::encode_sequence(const std::string& text, const detail::Bud
   split_added(text, raw_added, [&](std::size_t begin, std::size_t end) {
     const std::string normalized = normalize(text.substr(begin, end - begin), budget);
     split_added(normalized, normalized_added, [&](std::size_t b, std::size_t e) {
-      for (const std::string& piece : pre.run(normalized.substr(b, e - b), budget, begin == 0 && b == 0)) {
+      for (const std::string& piece :
+           pre.run(normalized.substr(b, e - b), budget, begin == 0 && b == 0)) {
         if (wordpiece)
           wordpiece_word(piece, out, budget);
         else
@@ -1129,7 +1176,8 @@ void Tokenizer::Impl::encode_sequence(const std::string& text, const detail::Bud
 /// The post-processor's template `pieces` filled with the texts ($A, and $B when given): the
 /// sequences encoded first, each token counted against the limit with the special tokens the
 /// template adds, then laid out in the template's order with its token types.
-Tokenizer::Encoding Tokenizer::Impl::assemble(const std::vector<TemplatePiece>& pieces, const std::string* texts[2],
+Tokenizer::Encoding Tokenizer::Impl::assemble(const std::vector<TemplatePiece>& pieces,
+                                              const std::string* texts[2],
                                               const EncodeLimits& limits) const {
   const char* names[2] = {"text", "second text"};
   for (int k = 0; k < 2; ++k) {
@@ -1146,7 +1194,8 @@ Tokenizer::Encoding Tokenizer::Impl::assemble(const std::vector<TemplatePiece>& 
   // Counted as they are produced: a text of a million characters stops at the model's limit.
   const auto check_count = [&] {
     if (sequence[0].size() + sequence[1].size() + specials > limits.max_tokens)
-      refuse("text", "more than " + std::to_string(limits.max_tokens) + " tokens, " + limits.max_tokens_reason);
+      refuse("text", "more than " + std::to_string(limits.max_tokens) + " tokens, " +
+                         limits.max_tokens_reason);
   };
   for (int k = 0; k < 2; ++k)
     if (texts[k]) encode_sequence(*texts[k], budget, check_count, sequence[k]);
@@ -1174,7 +1223,8 @@ void Tokenizer::Impl::wordpiece_word(const std::string& word, std::vector<int>& 
   std::string candidate;
   std::size_t lookups = 0;
   for (std::size_t start = 0; start < word.size();) {
-    const std::string_view prefix = start > 0 ? std::string_view(continuing_prefix) : std::string_view();
+    const std::string_view prefix =
+        start > 0 ? std::string_view(continuing_prefix) : std::string_view();
     // No token is longer than the longest one: a candidate starts there, at a character's start.
     std::size_t end = word.size();
     if (prefix.size() + (end - start) > longest_token) {

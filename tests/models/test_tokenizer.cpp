@@ -632,22 +632,26 @@ TEST(Tokenizer, MetaspacePrependSchemes) {
 TEST(Tokenizer, RefusesUnsupportedTokenizerJson) {
   json doc = tiny_doc();
   doc["model"]["type"] = "Unigram";
-  expect_refusal([&] { tiny(doc); }, "tokenizer.json: model.type: \"Unigram\" is not supported (BPE, WordPiece)");
+  expect_refusal([&] { tiny(doc); },
+                 "tokenizer.json: model.type: \"Unigram\" is not supported (BPE, WordPiece)");
   doc = tiny_doc();
   doc["model"]["type"] = "WordPiece";
-  expect_refusal([&] { tiny(doc); },
-                 "tokenizer.json: model.type: WordPiece with a ByteLevel pre-tokenizer is not supported");
+  expect_refusal(
+      [&] { tiny(doc); },
+      "tokenizer.json: model.type: WordPiece with a ByteLevel pre-tokenizer is not supported");
   doc = tiny_doc();
   doc["pre_tokenizer"] = {{"type", "CharDelimiterSplit"}};
   expect_refusal([&] { tiny(doc); },
-                 "tokenizer.json: pre_tokenizer.type: \"CharDelimiterSplit\" is not supported (ByteLevel, Split, "
-                 "Digits, Metaspace, BertPreTokenizer, Whitespace, WhitespaceSplit, Sequence)");
+                 "tokenizer.json: pre_tokenizer.type: \"CharDelimiterSplit\" is not supported "
+                 "(ByteLevel, Split, Digits, Metaspace, BertPreTokenizer, Whitespace, WhitespaceSplit, "
+                 "Sequence)");
   // Without ByteLevel the vocabulary is text (SentencePiece-style) and a ByteLevel decoder cannot
   // say what its tokens stand for.
   doc["pre_tokenizer"] = {{"type", "Metaspace"}, {"replacement", "\xE2\x96\x81"}};
-  expect_refusal([&] { tiny(doc); },
-                 "tokenizer.json: decoder.type: \"ByteLevel\" is not supported (Replace, ByteFallback, Fuse, "
-                 "Strip, Metaspace, WordPiece, Sequence)");
+  expect_refusal(
+      [&] { tiny(doc); },
+      "tokenizer.json: decoder.type: \"ByteLevel\" is not supported (Replace, ByteFallback, Fuse, "
+      "Strip, Metaspace, WordPiece, Sequence)");
   doc["pre_tokenizer"] = {{"type", "Sequence"},
                           {"pretokenizers", {byte_level(false, true), {{"type", "Digits"}}}}};
   expect_refusal([&] { tiny(doc); },
@@ -659,17 +663,19 @@ TEST(Tokenizer, RefusesUnsupportedTokenizerJson) {
                  "tokenizer.json: pre_tokenizer.pattern: missing closing parenthesis");
   doc = tiny_doc();
   doc["normalizer"] = {{"type", "NFKC"}};
-  expect_refusal([&] { tiny(doc); },
-                 "tokenizer.json: normalizer.type: \"NFKC\" is not supported (NFC, NFD, Replace, Prepend, "
-                 "Lowercase, BertNormalizer, Sequence)");
+  expect_refusal(
+      [&] { tiny(doc); },
+      "tokenizer.json: normalizer.type: \"NFKC\" is not supported (NFC, NFD, Replace, Prepend, "
+      "Lowercase, BertNormalizer, Sequence)");
   doc = tiny_doc();
   doc["post_processor"] = {{"type", "RobertaProcessing"}};
   expect_refusal([&] { tiny(doc); },
                  "tokenizer.json: post_processor.cls: expected [\"token\", id], got nothing");
   doc["post_processor"] = {{"type", "ByteLevelProcessing"}};
-  expect_refusal([&] { tiny(doc); },
-                 "tokenizer.json: post_processor.type: \"ByteLevelProcessing\" is not supported (ByteLevel, "
-                 "TemplateProcessing, BertProcessing, RobertaProcessing, Sequence)");
+  expect_refusal(
+      [&] { tiny(doc); },
+      "tokenizer.json: post_processor.type: \"ByteLevelProcessing\" is not supported (ByteLevel, "
+      "TemplateProcessing, BertProcessing, RobertaProcessing, Sequence)");
   doc = tiny_doc();
   doc["model"]["vocab"]["a\xE2\x9C\x93"] = 400;
   expect_refusal([&] { tiny(doc); },
@@ -713,9 +719,10 @@ TEST(Tokenizer, RefusesFoldersWithoutByteLevelBpe) {
   expect_refusal([&] { Tokenizer::load(dir); },
                  "tokenizer: no tokenizer.json, vocab.json + merges.txt or vocab.txt in");
   std::ofstream(dir / "tokenizer.model") << "sentencepiece";
-  expect_refusal([&] { Tokenizer::load(dir); },
-                 "tokenizer: only tokenizer.model (SentencePiece) found; attnlab reads tokenizer.json, "
-                 "vocab.json + merges.txt or vocab.txt");
+  expect_refusal(
+      [&] { Tokenizer::load(dir); },
+      "tokenizer: only tokenizer.model (SentencePiece) found; attnlab reads tokenizer.json, "
+      "vocab.json + merges.txt or vocab.txt");
   std::ofstream(dir / "tokenizer.json") << tiny_doc().dump();
   EXPECT_EQ(Tokenizer::load(dir).encode("hello"), (std::vector<int>{259}));
   fs::remove_all(dir);

@@ -25,9 +25,26 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 /// Line n is id n - 1.
-const std::vector<std::string> kVocab = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "un",   "##aff", "##able",
-                                         "hello", ",",     "world", "!",     "cafe",   "\xE4\xB8\xAD" /* 中 */,
-                                         "\xE6\x96\x87" /* 文 */, "##s", "a", "b", "Hello", "##\xE6\x96\x87"};
+const std::vector<std::string> kVocab = {"[PAD]",
+                                         "[UNK]",
+                                         "[CLS]",
+                                         "[SEP]",
+                                         "[MASK]",
+                                         "un",
+                                         "##aff",
+                                         "##able",
+                                         "hello",
+                                         ",",
+                                         "world",
+                                         "!",
+                                         "cafe",
+                                         "\xE4\xB8\xAD" /* 中 */,
+                                         "\xE6\x96\x87" /* 文 */,
+                                         "##s",
+                                         "a",
+                                         "b",
+                                         "Hello",
+                                         "##\xE6\x96\x87"};
 
 std::string vocab_txt(const std::vector<std::string>& tokens = kVocab) {
   std::string text;
@@ -41,9 +58,16 @@ json bert_doc() {
   for (std::size_t i = 0; i < kVocab.size(); ++i) vocab[kVocab[i]] = i;
   json added = json::array();
   for (int id = 0; id < 5; ++id)
-    added.push_back({{"id", id}, {"content", kVocab[std::size_t(id)]}, {"special", true}, {"normalized", false}});
-  const auto special = [](const char* token, int type) { return json{{"SpecialToken", {{"id", token}, {"type_id", type}}}}; };
-  const auto sequence = [](const char* id, int type) { return json{{"Sequence", {{"id", id}, {"type_id", type}}}}; };
+    added.push_back({{"id", id},
+                     {"content", kVocab[std::size_t(id)]},
+                     {"special", true},
+                     {"normalized", false}});
+  const auto special = [](const char* token, int type) {
+    return json{{"SpecialToken", {{"id", token}, {"type_id", type}}}};
+  };
+  const auto sequence = [](const char* id, int type) {
+    return json{{"Sequence", {{"id", id}, {"type_id", type}}}};
+  };
   return {{"added_tokens", added},
           {"normalizer",
            {{"type", "BertNormalizer"},
@@ -56,7 +80,8 @@ json bert_doc() {
            {{"type", "TemplateProcessing"},
             {"single", {special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0)}},
             {"pair",
-             {special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0), sequence("B", 1), special("[SEP]", 1)}},
+             {special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0), sequence("B", 1),
+              special("[SEP]", 1)}},
             {"special_tokens",
              {{"[CLS]", {{"id", "[CLS]"}, {"ids", json::array({2})}, {"tokens", {"[CLS]"}}}},
               {"[SEP]", {{"id", "[SEP]"}, {"ids", json::array({3})}, {"tokens", {"[SEP]"}}}}}}}},
@@ -82,7 +107,8 @@ std::string refusal(const std::function<void()>& f) {
 
 void expect_refusal(const std::function<void()>& f, const std::string& expected_start) {
   const std::string message = refusal(f);
-  EXPECT_EQ(message.rfind(expected_start, 0), 0u) << "got:      " << message << "\nexpected: " << expected_start;
+  EXPECT_EQ(message.rfind(expected_start, 0), 0u)
+      << "got:      " << message << "\nexpected: " << expected_start;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
@@ -112,8 +138,12 @@ TEST(WordPiece, BertNormalizerAndPreTokenizer) {
   // Punctuation as Hugging Face's Unicode 8.0 tables have it: U+2E52 (Po since Unicode 13) is a
   // letter there, so "a⹒b" is one word; U+166D (Po in 8.0, So now) splits "a᙭b".
   EXPECT_EQ(t.encode("a,b"), (Ids{2, 16, 9, 17, 3}));
-  EXPECT_EQ(t.encode("a\xE2\xB9\x92" "b"), (Ids{2, 1, 3}));
-  EXPECT_EQ(t.encode("a\xE1\x99\xAD" "b"), (Ids{2, 16, 1, 17, 3}));
+  EXPECT_EQ(t.encode("a\xE2\xB9\x92"
+                     "b"),
+            (Ids{2, 1, 3}));
+  EXPECT_EQ(t.encode("a\xE1\x99\xAD"
+                     "b"),
+            (Ids{2, 16, 1, 17, 3}));
   // Cased: no lower case, and no accent stripping unless asked.
   json doc = bert_doc();
   doc["normalizer"]["lowercase"] = false;
@@ -157,7 +187,8 @@ TEST(WordPiece, PairHasTokenTypesAndSequences) {
   expect_refusal([&] { t.encode_pair("hello", "\xFF"); }, "second text: not valid UTF-8 at byte 0");
   // BertProcessing makes the same; RobertaProcessing doubles the middle [SEP] and keeps type 0.
   json doc = bert_doc();
-  doc["post_processor"] = {{"type", "BertProcessing"}, {"sep", {"[SEP]", 3}}, {"cls", {"[CLS]", 2}}};
+  doc["post_processor"] = {
+      {"type", "BertProcessing"}, {"sep", {"[SEP]", 3}}, {"cls", {"[CLS]", 2}}};
   EXPECT_EQ(bert(doc).encode_pair("hello", "world!").type_ids, e.type_ids);
   EXPECT_EQ(bert(doc).encode("hello"), (Ids{2, 8, 3}));
   doc["post_processor"]["type"] = "RobertaProcessing";
@@ -177,7 +208,9 @@ TEST(WordPiece, DecoderJoinsContinuations) {
   EXPECT_EQ(t.token(15), "##s");
   EXPECT_EQ(t.decode(15), "s");
   EXPECT_EQ(t.decode(12), " cafe");  // a word's start follows a space
-  EXPECT_EQ(t.label(12), "\xE2\x90\xA3" "cafe");
+  EXPECT_EQ(t.label(12),
+            "\xE2\x90\xA3"
+            "cafe");
   EXPECT_EQ(t.label(2), "[CLS]");
   std::string text;
   for (const int id : t.encode("cafes unaffable")) text += t.decode(id);
@@ -187,24 +220,29 @@ TEST(WordPiece, DecoderJoinsContinuations) {
 
 TEST(WordPiece, VocabTxtAloneAsBertTokenizerReadsIt) {
   const Tokenizer t = Tokenizer::from_vocab_txt(vocab_txt());
-  for (const char* text : {"Hello, WORLD!", "a[MASK]b", "Caf\xC3\xA9s unaffable", "\xE4\xB8\xAD\xE6\x96\x87"})
+  for (const char* text :
+       {"Hello, WORLD!", "a[MASK]b", "Caf\xC3\xA9s unaffable", "\xE4\xB8\xAD\xE6\x96\x87"})
     EXPECT_EQ(t.encode(text), bert().encode(text)) << text;
   EXPECT_EQ(t.encode_pair("hello", "world!").type_ids, (Ids{0, 0, 0, 1, 1, 1}));
   EXPECT_EQ(t.token(6), "##aff");
   // Windows line ends are line ends; tokenizer_config.json's do_lower_case false keeps the case.
   std::string crlf = vocab_txt();
-  for (std::size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2)) crlf.insert(at, "\r");
+  for (std::size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2))
+    crlf.insert(at, "\r");
   EXPECT_EQ(Tokenizer::from_vocab_txt(crlf).encode("Hello"), (Ids{2, 8, 3}));
   const Tokenizer cased = Tokenizer::from_vocab_txt(vocab_txt(), R"({"do_lower_case": false})");
   EXPECT_EQ(cased.encode("Hello hello caf\xC3\xA9"), (Ids{2, 18, 8, 1, 3}));
-  EXPECT_EQ(Tokenizer::from_vocab_txt(vocab_txt(), R"({"do_lower_case": false, "strip_accents": true})")
-                .encode("caf\xC3\xA9"),
-            (Ids{2, 12, 3}));
+  EXPECT_EQ(
+      Tokenizer::from_vocab_txt(vocab_txt(), R"({"do_lower_case": false, "strip_accents": true})")
+          .encode("caf\xC3\xA9"),
+      (Ids{2, 12, 3}));
   // Tokenizer::load finds it in a folder with its tokenizer_config.json.
-  const fs::path dir = fs::temp_directory_path() / ("attnlab_wordpiece_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("attnlab_wordpiece_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "vocab.txt", std::ios::binary) << vocab_txt();
-  std::ofstream(dir / "tokenizer_config.json") << R"({"do_lower_case": false, "model_max_length": 512})";
+  std::ofstream(dir / "tokenizer_config.json")
+      << R"({"do_lower_case": false, "model_max_length": 512})";
   EXPECT_EQ(Tokenizer::load(dir).encode("Hello"), (Ids{2, 18, 3}));
   fs::remove_all(dir);
 }
@@ -218,11 +256,13 @@ TEST(WordPiece, RefusesBadVocabTxtAndOptions) {
                  "vocab.txt: line 21: expected a token, got an empty line");
   tokens = kVocab;
   tokens.push_back("hello");
-  expect_refusal([&] { Tokenizer::from_vocab_txt(vocab_txt(tokens)); },
-                 "vocab.txt: line 21: \"hello\" is also line 9 (Hugging Face would keep this line's id");
+  expect_refusal(
+      [&] { Tokenizer::from_vocab_txt(vocab_txt(tokens)); },
+      "vocab.txt: line 21: \"hello\" is also line 9 (Hugging Face would keep this line's id");
   tokens = kVocab;
   tokens[8] = "hel\xFFlo";
-  expect_refusal([&] { Tokenizer::from_vocab_txt(vocab_txt(tokens)); }, "vocab.txt: line 9: not valid UTF-8 at byte 3");
+  expect_refusal([&] { Tokenizer::from_vocab_txt(vocab_txt(tokens)); },
+                 "vocab.txt: line 9: not valid UTF-8 at byte 3");
   tokens = kVocab;
   tokens[1] = "[unk]";
   expect_refusal([&] { Tokenizer::from_vocab_txt(vocab_txt(tokens)); },
@@ -235,27 +275,35 @@ TEST(WordPiece, RefusesBadVocabTxtAndOptions) {
                  "tokenizer_config.json: expected a JSON object at the top level");
   json doc = bert_doc();
   doc["model"]["unk_token"] = "<unk>";
-  expect_refusal([&] { bert(doc); },
-                 "tokenizer.json: model.unk_token: \"<unk>\" is not in the vocabulary (WordPiece needs it)");
+  expect_refusal(
+      [&] { bert(doc); },
+      "tokenizer.json: model.unk_token: \"<unk>\" is not in the vocabulary (WordPiece needs it)");
   doc = bert_doc();
   doc["model"]["max_input_chars_per_word"] = -1;
   expect_refusal([&] { bert(doc); },
-                 "tokenizer.json: model.max_input_chars_per_word: expected a whole number of characters, got -1");
+                 "tokenizer.json: model.max_input_chars_per_word: expected a whole number of "
+                 "characters, got -1");
   doc = bert_doc();
   doc["model"]["continuing_subword_prefix"] = 2;
-  expect_refusal([&] { bert(doc); }, "tokenizer.json: model.continuing_subword_prefix: expected a string, got 2");
+  expect_refusal([&] { bert(doc); },
+                 "tokenizer.json: model.continuing_subword_prefix: expected a string, got 2");
   doc = bert_doc();
   doc["normalizer"]["lowercase"] = "yes";
-  expect_refusal([&] { bert(doc); }, "tokenizer.json: normalizer.lowercase: expected true or false, got \"yes\"");
+  expect_refusal([&] { bert(doc); },
+                 "tokenizer.json: normalizer.lowercase: expected true or false, got \"yes\"");
   doc = bert_doc();
   doc["post_processor"]["pair"].erase(3);  // $B
-  expect_refusal([&] { bert(doc); }, "tokenizer.json: post_processor.pair: expected the sequence $B, got none");
+  expect_refusal([&] { bert(doc); },
+                 "tokenizer.json: post_processor.pair: expected the sequence $B, got none");
   doc = bert_doc();
   doc["post_processor"]["single"][1]["Sequence"]["id"] = "B";
-  expect_refusal([&] { bert(doc); }, "tokenizer.json: post_processor.single[1]: expected the sequence $A once");
+  expect_refusal([&] { bert(doc); },
+                 "tokenizer.json: post_processor.single[1]: expected the sequence $A once");
   doc = bert_doc();
-  doc["post_processor"] = {{"type", "BertProcessing"}, {"sep", {"[SEP]", 99}}, {"cls", {"[CLS]", 2}}};
-  expect_refusal([&] { bert(doc); }, "tokenizer.json: post_processor.sep[1]: id 99 is not in the vocabulary");
+  doc["post_processor"] = {
+      {"type", "BertProcessing"}, {"sep", {"[SEP]", 99}}, {"cls", {"[CLS]", 2}}};
+  expect_refusal([&] { bert(doc); },
+                 "tokenizer.json: post_processor.sep[1]: id 99 is not in the vocabulary");
   doc = bert_doc();
   doc["decoder"]["prefix"] = nullptr;
   EXPECT_EQ(bert(doc).decode(15), "s");  // null: the default "##"

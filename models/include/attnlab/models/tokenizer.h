@@ -1,6 +1,6 @@
 #pragma once
-/// BPE and WordPiece tokenizers as Hugging Face's tokenizers read them. Byte-level, as GPT-2, Llama 3, Qwen2/3,
-/// SmolLM2, DeepSeek V3 and gpt-oss ship them: `vocab.json` + `merges.txt` (GPT-2), or
+/// BPE and WordPiece tokenizers as Hugging Face's tokenizers read them. Byte-level, as GPT-2, Llama
+/// 3, Qwen2/3, SmolLM2, DeepSeek V3 and gpt-oss ship them: `vocab.json` + `merges.txt` (GPT-2), or
 /// `tokenizer.json` whose pre-tokenizer ends in ByteLevel (its vocabulary written in GPT-2's byte
 /// symbols; Split with a regex and Digits before it). SentencePiece-style, as Gemma, Llama 2 /
 /// TinyLlama, Mistral and Phi-3 ship them: `tokenizer.json` without ByteLevel, a vocabulary of text
@@ -23,14 +23,14 @@
 /// `tokenizer.model` alone, Unigram, an unknown pre-tokenizer, normalizer or decoder) is refused
 /// with one line naming it.
 ///
-/// What is read how: added tokens are matched leftmost-longest, those with `normalized` false in the
-/// raw text, the others (their content normalized too) in each normalized stretch between those,
-/// as Hugging Face does; the pre-tokenizer splits each stretch; BPE merges each piece, for
+/// What is read how: added tokens are matched leftmost-longest, those with `normalized` false in
+/// the raw text, the others (their content normalized too) in each normalized stretch between
+/// those, as Hugging Face does; the pre-tokenizer splits each stretch; BPE merges each piece, for
 /// tokenizer.json in Hugging Face's order (the lowest-ranked pair, leftmost first, one at a time),
 /// for vocab.json + merges.txt as GPT-2's encoder does (all occurrences of the lowest-ranked pair,
 /// then again); ids are 0..2^24-1, as the file gives them. vocab.json + merges.txt alone has no
 /// added tokens: "<|endoftext|>" in the text is encoded as text, as OpenAI's encoder does.
-/// WordPiece splits each pre-tokenized word greedily, the longest token first, as Hugging Face does.
+/// WordPiece splits each pre-tokenized word greedily, longest token first, as Hugging Face does.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -77,20 +77,22 @@ class Tokenizer {
   /// also strips accents unless strip_accents says otherwise), tokenize_chinese_chars (true); the
   /// special tokens [PAD] [UNK] [CLS] [SEP] [MASK] matched in the text, [CLS] A [SEP] around it.
   /// Refuses an empty line, a token on two lines (both of which Hugging Face reads silently, the
-  /// later line's id winning), a line that is not UTF-8, a vocabulary without [UNK], [CLS] or [SEP].
-  static Tokenizer from_vocab_txt(const std::string& vocab_txt, const std::string& tokenizer_config_json = "");
+  /// later line's id winning), a line that is not UTF-8, no [UNK], [CLS] or [SEP] in it.
+  static Tokenizer from_vocab_txt(const std::string& vocab_txt,
+                                  const std::string& tokenizer_config_json = "");
 
   /// The ids of `text`, as the model reads it: the special tokens the post-processor's `single`
-  /// template puts before $A (BOS, [CLS]) first, those after it (EOS, [SEP]) last. Thread-safe (caches are per call).
-  /// Throws ScenarioError ("text: ...") for text that is not valid UTF-8, or with a byte the
-  /// vocabulary has no token for (and no unk_token), and when `limits` stop it: more tokens than
-  /// max_tokens, the time budget spent, cancelled. Added tokens are found in one pass over the text
-  /// (a trie of their bytes).
+  /// template puts before $A (BOS, [CLS]) first, those after it (EOS, [SEP]) last. Thread-safe
+  /// (caches are per call). Throws ScenarioError ("text: ...") for text that is not valid UTF-8, or
+  /// with a byte the vocabulary has no token for (and no unk_token), and when `limits` stop it:
+  /// more tokens than max_tokens, the time budget spent, cancelled. Added tokens are found in one
+  /// pass over the text (a trie of their bytes).
   std::vector<int> encode(const std::string& text, const EncodeLimits& limits = {}) const;
   /// Two texts as the model reads a pair (BERT's [CLS] A [SEP] B [SEP]), by the post-processor's
   /// pair template (without one: A then B, B's type 1). Throws as encode does ("second text: ..."
   /// for B's bytes), and when the post-processor has no template for a pair.
-  Encoding encode_pair(const std::string& a, const std::string& b, const EncodeLimits& limits = {}) const;
+  Encoding encode_pair(const std::string& a, const std::string& b,
+                       const EncodeLimits& limits = {}) const;
   /// The bytes token `id` stands for (GPT-2's "Ġcat" is " cat"; may be part of a UTF-8 sequence;
   /// WordPiece's "cat" is " cat" and "##s" is "s", as its decoder joins them).
   /// Throws ScenarioError for an id the vocabulary does not hold.
@@ -100,7 +102,7 @@ class Tokenizer {
   /// UTF-8 as \xNN; special tokens as their own text ("<|endoftext|>").
   std::string label(int id) const;
   /// Token `id` as the vocabulary spells it, as Hugging Face's `tokens` show it: "Ġcat" (byte
-  /// symbols), "▁cat" or "<0xF0>" (SentencePiece-style), "##s" (WordPiece), an added token's content.
+  /// symbols), "▁cat" or "<0xF0>" (SentencePiece-style), "##s" (WordPiece), an added token.
   std::string token(int id) const;
   /// One more than the largest id (the vocabulary's and the added tokens').
   int id_limit() const;
