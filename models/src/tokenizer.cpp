@@ -41,6 +41,7 @@ namespace fs = std::filesystem;
 constexpr int kMaxSequenceDepth = 8;
 constexpr std::size_t kMaxCachedPiece = 256;  // longer pieces are merged afresh
 constexpr std::size_t kMaxNormalizedBytes = std::size_t(256) << 20;
+constexpr std::size_t kHashedBytesPerCheck = std::size_t(1) << 20;  // WordPiece's lookups
 
 std::uint64_t pair_key(int a, int b) {
   return static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b);
@@ -1221,7 +1222,7 @@ void Tokenizer::Impl::wordpiece_word(const std::string& word, std::vector<int>& 
   if (chars > max_word_chars) return out.push_back(unk);
   const std::size_t first = out.size();
   std::string candidate;
-  std::size_t lookups = 0;
+  std::size_t hashed = 0;  // bytes looked up since the budget was last checked: a token may be long
   for (std::size_t start = 0; start < word.size();) {
     const std::string_view prefix =
         start > 0 ? std::string_view(continuing_prefix) : std::string_view();
@@ -1233,7 +1234,11 @@ void Tokenizer::Impl::wordpiece_word(const std::string& word, std::vector<int>& 
     }
     int found = -1;
     for (; end > start; end = code_point_start(word, end - 1)) {
-      if (++lookups % 4096 == 0) budget.check();
+      hashed += prefix.size() + end - start;
+      if (hashed > kHashedBytesPerCheck) {
+        hashed = 0;
+        budget.check();
+      }
       candidate.assign(prefix);
       candidate.append(word, start, end - start);
       const auto it = ids.find(candidate);

@@ -3,7 +3,9 @@
 // [MASK] inside text, a pair with its token types, the labels, vocab.txt alone with
 // tokenizer_config.json, and the refusals. BERT's real vocabulary against Hugging Face's own
 // tokenizers is test_hf_tokenizers.cpp.
+#include <chrono>
 #include <filesystem>
+#include <iostream>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -166,6 +168,23 @@ TEST(WordPiece, AWordLongerThanMaxInputCharsIsOneUnk) {
   EXPECT_EQ(bert(doc).encode("\xE4\xB8\xAD\xE6\x96\x87"), (Ids{2, 13, 19, 3}));
   doc["model"]["max_input_chars_per_word"] = 1;
   EXPECT_EQ(bert(doc).encode("\xE4\xB8\xAD\xE6\x96\x87"), (Ids{2, 1, 3}));
+}
+
+TEST(WordPiece, AHugeWordAgainstAHugeTokenEndsWithinTheBudget) {
+  // Every prefix of a word of a million characters is looked up against a token of a million bytes:
+  // 10^12 bytes hashed unless the time budget stops it.
+  json doc = bert_doc();
+  doc["model"]["vocab"][std::string(1000000, 'a') + "b"] = 20;
+  doc["model"]["max_input_chars_per_word"] = 10000000;
+  const Tokenizer t = bert(doc);
+  EncodeLimits limits;
+  limits.seconds = 0.2;
+  const auto started = std::chrono::steady_clock::now();
+  expect_refusal([&] { t.encode(std::string(1000000, 'a'), limits); },
+                 "text: the tokenizer took more than 0.2 s on this text");
+  std::cout << "refused after "
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s\n";
+  EXPECT_EQ(t.encode("a b", limits), (Ids{2, 16, 17, 3}));
 }
 
 TEST(WordPiece, PairHasTokenTypesAndSequences) {
