@@ -61,6 +61,18 @@ const nlohmann::json* ModelView(const attnlab::Scenario& s) {
   return it != s.view.end() && it->is_object() ? &*it : nullptr;
 }
 
+std::string AbsoluteFolder(const std::string& folder) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(folder, ec).lexically_normal();
+  return ec ? folder : absolute.string();
+}
+
+std::string OtherWeightsNote(const models::HfModel& model) {
+  return "The weights in " + quoted_excerpt(model.dir().string()) +
+         " are not the ones this layer was made from (another checkpoint, or changed since): Next token "
+         "would be wrong. Locate" + kEllipsis + " opens the folder it was made from.";
+}
+
 }  // namespace
 
 int LayerOf(const attnlab::Scenario& scenario, const models::HfModel& model) {
@@ -87,9 +99,7 @@ void ModelLab::Init(Session& session, Document& document) {
 }
 
 void ModelLab::RequestOpen(const std::string& folder) {
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(folder, ec).lexically_normal();
-  const std::string path = ec ? folder : absolute.string();
+  const std::string path = AbsoluteFolder(folder);
   loading_name_ = FolderName(path);
   open_task_ = session_->Tasks().Start<std::shared_ptr<const models::HfModel>>(
       "model-open", [path] { return models::HfModel::open(path); },
@@ -98,6 +108,7 @@ void ModelLab::RequestOpen(const std::string& folder) {
         try {
           model_ = result.Take();
         } catch (const std::exception& e) {
+          if (path == locating_) locating_.clear();
           session_->ShowError("Cannot open model " + FolderName(path), e.what());
           UpdateNext();
           return;
@@ -113,9 +124,39 @@ void ModelLab::RequestOpen(const std::string& folder) {
         ++run_serial_;
         text_error_.clear();
         if (!text_.empty()) StartRun();
+        if (path == locating_) AdoptLocated();
         UpdateNext();
       });
   UpdateNext();
+}
+
+void ModelLab::Locate(const std::string& folder) {
+  locating_ = AbsoluteFolder(folder);
+  if (!model_ || !SameFolder(locating_, model_->dir())) return RequestOpen(locating_);
+  AdoptLocated();  // the open model's own folder: nothing to open
+  UpdateNext();
+}
+
+std::string ModelLab::DocumentFolder() const {
+  const nlohmann::json* m = ModelView(doc_->GetScenario());
+  const auto folder = m ? m->find("folder") : nlohmann::json::const_iterator();
+  return m && folder != m->end() && folder->is_string() ? folder->get<std::string>() : std::string();
+}
+
+// The folder Locate() chose is open: the document becomes a layer of it when its weights are the
+// ones the layer was made from (a layer saved before fingerprints were recorded: the folder the
+// teacher chose is taken at its word).
+void ModelLab::AdoptLocated() {
+  locating_.clear();
+  if (!ModelView(doc_->GetScenario())) return;
+  if (OtherWeights(*ModelView(doc_->GetScenario()), *model_)) {
+    reconnect_note_ = OtherWeightsNote(*model_);
+    return;
+  }
+  const std::string folder = model_->dir().string();
+  reconnect_note_.clear();
+  doc_->ApplyEdit("view.model", [&folder](attnlab::Scenario& s) { s.view["model"]["folder"] = folder; });
+  doc_->status = "this layer's model folder is now " + folder;
 }
 
 void ModelLab::SetText(const std::string& text) {
@@ -216,8 +257,8 @@ void ModelLab::Reconnect(const attnlab::Scenario& scenario) {
   if ((model_ && SameFolder(path, model_->dir())) || Loading()) return;
   std::error_code ec;
   if (!fs::is_directory(path, ec)) {
-    reconnect_note_ = "This layer's model folder " + quoted_excerpt(path) +
-                      " is not there (moved or deleted): File > Open model" + kEllipsis + " opens it where it is now.";
+    reconnect_note_ = "This layer's model folder " + quoted_excerpt(path) + " is not there (moved or deleted): Locate" +
+                      kEllipsis + " opens it where it is now.";
     return;
   }
   RequestOpen(path);
@@ -236,9 +277,7 @@ void ModelLab::FollowDocument() {
   const auto folder = m ? m->find("folder") : nlohmann::json::const_iterator();
   if (model_ && m && folder != m->end() && folder->is_string() && SameFolder(folder->get<std::string>(), model_->dir()) &&
       OtherWeights(*m, *model_))
-    reconnect_note_ = "The weights in " + quoted_excerpt(model_->dir().string()) +
-                      " are not the ones this layer was made from (another checkpoint, or changed since): "
-                      "Next token would be wrong. File > Open model" + kEllipsis + " opens the folder it was made from.";
+    reconnect_note_ = OtherWeightsNote(*model_);
   if (doc_layer_ < 0) {
     if (predict_task_) session_->Tasks().Cancel(predict_task_);
     predict_task_ = 0;
@@ -292,9 +331,10 @@ void ModelLab::UpdateNext() {
   NextTokens n;
   const std::string name = model_ ? model_->name() : std::string();
   if (!model_) {
-    n.note = Loading()                  ? "Loading " + loading_name_ + kEllipsis
-             : !reconnect_note_.empty() ? reconnect_note_
-                                        : "No model open: File > Open model" + std::string(kEllipsis) + " (GPT-2, Llama, Qwen2).";
+    n.offer_locate = !Loading() && !reconnect_note_.empty();
+    n.note = Loading()        ? "Loading " + loading_name_ + kEllipsis
+             : n.offer_locate ? reconnect_note_
+                              : "No model open: File > Open model" + std::string(kEllipsis) + " (GPT-2, Llama, Qwen2).";
   } else if (doc_layer_ >= 0) {
     n.state = NextTokens::State::Edited;
     n.layer = doc_layer_;
@@ -317,11 +357,14 @@ void ModelLab::UpdateNext() {
     n.state = NextTokens::State::ModelOnly;
     n.model = run_.run->next;
     n.stale = RunStale();
-    n.note = !reconnect_note_.empty() ? reconnect_note_
-                                      : "The document is not a layer of " + name + ": click a map in the Model panel to edit one.";
+    n.offer_locate = !reconnect_note_.empty();
+    n.note = n.offer_locate ? reconnect_note_
+                            : "The document is not a layer of " + name + ": click a map in the Model panel to edit one.";
   } else {
     n.state = NextTokens::State::NoText;
-    n.note = !text_error_.empty()    ? text_error_
+    n.offer_locate = text_error_.empty() && !reconnect_note_.empty();
+    n.note = !text_error_.empty()  ? text_error_
+             : n.offer_locate      ? reconnect_note_
              : model_->tokenizer() ? "Type a text in the Model panel."
                                    : "Type token ids in the Model panel (the folder has no tokenizer).";
   }

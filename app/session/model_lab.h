@@ -40,6 +40,9 @@ struct NextTokens {
   };
   State state = State::NoModel;
   std::string note;   ///< one line for the panel
+  /// The note says the document's model folder is not there or holds other weights: the panel
+  /// offers Locate… (ModelLab::Locate).
+  bool offer_locate = false;
   int layer = -1;     ///< 0-based, when State::Edited (or Failed)
   std::vector<models::Prediction> model;   ///< unedited, most likely first (whole vocabulary)
   std::vector<models::Prediction> edited;  ///< after the document's edits (State::Edited)
@@ -94,6 +97,13 @@ class ModelLab {
   /// a layer), else -1. Follows the document as of the last Tick(). A newly opened document that
   /// is a layer of another folder (a saved layer file) reopens that folder with its recorded text.
   int DocumentLayer() const { return doc_layer_; }
+  /// The document's model folder is `folder` now (Next token's Locate…, when the recorded one has
+  /// moved or holds other weights): opens it off the UI thread, the recorded text typed again.
+  /// When its weights are the ones the layer was made from, view.model.folder becomes it (an
+  /// edit: Save remembers it) and the document is a layer of it again; else one line says so.
+  void Locate(const std::string& folder);
+  /// Where the document says its model folder is ("" when it names none): Locate… starts there.
+  std::string DocumentFolder() const;
   /// Once per frame, after Session::Poll(): follows the document's version and runs an edited
   /// layer through the rest of the model off the UI thread.
   void Tick();
@@ -109,6 +119,7 @@ class ModelLab {
   void FinishPrediction(TaskResult<std::shared_ptr<const Prediction>> result);
   void FollowDocument();
   void Reconnect(const attnlab::Scenario& scenario);
+  void AdoptLocated();
   void UpdateNext();
 
   Session* session_ = nullptr;
@@ -125,6 +136,7 @@ class ModelLab {
   int doc_layer_ = -1;
   int reconnected_document_ = 0;  ///< Document::OpenCount() of the last document Reconnect() saw
   std::string reconnect_note_;    ///< why the document's model folder could not be reopened
+  std::string locating_;          ///< the folder Locate() is opening, until it is open (or not)
   std::shared_ptr<const Prediction> prediction_;  ///< the last finished one
   NextTokens next_;
   std::uint64_t next_serial_ = 0;

@@ -186,6 +186,7 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
     };
     HeatmapContextMenu(state, dialogs.export_settings, request, spec);
   };
+  state.locate_model = [&state, &dialogs = w.dialogs] { dialogs.ShowLocateModel(state); };
   state.sweep_recorder = {[&state](const attnlab::Sweep& sweep) { RecordSweepGif(state, sweep); },
                           [&state] { return RecordingSweepGif(state); }};
   w.action_context.dialogs = &w.dialogs;
