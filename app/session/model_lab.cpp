@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <mutex>
 #include <utility>
 
 #include "attnlab/attention.h"
@@ -21,9 +22,54 @@ struct ModelLab::Prediction {
   std::string error;  ///< the edited layer could not be run through the model
 };
 
+/// The newest text typed, shared by the UI thread and the run in flight. A newer text stops the run
+/// (`superseded`, checked at each regex match and layer) and the run's task goes on with it: a
+/// round trip through the UI thread cost a frame or two (16 to 50 ms) on every keystroke.
+struct ModelLab::NewestText {
+  std::atomic<bool> superseded{false};
+  std::atomic<bool> abandoned{false};  ///< another model was opened: nothing more to run
+  /// Typed on the UI thread.
+  void Type(const std::string& text) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      text_ = text;
+    }
+    superseded.store(true);
+  }
+  /// On the run's thread: the text to run now, the flag cleared first so that a text typed
+  /// meanwhile stops the run again.
+  std::string Take() {
+    superseded.store(false);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    attempted_ = text_;
+    return text_;
+  }
+  /// The text the task ran last (read once the task has ended).
+  std::string Attempted() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return attempted_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::string text_, attempted_;
+};
+
 namespace {
 
 namespace fs = std::filesystem;
+
+// The tokens of `text` and the model's forward pass on them, every layer's weights kept.
+ModelRun RunText(const models::HfModel& model, const std::string& text, const std::atomic<bool>* stop) {
+  ModelRun r;
+  r.text = text;
+  // A folder without a tokenizer takes token ids, as the CLI's --ids does.
+  const std::vector<int> ids = model.tokenizer() ? model.encode(text, stop) : model.ids_from_text(text);
+  r.labels = model.labels(ids);
+  r.run = std::make_shared<const models::ForwardRun>(
+      model.transformer().run(ids, model.config().vocab, {}, models::Keep::all(), stop));
+  return r;
+}
 
 /// The folder's name for titles, escaped: a name holding a newline still gives one line.
 std::string FolderName(const std::string& folder) {
@@ -117,7 +163,9 @@ void ModelLab::RequestOpen(const std::string& folder) {
         if (running_) {  // a run of the model open before: dropped, its tokenizing stopped
           session_->Tasks().Cancel(running_);
           running_ = 0;
-          if (run_cancel_) run_cancel_->store(true);
+          newest_->abandoned.store(true);
+          newest_->superseded.store(true);
+          newest_.reset();
         }
         doc_->status = "opened model " + model_->name() + ": " + model_->config().describe();
         run_ = {};
@@ -164,8 +212,8 @@ void ModelLab::SetText(const std::string& text) {
   text_ = text;
   if (running_ == 0) return StartRun();
   // The run in flight is stale: its tokenizing or forward pass stops at once (at the next layer),
-  // and it starts the newest text as it ends: never more than one run behind.
-  if (run_cancel_) run_cancel_->store(true);
+  // and its task runs the newest text: never more than one run behind.
+  newest_->Type(text);
 }
 
 void ModelLab::StartRun() {
@@ -178,31 +226,34 @@ void ModelLab::StartRun() {
     return;
   }
   const std::uint64_t serial = model_serial_;
-  run_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  newest_ = std::make_shared<NewestText>();
+  newest_->Type(text_);
   running_ = session_->Tasks().Start<ModelRun>(
       "model-run",
-      [model = model_, text = text_, cancel = run_cancel_] {
-        ModelRun r;
-        r.text = text;
-        // A folder without a tokenizer takes token ids, as the CLI's --ids does.
-        const std::vector<int> ids = model->tokenizer() ? model->encode(text, cancel.get()) : model->ids_from_text(text);
-        r.labels = model->labels(ids);
-        r.run = std::make_shared<const models::ForwardRun>(
-            model->transformer().run(ids, model->config().vocab, {}, models::Keep::all(), cancel.get()));
-        return r;
+      [model = model_, newest = newest_] {
+        for (;;) {
+          const std::string text = newest->Take();
+          try {
+            return RunText(*model, text, &newest->superseded);
+          } catch (const std::exception&) {
+            // Stopped by a newer text (or refused while one was typed): run that one now.
+            if (!newest->superseded.load() || newest->abandoned.load()) throw;
+          }
+        }
       },
-      [this, serial, text = text_](TaskResult<ModelRun> result) { FinishRun(serial, text, std::move(result)); });
+      [this, serial, newest = newest_](TaskResult<ModelRun> result) { FinishRun(serial, *newest, std::move(result)); });
 }
 
-void ModelLab::FinishRun(std::uint64_t serial, const std::string& text, TaskResult<ModelRun> result) {
+void ModelLab::FinishRun(std::uint64_t serial, const NewestText& newest, TaskResult<ModelRun> result) {
   running_ = 0;
-  run_cancel_.reset();
+  newest_.reset();
   if (serial != model_serial_) return;  // a run of the model open before
   try {
     run_ = result.Take();
     text_error_.clear();
   } catch (const std::exception& e) {
-    if (text != text_) return StartRun();  // cancelled or failed, but typed over: the last run stays
+    const std::string text = newest.Attempted();
+    if (text != text_) return StartRun();  // refused, but typed over: the last run stays
     run_ = {};
     run_.text = text;
     text_error_ = e.what();

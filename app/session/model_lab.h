@@ -76,8 +76,9 @@ class ModelLab {
 
   // ---- the text and its run ----------------------------------------------------------------
   /// Tokenizes `text` (token ids typed as text for a folder without a tokenizer) and runs the model
-  /// on it off the UI thread: one run at a time, the newest text is run once the running one ends
-  /// (typing supersedes and stops the stale one at its next regex match or layer, nothing queues up).
+  /// on it off the UI thread: one run at a time. Typing supersedes the running one: it stops at its
+  /// next regex match or layer and the same task runs the newest text at once (nothing queues up,
+  /// and no frame is waited for in between).
   void SetText(const std::string& text);
   const std::string& Text() const { return text_; }
   /// The last finished run, or null (no model, no text, or the text was refused).
@@ -114,8 +115,9 @@ class ModelLab {
 
  private:
   struct Prediction;
+  struct NewestText;
   void StartRun();
-  void FinishRun(std::uint64_t serial, const std::string& text, TaskResult<ModelRun> result);
+  void FinishRun(std::uint64_t serial, const NewestText& newest, TaskResult<ModelRun> result);
   void FinishPrediction(TaskResult<std::shared_ptr<const Prediction>> result);
   void FollowDocument();
   void Reconnect(const attnlab::Scenario& scenario);
@@ -126,7 +128,7 @@ class ModelLab {
   Document* doc_ = nullptr;
   std::shared_ptr<const models::HfModel> model_;
   TaskRunner::TaskId open_task_ = 0, running_ = 0, layer_task_ = 0, predict_task_ = 0;
-  std::shared_ptr<std::atomic<bool>> run_cancel_;  ///< stops the running run's tokenizing
+  std::shared_ptr<NewestText> newest_;  ///< shared with the run in flight
   std::string loading_name_;
   std::string text_, text_error_;
   ModelRun run_;
