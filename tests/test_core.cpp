@@ -4,6 +4,10 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -298,6 +302,35 @@ TEST(ScenarioFile, SaveThenLoadGivesTheSameScenarioToTheLastBit) {
   EXPECT_EQ(back.scale.value, 0.3);
   EXPECT_EQ(back.view["selected_head"], 1);
   EXPECT_EQ(attnlab::scenario_to_json(back), attnlab::scenario_to_json(s));
+}
+
+// A regular file is mapped and the zeros after its end in the last page end its text; a file of
+// whole pages has none there and a pipe cannot be mapped: both are read, to the same scenario.
+TEST(ScenarioFile, AFileOfWholePagesAFileOneByteShortAndAPipeReadAlike) {
+  const std::string text = attnlab::scenario_to_text(random_scenario(6, 8, 2, 38));
+  const auto dir = std::filesystem::temp_directory_path() / ("attnlab_file_text_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t whole = (text.size() / page + 1) * page;
+  for (const std::size_t size : {whole, whole - 1, whole + 1}) {
+    // Padded with spaces after the object: the same scenario, `size` bytes.
+    const std::string padded = text + std::string(size - text.size(), ' ');
+    const std::string path = (dir / ("s" + std::to_string(size) + ".json")).string();
+    std::ofstream(path, std::ios::binary) << padded;
+    ASSERT_EQ(std::filesystem::file_size(path), size);
+    EXPECT_EQ(attnlab::scenario_to_text(attnlab::load_scenario(path)), text) << size << " bytes";
+    // A number cut at the file's end is not continued by what follows it in memory.
+    const std::string cut = (dir / ("cut" + std::to_string(size) + ".json")).string();
+    std::ofstream(cut, std::ios::binary) << std::string(size - 9, ' ') << "{\"X\": [[1";
+    EXPECT_THROW(attnlab::load_scenario(cut), attnlab::ScenarioError) << size << " bytes";
+  }
+  const std::string fifo = (dir / "pipe.json").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << text; });
+  const Scenario from_pipe = attnlab::load_scenario(fifo);
+  writer.join();
+  EXPECT_EQ(attnlab::scenario_to_text(from_pipe), text);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ScenarioFile, AtomicWriteReplacesAndLeavesNoTemporaryFile) {

@@ -60,6 +60,7 @@ RunStyle Harness::Style() const {
   style.read_file_first = Scripted() || !o_.test_edit.empty();
   style.recovery_answer = o_.restore_autosave;
   style.first_run_hint = o_.first_run_hint;
+  style.frames_on_demand = typing_bench_ != nullptr;
   return style;
 }
 
@@ -187,6 +188,7 @@ bool Harness::Done(int frame) const {
 
 int Harness::Finish(AppState& state) {
   capture_watch_.reset();  // they wake GLFW, which goes away after this
+  if (typing_bench_) typing_bench_->StopKeys();
   wake_watch_.reset();
   if (!o_.edit_cell.empty() && !cell_edit_.Applied()) {
     std::fprintf(stderr, "attnlab: --edit-cell %s was not applied\n", o_.edit_cell.c_str());

@@ -107,7 +107,9 @@ nlohmann::json ModelJson(const AppState& state) {
   const NextTokens& next = lab->Next();
   j["next"] = {{"state", StateName(next.state)}, {"stale", next.stale}, {"version", next.version},
                {"document_version", state.document.Version()}, {"layer", next.layer},
-               {"model", Top(next.model)}, {"edited", Top(next.edited)}};
+               {"model", Top(next.model)}, {"edited", Top(next.edited)},
+               {"note", next.note}, {"offer_locate", next.offer_locate}};
+  j["document_folder"] = lab->DocumentFolder();
   return j;
 }
 

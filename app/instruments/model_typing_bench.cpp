@@ -6,6 +6,7 @@
 
 #include "panels/app_state.h"
 #include "session/model_lab.h"
+#include "shell/platform.h"
 
 namespace attnlab::app {
 void ModelTypingBench::BeforeFrame(AppState& state, bool ready) {
@@ -17,6 +18,16 @@ void ModelTypingBench::BeforeFrame(AppState& state, bool ready) {
     started_ = true;
     prefix_ = lab->Text();
     run_serial_ = lab->RunSerial();
+    // A key every every_ms_, each with the three frames a key event gets (shell/platform.cpp).
+    keys_ = std::thread([this] {
+      const auto frame = std::chrono::microseconds(16667);
+      auto due = BenchClock::now();
+      for (std::size_t key = 0; key < text_.size() && !stop_keys_; ++key, due += std::chrono::milliseconds(every_ms_))
+        for (int i = 0; i < 3 && !stop_keys_; ++i) {
+          std::this_thread::sleep_until(due + i * frame);
+          Platform::Wake();
+        }
+    });
   } else if (now - last_key_ < std::chrono::milliseconds(every_ms_)) {
     return;
   }
@@ -24,6 +35,11 @@ void ModelTypingBench::BeforeFrame(AppState& state, bool ready) {
   typed_at_.push_back(now);
   last_key_ = now;
   lab->SetText(prefix_ + text_.substr(0, typed_));  // as the field does on each keystroke
+}
+
+void ModelTypingBench::StopKeys() {
+  stop_keys_ = true;
+  if (keys_.joinable()) keys_.join();
 }
 
 void ModelTypingBench::AfterFrame(const AppState& state) {

@@ -3,9 +3,13 @@
 /// (and --model-text's run done, if given), TEXT is typed into the Model view one character every MS
 /// milliseconds, as the text field hands each keystroke to ModelLab, and each keystroke is timed
 /// until a frame draws the grid of a run that includes it (keystroke to grid). Prints JSON, never a
-/// verdict (bench/window_bench.sh, docs/PERFORMANCE.md).
+/// verdict (bench/window_bench.sh, docs/PERFORMANCE.md). Frames are drawn on demand
+/// (RunStyle::frames_on_demand), as in the interactive window: a thread wakes the window for each
+/// key, and for the two frames after it that a key event gets there.
+#include <atomic>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "instruments/frame_bench.h"
@@ -17,6 +21,11 @@ class AppState;
 class ModelTypingBench {
  public:
   ModelTypingBench(std::string text, int every_ms) : text_(std::move(text)), every_ms_(every_ms) {}
+  ~ModelTypingBench() { StopKeys(); }
+  ModelTypingBench(const ModelTypingBench&) = delete;
+  ModelTypingBench& operator=(const ModelTypingBench&) = delete;
+  /// Ends the thread that wakes the window for each key: before GLFW goes away.
+  void StopKeys();
 
   void StartFrame() { frame_start_ = BenchClock::now(); }
   /// Before drawing: types the next character when it is due (once the model and `ready` are).
@@ -41,6 +50,8 @@ class ModelTypingBench {
   int runs_drawn_ = 0;
   std::size_t behind_max_ = 0;
   std::vector<double> latency_ms_;
+  std::atomic<bool> stop_keys_{false};
+  std::thread keys_;  ///< wakes the window when a key is due, and for a key's frames after it
 };
 
 }  // namespace attnlab::app

@@ -75,6 +75,9 @@ struct AppState {
   /// The sweep playing (Sweep panel), ticked by the shell every frame whichever tab is in front.
   SweepPlayer sweep;
   SweepRecorder sweep_recorder;
+  /// Next token's Locate…: the folder browser of File > Open model…, its choice taken as where the
+  /// document's model folder is now (ModelLab::Locate). Set by the shell; unset, no button.
+  std::function<void()> locate_model;
   std::vector<PresetInfo> presets;
   /// "New here? Press F1 ...": loaded by the shell from the user's config dir (never in scripted
   /// runs), dismissed by its x or by opening the guide.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <mutex>
 #include <utility>
 
 #include "attnlab/attention.h"
@@ -21,9 +22,54 @@ struct ModelLab::Prediction {
   std::string error;  ///< the edited layer could not be run through the model
 };
 
+/// The newest text typed, shared by the UI thread and the run in flight. A newer text stops the run
+/// (`superseded`, checked at each regex match and layer) and the run's task goes on with it: a
+/// round trip through the UI thread cost a frame or two (16 to 50 ms) on every keystroke.
+struct ModelLab::NewestText {
+  std::atomic<bool> superseded{false};
+  std::atomic<bool> abandoned{false};  ///< another model was opened: nothing more to run
+  /// Typed on the UI thread.
+  void Type(const std::string& text) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      text_ = text;
+    }
+    superseded.store(true);
+  }
+  /// On the run's thread: the text to run now, the flag cleared first so that a text typed
+  /// meanwhile stops the run again.
+  std::string Take() {
+    superseded.store(false);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    attempted_ = text_;
+    return text_;
+  }
+  /// The text the task ran last (read once the task has ended).
+  std::string Attempted() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return attempted_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::string text_, attempted_;
+};
+
 namespace {
 
 namespace fs = std::filesystem;
+
+// The tokens of `text` and the model's forward pass on them, every layer's weights kept.
+ModelRun RunText(const models::HfModel& model, const std::string& text, const std::atomic<bool>* stop) {
+  ModelRun r;
+  r.text = text;
+  // A folder without a tokenizer takes token ids, as the CLI's --ids does.
+  const std::vector<int> ids = model.tokenizer() ? model.encode(text, stop) : model.ids_from_text(text);
+  r.labels = model.labels(ids);
+  r.run = std::make_shared<const models::ForwardRun>(
+      model.transformer().run(ids, model.config().vocab, {}, models::Keep::all(), stop));
+  return r;
+}
 
 /// The folder's name for titles, escaped: a name holding a newline still gives one line.
 std::string FolderName(const std::string& folder) {
@@ -61,6 +107,18 @@ const nlohmann::json* ModelView(const attnlab::Scenario& s) {
   return it != s.view.end() && it->is_object() ? &*it : nullptr;
 }
 
+std::string AbsoluteFolder(const std::string& folder) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(folder, ec).lexically_normal();
+  return ec ? folder : absolute.string();
+}
+
+std::string OtherWeightsNote(const models::HfModel& model) {
+  return "The weights in " + quoted_excerpt(model.dir().string()) +
+         " are not the ones this layer was made from (another checkpoint, or changed since): Next token "
+         "would be wrong. Locate" + kEllipsis + " opens the folder it was made from.";
+}
+
 }  // namespace
 
 int LayerOf(const attnlab::Scenario& scenario, const models::HfModel& model) {
@@ -87,9 +145,7 @@ void ModelLab::Init(Session& session, Document& document) {
 }
 
 void ModelLab::RequestOpen(const std::string& folder) {
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(folder, ec).lexically_normal();
-  const std::string path = ec ? folder : absolute.string();
+  const std::string path = AbsoluteFolder(folder);
   loading_name_ = FolderName(path);
   open_task_ = session_->Tasks().Start<std::shared_ptr<const models::HfModel>>(
       "model-open", [path] { return models::HfModel::open(path); },
@@ -98,6 +154,7 @@ void ModelLab::RequestOpen(const std::string& folder) {
         try {
           model_ = result.Take();
         } catch (const std::exception& e) {
+          if (path == locating_) locating_.clear();
           session_->ShowError("Cannot open model " + FolderName(path), e.what());
           UpdateNext();
           return;
@@ -106,16 +163,48 @@ void ModelLab::RequestOpen(const std::string& folder) {
         if (running_) {  // a run of the model open before: dropped, its tokenizing stopped
           session_->Tasks().Cancel(running_);
           running_ = 0;
-          if (run_cancel_) run_cancel_->store(true);
+          newest_->abandoned.store(true);
+          newest_->superseded.store(true);
+          newest_.reset();
         }
         doc_->status = "opened model " + model_->name() + ": " + model_->config().describe();
         run_ = {};
         ++run_serial_;
         text_error_.clear();
         if (!text_.empty()) StartRun();
+        if (path == locating_) AdoptLocated();
         UpdateNext();
       });
   UpdateNext();
+}
+
+void ModelLab::Locate(const std::string& folder) {
+  locating_ = AbsoluteFolder(folder);
+  if (!model_ || !SameFolder(locating_, model_->dir())) return RequestOpen(locating_);
+  AdoptLocated();  // the open model's own folder: nothing to open
+  UpdateNext();
+}
+
+std::string ModelLab::DocumentFolder() const {
+  const nlohmann::json* m = ModelView(doc_->GetScenario());
+  const auto folder = m ? m->find("folder") : nlohmann::json::const_iterator();
+  return m && folder != m->end() && folder->is_string() ? folder->get<std::string>() : std::string();
+}
+
+// The folder Locate() chose is open: the document becomes a layer of it when its weights are the
+// ones the layer was made from (a layer saved before fingerprints were recorded: the folder the
+// teacher chose is taken at its word).
+void ModelLab::AdoptLocated() {
+  locating_.clear();
+  if (!ModelView(doc_->GetScenario())) return;
+  if (OtherWeights(*ModelView(doc_->GetScenario()), *model_)) {
+    reconnect_note_ = OtherWeightsNote(*model_);
+    return;
+  }
+  const std::string folder = model_->dir().string();
+  reconnect_note_.clear();
+  doc_->ApplyEdit("view.model", [&folder](attnlab::Scenario& s) { s.view["model"]["folder"] = folder; });
+  doc_->status = "this layer's model folder is now " + folder;
 }
 
 void ModelLab::SetText(const std::string& text) {
@@ -123,8 +212,8 @@ void ModelLab::SetText(const std::string& text) {
   text_ = text;
   if (running_ == 0) return StartRun();
   // The run in flight is stale: its tokenizing or forward pass stops at once (at the next layer),
-  // and it starts the newest text as it ends: never more than one run behind.
-  if (run_cancel_) run_cancel_->store(true);
+  // and its task runs the newest text: never more than one run behind.
+  newest_->Type(text);
 }
 
 void ModelLab::StartRun() {
@@ -137,31 +226,34 @@ void ModelLab::StartRun() {
     return;
   }
   const std::uint64_t serial = model_serial_;
-  run_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  newest_ = std::make_shared<NewestText>();
+  newest_->Type(text_);
   running_ = session_->Tasks().Start<ModelRun>(
       "model-run",
-      [model = model_, text = text_, cancel = run_cancel_] {
-        ModelRun r;
-        r.text = text;
-        // A folder without a tokenizer takes token ids, as the CLI's --ids does.
-        const std::vector<int> ids = model->tokenizer() ? model->encode(text, cancel.get()) : model->ids_from_text(text);
-        r.labels = model->labels(ids);
-        r.run = std::make_shared<const models::ForwardRun>(
-            model->transformer().run(ids, model->config().vocab, {}, models::Keep::all(), cancel.get()));
-        return r;
+      [model = model_, newest = newest_] {
+        for (;;) {
+          const std::string text = newest->Take();
+          try {
+            return RunText(*model, text, &newest->superseded);
+          } catch (const std::exception&) {
+            // Stopped by a newer text (or refused while one was typed): run that one now.
+            if (!newest->superseded.load() || newest->abandoned.load()) throw;
+          }
+        }
       },
-      [this, serial, text = text_](TaskResult<ModelRun> result) { FinishRun(serial, text, std::move(result)); });
+      [this, serial, newest = newest_](TaskResult<ModelRun> result) { FinishRun(serial, *newest, std::move(result)); });
 }
 
-void ModelLab::FinishRun(std::uint64_t serial, const std::string& text, TaskResult<ModelRun> result) {
+void ModelLab::FinishRun(std::uint64_t serial, const NewestText& newest, TaskResult<ModelRun> result) {
   running_ = 0;
-  run_cancel_.reset();
+  newest_.reset();
   if (serial != model_serial_) return;  // a run of the model open before
   try {
     run_ = result.Take();
     text_error_.clear();
   } catch (const std::exception& e) {
-    if (text != text_) return StartRun();  // cancelled or failed, but typed over: the last run stays
+    const std::string text = newest.Attempted();
+    if (text != text_) return StartRun();  // refused, but typed over: the last run stays
     run_ = {};
     run_.text = text;
     text_error_ = e.what();
@@ -216,8 +308,8 @@ void ModelLab::Reconnect(const attnlab::Scenario& scenario) {
   if ((model_ && SameFolder(path, model_->dir())) || Loading()) return;
   std::error_code ec;
   if (!fs::is_directory(path, ec)) {
-    reconnect_note_ = "This layer's model folder " + quoted_excerpt(path) +
-                      " is not there (moved or deleted): File > Open model" + kEllipsis + " opens it where it is now.";
+    reconnect_note_ = "This layer's model folder " + quoted_excerpt(path) + " is not there (moved or deleted): Locate" +
+                      kEllipsis + " opens it where it is now.";
     return;
   }
   RequestOpen(path);
@@ -236,9 +328,7 @@ void ModelLab::FollowDocument() {
   const auto folder = m ? m->find("folder") : nlohmann::json::const_iterator();
   if (model_ && m && folder != m->end() && folder->is_string() && SameFolder(folder->get<std::string>(), model_->dir()) &&
       OtherWeights(*m, *model_))
-    reconnect_note_ = "The weights in " + quoted_excerpt(model_->dir().string()) +
-                      " are not the ones this layer was made from (another checkpoint, or changed since): "
-                      "Next token would be wrong. File > Open model" + kEllipsis + " opens the folder it was made from.";
+    reconnect_note_ = OtherWeightsNote(*model_);
   if (doc_layer_ < 0) {
     if (predict_task_) session_->Tasks().Cancel(predict_task_);
     predict_task_ = 0;
@@ -292,9 +382,10 @@ void ModelLab::UpdateNext() {
   NextTokens n;
   const std::string name = model_ ? model_->name() : std::string();
   if (!model_) {
-    n.note = Loading()                  ? "Loading " + loading_name_ + kEllipsis
-             : !reconnect_note_.empty() ? reconnect_note_
-                                        : "No model open: File > Open model" + std::string(kEllipsis) + " (GPT-2, Llama, Qwen2).";
+    n.offer_locate = !Loading() && !reconnect_note_.empty();
+    n.note = Loading()        ? "Loading " + loading_name_ + kEllipsis
+             : n.offer_locate ? reconnect_note_
+                              : "No model open: File > Open model" + std::string(kEllipsis) + " (GPT-2, Llama, Qwen2).";
   } else if (doc_layer_ >= 0) {
     n.state = NextTokens::State::Edited;
     n.layer = doc_layer_;
@@ -317,11 +408,14 @@ void ModelLab::UpdateNext() {
     n.state = NextTokens::State::ModelOnly;
     n.model = run_.run->next;
     n.stale = RunStale();
-    n.note = !reconnect_note_.empty() ? reconnect_note_
-                                      : "The document is not a layer of " + name + ": click a map in the Model panel to edit one.";
+    n.offer_locate = !reconnect_note_.empty();
+    n.note = n.offer_locate ? reconnect_note_
+                            : "The document is not a layer of " + name + ": click a map in the Model panel to edit one.";
   } else {
     n.state = NextTokens::State::NoText;
-    n.note = !text_error_.empty()    ? text_error_
+    n.offer_locate = text_error_.empty() && !reconnect_note_.empty();
+    n.note = !text_error_.empty()  ? text_error_
+             : n.offer_locate      ? reconnect_note_
              : model_->tokenizer() ? "Type a text in the Model panel."
                                    : "Type token ids in the Model panel (the folder has no tokenizer).";
   }

@@ -40,6 +40,9 @@ struct NextTokens {
   };
   State state = State::NoModel;
   std::string note;   ///< one line for the panel
+  /// The note says the document's model folder is not there or holds other weights: the panel
+  /// offers Locate… (ModelLab::Locate).
+  bool offer_locate = false;
   int layer = -1;     ///< 0-based, when State::Edited (or Failed)
   std::vector<models::Prediction> model;   ///< unedited, most likely first (whole vocabulary)
   std::vector<models::Prediction> edited;  ///< after the document's edits (State::Edited)
@@ -73,8 +76,9 @@ class ModelLab {
 
   // ---- the text and its run ----------------------------------------------------------------
   /// Tokenizes `text` (token ids typed as text for a folder without a tokenizer) and runs the model
-  /// on it off the UI thread: one run at a time, the newest text is run once the running one ends
-  /// (typing supersedes and stops the stale one at its next regex match or layer, nothing queues up).
+  /// on it off the UI thread: one run at a time. Typing supersedes the running one: it stops at its
+  /// next regex match or layer and the same task runs the newest text at once (nothing queues up,
+  /// and no frame is waited for in between).
   void SetText(const std::string& text);
   const std::string& Text() const { return text_; }
   /// The last finished run, or null (no model, no text, or the text was refused).
@@ -94,6 +98,13 @@ class ModelLab {
   /// a layer), else -1. Follows the document as of the last Tick(). A newly opened document that
   /// is a layer of another folder (a saved layer file) reopens that folder with its recorded text.
   int DocumentLayer() const { return doc_layer_; }
+  /// The document's model folder is `folder` now (Next token's Locate…, when the recorded one has
+  /// moved or holds other weights): opens it off the UI thread, the recorded text typed again.
+  /// When its weights are the ones the layer was made from, view.model.folder becomes it (an
+  /// edit: Save remembers it) and the document is a layer of it again; else one line says so.
+  void Locate(const std::string& folder);
+  /// Where the document says its model folder is ("" when it names none): Locate… starts there.
+  std::string DocumentFolder() const;
   /// Once per frame, after Session::Poll(): follows the document's version and runs an edited
   /// layer through the rest of the model off the UI thread.
   void Tick();
@@ -104,18 +115,20 @@ class ModelLab {
 
  private:
   struct Prediction;
+  struct NewestText;
   void StartRun();
-  void FinishRun(std::uint64_t serial, const std::string& text, TaskResult<ModelRun> result);
+  void FinishRun(std::uint64_t serial, const NewestText& newest, TaskResult<ModelRun> result);
   void FinishPrediction(TaskResult<std::shared_ptr<const Prediction>> result);
   void FollowDocument();
   void Reconnect(const attnlab::Scenario& scenario);
+  void AdoptLocated();
   void UpdateNext();
 
   Session* session_ = nullptr;
   Document* doc_ = nullptr;
   std::shared_ptr<const models::HfModel> model_;
   TaskRunner::TaskId open_task_ = 0, running_ = 0, layer_task_ = 0, predict_task_ = 0;
-  std::shared_ptr<std::atomic<bool>> run_cancel_;  ///< stops the running run's tokenizing
+  std::shared_ptr<NewestText> newest_;  ///< shared with the run in flight
   std::string loading_name_;
   std::string text_, text_error_;
   ModelRun run_;
@@ -125,6 +138,7 @@ class ModelLab {
   int doc_layer_ = -1;
   int reconnected_document_ = 0;  ///< Document::OpenCount() of the last document Reconnect() saw
   std::string reconnect_note_;    ///< why the document's model folder could not be reopened
+  std::string locating_;          ///< the folder Locate() is opening, until it is open (or not)
   std::shared_ptr<const Prediction> prediction_;  ///< the last finished one
   NextTokens next_;
   std::uint64_t next_serial_ = 0;

@@ -186,6 +186,7 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
     };
     HeatmapContextMenu(state, dialogs.export_settings, request, spec);
   };
+  state.locate_model = [&state, &dialogs = w.dialogs] { dialogs.ShowLocateModel(state); };
   state.sweep_recorder = {[&state](const attnlab::Sweep& sweep) { RecordSweepGif(state, sweep); },
                           [&state] { return RecordingSweepGif(state); }};
   w.action_context.dialogs = &w.dialogs;
@@ -214,9 +215,9 @@ void FollowModel(Window& w) {
 
 // One frame: events, the document's news, drawing, rendering, then what the frame asked for.
 // Returns false once the hooks end the run.
-bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
+bool Frame(Window& w, FrameHooks& hooks, bool continuous, int frame) {
   AppState& state = w.state;
-  w.platform.WaitForEvents(scripted);
+  w.platform.WaitForEvents(continuous);
   for (const std::string& path : w.platform.TakeDroppedPaths())
     IsFolder(path) ? w.models.RequestOpen(path) : w.session.RequestOpen(path);
   if (const int zoom = w.platform.TakeCtrlWheel()) Zoom(state.ui, w.platform.WindowHeight(), zoom);
@@ -250,7 +251,10 @@ bool Frame(Window& w, FrameHooks& hooks, bool scripted, int frame) {
   // An edit made during this frame is drawn in the next one: ask for it even when idle.
   if (state.document.Version() != version_before || state.document.TraceVersion() != trace_before ||
       w.heatmaps.WorkDeferred() || w.session.Busy() || state.sweep.Playing() ||  // "Opening..." is drawn until the file is in
-      w.models.Busy() ||  // "Loading gpt2..." moves, the grid and the next token follow the text
+      // Not while a model's run or prediction computes: its end wakes the loop (the session's
+      // TaskRunner), and the unchanged grid drawn 60 times a second meanwhile took the cores the
+      // forward pass needs (GPT-2 small at 61 tokens: 0.35-0.55 s alone, 0.73-0.81 s beside it).
+      w.models.Loading() ||  // "Loading gpt2..."
       state.ui.animating)
     w.platform.RequestFrames(2);
   state.ui.animating = false;  // a playing panel sets it again in the next frame
@@ -271,7 +275,7 @@ int RunApp(const Options& options, FrameHooks* hooks) {
   if (!Open(w, options, style)) return 1;
   run.Start(w.state, w.panels);
   for (int frame = 0; !w.platform.ShouldClose(); ++frame)
-    if (!Frame(w, run, style.scripted, frame)) break;
+    if (!Frame(w, run, style.scripted && !style.frames_on_demand, frame)) break;
   // A clean exit: the work was saved or deliberately discarded, the autosave is no longer needed.
   w.session.Close();
   const int exit_code = run.Finish(w.state);

@@ -141,6 +141,19 @@ void DocumentDialogs::ShowOpenModel(AppState& state) {
   browser_.Show(FileBrowser::Mode::Folder, "Open model folder", dir, "");
 }
 
+void DocumentDialogs::ShowLocateModel(AppState& state) {
+  SetPlaces(state);
+  purpose_ = BrowserPurpose::LocateModel;
+  // Beside where the folder was: a folder moved is often in the one that held it.
+  std::error_code ec;
+  fs::path dir = state.models ? fs::path(state.models->DocumentFolder()).parent_path() : fs::path();
+  while (!dir.empty() && !fs::is_directory(dir, ec) && dir != dir.parent_path()) dir = dir.parent_path();
+  const std::string start = !dir.empty() && fs::is_directory(dir, ec) ? dir.string()
+                            : model_folder_.empty()                  ? DefaultFolder(state)
+                                                                     : model_folder_;
+  browser_.Show(FileBrowser::Mode::Folder, "Locate this layer's model folder", start, "");
+}
+
 void DocumentDialogs::RequestFigureExport(AppState& state, FigureExport job) {
   std::string name = job.stem;
   if (job.format == ExportFormat::Png && job.scale > 1) name += "@" + std::to_string(job.scale) + "x";
@@ -170,6 +183,10 @@ void DocumentDialogs::OnBrowserResult(AppState& state, const std::string& path) 
     case BrowserPurpose::OpenModel:
       if (state.models) state.models->RequestOpen(path);
       model_folder_ = fs::path(path).parent_path().string();  // the next model is likely beside it
+      break;
+    case BrowserPurpose::LocateModel:
+      if (state.models) state.models->Locate(path);
+      model_folder_ = fs::path(path).parent_path().string();
       break;
     case BrowserPurpose::SaveAs: session_.SaveAs(path); break;
     case BrowserPurpose::ExportFigure: {

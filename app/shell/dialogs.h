@@ -30,6 +30,8 @@ class DocumentDialogs {
   void ShowOpen(AppState& state);
   /// File > Open model...: a folder chooser; the chosen folder is opened by state.models.
   void ShowOpenModel(AppState& state);
+  /// Next token's Locate…: the same chooser, its folder taken by state.models->Locate.
+  void ShowLocateModel(AppState& state);
   void ShowSaveAs(AppState& state);
   /// Ctrl+S: saves in place, or asks where (presets and untitled documents).
   void Save(AppState& state);
@@ -51,7 +53,7 @@ class DocumentDialogs {
   }
 
  private:
-  enum class BrowserPurpose { Open, OpenModel, SaveAs, ExportFigure, ExportFolder };
+  enum class BrowserPurpose { Open, OpenModel, LocateModel, SaveAs, ExportFigure, ExportFolder };
 
   void ShowSaveBrowser(AppState& state, const Question& question);
   void OnBrowserResult(AppState& state, const std::string& path);

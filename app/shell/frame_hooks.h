@@ -24,6 +24,10 @@ struct RunStyle {
   /// The first-run hint as a user's first start shows it (read from, and a dismissal written to,
   /// the config dir), even in a scripted run: its own tests. Scripted runs never show it otherwise.
   bool first_run_hint = false;
+  /// Scripted, but a frame is drawn only when something asks for one (an event, a finished task,
+  /// a change), as an interactive window draws them, not back to back: the typing benchmark's
+  /// keystroke to grid, where frames drawn meanwhile take cores from the forward pass.
+  bool frames_on_demand = false;
 };
 
 /// Calls in frame order; `frame` counts from 0. AppState::heatmaps and AppState::session are set.

@@ -5,18 +5,21 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "attnlab/lesson.h"
 #include "attnlab/limits.h"
 #include "attnlab/message_text.h"
+#include "json_matrices.h"
 
 namespace attnlab {
 
@@ -126,6 +129,31 @@ Matrix read_matrix(const json& value, const std::string& field) {
   }
   return m;
 }
+
+/// Where the matrices at the fields find_text_matrices knows come from: the document, or the text
+/// (each taken matrix stands as null in the document built from the rest of the text).
+class MatrixSource {
+ public:
+  MatrixSource() = default;
+  explicit MatrixSource(std::vector<TextMatrix> taken) {
+    for (TextMatrix& m : taken) taken_.emplace(m.field, std::move(m.matrix));
+  }
+  Matrix read(const json& value, const std::string& field) {
+    const auto it = taken_.find(field);
+    if (it == taken_.end()) return read_matrix(value, field);
+    // Not the null put in its place: the text was not what its scan took it for, and the
+    // general reader (the caller's fallback) reads it again and says what is wrong.
+    if (!value.is_null()) refuse(field, "not the matrix found in the text");
+    Matrix m = std::move(it->second);
+    taken_.erase(it);
+    return m;
+  }
+  /// Every matrix taken from the text was read where the text had it.
+  bool AllRead() const { return taken_.empty(); }
+
+ private:
+  std::map<std::string, Matrix> taken_;
+};
 
 Vector read_vector(const json& value, const std::string& field) {
   if (!value.is_array()) refuse(field, "expected a vector (an array of numbers), got " + describe(value));
@@ -244,10 +272,10 @@ MaskSpec read_mask(const json& value) {
 
 const std::set<std::string> kProjectionKeys = {"W_q", "W_k", "W_v", "b_q", "b_k", "b_v"};
 
-Projections read_projections(const json& object, const std::string& prefix) {
+Projections read_projections(const json& object, const std::string& prefix, MatrixSource& matrices) {
   Projections p;
   auto matrix = [&](const char* key, std::optional<Matrix>& out) {
-    if (object.contains(key)) out = read_matrix(object[key], prefix + key);
+    if (object.contains(key)) out = matrices.read(object[key], prefix + key);
   };
   auto vector = [&](const char* key, std::optional<Vector>& out) {
     if (object.contains(key)) out = read_vector(object[key], prefix + key);
@@ -257,7 +285,7 @@ Projections read_projections(const json& object, const std::string& prefix) {
   return p;
 }
 
-std::vector<Projections> read_heads(const json& value, bool grouped) {
+std::vector<Projections> read_heads(const json& value, bool grouped, MatrixSource& matrices) {
   if (!value.is_array()) refuse("heads", "expected an array of head objects, got " + describe(value));
   if (value.empty()) refuse("heads", "expected at least one head, got an empty array");
   if (value.size() > static_cast<std::size_t>(limits::max_heads))
@@ -268,7 +296,7 @@ std::vector<Projections> read_heads(const json& value, bool grouped) {
     if (!value[h].is_object()) refuse("heads[" + std::to_string(h) + "]", "expected an object, got " + describe(value[h]));
     if (grouped) check_keys(value[h], {"W_q", "b_q"}, prefix);  // keys and values are in kv_heads
     else check_keys(value[h], kProjectionKeys, prefix);
-    heads.push_back(read_projections(value[h], prefix));
+    heads.push_back(read_projections(value[h], prefix, matrices));
   }
   return heads;
 }
@@ -442,7 +470,7 @@ void read_positional(const json& doc, Scenario& s) {
 }
 
 /// `kv_heads`: G objects of W_k, b_k, W_v, b_v; heads[h] then keep only W_q and b_q.
-std::vector<Projections> read_kv_heads(const json& value, std::size_t query_heads) {
+std::vector<Projections> read_kv_heads(const json& value, std::size_t query_heads, MatrixSource& matrices) {
   if (!value.is_array()) refuse("kv_heads", "expected an array of key/value head objects, got " + describe(value));
   if (value.empty()) refuse("kv_heads", "expected at least one key/value head, got an empty array");
   if (value.size() > query_heads)
@@ -453,12 +481,12 @@ std::vector<Projections> read_kv_heads(const json& value, std::size_t query_head
     const std::string prefix = "kv_heads[" + std::to_string(g) + "].";
     if (!value[g].is_object()) refuse("kv_heads[" + std::to_string(g) + "]", "expected an object, got " + describe(value[g]));
     check_keys(value[g], {"W_k", "b_k", "W_v", "b_v"}, prefix);
-    kv.push_back(read_projections(value[g], prefix));
+    kv.push_back(read_projections(value[g], prefix, matrices));
   }
   return kv;
 }
 
-void read_heads_or_full(const json& doc, Scenario& s) {
+void read_heads_or_full(const json& doc, Scenario& s, MatrixSource& matrices) {
   const bool has_full = std::any_of(kProjectionKeys.begin(), kProjectionKeys.end(),
                                     [&](const std::string& k) { return doc.contains(k); });
   if (doc.contains("num_heads")) s.num_heads = read_positive_int(doc["num_heads"], "num_heads", limits::max_heads);
@@ -467,14 +495,14 @@ void read_heads_or_full(const json& doc, Scenario& s) {
   if (!doc.contains("heads")) {
     if (doc.contains("kv_heads")) refuse("kv_heads", "given without heads (per-head query weights); with full matrices "
                                                    "give num_kv_heads and W_k, W_v of G*d_k and G*d_v columns");
-    s.full = read_projections(doc, "");
+    s.full = read_projections(doc, "", matrices);
     return;
   }
   if (has_full) refuse("heads", "give either heads or the full matrices (W_q, W_k, W_v, b_q, b_k, b_v), not both");
   const bool grouped = doc.contains("kv_heads");
-  s.heads = read_heads(doc["heads"], grouped);
+  s.heads = read_heads(doc["heads"], grouped, matrices);
   if (grouped) {
-    s.kv_heads = read_kv_heads(doc["kv_heads"], s.heads.size());
+    s.kv_heads = read_kv_heads(doc["kv_heads"], s.heads.size(), matrices);
     if (doc.contains("num_kv_heads") && s.num_kv_heads != static_cast<int>(s.kv_heads.size()))
       refuse("num_kv_heads", "expected " + std::to_string(s.kv_heads.size()) + " (the number of entries in kv_heads), got " +
                                std::to_string(s.num_kv_heads));
@@ -491,6 +519,8 @@ void read_heads_or_full(const json& doc, Scenario& s) {
 /// each reported with the path of the value (`X[0][1]`, `mask.cells`, `view.zoom`).
 class Prescan {
  public:
+  /// `values_elsewhere`: values of the file not in the text scanned (matrices read from it before).
+  explicit Prescan(std::size_t values_elsewhere = 0) : values_(values_elsewhere) {}
   bool null() { return value(); }
   bool boolean(bool) { return value(); }
   bool number_integer(json::number_integer_t) { return value(); }
@@ -585,7 +615,7 @@ class Prescan {
 /// passes took 1.74 s for a GPT-2-small layer of 68 MB).
 class CheckedDocument {
  public:
-  explicit CheckedDocument(json& doc) : dom_(doc) {}
+  CheckedDocument(json& doc, std::size_t values_elsewhere) : scan_(values_elsewhere), dom_(doc) {}
   bool null() { return scan_.null() && dom_.null(); }
   bool boolean(bool v) { return scan_.boolean(v) && dom_.boolean(v); }
   bool number_integer(json::number_integer_t v) { return scan_.number_integer(v) && dom_.number_integer(v); }
@@ -610,7 +640,9 @@ class CheckedDocument {
 
 }  // namespace
 
-Scenario scenario_from_json(const json& doc) {
+namespace {
+
+Scenario read_scenario(const json& doc, MatrixSource& matrices) {
   if (!doc.is_object()) refuse("(file)", "expected a JSON object at the top level, got " + describe(doc));
   check_keys(doc, {"format", "title", "notes", "layout", "tokens", "context_tokens", "X", "Z", "W_q", "W_k", "W_v",
                    "b_q", "b_k", "b_v", "num_heads", "num_kv_heads", "heads", "kv_heads", "W_o", "b_o", "scale", "mask",
@@ -626,16 +658,16 @@ Scenario scenario_from_json(const json& doc) {
   if (doc.contains("tokens")) s.tokens = read_labels(doc["tokens"], "tokens");
   if (doc.contains("context_tokens")) s.context_tokens = read_labels(doc["context_tokens"], "context_tokens");
   if (!doc.contains("X")) refuse("X", "expected the token embeddings (a matrix), got nothing");
-  s.X = read_matrix(doc["X"], "X");
-  if (doc.contains("Z")) s.Z = read_matrix(doc["Z"], "Z");
+  s.X = matrices.read(doc["X"], "X");
+  if (doc.contains("Z")) s.Z = matrices.read(doc["Z"], "Z");
   // An empty label list would read as "no labels given"; it is a count that does not match.
   if (doc.contains("tokens") && s.tokens.empty())
     refuse("tokens", "expected " + std::to_string(s.n_x()) + " labels (one per token of X), got 0");
   if (doc.contains("context_tokens") && s.context_tokens.empty())
     refuse("context_tokens", "expected " + std::to_string(s.n_z()) + " labels (one per token of " +
                                (s.Z ? "Z" : "X, as Z is omitted") + "), got 0");
-  read_heads_or_full(doc, s);
-  if (doc.contains("W_o")) s.W_o = read_matrix(doc["W_o"], "W_o");
+  read_heads_or_full(doc, s, matrices);
+  if (doc.contains("W_o")) s.W_o = matrices.read(doc["W_o"], "W_o");
   if (doc.contains("b_o")) s.b_o = read_vector(doc["b_o"], "b_o");
   if (doc.contains("scale")) s.scale = read_scale(doc["scale"]);
   if (doc.contains("mask")) s.mask = read_mask(doc["mask"]);
@@ -651,55 +683,142 @@ Scenario scenario_from_json(const json& doc) {
   return s;
 }
 
-Scenario scenario_from_string(const std::string& text) {
+/// The document `text` holds, built while Prescan checks it; `values_elsewhere`: as Prescan's.
+json parse_checked(std::string_view text, std::size_t values_elsewhere) {
+  json doc;
+  CheckedDocument checked(doc, values_elsewhere);
+  try {
+    if (!json::sax_parse(text.data(), text.data() + text.size(), &checked)) throw ScenarioError(checked.error());
+  } catch (const json::exception& e) {  // the checks came first, so this is not expected
+    refuse("(file)", std::string("not valid JSON: ") + e.what());
+  }
+  return doc;
+}
+
+/// The scenario of `text` with the matrices `taken` from it: the rest of the text (a few
+/// kilobytes of a 68 MB layer) read as a document, each matrix as null there.
+Scenario read_with_taken_matrices(std::string_view text, std::vector<TextMatrix> taken) {
+  std::string rest;
+  std::size_t at = 0, values = 0;
+  for (const TextMatrix& m : taken) {
+    rest.append(text.substr(at, m.begin - at)).append("null");
+    at = m.end;
+    values += m.values();
+  }
+  rest.append(text.substr(at));
+  MatrixSource matrices(std::move(taken));
+  Scenario s = read_scenario(parse_checked(rest, values), matrices);
+  if (!matrices.AllRead()) refuse("(file)", "a matrix found in the text was not read");
+  return s;
+}
+
+}  // namespace
+
+Scenario scenario_from_json(const json& doc) {
+  MatrixSource from_document;
+  return read_scenario(doc, from_document);
+}
+
+namespace {
+
+/// The scenario in `text`, which a NUL follows (find_text_matrices).
+Scenario scenario_from_text(std::string_view text) {
   if (text.size() > limits::max_file_bytes)
     refuse("(file)", "expected at most " + std::to_string(limits::max_file_bytes >> 20) + " MiB, got " +
                        std::to_string(text.size() >> 20) + " MiB");
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) refuse("(file)", "expected a JSON object, got an empty file");
   if (text.find('\0') != std::string::npos) refuse("(file)", "expected JSON text, got a NUL byte (a binary file?)");
-  json doc;
-  CheckedDocument checked(doc);
-  try {
-    if (!json::sax_parse(text, &checked)) throw ScenarioError(checked.error());
-  } catch (const json::exception& e) {  // the checks came first, so this is not expected
-    refuse("(file)", std::string("not valid JSON: ") + e.what());
+  // The large matrices are read from the text first (std::from_chars into the matrix, not a JSON
+  // value per number). A file that is refused, or that the scan misread, is read again whole by
+  // the general reader: every refusal is its message, word for word.
+  std::vector<TextMatrix> taken = find_text_matrices(text);
+  if (!taken.empty()) {
+    try {
+      return read_with_taken_matrices(text, std::move(taken));
+    } catch (const std::exception&) {
+    }
   }
-  return scenario_from_json(doc);
+  return scenario_from_json(parse_checked(text, 0));
 }
 
-namespace {
-
-/// read_text_file, its messages naming `field` (the path, or "(file)" when the caller names it).
-std::string read_text(const std::string& path, std::size_t max_bytes, const std::string& field) {
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) refuse(field, std::string("cannot open: ") + std::strerror(errno));
-  if (S_ISDIR(info.st_mode)) refuse(field, "cannot open: it is a directory");
-  if (S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) > max_bytes)
-    refuse(field, "expected at most " + std::to_string(max_bytes >> 20) + " MiB, got " +
-                    std::to_string(static_cast<std::size_t>(info.st_size) >> 20) + " MiB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(field, std::string("cannot open: ") + std::strerror(errno));
-  std::string text;
-  // A regular file's size is known: read into one buffer, not one that doubles and copies itself
-  // (a third of the time a 68 MB layer took to load went to those copies and their fresh pages).
-  if (S_ISREG(info.st_mode)) text.reserve(static_cast<std::size_t>(info.st_size));
-  char buffer[65536];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes) refuse(field, "expected at most " + std::to_string(max_bytes >> 20) + " MiB");
+/// A file's bytes and a NUL after them. A regular file is mapped, not copied: on this machine's
+/// virtual machine the first touch of fresh memory costs about 4 ms a megabyte, so reading a
+/// 68 MB layer into a string of its own took 0.3 s before a number was read; the file's pages are
+/// in the page cache already. The mapping's last page is zero past the file's end: that is the
+/// NUL (a file of whole pages has none, and is read as a pipe is). A file truncated by another
+/// program while it is being read would stop the reader (SIGBUS), as a mapped model file would;
+/// scenario files are replaced by rename (write_file_atomically), never truncated in place.
+class FileText {
+ public:
+  FileText(const std::string& path, std::size_t max_bytes, const std::string& field) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) refuse(field, std::string("cannot open: ") + std::strerror(errno));
+    if (S_ISDIR(info.st_mode)) refuse(field, "cannot open: it is a directory");
+    const std::size_t size = static_cast<std::size_t>(info.st_size);
+    if (S_ISREG(info.st_mode) && size > max_bytes)
+      refuse(field, "expected at most " + std::to_string(max_bytes >> 20) + " MiB, got " +
+                      std::to_string(size >> 20) + " MiB");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) refuse(field, std::string("cannot open: ") + std::strerror(errno));
+    try {
+      if (!Map(fd, max_bytes)) ReadStream(fd, max_bytes, field);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    ::close(fd);
   }
-  return text;
-}
+  ~FileText() {
+    if (mapped_) ::munmap(mapped_, size_);
+  }
+  FileText(const FileText&) = delete;
+  FileText& operator=(const FileText&) = delete;
+
+  std::string_view view() const {
+    return mapped_ ? std::string_view(static_cast<const char*>(mapped_), size_) : std::string_view(stream_);
+  }
+
+ private:
+  bool Map(int fd, std::size_t max_bytes) {
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return false;
+    const std::size_t size = static_cast<std::size_t>(info.st_size);
+    const long page = ::sysconf(_SC_PAGESIZE);
+    if (size == 0 || size > max_bytes || page <= 0 || size % static_cast<std::size_t>(page) == 0) return false;
+    void* memory = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (memory == MAP_FAILED) return false;
+    mapped_ = memory;
+    size_ = size;
+    return true;
+  }
+  void ReadStream(int fd, std::size_t max_bytes, const std::string& field) {
+    char buffer[65536];
+    for (;;) {
+      const ssize_t n = ::read(fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) refuse(field, std::string("cannot read: ") + std::strerror(errno));
+      if (n == 0) return;
+      stream_.append(buffer, static_cast<std::size_t>(n));
+      if (stream_.size() > max_bytes) refuse(field, "expected at most " + std::to_string(max_bytes >> 20) + " MiB");
+    }
+  }
+
+  void* mapped_ = nullptr;
+  std::size_t size_ = 0;
+  std::string stream_;  ///< a pipe's, or a file's that is not mapped
+};
 
 }  // namespace
 
+Scenario scenario_from_string(const std::string& text) { return scenario_from_text(text); }
+
 std::string read_text_file(const std::string& path, std::size_t max_bytes) {
-  return read_text(path, max_bytes, path);
+  return std::string(FileText(path, max_bytes, path).view());
 }
 
 // The caller names the file; the message names the problem.
 Scenario load_scenario(const std::string& path) {
-  return scenario_from_string(read_text(path, limits::max_file_bytes, "(file)"));
+  return scenario_from_text(FileText(path, limits::max_file_bytes, "(file)").view());
 }
 
 namespace {

@@ -3,6 +3,9 @@
 # sentence, a click on head 1.1 (layer 1's head 1), head 0 switched off, Ctrl+Shift+S, quit; then
 # `attnlab saved.json` in a new window reopens the model folder with the sentence (the grid runs
 # it again) and Next token predicts after the saved edit, as `attnlab-cli model --heads-off 1.0` does.
+# In the same window, a copy whose recorded folder is gone: Next token says so beside Locate…; a
+# folder of other weights chosen there is refused in one line, the folder of its weights reconnects
+# it (Next token after the edit again) and Save records where the folder is now.
 # usage: model_reconnect.sh APP CLI FIXTURES_DIR
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -45,11 +48,51 @@ wait_for "$wait_limit" title_is " saved.json\$" || fail "the title does not name
 quit_and_wait
 echo "step 1: a layer of the model, head 1.0 off, saved as saved.json, window closed"
 
-start "$saved" --size 1280x800 --layout-log "$log"
+start "$saved" --size 1280x800 --layout-log "$log" --capture-on "$work/cap"
 wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and m["text"] == "The cat sat on the mat." and m["ids"] == attn["ids"] and not m["run_stale"]' ||
   fail "saved.json did not reopen its model with its sentence: $(model_state)"
 wait_for "$wait_limit" model_is 'm["document_layer"] == 1 and m["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(attn))' ||
   fail "saved.json's Next token is not the saved edit's beside the model's own: $(model_state)"
 echo "step 2: attnlab saved.json reopened gpt2-f32 with the sentence; Next token after the saved edit"
+
+moved="$HOME/moved.json"
+gone="$work/gone/gpt2-f32"
+ln -s "$3" "$work/m"  # the chooser opens in $work (the nearest folder of the gone one): short paths to type
+python3 - "$saved" "$moved" "$gone" <<'PY' || fail "cannot write moved.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["view"]["model"]["folder"] = sys.argv[3]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+press ctrl o
+until_seen "the Open dialog's path field holding the keyboard" field_is text_input 1
+type_text "$moved"
+press Return
+wait_for "$wait_limit" title_is " moved.json\$" || fail "Ctrl+O did not open moved.json"
+wait_for "$wait_limit" model_is 'm["next"]["offer_locate"] and "is not there" in m["next"]["note"]' ||
+  fail "moved.json's missing folder is not said beside Locate: $(model_state)"
+move 640 5
+capture_layout moved
+locate() {
+  click $(centre $(control "locate model"))
+  until_seen "the folder chooser's path field holding the keyboard" field_is text_input 1
+  press ctrl a
+  type_text "$1"
+  press Return
+}
+locate m/gpt2-f16-sharded
+wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f16-sharded" and not m["loading"] and m["next"]["offer_locate"] and "are not the ones this layer was made from" in m["next"]["note"]' ||
+  fail "a folder of other weights was not refused in one line: $(model_state)"
+model_is "m['document_folder'] == '$gone' and m['document_layer'] == -1" && title_is " moved.json\$" ||
+  fail "the folder of other weights changed the document: $(model_state)"
+echo "step 3: moved.json's folder is not there: Locate... offered; gpt2-f16-sharded (other weights) refused"
+locate m/gpt2-f32
+wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and m["document_layer"] == 1 and m["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(off)) and not m["next"]["offer_locate"]' ||
+  fail "locating gpt2-f32 did not reconnect the layer: $(model_state)"
+title_is " moved.json \\*\$" || fail "the reconnected document is not marked changed"
+save moved.json
+python3 -c 'import json, os, sys; sys.exit(not os.path.samefile(json.load(open(sys.argv[1]))["view"]["model"]["folder"], sys.argv[2]))' \
+  "$moved" "$model" || fail "Save did not record the located folder in moved.json"
+echo "step 4: Locate... gpt2-f32 reconnected the layer (Next token after the edit), saved with the folder"
 kill9
 echo "PASS"

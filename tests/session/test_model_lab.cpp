@@ -310,7 +310,28 @@ TEST_F(ModelLabTest, ASavedLayerReopensItsModelWithItsText) {
   EXPECT_EQ(doc_.path, moved);
   EXPECT_EQ(lab_.Model()->name(), "qwen2");  // the open model stays
   EXPECT_EQ(lab_.Next().note, "This layer's model folder \"" + gone +
-                                  "\" is not there (moved or deleted): File > Open model\xE2\x80\xA6 opens it where it is now.");
+                                  "\" is not there (moved or deleted): Locate\xE2\x80\xA6 opens it where it is now.");
+  EXPECT_TRUE(lab_.Next().offer_locate);
+
+  // Locate…: a folder of other weights is refused in one line and changes nothing; the folder of
+  // the layer's weights, wherever it is now, makes it a layer of its model again, and the
+  // document records where (an edit: Save writes it).
+  lab_.Locate(Fixture("qwen2-bf16-sharded"));
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.DocumentLayer(), -1);
+  EXPECT_EQ(lab_.Next().note.rfind("The weights in \"", 0), 0u) << lab_.Next().note;
+  EXPECT_TRUE(lab_.Next().offer_locate);
+  EXPECT_EQ(lab_.DocumentFolder(), gone);
+  EXPECT_FALSE(doc_.IsDirty());
+  const std::string found = File("found");
+  std::filesystem::copy(Fixture("qwen2-f32"), found);
+  lab_.Locate(found);
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.DocumentFolder(), found);
+  EXPECT_TRUE(doc_.IsDirty());
+  EXPECT_EQ(lab_.DocumentLayer(), 0);
+  ASSERT_EQ(lab_.Next().state, NextTokens::State::Edited) << lab_.Next().note;
+  EXPECT_FALSE(lab_.Next().offer_locate);
 }
 
 // A layer made from other weights than its folder holds now (the folder's checkpoint replaced):
@@ -337,8 +358,8 @@ TEST_F(ModelLabTest, ALayerOfOtherWeightsSaysSoInsteadOfPredicting) {
   EXPECT_EQ(lab_.DocumentLayer(), -1);
   EXPECT_EQ(lab_.Next().note, "The weights in \"" + folder +
                                   "\" are not the ones this layer was made from (another checkpoint, or changed "
-                                  "since): Next token would be wrong. File > Open model\xE2\x80\xA6 opens the folder it "
-                                  "was made from.");
+                                  "since): Next token would be wrong. Locate\xE2\x80\xA6 opens the folder it was made from.");
+  EXPECT_TRUE(lab_.Next().offer_locate);
 }
 
 TEST_F(ModelLabTest, ASavedLayerFileIsALayerOfTheModelAgain) {
