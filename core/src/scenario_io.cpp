@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "attnlab/decode.h"
 #include "attnlab/lesson.h"
 #include "attnlab/limits.h"
 #include "attnlab/message_text.h"
@@ -647,6 +648,7 @@ Scenario scenario_from_json(const json& doc) {
     // its form is checked: a head or cell an edit has since removed is skipped when presenting,
     // so that a file saved after deleting a token still opens.
     if (s.view.contains("lesson")) lesson::parse_lesson(s.view["lesson"]);
+    cache_number(s);  // a model layer's dtype, which Decode counts its cache's bytes in
   }
   return s;
 }
