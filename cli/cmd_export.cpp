@@ -217,15 +217,14 @@ void export_sweep(const ExportOptions& o, const Scenario& scenario, const std::v
 // PDF: lesson.pdf, one page per step as revealed (a handout).
 void export_lesson(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
   const lesson::Lesson lesson = lesson::lesson_of(scenario);
-  SlideOptions slides{o.scale, o.style.decimals, o.maps};
-  slides.cell_cap = lesson_cell_cap(scenario, trace, lesson, slides);
+  LessonDeck deck(scenario, trace, lesson, SlideOptions{o.scale, o.style.decimals, o.maps});
   const bool png = wants(o, "png"), pdf = wants(o, "pdf");
   ExportFiles files(o.out);
   PdfPages handout;
   for (std::size_t i = 0; i < lesson.steps.size(); ++i)
     for (bool hidden : {true, false}) {
       if (hidden && !(lesson.steps[i].predict && png)) continue;
-      const Canvas slide = render_slide(scenario, trace, lesson, i, hidden, slides);
+      const Canvas slide = deck.render(i, hidden);
       if (png) files.add(slide_stem(lesson, i, hidden) + ".png", encode_png(slide));
       if (pdf && !hidden) handout.add(slide);
     }

@@ -112,6 +112,52 @@ TEST(Decode, CacheBytesAreTwoTimesKvHeadsTimesHeadWidthTimesEightPerToken) {
   EXPECT_EQ(d.bytes.variants[2].per_token, 2 * 1 * 2 * 8);
 }
 
+// A model layer's cache holds its numbers as the model stores them (view.model.dtype): by hand, 2
+// K/V heads x (a key of 2 + a value of 2) x 4 bytes of F32 = 32 bytes a token; BF16 beside F32
+// norms is counted at the matrices' 2 bytes; a plain scenario keeps attnlab's 8-byte doubles.
+TEST(Decode, AModelLayersCacheCountsItsDtypesBytes) {
+  Scenario s = random_causal(5, 12);  // H = 4, d_k = d_v = 2
+  attnlab::set_kv_head_count(s, 2);
+  s.mask.window = 4;
+  s.view["model"] = {{"folder", "gpt2"}, {"layer", 3}, {"dtype", "F32"}};
+  Decode d = attnlab::decode(s, 0);
+  EXPECT_EQ(d.bytes.bytes_per_number, 4);
+  EXPECT_EQ(d.bytes.scenario.per_token, 32);
+  EXPECT_EQ(d.bytes.scenario.sequence, 12 * 32);
+  EXPECT_EQ(d.bytes.scenario.held, 4 * 32);
+  EXPECT_EQ(d.bytes.variants[0].per_token, 4 * 4 * 4);  // MHA: 4 K/V heads
+  EXPECT_EQ(attnlab::cache_bytes_sentence(d.bytes, 2, 2),
+            "2 K/V heads \xC3\x97 4 numbers (a key of 2 and a value of 2) \xC3\x97 4 bytes (F32, "
+            "as the model "
+            "stores its weights) = 32 bytes per token per layer");
+  EXPECT_EQ(attnlab::decode_to_json(d)["cache_bytes"]["number"], "F32");
+  s.view["model"]["dtype"] = "BF16+F32";
+  d = attnlab::decode(s, 0);
+  EXPECT_EQ(d.bytes.scenario.per_token, 2 * 4 * 2);
+  EXPECT_NE(attnlab::cache_bytes_sentence(d.bytes, 2, 2)
+                .find("2 bytes (BF16, the narrowest of the model's BF16+F32)"),
+            std::string::npos);
+  s.view.erase("model");
+  EXPECT_EQ(attnlab::decode(s, 0).bytes.scenario.per_token, 2 * 4 * 8);
+}
+
+TEST(Decode, AnUnknownDtypeIsRefusedNamingTheFieldWhenTheFileIsRead) {
+  for (const char* dtype : {R"("F8_E4M3")", R"("F32+")", "4", R"("")"}) {
+    const std::string file =
+        std::string(R"({"format": "attnlab/1", "X": [[1, 0], [0, 1]], "mask": "causal", )") +
+        R"("view": {"model": {"dtype": )" + dtype + "}}}";
+    try {
+      (void)attnlab::scenario_from_string(file);
+      ADD_FAILURE() << "not refused: " << dtype;
+    } catch (const attnlab::ScenarioError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(
+                    "view.model.dtype: expected the model's safetensors dtypes", 0),
+                0u)
+          << e.what();
+    }
+  }
+}
+
 TEST(Decode, RefusesCrossAttentionNoCausalMaskDecreasingPositionsAndAPrefillOutOfRange) {
   const auto refused = [](const Scenario& s, int prefill, const std::string& field) {
     try {

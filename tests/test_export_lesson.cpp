@@ -580,6 +580,71 @@ TEST(ExportLessonCli, PdfRefusalsAreOneLineAndWriteNothing) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// An export of every slide (LessonDeck: each step's content and frame made once) draws exactly the
+// slides render_slide draws one at a time, prediction slides and their reveals included.
+TEST(ExportLesson, TheDeckDrawsEverySlideByteForByteAsRenderSlide) {
+  for (const char* name :
+       {"vaswani-q2-is-attends", "udl-12-2-multihead", "modern-kv-cache-window-sinks"}) {
+    const Slide x = load(name);
+    SlideOptions o;
+    LessonDeck deck(x.s, x.t, x.lesson, o);
+    EXPECT_DOUBLE_EQ(deck.cell_cap(), lesson_cell_cap(x.s, x.t, x.lesson, o)) << name;
+    int predicted = 0;
+    for (std::size_t i = 0; i < x.lesson.steps.size(); ++i)
+      for (bool hidden : {true, false}) {
+        if (hidden && !x.lesson.steps[i].predict) continue;
+        predicted += hidden;
+        const Canvas one = render_slide(x.s, x.t, x.lesson, i, hidden, o),
+                     from_deck = deck.render(i, hidden);
+        ASSERT_EQ(one.width(), from_deck.width());
+        EXPECT_TRUE(std::equal(one.data(), one.data() + std::size_t(one.width()) * one.height() * 4,
+                               from_deck.data()))
+            << name << " " << slide_stem(x.lesson, i, hidden);
+      }
+    std::cout << name << ": " << x.lesson.steps.size() << " steps, " << predicted
+              << " prediction slides alike\n";
+  }
+}
+
+// A model layer's slides say whose layer they show, and its heads as the model writes them.
+TEST(ExportLesson, AModelLayersSlidesNameTheModelLayerAndHead) {
+  Scenario s = attnlab::testing::random_scenario(5, 8, 4, 3);
+  lesson::Step weights, inputs;
+  weights.kind = StageId::weights;
+  inputs.kind = StageId::inputs;
+  EXPECT_EQ(slide_model_line(s, weights, 2), "");
+  s.view["model"] = {{"folder", "/models/gpt2/"}, {"layer", 3}};
+  EXPECT_EQ(slide_model_line(s, weights, 2), "gpt2 \xC2\xB7 layer 3 \xC2\xB7 head 3.2");
+  EXPECT_EQ(slide_model_line(s, inputs, 2), "gpt2 \xC2\xB7 layer 3");
+}
+
+// Every head of a 12-head layer of 60 tokens on one slide: small multiples under captions, laid
+// out to fill the slide, no text on them smaller than a class reads (they were 12 figures with
+// their own titles, labels and colour bars at 4 px, the maps 205 px).
+TEST(ExportLessonLayout, TwelveHeadsOfSixtyTokensFillTheirSlide) {
+  Scenario s = attnlab::testing::random_scenario(60, 48, 12, 7);
+  s.mask.causal = true;
+  const Trace t = compute(s);
+  const lesson::Lesson lesson = lesson::lesson_of(s);
+  const std::size_t heads = step_of(lesson, StageId::heads);
+  ASSERT_LT(heads, lesson.steps.size());
+  const SlideLayout l = slide_layout(s, t, lesson, heads, false, {});
+  ASSERT_EQ(l.figures.size(), 12u);
+  int left = kSlideWidth, right = 0, top = kSlideHeight, bottom = 0;
+  double smallest = 1e9;
+  for (const SlideFigure& f : l.figures) {
+    smallest = std::min(smallest, double(f.grid.w));
+    EXPECT_TRUE(f.text_px == 0 || f.text_px >= 12) << "a figure's text at " << f.text_px << " px";
+    left = std::min(left, f.box.x), right = std::max(right, f.box.x + f.box.w);
+    top = std::min(top, f.box.y), bottom = std::max(bottom, f.box.y + f.box.h);
+    EXPECT_TRUE(inside_slide(f.box));
+  }
+  std::cout << "12 heads of 60 tokens: maps of at least " << smallest << " px, spanning "
+            << right - left << " x " << bottom - top << " px of the slide\n";
+  EXPECT_GE(smallest, 250.0) << "each head's map";
+  EXPECT_GE(right - left, 0.75 * kSlideWidth) << "the heads' width";
+}
+
 }  // namespace
 
 }  // namespace test_export_lesson

@@ -25,6 +25,12 @@ namespace attnlab::app::panel_decode {
 namespace {
 
 constexpr int kMaxTokens = 256;        // every step keeps its weights: n^2 / 2 numbers a head
+// The caches take at most this share of the panel's height: the new query's weights follow them
+// in view (a model layer's 64-row K and V at a font size a cell would fill screens).
+constexpr float kCachesShare = 0.55f;
+// Every K/V head's cache is drawn up to this many rows of them all (a preset's 2 heads of 2, the
+// tiny GPT-2's 2 of 8); beyond, the selected head's alone.
+constexpr Eigen::Index kAllCachesRows = 32;
 
 // The decoding of the trace shown, recomputed when that trace or the prefill changes (never
 // resolved again: the Model the trace was computed from).
@@ -145,8 +151,11 @@ std::string CacheList(const std::vector<int>& cache, const attnlab::MaskSpec& ma
 }
 
 // The cache's size for a class: how one token's entry adds up, then MHA, GQA and MQA side by side.
-void CacheSizes(const attnlab::CacheBytes& b, const attnlab::Model& m, int n) {
+void CacheSizes(const attnlab::CacheBytes& b, const attnlab::Model& m, int n,
+                const ControlMarks& marks) {
   ImGui::TextWrapped("KV cache: %s.", attnlab::cache_bytes_sentence(b, m.d_k, m.d_v).c_str());
+  // What a window test reads: the bytes a token's entry takes, as counted.
+  MarkLastItem(marks, ("decode bytes per token " + std::to_string(b.scenario.per_token)).c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_NoHostExtendX;
   if (!ImGui::BeginTable("cache sizes", 5, flags)) return;
@@ -208,10 +217,11 @@ class DecodePanel : public PanelContents {
     Refresh(*d, step, trace, s, head);
     if (stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * kStaleAlpha);
     Lines(state, *d, step, s);
-    Caches(state);
+    const float caches_top = ImGui::GetCursorPosY();
+    Caches(state, trace, head, caches_top);
     Weights(state, trace, head);
     // The cache's size last: the class first follows the step, then counts its bytes.
-    CacheSizes(d->bytes, *state.document.TraceModel(), s.n_x());
+    CacheSizes(d->bytes, *state.document.TraceModel(), s.n_x(), state.on_control);
     if (stale) ImGui::PopStyleVar();
   }
 
@@ -322,21 +332,62 @@ class DecodePanel : public PanelContents {
     return std::max(2.0f, std::min({std::max(two, spec.cell), GrowingCellMax(), one}));
   }
 
+  // The K/V heads whose caches are drawn: every one when they hold at most kAllCachesRows rows
+  // together, else (a model's 12 heads of 64) the selected head's alone, so that the class sees
+  // the cache and the new query's weights without scrolling.
+  std::vector<int> ShownKvHeads(const attnlab::Trace& trace, int head) const {
+    const int G = int(view_->K.size());
+    const Eigen::Index rows = std::max(view_->K.front().rows(), view_->V.front().rows());
+    if (G * rows <= kAllCachesRows) {
+      std::vector<int> shown(std::size_t(G), 0);
+      for (int g = 0; g < G; ++g) shown[std::size_t(g)] = g;
+      return shown;
+    }
+    return {trace.heads[std::size_t(head)].kv_head};
+  }
+
+  // The caches' cell within `room_h` for `lines` lines of K and V (measured at a 1-pixel cell:
+  // titles and labels do not depend on it), never below a pixel.
+  float CachesHeightCell(AppState& state, HeatmapSpec spec, int lines, float room_h) {
+    spec.cell = 1.0f;
+    const float rows = float(spec.values->rows());
+    const float over_h =
+        HeatmapSize(*state.heatmaps, spec).y - rows + ImGui::GetStyle().ItemSpacing.y;
+    return std::max(1.0f, std::floor((room_h / float(lines) - over_h) / rows));
+  }
+
   // Per key/value head, K and V as they are cached, growing by one column a step.
-  void Caches(AppState& state) {
+  void Caches(AppState& state, const attnlab::Trace& trace, int head, float top) {
     ids_.clear();
     titles_.clear();
     ids_.reserve(4 * view_->K.size());
     titles_.reserve(4 * view_->K.size());
+    // The panel's visible height below the timeline and the lines (not what it scrolls to).
+    const float room_h = ImGui::GetWindowHeight() - ImGui::GetStyle().WindowPadding.y - top;
+    const std::vector<int> shown = ShownKvHeads(trace, head);
+    if (int(shown.size()) < int(view_->K.size())) {
+      ImGui::TextWrapped(
+          "The cache of K/V head %d, the one %s reads (each of the %zu K/V heads caches its own: "
+          "select another head to see its).",
+          shown.front(), attnlab::head_label(head).c_str(), view_->K.size());
+      MarkLastItem(state.on_control, "decode one kv head");
+    }
     std::vector<HeatmapSpec> specs;
-    for (std::size_t g = 0; g < view_->K.size(); ++g) {
-      const std::string head = attnlab::index_text(int(g));
-      specs.push_back(CacheSpec(state, view_->K[g], view_->held, view_->rows_k, "decode K " + head, "K cache, K/V head " + head));
-      specs.push_back(CacheSpec(state, view_->V[g], view_->held_v, view_->rows_v, "decode V " + head, "V cache, K/V head " + head));
+    for (int g : shown) {
+      const std::string kv = attnlab::index_text(g);
+      specs.push_back(CacheSpec(state, view_->K[std::size_t(g)], view_->held, view_->rows_k,
+                                "decode K " + kv, "K cache, K/V head " + kv));
+      specs.push_back(CacheSpec(state, view_->V[std::size_t(g)], view_->held_v, view_->rows_v,
+                                "decode V " + kv, "V cache, K/V head " + kv));
     }
     float x = 0;
     const float fs = ImGui::GetFontSize();
-    const float cell = CacheCell(state, specs.front(), int(view_->outlined.size()));
+    float cell = CacheCell(state, specs.front(), int(view_->outlined.size()));
+    const float rows = float(specs.front().values->rows());
+    if (rows * cell * float(shown.size()) >
+        room_h * kCachesShare)  // tall caches: fitted to their share
+      cell = std::min(
+          cell, CachesHeightCell(state, specs.front(), int(shown.size()), room_h * kCachesShare));
     for (std::size_t k = 0; k < specs.size(); ++k) {
       specs[k].id = ids_[k].c_str();
       specs[k].title = titles_[k].c_str();

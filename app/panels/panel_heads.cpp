@@ -10,6 +10,7 @@
 
 #include "attnlab/edits.h"
 #include "attnlab/numbering.h"
+#include "panels/document_banner.h"
 #include "panels/heads_layout.h"
 #include "panels/panel_requests.h"
 #include "session/trace_worker.h"
@@ -293,9 +294,12 @@ float HeadsPanel::WantedHeight(AppState& state, float width, float most) {
   if (!state.ui.lecture_mode || state.ui.presenting || trace.heads.empty() ||
       ComputeOffThread(state.document.GetScenario()))
     return 0.0f;
+  // The line naming the document (a model open) comes above the heads: their room is below it.
+  const float banner = DocumentBannerHeight(state);
+  most -= banner;
   const auto key = std::make_tuple(state.document.TraceVersion(), state.ui.selected_head, width,
                                    most, ImGui::GetFontSize(), state.ui.decimals);
-  if (key == wanted_key_) return wanted_;
+  if (key == wanted_key_) return wanted_ > 0 ? wanted_ + banner : 0.0f;
   wanted_key_ = key;
   const attnlab::Matrix& first = trace.heads.front().weights;
   const AxisLabels labels = StageLabels(StageId::weights, state.document.GetScenario(),
@@ -307,7 +311,7 @@ float HeadsPanel::WantedHeight(AppState& state, float width, float most) {
   if (height >= comfortable)
     height = FocusHeightForNumbers(state, trace, labels, width, most, 0.0f);
   wanted_ = height < most ? height : 0.0f;
-  return wanted_;
+  return wanted_ > 0 ? wanted_ + banner : 0.0f;
 }
 
 // Draws the focus layout when lecture mode needs it and it prints the large head's numbers.
@@ -425,6 +429,7 @@ void HeadsPanel::DrawStrip(AppState& state, const attnlab::Trace& trace, const A
 }  // namespace
 
 void HeadsPanel::Draw(AppState& state) {
+  DocumentBanner(state, "Heads");  // first: the room measured below is what the heads have
   const attnlab::Trace& trace = state.document.GetTrace();
   const float top = ImGui::GetCursorPosY();
   const bool computing = ComputingBadge(state.document, trace);

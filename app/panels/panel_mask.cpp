@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "attnlab/edits.h"
+#include "panels/document_banner.h"
 #include "view/inspector_math.h"
-#include "widgets/control_marks.h"
 #include "view/label_fit.h"
 #include "view/stage_labels.h"
+#include "widgets/control_marks.h"
 #include "widgets/edit_error.h"
 #include "widgets/heatmap.h"
 #include "widgets/heatmap_text.h"
@@ -381,6 +382,7 @@ class MaskPanel final : public PanelContents {
 }  // namespace
 
 void MaskPanel::Draw(AppState& state) {
+  DocumentBanner(state, "Mask");
   // The grid comes right after one row of controls so it stays put while the text below changes.
   CausalAndButtons(state);
   ShowEditError(state.document, kMaskSource);

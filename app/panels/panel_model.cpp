@@ -386,7 +386,11 @@ void ModelPanel::Map(AppState& state, ModelLab& lab, const GridFit& fit, int lay
   ImGui::SetCursorScreenPos(at);
   const HeatmapResult r = Heatmap(*state.heatmaps, spec);
   if (head_off) DrawOffMark(ImGui::GetWindowDrawList(), at, ImVec2(at.x + fit.map, at.y + fit.map));
-  if (r.hovered) MapTooltip(state, maps_, *lab.Run(), layer, head, r);
+  if (r.hovered) {
+    state.ui.model_layer =
+        layer;  // the layer the document banner offers (panels/document_banner.h)
+    MapTooltip(state, maps_, *lab.Run(), layer, head, r);
+  }
   if (r.clicked && !lab.RunStale())
     lab.OpenLayer(layer, [&state, head] { state.SelectHead(head); });
 }

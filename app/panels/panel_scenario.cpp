@@ -13,6 +13,7 @@
 #include "attnlab/edits.h"
 #include "attnlab/model.h"
 #include "attnlab/number_format.h"
+#include "panels/document_banner.h"
 #include "panels/panel_requests.h"
 #include "panels/positions_controls.h"
 #include "session/session.h"
@@ -264,6 +265,7 @@ class ScenarioPanel final : public PanelContents {
 }  // namespace
 
 void ScenarioPanel::Draw(AppState& state) {
+  DocumentBanner(state, "Scenario");
   PresetPicker(state);
   ImGui::Spacing();
   TitleAndNotes(state.document.GetScenario());

@@ -45,6 +45,9 @@ struct UiState {
   bool presenting = false;       ///< presenter mode: the lesson's steps instead of the Pipeline
   int presenter_step = 0;        ///< 0-based; the presenter clamps it to the lesson
   bool presenter_revealed = false;  ///< the current step's prediction was revealed (R)
+  /// The Model grid's layer last pointed at (hovered or clicked), 0-based: the one the panels
+  /// that show another document offer to open (panels/document_banner.h).
+  int model_layer = 0;
   /// A panel plays an animation (the Tiles or Decode steps): set by that panel every frame it
   /// plays, cleared by the frame loop after reading it, so the loop draws the next frame.
   bool animating = false;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "attnlab/attention.h"
+#include "attnlab/message_text.h"
 #include "attnlab/positions.h"
 
 namespace attnlab {
@@ -114,9 +115,18 @@ std::string size_row(const CacheSize& c) {
          right(std::to_string(c.per_token), 13) + right(std::to_string(c.sequence), 14) + right(std::to_string(c.held), 14);
 }
 
-CacheSize size_of(const char* name, int G, const Model& m, int peak) {
-  const long per_token = long(G) * (m.d_k + m.d_v) * 8;
+CacheSize size_of(const char* name, int G, const Model& m, int peak, int bytes) {
+  const long per_token = long(G) * (m.d_k + m.d_v) * bytes;
   return {name, G, per_token, per_token * long(m.X->rows()), per_token * peak};
+}
+
+/// "float64"; a model layer's "F32, as the model stores its weights", or of mixed dtypes "BF16, the
+/// narrowest of the model's BF16+F32".
+std::string number_words(const CacheBytes& b) {
+  if (b.number == "float64") return b.number;
+  if (!b.number_source.empty())
+    return b.number + ", the narrowest of the model's " + b.number_source;
+  return b.number + ", as the model stores its weights";
 }
 
 }  // namespace
@@ -133,17 +143,50 @@ void check_decodable(const Scenario& s) {
                               std::to_string(s.position(t - 1)));
 }
 
-CacheBytes cache_bytes(const Model& m, int peak_tokens) {
+CacheNumber cache_number(const Scenario& s) {
+  const auto model = s.view.find("model");
+  if (model == s.view.end() || !model->is_object() || !model->contains("dtype")) return {};
+  const nlohmann::json& dtype = (*model)["dtype"];
+  const auto bad = [&] {
+    refuse(
+        "view.model.dtype",
+        "expected the model's safetensors dtypes (F64, F32, F16, BF16; several joined by +), got " +
+            (dtype.is_string() ? "\"" + prefix_excerpt(dtype.get<std::string>(), 24) + "\""
+                               : std::string(dtype.type_name())));
+  };
+  if (!dtype.is_string()) bad();
+  const std::string names = dtype.get<std::string>();
+  CacheNumber narrowest{0, "", ""};
+  for (std::size_t begin = 0; begin <= names.size();) {
+    const std::size_t end = std::min(names.find('+', begin), names.size());
+    const std::string name = names.substr(begin, end - begin);
+    const int bytes = name == "F64"                     ? 8
+                      : name == "F32"                   ? 4
+                      : name == "F16" || name == "BF16" ? 2
+                                                        : 0;
+    if (bytes == 0) bad();
+    if (narrowest.bytes == 0 || bytes < narrowest.bytes) narrowest = {bytes, name, ""};
+    begin = end + 1;
+  }
+  if (narrowest.name != names) narrowest.source = names;
+  return narrowest;
+}
+
+CacheBytes cache_bytes(const Model& m, int peak_tokens, const CacheNumber& number) {
   CacheBytes b;
+  b.bytes_per_number = number.bytes;
+  b.number = number.name;
+  b.number_source = number.source;
   b.peak_tokens = peak_tokens;
   const int H = m.num_heads;
-  b.scenario = size_of("this scenario", m.num_kv_heads, m, peak_tokens);
-  b.variants.push_back(size_of("MHA", H, m, peak_tokens));
+  const int bytes = number.bytes;
+  b.scenario = size_of("this scenario", m.num_kv_heads, m, peak_tokens, bytes);
+  b.variants.push_back(size_of("MHA", H, m, peak_tokens, bytes));
   int gqa = m.num_kv_heads > 1 && m.num_kv_heads < H ? m.num_kv_heads : 0;
   for (int g = H - 1; g > 1 && gqa == 0; --g)
     if (H % g == 0) gqa = g;
-  if (gqa > 0) b.variants.push_back(size_of("GQA", gqa, m, peak_tokens));
-  b.variants.push_back(size_of("MQA", 1, m, peak_tokens));
+  if (gqa > 0) b.variants.push_back(size_of("GQA", gqa, m, peak_tokens, bytes));
+  b.variants.push_back(size_of("MQA", 1, m, peak_tokens, bytes));
   return b;
 }
 
@@ -171,7 +214,7 @@ Decode decode(const Scenario& scenario, const Model& m, int prefill) {
     d.steps.push_back(step(m, d, last, t));
     peak = std::max(peak, d.steps.back().cache.size());
   }
-  d.bytes = cache_bytes(m, int(peak));
+  d.bytes = cache_bytes(m, int(peak), cache_number(scenario));
   return d;
 }
 
@@ -185,6 +228,7 @@ nlohmann::json decode_to_json(const Decode& d) {
   nlohmann::json variants = nlohmann::json::array();
   for (const CacheSize& c : d.bytes.variants) variants.push_back(size_json(c));
   const nlohmann::json bytes = {{"bytes_per_number", d.bytes.bytes_per_number},
+                                {"number", d.bytes.number},
                                 {"peak_tokens", d.bytes.peak_tokens},
                                 {"scenario", size_json(d.bytes.scenario)},
                                 {"variants", variants}};
@@ -194,9 +238,10 @@ nlohmann::json decode_to_json(const Decode& d) {
 std::string cache_bytes_sentence(const CacheBytes& b, int d_k, int d_v) {
   const CacheSize& s = b.scenario;
   const std::string heads = std::to_string(s.kv_heads) + " K/V head" + (s.kv_heads == 1 ? "" : "s");
-  return heads + " \xC3\x97 " + std::to_string(d_k + d_v) + " numbers (a key of " + std::to_string(d_k) +
-         " and a value of " + std::to_string(d_v) + ") \xC3\x97 " + std::to_string(b.bytes_per_number) +
-         " bytes (float64) = " + std::to_string(s.per_token) + " bytes per token per layer";
+  return heads + " \xC3\x97 " + std::to_string(d_k + d_v) + " numbers (a key of " +
+         std::to_string(d_k) + " and a value of " + std::to_string(d_v) + ") \xC3\x97 " +
+         std::to_string(b.bytes_per_number) + " bytes (" + number_words(b) +
+         ") = " + std::to_string(s.per_token) + " bytes per token per layer";
 }
 
 std::string cache_bytes_text(const CacheBytes& b, int tokens) {

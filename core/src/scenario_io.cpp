@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "attnlab/decode.h"
 #include "attnlab/lesson.h"
 #include "attnlab/limits.h"
 #include "attnlab/message_text.h"
@@ -679,6 +680,7 @@ Scenario read_scenario(const json& doc, MatrixSource& matrices) {
     // its form is checked: a head or cell an edit has since removed is skipped when presenting,
     // so that a file saved after deleting a token still opens.
     if (s.view.contains("lesson")) lesson::parse_lesson(s.view["lesson"]);
+    cache_number(s);  // a model layer's dtype, which Decode counts its cache's bytes in
   }
   return s;
 }

@@ -44,8 +44,12 @@ Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, 
             "); the output is the attention's output (after W_o), what the model adds to its residual stream" +
             (model.transformer().has_post_norm() ? " after a norm." : ".");
   s.tokens = model.labels(run.ids);
-  s.view["model"] = {{"folder", utf8_path(model.dir().string())}, {"model_type", c.model_type}, {"layer", layer}, {"ids", run.ids},
-                      {"weights", model.weights_id()}};
+  s.view["model"] = {{"folder", utf8_path(model.dir().string())},
+                     {"model_type", c.model_type},
+                     {"layer", layer},
+                     {"ids", run.ids},
+                     {"weights", model.weights_id()},
+                     {"dtype", model.dtype()}};
   if (!text.empty()) s.view["model"]["text"] = text;  // encoded by the tokenizer: valid UTF-8
   return s;
 }

@@ -5,11 +5,17 @@
 # column, and the columns the CLI's cache no longer holds are drawn masked (hatched grey) while the
 # held ones keep their colours; Left steps back. The new query's weights and the full map fill the
 # panel's width (or height). The presenter's decode step leaves the evicted key's
-# weight blank.
-# usage: decode.sh APP CLI PRESET
+# weight blank. Then a model's layer (issue 38, point 11): the tiny GPT-2 stores its weights as F32,
+# so its cache counts 2 K/V heads x (8 + 8) numbers x 4 bytes = 128 bytes a token (it counted 8-byte
+# numbers), and a layer of four 64-number heads shows the cache of the selected head's K/V head, its
+# K and V and the new query's weights whole in the panel's first screen (it drew every K/V head's
+# cache at a font size a cell: screens of scrolling before the weights).
+# usage: decode.sh APP CLI PRESET MAKE_SCENARIO GPT2_FOLDER
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
 preset=$3
+make_scenario=$4
+gpt2=$5
 "$cli" decode "$preset" --prefill 3 > "$work/decode.json" || fail "attnlab-cli decode"
 start "$preset" --size 1920x1080 --show-panel Decode --capture-on "$work/cap"
 # check SHOT TOKEN: the cache heatmaps of SHOT show token TOKEN's step as the CLI computed it.
@@ -106,4 +112,31 @@ print("1024x640: %d Decode figures, cut (id, right, panel's right): %s" % (len(m
 assert len(maps) == 6 and not cut
 PY
 done
-echo "PASS: the cache heatmaps grow a column a step and hatch what the window evicts, as attnlab-cli decode"
+# A layer of the tiny GPT-2 (F32), its folder left out so that the window does not reopen the model.
+"$cli" model "$gpt2" --text "The cat sat on the mat." --layer 1 --out "$work/layer.json" || fail "attnlab-cli model --layer"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["view"]["model"]["folder"]; json.dump(d, open(sys.argv[1], "w"))' "$work/layer.json"
+start "$work/layer.json" --size 1920x1080 --show-panel Decode --capture-on "$work/cap"
+capture_layout layer_top
+move $(centre $(control "decode equal"))
+scroll 30  # the sizes come last, under the full weights map
+capture_layout layer
+bytes=$(python3 -c 'import json,sys; print(" ".join(c["id"] for c in json.load(open(sys.argv[1]))["controls"] if c["id"].startswith("decode bytes per token ")))' "$work/layer.png.json")
+kill9
+[ "$bytes" = "decode bytes per token 128" ] || fail "the F32 layer's cache: '$bytes', by hand 2 x (8 + 8) x 4 = 128 bytes a token"
+echo "the F32 layer's cache: 128 bytes a token (2 K/V heads x 16 numbers x 4 bytes)"
+"$make_scenario" 24x256x4 "$work/wide.json" --causal || fail "attnlab_gui_make_scenario"
+"$app" "$work/wide.json" --size 1920x1080 --show-panel Decode --screenshot "$work/wide.png" >/dev/null || fail "screenshot of the wide layer"
+/usr/bin/python3 - "$work/wide.png.json" <<'PY' || fail "the wide layer's cache and new query's weights are not in the first screen"
+import json, sys
+layout = json.load(open(sys.argv[1]))
+maps = {h["id"]: h for h in layout["heatmaps"] if h["id"].startswith("decode")}
+caches = sorted(i for i in maps if i.startswith("decode K ") or i.startswith("decode V "))
+assert caches == ["decode K 0", "decode V 0"], "the selected head's K/V head alone, got %s" % caches
+assert any(c["id"] == "decode one kv head" for c in layout["controls"]), "no line saying which K/V head is shown"
+for i in caches + ["decode weights"]:
+    h = maps[i]
+    bottom, right = h["y0"] + h["cell"] * h["rows"], h["x0"] + h["cell"] * h["cols"]
+    print("%s: %dx%d at %.0f px cells, bottom %.0f, the panel's %.0f" % (i, h["rows"], h["cols"], h["cell"], bottom, h["clip"][3]))
+    assert bottom <= h["clip"][3] and right <= h["clip"][2], "%s passes the panel's first screen" % i
+PY
+echo "PASS: the cache heatmaps grow a column a step and hatch what the window evicts, as attnlab-cli decode; a model layer's bytes and a wide layer's first screen"

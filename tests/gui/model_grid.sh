@@ -11,6 +11,10 @@
 #     and 1 select heads 0 and 1;
 #  4. File > Open model (Ctrl+Shift+O) and a typed folder: another model (grouped keys and values,
 #     RoPE) runs the same text and its grid follows.
+# Throughout (issue 38, point 11), the Heads panel says which document it shows while a model is
+# open: the preset the window started with is "not gpt2-f32's", with a button that opens the layer
+# last hovered in the grid; the clicked layer is named "gpt2-f32 · layer 1"; once llama is open
+# that layer is not llama's, and the button opens llama's layer 1.
 # The Next token view is read from the layout log (--layout-log: "model"), the maps from captures.
 # usage: model_grid.sh APP CLI MODEL_CHECK PIXEL_CHECK FIXTURES_DIR
 . "$(dirname "$0")/gui_test.sh"
@@ -55,6 +59,20 @@ capture grid
 "$model_check" "$work/grid.png" "$work/attn.json" || fail "the grid's maps are not the model's weights"
 echo "step 1: every layer's and head's map equals attnlab-cli --attention"
 
+# banner SHOT: the Heads panel's line naming the document, and its button's layer ("-": none).
+banner() {
+  python3 - "$work/$1.png.json" <<'PY'
+import json, sys
+ids = [c["id"] for c in json.load(open(sys.argv[1]))["controls"]]
+line = [i[len("document banner Heads: "):] for i in ids if i.startswith("document banner Heads: ")]
+button = [i[len("open model layer Heads: "):] for i in ids if i.startswith("open model layer Heads: ")]
+print((line or ["-"])[0] + "|" + (button or ["-"])[0])
+PY
+}
+[ "$(banner grid)" = "not the model's|0" ] ||
+  fail "with gpt2-f32 open, the Heads panel does not say its preset is not the model's: $(banner grid)"
+echo "step 1: the Heads panel says its preset is not gpt2-f32's, with a button for layer 0"
+
 captions() { python3 -c 'import json,sys; print(" ".join(sorted(c["id"][14:].replace(" ", "_") for c in json.load(open(sys.argv[1]))["controls"] if c["id"].startswith("model caption "))))' "$1"; }
 [ "$(captions "$work/grid.png.json")" = "head_0 head_1 layer_0 layer_1" ] ||
   fail "the grid's captions do not count from 0: $(captions "$work/grid.png.json")"
@@ -64,6 +82,7 @@ move $map
 capture_layout hover
 [ -n "$(control "model tooltip head 1.1")" ] ||
   fail "the hover over layer 1's head 1 does not say head 1.1: $(grep -o '"model tooltip[^"]*"' "$work/hover.png.json")"
+[ "$(banner hover)" = "not the model's|1" ] || fail "hovering layer 1: the Heads panel's button does not offer it: $(banner hover)"
 click $map
 move 640 5  # off the maps: no tooltip over the panels captured next
 wait_for "$wait_limit" title_is "gpt2-f32-layer-1" || fail "the click did not open layer 1 as the document"
@@ -73,6 +92,7 @@ capture layer
 python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["selected_head"] != 1)' "$work/layer.png.json" ||
   fail "the clicked head (1) is not selected"
 "$pixel_check" --shot "$work/layer1.json" "$work/layer.png" || fail "the document's weights are not attnlab-cli's layer 1"
+[ "$(banner layer)" = "gpt2-f32 · layer 1|-" ] || fail "the Heads panel does not name the layer it shows: $(banner layer)"
 echo "step 2: captions from 0, the hover says head 1.1; the click opened layer 1 (head 1 selected), its weights equal attnlab-cli --layer 1"
 
 box=$(control "head on 0")
@@ -105,5 +125,12 @@ move 640 5  # no tooltip (the Heads panel's checkbox was the last thing pointed 
 capture other
 "$model_check" "$work/other.png" "$work/other.json" || fail "the llama grid's maps are not its weights"
 echo "step 4: File > Open model opened llama-gqa-bf16; every map equals attnlab-cli --attention"
+[ "$(banner other)" = "not the model's|1" ] || fail "gpt2-f32's layer 1 is not said to be another model's: $(banner other)"
+click $(centre $(control "open model layer Heads: 1"))
+wait_for "$wait_limit" title_is "llama-gqa-bf16-layer-1" || fail "the Heads panel's button did not open llama's layer 1"
+move 640 5
+capture_layout llama_layer
+[ "$(banner llama_layer)" = "llama-gqa-bf16 · layer 1|-" ] || fail "llama's layer 1 is not named: $(banner llama_layer)"
+echo "step 4: the Heads panel said gpt2-f32's layer is not llama's; its button opened llama's layer 1"
 kill9
 echo "PASS"

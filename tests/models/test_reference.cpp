@@ -10,10 +10,12 @@
 #include <fstream>
 #include <cmath>
 #include <iostream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "attnlab/attention.h"
+#include "attnlab/decode.h"
 #include "attnlab/edits.h"
 #include "attnlab/models/hf_model.h"
 #include "../test_support.h"
@@ -165,6 +167,47 @@ TEST(ModelReference, IdsOutsideTheModelAreRefusedNamingThem) {
     ADD_FAILURE() << "layer 2 of 2";
   } catch (const ScenarioError& e) {
     EXPECT_STREQ(e.what(), "layer: 2 is out of range: the model has layers 0 to 1");
+  }
+}
+
+// The float dtypes of the tensors in a folder's safetensors files, read here from their headers (an
+// 8-byte little-endian length, then JSON), joined as "BF16+F32": what a layer records (a U8 buffer,
+// GPT-2's causal mask, is not read).
+std::string header_dtypes(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".safetensors") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    unsigned char length[8] = {};
+    in.read(reinterpret_cast<char*>(length), 8);
+    std::uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = n * 256 + length[i];
+    std::string header(n, '\0');
+    in.read(header.data(), std::streamsize(n));
+    const json entries = json::parse(header);
+    for (const auto& [name, tensor] : entries.items())
+      if (name != "__metadata__" && std::set<std::string>{"F64", "F32", "F16", "BF16"}.count(tensor.at("dtype")))
+        names.insert(tensor.at("dtype").get<std::string>());
+  }
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : "+") + name;
+  return joined;
+}
+
+// A layer records the dtype its model stores its weights in, and its KV cache counts that many
+// bytes a number: by hand, K/V heads x (d_k + d_v) x 4 for F32, x 2 for BF16 and F16.
+TEST(ModelReference, ALayerRecordsItsModelsDtypeAndItsCacheCountsItsBytes) {
+  for (const char* name : {"gpt2-f32", "qwen3-bf16", "gpt2-f16-sharded", "llama-gqa-bf16"}) {
+    SCOPED_TRACE(name);
+    const auto model = HfModel::open(model_dir(name));
+    const Scenario s = layer_scenario(*model, model->transformer().run({1, 2, 3}), 0);
+    const std::string dtypes = header_dtypes(model_dir(name));
+    EXPECT_EQ(s.view.at("model").at("dtype"), dtypes);
+    const int bytes = dtypes.find("16") != std::string::npos ? 2 : 4;  // these fixtures: F32, or 16-bit matrices
+    const Model m = resolve(s);
+    const CacheBytes b = decode(s, m, 0).bytes;
+    std::cout << name << ": " << dtypes << ", " << cache_bytes_sentence(b, m.d_k, m.d_v) << "\n";
+    EXPECT_EQ(b.scenario.per_token, long(m.num_kv_heads) * (m.d_k + m.d_v) * bytes);
   }
 }
 

@@ -128,11 +128,13 @@ struct Builder {
   }
 
   void fit_values() {
-    if (!style.values) return;
+    // Cells too small for the smallest numbers: nothing to measure (a 768-wide matrix's 590,000
+    // values were formatted and measured at every size for nothing).
+    if (!style.values || kMinValueSize * 1.25 > out.cell) return;
     const auto texts = all_cell_texts(f, out.value_decimals);
     const double largest = style.max_value_size > 0 ? style.max_value_size : kValueSize;
     for (double size = largest; size >= kMinValueSize; size -= 0.5)
-      if (widest(fonts.regular, texts, size) + 6 <= out.cell && size * 1.25 <= out.cell) {
+      if (size * 1.25 <= out.cell && widest(fonts.regular, texts, size) + 6 <= out.cell) {
         out.value_size = size;
         return;
       }
@@ -146,6 +148,13 @@ struct Builder {
     out.cell = std::max(choose_cell(), style.min_cell);
     fit_values();
     const int rows = static_cast<int>(f.values.rows()), cols = static_cast<int>(f.values.cols());
+    if (style.bare) {  // the cells alone, from the top-left corner
+      out.grid = {0, 0, cols * out.cell, rows * out.cell};
+      add_values();
+      out.width = std::max(out.grid.w, style.min_width);
+      out.height = std::max(out.grid.h, style.min_height);
+      return;
+    }
     std::vector<std::string> row_labels, col_labels;
     for (const auto& l : f.row_labels) row_labels.push_back(clip(fonts.regular, l, kLabelSize, kMaxLabelWidth));
     for (const auto& l : f.col_labels) col_labels.push_back(clip(fonts.regular, l, kLabelSize, kMaxLabelWidth));

@@ -80,13 +80,19 @@ void draw_text(Canvas& canvas, const TextItem& t, double s) {
 }  // namespace parts
 
 Canvas render_figure(const HeatmapFigure& figure, const FigureStyle& style, double scale) {
+  return render_figure(figure, figure_layout(figure, style), style, scale);
+}
+
+Canvas render_figure(const HeatmapFigure& figure, const FigureLayout& l, const FigureStyle& style,
+                     double scale) {
   if (!(scale >= kMinFigureScale && scale <= 8))
     throw ExportError("scale: expected 0.25 to 8, got " + std::to_string(scale));
-  const FigureLayout l = figure_layout(figure, style);
   Canvas canvas(int(std::ceil(l.width * scale)), int(std::ceil(l.height * scale)),
                 style.transparent ? Rgba8{255, 255, 255, 0} : palette::page);
   draw_cells(canvas, figure, l, scale);
-  draw_colorbar(canvas, figure.scale.map, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch}, scale);
+  if (!style.bare)
+    draw_colorbar(canvas, figure.scale.map, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch},
+                  scale);
   for (const RectI& k : l.knockouts) canvas.fill(k.scaled(scale), palette::masked_fill);
   for (const TextItem& t : l.texts) draw_text(canvas, t, scale);
   return canvas;

@@ -138,7 +138,7 @@ std::string figure_svg(const HeatmapFigure& figure, const FigureStyle& style) {
                   figure.title, figure.scale.map);
   if (!style.transparent) out << "<rect class=\"page\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   write_cells(out, figure, l);
-  write_colorbar(out, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch});
+  if (!style.bare) write_colorbar(out, {l.colorbar, &l.ticks, l.has_masked, l.masked_swatch});
   write_svg_end(out, l.texts);
   return out.str();
 }

@@ -7,6 +7,8 @@
 
 #include "attnlab/export/engine_figures.h"
 #include "attnlab/export/font.h"
+#include "attnlab/numbering.h"
+#include "attnlab/stage.h"
 
 namespace attnlab::exporter {
 namespace {
@@ -126,7 +128,24 @@ struct SlideContent {
   const lesson::Step* step = nullptr;
   std::vector<lesson::TileBox> tiles;  // a tiles step's tiling, drawn over its first figure
   std::size_t tile = 0;                // the step's tile among them
+  // Small multiples (style.bare): each figure's caption, drawn by the slide above its cells.
+  std::vector<std::string> captions;
 };
+
+// A small multiple's caption: its em size (slide pixels) and the band it takes above the cells.
+constexpr double kCaptionPx = 30;
+constexpr double kCaptionBand = kCaptionPx * 1.4;
+
+double caption_band(const SlideContent& c) { return c.captions.empty() ? 0 : kCaptionBand; }
+
+// Every head side by side as small multiples, the cells alone under a caption: each figure's own
+// labels and colour bar made 12 heads of 60 tokens a strip of stamps (issue 38, point 11). A few
+// small heads keep their labels.
+bool as_small_multiples(const lesson::Step& step, const Trace& t) {
+  return step.kind == StageId::heads && !t.heads.empty() &&
+         (t.heads.size() > 4 || t.heads.front().weights.rows() > 16 ||
+          t.heads.front().weights.cols() > 16);
+}
 
 // A tiles step's scores keep their numbers before the reveal: they are what the class predicts from.
 bool keeps_values(const SlideContent& c, std::size_t figure) { return c.step->kind == StageId::tiles && figure == 0; }
@@ -139,7 +158,12 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
   const int head = std::clamp(step.head, 0, std::max(0, int(t.heads.size()) - 1));
   const Fonts& fonts = default_fonts();
   std::string top = "Step " + std::to_string(index + 1) + " of " + std::to_string(lesson.steps.size());
-  if (!lesson.title.empty()) top += "  \xC2\xB7  " + lesson.title;
+  // A model's layer names itself, model, layer and head, in place of the title its file gave it
+  // ("gpt2, layer 3 (of 0-11)"); a lesson's own title stays.
+  const std::string model = slide_model_line(s, step, head);
+  if (!lesson.title.empty() && (model.empty() || lesson.title != s.title))
+    top += "  \xC2\xB7  " + lesson.title;
+  if (!model.empty()) top += "  \xC2\xB7  " + model;
   c.head.push_back(paragraph(fonts.regular, top, 24, kMargin * 0.4, palette::dim));
   c.head.push_back(paragraph(fonts.bold, lesson::step_title(step, s, head), 44, 8, palette::ink));
   if (!step.caption.empty()) c.body.push_back(paragraph(fonts.regular, step.caption, 30, 6, palette::ink));
@@ -158,6 +182,15 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
   c.style.values = true;
   c.style.decimals = o.decimals;
   c.style.max_value_size = kSlideValueSize;
+  if (as_small_multiples(step, t)) {
+    c.style.bare = true;
+    c.style.values = false;
+    const std::string model = slide_model_line(s, step, 0);
+    const auto layer = s.view.find("model");
+    for (int h = 0; h < int(c.figures.size()); ++h)
+      c.captions.push_back(model.empty() ? head_label(h)
+                                         : model_head_label(layer->at("layer").get<int>(), h));
+  }
   for (const HeatmapFigure& f : c.figures) c.layouts.push_back(figure_layout(f, c.style));
   return c;
 }
@@ -165,7 +198,8 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
 // The figures in rows of `per_row`: the largest cell side (slide pixels) at which they fit w x h,
 // each figure zoomed by cell / its own cell, at most kMaxSlideZoom (below the floor when they
 // cannot fit).
-double fit_cell(const std::vector<FigureLayout>& ls, double w, double h, int per_row) {
+double fit_cell(const std::vector<FigureLayout>& ls, double w, double h, int per_row,
+                double caption = 0) {
   double cell = 1e9, height = 0;
   int rows = 0;
   for (std::size_t first = 0; first < ls.size(); first += per_row, ++rows) {
@@ -178,7 +212,7 @@ double fit_cell(const std::vector<FigureLayout>& ls, double w, double h, int per
     cell = std::min(cell, (w - (end - first - 1) * kGap) / width);
     height += row_height;
   }
-  cell = std::min(cell, (h - (rows - 1) * kGap) / height);
+  cell = std::min(cell, (h - (rows - 1) * kGap - rows * caption) / height);
   for (const FigureLayout& l : ls) cell = std::min(cell, kMaxSlideZoom * l.cell);
   return cell;
 }
@@ -195,10 +229,10 @@ struct Fit {
   int per_row = 1;
 };
 
-Fit best_fit(const std::vector<FigureLayout>& ls, double w, double h) {
+Fit best_fit(const std::vector<FigureLayout>& ls, double w, double h, double caption = 0) {
   Fit best;
   for (int per_row = 1; per_row <= int(ls.size()); ++per_row) {
-    const double cell = fit_cell(ls, w, h, per_row);
+    const double cell = fit_cell(ls, w, h, per_row, caption);
     if (cell > best.cell * 1.001) best = {cell, per_row};
   }
   return best;
@@ -209,14 +243,15 @@ double head_bottom(SlideContent& c) { return stack(c.head, kMargin, 0, kSlideWid
 // Text below the title, figures below the text.
 Fit fit_below(SlideContent& c) {
   const double top = stack(c.body, kMargin, head_bottom(c), kSlideWidth - 2 * kMargin) + kGap;
-  return best_fit(c.layouts, kSlideWidth - 2 * kMargin, kBottom - top);
+  return best_fit(c.layouts, kSlideWidth - 2 * kMargin, kBottom - top, caption_band(c));
 }
 
 // Figures below the title, the text in a column right of them (no fit when the text is too long).
 Fit fit_beside(SlideContent& c) {
   const double top = head_bottom(c);
   if (stack(c.body, kSlideWidth - kMargin - kTextColumn, top, kTextColumn) > kBottom) return {};
-  const Fit fit = best_fit(c.layouts, kSlideWidth - 2 * kMargin - kTextColumn - kGap, kBottom - top);
+  const Fit fit = best_fit(c.layouts, kSlideWidth - 2 * kMargin - kTextColumn - kGap, kBottom - top,
+                           caption_band(c));
   return fit.cell >= floor_cell(c.layouts) ? fit : Fit{};  // figures that overflow would run under the text
 }
 
@@ -232,9 +267,11 @@ bool sets_lesson_cell(const SlideContent& c, double fit) {
 int place_figures(const SlideContent& c, SlideLayout& out, double cell, int per_row, int x, int y, int width,
                   bool centre) {
   int right = x;
+  const int caption = int(std::ceil(caption_band(c)));
   for (std::size_t first = 0; first < c.layouts.size(); first += per_row) {
     const std::size_t end = std::min(c.layouts.size(), first + per_row);
     int row_width = int(end - first - 1) * kGap, row_height = 0;
+    y += caption;
     for (std::size_t i = first; i < end; ++i) row_width += int(std::ceil(c.layouts[i].width * cell / c.layouts[i].cell));
     int fx = centre ? x + std::max(0, (width - row_width) / 2) : x;
     for (std::size_t i = first; i < end; ++i) {
@@ -242,8 +279,17 @@ int place_figures(const SlideContent& c, SlideLayout& out, double cell, int per_
       const double zoom = cell / l.cell;
       const RectI box{fx, y, int(std::ceil(l.width * zoom)), int(std::ceil(l.height * zoom))};
       const RectI g = l.grid.scaled(zoom);
-      out.figures.push_back({box, {fx + g.x, y + g.y, g.w, g.h}, int(c.figures[i].values.rows()),
-                             int(c.figures[i].values.cols()), zoom, cell, l.value_size * zoom});
+      double text = 0;  // its smallest title, label or tick (the numbers in cells are value_px)
+      for (const TextItem& t : l.texts)
+        if (t.role != "value") text = text > 0 ? std::min(text, t.size * zoom) : t.size * zoom;
+      out.figures.push_back({box,
+                             {fx + g.x, y + g.y, g.w, g.h},
+                             int(c.figures[i].values.rows()),
+                             int(c.figures[i].values.cols()),
+                             zoom,
+                             cell,
+                             l.value_size * zoom,
+                             text});
       fx += box.w + kGap;
       row_height = std::max(row_height, box.h);
     }
@@ -310,7 +356,8 @@ void hide(Canvas& c, const FigureLayout& l, double z) {
   // cells' legend below it ("evicted" answers "which tokens does the cache hold?").
   const RectI bar = l.colorbar.scaled(z), swatch = l.masked_swatch.scaled(z);
   const int pad = int(std::lround(2 * z)), ticks = int(std::lround(12 * z)), inset = std::max(1, int(std::lround(z)));
-  c.fill({bar.x - pad, bar.y - ticks, c.width() - bar.x + pad, bar.h + 2 * ticks}, palette::page);
+  if (l.colorbar.w > 0)
+    c.fill({bar.x - pad, bar.y - ticks, c.width() - bar.x + pad, bar.h + 2 * ticks}, palette::page);
   if (l.has_masked) c.fill({swatch.x - pad, swatch.y - ticks, c.width() - swatch.x + pad, swatch.h + 2 * ticks}, palette::page);
   c.fill(l.grid.scaled(z), palette::page);
   const double px = std::min(28.0, l.cell * 0.45) * z;
@@ -362,7 +409,7 @@ void draw_figure(Canvas& slide, const SlideContent& c, const SlideFigure& at, st
   const double zoom = at.zoom * k;
   FigureStyle style = c.style;
   style.values = style.values || keeps_values(c, i);
-  Canvas figure = render_figure(c.figures[i], style, zoom);
+  Canvas figure = render_figure(c.figures[i], l, style, zoom);
   if (hidden && !keeps_values(c, i)) hide(figure, l, zoom);
   const int x = at.box.x * k, y = at.box.y * k;
   blit(slide, figure, x, y);
@@ -375,6 +422,9 @@ void draw_figure(Canvas& slide, const SlideContent& c, const SlideFigure& at, st
     }
   const RectI g = l.grid.scaled(zoom);
   if (grids) grids->push_back({{x + g.x, y + g.y, g.w, g.h}, int(values.rows()), int(values.cols())});
+  if (i < c.captions.size())  // a small multiple's caption, in the band above its cells
+    default_fonts().bold.draw(slide, c.captions[i], x, y - (kCaptionBand - kCaptionPx) * k,
+                              kCaptionPx * k, palette::ink);
 }
 
 }  // namespace
@@ -401,6 +451,22 @@ std::vector<HeatmapFigure> step_figures(const Scenario& s, const Trace& t, const
       if (!has_stage(t, step.kind)) return {};  // the explanation says what turns it on
       return {stage_figure(s, t, step.kind, head, maps)};
   }
+}
+
+std::string slide_model_line(const Scenario& s, const lesson::Step& step, int head) {
+  const auto model = s.view.find("model");
+  if (model == s.view.end() || !model->is_object()) return "";
+  const auto folder = model->find("folder"), layer = model->find("layer");
+  if (folder == model->end() || !folder->is_string() || layer == model->end() ||
+      !layer->is_number_integer())
+    return "";
+  std::string name = folder->get<std::string>();
+  while (name.size() > 1 && name.back() == '/') name.pop_back();
+  name = name.substr(name.find_last_of('/') == std::string::npos ? 0 : name.find_last_of('/') + 1);
+  const int l = layer->get<int>();
+  std::string line = name + " \xC2\xB7 " + layer_label(l);
+  if (per_head(step.kind) && s.head_count() > 1) line += " \xC2\xB7 " + model_head_label(l, head);
+  return line;
 }
 
 std::string slide_stem(const lesson::Lesson& lesson, std::size_t index, bool hidden) {
@@ -442,17 +508,77 @@ SlideLayout slide_layout(const Scenario& s, const Trace& t, const lesson::Lesson
   return arrange(c, frame, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o));
 }
 
-Canvas render_slide(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
-                    bool hidden, const SlideOptions& o, std::vector<SlideGrid>* grids) {
-  SlideContent c;
-  const FigureFrame frame = step_frame(s, t, lesson, index, hidden, o, c);
-  const SlideLayout layout = arrange(c, frame, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o));
-  const int k = o.scale;
+namespace {
+
+Canvas draw_slide(SlideContent& c, const FigureFrame& frame, double cap, bool hidden, int k,
+                  std::vector<SlideGrid>* grids) {
+  const SlideLayout layout = arrange(c, frame, cap);
   Canvas slide(kSlideWidth * k, kSlideHeight * k, palette::page);
   draw_paragraphs(slide, c.head, k);
   draw_paragraphs(slide, c.body, k);
   for (std::size_t i = 0; i < layout.figures.size(); ++i) draw_figure(slide, c, layout.figures[i], i, hidden, k, grids);
   return slide;
+}
+
+}  // namespace
+
+Canvas render_slide(const Scenario& s, const Trace& t, const lesson::Lesson& lesson,
+                    std::size_t index, bool hidden, const SlideOptions& o,
+                    std::vector<SlideGrid>* grids) {
+  SlideContent c;
+  const FigureFrame frame = step_frame(s, t, lesson, index, hidden, o, c);
+  return draw_slide(c, frame, o.cell_cap > 0 ? o.cell_cap : lesson_cell_cap(s, t, lesson, o),
+                    hidden, o.scale, grids);
+}
+
+struct LessonDeck::Slide {
+  virtual ~Slide() = default;
+};
+
+namespace {
+
+// One slide's content and its figures' frame, made once (a LessonDeck::Slide: the deck's header
+// names no type of this file's).
+struct DeckSlide : LessonDeck::Slide {
+  SlideContent content;
+  FigureFrame frame;
+};
+
+}  // namespace
+
+LessonDeck::LessonDeck(const Scenario& s, const Trace& t, const lesson::Lesson& lesson,
+                       const SlideOptions& o)
+    : options_(o) {
+  double smallest = 1e9;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    // A step's slide and, when it asks for a prediction, the one before the reveal: each the
+    // other's twin, as step_frame() makes them, with their contents computed once each.
+    auto revealed = std::make_unique<DeckSlide>();
+    revealed->content = slide_content(s, t, lesson, i, false, o);
+    std::unique_ptr<DeckSlide> before;
+    if (lesson.steps[i].predict) {
+      before = std::make_unique<DeckSlide>();
+      before->content = slide_content(s, t, lesson, i, true, o);
+      revealed->frame = figure_frame(revealed->content, &before->content);
+      before->frame = figure_frame(before->content, &revealed->content);
+    } else {
+      revealed->frame = figure_frame(revealed->content, nullptr);
+    }
+    const double fit = revealed->content.layouts.empty() ? 0 : revealed->frame.fit.cell;
+    if (sets_lesson_cell(revealed->content, fit)) smallest = std::min(smallest, fit);
+    slides_.push_back(std::move(revealed));
+    slides_.push_back(std::move(before));
+  }
+  cell_cap_ = o.cell_cap > 0 ? o.cell_cap : smallest / kSlideCellConsistency;
+}
+
+LessonDeck::~LessonDeck() = default;
+
+Canvas LessonDeck::render(std::size_t index, bool hidden, std::vector<SlideGrid>* grids) {
+  auto* slide = static_cast<DeckSlide*>(slides_.at(2 * index + (hidden ? 1 : 0)).get());
+  if (!slide)
+    throw ExportError("slide " + std::to_string(index + 1) + ": the step asks for no prediction");
+  return draw_slide(slide->content, slide->frame, cell_cap_, hidden, options_.scale, grids);
 }
 
 }  // namespace attnlab::exporter

@@ -36,8 +36,24 @@ struct CacheSize {
   long held = 0;       ///< peak_tokens x per_token: the most the mask ever keeps (the window's cap)
 };
 
+/// How a cache's numbers are stored: a model layer's as its model stores its weights
+/// (view.model.dtype: F32 4 bytes, F16 and BF16 2), a plain scenario's as attnlab computes (8).
+struct CacheNumber {
+  int bytes = 8;
+  std::string name = "float64";  ///< "float64", or the dtype counted: "F32", "BF16"
+  std::string source;            ///< the model's dtypes when more than one ("BF16+F32"), else ""
+};
+
+/// The numbers of `scenario`'s cache: view.model.dtype when it has one ("F32"; of several,
+/// "BF16+F32", the narrowest, as the matrices are stored and norms kept wider), else float64.
+/// Throws ScenarioError "view.model.dtype: expected ..." for anything but the safetensors float
+/// names (F64, F32, F16, BF16) joined by "+".
+CacheNumber cache_number(const Scenario& scenario);
+
 struct CacheBytes {
-  int bytes_per_number = 8;  ///< attnlab computes in doubles
+  int bytes_per_number = 8;        ///< CacheNumber::bytes
+  std::string number = "float64";  ///< CacheNumber::name
+  std::string number_source;       ///< CacheNumber::source
   int peak_tokens = 0;       ///< the most tokens the cache holds after any step (or the prefill)
   CacheSize scenario;        ///< this scenario's G
   /// The same model (H query heads, d_k, d_v, n tokens) as MHA (G = H), GQA (the scenario's G when
@@ -66,15 +82,17 @@ Decode decode(const Scenario& scenario, const Model& model, int prefill);
 /// resolve() then decode().
 Decode decode(const Scenario& scenario, int prefill);
 
-/// The cache sizes alone (what decode() puts in Decode::bytes), for `peak_tokens` held at most.
-CacheBytes cache_bytes(const Model& model, int peak_tokens);
+/// The cache sizes alone (what decode() puts in Decode::bytes, with the scenario's cache_number()),
+/// for `peak_tokens` held at most.
+CacheBytes cache_bytes(const Model& model, int peak_tokens, const CacheNumber& number = {});
 
 /// `attnlab-cli decode`'s JSON: {"prefill": P, "steps": [{"token": t, "cache": [j, ...], "weights":
 /// [[...per query head, in cache order...]], "output": [...]}, ...], "cache_bytes": {...}} (a value
 /// that is not finite, after an overflow, as null).
 nlohmann::json decode_to_json(const Decode& d);
 /// How a token's cache entry adds up, for a class: "2 K/V heads × 4 numbers (a key of 2 and a value
-/// of 2) × 8 bytes (float64) = 64 bytes per token per layer".
+/// of 2) × 8 bytes (float64) = 64 bytes per token per layer"; a model layer's "× 4 bytes (F32, as
+/// the model stores its weights)".
 std::string cache_bytes_sentence(const CacheBytes& b, int d_k, int d_v);
 /// The cache sizes as a small table: a header, then one line each for this scenario, MHA, GQA and
 /// MQA: K/V heads, bytes per token, for all `tokens`, and for the most the mask keeps held at once.

@@ -42,6 +42,9 @@ struct FigureStyle {
   /// shrink from it until the widest fits its cell. Slides ask for more, so that the numbers fill
   /// their cells as a class reads them from the back of the room.
   double max_value_size = 0;
+  /// The cells alone, no title, labels, axis names or colour bar: a slide's small multiples (every
+  /// head of a model layer), which the slide captions itself at a size the class reads.
+  bool bare = false;
 };
 
 /// One piece of text, positioned in figure units (1x pixels). (x, y) is the baseline anchor.
@@ -106,6 +109,9 @@ constexpr double kMinFigureScale = 0.25;
 /// scale times the 1x size (rounded up), with text rendered at that size, and cell edges rounded
 /// so the cells still tile.
 Canvas render_figure(const HeatmapFigure& figure, const FigureStyle& style, double scale);
+/// The same with `layout`, figure_layout(figure, style) computed once by the caller.
+Canvas render_figure(const HeatmapFigure& figure, const FigureLayout& layout,
+                     const FigureStyle& style, double scale);
 /// PNG bytes (RGBA) of a canvas.
 std::string encode_png(const Canvas& canvas);
 /// The same figure as SVG: one <rect class="cell" data-row data-col> per matrix entry, a <text>

@@ -12,6 +12,7 @@
 /// lesson's smallest fitting cell divided by kSlideCellConsistency, so the cells of one lesson's
 /// slides differ by less than that ratio, oversized matrices (kSlideOversizeCell) aside
 /// (docs/EXPORT.md).
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,7 @@ struct SlideFigure {
   double zoom = 1;  ///< times the figure's 1x size
   double cell = 0;  ///< cell side (before the edges are rounded to pixels)
   double value_px = 0;  ///< em size of the numbers in its cells (slide pixels); 0: none printed
+  double text_px = 0;   ///< em size of its smallest title, label or tick (slide pixels); 0: none
 };
 
 /// Where a slide puts its text and its figures (slide pixels at scale 1; a 2x slide doubles them).
@@ -91,6 +93,38 @@ SlideLayout slide_layout(const Scenario& s, const Trace& t, const lesson::Lesson
 /// where each figure's cells are.
 Canvas render_slide(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, std::size_t index,
                     bool hidden, const SlideOptions& options, std::vector<SlideGrid>* grids = nullptr);
+
+/// Every slide of a lesson, each step's content (its text, its figures and their layouts) and
+/// where its figures go computed once when the deck is made, and the lesson's cell cap from them:
+/// render() draws what render_slide() draws, without computing them again per slide (a 768-wide
+/// model layer's 13 slides computed each figure's layout four to five times).
+class LessonDeck {
+ public:
+  /// `options.cell_cap` > 0 is used as the cap; 0: the deck computes lesson_cell_cap()'s. `lesson`
+  /// must outlive the deck (its slides point at their steps).
+  LessonDeck(const Scenario& s, const Trace& t, const lesson::Lesson& lesson,
+             const SlideOptions& options);
+  ~LessonDeck();
+  LessonDeck(const LessonDeck&) = delete;
+  LessonDeck& operator=(const LessonDeck&) = delete;
+  double cell_cap() const { return cell_cap_; }
+  /// Step `index`'s slide (`hidden`: before the reveal, only for a step that asks for a
+  /// prediction; else ExportError).
+  Canvas render(std::size_t index, bool hidden, std::vector<SlideGrid>* grids = nullptr);
+
+  struct Slide;  ///< one slide's content and frame (lesson_slides.cpp)
+
+ private:
+  SlideOptions options_;
+  double cell_cap_ = 0;
+  std::vector<std::unique_ptr<Slide>>
+      slides_;  ///< per step: as revealed, then before the reveal (or null)
+};
+
+/// What a slide of a model's layer says it shows, in its top line: "gpt2 · layer 3" (view.model
+/// names the folder and the layer), "gpt2 · layer 3 · head 3.2" for a step of one head of several;
+/// "" for a scenario that is no model's layer.
+std::string slide_model_line(const Scenario& s, const lesson::Step& step, int head);
 
 /// "step01_inputs", "step07_weights_predict".
 std::string slide_stem(const lesson::Lesson& lesson, std::size_t index, bool hidden);
