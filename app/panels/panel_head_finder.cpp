@@ -112,6 +112,8 @@ class HeadFinderPanel final : public PanelContents {
   std::vector<std::string> layer_labels_, head_labels_;
   int tokens_ = 0;  ///< how many tokens the text scores read (the local span's range)
   std::vector<std::pair<int, int>> outlined_;  ///< the document's head, when it is a layer of the model
+  std::array<float, 5> fit_key_ = {};            ///< the room, font, scores and decimals fit_ was found for
+  CardFit fit_;
 };
 
 void HeadFinderPanel::Controls(ModelLab& lab, const ControlMarks& marks) {
@@ -252,7 +254,13 @@ CardFit HeadFinderPanel::Fit(AppState& state, ModelLab& lab, ImVec2 avail) const
 void HeadFinderPanel::Grids(AppState& state, ModelLab& lab) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetFontSize();
-  const CardFit fit = Fit(state, lab, avail);
+  // The search measures every card at many sizes: only when the room, the font or the scores change.
+  const std::array<float, 5> key = {avail.x, avail.y, ImGui::GetFontSize(), float(built_), float(state.ui.decimals)};
+  if (key != fit_key_) {
+    fit_key_ = key;
+    fit_ = Fit(state, lab, avail);
+  }
+  const CardFit& fit = fit_;
   float x = 0;  // where the next card starts in its row
   for (int s = 0; s < int(kScores.size()); ++s) {
     const ImVec2 size = CardSize(state, lab, s, fit);
