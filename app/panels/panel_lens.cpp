@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -31,13 +32,35 @@ std::string TokenText(const models::HfModel& model, int id) {
   return std::to_string(id);
 }
 
-/// The largest cell, up to `most`, at which `spec` fits `room` whole (labels and title included).
-float FitCell(HeatmapContext& ctx, HeatmapSpec spec, ImVec2 room, float most) {
-  for (spec.cell = most; spec.cell > 2.0f; spec.cell = std::floor(spec.cell * 0.9f)) {
-    const ImVec2 size = HeatmapSize(ctx, spec);
-    if (size.x <= room.x && size.y <= room.y) break;
+/// The largest cell, up to `most`, at which `specs` stacked fit `room` whole (labels and titles
+/// included): the table and the chosen token's map share one cell size, so their columns line up.
+float FitCell(HeatmapContext& ctx, std::vector<HeatmapSpec> specs, ImVec2 room, float most) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  float cell = most;
+  for (; cell > 2.0f; cell = std::floor(cell * 0.9f)) {
+    float height = 0, width = 0;
+    for (HeatmapSpec& spec : specs) {
+      spec.cell = cell;
+      const ImVec2 size = HeatmapSize(ctx, spec);
+      height += size.y + spacing;
+      width = std::max(width, size.x);
+    }
+    if (width <= room.x && height <= room.y) break;
   }
-  return std::max(spec.cell, 2.0f);
+  return std::max(cell, 2.0f);
+}
+
+/// A token written in a cell of `cell` pixels, centred: smaller (to 60% of the font) where it is wider
+/// than `room`, and shortened in the middle only below that.
+void CellToken(ImDrawList* dl, const std::string& token, ImVec2 at, float cell, float room, ImU32 ink) {
+  ImFont* font = ImGui::GetFont();
+  const float fs = ImGui::GetFontSize();
+  const float natural = font->CalcTextSizeA(fs, FLT_MAX, 0, token.c_str()).x;
+  const float size = std::max(fs * 0.6f, std::min(fs, fs * room / std::max(natural, 1.0f)));
+  const TextWidthFn width = [font, size](const std::string& t) { return font->CalcTextSizeA(size, FLT_MAX, 0, t.c_str()).x; };
+  const std::string text = ElideMiddle(token, room, width);
+  const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
+  dl->AddText(font, size, ImVec2(at.x + (cell - extent.x) * 0.5f, at.y + (cell - extent.y) * 0.5f), ink, text.c_str());
 }
 
 class LensPanel final : public PanelContents {
@@ -48,8 +71,10 @@ class LensPanel final : public PanelContents {
   void TokenField(const models::HfModel& model, const ControlMarks& marks);
   void Choose(const models::HfModel& model, const std::string& text);
   void Rebuild(const LensResult& r, const models::HfModel& model);
-  void Table(AppState& state, const LensResult& r, const models::HfModel& model, float height);
-  void Chosen(AppState& state, const LensResult& r, float height);
+  HeatmapSpec TableSpec(AppState& state, const LensResult& r, bool last) const;
+  HeatmapSpec ChosenSpec(AppState& state) const;
+  void Table(AppState& state, const LensResult& r, const models::HfModel& model, HeatmapSpec spec);
+  void Chosen(AppState& state, const LensResult& r, HeatmapSpec spec);
   void Tooltip(AppState& state, const LensResult& r, int layer, int position) const;
   HeatmapSpec BaseSpec(AppState& state) const;
 
@@ -138,17 +163,20 @@ void LensPanel::Draw(AppState& state) {
     Rebuild(*r, *model);
     built_ = run_.Serial();
   }
-  const float height = ImGui::GetContentRegionAvail().y;
   const bool chosen = chosen_p_.size() > 0;
-  Table(state, *r, *model, chosen ? std::floor(height * 0.55f) : height);
-  if (chosen) Chosen(state, *r, ImGui::GetContentRegionAvail().y);
+  HeatmapSpec table = TableSpec(state, *r, !chosen), below = ChosenSpec(state);
+  std::vector<HeatmapSpec> stacked = {table};
+  if (chosen) stacked.push_back(below);
+  table.cell = below.cell = FitCell(*state.heatmaps, stacked, ImGui::GetContentRegionAvail(),
+                                    std::round(ImGui::GetFontSize() * 4.5f));
+  Table(state, *r, *model, table);
+  if (chosen) Chosen(state, *r, below);
 }
 
 HeatmapSpec LensPanel::BaseSpec(AppState& state) const {
   HeatmapSpec spec;
   spec.row_labels = &layer_labels_;
   spec.row_axis = "after layer";
-  spec.col_axis = "position";
   spec.scale = WeightsScale(state.ui.colormap);
   spec.shape_in_title = false;
   spec.cell_tooltip = false;
@@ -158,31 +186,42 @@ HeatmapSpec LensPanel::BaseSpec(AppState& state) const {
   return spec;
 }
 
-// The table: a cell per layer and position, the top token written in, its probability the colour.
-void LensPanel::Table(AppState& state, const LensResult& r, const models::HfModel& model, float height) {
+HeatmapSpec LensPanel::TableSpec(AppState& state, const LensResult& r, bool last) const {
   HeatmapSpec spec = BaseSpec(state);
   spec.id = "lens/top";
   spec.title = "most likely token";
   spec.values = &top_p_;
-  spec.col_labels = &r.labels;
+  spec.col_labels = &r.labels;  // the positions, by their tokens (no axis name: a line less)
   spec.values_in_cells = false;
-  spec.cell = FitCell(*state.heatmaps, spec, ImVec2(ImGui::GetContentRegionAvail().x, height),
-                      std::round(ImGui::GetFontSize() * 4.5f));
+  // The colours' legend under the table alone; with a token chosen, its map writes its numbers in
+  // its cells instead, and the room goes to the cells (lecture mode at 1280x800).
+  spec.legend = last;
+  return spec;
+}
+
+// Under the table, with its cells: the positions' names are the table's, above.
+HeatmapSpec LensPanel::ChosenSpec(AppState& state) const {
+  HeatmapSpec spec = BaseSpec(state);
+  spec.id = "lens/chosen";
+  spec.title = chosen_title_.c_str();
+  spec.values = &chosen_p_;
+  spec.legend = false;
+  return spec;
+}
+
+// The table: a cell per layer and position, the top token written in, its probability the colour.
+void LensPanel::Table(AppState& state, const LensResult& r, const models::HfModel& model, HeatmapSpec spec) {
   const HeatmapResult hit = Heatmap(*state.heatmaps, spec);
   const float pad = std::max(1.0f, std::round(spec.cell * 0.06f));
   const float room = spec.cell - 2.0f * pad;
   if (room >= ImGui::GetFontSize()) {  // the tokens fit where a letter or two do
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const TextWidthFn width = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
     for (int l = 0; l < int(top_p_.rows()); ++l)
       for (int i = 0; i < int(top_p_.cols()); ++i) {
-        const std::string text = ElideMiddle(r.top_labels[std::size_t(l)][std::size_t(i)], room, width);
-        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
         const attnlab::Rgb8 fill = attnlab::MapValue(spec.scale, top_p_(l, i));
         const ImU32 ink = attnlab::Luminance(fill) > 0.45 ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
-        const ImVec2 at(hit.grid.x + spec.cell * float(i) + (spec.cell - size.x) * 0.5f,
-                        hit.grid.y + spec.cell * float(l) + (spec.cell - size.y) * 0.5f);
-        dl->AddText(at, ink, text.c_str());
+        const ImVec2 cell(hit.grid.x + spec.cell * float(i), hit.grid.y + spec.cell * float(l));
+        CellToken(dl, r.top_labels[std::size_t(l)][std::size_t(i)], cell, spec.cell, room, ink);
       }
   }
   if (hit.hovered) Tooltip(state, r, hit.row, hit.col);
@@ -194,14 +233,7 @@ void LensPanel::Table(AppState& state, const LensResult& r, const models::HfMode
   }
 }
 
-void LensPanel::Chosen(AppState& state, const LensResult& r, float height) {
-  HeatmapSpec spec = BaseSpec(state);
-  spec.id = "lens/chosen";
-  spec.title = chosen_title_.c_str();
-  spec.values = &chosen_p_;
-  spec.col_labels = &r.labels;
-  spec.cell = FitCell(*state.heatmaps, spec, ImVec2(ImGui::GetContentRegionAvail().x, height),
-                      std::round(ImGui::GetFontSize() * 4.5f));
+void LensPanel::Chosen(AppState& state, const LensResult& r, HeatmapSpec spec) {
   const HeatmapResult hit = Heatmap(*state.heatmaps, spec);
   if (hit.hovered) Tooltip(state, r, hit.row, hit.col);
 }
