@@ -189,7 +189,7 @@ HeatmapSpec LensPanel::BaseSpec(AppState& state) const {
 HeatmapSpec LensPanel::TableSpec(AppState& state, const LensResult& r, bool last) const {
   HeatmapSpec spec = BaseSpec(state);
   spec.id = "lens/top";
-  spec.title = "most likely token";
+  spec.title = "most likely next token";
   spec.values = &top_p_;
   spec.col_labels = &r.labels;  // the positions, by their tokens (no axis name: a line less)
   spec.values_in_cells = false;

@@ -47,7 +47,9 @@ int OneToken(const models::HfModel& model, const std::string& text) {
   if (tokenizer && tokenizer->bos() && !ids.empty() && ids.front() == *tokenizer->bos()) ids.erase(ids.begin());
   if (ids.size() != 1) {
     std::string parts;
-    for (int id : ids) parts += (parts.empty() ? "" : ", ") + model.label(id);
+    for (int id : ids)  // each as its text, as `attnlab-cli lens --token` writes them
+      parts += (parts.empty() ? "" : ", ") +
+               quoted_excerpt(tokenizer && tokenizer->contains(id) ? tokenizer->decode(id) : model.label(id));
     refuse("token", quoted_excerpt(text) + " is " + std::to_string(ids.size()) + " tokens (" + parts +
                         "): give the text of one token");
   }
