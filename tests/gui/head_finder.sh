@@ -3,7 +3,8 @@
 # clicks, in one window:
 #  1. a typed sentence, a click on the Head finder's tab: every score's grid (layers x heads) shows
 #     `attnlab-cli heads DIR --text T --random-repeat 10 --seed 0 --json` cell by cell
-#     (attnlab_gui_instruments_check --heads); the induction grid's top head is 1.1, as built;
+#     (attnlab_gui_instruments_check --heads); the induction grid's top head is 1.1, as built; its
+#     right-click menu's Export CSV writes those scores;
 #  2. the hover over the induction grid's cell of head 1.1 says "head 1.1"; a click on it opens layer 1
 #     as the document with head 1 selected;
 #  3. the Logit lens's tab: a click on its table's last position after layer 1 chooses that cell's top
@@ -62,6 +63,24 @@ capture grids
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["scores"]["induction"]; sys.exit(max((v,l,h) for l,r in enumerate(s) for h,v in enumerate(r))[1:] != (1,1))' \
   "$work/heads.json" || fail "the circuit's top induction head is not 1.1"
 echo "step 1: the five grids equal attnlab-cli heads --json"
+
+# Right-click the induction grid, Export CSV (the menu's row 90 px below the pointer, as in
+# window_export.sh), Enter in the file browser: induction.csv in the home folder holds the scores.
+set -- $(cell_centre heads/induction 0 0)
+right_click "$1" "$2"
+move $(($1 + 30)) $(($2 + 90))
+button 1 1
+until_seen "the file browser" field_is text_input 1
+press Return
+wait_for "$wait_limit" test -s "$HOME/induction.csv" || fail "Export CSV of the induction grid wrote nothing"
+python3 - "$HOME/induction.csv" "$work/heads.json" <<'PY' || fail "induction.csv is not attnlab-cli heads' induction scores: $(cat "$HOME/induction.csv")"
+import csv, json, sys
+rows = [r for r in csv.reader(open(sys.argv[1]))][1:]
+want = json.load(open(sys.argv[2]))["scores"]["induction"]
+got = [[float(v) for v in r[1:]] for r in rows]
+assert len(got) == len(want) and all(abs(g - w) < 1e-6 for gr, wr in zip(got, want) for g, w in zip(gr, wr)), (got, want)
+PY
+echo "step 1: Export CSV of the induction grid holds attnlab-cli's scores"
 
 move $(cell_centre heads/induction 1 1)
 capture_layout hover
