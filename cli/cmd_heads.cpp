@@ -67,14 +67,10 @@ int run_heads(const HeadsOptions& o, const CLI::App& command) {
                 {"heads", model->config().heads}};
     models::HeadScores scores;
     if (repeat) {
-      // BOS first when the model's tokenizer puts one first; random ids among those it has tokens for
-      const std::optional<int> bos = model->tokenizer() ? model->tokenizer()->bos() : std::nullopt;
-      const int limit = model->tokenizer() ? std::min(model->tokenizer()->id_limit(), model->config().vocab)
-                                           : model->config().vocab;
-      const std::vector<int> repeated =
-          models::random_repeat(length, std::uint64_t(seed), limit, bos, model->config().max_positions);
-      scores = models::find_heads(transformer, repeated, models::Repeat{length, bos ? 1 : 0});
-      out["repeat"] = {{"length", length}, {"seed", seed}, {"ids", repeated}, {"tokens", tokens_json(*model, repeated)}};
+      const models::RepeatedIds repeated = models::random_repeat(*model, length, std::uint64_t(seed));
+      scores = models::find_heads(transformer, repeated.ids, repeated.repeat);
+      out["repeat"] = {{"length", length}, {"seed", seed}, {"ids", repeated.ids},
+                       {"tokens", tokens_json(*model, repeated.ids)}};
     }
     if (text || ids) {  // the other four scores on the given tokens; induction stays the repeat's
       const std::vector<int> tokens = text ? model->encode(o.text) : given_ids;

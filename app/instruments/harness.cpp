@@ -16,6 +16,7 @@
 #include "instruments/scripted_edit.h"
 #include "panels/app_state.h"
 #include "panels/panels.h"
+#include "session/model_lab.h"
 #include "session/session.h"
 #include "session/trace_worker.h"
 #include "shell/screenshot_hooks.h"
@@ -161,7 +162,18 @@ void Harness::AfterFrame(AppState& state, int frame) {
   if (edit_bench_) edit_bench_->AfterFrame(state);
   if (io_bench_) io_bench_->AfterFrame(state, *state.session);
   if (typing_bench_) typing_bench_->AfterFrame(state);
-  if (capture_now_) WriteScreenshot(state);
+  // A model opened brings its Model panel to the front: --show-panel's (the Head finder) comes back.
+  if (!o_.show_panel.empty() && state.models && state.models->Model() != shown_model_) {
+    shown_model_ = state.models->Model();
+    panels_->ShowPanel(o_.show_panel.c_str());
+  }
+  // A panel drawn for the first time this frame may have just started its work (the head finder's
+  // scores): the picture waits for it.
+  if (capture_now_ && Screenshot() && !o_.capture_stale && frame < kMaxTraceWaitFrames &&
+      state.session->Tasks().Busy())
+    ++last_frame_;
+  else if (capture_now_)
+    WriteScreenshot(state);
   if (input_log_) input_log_->Write(frame, state);  // last: a test that reads it finds the frame done
 }
 

@@ -73,6 +73,7 @@ class Harness : public FrameHooks {
   bool holding_ = false;             ///< --head-first hold has started
   std::string capture_path_;         ///< --capture-on's picture
   PanelRegistry* panels_ = nullptr;  ///< the window's, from Start()
+  const void* shown_model_ = nullptr;  ///< the model --show-panel was brought back in front after
   int last_frame_ = 0;
   int exit_code_ = 0;
 };

@@ -20,6 +20,8 @@
 ///                     ui.decimals, sensitivity
 ///   Plane, Model, Head stats, Single query, Next token   ui.selected_head, ui.colormap,
 ///                     ui.decimals; Model and Next token also models
+///   Head finder, Logit lens   models, session (their runs go on its TaskRunner), ui.colormap,
+///                     ui.decimals; Head finder also ui.selected_head (outlined, set by a click)
 ///   Inspector         ui.hover.Shown(), ui.pinned (which it sets), ui.decimals, reference
 ///   Sweep             the sweep player (sweep), ui.colormap, session
 ///   Decode            ui.selected_head, ui.colormap, ui.decimals; sets ui.animating while it plays

@@ -73,6 +73,8 @@ class ModelLab {
   /// The folder's name being opened ("gpt2"), for "Loading gpt2…".
   const std::string& LoadingName() const { return loading_name_; }
   const models::HfModel* Model() const { return model_.get(); }
+  /// The same model, shared with work that may outlive it being open (the head finder, the lens).
+  std::shared_ptr<const models::HfModel> SharedModel() const { return model_; }
 
   // ---- the text and its run ----------------------------------------------------------------
   /// Tokenizes `text` (token ids typed as text for a folder without a tokenizer) and runs the model

@@ -6,14 +6,17 @@
 
 #include "panels/app_state.h"
 #include "session/model_lab.h"
+#include "session/session.h"
 #include "widgets/heatmap.h"
 
 namespace attnlab::app {
 
 bool WaitForTrace(AppState& state) {
   state.document.GetTrace();  // a small trace computes now; a large one is requested
-  // A model folder given opens, runs and predicts off the UI thread: the picture shows it done.
-  if (!state.document.TraceStale() && !(state.models && state.models->Busy())) return false;
+  // A model folder given opens, runs and predicts off the UI thread, and the head finder or the lens
+  // in front computes on the TaskRunner: the picture shows it done.
+  const bool tasks = state.session && state.session->Tasks().Busy();
+  if (!state.document.TraceStale() && !(state.models && state.models->Busy()) && !tasks) return false;
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // leave the cores to the worker
   return true;
 }

@@ -1,10 +1,12 @@
 #include "attnlab/models/head_finder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <string>
 
+#include "attnlab/models/hf_model.h"
 #include "attnlab/scenario.h"
 
 namespace attnlab::models {
@@ -60,6 +62,13 @@ std::vector<int> random_repeat(int length, std::uint64_t seed, int limit, std::o
   const std::vector<int> once(ids.end() - length, ids.end());
   ids.insert(ids.end(), once.begin(), once.end());
   return ids;
+}
+
+RepeatedIds random_repeat(const HfModel& model, int length, std::uint64_t seed) {
+  const Tokenizer* tokenizer = model.tokenizer();
+  const std::optional<int> bos = tokenizer ? tokenizer->bos() : std::nullopt;
+  const int limit = tokenizer ? std::min(tokenizer->id_limit(), model.config().vocab) : model.config().vocab;
+  return {random_repeat(length, seed, limit, bos, model.config().max_positions), Repeat{length, bos ? 1 : 0}};
 }
 
 std::array<double, kHeadScores> score_head(const MatrixF& w, const std::vector<int>& ids,

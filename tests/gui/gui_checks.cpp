@@ -11,6 +11,7 @@ namespace gui_edit_check { int Main(int argc, char** argv); }
 namespace gui_edit_cost_check { int Main(int argc, char** argv); }
 namespace gui_first_run_check { int Main(int argc, char** argv); }
 namespace gui_input_check { int Main(int argc, char** argv); }
+namespace gui_instruments_check { int Main(int argc, char** argv); }
 namespace gui_make_scenario { int Main(int argc, char** argv); }
 namespace gui_model_check { int Main(int argc, char** argv); }
 namespace gui_open_check { int Main(int argc, char** argv); }
@@ -35,6 +36,7 @@ const Checker kCheckers[] = {
     {"attnlab_gui_edit_cost_check", gui_edit_cost_check::Main},
     {"attnlab_gui_first_run_check", gui_first_run_check::Main},
     {"attnlab_gui_input_check", gui_input_check::Main},
+    {"attnlab_gui_instruments_check", gui_instruments_check::Main},
     {"attnlab_gui_make_scenario", gui_make_scenario::Main},
     {"attnlab_gui_model_check", gui_model_check::Main},
     {"attnlab_gui_open_check", gui_open_check::Main},

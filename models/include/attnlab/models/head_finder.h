@@ -20,6 +20,8 @@
 
 namespace attnlab::models {
 
+class HfModel;
+
 enum class HeadScore { previous_token, first_token, duplicate_token, induction, local_span };
 constexpr int kHeadScores = 5;
 /// "previous_token", "first_token", "duplicate_token", "induction", "local_span" (the JSON keys).
@@ -35,6 +37,15 @@ struct Repeat {
 /// Twister seeded with `seed` (the same ids on every machine). Throws ScenarioError when R < 1, or
 /// when the 2R (+1) tokens do not fit `max_positions` ("--random-repeat: 600 ...").
 std::vector<int> random_repeat(int length, std::uint64_t seed, int limit, std::optional<int> bos, int max_positions);
+
+/// The induction score's sequence for a model folder, drawn once for the CLI and the window alike: its
+/// tokenizer's BOS first when it puts one first, ids among those its tokenizer has (the whole
+/// vocabulary without one). Throws what random_repeat throws.
+struct RepeatedIds {
+  std::vector<int> ids;
+  Repeat repeat;
+};
+RepeatedIds random_repeat(const HfModel& model, int length, std::uint64_t seed);
 
 /// The five scores of one head's weights `w` (n by n, rows = queries) on tokens `ids`; the induction
 /// score only with `repeat` (NaN otherwise).
