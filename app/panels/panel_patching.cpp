@@ -52,15 +52,45 @@ void Rebuild(Grids& g, const PatchingResult& r, std::uint64_t serial) {
     if (m->size() > 0) g.range = std::max(g.range, m->cwiseAbs().maxCoeff());
 }
 
-// A cell size at which `spec` fits `room`, measured from a trial at one pixel a cell (its title,
-// labels and legend do not grow with the cells), at most `cap`.
+// The largest whole-pixel cell, at most `cap`, at which the whole of `spec` (its title, labels and
+// legend, which need not grow with the cells) fits `room`; below a pixel a cell, pooled (FitCellSize).
 void FitCells(AppState& state, HeatmapSpec& spec, ImVec2 room, float cap) {
-  const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
-  spec.cell = 1.0f;
-  const ImVec2 trial = HeatmapSize(*state.heatmaps, spec);
-  const float grid_w = std::max(8.0f, room.x - (trial.x - float(cols)));
-  const float grid_h = std::max(8.0f, room.y - (trial.y - float(rows)));
-  spec.cell = std::min(cap, FitCellSize(rows, cols, grid_w, grid_h, state.ui.decimals));
+  const auto fits = [&](float cell) {
+    spec.cell = cell;
+    const ImVec2 size = HeatmapSize(*state.heatmaps, spec);
+    return size.x <= room.x && size.y <= room.y;
+  };
+  int lo = 1, hi = std::max(1, int(cap));  // fits(lo) is known true inside the loop
+  if (!fits(1.0f)) {
+    const int rows = int(spec.values->rows()), cols = int(spec.values->cols());
+    const ImVec2 trial = HeatmapSize(*state.heatmaps, spec);
+    spec.cell = FitCellSize(rows, cols, std::max(8.0f, room.x - (trial.x - float(cols))),
+                            std::max(8.0f, room.y - (trial.y - float(rows))), state.ui.decimals);
+    return;
+  }
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (fits(float(mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  spec.cell = float(lo);
+}
+
+// The heads beside the positions (each the whole height) or above them, whichever gives the smaller
+// of their cells the larger size: a lecture-mode panel is short, a small model's grids are narrow.
+// Sizes both specs' cells; returns whether they go side by side.
+bool Arrange(AppState& state, HeatmapSpec& heads, HeatmapSpec& positions, ImVec2 room, float cap) {
+  const float gap = ImGui::GetFontSize();
+  HeatmapSpec above = heads, below = positions;
+  FitCells(state, above, ImVec2(room.x, room.y * 0.5f), cap);
+  FitCells(state, below, ImVec2(room.x, room.y - HeatmapSize(*state.heatmaps, above).y - gap), cap);
+  HeatmapSpec left = heads, right = positions;
+  FitCells(state, left, ImVec2(room.x * 0.5f, room.y), cap);
+  FitCells(state, right, ImVec2(room.x - HeatmapSize(*state.heatmaps, left).x - gap, room.y), cap);
+  const bool beside = std::min(left.cell, right.cell) > std::min(above.cell, below.cell);
+  heads.cell = beside ? left.cell : above.cell;
+  positions.cell = beside ? right.cell : below.cell;
+  return beside;
 }
 
 class PatchingPanel final : public PanelContents {
@@ -258,9 +288,7 @@ void PatchingPanel::Results(AppState& state, ModelLab& lab, const PatchingRun& r
   if (grids_.serial != run.ResultSerial()) Rebuild(grids_, *r, run.ResultSerial());
   const bool stale = run.ResultStale() || run.Running();
   const ColorScale scale{DivergingFor(state.ui.colormap), -grids_.range, grids_.range};
-  const float fs = ImGui::GetFontSize(), cap = std::round(fs * 3.5f);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float gap = ImGui::GetStyle().ItemSpacing.y;
+  const float cap = std::round(ImGui::GetFontSize() * 3.5f);
   const auto spec_of = [&](const char* id, const char* title, const attnlab::Matrix& values,
                            const std::vector<std::string>& cols, const char* col_axis) {
     HeatmapSpec spec;
@@ -279,22 +307,25 @@ void PatchingPanel::Results(AppState& state, ModelLab& lab, const PatchingRun& r
     spec.data_version = grids_.serial;
     return spec;
   };
-  HeatmapSpec heads = spec_of("patching/heads", "heads: z from the clean run", grids_.heads, grids_.head_numbers, "head");
-  HeatmapSpec positions = spec_of("patching/positions", "residual stream entering the layer, one position from the clean run",
+  HeatmapSpec heads = spec_of("patching/heads", "heads' z patched", grids_.heads, grids_.head_numbers, "head");
+  HeatmapSpec positions = spec_of("patching/positions", "residual stream patched",
                                   grids_.positions, grids_.tokens, "position");
   positions.legend = false;  // one scale for both: the heads' legend
-  // The heads above the positions, each in its share of the height (by rows, as both have one a layer).
-  FitCells(state, heads, ImVec2(avail.x, avail.y * 0.5f - gap), cap);
+  const bool beside = Arrange(state, heads, positions, ImGui::GetContentRegionAvail(), cap);
+  ImGui::BeginGroup();
   const HeatmapResult h = Heatmap(*state.heatmaps, heads);
+  ImGui::EndGroup();
   if (h.hovered) HeadTooltip(state, *r, h.row, h.col);
   if (h.hovered && h.clicked && !stale) {
     pending_layer_ = h.row;
     pending_head_ = h.col;
     lab.SetText(r->input.fields.clean);  // the layer is made from the clean prompt's run
   }
-  ImGui::Spacing();
-  FitCells(state, positions, ImGui::GetContentRegionAvail(), cap);
+  if (beside) ImGui::SameLine(0.0f, ImGui::GetFontSize());
+  else ImGui::Spacing();
+  ImGui::BeginGroup();
   const HeatmapResult p = Heatmap(*state.heatmaps, positions);
+  ImGui::EndGroup();
   if (p.hovered) PositionTooltip(state, *r, p.row, p.col);
 }
 
