@@ -7,16 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "attnlab/models/hf_model.h"
+#include "attnlab/models/token_text.h"
 
 namespace attnlab::cli {
 
 /// "464,3797" -> {464, 3797}; throws UsageError naming `option` for anything else or an empty list.
 std::vector<int> parse_ids(const std::string& option, const std::string& text);
-/// The id of `text` when the model's tokenizer makes it one token (its BOS aside): " Mary". Throws
-/// ScenarioError naming `field` ("answer: ' Mary' is 2 tokens ..."), for an empty text or no tokenizer.
-int one_token(const models::HfModel& model, const std::string& field, const std::string& text);
-/// Token `id` as text ("Ġcat" -> " cat"), or its label when the tokenizer has no such token.
-std::string decoded(const models::HfModel& model, int id);
+using models::decoded;    // token_text.h: shared with the window
+using models::one_token;
 nlohmann::json tokens_json(const models::HfModel& model, const std::vector<int>& ids);
 /// A double as JSON, NaN (an undefined score) as null.
 nlohmann::json number_or_null(double value);

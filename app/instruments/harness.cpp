@@ -69,6 +69,7 @@ void Harness::Start(AppState& state, PanelRegistry& panels) {
   panels_ = &panels;
   state.heatmaps->work.SetUnlimited(Screenshot() && !o_.capture_stale);  // a finished picture
   if (!o_.show_panel.empty()) panels.ShowPanel(o_.show_panel.c_str());
+  if (o_.hold_patching && state.models) state.models->Patching().HoldNextRun();
   if (!o_.layout_log.empty()) layout_log_ = std::make_unique<LayoutLog>(o_.layout_log);
   if (!o_.input_log.empty()) input_log_ = std::make_unique<InputLog>(o_.input_log);
   if (!o_.capture_on.empty() && !Screenshot()) capture_watch_ = std::make_unique<TriggerWatch>(o_.capture_on);

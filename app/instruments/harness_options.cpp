@@ -20,6 +20,7 @@ bool ParseSwitch(const char* arg, HarnessOptions* o) {
                : Is(arg, "--first-run-hint") ? &o->first_run_hint
                : Is(arg, "--capture-stale") ? &o->capture_stale
                : Is(arg, "--trace-stats") ? &o->trace_stats
+               : Is(arg, "--hold-patching") ? &o->hold_patching
                : Is(arg, "--bench-startup") ? &o->bench_startup
                : Is(arg, "--bench-save") ? &o->bench_save
                                              : nullptr;
@@ -152,6 +153,8 @@ const char* HarnessUsageText() {
          "                      would wait up to 0.5 s between frames\n"
          "  --capture-stale     screenshot even while a large trace is computing (default: wait)\n"
          "  --trace-stats       print trace computation counters as JSON on exit\n"
+         "  --hold-patching     the first activation patching run waits after its first patched\n"
+         "                      run until it is cancelled (a test of Cancel, never a race)\n"
          "  --bench-edit N [--edit-every K] [--edit-what scale|x|mask]   apply N edits, K frames\n"
          "                      apart (default 10), of the scale (keeps the projections), of\n"
          "                      X[0][0] (its row of Q, K, V, everything after) or a mask cell\n"

@@ -28,6 +28,7 @@ struct HarnessOptions {
   std::string wake_on;          ///< while this file exists: frame after frame, no idle wait (tests)
   bool capture_stale = false;   ///< screenshot at --frames even while a large trace computes
   bool trace_stats = false;     ///< print how traces were computed on exit (tests)
+  bool hold_patching = false;   ///< the first patching run waits after one patched run until cancelled
   int bench_edit = 0;           ///< > 0: time this many edits to the frame showing them (JSON)
   int edit_every = 10;          ///< frames between --bench-edit edits
   std::string edit_what = "scale";  ///< what --bench-edit changes: "scale" or "x" (X[0][0])

@@ -34,6 +34,21 @@ const char* StateName(NextTokens::State s) {
   return "";
 }
 
+// The Patching panel's run: its fields as read, its progress, and whether a result is shown (the
+// window tests read its grids from the pixels, not from here).
+nlohmann::json PatchingJson(const PatchingRun& run) {
+  const PatchingFields& f = run.Fields();
+  nlohmann::json j = {{"fields", {{"clean", f.clean}, {"corrupt", f.corrupt}, {"answer", f.answer}, {"wrong", f.wrong}}},
+                      {"input_stale", run.InputStale()}, {"running", run.Running()}, {"done", run.Done()},
+                      {"total", run.Total()}, {"note", run.Note()}, {"result", nullptr}};
+  if (const PatchingInput* in = run.Input())
+    j["input"] = {{"error", in->error}, {"incomplete", in->incomplete}, {"clean_ids", in->request.clean},
+                  {"corrupt_ids", in->request.corrupted}, {"answer", in->request.answer}, {"wrong", in->request.wrong}};
+  if (const PatchingResult* r = run.Result())
+    j["result"] = {{"clean", r->patching.clean}, {"corrupted", r->patching.corrupted}, {"stale", run.ResultStale()}};
+  return j;
+}
+
 }  // namespace
 
 bool ModelScript::Parse(const std::string& text, const std::string& layer, const std::string& heads_off,
@@ -104,6 +119,7 @@ nlohmann::json ModelJson(const AppState& state) {
   }
   j["ids"] = lab->Run() ? lab->Run()->run->ids : std::vector<int>{};
   j["document_layer"] = lab->DocumentLayer();
+  j["patching"] = PatchingJson(lab->Patching());
   const NextTokens& next = lab->Next();
   j["next"] = {{"state", StateName(next.state)}, {"stale", next.stale}, {"version", next.version},
                {"document_version", state.document.Version()}, {"layer", next.layer},

@@ -17,6 +17,7 @@
 #include "panels/panel_inputs.h"
 #include "panels/panel_model.h"
 #include "panels/panel_next_token.h"
+#include "panels/panel_patching.h"
 #include "panels/panel_help.h"
 #include "panels/panel_pipeline.h"
 #include "panels/panel_plane.h"
@@ -56,7 +57,7 @@ struct ColumnDef {
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
-      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}},
+      {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
        {{"Heads", {"Heads", "Head stats"}, 0.55f, 6},
         {"Details", {"Inspector", "Next token", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
@@ -65,11 +66,11 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
        {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.25f, 2},
         {"Heads", {"Heads", "Head stats"}, 0.33f, 5},
         {"Details", {"Inspector", "Next token", "Single query", "Help"}, 0.42f, 12}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
-        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Next token", "Model", "Head finder", "Logit lens", "Tiles", "Help"}, 0.4f, 6}}},
+        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Next token", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Help"}, 0.4f, 6}}},
       {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
   switch (arrangement) {
     case Arrangement::Compact: return kCompact;
@@ -172,6 +173,7 @@ PanelRegistry::PanelRegistry(std::vector<panel_help::ShortcutRow> shortcuts) {
   add(Panel("Plane", panel_plane::Make()));
   add(Panel("Model", panel_model::Make()));
   add(Panel("Head finder", panel_head_finder::Make()));
+  add(Panel("Patching", panel_patching::Make()));
   add(Panel("Logit lens", panel_lens::Make()));
   add(Panel("Decode", panel_decode::Make()));
   add(Panel("Heads", panel_heads::Make()));

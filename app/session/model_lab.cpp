@@ -141,6 +141,7 @@ attnlab::Matrix LayerOutput(const attnlab::Scenario& scenario) {
 void ModelLab::Init(Session& session, Document& document) {
   session_ = &session;
   doc_ = &document;
+  patching_.Init(session.Tasks());
   UpdateNext();
 }
 

@@ -17,6 +17,7 @@
 
 #include "attnlab/models/hf_model.h"
 #include "session/document.h"
+#include "session/patching_run.h"
 #include "session/session.h"
 #include "session/task_runner.h"
 
@@ -73,7 +74,8 @@ class ModelLab {
   /// The folder's name being opened ("gpt2"), for "Loading gpt2…".
   const std::string& LoadingName() const { return loading_name_; }
   const models::HfModel* Model() const { return model_.get(); }
-  /// The same model, shared with work that may outlive it being open (the head finder, the lens).
+  /// The open model, shared with the work that runs on it off the UI thread and may outlive it being
+  /// open (the head finder, the lens, patching).
   std::shared_ptr<const models::HfModel> SharedModel() const { return model_; }
 
   // ---- the text and its run ----------------------------------------------------------------
@@ -112,8 +114,14 @@ class ModelLab {
   void Tick();
   const NextTokens& Next() const { return next_; }
 
+  /// Activation patching between two prompts of the open model (the Patching panel).
+  PatchingRun& Patching() { return patching_; }
+  const PatchingRun& Patching() const { return patching_; }
+
   /// Something is being opened or computed: the window keeps drawing frames.
-  bool Busy() const { return Loading() || running_ != 0 || layer_task_ != 0 || predict_task_ != 0; }
+  bool Busy() const {
+    return Loading() || running_ != 0 || layer_task_ != 0 || predict_task_ != 0 || patching_.Busy();
+  }
 
  private:
   struct Prediction;
@@ -144,6 +152,7 @@ class ModelLab {
   std::shared_ptr<const Prediction> prediction_;  ///< the last finished one
   NextTokens next_;
   std::uint64_t next_serial_ = 0;
+  PatchingRun patching_;
 };
 
 /// The layer a scenario's view.model names when it is a layer of `model` (same folder, a layer

@@ -7,18 +7,6 @@
 namespace attnlab::models {
 namespace {
 
-void check_request(const ModelConfig& c, const PatchRequest& r) {
-  if (r.clean.empty()) refuse("clean", "empty: give a prompt of at least one token");
-  if (r.corrupted.empty()) refuse("corrupt", "empty: give a prompt of at least one token");
-  if (r.corrupted.size() != r.clean.size())
-    refuse("corrupt", std::to_string(r.corrupted.size()) + " tokens, the clean prompt has " +
-                          std::to_string(r.clean.size()) + ": patching needs the same count");
-  for (const auto& [field, id] : {std::pair<const char*, int>{"answer", r.answer}, {"wrong", r.wrong}})
-    if (id < 0 || id >= c.vocab)
-      refuse(field, std::to_string(id) + " is outside the vocabulary (0 to " + std::to_string(c.vocab - 1) + ")");
-  if (r.answer == r.wrong) refuse("wrong", "the same token as the answer: the logit difference is always 0");
-}
-
 double logit_difference(const Transformer& model, const MatrixF& final_residual, const PatchRequest& r) {
   const Eigen::VectorXd z = model.logits_of(final_residual, final_residual.rows() - 1, {r.answer, r.wrong});
   return z[0] - z[1];
@@ -26,10 +14,26 @@ double logit_difference(const Transformer& model, const MatrixF& final_residual,
 
 }  // namespace
 
+void check_patch_prompts(const std::vector<int>& clean, const std::vector<int>& corrupted) {
+  if (clean.empty()) refuse("clean", "empty: give a prompt of at least one token");
+  if (corrupted.empty()) refuse("corrupt", "empty: give a prompt of at least one token");
+  if (corrupted.size() != clean.size())
+    refuse("corrupt", std::to_string(corrupted.size()) + " tokens, the clean prompt has " +
+                          std::to_string(clean.size()) + ": patching needs the same count");
+}
+
+void check_patch_request(const ModelConfig& c, const PatchRequest& r) {
+  check_patch_prompts(r.clean, r.corrupted);
+  for (const auto& [field, id] : {std::pair<const char*, int>{"answer", r.answer}, {"wrong", r.wrong}})
+    if (id < 0 || id >= c.vocab)
+      refuse(field, std::to_string(id) + " is outside the vocabulary (0 to " + std::to_string(c.vocab - 1) + ")");
+  if (r.answer == r.wrong) refuse("wrong", "the same token as the answer: the logit difference is always 0");
+}
+
 Patching patch(const Transformer& model, const PatchRequest& request, const Progress& progress,
                const std::atomic<bool>* cancelled) {
   const ModelConfig& c = model.config();
-  check_request(c, request);
+  check_patch_request(c, request);
   const Eigen::Index n = Eigen::Index(request.clean.size());
   // What patching keeps, in float: per layer both runs' residual stream and heads' outputs, the
   // corrupted run's q, k and v; and a layer's batch of heads (every head's rows, its MLP's too).

@@ -15,6 +15,7 @@ namespace gui_instruments_check { int Main(int argc, char** argv); }
 namespace gui_make_scenario { int Main(int argc, char** argv); }
 namespace gui_model_check { int Main(int argc, char** argv); }
 namespace gui_open_check { int Main(int argc, char** argv); }
+namespace gui_patching_check { int Main(int argc, char** argv); }
 namespace gui_pixel_check { int Main(int argc, char** argv); }
 namespace gui_pooled_check { int Main(int argc, char** argv); }
 namespace gui_precision_check { int Main(int argc, char** argv); }
@@ -40,6 +41,7 @@ const Checker kCheckers[] = {
     {"attnlab_gui_make_scenario", gui_make_scenario::Main},
     {"attnlab_gui_model_check", gui_model_check::Main},
     {"attnlab_gui_open_check", gui_open_check::Main},
+    {"attnlab_gui_patching_check", gui_patching_check::Main},
     {"attnlab_gui_pixel_check", gui_pixel_check::Main},
     {"attnlab_gui_pooled_check", gui_pooled_check::Main},
     {"attnlab_gui_precision_check", gui_precision_check::Main},

@@ -64,6 +64,7 @@ def render():
         lines.append(f"| {i} | {name} | {where} | {cell(c['message'])} |")
     lines += render_usage()
     lines += render_models()
+    lines += render_window()
     return "\n".join(lines) + "\n"
 
 
@@ -139,6 +140,30 @@ def render_models():
             args = f"({c['command']}) {args}"
         name = c["case"].replace("|", "\\|")
         lines.append(f"| {i} | {name} | {cell(setup)} | {cell(args)} | {cell(c['message'])} |")
+    return lines
+
+
+WINDOW_HEADER = """\
+## The window's fields
+
+Fields typed in the window that a model reads: the Patching panel's `clean`, `corrupt`, `answer` and
+`wrong` (docs/MODELS.md, "Activation patching"). They are read as they are typed, off the UI thread;
+the first field refused is said in one line under them, naming it, and Run stays disabled until the
+fields are mended (an empty field is said dim, as a hint). `tests/session/test_patching_run.cpp`
+opens each row's folder (`induction-circuit` is `assets/models/induction-circuit`, the others are in
+`tests/fixtures/models`), reads its fields as the panel does and requires that line;
+`tests/gui/patching.sh` types the first row's with real keys. `S x N` is a text of S written N times."""
+
+
+def render_window():
+    doc = json.loads(CASES.read_text(encoding="utf-8"))
+    lines = ["", WINDOW_HEADER, "", "| # | case | model | clean | corrupt | answer | wrong | message |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for i, c in enumerate(doc.get("window_cases", []), 1):
+        f = c["fields"]
+        values = [cell(model_arg(f[k])) if f[k] else "(empty)" for k in ("clean", "corrupt", "answer", "wrong")]
+        name = c["case"].replace("|", "\\|")
+        lines.append(f"| {i} | {name} | `{c['model']}` | " + " | ".join(values) + f" | {cell(c['message'])} |")
     return lines
 
 

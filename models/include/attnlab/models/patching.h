@@ -35,6 +35,12 @@ struct Patching {
 /// Called after each patched run: (runs done, runs in all).
 using Progress = std::function<void(int done, int total)>;
 
+/// What patch() refuses before any run, in the same line (the window checks its fields with them):
+/// an empty prompt, prompts of different token counts; then an id outside the vocabulary, the same
+/// answer and wrong token.
+void check_patch_prompts(const std::vector<int>& clean, const std::vector<int>& corrupted);
+void check_patch_request(const ModelConfig& config, const PatchRequest& request);
+
 /// Throws ScenarioError in one line: prompts of different token counts ("corrupted: 12 tokens, the
 /// clean prompt has 11"), an empty one, an answer or wrong id outside the vocabulary, the two runs
 /// giving the same logit difference (nothing to normalise), more memory than this machine allows
