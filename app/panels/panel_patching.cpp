@@ -195,7 +195,7 @@ void PatchingPanel::StatusLine(AppState& state, const PatchingRun& run) {
     ImGui::TextColored(ErrorTextColor(), "%s", run.Note().c_str());
     MarkLastItem(state.on_control, "patching note");
   } else {
-    ImGui::Spacing();
+    ImGui::NewLine();  // the line kept: Run and the grids do not jump as a refusal comes and goes
   }
 }
 

@@ -22,8 +22,8 @@ log="$work/layout.log"
   fail "attnlab-cli patch"
 
 # patching_is EXPR: the layout log's model (m) and its patching (p) satisfy EXPR; cli is the CLI's JSON.
-patching_is() {
-  python3 - "$log" "$1" "$work/patch.json" <<'PY' 2>/dev/null
+patching_is() {  # /usr/bin/python3: a version manager's shim costs a second a call
+  /usr/bin/python3 - "$log" "$1" "$work/patch.json" <<'PY' 2>/dev/null
 import json, sys
 m = json.load(open(sys.argv[1]))["model"]
 p = m.get("patching", {})
@@ -33,7 +33,7 @@ PY
 }
 wait_patching() {  # wait_patching EXPR WHAT
   wait_for "$wait_limit" patching_is "$1" ||
-    fail "$2; the layout log's patching: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"]["patching"])' "$log" 2>&1)"
+    fail "$2; the layout log's patching: $(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"]["patching"])' "$log" 2>&1)"
 }
 # field NAME TEXT: a real click in the Patching panel's field NAME, all of it selected, TEXT typed over it
 field() {
@@ -45,7 +45,7 @@ field() {
 }
 # cell_centre ID ROW COL: "X Y" of cell (ROW, COL) of heatmap ID in the last capture's dump
 cell_centre() {
-  python3 - "$work/layout.png.json" "$@" <<'PY'
+  /usr/bin/python3 - "$work/layout.png.json" "$@" <<'PY'
 import json, sys
 for h in json.load(open(sys.argv[1]))["heatmaps"]:
     if h["id"] == sys.argv[2]:
@@ -69,7 +69,8 @@ wait_patching 'not p["input_stale"] and p["input"]["error"] == "corrupt: 8 token
   "8 tokens against 10 were not refused in one line naming the corrupt prompt"
 capture_layout refused
 [ -n "$(control "patching refusal")" ] || fail "the refusal line is not drawn"
-click $(centre $(control "patching run"))
+run_button=$(centre $(control "patching run"))  # stays there: an empty status line keeps its height
+click $run_button
 frames 2
 patching_is 'not p["running"] and p["total"] == 0 and p["result"] is None' || fail "Run started with a refused pair"
 echo "step 1: the fields typed; 8 tokens against 10 refused in one line (corrupt: ...), Run does nothing"
@@ -77,8 +78,7 @@ echo "step 1: the fields typed; 8 tokens against 10 refused in one line (corrupt
 field corrupt "$corrupt"
 wait_patching 'not p["input_stale"] and p["input"]["error"] == "" and p["input"]["clean_ids"] == cli["clean"]["ids"] and p["input"]["corrupt_ids"] == cli["corrupt"]["ids"] and p["input"]["answer"] == cli["answer"]["id"] and p["input"]["wrong"] == cli["wrong"]["id"]' \
   "the typed pair does not read as attnlab-cli's ids"
-capture_layout ready
-click $(centre $(control "patching run"))
+click $run_button
 wait_patching 'p["running"] and p["done"] >= 1' "Run did not start"
 capture_layout running
 cancel=$(control "patching cancel")
@@ -86,10 +86,9 @@ cancel=$(control "patching cancel")
 click $(centre $cancel)
 wait_patching 'not p["running"] and p["note"] == "run: cancelled after 1 of 24 patched runs" and p["result"] is None' \
   "Cancel did not stop the run"
-echo "step 2: Run, then Cancel: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"]["patching"]["note"])' "$log")"
+echo "step 2: Run, then Cancel: $(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"]["patching"]["note"])' "$log")"
 
-capture_layout cancelled
-click $(centre $(control "patching run"))
+click $run_button
 wait_patching 'not p["running"] and p["result"] is not None and not p["result"]["stale"] and abs(p["result"]["clean"] - cli["logit_difference"]["clean"]) < 1e-4 and abs(p["result"]["corrupted"] - cli["logit_difference"]["corrupted"]) < 1e-4' \
   "the run's logit differences are not attnlab-cli's"
 move 640 5  # off the grids: no tooltip over them
@@ -106,7 +105,7 @@ click $cell
 wait_for "$wait_limit" title_is "induction-circuit-layer-1" || fail "the click on head 1.1 did not open layer 1 as the document"
 move 640 5
 capture_layout layer
-python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["selected_head"] != 1)' "$work/layer.png.json" ||
+/usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["selected_head"] != 1)' "$work/layer.png.json" ||
   fail "the clicked head (1) is not selected"
 echo "step 4: the hover names head 1.1; the click opened layer 1 with head 1 selected"
 kill9
