@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/models/token_text.h"
 #include "attnlab/numbering.h"
 #include "attnlab/text_fit.h"
 #include "attnlab/scenario.h"
@@ -94,7 +95,7 @@ void LensPanel::Choose(const models::HfModel& model, const std::string& text) {
   token_error_.clear();
   if (text.empty()) return;
   try {
-    chosen_ = OneToken(model, text);
+    chosen_ = models::one_token(model, "token", text);
   } catch (const ScenarioError& e) {
     token_error_ = e.what();
   }

@@ -40,23 +40,4 @@ LensResult RunLens(const LensAsk& ask, const std::atomic<bool>& cancelled) {
   return out;
 }
 
-int OneToken(const models::HfModel& model, const std::string& text) {
-  if (text.empty()) refuse("token", "empty: give the text of one token");
-  const models::Tokenizer* tokenizer = model.tokenizer();
-  std::vector<int> ids = tokenizer ? model.encode(text) : model.ids_from_text(text);
-  if (tokenizer && tokenizer->bos() && !ids.empty() && ids.front() == *tokenizer->bos()) ids.erase(ids.begin());
-  if (ids.size() != 1) {
-    std::string parts;
-    for (int id : ids)  // each as its text, as `attnlab-cli lens --token` writes them
-      parts += (parts.empty() ? "" : ", ") +
-               quoted_excerpt(tokenizer && tokenizer->contains(id) ? tokenizer->decode(id) : model.label(id));
-    refuse("token", quoted_excerpt(text) + " is " + std::to_string(ids.size()) + " tokens (" + parts +
-                        "): give the text of one token");
-  }
-  if (ids.front() < 0 || ids.front() >= model.config().vocab)
-    refuse("token", std::to_string(ids.front()) + " is outside the vocabulary (0 to " +
-                        std::to_string(model.config().vocab - 1) + ")");
-  return ids.front();
-}
-
 }  // namespace attnlab::app

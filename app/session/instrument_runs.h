@@ -141,9 +141,4 @@ class LensRun : public LatestRun<LensAsk, LensResult> {
   LensRun() : LatestRun("logit-lens", RunLens) {}
 };
 
-/// The id of `text` when the model makes it one token (its BOS aside), as `attnlab-cli lens --token`
-/// takes it; a folder without a tokenizer takes one id. Throws ScenarioError naming "token": empty,
-/// more than one token, not an id of the vocabulary.
-int OneToken(const models::HfModel& model, const std::string& text);
-
 }  // namespace attnlab::app

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attnlab/models/token_text.h"
 #include "session/instrument_runs.h"
 #include "session_test_support.h"
 
@@ -159,9 +160,9 @@ TEST_F(InstrumentRunsTest, TooLongARepeatAndTwoTokensAreRefusedInOneLine) {
   ASSERT_TRUE(Settle(run));
   EXPECT_EQ(run.Get(), nullptr);
   EXPECT_EQ(run.Error(), "--random-repeat: 24 tokens twice after the BOS make 49, more than the model's 48 positions");
-  EXPECT_EQ(OneToken(*model, " cat"), 2);
+  EXPECT_EQ(models::one_token(*model, "token", " cat"), 2);
   try {
-    OneToken(*model, " the cat");
+    models::one_token(*model, "token", " the cat");
     FAIL() << "accepted";
   } catch (const ScenarioError& e) {
     EXPECT_STREQ(e.what(), "token: \" the cat\" is 2 tokens (\" the\", \" cat\"): give the text of one token");
