@@ -347,13 +347,14 @@ class DecodePanel : public PanelContents {
   }
 
   // The caches' cell within `room_h` for `lines` lines of K and V (measured at a 1-pixel cell:
-  // titles and labels do not depend on it), never below a pixel.
+  // titles and labels do not depend on it), never below 2 pixels: a pixel-wide column of a cache
+  // shows nothing (lecture mode at 1280 x 800; the weights then follow a short scroll below).
   float CachesHeightCell(AppState& state, HeatmapSpec spec, int lines, float room_h) {
     spec.cell = 1.0f;
     const float rows = float(spec.values->rows());
     const float over_h =
         HeatmapSize(*state.heatmaps, spec).y - rows + ImGui::GetStyle().ItemSpacing.y;
-    return std::max(1.0f, std::floor((room_h / float(lines) - over_h) / rows));
+    return std::max(2.0f, std::floor((room_h / float(lines) - over_h) / rows));
   }
 
   // Per key/value head, K and V as they are cached, growing by one column a step.
