@@ -12,7 +12,7 @@
 namespace attnlab::app {
 namespace {
 
-constexpr std::size_t kMaxFileBytes = 1 << 20;
+constexpr std::size_t kMaxRecentFileBytes = 1 << 20;  // the list of recent files, a few KB
 
 std::string Absolute(const std::string& file) {
   std::error_code ec;
@@ -27,7 +27,7 @@ void RecentFiles::Load(const std::string& path) {
   files_.clear();
   if (path.empty() || !std::filesystem::exists(path)) return;
   try {
-    const nlohmann::json doc = nlohmann::json::parse(attnlab::read_text_file(path, kMaxFileBytes));
+    const nlohmann::json doc = nlohmann::json::parse(attnlab::read_text_file(path, kMaxRecentFileBytes));
     for (const nlohmann::json& item : doc.at("recent"))
       if (item.is_string() && files_.size() < kMax) files_.push_back(item.get<std::string>());
   } catch (const std::exception& e) {

@@ -12,7 +12,7 @@
 namespace attnlab::app {
 namespace {
 
-constexpr std::size_t kMaxFileBytes = 1 << 20;
+constexpr std::size_t kMaxSettingsBytes = 1 << 20;  // the window settings, a few KB
 
 void Ignore(const std::string& path, const std::string& what) {
   std::fprintf(stderr, "attnlab: %s: ignoring %s\n", path.c_str(), what.c_str());
@@ -60,7 +60,7 @@ WindowSettings LoadWindowSettings(const std::string& path) {
   if (path.empty() || !std::filesystem::exists(path, ec)) return s;
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(attnlab::read_text_file(path, kMaxFileBytes));
+    doc = nlohmann::json::parse(attnlab::read_text_file(path, kMaxSettingsBytes));
   } catch (const std::exception& e) {
     Ignore(path, std::string("the file: ") + e.what());
     return s;
