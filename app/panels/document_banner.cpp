@@ -61,10 +61,15 @@ void DocumentBanner(AppState& state, const char* panel) {
                                   : 0.0f;
   // Whose it is not first, then the document's name, shortened at its end where room is short.
   const std::string prefix = "Not " + model->name() + "'s: \xE2\x80\x9C", suffix = "\xE2\x80\x9D";
-  const float room = ImGui::GetContentRegionAvail().x - button_w - width(prefix) - width(suffix);
+  // A slot too narrow for any of the name says only whose it is not, shortened to leave the button
+  // its room.
+  const float avail = std::max(0.0f, ImGui::GetContentRegionAvail().x - button_w);
+  const float room = avail - width(prefix) - width(suffix);
+  const std::string text = room >= width("Va\xE2\x80\xA6")
+                               ? prefix + ElideEnd(DocumentName(state), room, width) + suffix
+                               : ElideEnd("Not " + model->name() + "'s", avail, width);
   ImGui::PushStyleColor(ImGuiCol_Text, WarningTextColor());
-  ImGui::TextUnformatted(
-      (prefix + ElideEnd(DocumentName(state), std::max(0.0f, room), width) + suffix).c_str());
+  ImGui::TextUnformatted(text.c_str());
   ImGui::PopStyleColor();
   MarkLastItem(state.on_control, (mark + ": not the model's").c_str());
   if (ImGui::IsItemHovered())
