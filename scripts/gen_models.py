@@ -2057,8 +2057,58 @@ def make_encoder_model(spec):
     return folder, inputs, []
 
 
-def build_encoder_models():
+ROBERTA_SPECIALS = [("<s>", 0), ("<pad>", 1), ("</s>", 2), ("<unk>", 3)]
+
+
+def roberta_tokenizer(merges):
+    """FacebookAI/roberta-base's tokenizer.json form: <s> <pad> </s> <unk> at ids 0-3, the byte-level
+    BPE above from id 4, <mask> last with lstrip true (it takes the space before it);
+    ByteLevel(add_prefix_space false, use_regex true); RobertaProcessing."""
+    vocab = dict(ROBERTA_SPECIALS)
+    vocab.update(bpe_vocab(merges, offset=4))
+    mask = len(vocab)
+    vocab["<mask>"] = mask
+    bpe = RefTokenizer({k: v for k, v in vocab.items() if v >= 4 and k != "<mask>"}, merges, pre_gpt2)
+    added = [added_entry(i, c) for c, i in ROBERTA_SPECIALS] + [dict(added_entry(mask, "<mask>"), lstrip=True)]
+    doc = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": added, "normalizer": None,
+           "pre_tokenizer": byte_level(False, True, True),
+           "post_processor": {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 0],
+                              "trim_offsets": True, "add_prefix_space": False},
+           "decoder": byte_level(True, True, True),
+           "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": "",
+                     "end_of_word_suffix": "", "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                     "vocab": vocab, "merges": [f"{a} {b}" for a, b in merges]}}
+
+    def one(text):  # <mask> split out first, the whitespace before it its own (lstrip)
+        ids = []
+        for seg in re.split(r"(\s*<mask>)", text):
+            if seg.strip() == "<mask>":
+                ids.append(mask)
+            elif seg:
+                ids += bpe.encode(seg)
+        return ids
+
+    def pair(a, b):
+        ids = [0] + one(a) + [2] + ([] if b is None else [2] + one(b) + [2])
+        return ids, [0] * len(ids)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n", pair, mask, len(vocab)
+
+
+def build_encoder_models(merges):
     models = []
+    roberta_json, roberta_pair, roberta_mask, roberta_V = roberta_tokenizer(merges)
+    models.append(dict(
+        name="roberta-f32", kind="roberta", seed=4002, tok_files={"tokenizer.json": roberta_json}, mask=roberta_mask,
+        encode=roberta_pair,
+        config={  # FacebookAI/roberta-base's config.json, sizes shrunk
+            "architectures": ["RobertaForMaskedLM"], "attention_probs_dropout_prob": 0.1, "bos_token_id": 0,
+            "eos_token_id": 2, "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "hidden_size": 16,
+            "initializer_range": 0.02, "intermediate_size": 32, "layer_norm_eps": 1e-05,
+            "max_position_embeddings": 34, "model_type": "roberta", "num_attention_heads": 2,
+            "num_hidden_layers": 2, "pad_token_id": 1, "type_vocab_size": 1, "vocab_size": roberta_V},
+        cases=[("The cat <mask> on the mat.", None, None, None),
+               ("The dog <mask> big!", "She was in the <mask>.", None, None),
+               (None, None, [0, 70, roberta_mask, 300, 2, 1, 1], [0] * 7)]))
     wp = {"tokenizer.json": wordpiece_json()}
     V = len(WP_VOCAB)
     mask = WP_VOCAB.index("[MASK]")
@@ -2151,7 +2201,7 @@ def main():
     for spec in build_family_models(merges):
         folder, inputs, encode = make_family_model(spec)
         summary.append((spec["name"], inputs, encode))
-    for spec in build_encoder_models():
+    for spec in build_encoder_models(merges):
         folder, inputs, encode = make_encoder_model(spec)
         summary.append((spec["name"], inputs, encode))
     total = 0

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* const kEncoders[] = {"bert-f32", "distilbert-f32"};
+const char* const kEncoders[] = {"bert-f32", "roberta-f32", "distilbert-f32"};
 
 fs::path model_dir(const std::string& name) { return fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/models" / name; }
 
