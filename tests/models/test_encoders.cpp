@@ -15,6 +15,7 @@
 #include "attnlab/attention.h"
 #include "attnlab/edits.h"
 #include "attnlab/models/hf_model.h"
+#include "../test_support.h"
 
 namespace attnlab::models {
 namespace test_encoders {
@@ -122,6 +123,37 @@ TEST(Encoders, EveryLayerHeadAndMaskedWordMatchesPyTorch) {
     EXPECT_LT(worst_weights, 1e-5) << name;
     EXPECT_LT(worst_scenario, 1e-5) << name;
     EXPECT_LT(worst_activations, 1e-4) << name;
+  }
+}
+
+// The CLI on a pair: --attention prints the token types, every layer's weights and, for each
+// [MASK], the reference's top 5 in place of "next".
+TEST(Encoders, TheCliPrintsAPairsWeightsAndMaskedWords) {
+  const json cases = reference("bert-f32").at("cases");
+  const json& c = cases.at(1);
+  ASSERT_TRUE(c.contains("pair"));
+  const auto r = attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " model " + model_dir("bert-f32").string() +
+                                                   " --text '" + c["text"].get<std::string>() + "' --pair '" +
+                                                   c["pair"].get<std::string>() + "' --attention");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json out = json::parse(r.out);
+  EXPECT_EQ(out.at("ids"), c.at("ids"));
+  EXPECT_EQ(out.at("types"), c.at("types"));
+  EXPECT_FALSE(out.contains("next"));
+  double worst = 0;
+  for (std::size_t l = 0; l < c["layers"].size(); ++l)
+    for (std::size_t h = 0; h < c["layers"][l]["heads"].size(); ++h)
+      worst = std::max(worst, max_error(matrix(out["layers"][l]["heads"][h]["weights"]),
+                                        matrix(c["layers"][l]["heads"][h]["weights"])));
+  EXPECT_LT(worst, 1e-5);
+  ASSERT_EQ(out.at("masked").size(), c.at("masked").size());
+  for (std::size_t m = 0; m < c["masked"].size(); ++m) {
+    EXPECT_EQ(out["masked"][m].at("position"), c["masked"][m].at("position"));
+    ASSERT_EQ(out["masked"][m].at("top").size(), 5u);
+    for (std::size_t i = 0; i < 5; ++i) {
+      EXPECT_EQ(out["masked"][m]["top"][i].at("id"), c["masked"][m]["top"][i].at("id")) << m << " " << i;
+      EXPECT_NEAR(out["masked"][m]["top"][i].at("p").get<double>(), c["masked"][m]["top"][i].at("p").get<double>(), 1e-5);
+    }
   }
 }
 
