@@ -126,6 +126,20 @@ TEST(Encoders, EveryLayerHeadAndMaskedWordMatchesPyTorch) {
   }
 }
 
+// Tokenizer::id_of, the token -> id lookup the mask token is found by: every token as the
+// vocabulary spells it (WordPiece's "##s", byte-level "Ġcat", added tokens) gives its id back.
+TEST(Encoders, IdOfEveryTokenGivesItsIdAndTheMaskIsFound) {
+  for (const char* name : kEncoders) {
+    const auto model = HfModel::open(model_dir(name));
+    const Tokenizer& tokenizer = *model->tokenizer();
+    for (int id = 0; id < tokenizer.id_limit(); ++id)
+      if (tokenizer.contains(id)) EXPECT_EQ(tokenizer.id_of(tokenizer.token(id)), id) << name << " " << tokenizer.token(id);
+    EXPECT_FALSE(tokenizer.id_of("[NOT A TOKEN]").has_value()) << name;
+    ASSERT_TRUE(model->mask_id().has_value()) << name;
+    EXPECT_EQ(tokenizer.token(*model->mask_id()), std::string(name) == "roberta-f32" ? "<mask>" : "[MASK]") << name;
+  }
+}
+
 // The CLI on a pair: --attention prints the token types, every layer's weights and, for each
 // [MASK], the reference's top 5 in place of "next".
 TEST(Encoders, TheCliPrintsAPairsWeightsAndMaskedWords) {
