@@ -159,7 +159,9 @@ int run_model(const ModelOptions& o, const CLI::App& command) {
     // --attention prints every layer's weights, --layer writes one, a plain run needs none.
     const models::Keep keep = o.attention ? models::Keep::all() : layer >= 0 ? models::Keep::only(layer) : models::Keep::none();
     if (o.attention) check_printable(*model, ids.size());
-    const models::ForwardRun run = model->transformer().run(ids, top, heads_off, keep, nullptr, nullptr, input.type_ids);
+    // DistilBERT has no token types: its pair is the ids alone.
+    const std::vector<int> types = model->config().type_vocab > 0 ? input.type_ids : std::vector<int>{};
+    const models::ForwardRun run = model->transformer().run(ids, top, heads_off, keep, nullptr, nullptr, types);
     if (layer >= 0) {
       const Scenario scenario = models::layer_scenario(*model, run, layer, command.count("--text") ? o.text : "");
       try {
