@@ -792,6 +792,8 @@ MatrixF Transformer::rerun_rows(int layer, MatrixF rows, Eigen::Index first_row,
 
 std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,
                                                       int top_k) const {
+  if (!config_.causal)  // its last row is [SEP]: a "next token" there would be noise
+    refuse("model", config_.model_type + " is an encoder: it predicts the word at a mask token, not the next token");
   return predict(output_after_layer(run, layer, attn_out), top_k);
 }
 

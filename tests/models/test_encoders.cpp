@@ -116,6 +116,13 @@ TEST(Encoders, EveryLayerHeadAndMaskedWordMatchesPyTorch) {
       set_head_off(s, head.head, true);
       expect_masked(t, t.output_after_layer(run, head.layer, compute(s).output), off.at("masked"),
                     std::string(name) + " head off in the scenario");
+      try {  // an encoder has no next token to predict after an edit (the window says so in one line)
+        t.next_after_layer(run, head.layer, compute(s).output);
+        ADD_FAILURE() << name << ": next_after_layer on an encoder";
+      } catch (const ScenarioError& e) {
+        EXPECT_EQ(std::string(e.what()), "model: " + model->config().model_type +
+                                             " is an encoder: it predicts the word at a mask token, not the next token");
+      }
     }
     std::cout << "  " << name << ": weights max error " << worst_weights << ", scenario weights " << worst_scenario
               << ", attention input/output " << worst_activations << "\n";

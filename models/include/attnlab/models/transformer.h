@@ -122,7 +122,8 @@ class Transformer {
   double run_bytes(std::size_t tokens, Keep keep) const;
   /// The prediction when layer `layer`'s attention outputs `attn_out` (n by d_model, e.g. an edited
   /// scenario's output) instead of what `run` recorded: re-runs layer's post-norm and MLP and the layers
-  /// after it (with run.heads_off still off in those). Throws ScenarioError when the shape does not match.
+  /// after it (with run.heads_off still off in those). Throws ScenarioError when the shape does not match,
+  /// and for an encoder (output_after_layer() and predict_at() give its masked words).
   std::vector<Prediction> next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,
                                            int top_k = 5) const;
   /// The run's output (n by d_model, as ForwardRun::output) when layer `layer`'s attention outputs
