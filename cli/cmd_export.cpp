@@ -307,8 +307,8 @@ std::string one_line(std::string text) {
   return text;
 }
 
-/// The figure of a forward run: every layer and query head, the causal mask (a decoder's), the tokens' labels
-/// (a space shows as U+2423, which DejaVu Sans draws).
+/// The figure of a forward run: every layer and query head, the causal mask (a decoder's), the
+/// tokens' labels (a space shows as U+2423, which DejaVu Sans draws).
 ModelGridFigure grid_figure(const models::HfModel& model, const models::ForwardRun& run,
                             const std::string& text, Colormap map) {
   ModelGridFigure f;

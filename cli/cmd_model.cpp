@@ -52,7 +52,8 @@ void check_out(const std::string& out) {
 void check_request(const ModelOptions& o, const CLI::App& command) {
   const bool text = command.count("--text") > 0, ids = command.count("--ids") > 0;
   if (text == ids) throw UsageError(text ? "give --text or --ids, not both" : "model needs --text TEXT or --ids LIST");
-  if (command.count("--pair") > 0 && !text) throw UsageError("--pair needs --text (the first sentence of the pair)");
+  if (command.count("--pair") > 0 && !text)
+    throw UsageError("--pair needs --text (the first sentence of the pair)");
   if (o.layer.empty() != o.out.empty())
     throw UsageError(o.out.empty() ? "--layer needs --out FILE.json" : "--out needs --layer L (the layer to write)");
   if (o.attention && !o.out.empty()) throw UsageError("give --attention or --layer, not both");
@@ -66,15 +67,18 @@ json predictions_json(const models::HfModel& model, const std::vector<models::Pr
 }
 
 /// An encoder's masked-word predictions: the top tokens at each of `positions`.
-json masked_json(const models::HfModel& model, const models::ForwardRun& run, const std::vector<int>& positions, int top) {
+json masked_json(const models::HfModel& model, const models::ForwardRun& run,
+                 const std::vector<int>& positions, int top) {
   json list = json::array();
   for (int position : positions)
     list.push_back({{"position", position},
-                    {"top", predictions_json(model, model.transformer().predict_at(run.output, position, top))}});
+                    {"top", predictions_json(model, model.transformer().predict_at(
+                                                        run.output, position, top))}});
   return list;
 }
 
-json attention_json(const models::HfModel& model, const models::ForwardRun& run, const std::vector<int>& masked, int top) {
+json attention_json(const models::HfModel& model, const models::ForwardRun& run,
+                    const std::vector<int>& masked, int top) {
   json tokens = json::array(), layers = json::array();
   for (int id : run.ids) tokens.push_back(decoded(model, id));
   for (std::size_t l = 0; l < run.layers.size(); ++l) {
@@ -96,8 +100,10 @@ json attention_json(const models::HfModel& model, const models::ForwardRun& run,
   json out = {{"model", model.config().model_type}, {"tokens", tokens}, {"ids", run.ids}};
   if (!run.types.empty()) out["types"] = run.types;
   out["layers"] = std::move(layers);
-  if (model.config().causal) out["next"] = predictions_json(model, run.next);
-  else out["masked"] = masked_json(model, run, masked, top);
+  if (model.config().causal)
+    out["next"] = predictions_json(model, run.next);
+  else
+    out["masked"] = masked_json(model, run, masked, top);
   return out;
 }
 
@@ -111,14 +117,16 @@ void check_printable(const models::HfModel& model, std::size_t tokens) {
                              " weights (--attention)");
 }
 
-void print_summary(const models::HfModel& model, const models::ForwardRun& run, const std::vector<int>& masked, int top) {
+void print_summary(const models::HfModel& model, const models::ForwardRun& run,
+                   const std::vector<int>& masked, int top) {
   std::cout << model.name() << ": " << model.config().describe() << ", " << model.dtype() << "\n";
   if (!model.tokenizer_error().empty()) std::cout << "tokenizer: " << model.tokenizer_error() << "\n";
   std::cout << "tokens:";
   for (int id : run.ids) std::cout << " " << model.label(id);
   if (model.config().causal) {
     std::cout << "\nnext:";
-    for (const models::Prediction& p : run.next) std::cout << "  " << model.label(p.id) << " " << p.p;
+    for (const models::Prediction& p : run.next)
+      std::cout << "  " << model.label(p.id) << " " << p.p;
   }
   for (int position : masked) {
     std::cout << "\nmasked " << position << ":";
@@ -138,10 +146,14 @@ int run_model(const ModelOptions& o, const CLI::App& command) {
     const auto model = models::HfModel::open(o.dir);
     const bool pair = command.count("--pair") > 0;
     if (pair && model->config().causal)
-      refuse("--pair", model->config().model_type + " is a decoder and reads one text; a pair is for the encoders (bert, distilbert, roberta)");
+      refuse("--pair", model->config().model_type +
+                           " is a decoder and reads one text; a pair is for the encoders (bert, "
+                           "distilbert, roberta)");
     models::Tokenizer::Encoding input;
-    if (pair) input = model->encode_pair(o.text, o.pair);
-    else input.ids = command.count("--text") ? model->encode(o.text) : given_ids;
+    if (pair)
+      input = model->encode_pair(o.text, o.pair);
+    else
+      input.ids = command.count("--text") ? model->encode(o.text) : given_ids;
     const std::vector<int>& ids = input.ids;
     // An encoder predicts the words at its [MASK]s; a run that prints predictions needs one.
     std::vector<int> masked;
@@ -149,19 +161,26 @@ int run_model(const ModelOptions& o, const CLI::App& command) {
       const std::optional<int> mask = model->mask_id();
       for (std::size_t i = 0; mask && i < ids.size(); ++i)
         if (ids[i] == *mask) masked.push_back(int(i));
-      const std::string field = command.count("--text") ? "text" : "ids", type = model->config().model_type;
-      if (!mask) refuse(field, type + " predicts the word at a mask token, and its tokenizer has no [MASK] or <mask>");
+      const std::string field = command.count("--text") ? "text" : "ids",
+                        type = model->config().model_type;
+      if (!mask)
+        refuse(
+            field,
+            type + " predicts the word at a mask token, and its tokenizer has no [MASK] or <mask>");
       const std::string token = model->tokenizer()->token(*mask);
       if (masked.empty())
-        refuse(field, "no " + token + " in it: " + type + " predicts the word at a mask token (type " + token +
+        refuse(field, "no " + token + " in it: " + type +
+                          " predicts the word at a mask token (type " + token +
                           " where a word is hidden)");
     }
     // --attention prints every layer's weights, --layer writes one, a plain run needs none.
     const models::Keep keep = o.attention ? models::Keep::all() : layer >= 0 ? models::Keep::only(layer) : models::Keep::none();
     if (o.attention) check_printable(*model, ids.size());
     // DistilBERT has no token types: its pair is the ids alone.
-    const std::vector<int> types = model->config().type_vocab > 0 ? input.type_ids : std::vector<int>{};
-    const models::ForwardRun run = model->transformer().run(ids, top, heads_off, keep, nullptr, nullptr, types);
+    const std::vector<int> types =
+        model->config().type_vocab > 0 ? input.type_ids : std::vector<int>{};
+    const models::ForwardRun run =
+        model->transformer().run(ids, top, heads_off, keep, nullptr, nullptr, types);
     if (layer >= 0) {
       const Scenario scenario = models::layer_scenario(*model, run, layer, command.count("--text") ? o.text : "");
       try {
@@ -171,7 +190,9 @@ int run_model(const ModelOptions& o, const CLI::App& command) {
         return 1;
       }
     } else if (o.attention) {
-      std::cout << attention_json(*model, run, masked, top).dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+      std::cout << attention_json(*model, run, masked, top)
+                       .dump(-1, ' ', false, json::error_handler_t::replace)
+                << "\n";
     } else {
       print_summary(*model, run, masked, top);
     }
@@ -185,10 +206,12 @@ int run_model(const ModelOptions& o, const CLI::App& command) {
 
 Run add_model(CLI::App& program) {
   auto o = std::make_shared<ModelOptions>();
-  CLI::App* c = program.add_subcommand(
-      "model", "a Hugging Face model folder (gpt2, llama, qwen2, bert, roberta...: config.json, safetensors,\n"
-               "tokenizer) on a text: the next token (an encoder: the word at each [MASK]), every layer's and\n"
-               "head's attention, or one layer as a scenario");
+  CLI::App* c = program.add_subcommand("model",
+                                       "a Hugging Face model folder (gpt2, llama, qwen2, bert, "
+                                       "roberta...: config.json, safetensors,\n"
+                                       "tokenizer) on a text: the next token (an encoder: the word "
+                                       "at each [MASK]), every layer's and\n"
+                                       "head's attention, or one layer as a scenario");
   c->add_option("DIR", o->dir, "the model's folder (config.json, model.safetensors or its shards, tokenizer.json\n"
                                "or vocab.json + merges.txt)")
       ->required()
@@ -201,7 +224,8 @@ Run add_model(CLI::App& program) {
       ->type_name("TEXT");
   c->add_option("--ids", o->ids, "token ids instead of a text, used exactly as given: 464,3797,...")->type_name("LIST");
   c->add_flag("--attention", o->attention,
-              "print every layer's and query head's weights (rows = queries, columns = keys),\nthe tokens and the "
+              "print every layer's and query head's weights (rows = queries, columns = keys),\nthe "
+              "tokens and the "
               "next tokens (an encoder: the top tokens at each [MASK]) as JSON");
   c->add_option("--layer", o->layer, "write this layer (0-based) as a scenario file (needs --out)")->type_name("L");
   c->add_option("--out", o->out, "the scenario file --layer writes")->type_name("FILE.json");

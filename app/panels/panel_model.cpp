@@ -50,8 +50,9 @@ void Rebuild(RunMaps& m, const ModelLab& lab) {
   const models::ModelConfig& config = lab.Model()->config();
   for (int l = 0; l < m.layers; ++l) {
     // An encoder's tokens see each other: no hatched triangle over its weights.
-    m.allowed.push_back(config.causal ? attnlab::causal_mask(n, config.attention[std::size_t(l)].window)
-                                      : attnlab::BoolArray::Constant(n, n, true));
+    m.allowed.push_back(config.causal
+                            ? attnlab::causal_mask(n, config.attention[std::size_t(l)].window)
+                            : attnlab::BoolArray::Constant(n, n, true));
     m.captions.push_back(config.layer_caption(l));
   }
 }

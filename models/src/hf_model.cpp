@@ -56,7 +56,8 @@ Tokenizer::Encoding HfModel::encode_pair(const std::string& text, const std::str
   if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + ")");
   EncodeLimits limits;
   limits.max_tokens = std::size_t(std::min(config_.max_positions, limits::max_tokens));
-  limits.max_tokens_reason = config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit";
+  limits.max_tokens_reason =
+      config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit";
   limits.cancelled = cancelled;
   return tokenizer_->encode_pair(text, pair, limits);
 }

@@ -184,7 +184,8 @@ using transformer_parts::Table;
 
 struct Transformer::Layer {
   Norm attn_norm, attn_post_norm, mlp_norm, mlp_post_norm;
-  Norm attn_residual_norm, mlp_residual_norm;  ///< post-LN (BERT): on the residual stream after each add
+  Norm attn_residual_norm,
+      mlp_residual_norm;  ///< post-LN (BERT): on the residual stream after each add
   Linear qkv;             ///< q, k and v in one projection (then q, k, v are unused)
   bool qkv_per_head = false;  ///< qkv's columns per head: q, k, v of head 0, then head 1 (GPT-NeoX)
   Linear q, k, v, o;
@@ -203,8 +204,8 @@ struct Transformer::Embedding {
   Table positions;  ///< GPT-2's wpe: max_positions by d_model (none: no data)
   Table head;       ///< the LM head: vocab by d_model (the token embedding when tied)
   Norm final_norm;
-  Table types;      ///< BERT's token_type_embeddings: type_vocab by d_model (none: no data)
-  Norm embed_norm;  ///< the encoders' LayerNorm of the summed embeddings
+  Table types;        ///< BERT's token_type_embeddings: type_vocab by d_model (none: no data)
+  Norm embed_norm;    ///< the encoders' LayerNorm of the summed embeddings
   Linear head_dense;  ///< the masked-LM head's transform (with head_norm after its activation)
   Norm head_norm;
   const float* head_bias = nullptr;  ///< vocab: added to the logits (the masked-LM head's own bias)
@@ -238,9 +239,11 @@ class Binder {
     n.plus_one = c_.norm_plus_one;
     // Old BERT checkpoints (bert-base-uncased's own) name a LayerNorm's weights gamma and beta;
     // Hugging Face renames them when it loads them.
-    const bool old_names = !w_.contains(name(pattern) + ".weight") && w_.contains(name(pattern) + ".gamma");
+    const bool old_names =
+        !w_.contains(name(pattern) + ".weight") && w_.contains(name(pattern) + ".gamma");
     n.w = w_.vector(name(pattern) + (old_names ? ".gamma" : ".weight"), c_.d_model).data();
-    if (n.layer_norm) n.b = w_.vector(name(pattern) + (old_names ? ".beta" : ".bias"), c_.d_model).data();
+    if (n.layer_norm)
+      n.b = w_.vector(name(pattern) + (old_names ? ".beta" : ".bias"), c_.d_model).data();
     return n;
   }
   Linear linear(const std::string& pattern, Eigen::Index in, Eigen::Index out, bool bias) {
@@ -312,7 +315,8 @@ Transformer Transformer::bind(const ModelConfig& config, WeightSet& weights) {
   if (config.learned_positions) e.positions = bind.table(n.positions, config.max_positions);
   e.final_norm = bind.norm(n.final_norm);
   e.head = config.tie_embeddings ? e.tokens : bind.table(n.lm_head, config.vocab);
-  if (config.type_vocab > 0 && !n.token_types.empty()) e.types = bind.table(n.token_types, config.type_vocab);
+  if (config.type_vocab > 0 && !n.token_types.empty())
+    e.types = bind.table(n.token_types, config.type_vocab);
   e.embed_norm = bind.norm(n.embed_norm);
   e.head_dense = bind.linear(n.head_dense, config.d_model, config.d_model, true);
   e.head_norm = bind.norm(n.head_norm);
@@ -324,14 +328,15 @@ namespace {
 
 /// RoBERTa's positions start after padding_idx + 1 rows of its table.
 int usable_positions(const ModelConfig& config) {
-  return config.position_padding_idx >= 0 ? config.max_positions - config.position_padding_idx - 1 : config.max_positions;
+  return config.position_padding_idx >= 0 ? config.max_positions - config.position_padding_idx - 1
+                                          : config.max_positions;
 }
 
 void check_ids(const std::vector<int>& ids, const ModelConfig& config) {
   if (ids.empty()) refuse("ids", "empty: give at least one token");
   if (int(ids.size()) > usable_positions(config))
-    refuse("ids", std::to_string(ids.size()) + " tokens, more than the model's " + std::to_string(usable_positions(config)) +
-                      " positions");
+    refuse("ids", std::to_string(ids.size()) + " tokens, more than the model's " +
+                      std::to_string(usable_positions(config)) + " positions");
   if (ids.size() > std::size_t(limits::max_tokens))
     refuse("ids", std::to_string(ids.size()) + " tokens, more than attnlab's limit of " + std::to_string(limits::max_tokens));
   for (std::size_t i = 0; i < ids.size(); ++i)
@@ -442,8 +447,10 @@ Model Transformer::attention_model(int index, std::shared_ptr<const GivenProject
   Model m;
   m.X = SharedMatrix(given, &given->Q);
   m.b_q = Vector::Zero(H * dh), m.b_k = Vector::Zero(G * dh), m.b_v = Vector::Zero(G * dh);
-  if (config_.causal) m.allowed = causal_mask(n, variant.window);
-  else m.allowed = BoolArray::Constant(n, n, true);  // an encoder's tokens see each other
+  if (config_.causal)
+    m.allowed = causal_mask(n, variant.window);
+  else
+    m.allowed = BoolArray::Constant(n, n, true);  // an encoder's tokens see each other
   m.scale = config_.attention_scale;
   m.num_heads = int(H), m.num_kv_heads = int(G), m.d_k = m.d_v = int(dh);
   m.query_positions.resize(std::size_t(n));
@@ -604,7 +611,8 @@ Eigen::VectorXd Transformer::logits_of(const MatrixF& residual, Eigen::Index row
     if (ids[i] < 0 || ids[i] >= config_.vocab) refuse("ids", std::to_string(ids[i]) + " is outside the vocabulary");
     e.head.row_into(ids[i], head_row.data());
     const double bias = e.head_bias ? double(e.head_bias[ids[i]]) : 0.0;
-    out[Eigen::Index(i)] = capped(double(normed.row(0).dot(head_row.transpose())) + bias, config_.final_softcap);
+    out[Eigen::Index(i)] =
+        capped(double(normed.row(0).dot(head_row.transpose())) + bias, config_.final_softcap);
   }
   return out;
 }
@@ -613,8 +621,11 @@ std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const 
   return predict_at(h, h.rows() - 1, top_k);
 }
 
-std::vector<Prediction> Transformer::predict_at(const MatrixF& h, Eigen::Index row, int top_k) const {
-  if (row < 0 || row >= h.rows()) refuse("position", std::to_string(row) + " is outside the " + std::to_string(h.rows()) + " tokens");
+std::vector<Prediction> Transformer::predict_at(const MatrixF& h, Eigen::Index row,
+                                                int top_k) const {
+  if (row < 0 || row >= h.rows())
+    refuse("position",
+           std::to_string(row) + " is outside the " + std::to_string(h.rows()) + " tokens");
   const VectorF logits = unembed(head_input(h.row(row))).row(0).transpose();
   return top_predictions(logits, top_k, config_.final_softcap);
 }
@@ -655,8 +666,9 @@ double Transformer::run_bytes(std::size_t tokens, Keep keep) const {
   return kept * per_kept_layer + working;
 }
 
-ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::vector<HeadRef>& heads_off,
-                            Keep keep, const std::atomic<bool>* cancelled, SiteHooks* hooks,
+ForwardRun Transformer::run(const std::vector<int>& ids, int top_k,
+                            const std::vector<HeadRef>& heads_off, Keep keep,
+                            const std::atomic<bool>* cancelled, SiteHooks* hooks,
                             const std::vector<int>& types) const {
   check_ids(ids, config_);
   if (keep.layer != Keep::kAll && keep.layer != Keep::kNone && (keep.layer < 0 || keep.layer >= config_.layers))
@@ -692,10 +704,12 @@ MatrixF Transformer::embed(const std::vector<int>& ids, const std::vector<int>& 
   check_ids(ids, config_);
   const Embedding& e = *embedding_;
   if (!types.empty() && types.size() != ids.size())
-    refuse("types", std::to_string(types.size()) + " token types for " + std::to_string(ids.size()) + " tokens");
+    refuse("types", std::to_string(types.size()) + " token types for " +
+                        std::to_string(ids.size()) + " tokens");
   for (std::size_t i = 0; i < types.size() && e.types.rows.data; ++i)
     if (types[i] < 0 || types[i] >= config_.type_vocab)
-      refuse("types[" + std::to_string(i) + "]", std::to_string(types[i]) + " is not a token type of the model (0 to " +
+      refuse("types[" + std::to_string(i) + "]", std::to_string(types[i]) +
+                                                     " is not a token type of the model (0 to " +
                                                      std::to_string(config_.type_vocab - 1) + ")");
   const Eigen::Index n = Eigen::Index(ids.size()), d = config_.d_model;
   MatrixF h(n, d);
@@ -772,8 +786,11 @@ void Transformer::run_layer_rows(int index, MatrixF& h, Eigen::Index first_row, 
 MatrixF Transformer::rerun_rows(int layer, MatrixF rows, Eigen::Index first_row, const SiteCache& recorded,
                                 const MatrixF* z, const std::atomic<bool>* cancelled, int batch) const {
   check_restart(config_, layer, rows);
-  if (!config_.causal)  // every row of an encoder sees the changed ones: no row keeps its recorded value
-    refuse("model", config_.model_type + " is an encoder: patching re-runs only the changed rows, which holds for causal models");
+  if (!config_.causal)  // every row of an encoder sees the changed ones: no row keeps its recorded
+                        // value
+    refuse("model", config_.model_type +
+                        " is an encoder: patching re-runs only the changed rows, which holds for "
+                        "causal models");
   if (batch < 1 || rows.rows() % batch != 0)
     refuse("rows", std::to_string(rows.rows()) + " rows are not " + std::to_string(batch) + " runs of equal length");
   if (z && (z->rows() != rows.rows() || z->cols() != Eigen::Index(config_.heads) * config_.head_dim))
@@ -793,17 +810,20 @@ MatrixF Transformer::rerun_rows(int layer, MatrixF rows, Eigen::Index first_row,
 std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,
                                                       int top_k) const {
   if (!config_.causal)  // its last row is [SEP]: a "next token" there would be noise
-    refuse("model", config_.model_type + " is an encoder: it predicts the word at a mask token, not the next token");
+    refuse("model", config_.model_type +
+                        " is an encoder: it predicts the word at a mask token, not the next token");
   return predict(output_after_layer(run, layer, attn_out), top_k);
 }
 
-MatrixF Transformer::output_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out) const {
+MatrixF Transformer::output_after_layer(const ForwardRun& run, int layer,
+                                        const Matrix& attn_out) const {
   if (layer < 0 || layer >= int(run.layers.size())) refuse("layer", std::to_string(layer) + " is out of range");
   const LayerRun& recorded = run.layers[std::size_t(layer)];
   if (recorded.residual_in.size() == 0) refuse("layer", std::to_string(layer) + " was not kept by the run");
   if (attn_out.rows() != recorded.residual_in.rows() || attn_out.cols() != recorded.residual_in.cols())
-    refuse("output", "expected " + std::to_string(recorded.residual_in.rows()) + "x" + std::to_string(config_.d_model) +
-                         " (tokens x d_model), got " + std::to_string(attn_out.rows()) + "x" + std::to_string(attn_out.cols()));
+    refuse("output", "expected " + std::to_string(recorded.residual_in.rows()) + "x" +
+                         std::to_string(config_.d_model) + " (tokens x d_model), got " +
+                         std::to_string(attn_out.rows()) + "x" + std::to_string(attn_out.cols()));
   MatrixF h;
   finish_layer(layers_[std::size_t(layer)], recorded.residual_in, attn_out.cast<float>(), h);
   Workspace work;

@@ -12,10 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../test_support.h"
 #include "attnlab/attention.h"
 #include "attnlab/edits.h"
 #include "attnlab/models/hf_model.h"
-#include "../test_support.h"
 
 namespace attnlab::models {
 namespace test_encoders {
@@ -26,7 +26,9 @@ using nlohmann::json;
 
 const char* const kEncoders[] = {"bert-f32", "roberta-f32", "distilbert-f32"};
 
-fs::path model_dir(const std::string& name) { return fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/models" / name; }
+fs::path model_dir(const std::string& name) {
+  return fs::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/models" / name;
+}
 
 json reference(const std::string& name) {
   std::ifstream in(model_dir(name) / "reference.json");
@@ -36,7 +38,8 @@ json reference(const std::string& name) {
 Matrix matrix(const json& rows) {
   Matrix m(Eigen::Index(rows.size()), Eigen::Index(rows.at(0).size()));
   for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j) m(i, j) = rows[std::size_t(i)][std::size_t(j)].get<double>();
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      m(i, j) = rows[std::size_t(i)][std::size_t(j)].get<double>();
   return m;
 }
 
@@ -49,29 +52,35 @@ double max_error(const Matrix& a, const Matrix& b) {
 }
 
 /// The top 5 at each masked position: the same ids in the same order, p within 1e-5.
-void expect_masked(const Transformer& model, const MatrixF& output, const json& expected, const std::string& what) {
+void expect_masked(const Transformer& model, const MatrixF& output, const json& expected,
+                   const std::string& what) {
   for (const json& at : expected) {
     const int position = at.at("position").get<int>();
     const std::vector<Prediction> got = model.predict_at(output, position, 5);
     ASSERT_EQ(got.size(), at.at("top").size()) << what;
     for (std::size_t i = 0; i < got.size(); ++i) {
-      EXPECT_EQ(got[i].id, at["top"][i].at("id").get<int>()) << what << " position " << position << " rank " << i;
-      EXPECT_NEAR(got[i].p, at["top"][i].at("p").get<double>(), 1e-5) << what << " position " << position << " rank " << i;
+      EXPECT_EQ(got[i].id, at["top"][i].at("id").get<int>())
+          << what << " position " << position << " rank " << i;
+      EXPECT_NEAR(got[i].p, at["top"][i].at("p").get<double>(), 1e-5)
+          << what << " position " << position << " rank " << i;
     }
   }
 }
 
-/// The ids and token types the reference used: from the tokenizer (one text or a pair), or as given.
+/// The ids and token types the reference used: from the tokenizer (one text or a pair), or as
+/// given.
 Tokenizer::Encoding encoding(const HfModel& model, const json& c, const std::string& name) {
   Tokenizer::Encoding e;
   e.ids = c.at("ids").get<std::vector<int>>();
   e.type_ids = c.at("types").get<std::vector<int>>();
   if (!c.contains("text")) return e;
-  const Tokenizer::Encoding got = c.contains("pair")
-                                      ? model.tokenizer()->encode_pair(c["text"].get<std::string>(), c["pair"].get<std::string>())
-                                      : Tokenizer::Encoding{model.encode(c["text"].get<std::string>()), {}, {}};
+  const Tokenizer::Encoding got =
+      c.contains("pair") ? model.tokenizer()->encode_pair(c["text"].get<std::string>(),
+                                                          c["pair"].get<std::string>())
+                         : Tokenizer::Encoding{model.encode(c["text"].get<std::string>()), {}, {}};
   EXPECT_EQ(got.ids, e.ids) << name << ": " << c["text"];
-  if (c.contains("pair") && model.config().type_vocab > 0) EXPECT_EQ(got.type_ids, e.type_ids) << name;
+  if (c.contains("pair") && model.config().type_vocab > 0)
+    EXPECT_EQ(got.type_ids, e.type_ids) << name;
   return e;
 }
 
@@ -92,40 +101,47 @@ TEST(Encoders, EveryLayerHeadAndMaskedWordMatchesPyTorch) {
       ASSERT_EQ(run.layers.size(), c.at("layers").size()) << name;
       for (std::size_t l = 0; l < run.layers.size(); ++l) {
         const json& layer = c["layers"][l];
-        worst_activations = std::max({worst_activations,
-                                      max_error(run.layers[l].attn_in.cast<double>(), matrix(layer.at("attn_in"))),
-                                      max_error(run.layers[l].attn_out.cast<double>(), matrix(layer.at("attn_out")))});
+        worst_activations = std::max(
+            {worst_activations,
+             max_error(run.layers[l].attn_in.cast<double>(), matrix(layer.at("attn_in"))),
+             max_error(run.layers[l].attn_out.cast<double>(), matrix(layer.at("attn_out")))});
         ASSERT_EQ(run.layers[l].weights.size(), layer.at("heads").size()) << name;
         for (std::size_t h = 0; h < run.layers[l].weights.size(); ++h)
-          worst_weights = std::max(worst_weights, max_error(run.layers[l].weights[h].cast<double>(),
-                                                            matrix(layer["heads"][h].at("weights"))));
+          worst_weights =
+              std::max(worst_weights, max_error(run.layers[l].weights[h].cast<double>(),
+                                                matrix(layer["heads"][h].at("weights"))));
         // The layer as a scenario: no causal mask, the same weights.
         const Scenario s = layer_scenario(*model, run, int(l));
         EXPECT_FALSE(s.mask.causal) << name;
         const Trace trace = compute(s);
         for (std::size_t h = 0; h < trace.heads.size(); ++h)
-          worst_scenario = std::max(worst_scenario, max_error(trace.heads[h].weights, matrix(layer["heads"][h].at("weights"))));
+          worst_scenario =
+              std::max(worst_scenario,
+                       max_error(trace.heads[h].weights, matrix(layer["heads"][h].at("weights"))));
       }
       expect_masked(t, run.output, c.at("masked"), std::string(name) + " masked");
       // A head off: in the forward pass, and in the layer's scenario with the rest re-run after it.
       const json& off = c.at("head_off");
       const HeadRef head{off.at("layer").get<int>(), off.at("head").get<int>()};
-      const ForwardRun without = t.run(input.ids, 5, {head}, Keep::none(), nullptr, nullptr, input.type_ids);
+      const ForwardRun without =
+          t.run(input.ids, 5, {head}, Keep::none(), nullptr, nullptr, input.type_ids);
       expect_masked(t, without.output, off.at("masked"), std::string(name) + " head off");
       Scenario s = layer_scenario(*model, run, head.layer);
       set_head_off(s, head.head, true);
       expect_masked(t, t.output_after_layer(run, head.layer, compute(s).output), off.at("masked"),
                     std::string(name) + " head off in the scenario");
-      try {  // an encoder has no next token to predict after an edit (the window says so in one line)
+      try {  // an encoder has no next token to predict after an edit (the window says so in one
+             // line)
         t.next_after_layer(run, head.layer, compute(s).output);
         ADD_FAILURE() << name << ": next_after_layer on an encoder";
       } catch (const ScenarioError& e) {
-        EXPECT_EQ(std::string(e.what()), "model: " + model->config().model_type +
-                                             " is an encoder: it predicts the word at a mask token, not the next token");
+        EXPECT_EQ(std::string(e.what()),
+                  "model: " + model->config().model_type +
+                      " is an encoder: it predicts the word at a mask token, not the next token");
       }
     }
-    std::cout << "  " << name << ": weights max error " << worst_weights << ", scenario weights " << worst_scenario
-              << ", attention input/output " << worst_activations << "\n";
+    std::cout << "  " << name << ": weights max error " << worst_weights << ", scenario weights "
+              << worst_scenario << ", attention input/output " << worst_activations << "\n";
     EXPECT_TRUE(some_pair) << name;
     EXPECT_LT(worst_weights, 1e-5) << name;
     EXPECT_LT(worst_scenario, 1e-5) << name;
@@ -140,10 +156,13 @@ TEST(Encoders, IdOfEveryTokenGivesItsIdAndTheMaskIsFound) {
     const auto model = HfModel::open(model_dir(name));
     const Tokenizer& tokenizer = *model->tokenizer();
     for (int id = 0; id < tokenizer.id_limit(); ++id)
-      if (tokenizer.contains(id)) EXPECT_EQ(tokenizer.id_of(tokenizer.token(id)), id) << name << " " << tokenizer.token(id);
+      if (tokenizer.contains(id))
+        EXPECT_EQ(tokenizer.id_of(tokenizer.token(id)), id) << name << " " << tokenizer.token(id);
     EXPECT_FALSE(tokenizer.id_of("[NOT A TOKEN]").has_value()) << name;
     ASSERT_TRUE(model->mask_id().has_value()) << name;
-    EXPECT_EQ(tokenizer.token(*model->mask_id()), std::string(name) == "roberta-f32" ? "<mask>" : "[MASK]") << name;
+    EXPECT_EQ(tokenizer.token(*model->mask_id()),
+              std::string(name) == "roberta-f32" ? "<mask>" : "[MASK]")
+        << name;
   }
 }
 
@@ -153,9 +172,9 @@ TEST(Encoders, TheCliPrintsAPairsWeightsAndMaskedWords) {
   const json cases = reference("bert-f32").at("cases");
   const json& c = cases.at(1);
   ASSERT_TRUE(c.contains("pair"));
-  const auto r = attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " model " + model_dir("bert-f32").string() +
-                                                   " --text '" + c["text"].get<std::string>() + "' --pair '" +
-                                                   c["pair"].get<std::string>() + "' --attention");
+  const auto r = attnlab::testing::run_shell_apart(
+      std::string(ATTNLAB_CLI) + " model " + model_dir("bert-f32").string() + " --text '" +
+      c["text"].get<std::string>() + "' --pair '" + c["pair"].get<std::string>() + "' --attention");
   ASSERT_EQ(r.status, 0) << r.err;
   const json out = json::parse(r.out);
   EXPECT_EQ(out.at("ids"), c.at("ids"));
@@ -172,8 +191,10 @@ TEST(Encoders, TheCliPrintsAPairsWeightsAndMaskedWords) {
     EXPECT_EQ(out["masked"][m].at("position"), c["masked"][m].at("position"));
     ASSERT_EQ(out["masked"][m].at("top").size(), 5u);
     for (std::size_t i = 0; i < 5; ++i) {
-      EXPECT_EQ(out["masked"][m]["top"][i].at("id"), c["masked"][m]["top"][i].at("id")) << m << " " << i;
-      EXPECT_NEAR(out["masked"][m]["top"][i].at("p").get<double>(), c["masked"][m]["top"][i].at("p").get<double>(), 1e-5);
+      EXPECT_EQ(out["masked"][m]["top"][i].at("id"), c["masked"][m]["top"][i].at("id"))
+          << m << " " << i;
+      EXPECT_NEAR(out["masked"][m]["top"][i].at("p").get<double>(),
+                  c["masked"][m]["top"][i].at("p").get<double>(), 1e-5);
     }
   }
 }

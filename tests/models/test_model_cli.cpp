@@ -106,13 +106,17 @@ std::string id_list(const json& ids) {
 /// token types its ids alone do not carry).
 std::string input_args(const json& expected) {
   if (expected.contains("pair"))
-    return "--text '" + expected["text"].get<std::string>() + "' --pair '" + expected["pair"].get<std::string>() + "'";
+    return "--text '" + expected["text"].get<std::string>() + "' --pair '" +
+           expected["pair"].get<std::string>() + "'";
   return "--ids " + id_list(expected.at("ids"));
 }
 
-/// Writes layer `layer` of `model` on `input` with --layer and computes it with `attnlab-cli compute`.
-json layer_trace(const std::string& model, const std::string& input, int layer, const fs::path& file) {
-  const auto written = cli(model + " " + input + " --layer " + std::to_string(layer) + " --out " + file.string());
+/// Writes layer `layer` of `model` on `input` with --layer and computes it with `attnlab-cli
+/// compute`.
+json layer_trace(const std::string& model, const std::string& input, int layer,
+                 const fs::path& file) {
+  const auto written =
+      cli(model + " " + input + " --layer " + std::to_string(layer) + " --out " + file.string());
   EXPECT_EQ(written.status, 0) << written.err;
   const auto computed = attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " compute " + file.string());
   EXPECT_EQ(computed.status, 0) << model << " layer " << layer << ": " << computed.err;

@@ -110,7 +110,8 @@ json attention(const std::string& dir, const std::string& how) {
 }
 
 /// Exports the grid as PNG (scale 2) and SVG and checks every cell of every layer and head; a
-/// decoder's cells above the diagonal are hatched, an encoder's (`causal` false) drawn as the others.
+/// decoder's cells above the diagonal are hatched, an encoder's (`causal` false) drawn as the
+/// others.
 void check_grid(const std::string& name, const std::string& how, bool causal = true) {
   const std::string dir = model_dir(name);
   const json run = attention(dir, how);

@@ -13,7 +13,8 @@ void read_bert_sizes(const ConfigReader& read, ModelConfig& config) {
   config.d_model = read.count("hidden_size", limits::max_width);
   config.heads = read.count("num_attention_heads", limits::max_heads);
   if (config.d_model % config.heads != 0)
-    read.fail("num_attention_heads", std::to_string(config.heads) + " does not divide hidden_size " +
+    read.fail("num_attention_heads", std::to_string(config.heads) +
+                                         " does not divide hidden_size " +
                                          std::to_string(config.d_model));
   config.kv_heads = config.heads;
   config.head_dim = config.d_model / config.heads;

@@ -1,9 +1,10 @@
-// DistilBERT (distilbert/distilbert-base-uncased; transformers' models/distilbert/modeling_distilbert.py):
-// an encoder with BERT's post-LN blocks under its own names (q_lin ... out_lin, sa_layer_norm,
-// ffn.lin1 / lin2, output_layer_norm), word + position embeddings then LayerNorm (no token types;
-// with sinusoidal_pos_embds the stored position table holds the sinusoids, which is what is read),
-// LayerNorm eps 1e-12 everywhere, and the head vocab_transform, activation, vocab_layer_norm, then
-// vocab_projector (tied to the word embeddings) with its bias.
+// DistilBERT (distilbert/distilbert-base-uncased; transformers'
+// models/distilbert/modeling_distilbert.py): an encoder with BERT's post-LN blocks under its own
+// names (q_lin ... out_lin, sa_layer_norm, ffn.lin1 / lin2, output_layer_norm), word + position
+// embeddings then LayerNorm (no token types; with sinusoidal_pos_embds the stored position table
+// holds the sinusoids, which is what is read), LayerNorm eps 1e-12 everywhere, and the head
+// vocab_transform, activation, vocab_layer_norm, then vocab_projector (tied to the word embeddings)
+// with its bias.
 #include "attnlab/limits.h"
 #include "family.h"
 
@@ -15,7 +16,8 @@ void read_distilbert(const ConfigReader& read, ModelConfig& config) {
   config.d_model = read.count("dim", limits::max_width);
   config.heads = read.count("n_heads", limits::max_heads);
   if (config.d_model % config.heads != 0)
-    read.fail("n_heads", std::to_string(config.heads) + " does not divide dim " + std::to_string(config.d_model));
+    read.fail("n_heads", std::to_string(config.heads) + " does not divide dim " +
+                             std::to_string(config.d_model));
   config.kv_heads = config.heads;
   config.head_dim = config.d_model / config.heads;
   config.d_mlp = read.count("hidden_dim", 16 * limits::max_width);
@@ -31,7 +33,8 @@ void read_distilbert(const ConfigReader& read, ModelConfig& config) {
   config.attention_scale = 1.0 / std::sqrt(double(config.head_dim));
   config.attention.assign(std::size_t(config.layers), LayerAttention{});
   config.tie_embeddings = read.flag("tie_word_embeddings", true);
-  read.flag("sinusoidal_pos_embds", false);  // only its type: the file's position table is read either way
+  read.flag("sinusoidal_pos_embds",
+            false);  // only its type: the file's position table is read either way
 }
 
 }  // namespace

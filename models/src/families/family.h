@@ -110,7 +110,8 @@ void read_layer_types(const ConfigReader& read, ModelConfig& config, bool (*slid
 /// What BERT and RoBERTa read alike (configuration_bert.py's keys): sizes, post-LN LayerNorms with
 /// layer_norm_eps, absolute learned positions, token types, bidirectional attention.
 void read_bert_sizes(const ConfigReader& read, ModelConfig& config);
-/// BertModel's tensor names without the "bert." / "roberta." prefix (encoder.layer.{}.attention...).
+/// BertModel's tensor names without the "bert." / "roberta." prefix
+/// (encoder.layer.{}.attention...).
 TensorNames bert_names();
 /// The nn.Linear names of a Llama-shaped layer (model.layers.{}.self_attn.q_proj ...).
 TensorNames llama_names();

@@ -52,9 +52,9 @@ struct ModelConfig {
   /// false for an encoder (BERT, DistilBERT, RoBERTa): every token sees every other, and the head
   /// predicts the word at a masked position instead of the next token.
   bool causal = true;
-  int type_vocab = 0;              ///< BERT's token types (segments): rows of token_type_embeddings; 0: none
-  /// RoBERTa's positions: padding_idx + 1 + i for the i-th token that is not padding, padding_idx for
-  /// padding (create_position_ids_from_input_ids); -1: positions 0 .. n - 1.
+  int type_vocab = 0;  ///< BERT's token types (segments): rows of token_type_embeddings; 0: none
+  /// RoBERTa's positions: padding_idx + 1 + i for the i-th token that is not padding, padding_idx
+  /// for padding (create_position_ids_from_input_ids); -1: positions 0 .. n - 1.
   int position_padding_idx = -1;
   /// The masked-LM head's activation between its dense layer and its LayerNorm (BERT: hidden_act,
   /// RoBERTa: gelu, DistilBERT: activation).
