@@ -306,8 +306,8 @@ std::string one_line(std::string text) {
   return text;
 }
 
-/// The figure of a forward run: every layer and query head, the causal mask, the tokens' labels
-/// (a space shows as U+2423, which DejaVu Sans draws).
+/// The figure of a forward run: every layer and query head, the causal mask (a decoder's), the
+/// tokens' labels (a space shows as U+2423, which DejaVu Sans draws).
 ModelGridFigure grid_figure(const models::HfModel& model, const models::ForwardRun& run,
                             const std::string& text, Colormap map) {
   ModelGridFigure f;
@@ -327,7 +327,8 @@ ModelGridFigure grid_figure(const models::HfModel& model, const models::ForwardR
   f.subtitle = shown + " \xC2\xB7 " + std::to_string(n) + " tokens \xC2\xB7 " +
                std::to_string(f.weights.size()) + " layers \xC3\x97 " + std::to_string(heads) +
                " heads \xC2\xB7 rows: queries, columns: keys";
-  f.allowed = causal_allowed(n);
+  // An encoder's tokens see each other: its figure hatches nothing.
+  f.allowed = model.config().causal ? causal_allowed(n) : BoolArray::Constant(n, n, true);
   f.scale = {map, 0.0, 1.0};
   return f;
 }

@@ -46,6 +46,12 @@ int run_patch(const PatchOptions& o, const CLI::App& command) {
       throw UsageError(std::string("patch needs --clean TEXT --corrupt TEXT --answer T --wrong T (") + option + " is missing)");
   try {
     const auto model = models::HfModel::open(o.dir);
+    // Patching compares the next-token logits of the last position, which an encoder does not
+    // predict.
+    if (!model->config().causal)
+      refuse("model",
+             model->config().model_type +
+                 " is an encoder: patching compares next-token logits, which it does not predict");
     models::PatchRequest request;
     if (o.clean.empty()) refuse("--clean", "empty: give a prompt");
     if (o.corrupt.empty()) refuse("--corrupt", "empty: give a prompt");

@@ -1804,6 +1804,341 @@ def build_family_models(merges):
 
 
 # --------------------------------------------------------------------------------------------
+# Encoders (issue 40): tiny BERT, RoBERTa and DistilBERT folders for the masked-word prediction.
+#
+#   bert-f32        bert (google-bert/bert-base-uncased's config keys, sizes shrunk), F32, names with
+#                   the "bert." prefix as BertForMaskedLM saves them, the decoder tied (not stored),
+#                   the embeddings' LayerNorm as gamma/beta (the names of TF-converted checkpoints,
+#                   which transformers renames on load); a WordPiece tokenizer.json as
+#                   bert-base-uncased's (BertNormalizer, BertPreTokenizer, TemplateProcessing).
+#   roberta-f32     roberta (FacebookAI/roberta-base's keys), F32, "roberta." prefix, lm_head, one
+#                   token type, pad_token_id 1 (positions from 2); the byte-level BPE above with
+#                   RobertaProcessing (<s> A </s></s> B </s>); one ids case with <pad> inside.
+#   distilbert-f32  distilbert (distilbert-base-uncased's keys), F32, "distilbert." prefix,
+#                   sinusoidal_pos_embds true (the stored position table holds the sinusoids, as
+#                   create_sinusoidal_embeddings writes them), vocab_transform / vocab_layer_norm /
+#                   vocab_projector; the same WordPiece tokenizer.json (types ignored: it has none).
+# Reference (reference.json): {"cases": [{"ids", "types", "text"?, "pair"?, "layers": [{"attn_in",
+# "attn_out", "heads": [{"weights"}]}], "masked": [{"position", "top": [{"id", "p"} x 5]}],
+# "head_off": {"layer", "head", "masked"}}]}, in float64 from transformers'
+# models/bert/modeling_bert.py (BertEmbeddings, BertSelfAttention, BertSelfOutput,
+# BertIntermediate, BertOutput, BertLMPredictionHead), models/roberta/modeling_roberta.py
+# (create_position_ids_from_input_ids, RobertaLMHead) and models/distilbert/modeling_distilbert.py
+# (Embeddings, MultiHeadSelfAttention, TransformerBlock, DistilBertForMaskedLM): no attention mask
+# (every key allowed), attn_in the block's input, attn_out the attention's output dense (before its
+# residual add and LayerNorm); head_off multiplies that head's probabilities by 0 (head_mask).
+# --------------------------------------------------------------------------------------------
+
+WP_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+WP_WORDS = ["the", "cat", "dog", "sat", "on", "mat", "a", "is", "big", "red", "he", "she", "it", "was",
+            "and", "play", "run", "walk", "park", "in", "happy", ".", ",", "!", "?", "##s", "##ing",
+            "##ed", "##er", "##y", "b", "c", "d", "##a", "##e"]
+WP_VOCAB = WP_SPECIALS + WP_WORDS
+BERT_PUNCT = set(chr(c) for c in list(range(33, 48)) + list(range(58, 65)) + list(range(91, 97)) + list(range(123, 127)))
+
+
+def wordpiece_encode(text):
+    """bert-base-uncased's tokenizer on ASCII text: [MASK] split out, lowercase, whitespace and
+    punctuation split, greedy longest-first WordPiece with ##, [UNK] for a word it cannot split."""
+    ids = {t: i for i, t in enumerate(WP_VOCAB)}
+    out = []
+    for seg in re.split(r"(\[MASK\])", text):
+        if seg == "[MASK]":
+            out.append(ids[seg])
+            continue
+        words = []
+        for w in seg.lower().split():
+            cur = ""
+            for ch in w:
+                if ch in BERT_PUNCT:
+                    words += [cur] if cur else []
+                    words.append(ch)
+                    cur = ""
+                else:
+                    cur += ch
+            words += [cur] if cur else []
+        for w in words:
+            pieces, start = [], 0
+            while start < len(w):
+                end = len(w)
+                while end > start and (("##" if start else "") + w[start:end]) not in ids:
+                    end -= 1
+                if end == start:
+                    pieces = [ids["[UNK]"]]
+                    break
+                pieces.append(ids[("##" if start else "") + w[start:end]])
+                start = end
+            out += pieces
+    return out
+
+
+def wordpiece_pair(a, b):
+    A, B = wordpiece_encode(a), wordpiece_encode(b) if b is not None else None
+    ids = [2] + A + [3] + ([] if B is None else B + [3])
+    types = [0] * (len(A) + 2) + ([] if B is None else [1] * (len(B) + 1))
+    return ids, types
+
+
+def wordpiece_json():
+    special = lambda t, ty: {"SpecialToken": {"id": t, "type_id": ty}}
+    seq = lambda s, ty: {"Sequence": {"id": s, "type_id": ty}}
+    doc = {"version": "1.0", "truncation": None, "padding": None,
+           "added_tokens": [added_entry(i, t) for i, t in enumerate(WP_SPECIALS)],
+           "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                          "strip_accents": None, "lowercase": True},
+           "pre_tokenizer": {"type": "BertPreTokenizer"},
+           "post_processor": {"type": "TemplateProcessing",
+                              "single": [special("[CLS]", 0), seq("A", 0), special("[SEP]", 0)],
+                              "pair": [special("[CLS]", 0), seq("A", 0), special("[SEP]", 0), seq("B", 1),
+                                       special("[SEP]", 1)],
+                              "special_tokens": {"[CLS]": {"id": "[CLS]", "ids": [2], "tokens": ["[CLS]"]},
+                                                 "[SEP]": {"id": "[SEP]", "ids": [3], "tokens": ["[SEP]"]}}},
+           "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+           "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                     "max_input_chars_per_word": 100, "vocab": {t: i for i, t in enumerate(WP_VOCAB)}}}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def encoder_weights(kind, c, r):
+    """Named as the checkpoints name them (without the model prefix, which write_weights adds to
+    all but the head); std large enough that heads differ."""
+    if kind == "distilbert":
+        d, m, V, L, P = c["dim"], c["hidden_dim"], c["vocab_size"], c["n_layers"], c["max_position_embeddings"]
+    else:
+        d, m, V, L, P = c["hidden_size"], c["intermediate_size"], c["vocab_size"], c["num_hidden_layers"], c["max_position_embeddings"]
+    W = {"embeddings.word_embeddings.weight": r.normal((V, d), 1.0)}
+    if kind == "distilbert":  # create_sinusoidal_embeddings
+        pos = np.array([[p / np.power(10000, 2 * (j // 2) / d) for j in range(d)] for p in range(P)])
+        table = np.zeros((P, d))
+        table[:, 0::2], table[:, 1::2] = np.sin(pos[:, 0::2]), np.cos(pos[:, 1::2])
+        W["embeddings.position_embeddings.weight"] = table.astype(np.float32)
+    else:
+        W["embeddings.position_embeddings.weight"] = r.normal((P, d), 0.5)
+        W["embeddings.token_type_embeddings.weight"] = r.normal((c["type_vocab_size"], d), 0.5)
+    ln = "embeddings.LayerNorm."
+    W[ln + "weight"], W[ln + "bias"] = r.norm_weight(d), r.normal(d, 0.1)
+    for i in range(L):
+        if kind == "distilbert":
+            p = f"transformer.layer.{i}."
+            names = [p + "attention.q_lin", p + "attention.k_lin", p + "attention.v_lin", p + "attention.out_lin",
+                     p + "sa_layer_norm", p + "ffn.lin1", p + "ffn.lin2", p + "output_layer_norm"]
+        else:
+            p = f"encoder.layer.{i}."
+            names = [p + "attention.self.query", p + "attention.self.key", p + "attention.self.value",
+                     p + "attention.output.dense", p + "attention.output.LayerNorm", p + "intermediate.dense",
+                     p + "output.dense", p + "output.LayerNorm"]
+        q, k, v, o, n1, up, down, n2 = names
+        for name in (q, k, v, o):
+            W[name + ".weight"], W[name + ".bias"] = r.normal((d, d), 0.4), r.normal(d, 0.1)
+        W[up + ".weight"], W[up + ".bias"] = r.normal((m, d), 0.3), r.normal(m, 0.1)
+        W[down + ".weight"], W[down + ".bias"] = r.normal((d, m), 0.3), r.normal(d, 0.1)
+        for name in (n1, n2):
+            W[name + ".weight"], W[name + ".bias"] = r.norm_weight(d), r.normal(d, 0.1)
+    head = {"bert": ("cls.predictions.transform.dense", "cls.predictions.transform.LayerNorm", "cls.predictions.bias"),
+            "roberta": ("lm_head.dense", "lm_head.layer_norm", "lm_head.bias"),
+            "distilbert": ("vocab_transform", "vocab_layer_norm", "vocab_projector.bias")}[kind]
+    W[head[0] + ".weight"], W[head[0] + ".bias"] = r.normal((d, d), 0.4), r.normal(d, 0.1)
+    W[head[1] + ".weight"], W[head[1] + ".bias"] = r.norm_weight(d), r.normal(d, 0.1)
+    W[head[2]] = r.normal(V, 0.5)
+    return W, head
+
+
+def gelu_erf(x):
+    return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+
+def forward_encoder(kind, c, W, ids, types, head, zero_head=None):
+    """The encoders' forward pass in float64; returns the layers and the logits of every position."""
+    n = len(ids)
+    eps = 1e-12 if kind == "distilbert" else c["layer_norm_eps"]
+    ln = lambda x, name: layer_norm(x, W[name + ".weight"], W[name + ".bias"], eps)
+    lin = lambda x, name: x @ W[name + ".weight"].T + W[name + ".bias"]
+    if kind == "roberta":  # create_position_ids_from_input_ids
+        pad = c["pad_token_id"]
+        mask = torch.tensor([int(i != pad) for i in ids])
+        positions = (torch.cumsum(mask, 0) * mask + pad).tolist()
+    else:
+        positions = list(range(n))
+    x = W["embeddings.word_embeddings.weight"][ids] + W["embeddings.position_embeddings.weight"][positions]
+    if kind != "distilbert":
+        x = x + W["embeddings.token_type_embeddings.weight"][types]
+    x = ln(x, "embeddings.LayerNorm")
+    if kind == "distilbert":
+        H, L = c["n_heads"], c["n_layers"]
+    else:
+        H, L = c["num_attention_heads"], c["num_hidden_layers"]
+    d = x.shape[1]
+    dh = d // H
+    layers = []
+    for i in range(L):
+        if kind == "distilbert":
+            p = f"transformer.layer.{i}."
+            q, k, v, o = (p + "attention." + s for s in ("q_lin", "k_lin", "v_lin", "out_lin"))
+            n1, up, down, n2 = p + "sa_layer_norm", p + "ffn.lin1", p + "ffn.lin2", p + "output_layer_norm"
+        else:
+            p = f"encoder.layer.{i}."
+            q, k, v = (p + "attention.self." + s for s in ("query", "key", "value"))
+            o, n1 = p + "attention.output.dense", p + "attention.output.LayerNorm"
+            up, down, n2 = p + "intermediate.dense", p + "output.dense", p + "output.LayerNorm"
+        Q = lin(x, q).view(n, H, dh).transpose(0, 1)
+        K = lin(x, k).view(n, H, dh).transpose(0, 1)
+        V = lin(x, v).view(n, H, dh).transpose(0, 1)
+        if kind == "distilbert":   # q = q / math.sqrt(dim_per_head); scores = q @ k^T
+            scores = (Q / math.sqrt(dh)) @ K.transpose(-1, -2)
+        else:                      # scores = q @ k^T / math.sqrt(attention_head_size)
+            scores = (Q @ K.transpose(-1, -2)) / math.sqrt(dh)
+        weights = torch.softmax(scores, dim=-1)
+        probs = weights.clone()
+        if zero_head is not None and zero_head[0] == i:
+            probs[zero_head[1]] = 0.0
+        ctx = (probs @ V).transpose(0, 1).reshape(n, d)
+        attn_out = lin(ctx, o)
+        layers.append({"attn_in": x, "attn_out": attn_out, "weights": weights})
+        x = ln(attn_out + x, n1)
+        x = ln(lin(gelu_erf(lin(x, up)), down) + x, n2)
+    t = layer_norm(gelu_erf(x @ W[head[0] + ".weight"].T + W[head[0] + ".bias"]),
+                   W[head[1] + ".weight"], W[head[1] + ".bias"], eps)
+    logits = t @ W["embeddings.word_embeddings.weight"].T + W[head[2]]
+    return layers, logits
+
+
+def make_encoder_model(spec):
+    kind, c = spec["kind"], spec["config"]
+    folder = os.path.join(ROOT, spec["name"])
+    W32, head = encoder_weights(kind, c, Rand(spec["seed"]))
+    if os.path.isdir(folder):
+        for f in os.listdir(folder):
+            os.remove(os.path.join(folder, f))
+    write_json(os.path.join(folder, "config.json"), c)
+    for fname, text in spec["tok_files"].items():
+        write(os.path.join(folder, fname), text)
+    prefix = kind + "."
+    stored = {}
+    for name, a in W32.items():
+        full = name if name.startswith(head[0]) or name.startswith(head[1]) or name == head[2] else prefix + name
+        if spec.get("gamma_beta") and name.startswith("embeddings.LayerNorm."):
+            full = full.replace(".weight", ".gamma").replace(".bias", ".beta")
+        stored[full] = ("F32", a)
+    blob, _ = safetensors_bytes(stored)
+    write(os.path.join(folder, "model.safetensors"), blob)
+    raw = read_safetensors(os.path.join(folder, "model.safetensors"))
+    W = {}
+    for full, (dtype, a) in raw.items():
+        name = full[len(prefix):] if full.startswith(prefix) else full
+        name = name.replace(".gamma", ".weight").replace(".beta", ".bias")
+        W[name] = torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))
+    assert set(W) == set(W32)
+    H = c["n_heads"] if kind == "distilbert" else c["num_attention_heads"]
+    L = c["n_layers"] if kind == "distilbert" else c["num_hidden_layers"]
+    cases, inputs = [], []
+    for ci, (text, pair, ids, types) in enumerate(spec["cases"]):
+        if ids is None:
+            ids, types = spec["encode"](text, pair)
+            inputs.append((text if pair is None else f"{text} | {pair}", ids))
+        layers, logits = forward_encoder(kind, c, W, ids, types, head)
+        masked = [i for i, t in enumerate(ids) if t == spec["mask"]]
+        assert masked, "every case masks a word"
+        case = {"ids": list(ids), "types": list(types)}
+        if text is not None:
+            case["text"] = text
+        if pair is not None:
+            case["pair"] = pair
+        case["layers"] = [{"attn_in": mat(l["attn_in"]), "attn_out": mat(l["attn_out"]),
+                           "heads": [{"weights": mat(l["weights"][h])} for h in range(H)]} for l in layers]
+        case["masked"] = [{"position": i, "top": top5(logits[i])} for i in masked]
+        hl, hh = [(L - 1, H - 1), (0, 1 % H), (1 % L, 0)][ci % 3]
+        _, lo = forward_encoder(kind, c, W, ids, types, head, zero_head=(hl, hh))
+        case["head_off"] = {"layer": hl, "head": hh, "masked": [{"position": i, "top": top5(lo[i])} for i in masked]}
+        for l in layers:  # bidirectional: no zero above the diagonal, rows sum to one
+            assert torch.allclose(l["weights"].sum(-1), torch.ones(H, len(ids)), atol=1e-12, rtol=0)
+            assert bool((l["weights"] > 0).all())
+        cases.append(case)
+    write(os.path.join(folder, "reference.json"), dumps({"cases": cases}) + "\n")
+    return folder, inputs, []
+
+
+ROBERTA_SPECIALS = [("<s>", 0), ("<pad>", 1), ("</s>", 2), ("<unk>", 3)]
+
+
+def roberta_tokenizer(merges):
+    """FacebookAI/roberta-base's tokenizer.json form: <s> <pad> </s> <unk> at ids 0-3, the byte-level
+    BPE above from id 4, <mask> last with lstrip true (it takes the space before it);
+    ByteLevel(add_prefix_space false, use_regex true); RobertaProcessing."""
+    vocab = dict(ROBERTA_SPECIALS)
+    vocab.update(bpe_vocab(merges, offset=4))
+    mask = len(vocab)
+    vocab["<mask>"] = mask
+    bpe = RefTokenizer({k: v for k, v in vocab.items() if v >= 4 and k != "<mask>"}, merges, pre_gpt2)
+    added = [added_entry(i, c) for c, i in ROBERTA_SPECIALS] + [dict(added_entry(mask, "<mask>"), lstrip=True)]
+    doc = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": added, "normalizer": None,
+           "pre_tokenizer": byte_level(False, True, True),
+           "post_processor": {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 0],
+                              "trim_offsets": True, "add_prefix_space": False},
+           "decoder": byte_level(True, True, True),
+           "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": "",
+                     "end_of_word_suffix": "", "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                     "vocab": vocab, "merges": [f"{a} {b}" for a, b in merges]}}
+
+    def one(text):  # <mask> split out first, the whitespace before it its own (lstrip)
+        ids = []
+        for seg in re.split(r"(\s*<mask>)", text):
+            if seg.strip() == "<mask>":
+                ids.append(mask)
+            elif seg:
+                ids += bpe.encode(seg)
+        return ids
+
+    def pair(a, b):
+        ids = [0] + one(a) + [2] + ([] if b is None else [2] + one(b) + [2])
+        return ids, [0] * len(ids)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n", pair, mask, len(vocab)
+
+
+def build_encoder_models(merges):
+    models = []
+    roberta_json, roberta_pair, roberta_mask, roberta_V = roberta_tokenizer(merges)
+    models.append(dict(
+        name="roberta-f32", kind="roberta", seed=4002, tok_files={"tokenizer.json": roberta_json}, mask=roberta_mask,
+        encode=roberta_pair,
+        config={  # FacebookAI/roberta-base's config.json, sizes shrunk
+            "architectures": ["RobertaForMaskedLM"], "attention_probs_dropout_prob": 0.1, "bos_token_id": 0,
+            "eos_token_id": 2, "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "hidden_size": 16,
+            "initializer_range": 0.02, "intermediate_size": 32, "layer_norm_eps": 1e-05,
+            "max_position_embeddings": 34, "model_type": "roberta", "num_attention_heads": 2,
+            "num_hidden_layers": 2, "pad_token_id": 1, "type_vocab_size": 1, "vocab_size": roberta_V},
+        cases=[("The cat <mask> on the mat.", None, None, None),
+               ("The dog <mask> big!", "She was in the <mask>.", None, None),
+               (None, None, [0, 70, roberta_mask, 300, 2, 1, 1], [0] * 7)]))
+    wp = {"tokenizer.json": wordpiece_json()}
+    V = len(WP_VOCAB)
+    mask = WP_VOCAB.index("[MASK]")
+    models.append(dict(
+        name="bert-f32", kind="bert", seed=4001, tok_files=wp, mask=mask, encode=wordpiece_pair, gamma_beta=True,
+        config={  # google-bert/bert-base-uncased's config.json, sizes shrunk
+            "architectures": ["BertForMaskedLM"], "attention_probs_dropout_prob": 0.1,
+            "gradient_checkpointing": False, "hidden_act": "gelu", "hidden_dropout_prob": 0.1,
+            "hidden_size": 16, "initializer_range": 0.02, "intermediate_size": 32, "layer_norm_eps": 1e-12,
+            "max_position_embeddings": 32, "model_type": "bert", "num_attention_heads": 2,
+            "num_hidden_layers": 2, "pad_token_id": 0, "position_embedding_type": "absolute",
+            "transformers_version": "4.6.0.dev0", "type_vocab_size": 2, "use_cache": True, "vocab_size": V},
+        cases=[("The cat [MASK] on the mat.", None, None, None),
+               ("The dog [MASK] big!", "She was playing in the [MASK].", None, None),
+               (None, None, [2, 9, 4, 10, 3, 12, 4, 3], [0, 0, 0, 0, 0, 1, 1, 1])]))
+    models.append(dict(
+        name="distilbert-f32", kind="distilbert", seed=4003, tok_files=wp, mask=mask,
+        encode=lambda a, b: (wordpiece_pair(a, b)[0], [0] * len(wordpiece_pair(a, b)[0])),
+        config={  # distilbert/distilbert-base-uncased's config.json, sizes shrunk
+            "activation": "gelu", "architectures": ["DistilBertForMaskedLM"], "attention_dropout": 0.1,
+            "dim": 16, "dropout": 0.1, "hidden_dim": 32, "initializer_range": 0.02,
+            "max_position_embeddings": 32, "model_type": "distilbert", "n_heads": 2, "n_layers": 2,
+            "pad_token_id": 0, "qa_dropout": 0.1, "seq_classif_dropout": 0.2, "sinusoidal_pos_embds": True,
+            "tie_weights_": True, "transformers_version": "4.6.0.dev0", "vocab_size": V},
+        cases=[("The cat [MASK] on the mat.", None, None, None),
+               ("The dog [MASK] big!", "She was playing in the [MASK].", None, None)]))
+    return models
+
+
+# --------------------------------------------------------------------------------------------
 # Self-checks.
 # --------------------------------------------------------------------------------------------
 
@@ -1865,6 +2200,9 @@ def main():
         summary.append((spec["name"], inputs, encode))
     for spec in build_family_models(merges):
         folder, inputs, encode = make_family_model(spec)
+        summary.append((spec["name"], inputs, encode))
+    for spec in build_encoder_models(merges):
+        folder, inputs, encode = make_encoder_model(spec)
         summary.append((spec["name"], inputs, encode))
     total = 0
     for dirpath, _, files in os.walk(ROOT):

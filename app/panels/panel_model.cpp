@@ -49,7 +49,10 @@ void Rebuild(RunMaps& m, const ModelLab& lab) {
   m.captions.clear();
   const models::ModelConfig& config = lab.Model()->config();
   for (int l = 0; l < m.layers; ++l) {
-    m.allowed.push_back(attnlab::causal_mask(n, config.attention[std::size_t(l)].window));
+    // An encoder's tokens see each other: no hatched triangle over its weights.
+    m.allowed.push_back(config.causal
+                            ? attnlab::causal_mask(n, config.attention[std::size_t(l)].window)
+                            : attnlab::BoolArray::Constant(n, n, true));
     m.captions.push_back(config.layer_caption(l));
   }
 }

@@ -49,6 +49,26 @@ std::vector<int> HfModel::encode(const std::string& text, const std::atomic<bool
   return tokenizer_->encode(text, limits);
 }
 
+Tokenizer::Encoding HfModel::encode_pair(const std::string& text, const std::string& pair,
+                                         const std::atomic<bool>* cancelled) const {
+  if (text.empty()) refuse("text", "empty: type a sentence");
+  if (pair.empty()) refuse("second text", "empty: type the second sentence of the pair");
+  if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + ")");
+  EncodeLimits limits;
+  limits.max_tokens = std::size_t(std::min(config_.max_positions, limits::max_tokens));
+  limits.max_tokens_reason =
+      config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit";
+  limits.cancelled = cancelled;
+  return tokenizer_->encode_pair(text, pair, limits);
+}
+
+std::optional<int> HfModel::mask_id() const {
+  if (!tokenizer_) return std::nullopt;
+  for (const char* token : {"[MASK]", "<mask>"})
+    if (const std::optional<int> id = tokenizer_->id_of(token)) return id;
+  return std::nullopt;
+}
+
 std::vector<int> HfModel::ids_from_text(const std::string& text) const {
   std::vector<int> ids;
   for (std::size_t i = 0; i < text.size();) {

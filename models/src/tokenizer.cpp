@@ -1297,6 +1297,17 @@ int Tokenizer::id_limit() const { return impl_->limit; }
 
 bool Tokenizer::contains(int id) const { return impl_->bytes.count(id) > 0; }
 
+std::optional<int> Tokenizer::id_of(const std::string& spelled) const {
+  for (const AddedToken& added : impl_->added)
+    if (added.content == spelled) return added.id;
+  std::string key = spelled;
+  char32_t bad = 0;
+  if (impl_->byte_level && !detail::symbols_to_bytes(spelled, key, bad)) return std::nullopt;
+  const auto it = impl_->ids.find(key);
+  if (it == impl_->ids.end()) return std::nullopt;
+  return it->second;
+}
+
 std::optional<int> Tokenizer::bos() const {
   const TemplatePiece& first = impl_->single.front();
   if (first.sequence >= 0) return std::nullopt;

@@ -184,6 +184,8 @@ using transformer_parts::Table;
 
 struct Transformer::Layer {
   Norm attn_norm, attn_post_norm, mlp_norm, mlp_post_norm;
+  Norm attn_residual_norm,
+      mlp_residual_norm;  ///< post-LN (BERT): on the residual stream after each add
   Linear qkv;             ///< q, k and v in one projection (then q, k, v are unused)
   bool qkv_per_head = false;  ///< qkv's columns per head: q, k, v of head 0, then head 1 (GPT-NeoX)
   Linear q, k, v, o;
@@ -202,6 +204,11 @@ struct Transformer::Embedding {
   Table positions;  ///< GPT-2's wpe: max_positions by d_model (none: no data)
   Table head;       ///< the LM head: vocab by d_model (the token embedding when tied)
   Norm final_norm;
+  Table types;        ///< BERT's token_type_embeddings: type_vocab by d_model (none: no data)
+  Norm embed_norm;    ///< the encoders' LayerNorm of the summed embeddings
+  Linear head_dense;  ///< the masked-LM head's transform (with head_norm after its activation)
+  Norm head_norm;
+  const float* head_bias = nullptr;  ///< vocab: added to the logits (the masked-LM head's own bias)
 };
 
 Transformer::Transformer() = default;
@@ -230,8 +237,13 @@ class Binder {
     n.eps = c_.norm_eps;
     n.layer_norm = c_.norm == NormKind::layer_norm;
     n.plus_one = c_.norm_plus_one;
-    n.w = w_.vector(name(pattern) + ".weight", c_.d_model).data();
-    if (n.layer_norm) n.b = w_.vector(name(pattern) + ".bias", c_.d_model).data();
+    // Old BERT checkpoints (bert-base-uncased's own) name a LayerNorm's weights gamma and beta;
+    // Hugging Face renames them when it loads them.
+    const bool old_names =
+        !w_.contains(name(pattern) + ".weight") && w_.contains(name(pattern) + ".gamma");
+    n.w = w_.vector(name(pattern) + (old_names ? ".gamma" : ".weight"), c_.d_model).data();
+    if (n.layer_norm)
+      n.b = w_.vector(name(pattern) + (old_names ? ".beta" : ".bias"), c_.d_model).data();
     return n;
   }
   Linear linear(const std::string& pattern, Eigen::Index in, Eigen::Index out, bool bias) {
@@ -242,6 +254,10 @@ class Binder {
   }
   const float* vector(const std::string& pattern, Eigen::Index size) {
     return pattern.empty() ? nullptr : w_.vector(name(pattern) + ".weight", size).data();
+  }
+  /// A vector named in full (cls.predictions.bias), or null for an empty name.
+  const float* named_vector(const std::string& full_name, Eigen::Index size) {
+    return full_name.empty() ? nullptr : w_.vector(full_name, size).data();
   }
   Table table(const std::string& pattern, Eigen::Index rows) { return {w_.tensor(name(pattern) + ".weight", rows, c_.d_model)}; }
 
@@ -273,6 +289,8 @@ Transformer Transformer::bind(const ModelConfig& config, WeightSet& weights) {
     layer.attn_post_norm = bind.norm(n.attn_post_norm);
     layer.mlp_norm = bind.norm(n.mlp_norm);
     layer.mlp_post_norm = bind.norm(n.mlp_post_norm);
+    layer.attn_residual_norm = bind.norm(n.attn_residual_norm);
+    layer.mlp_residual_norm = bind.norm(n.mlp_residual_norm);
     layer.qkv = bind.linear(n.qkv, d, q_width + 2 * kv_width, config.qkv_bias);
     layer.qkv_per_head = n.qkv_per_head;
     layer.q = bind.linear(n.q, d, q_width, config.qkv_bias);
@@ -297,16 +315,28 @@ Transformer Transformer::bind(const ModelConfig& config, WeightSet& weights) {
   if (config.learned_positions) e.positions = bind.table(n.positions, config.max_positions);
   e.final_norm = bind.norm(n.final_norm);
   e.head = config.tie_embeddings ? e.tokens : bind.table(n.lm_head, config.vocab);
+  if (config.type_vocab > 0 && !n.token_types.empty())
+    e.types = bind.table(n.token_types, config.type_vocab);
+  e.embed_norm = bind.norm(n.embed_norm);
+  e.head_dense = bind.linear(n.head_dense, config.d_model, config.d_model, true);
+  e.head_norm = bind.norm(n.head_norm);
+  e.head_bias = bind.named_vector(n.head_bias, config.vocab);
   return model;
 }
 
 namespace {
 
+/// RoBERTa's positions start after padding_idx + 1 rows of its table.
+int usable_positions(const ModelConfig& config) {
+  return config.position_padding_idx >= 0 ? config.max_positions - config.position_padding_idx - 1
+                                          : config.max_positions;
+}
+
 void check_ids(const std::vector<int>& ids, const ModelConfig& config) {
   if (ids.empty()) refuse("ids", "empty: give at least one token");
-  if (int(ids.size()) > config.max_positions)
-    refuse("ids", std::to_string(ids.size()) + " tokens, more than the model's " + std::to_string(config.max_positions) +
-                      " positions");
+  if (int(ids.size()) > usable_positions(config))
+    refuse("ids", std::to_string(ids.size()) + " tokens, more than the model's " +
+                      std::to_string(usable_positions(config)) + " positions");
   if (ids.size() > std::size_t(limits::max_tokens))
     refuse("ids", std::to_string(ids.size()) + " tokens, more than attnlab's limit of " + std::to_string(limits::max_tokens));
   for (std::size_t i = 0; i < ids.size(); ++i)
@@ -361,7 +391,7 @@ Scenario Transformer::attention_scenario(int index, const MatrixF& a, const std:
   if (config_.o_bias) layer.o.bias_into(0, d, s.b_o.emplace(d));
   // The scale: 1/sqrt(d_k) as the core names it, else the family's own (Gemma's query_pre_attn_scalar).
   if (config_.attention_scale != 1.0 / std::sqrt(double(dh))) s.scale = {Scale::Kind::value, config_.attention_scale};
-  s.mask.causal = true;
+  s.mask.causal = config_.causal;
   s.mask.window = variant.window;
   s.rope = variant.rope;
   if (config_.qk_norm) s.qk_norm = qk_norm(layer);
@@ -417,7 +447,10 @@ Model Transformer::attention_model(int index, std::shared_ptr<const GivenProject
   Model m;
   m.X = SharedMatrix(given, &given->Q);
   m.b_q = Vector::Zero(H * dh), m.b_k = Vector::Zero(G * dh), m.b_v = Vector::Zero(G * dh);
-  m.allowed = causal_mask(n, variant.window);
+  if (config_.causal)
+    m.allowed = causal_mask(n, variant.window);
+  else
+    m.allowed = BoolArray::Constant(n, n, true);  // an encoder's tokens see each other
   m.scale = config_.attention_scale;
   m.num_heads = int(H), m.num_kv_heads = int(G), m.d_k = m.d_v = int(dh);
   m.query_positions.resize(std::size_t(n));
@@ -508,11 +541,12 @@ void Transformer::finish_attention(int index, MatrixF& h, MatrixF z, SiteHooks* 
 
 void Transformer::finish_layer(const Layer& layer, const MatrixF& residual_in, const MatrixF& o, MatrixF& h,
                                SiteHooks* hooks, int index) const {
-  h = residual_in + layer.attn_post_norm.apply(o);
+  h = layer.attn_residual_norm.apply(residual_in + layer.attn_post_norm.apply(o));
   const MatrixF& mlp_reads = config_.parallel_residual ? residual_in : h;
   MatrixF mlp_out = layer.mlp_post_norm.apply(mlp(layer, layer.mlp_norm.apply(mlp_reads)));
   visit(hooks, {Site::mlp_out, index}, mlp_out);
   h += mlp_out;
+  if (layer.mlp_residual_norm.w) h = layer.mlp_residual_norm.apply(h);
 }
 
 MatrixF Transformer::mlp(const Layer& layer, const MatrixF& x) const {
@@ -529,6 +563,14 @@ MatrixF Transformer::mlp(const Layer& layer, const MatrixF& x) const {
   }
   up.array() *= gate.unaryExpr(act).array();
   return layer.down.apply(up);
+}
+
+MatrixF Transformer::head_input(const MatrixF& residual) const {
+  const Embedding& e = *embedding_;
+  MatrixF x = e.final_norm.apply(residual);
+  if (!e.head_dense.present()) return x;
+  const auto act = [&](float v) { return activate(config_.head_activation, v); };
+  return e.head_norm.apply(e.head_dense.apply(x).unaryExpr(act));
 }
 
 MatrixF Transformer::unembed(const MatrixF& normed) const {
@@ -549,11 +591,12 @@ MatrixF Transformer::unembed(const MatrixF& normed) const {
       out.middleCols(r, rows).noalias() = normed * block.transpose();
     }
   });
+  if (embedding_->head_bias) out.rowwise() += VectorFMap(embedding_->head_bias, vocab).transpose();
   return out;
 }
 
 MatrixF Transformer::logits(const MatrixF& residual) const {
-  MatrixF out = unembed(embedding_->final_norm.apply(residual));
+  MatrixF out = unembed(head_input(residual));
   if (config_.final_softcap > 0) out = out.unaryExpr([cap = config_.final_softcap](float x) { return float(capped(x, cap)); });
   return out;
 }
@@ -561,19 +604,29 @@ MatrixF Transformer::logits(const MatrixF& residual) const {
 Eigen::VectorXd Transformer::logits_of(const MatrixF& residual, Eigen::Index row, const std::vector<int>& ids) const {
   const Embedding& e = *embedding_;
   if (row < 0 || row >= residual.rows()) refuse("row", std::to_string(row) + " is outside the residual stream");
-  const MatrixF normed = e.final_norm.apply(residual.row(row));
+  const MatrixF normed = head_input(residual.row(row));
   Eigen::VectorXd out(Eigen::Index(ids.size()));
   VectorF head_row(config_.d_model);
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0 || ids[i] >= config_.vocab) refuse("ids", std::to_string(ids[i]) + " is outside the vocabulary");
     e.head.row_into(ids[i], head_row.data());
-    out[Eigen::Index(i)] = capped(double(normed.row(0).dot(head_row.transpose())), config_.final_softcap);
+    const double bias = e.head_bias ? double(e.head_bias[ids[i]]) : 0.0;
+    out[Eigen::Index(i)] =
+        capped(double(normed.row(0).dot(head_row.transpose())) + bias, config_.final_softcap);
   }
   return out;
 }
 
 std::vector<Prediction> Transformer::predict(const MatrixF& h, int top_k) const {
-  const VectorF logits = unembed(embedding_->final_norm.apply(h.bottomRows(1))).row(0).transpose();
+  return predict_at(h, h.rows() - 1, top_k);
+}
+
+std::vector<Prediction> Transformer::predict_at(const MatrixF& h, Eigen::Index row,
+                                                int top_k) const {
+  if (row < 0 || row >= h.rows())
+    refuse("position",
+           std::to_string(row) + " is outside the " + std::to_string(h.rows()) + " tokens");
+  const VectorF logits = unembed(head_input(h.row(row))).row(0).transpose();
   return top_predictions(logits, top_k, config_.final_softcap);
 }
 
@@ -613,8 +666,10 @@ double Transformer::run_bytes(std::size_t tokens, Keep keep) const {
   return kept * per_kept_layer + working;
 }
 
-ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::vector<HeadRef>& heads_off,
-                            Keep keep, const std::atomic<bool>* cancelled, SiteHooks* hooks) const {
+ForwardRun Transformer::run(const std::vector<int>& ids, int top_k,
+                            const std::vector<HeadRef>& heads_off, Keep keep,
+                            const std::atomic<bool>* cancelled, SiteHooks* hooks,
+                            const std::vector<int>& types) const {
   check_ids(ids, config_);
   if (keep.layer != Keep::kAll && keep.layer != Keep::kNone && (keep.layer < 0 || keep.layer >= config_.layers))
     refuse("layer", std::to_string(keep.layer) + " is out of range: the model has layers 0 to " +
@@ -629,9 +684,10 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
     if (off.layer < 0 || off.layer >= config_.layers || off.head < 0 || off.head >= config_.heads)
       refuse("heads_off", "no head " + std::to_string(off.layer) + "." + std::to_string(off.head) + " (layers 0 to " +
                               std::to_string(config_.layers - 1) + ", heads 0 to " + std::to_string(config_.heads - 1) + ")");
-  MatrixF h = embed(ids);
+  MatrixF h = embed(ids, types);
   ForwardRun run;
   run.ids = ids;
+  run.types = types;
   run.heads_off = heads_off;
   run.layers.resize(layers_.size());
   Workspace work;
@@ -639,25 +695,42 @@ ForwardRun Transformer::run(const std::vector<int>& ids, int top_k, const std::v
     if (cancelled && cancelled->load(std::memory_order_relaxed)) refuse("run", "cancelled");
     run_layer(l, h, heads_off, keep.keeps(l) ? &run.layers[std::size_t(l)] : nullptr, work, hooks);
   }
-  run.next = predict(h, top_k);
+  if (config_.causal) run.next = predict(h, top_k);
+  run.output = std::move(h);
   return run;
 }
 
-MatrixF Transformer::embed(const std::vector<int>& ids) const {
+MatrixF Transformer::embed(const std::vector<int>& ids, const std::vector<int>& types) const {
   check_ids(ids, config_);
   const Embedding& e = *embedding_;
+  if (!types.empty() && types.size() != ids.size())
+    refuse("types", std::to_string(types.size()) + " token types for " +
+                        std::to_string(ids.size()) + " tokens");
+  for (std::size_t i = 0; i < types.size() && e.types.rows.data; ++i)
+    if (types[i] < 0 || types[i] >= config_.type_vocab)
+      refuse("types[" + std::to_string(i) + "]", std::to_string(types[i]) +
+                                                     " is not a token type of the model (0 to " +
+                                                     std::to_string(config_.type_vocab - 1) + ")");
   const Eigen::Index n = Eigen::Index(ids.size()), d = config_.d_model;
   MatrixF h(n, d);
+  VectorF row(d);
+  int not_padding = 0;  // RoBERTa's positions count the tokens that are not padding
   for (Eigen::Index i = 0; i < n; ++i) {
-    e.tokens.row_into(ids[std::size_t(i)], h.row(i).data());
+    const int id = ids[std::size_t(i)];
+    e.tokens.row_into(id, h.row(i).data());
     if (e.scale != 1.0f) h.row(i) *= e.scale;
     if (e.positions.rows.data) {
-      VectorF position(d);
-      e.positions.row_into(i, position.data());
-      h.row(i) += position.transpose();
+      const int pad = config_.position_padding_idx;
+      const Eigen::Index position = pad < 0 ? i : id == pad ? pad : pad + ++not_padding;
+      e.positions.row_into(position, row.data());
+      h.row(i) += row.transpose();
+    }
+    if (e.types.rows.data) {  // BERT's token_type_ids default to zeros
+      e.types.row_into(types.empty() ? 0 : types[std::size_t(i)], row.data());
+      h.row(i) += row.transpose();
     }
   }
-  return h;
+  return e.embed_norm.apply(h);
 }
 
 namespace {
@@ -713,6 +786,11 @@ void Transformer::run_layer_rows(int index, MatrixF& h, Eigen::Index first_row, 
 MatrixF Transformer::rerun_rows(int layer, MatrixF rows, Eigen::Index first_row, const SiteCache& recorded,
                                 const MatrixF* z, const std::atomic<bool>* cancelled, int batch) const {
   check_restart(config_, layer, rows);
+  if (!config_.causal)  // every row of an encoder sees the changed ones: no row keeps its recorded
+                        // value
+    refuse("model", config_.model_type +
+                        " is an encoder: patching re-runs only the changed rows, which holds for "
+                        "causal models");
   if (batch < 1 || rows.rows() % batch != 0)
     refuse("rows", std::to_string(rows.rows()) + " rows are not " + std::to_string(batch) + " runs of equal length");
   if (z && (z->rows() != rows.rows() || z->cols() != Eigen::Index(config_.heads) * config_.head_dim))
@@ -731,18 +809,26 @@ MatrixF Transformer::rerun_rows(int layer, MatrixF rows, Eigen::Index first_row,
 
 std::vector<Prediction> Transformer::next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,
                                                       int top_k) const {
+  if (!config_.causal)  // its last row is [SEP]: a "next token" there would be noise
+    refuse("model", config_.model_type +
+                        " is an encoder: it predicts the word at a mask token, not the next token");
+  return predict(output_after_layer(run, layer, attn_out), top_k);
+}
+
+MatrixF Transformer::output_after_layer(const ForwardRun& run, int layer,
+                                        const Matrix& attn_out) const {
   if (layer < 0 || layer >= int(run.layers.size())) refuse("layer", std::to_string(layer) + " is out of range");
   const LayerRun& recorded = run.layers[std::size_t(layer)];
   if (recorded.residual_in.size() == 0) refuse("layer", std::to_string(layer) + " was not kept by the run");
   if (attn_out.rows() != recorded.residual_in.rows() || attn_out.cols() != recorded.residual_in.cols())
-    refuse("output", "expected " + std::to_string(recorded.residual_in.rows()) + "x" + std::to_string(config_.d_model) +
-                         " (tokens x d_model), got " + std::to_string(attn_out.rows()) + "x" + std::to_string(attn_out.cols()));
-  const Layer& bound = layers_[std::size_t(layer)];
+    refuse("output", "expected " + std::to_string(recorded.residual_in.rows()) + "x" +
+                         std::to_string(config_.d_model) + " (tokens x d_model), got " +
+                         std::to_string(attn_out.rows()) + "x" + std::to_string(attn_out.cols()));
   MatrixF h;
-  finish_layer(bound, recorded.residual_in, attn_out.cast<float>(), h);
+  finish_layer(layers_[std::size_t(layer)], recorded.residual_in, attn_out.cast<float>(), h);
   Workspace work;
   for (int l = layer + 1; l < int(layers_.size()); ++l) run_layer(l, h, run.heads_off, nullptr, work, nullptr);
-  return predict(h, top_k);
+  return h;
 }
 
 }  // namespace attnlab::models

@@ -22,8 +22,10 @@ using nlohmann::json;
 constexpr const char* kSingleFile = "model.safetensors";
 constexpr const char* kIndexFile = "model.safetensors.index.json";
 // Prefixes real files put before the names the architectures use (GPT-2 checkpoints saved from
-// GPT2LMHeadModel: "transformer."; GPT-NeoX: "gpt_neox."; the others: "model.").
-constexpr const char* kPrefixes[] = {"", "model.", "transformer.", "gpt_neox."};
+// GPT2LMHeadModel: "transformer."; GPT-NeoX: "gpt_neox."; the encoders' *ForMaskedLM: "bert.",
+// "roberta.", "distilbert."; the others: "model.").
+constexpr const char* kPrefixes[] = {"",      "model.",   "transformer.", "gpt_neox.",
+                                     "bert.", "roberta.", "distilbert."};
 
 float half_to_float(std::uint16_t h) {
   const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
@@ -200,7 +202,11 @@ const float* WeightSet::as_float(const Location& where) {
 
 const WeightSet::Location& WeightSet::shaped(const std::string& name, Eigen::Index rows, Eigen::Index cols) const {
   const Location* where = locate(name);
-  if (!where) refuse("weights", "no tensor " + quoted_excerpt(name) + " (nor with a model., transformer. or gpt_neox. prefix)");
+  if (!where)
+    refuse(
+        "weights",
+        "no tensor " + quoted_excerpt(name) +
+            " (nor with a model., transformer., gpt_neox., bert., roberta. or distilbert. prefix)");
   const std::vector<std::int64_t>& shape = where->tensor->shape;
   const bool matches = (shape.size() == 2 && shape[0] == rows && shape[1] == cols) ||
                        (cols == 1 && shape.size() == 1 && shape[0] == rows);

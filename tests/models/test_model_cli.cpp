@@ -102,9 +102,21 @@ std::string id_list(const json& ids) {
   return list;
 }
 
-/// Writes layer `layer` of `model` on `ids` with --layer and computes it with `attnlab-cli compute`.
-json layer_trace(const std::string& model, const std::string& ids, int layer, const fs::path& file) {
-  const auto written = cli(model + " --ids " + ids + " --layer " + std::to_string(layer) + " --out " + file.string());
+/// The words that give a reference case's input: its ids, or an encoder's sentence pair (whose
+/// token types its ids alone do not carry).
+std::string input_args(const json& expected) {
+  if (expected.contains("pair"))
+    return "--text '" + expected["text"].get<std::string>() + "' --pair '" +
+           expected["pair"].get<std::string>() + "'";
+  return "--ids " + id_list(expected.at("ids"));
+}
+
+/// Writes layer `layer` of `model` on `input` with --layer and computes it with `attnlab-cli
+/// compute`.
+json layer_trace(const std::string& model, const std::string& input, int layer,
+                 const fs::path& file) {
+  const auto written =
+      cli(model + " " + input + " --layer " + std::to_string(layer) + " --out " + file.string());
   EXPECT_EQ(written.status, 0) << written.err;
   const auto computed = attnlab::testing::run_shell_apart(std::string(ATTNLAB_CLI) + " compute " + file.string());
   EXPECT_EQ(computed.status, 0) << model << " layer " << layer << ": " << computed.err;
@@ -120,7 +132,7 @@ TEST(ModelCli, EveryLayerOfEveryTestModelReopensAsItsLayer) {
       const json expected = reference_case(name, c);
       for (std::size_t l = 0; l < expected.at("layers").size(); ++l) {
         const fs::path file = scratch.fresh(name + "-" + std::to_string(c) + "-" + std::to_string(l)) / "layer.json";
-        const json trace = layer_trace(entry.path().string(), id_list(expected.at("ids")), int(l), file);
+        const json trace = layer_trace(entry.path().string(), input_args(expected), int(l), file);
         const json& layer = expected["layers"][l];
         ASSERT_EQ(trace.at("heads").size(), layer.at("heads").size()) << name;
         double worst = 0;
@@ -143,7 +155,7 @@ TEST(ModelCli, ALayerWithTheLargestRealRopeThetaReopens) {
   fs::copy(kModels / "llama-mqa-f32", dir);
   model_folders::update_json_file(dir / "config.json", {{"rope_theta", 3580165449.0}});
   const fs::path file = scratch.fresh("out") / "layer.json";
-  const json trace = layer_trace(dir.string(), "1,2,3,4", 1, file);
+  const json trace = layer_trace(dir.string(), "--ids 1,2,3,4", 1, file);
   ASSERT_TRUE(trace.contains("heads"));
   std::ifstream in(file);
   EXPECT_EQ(json::parse(in).at("rope").at("base"), 3580165449.0);
@@ -158,7 +170,7 @@ TEST(ModelCli, IdsThatCutACharacterAreWrittenEscaped) {
   const std::string ids = "83," + std::to_string(emoji[0]);
   const attnlab::testing::ScratchDir scratch("attnlab_model_bytes_");
   const fs::path file = scratch.fresh("out") / "layer.json";
-  const json trace = layer_trace(kGpt2, ids, 0, file);
+  const json trace = layer_trace(kGpt2, "--ids " + ids, 0, file);
   ASSERT_TRUE(trace.contains("heads"));
   std::ifstream in(file);
   const json scenario = json::parse(in);

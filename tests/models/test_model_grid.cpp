@@ -109,8 +109,10 @@ json attention(const std::string& dir, const std::string& how) {
   return json::parse(r.out);
 }
 
-/// Exports the grid as PNG (scale 2) and SVG and checks every cell of every layer and head.
-void check_grid(const std::string& name, const std::string& how) {
+/// Exports the grid as PNG (scale 2) and SVG and checks every cell of every layer and head; a
+/// decoder's cells above the diagonal are hatched, an encoder's (`causal` false) drawn as the
+/// others.
+void check_grid(const std::string& name, const std::string& how, bool causal = true) {
   const std::string dir = model_dir(name);
   const json run = attention(dir, how);
   const fs::path out = scratch.fresh(name);
@@ -141,7 +143,7 @@ void check_grid(const std::string& name, const std::string& how) {
           EXPECT_FLOAT_EQ(c.value, w);
           const attnlab::Rgb8 pixel =
               png.at(2 * c.x + c.w, 2 * c.y + c.h);  // the centre at scale 2
-          if (j > i) {                               // causal: masked, and its weight exactly 0
+          if (causal && j > i) {                     // causal: masked, and its weight exactly 0
             ++masked;
             EXPECT_EQ(w, 0.0);
             EXPECT_TRUE(c.masked);
@@ -181,6 +183,11 @@ TEST(ModelGrid, Gpt2EveryLayerAndHeadMatchesTheForwardRun) {
 
 TEST(ModelGrid, LlamaGqaEveryLayerAndHeadMatchesTheForwardRun) {
   check_grid("llama-gqa-bf16", "--text '" + kText + "'");
+}
+
+// An encoder's tokens see each other: every cell is its weight's colour, none hatched.
+TEST(ModelGrid, BertEveryCellIsDrawnWithoutACausalTriangle) {
+  check_grid("bert-f32", "--text 'The cat [MASK] on the mat.'", false);
 }
 
 TEST(ModelGrid, CaptionsAndTokenLabelsAreInTheSvg) {

@@ -21,9 +21,10 @@ constexpr int kMaxLayers = 1024;
 /// The one table: adding a family is its file and a row here.
 const std::vector<Family>& table() {
   static const std::vector<Family> families = {
-      families::gpt2(),    families::gpt_neox(), families::llama(),       families::mistral(),
-      families::qwen2(),   families::qwen3(),    families::gemma2(),      families::gemma3_text(),
-      families::smollm3(), families::olmo2(),    families::phi3(),
+      families::gpt2(),    families::gpt_neox(),   families::llama(),  families::mistral(),
+      families::qwen2(),   families::qwen3(),      families::gemma2(), families::gemma3_text(),
+      families::smollm3(), families::olmo2(),      families::phi3(),   families::bert(),
+      families::roberta(), families::distilbert(),
   };
   return families;
 }

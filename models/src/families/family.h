@@ -56,6 +56,14 @@ struct TensorNames {
   std::string up, gate, down;
   std::string gate_up;   ///< Phi-3: gate's rows, then up's
   bool conv1d = false;   ///< GPT-2's Conv1D: weights stored [in, out], not nn.Linear's [out, in]
+  // Encoders (BERT, DistilBERT, RoBERTa).
+  std::string token_types;  ///< token_type_embeddings (BERT, RoBERTa)
+  std::string embed_norm;   ///< the LayerNorm of the summed embeddings
+  /// Post-LN: the LayerNorm of the residual stream after attention's add, and after the MLP's.
+  std::string attn_residual_norm, mlp_residual_norm;
+  /// The masked-LM head: dense, the head's activation, LayerNorm, then the (tied) unembedding plus
+  /// its own bias (a vector name, with its ".bias" or ".weight" suffix written out).
+  std::string head_dense, head_norm, head_bias;
 };
 
 struct Family {
@@ -82,6 +90,9 @@ Family gemma3_text();
 Family smollm3();
 Family olmo2();
 Family phi3();
+Family bert();
+Family roberta();
+Family distilbert();
 
 // What several families share (families.cpp).
 Activation activation(const ConfigReader& read, const std::string& key, const std::string& fallback);
@@ -96,6 +107,12 @@ Rope read_rope(const ConfigReader& read, const ModelConfig& config, double base,
 /// The per-layer windows of layer_types ("sliding_attention" / "full_attention"), or `sliding(i)`
 /// for a config without the key; sliding_window is the window.
 void read_layer_types(const ConfigReader& read, ModelConfig& config, bool (*sliding)(int layer, const ConfigReader&));
+/// What BERT and RoBERTa read alike (configuration_bert.py's keys): sizes, post-LN LayerNorms with
+/// layer_norm_eps, absolute learned positions, token types, bidirectional attention.
+void read_bert_sizes(const ConfigReader& read, ModelConfig& config);
+/// BertModel's tensor names without the "bert." / "roberta." prefix
+/// (encoder.layer.{}.attention...).
+TensorNames bert_names();
 /// The nn.Linear names of a Llama-shaped layer (model.layers.{}.self_attn.q_proj ...).
 TensorNames llama_names();
 

@@ -49,6 +49,16 @@ struct ModelConfig {
   bool gated_mlp = true;           ///< down(act(gate x) * up x); false: down(act(up x + b) ) + b
   Activation activation = Activation::silu;
   bool tie_embeddings = true;      ///< the LM head is the token embedding
+  /// false for an encoder (BERT, DistilBERT, RoBERTa): every token sees every other, and the head
+  /// predicts the word at a masked position instead of the next token.
+  bool causal = true;
+  int type_vocab = 0;  ///< BERT's token types (segments): rows of token_type_embeddings; 0: none
+  /// RoBERTa's positions: padding_idx + 1 + i for the i-th token that is not padding, padding_idx
+  /// for padding (create_position_ids_from_input_ids); -1: positions 0 .. n - 1.
+  int position_padding_idx = -1;
+  /// The masked-LM head's activation between its dense layer and its LayerNorm (BERT: hidden_act,
+  /// RoBERTa: gelu, DistilBERT: activation).
+  Activation head_activation = Activation::gelu;
   std::vector<LayerAttention> attention;  ///< one per layer
 
   std::string describe() const;  ///< "gpt2: 12 layers, 12 heads of 64, d 768, vocabulary 50257"

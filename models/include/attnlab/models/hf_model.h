@@ -37,6 +37,13 @@ class HfModel {
   /// than the model's positions (found as they are produced), the tokenizer's time budget spent,
   /// `cancelled` set.
   std::vector<int> encode(const std::string& text, const std::atomic<bool>* cancelled = nullptr) const;
+  /// Two texts as an encoder reads a pair ([CLS] A [SEP] B [SEP], token types 0 and 1). Throws as
+  /// encode(), and "second text: ..." for the pair's own faults.
+  Tokenizer::Encoding encode_pair(const std::string& text, const std::string& pair,
+                                  const std::atomic<bool>* cancelled = nullptr) const;
+  /// The id of the tokenizer's mask token ("[MASK]" of BERT and DistilBERT, "<mask>" of RoBERTa),
+  /// where an encoder predicts the hidden word; none without a tokenizer or such a token.
+  std::optional<int> mask_id() const;
   /// Token ids typed as text, for a folder without a tokenizer: "464, 3797 3332" (commas or spaces
   /// between). Throws ScenarioError ("ids: expected token ids ... got "the"") for anything else;
   /// run() checks them against the vocabulary and the positions.

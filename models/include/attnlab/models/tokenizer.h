@@ -107,6 +107,9 @@ class Tokenizer {
   /// One more than the largest id (the vocabulary's and the added tokens').
   int id_limit() const;
   bool contains(int id) const;
+  /// The id of a token as token() spells it ("[MASK]", "<mask>", "##s", "Ġcat"), an added
+  /// token's content first; none when the tokenizer has no such token.
+  std::optional<int> id_of(const std::string& token) const;
   /// The id the post-processor puts first (Llama 3's <|begin_of_text|>), if any.
   std::optional<int> bos() const;
 

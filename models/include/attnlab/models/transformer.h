@@ -58,9 +58,12 @@ struct Keep {
 
 struct ForwardRun {
   std::vector<int> ids;
+  std::vector<int> types;          ///< token types (BERT's segments) as given; empty: all 0
   std::vector<HeadRef> heads_off;  ///< heads whose output was zeroed (their weights still recorded)
   std::vector<LayerRun> layers;  ///< one per layer; those the run did not keep are empty
-  std::vector<Prediction> next;  ///< the most likely next tokens after the last one, by p
+  std::vector<Prediction>
+      next;        ///< the most likely next tokens after the last one, by p (none for an encoder)
+  MatrixF output;  ///< n by d_model: the residual stream after the last layer (predict_at reads it)
 };
 
 /// The bytes this process may use: the machine's memory, or less when a limit is set on the
@@ -82,12 +85,18 @@ class Transformer {
   /// (run_bytes() against memory_limit(), checked before anything large is allocated), and
   /// "run: cancelled" when `cancelled` is set, checked before each layer (the window's stale runs).
   /// `hooks`, when given, reads and replaces the named sites it wants as the run passes them (sites.h).
-  ForwardRun run(const std::vector<int>& ids, int top_k = 5, const std::vector<HeadRef>& heads_off = {},
-                 Keep keep = Keep::all(), const std::atomic<bool>* cancelled = nullptr,
-                 SiteHooks* hooks = nullptr) const;
+  ForwardRun run(const std::vector<int>& ids, int top_k = 5,
+                 const std::vector<HeadRef>& heads_off = {}, Keep keep = Keep::all(),
+                 const std::atomic<bool>* cancelled = nullptr, SiteHooks* hooks = nullptr,
+                 const std::vector<int>& types = {}) const;
   /// The residual stream entering layer 0 (n by d_model): the token embeddings, scaled, plus the
-  /// learned positions. Throws ScenarioError for ids run() refuses.
-  MatrixF embed(const std::vector<int>& ids) const;
+  /// learned positions and, for BERT, the embeddings of `types` (the token types, empty: all 0),
+  /// then the encoders' embedding LayerNorm. Throws ScenarioError for ids run() refuses, and for
+  /// types of another length or outside the model's type_vocab_size.
+  MatrixF embed(const std::vector<int>& ids, const std::vector<int>& types = {}) const;
+  /// The most likely tokens at row `row` of `output` (a run's output, n by d_model): an encoder's
+  /// masked-word prediction at a [MASK], through its masked-LM head.
+  std::vector<Prediction> predict_at(const MatrixF& output, Eigen::Index row, int top_k = 5) const;
   /// The layers from `first` on, applied to `residual` (the residual stream entering layer `first`,
   /// n by d_model), with `hooks`: the residual stream after the last layer. Patching restarts here
   /// from a cached residual instead of re-running the layers before the patched one.
@@ -114,10 +123,15 @@ class Transformer {
   /// is computed.
   double run_bytes(std::size_t tokens, Keep keep) const;
   /// The prediction when layer `layer`'s attention outputs `attn_out` (n by d_model, e.g. an edited
-  /// scenario's output) instead of what `run` recorded: re-runs layer's post-norm and MLP and the layers
-  /// after it (with run.heads_off still off in those). Throws ScenarioError when the shape does not match.
+  /// scenario's output) instead of what `run` recorded: re-runs layer's post-norm and MLP and the
+  /// layers after it (with run.heads_off still off in those). Throws ScenarioError when the shape
+  /// does not match, and for an encoder (output_after_layer() and predict_at() give its masked
+  /// words).
   std::vector<Prediction> next_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out,
                                            int top_k = 5) const;
+  /// The run's output (n by d_model, as ForwardRun::output) when layer `layer`'s attention outputs
+  /// `attn_out`: what an encoder's masked-word predictions read after an edit (predict_at).
+  MatrixF output_after_layer(const ForwardRun& run, int layer, const Matrix& attn_out) const;
 
   const ModelConfig& config() const { return config_; }
 
@@ -161,6 +175,9 @@ class Transformer {
                     SiteHooks* hooks = nullptr, int index = 0) const;
   MatrixF mlp(const Layer& layer, const MatrixF& x) const;
   std::vector<Prediction> predict(const MatrixF& h, int top_k) const;
+  /// What the unembedding reads from the residual stream: the final norm, and the masked-LM head's
+  /// transform (dense, activation, LayerNorm) where the family has one.
+  MatrixF head_input(const MatrixF& residual) const;
   /// `normed` (rows by d_model, after the final norm) times the unembedding's transpose: rows by vocab.
   MatrixF unembed(const MatrixF& normed) const;
 
