@@ -1,6 +1,7 @@
 #!/bin/sh
 # The Head finder and the Logit lens (issue 39) on the hand-built induction circuit, with real keys and
-# clicks, in one window:
+# clicks, in one window at 1920x1080 (where the centre group's ten tabs all show; at 1280x800 the
+# Logit lens tab is behind the tab bar's arrows):
 #  1. a typed sentence, a click on the Head finder's tab: every score's grid (layers x heads) shows
 #     `attnlab-cli heads DIR --text T --random-repeat 10 --seed 0 --json` cell by cell
 #     (attnlab_gui_instruments_check --heads); the induction grid's top head is 1.1, as built; its
@@ -49,7 +50,7 @@ for h in json.load(open(sys.argv[1]))["heatmaps"]:
 PY
 }
 
-start "$model" --size 1280x800 --layout-log "$log" --capture-on "$work/cap"
+start "$model" --size 1920x1080 --layout-log "$log" --capture-on "$work/cap"
 wait_log 'm.get("name") == "induction-circuit" and not m["loading"]' "the circuit's folder did not open"
 type_text "$text"
 wait_log 'm["ids"] == heads["ids"] and not m["run_stale"]' "the typed text did not run as attnlab-cli's"
