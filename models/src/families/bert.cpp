@@ -22,19 +22,23 @@ void read_bert_sizes(const ConfigReader& read, ModelConfig& config) {
   config.vocab = read.count("vocab_size", 1 << 20);
   config.max_positions = read.count_or("max_position_embeddings", 1 << 20, 512);
   config.type_vocab = read.count_or("type_vocab_size", 1 << 16, 2);
-  config.norm = NormKind::layer_norm;
   config.norm_eps = read.positive("layer_norm_eps", 1e-12);
-  config.activation = config.head_activation = activation(read, "hidden_act", "gelu");
+  post_ln_encoder(config, activation(read, "hidden_act", "gelu"));
+  config.tie_embeddings = read.flag("tie_word_embeddings", true);
+  read.require("position_embedding_type", "absolute", "relative position embeddings");
+  read.require("is_decoder", false, "BERT used as a causal decoder");
+  read.require("add_cross_attention", false, "an encoder-decoder BERT");
+}
+
+void post_ln_encoder(ModelConfig& config, Activation act) {
+  config.norm = NormKind::layer_norm;
+  config.activation = config.head_activation = act;
   config.qkv_bias = config.o_bias = config.mlp_bias = true;
   config.gated_mlp = false;
   config.learned_positions = true;
   config.causal = false;
   config.attention_scale = 1.0 / std::sqrt(double(config.head_dim));
   config.attention.assign(std::size_t(config.layers), LayerAttention{});
-  config.tie_embeddings = read.flag("tie_word_embeddings", true);
-  read.require("position_embedding_type", "absolute", "relative position embeddings");
-  read.require("is_decoder", false, "BERT used as a causal decoder");
-  read.require("add_cross_attention", false, "an encoder-decoder BERT");
 }
 
 TensorNames bert_names() {

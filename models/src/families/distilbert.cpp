@@ -23,15 +23,8 @@ void read_distilbert(const ConfigReader& read, ModelConfig& config) {
   config.d_mlp = read.count("hidden_dim", 16 * limits::max_width);
   config.vocab = read.count("vocab_size", 1 << 20);
   config.max_positions = read.count_or("max_position_embeddings", 1 << 20, 512);
-  config.norm = NormKind::layer_norm;
   config.norm_eps = 1e-12;  // DistilBERT's nn.LayerNorm(eps=1e-12), not a config key
-  config.activation = config.head_activation = activation(read, "activation", "gelu");
-  config.qkv_bias = config.o_bias = config.mlp_bias = true;
-  config.gated_mlp = false;
-  config.learned_positions = true;
-  config.causal = false;
-  config.attention_scale = 1.0 / std::sqrt(double(config.head_dim));
-  config.attention.assign(std::size_t(config.layers), LayerAttention{});
+  post_ln_encoder(config, activation(read, "activation", "gelu"));
   config.tie_embeddings = read.flag("tie_word_embeddings", true);
   read.flag("sinusoidal_pos_embds",
             false);  // only its type: the file's position table is read either way

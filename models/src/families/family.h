@@ -110,6 +110,10 @@ void read_layer_types(const ConfigReader& read, ModelConfig& config, bool (*slid
 /// What BERT and RoBERTa read alike (configuration_bert.py's keys): sizes, post-LN LayerNorms with
 /// layer_norm_eps, absolute learned positions, token types, bidirectional attention.
 void read_bert_sizes(const ConfigReader& read, ModelConfig& config);
+/// BERT's post-LN encoder blocks, which RoBERTa and DistilBERT share: LayerNorm, `act` in the MLP and
+/// the masked-LM head, biases everywhere, learned positions, no causal mask, 1/sqrt(head_dim), every
+/// layer global. Needs config.layers and head_dim.
+void post_ln_encoder(ModelConfig& config, Activation act);
 /// BertModel's tensor names without the "bert." / "roberta." prefix
 /// (encoder.layer.{}.attention...).
 TensorNames bert_names();
