@@ -5,10 +5,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
+#include "attnlab/attention.h"
+#include "attnlab/export/numpy_script.h"
 #include "attnlab/scenario_io.h"
+#include "attnlab/trace_io.h"
 #include "test_support.h"
 #include <nlohmann/json.hpp>
 
@@ -57,29 +61,67 @@ double compare(const json& want, const json& got, const std::string& where) {
   return worst;
 }
 
-void expect_script_matches_cli(const fs::path& scenario) {
-  SCOPED_TRACE(scenario.filename().string());
-  const Output computed = run(cli() + " compute " + scenario.string());
-  ASSERT_EQ(computed.status, 0) << computed.out;
-  fs::create_directories(scratch.root() / "scripts");
-  const fs::path script = scratch.root() / "scripts" / (scenario.stem().string() + ".py");
-  const Output exported = run(cli() + " export " + scenario.string() + " --format numpy --out - > " + script.string());
-  ASSERT_EQ(exported.status, 0);
-  const Output python = run(std::string(kPython) + " " + script.string() + " 2>&1");
-  ASSERT_EQ(python.status, 0) << python.out;
-  const double worst = compare(json::parse(computed.out), json::parse(python.out), "trace");
-  std::cout << "  " << scenario.filename().string() << ": max relative error " << worst << "\n";
-}
+/// Scripts and the traces they must print, checked in one Python: each script runs as its own
+/// __main__ with fresh globals (80 interpreters importing NumPy took most of a minute under ASan).
+class ScriptBatch {
+ public:
+  explicit ScriptBatch(const std::string& name) : dir_(scratch.fresh(name)) {}
+
+  /// The trace as `attnlab-cli compute` prints it, the script as `export --format numpy` writes it.
+  void add_through_cli(const fs::path& scenario) {
+    const Output computed = run(cli() + " compute " + scenario.string());
+    ASSERT_EQ(computed.status, 0) << scenario << ": " << computed.out;
+    const fs::path script = dir_ / (scenario.filename().string() + ".py");
+    const Output exported = run(cli() + " export " + scenario.string() + " --format numpy --out - > " + script.string());
+    ASSERT_EQ(exported.status, 0) << scenario;
+    want_[script.filename().string()] = json::parse(computed.out);
+  }
+
+  /// The same in-process: compute's trace through text (a non-finite number becomes null there) and
+  /// the exporter's script.
+  void add(const std::string& name, const Scenario& scenario) {
+    const fs::path script = dir_ / (name + ".py");
+    std::ofstream(script) << attnlab::exporter::numpy_script(scenario, name);
+    want_[script.filename().string()] = json::parse(attnlab::trace_to_json(attnlab::compute(scenario)).dump());
+  }
+
+  void expect_scripts_print_their_traces() const {
+    ASSERT_TRUE(fs::exists(kPython)) << "Debian's python3 with python3-numpy is needed (scripts/install-deps.sh)";
+    std::ofstream(dir_ / "run_all.py") << "import contextlib, io, json, pathlib, runpy, sys\n"
+                                          "out = {}\n"
+                                          "for path in sorted(pathlib.Path(sys.argv[1]).glob('*.py')):\n"
+                                          "    if path.name == 'run_all.py': continue\n"
+                                          "    printed = io.StringIO()\n"
+                                          "    with contextlib.redirect_stdout(printed):\n"
+                                          "        runpy.run_path(str(path), run_name='__main__')\n"
+                                          "    out[path.name] = json.loads(printed.getvalue())\n"
+                                          "print(json.dumps(out))\n";
+    const Output python = run(std::string(kPython) + " " + (dir_ / "run_all.py").string() + " " + dir_.string() + " 2>&1");
+    ASSERT_EQ(python.status, 0) << python.out;
+    const json got = json::parse(python.out);
+    EXPECT_EQ(got.size(), want_.size());
+    for (const auto& [script, trace] : want_) {
+      ASSERT_TRUE(got.contains(script)) << script;
+      const double worst = compare(trace, got.at(script), script);
+      std::cout << "  " << script << ": max relative error " << worst << "\n";
+    }
+  }
+
+ private:
+  fs::path dir_;
+  std::map<std::string, json> want_;
+};
 
 TEST(ExportNumpy, ScriptAgreesWithComputeOnEveryPreset) {
-  ASSERT_TRUE(fs::exists(kPython)) << "Debian's python3 with python3-numpy is needed (scripts/install-deps.sh)";
+  ScriptBatch batch("presets");
   int presets = 0;
   for (const auto& e : fs::directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "assets" / "presets"))
     if (e.path().extension() == ".json") {
-      expect_script_matches_cli(e.path());
+      batch.add_through_cli(e.path());
       ++presets;
     }
   EXPECT_GE(presets, 9);
+  batch.expect_scripts_print_their_traces();
 }
 
 TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
@@ -103,17 +145,17 @@ TEST(ExportNumpy, ScriptAgreesWithComputeOnFixturesCoveringEveryFeature) {
       "stages_qknorm_plus_one_gemma3_perhead_softcap", "stages_qknorm_width_olmo2_gqa",
       "stages_qknorm_width_cross_no_weights", "stages_rope_linear_factor4", "stages_rope_llama3_three_bands",
       "stages_rope_longrope_long_partial", "stages_rope_longrope_short", "stages_everything_llama3_qknorm_softcap_alibi"};
-  const fs::path dir = scratch.fresh("fixtures");
+  // In-process: the CLI's own path is the presets' test above.
+  ScriptBatch batch("fixtures");
   for (const char* name : names)
     for (const char* layout : {"_rows", "_columns"}) {
       const fs::path fixture = fs::path(ATTNLAB_SOURCE_DIR) / "tests" / "fixtures" / (std::string(name) + layout + ".json");
       ASSERT_TRUE(fs::exists(fixture)) << fixture;
       std::ifstream in(fixture);
       const json doc = json::parse(in);  // {"scenario", "expected", ...}: the script needs the scenario alone
-      const fs::path scenario = dir / fixture.filename();
-      std::ofstream(scenario) << doc.at("scenario").dump();
-      expect_script_matches_cli(scenario);
+      batch.add(fixture.filename().string(), attnlab::scenario_from_json(doc.at("scenario")));
     }
+  batch.expect_scripts_print_their_traces();
 }
 
 TEST(ExportNumpy, ScriptZeroesTheHeadsSwitchedOff) {
@@ -121,7 +163,9 @@ TEST(ExportNumpy, ScriptZeroesTheHeadsSwitchedOff) {
   s.heads_off = {0};
   const fs::path path = scratch.fresh("heads_off") / "heads_off.json";
   attnlab::save_scenario(s, path.string());
-  expect_script_matches_cli(path);
+  ScriptBatch batch("heads_off_script");
+  batch.add_through_cli(path);
+  batch.expect_scripts_print_their_traces();
 }
 
 TEST(ExportNumpy, ScriptIsWrittenToTheOutputDirectory) {
