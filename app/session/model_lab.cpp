@@ -503,10 +503,12 @@ void ModelLab::UpdateNext() {
   NextTokens n;
   const std::string name = model_ ? model_->name() : std::string();
   n.masked_word = model_ && !model_->config().causal;
-  // An encoder's word, where it is (the hidden word's own label, else the mask token typed).
+  // An encoder's word: "the word hidden at token 6 (␣mat)", or "the [MASK] at token 6" (typed).
   const auto word_at = [this](int position) {
-    const std::string word = run_.hidden == position && position >= 0 ? run_.hidden_label : "a typed mask token";
-    return " the word at token " + attnlab::index_text(position) + " (" + word + ")";
+    const std::string at = " at token " + attnlab::index_text(position);
+    if (run_.hidden == position && position >= 0) return " the word hidden" + at + " (" + run_.hidden_label + ")";
+    const std::optional<int> mask = model_->mask_id();
+    return " the " + (mask ? model_->tokenizer()->token(*mask) : std::string("mask token")) + at;
   };
   if (!model_) {
     n.offer_locate = !Loading() && !reconnect_note_.empty() && link_error_.empty();
@@ -527,11 +529,12 @@ void ModelLab::UpdateNext() {
       n.position = p->position;
       n.stale = n.stale || p->version != doc_->Version();
       if (!p->error.empty()) n.state = NextTokens::State::Failed;
-      const std::string what = n.masked_word ? "'s own prediction of" + word_at(p->position) + "." : "'s own prediction.";
+      const std::string what = n.masked_word ? "'s own guess for" + word_at(p->position) + "." : "'s own prediction.";
       n.note = !p->error.empty() ? "Layer " + attnlab::index_text(doc_layer_) + " no longer fits " + name + ": " + p->error
                : n.masked_word && p->position < 0
                    ? ChooseWordNote(*model_)
-                   : "After the edits of " + attnlab::layer_label(doc_layer_) + " (the document), beside " + name + what;
+                   : "After the edits of " + attnlab::layer_label(doc_layer_) + (n.masked_word ? "" : " (the document)") +
+                         ", beside " + name + what;
     } else {
       n.note = "Running the rest of " + name + kEllipsis;
     }
