@@ -326,24 +326,25 @@ void ModelPanel::TextField(ModelLab& lab, const ControlMarks& marks) {
                                : "Type a sentence\xE2\x80\xA6";
   if (SyncedField(text_, "##model text", hint, lab.Text())) lab.SetText(text_.synced);
   MarkLastItem(marks, "model text");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The model runs on this text as it is typed");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(encoder || !lab.Model() ? "The model runs on this text as it is typed"
+                                              : "The model runs on this text as it is typed (a decoder: one text; a "
+                                                "sentence pair is for encoders such as BERT)");
 }
 
-// An encoder's second sentence ([CLS] A [SEP] B [SEP]). A decoder reads one text: the field is
-// disabled with the reason as its hint, unless a pair reached it (a saved layer's), to be deleted.
+// An encoder's second sentence ([CLS] A [SEP] B [SEP]). A decoder reads one text: no field (a line
+// of a projected window is worth more than a disabled one), unless a pair reached it (a saved
+// layer's), shown to be deleted beside the line refusing it.
 void ModelPanel::PairField(ModelLab& lab, const ControlMarks& marks) {
   const models::HfModel& model = *lab.Model();
   const bool encoder = !model.config().causal;
-  const std::string hint = encoder ? "Second sentence (optional): a pair, its tokens underlined\xE2\x80\xA6"
-                                   : "A second sentence is for encoders (BERT, RoBERTa, DistilBERT): " +
-                                         model.name() + " reads one text";
-  ImGui::BeginDisabled(!encoder && lab.Pair().empty());
-  if (SyncedField(pair_, "##model pair", hint.c_str(), lab.Pair())) lab.SetPair(pair_.synced);
-  ImGui::EndDisabled();
+  if (!encoder && lab.Pair().empty()) return;
+  const char* hint = "Second sentence (optional): a pair, its tokens underlined\xE2\x80\xA6";
+  if (SyncedField(pair_, "##model pair", hint, lab.Pair())) lab.SetPair(pair_.synced);
   MarkLastItem(marks, "model pair");
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+  if (ImGui::IsItemHovered())
     ImGui::SetTooltip(encoder ? "The pair's second sentence: token type 1, underlined in the tokens"
-                              : "%s is a decoder: it reads one text", model.name().c_str());
+                              : "%s is a decoder and reads one text: delete the second sentence", model.name().c_str());
 }
 
 void ModelPanel::Draw(AppState& state) {

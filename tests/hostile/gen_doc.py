@@ -171,8 +171,8 @@ def render_window():
 MODEL_VIEW_HEADER = """\
 ### The Model view's fields
 
-The Model view's text and, for an encoder, its second text (a sentence pair; disabled for a decoder,
-with the reason in its hint). They are run as they are typed, off the UI thread; a refusal is said in
+The Model view's text and, for an encoder, its second text (a sentence pair; a decoder has no second
+field unless a saved layer's pair reaches it). They are run as they are typed, off the UI thread; a refusal is said in
 one line under them, and what the Masked word (Next token) panel cannot show is its one line.
 `tests/session/test_model_lab.cpp` opens each row's folder (`tests/fixtures/models`), types the
 fields into the session as the view does and requires that line. A saved layer's `view.model.text`
