@@ -101,8 +101,8 @@ std::array<double, kHeadScores> score_head(const MatrixF& w, const std::vector<i
 std::string head_finder_refusal(const ModelConfig& config) {
   if (config.causal) return "";
   return config.model_type +
-         " is an encoder: the head finder's scores (previous token, induction) are defined for a model that reads "
-         "left to right, and every token of an encoder sees the whole text";
+         " is an encoder: the head finder's scores (previous token, induction) are defined for a "
+         "model that reads left to right, and every token of an encoder sees the whole text";
 }
 
 HeadScores find_heads(const Transformer& model, const std::vector<int>& ids, const std::optional<Repeat>& repeat,

@@ -43,7 +43,8 @@ std::vector<int> HfModel::encode(const std::string& text, const std::atomic<bool
   return encode_single(text, cancelled).ids;
 }
 
-Tokenizer::Encoding HfModel::encode_single(const std::string& text, const std::atomic<bool>* cancelled) const {
+Tokenizer::Encoding HfModel::encode_single(const std::string& text,
+                                           const std::atomic<bool>* cancelled) const {
   if (text.empty()) refuse("text", "empty: type a sentence");
   if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + "); give token ids instead");
   EncodeLimits limits;

@@ -25,8 +25,8 @@ std::string utf8_path(const std::string& path) {
 
 }  // namespace
 
-Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, const std::string& text,
-                        const std::string& pair) {
+Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer,
+                        const std::string& text, const std::string& pair) {
   const ModelConfig& c = model.config();
   if (layer < 0 || layer >= int(run.layers.size()))
     refuse("layer", std::to_string(layer) + " is out of range: the model has layers 0 to " +

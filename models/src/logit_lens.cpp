@@ -39,8 +39,8 @@ class LensReader : public SiteHooks {
 std::string logit_lens_refusal(const ModelConfig& config) {
   if (config.causal) return "";
   return config.model_type +
-         " is an encoder: the logit lens reads the next token each layer would predict, and an encoder predicts a "
-         "masked word instead (the Masked word view)";
+         " is an encoder: the logit lens reads the next token each layer would predict, and an "
+         "encoder predicts a masked word instead (the Masked word view)";
 }
 
 LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std::optional<int> chosen,

@@ -1260,7 +1260,8 @@ std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& 
   return encode_single(text, limits).ids;
 }
 
-Tokenizer::Encoding Tokenizer::encode_single(const std::string& text, const EncodeLimits& limits) const {
+Tokenizer::Encoding Tokenizer::encode_single(const std::string& text,
+                                             const EncodeLimits& limits) const {
   const std::string* texts[2] = {&text, nullptr};
   return impl_->assemble(impl_->single, texts, limits);
 }

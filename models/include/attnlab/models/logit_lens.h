@@ -26,8 +26,8 @@ struct LogitLens {
 std::string logit_lens_refusal(const ModelConfig& config);
 
 /// The lens on one forward pass of `ids`; `chosen` is a token id whose probability is kept
-/// everywhere. Throws ScenarioError: what Transformer::run throws, a chosen id outside the vocabulary,
-/// "model: " and logit_lens_refusal() for an encoder.
+/// everywhere. Throws ScenarioError: what Transformer::run throws, a chosen id outside the
+/// vocabulary, "model: " and logit_lens_refusal() for an encoder.
 LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std::optional<int> chosen = {},
                      const std::atomic<bool>* cancelled = nullptr);
 
