@@ -157,6 +157,11 @@ class NextTokenPanel final : public PanelContents {
   // While the Heads take the column (asked each frame before drawing): the height of its first
   // rows alone, then drawn alone, a model's likeliest tokens in view beside the heads that change
   // them; 0 without a model's prediction (the panel folds to its tab).
+  // An encoder predicts the word at a mask token, not the next one: the tab says so.
+  const char* TabLabel(const AppState& state) const override {
+    const models::HfModel* model = state.models ? state.models->Model() : nullptr;
+    return model && !model->config().causal ? "Masked word" : "Next token";
+  }
   float HeightBesideHeads(AppState& state) override {
     beside_heads_ = state.models && state.models->Model() && rows_height_ > 0.0f;
     return beside_heads_ ? rows_height_ : 0.0f;
