@@ -182,7 +182,8 @@ int run_model(const ModelOptions& o, const CLI::App& command) {
     const models::ForwardRun run =
         model->transformer().run(ids, top, heads_off, keep, nullptr, nullptr, types);
     if (layer >= 0) {
-      const Scenario scenario = models::layer_scenario(*model, run, layer, command.count("--text") ? o.text : "");
+      const Scenario scenario =
+          models::layer_scenario(*model, run, layer, command.count("--text") ? o.text : "", o.pair);
       try {
         save_scenario(scenario, o.out);
       } catch (const std::exception& e) {  // a full disk, no permission: the message names the file

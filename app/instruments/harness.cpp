@@ -35,6 +35,7 @@ Harness::Harness(HarnessOptions options) : o_(std::move(options)) {
   std::string error;
   if (!o.edit_cell.empty()) cell_edit_.Parse(o.edit_cell, &error);  // checked by ParseHarnessOptions
   model_script_.Parse(o.model_text, o.model_layer, o.model_heads_off, &error);  // likewise
+  model_script_.SetPair(o.model_pair);
 }
 
 bool Harness::Prepare() {

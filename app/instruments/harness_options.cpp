@@ -42,6 +42,7 @@ const char* TextFlag(const char* arg, HarnessOptions* o, std::string** target) {
       {"--test-edit-next", &o->test_edit_next, "layout, heads=N or scale=S"},
       {"--show-panel", &o->show_panel, "a panel name"},
       {"--model-text", &o->model_text, "a text"},
+      {"--model-pair", &o->model_pair, "a second text (an encoder's sentence pair)"},
       {"--model-layer", &o->model_layer, "LAYER.HEAD (from 0), e.g. 1.0"},
       {"--model-heads-off", &o->model_heads_off, "heads (from 0) separated by commas, e.g. 0,2"},
       {"--layout-log", &o->layout_log, "a file to write"},
@@ -140,8 +141,9 @@ const char* HarnessUsageText() {
          "                      keys and mouse buttons held, mouse position, counts of characters,\n"
          "                      clicks and wheel notches, the text field and popup in front\n"
          "  --show-panel NAME   bring panel NAME (\"Single query\", ...) to the front of its tabs\n"
-         "  --model-text TEXT [--model-layer L.H [--model-heads-off H,...]]   with a model folder:\n"
-         "                      type TEXT, click layer L's head H map, switch heads off (from 0);\n"
+         "  --model-text TEXT [--model-pair TEXT2] [--model-layer L.H [--model-heads-off H,...]]\n"
+         "                      with a model folder: type TEXT (an encoder's pair: TEXT2 in the\n"
+         "                      second field), click layer L's head H map, switch heads off (from 0);\n"
          "                      a screenshot waits for each step\n"
          "  --edit-cell M[r][c]=V   type V into cell (r, c) of matrix M (X, W_q, heads[1].b_k, ...)\n"
          "                      in the Inputs panel, in the very frame the screenshot captures\n"

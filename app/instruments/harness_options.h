@@ -22,6 +22,7 @@ struct HarnessOptions {
   std::string input_log;        ///< --input-log: the keys, buttons and mouse ImGui saw (tests)
   std::string show_panel;       ///< a panel brought to the front of its tab group at start
   std::string model_text;       ///< typed into the Model panel once the model is open
+  std::string model_pair;       ///< typed into its second field (an encoder's pair) with it
   std::string model_layer;      ///< "L.H" (from 0): that map clicked once the text has run
   std::string model_heads_off;  ///< "H,..." (from 0): those heads switched off in that layer
   std::string capture_on;       ///< when this file appears: next frame to FILE.png(.json) (tests)

@@ -82,6 +82,7 @@ void ModelScript::BeforeFrame(AppState& state) {
   if (!active_ || !lab || !lab->Model()) return;
   if (!text_set_) {
     lab->SetText(text_);
+    if (!pair_.empty()) lab->SetPair(pair_);
     text_set_ = true;
   }
   if (layer_ < 0 || !lab->Run() || lab->RunStale()) return;
@@ -107,7 +108,7 @@ nlohmann::json ModelJson(const AppState& state) {
   const ModelLab* lab = state.models;
   if (!lab) return nullptr;
   nlohmann::json j = {{"loading", lab->Loading()}, {"run_stale", lab->RunStale()}, {"text_error", lab->TextError()},
-                      {"text", lab->Text()}};
+                      {"text", lab->Text()}, {"pair", lab->Pair()}, {"hidden", lab->Hidden()}};
   if (const models::HfModel* model = lab->Model()) {
     j["name"] = model->name();
     j["folder"] = model->dir().string();
@@ -123,6 +124,7 @@ nlohmann::json ModelJson(const AppState& state) {
   const NextTokens& next = lab->Next();
   j["next"] = {{"state", StateName(next.state)}, {"stale", next.stale}, {"version", next.version},
                {"document_version", state.document.Version()}, {"layer", next.layer},
+               {"masked_word", next.masked_word}, {"position", next.position},
                {"model", Top(next.model)}, {"edited", Top(next.edited)},
                {"note", next.note}, {"offer_locate", next.offer_locate}};
   j["document_folder"] = lab->DocumentFolder();

@@ -16,6 +16,8 @@ class ModelScript {
  public:
   /// Parses the options; false with `error` set when LAYER.HEAD or a head list is malformed.
   bool Parse(const std::string& text, const std::string& layer, const std::string& heads_off, std::string* error);
+  /// An encoder's second text, typed with the text (`--model-pair`).
+  void SetPair(const std::string& pair) { pair_ = pair; }
   bool Active() const { return active_; }
   /// Takes the next step whose turn it is; call before each frame.
   void BeforeFrame(AppState& state);
@@ -24,7 +26,7 @@ class ModelScript {
 
  private:
   bool active_ = false, text_set_ = false, layer_asked_ = false, heads_set_ = false;
-  std::string text_;
+  std::string text_, pair_;
   int layer_ = -1, head_ = 0;  ///< 0-based
   std::vector<int> heads_off_;
 };

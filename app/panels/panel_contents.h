@@ -17,6 +17,9 @@ class PanelContents {
   /// The height of its contents as last drawn, when it should stay in view while the Heads take
   /// its column (Next token with a model's prediction); 0: it folds to its tab bar.
   virtual float HeightBesideHeads(AppState& /*state*/) { return 0.0f; }
+  /// What its tab says when that is not always its name (Next token is an encoder's Masked word),
+  /// else null. The tab keeps the name's ID: selection and requests by name still find it.
+  virtual const char* TabLabel(const AppState& /*state*/) const { return nullptr; }
 };
 
 }  // namespace attnlab::app

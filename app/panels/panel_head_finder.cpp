@@ -163,6 +163,13 @@ void HeadFinderPanel::Draw(AppState& state) {
                    " opens a Hugging Face folder; the head finder then scores every layer's heads.");
     return;
   }
+  // An encoder: one line why the scores do not apply, and nothing run.
+  if (const std::string refusal = models::head_finder_refusal(lab->Model()->config()); !refusal.empty()) {
+    run_.Clear(state.session->Tasks());
+    DimTextWrapped(refusal + ".");
+    MarkLastItem(state.on_control, "head finder refusal");
+    return;
+  }
   Controls(*lab, state.on_control);
   Ask(state, *lab);
   // The first scores: a bar; newer ones: the grids dimmed (Spec), in place.

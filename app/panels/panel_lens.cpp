@@ -140,6 +140,13 @@ void LensPanel::Draw(AppState& state) {
   if (!lab || !state.session) return;
   TaskRunner& tasks = state.session->Tasks();
   const models::HfModel* model = lab->Model();
+  const std::string refusal = model ? models::logit_lens_refusal(model->config()) : "";
+  if (!refusal.empty()) {  // an encoder: one line why the lens does not apply, and nothing run
+    run_.Clear(tasks);
+    DimTextWrapped(refusal + ".");
+    MarkLastItem(state.on_control, "logit lens refusal");
+    return;
+  }
   if (!model || !lab->Run()) {
     run_.Clear(tasks);
     DimTextWrapped(model ? "Type a text in the Model panel: the lens reads it."

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -141,37 +142,67 @@ int TokenLines(const ModelRun& run, float width) {
   return lines;
 }
 
-// The tokens as the tokenizer split them, each in a frame, wrapped over lines.
-void TokenFrames(const ModelRun& run) {
+/// The second sentence's mark under its tokens (a pair's B): a colour of its own, not the accent
+/// that frames the masked word.
+ImU32 SecondSentenceColor() { return IM_COL32(236, 150, 40, 255); }
+
+bool InSecondSentence(const ModelRun& run, std::size_t i) { return i < run.sequence.size() && run.sequence[i] == 1; }
+
+// The tokens as the tokenizer split them, each in a frame, wrapped over lines; a pair's second
+// sentence underlined, an encoder's masked word framed. With a `mask` token (an encoder's), a word
+// is clicked to hide it behind it (ModelLab::ToggleHidden): `clicked` is its position.
+void TokenFrames(AppState& state, const ModelRun& run, const std::string& mask, int* clicked) {
+  const bool encoder = !mask.empty();
   const ImGuiStyle& style = ImGui::GetStyle();
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float thick = std::max(2.0f, std::round(ImGui::GetFontSize() * 0.15f));
   for (std::size_t i = 0; i < run.labels.size(); ++i) {
     const std::string& label = run.labels[i];
     const ImVec2 size = TokenSize(label);
     if (i > 0) SameLineIfFits(size.x);
-    const ImVec2 pos = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(size);
-    dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBg),
+    const ImVec2 pos = ImGui::GetCursorScreenPos(), end(pos.x + size.x, pos.y + size.y);
+    const bool word = i < run.sequence.size() && run.sequence[i] >= 0;
+    ImGui::PushID(int(i));
+    if (encoder && word ? ImGui::InvisibleButton("##token", size) : (ImGui::Dummy(size), false)) *clicked = int(i);
+    ImGui::PopID();
+    dl->AddRectFilled(pos, end, ImGui::GetColorU32(ImGui::IsItemHovered() && encoder && word ? ImGuiCol_FrameBgHovered
+                                                                                             : ImGuiCol_FrameBg),
                       style.FrameRounding);
     dl->AddText(ImVec2(pos.x + style.FramePadding.x, pos.y + style.FramePadding.y * 0.5f),
                 ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token %d: id %d", int(i) + 1, run.run->ids[i]);
+    if (InSecondSentence(run, i)) dl->AddRectFilled(ImVec2(pos.x, end.y - thick), end, SecondSentenceColor());
+    if (int(i) == run.position) dl->AddRect(pos, end, AccentColor(), style.FrameRounding, 0, thick);
+    MarkLastItem(state.on_control, ("model token " + std::to_string(i)).c_str());
+    if (!ImGui::IsItemHovered()) continue;
+    const std::string text = "token " + std::to_string(i) + ": id " + std::to_string(run.run->ids[i]) +
+                             (InSecondSentence(run, i) ? ", the second sentence (token type 1)" : "");
+    if (int(i) == run.hidden)
+      ImGui::SetTooltip("%s\nhides %s: click to show it again", text.c_str(), run.hidden_label.c_str());
+    else if (encoder && word)
+      ImGui::SetTooltip("%s\nclick: hide it behind %s and see what the model predicts there", text.c_str(),
+                        mask.c_str());
+    else
+      ImGui::SetTooltip("%s", text.c_str());
   }
 }
 
 // The tokens, in at most a sixth of the room left (at least one line): a long text scrolls
 // within its strip rather than push the grid's maps smaller (each map's tooltip names its tokens).
-void Tokens(const ModelRun& run) {
+// Returns the word clicked (an encoder's), or -1.
+int Tokens(AppState& state, const ModelRun& run, const std::string& mask) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = TokenSize("X").y + ImGui::GetStyle().ItemSpacing.y;
-  const int max_lines = std::max(1, int(avail.y / 6.0f / line));
+  // A pair's second sentence stays in view beside the first: two lines at least.
+  const int max_lines = std::max(run.pair.empty() ? 1 : 2, int(avail.y / 6.0f / line));
+  int clicked = -1;
   if (TokenLines(run, avail.x) <= max_lines) {
-    TokenFrames(run);
-    return;
+    TokenFrames(state, run, mask, &clicked);
+    return clicked;
   }
   if (ImGui::BeginChild("##model tokens", ImVec2(avail.x, line * float(max_lines))))
-    TokenFrames(run);
+    TokenFrames(state, run, mask, &clicked);
   ImGui::EndChild();
+  return clicked;
 }
 
 // A caption of the grid, named for the window tests that read what it says.
@@ -233,56 +264,87 @@ void MapTooltip(AppState& state, const RunMaps& maps, const ModelRun& run, int l
   ImGui::EndTooltip();
 }
 
+/// A text field whose text the lab may also set (a reopened layer's): the field shows it.
+struct SyncedText {
+  // A sentence or a paragraph: a grid of every layer and head at a hundred tokens or so is what a
+  // class can still read (and 12 x 12 maps of 1024 tokens would be a gigabyte of doubles).
+  char buffer[400] = {};
+  std::string synced;  ///< the lab's text when the field last took it
+  bool cursor_to_end = false;  ///< the field took the keyboard back: its cursor goes after the text
+};
+
+// The field `id` showing `value`; returns true when typed in (the new text in f.synced).
+bool SyncedField(SyncedText& f, const char* id, const char* hint, const std::string& value) {
+  if (value != f.synced) {  // set elsewhere (a reopened layer's text, an instrument): the field shows it
+    f.synced = value;
+    std::snprintf(f.buffer, sizeof f.buffer, "%s", f.synced.c_str());
+    // A field being typed in edits its own copy of the text (ImGui 1.86) and would write the old
+    // one back at its next edit: it lets go and takes the keyboard again with the new text, the
+    // cursor after it (taking the focus selects all, and the next key would replace the text).
+    if (ImGui::GetActiveID() == ImGui::GetID(id)) {
+      ImGui::ClearActiveID();
+      ImGui::SetKeyboardFocusHere();
+      f.cursor_to_end = true;
+    }
+  }
+  ImGui::SetNextItemWidth(-1.0f);
+  const auto to_end = [](ImGuiInputTextCallbackData* data) {
+    data->CursorPos = data->SelectionStart = data->SelectionEnd = data->BufTextLen;
+    *static_cast<bool*>(data->UserData) = false;
+    return 0;
+  };
+  if (!ImGui::InputTextWithHint(id, hint, f.buffer, sizeof f.buffer,
+                                f.cursor_to_end ? ImGuiInputTextFlags_CallbackAlways : 0, to_end, &f.cursor_to_end))
+    return false;
+  f.synced = f.buffer;
+  return true;
+}
+
 class ModelPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
 
  private:
   void TextField(ModelLab& lab, const ControlMarks& marks);
+  void PairField(ModelLab& lab, const ControlMarks& marks);
   void Grid(AppState& state, ModelLab& lab);
   void Map(AppState& state, ModelLab& lab, const GridFit& fit, int layer, int head, ImVec2 at);
 
-  // A sentence or a paragraph: a grid of every layer and head at a hundred tokens or so is what a
-  // class can still read (and 12 x 12 maps of 1024 tokens would be a gigabyte of doubles).
-  char text_[400] = {};
-  std::string synced_;  ///< the lab's text when the field last took it
-  bool cursor_to_end_ = false;  ///< the field took the keyboard back: its cursor goes after the text
+  SyncedText text_, pair_;
   const models::HfModel* focused_model_ = nullptr;  ///< the model the field took the focus for
   RunMaps maps_;
 };
 
 void ModelPanel::TextField(ModelLab& lab, const ControlMarks& marks) {
-  if (lab.Text() != synced_) {  // set elsewhere (a reopened layer's text, an instrument): the field shows it
-    synced_ = lab.Text();
-    std::snprintf(text_, sizeof text_, "%s", synced_.c_str());
-    // A field being typed in edits its own copy of the text (ImGui 1.86) and would write the old
-    // one back at its next edit: it lets go and takes the keyboard again with the new text, the
-    // cursor after it (taking the focus selects all, and the next key would replace the text).
-    if (ImGui::GetActiveID() == ImGui::GetID("##model text")) {
-      ImGui::ClearActiveID();
-      ImGui::SetKeyboardFocusHere();
-      cursor_to_end_ = true;
-    }
-  }
   if (lab.Model() != focused_model_) {  // a model just opened: ready to type (over the text before, selected)
     focused_model_ = lab.Model();
     ImGui::SetKeyboardFocusHere();
   }
-  ImGui::SetNextItemWidth(-1.0f);
+  const bool encoder = lab.Model() && !lab.Model()->config().causal;
   const char* hint = lab.Model() && !lab.Model()->tokenizer() ? "Type token ids: 464, 3797, 3332\xE2\x80\xA6"
-                                                              : "Type a sentence\xE2\x80\xA6";
-  const auto to_end = [](ImGuiInputTextCallbackData* data) {
-    data->CursorPos = data->SelectionStart = data->SelectionEnd = data->BufTextLen;
-    *static_cast<bool*>(data->UserData) = false;
-    return 0;
-  };
-  if (ImGui::InputTextWithHint("##model text", hint, text_, sizeof text_,
-                               cursor_to_end_ ? ImGuiInputTextFlags_CallbackAlways : 0, to_end, &cursor_to_end_)) {
-    synced_ = text_;
-    lab.SetText(synced_);
-  }
+                     : encoder ? "Type a sentence (a word as [MASK] to predict it)\xE2\x80\xA6"
+                               : "Type a sentence\xE2\x80\xA6";
+  if (SyncedField(text_, "##model text", hint, lab.Text())) lab.SetText(text_.synced);
   MarkLastItem(marks, "model text");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The model runs on this text as it is typed");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(encoder || !lab.Model() ? "The model runs on this text as it is typed"
+                                              : "The model runs on this text as it is typed (a decoder: one text; a "
+                                                "sentence pair is for encoders such as BERT)");
+}
+
+// An encoder's second sentence ([CLS] A [SEP] B [SEP]). A decoder reads one text: no field (a line
+// of a projected window is worth more than a disabled one), unless a pair reached it (a saved
+// layer's), shown to be deleted beside the line refusing it.
+void ModelPanel::PairField(ModelLab& lab, const ControlMarks& marks) {
+  const models::HfModel& model = *lab.Model();
+  const bool encoder = !model.config().causal;
+  if (!encoder && lab.Pair().empty()) return;
+  const char* hint = "Second sentence (optional): a pair, its tokens underlined\xE2\x80\xA6";
+  if (SyncedField(pair_, "##model pair", hint, lab.Pair())) lab.SetPair(pair_.synced);
+  MarkLastItem(marks, "model pair");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(encoder ? "The pair's second sentence: token type 1, underlined in the tokens"
+                              : "%s is a decoder and reads one text: delete the second sentence", model.name().c_str());
 }
 
 void ModelPanel::Draw(AppState& state) {
@@ -305,6 +367,7 @@ void ModelPanel::Draw(AppState& state) {
   if (!model->tokenizer())  // the folder's ids still work: say why words do not
     DimTextWrapped("No tokenizer (" + model->tokenizer_error() + "): type token ids, separated by commas or spaces.");
   TextField(*lab, state.on_control);
+  PairField(*lab, state.on_control);
   if (!lab->TextError().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
     ImGui::TextWrapped("%s", lab->TextError().c_str());
@@ -313,7 +376,10 @@ void ModelPanel::Draw(AppState& state) {
   if (maps_.serial != lab->RunSerial()) Rebuild(maps_, *lab);
   const ModelRun* run = lab->Run();
   if (!run) return;
-  Tokens(*run);
+  // An encoder's words are clicked to hide them behind its mask token.
+  const std::optional<int> mask = model->config().causal ? std::nullopt : model->mask_id();
+  const int clicked = Tokens(state, *run, mask ? model->tokenizer()->token(*mask) : std::string());
+  if (clicked >= 0 && !lab->RunStale()) lab->ToggleHidden(clicked);
   ImGui::Spacing();
   Grid(state, *lab);
 }

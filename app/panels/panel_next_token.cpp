@@ -109,6 +109,19 @@ void LocateButton(AppState& state) {
   ImGui::SameLine();
 }
 
+// An encoder predicts no next token: the panel is its Masked word view, titled with the word.
+void MaskedWordTitle(const ModelLab& lab, const NextTokens& next) {
+  ImGui::PushFont(GetFonts().bold);
+  ImGui::TextUnformatted("Masked word");
+  ImGui::PopFont();
+  const ModelRun* run = lab.Run();
+  if (next.position < 0 || !run || next.position >= int(run->labels.size())) return;
+  ImGui::SameLine();
+  const bool hidden = run->hidden == next.position;
+  ImGui::TextColored(DimTextColor(), "at token %d%s%s", next.position, hidden ? ", hiding " : "",
+                     hidden ? run->hidden_label.c_str() : "");
+}
+
 class NextTokenPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override {
@@ -124,6 +137,7 @@ class NextTokenPanel final : public PanelContents {
       ImGui::TextWrapped("%s", next.note.c_str());
       ImGui::PopStyleColor();
     } else if (!rows_only) {
+      if (next.masked_word) MaskedWordTitle(*lab, next);
       if (next.offer_locate && state.locate_model) LocateButton(state);
       DimTextWrapped(next.stale && !next.model.empty() ? "Computing" + std::string("\xE2\x80\xA6 ") + next.note
                                                        : next.note);
@@ -143,6 +157,11 @@ class NextTokenPanel final : public PanelContents {
   // While the Heads take the column (asked each frame before drawing): the height of its first
   // rows alone, then drawn alone, a model's likeliest tokens in view beside the heads that change
   // them; 0 without a model's prediction (the panel folds to its tab).
+  // An encoder predicts the word at a mask token, not the next one: the tab says so.
+  const char* TabLabel(const AppState& state) const override {
+    const models::HfModel* model = state.models ? state.models->Model() : nullptr;
+    return model && !model->config().causal ? "Masked word" : "Next token";
+  }
   float HeightBesideHeads(AppState& state) override {
     beside_heads_ = state.models && state.models->Model() && rows_height_ > 0.0f;
     return beside_heads_ ? rows_height_ : 0.0f;

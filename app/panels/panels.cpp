@@ -135,9 +135,23 @@ std::size_t FrontMember(const std::vector<Panel>& panels, const std::string& gro
   return members.front();
 }
 
-std::vector<const char*> Names(const std::vector<Panel>& panels, const std::vector<std::size_t>& members) {
+// What the panel's tab says (PanelContents::TabLabel, else its name).
+const char* TabText(const Panel& panel, const AppState& state) {
+  const char* label = panel.contents->TabLabel(state);
+  return label ? label : panel.name;
+}
+
+// The tab's label for ImGui: a panel whose tab says something else keeps its name as the ID.
+std::string TabTitle(const Panel& panel, const AppState& state) {
+  const char* label = panel.contents->TabLabel(state);
+  return label ? std::string(label) + "###" + panel.name : std::string(panel.name);
+}
+
+// What the tabs of `members` say, as the tab rows measure them.
+std::vector<const char*> Names(const std::vector<Panel>& panels, const std::vector<std::size_t>& members,
+                               const AppState& state) {
   std::vector<const char*> names;
-  for (std::size_t m : members) names.push_back(panels[m].name);
+  for (std::size_t m : members) names.push_back(TabText(panels[m], state));
   return names;
 }
 
@@ -261,16 +275,17 @@ std::vector<std::size_t> PanelRegistry::DrawOtherTabRows(AppState& state, const 
                                                          const std::vector<std::size_t>& members,
                                                          const std::string& wanted, std::string& clicked) {
   std::vector<std::size_t> front_row;
-  for (const std::vector<std::size_t>& row : WholeNameTabRows(Names(panels_, members), true)) {
+  for (const std::vector<std::size_t>& row : WholeNameTabRows(Names(panels_, members, state), true)) {
     std::vector<std::size_t> row_members;
     for (std::size_t i : row) row_members.push_back(members[i]);
     const bool holds_wanted =
         std::any_of(row_members.begin(), row_members.end(), [&](std::size_t m) { return panels_[m].name == wanted; });
     if (holds_wanted) front_row = row_members;
-    if (holds_wanted || !ImGui::BeginTabBar("##other panels", WholeNameTabBarFlags(Names(panels_, row_members), false)))
+    if (holds_wanted ||
+        !ImGui::BeginTabBar("##other panels", WholeNameTabBarFlags(Names(panels_, row_members, state), false)))
       continue;
     for (std::size_t m : row_members) {
-      if (ImGui::TabItemButton(panels_[m].name)) clicked = panels_[m].name;
+      if (ImGui::TabItemButton(TabTitle(panels_[m], state).c_str())) clicked = panels_[m].name;
       MarkLastItem(state.on_control, (std::string("panel tab ") + panels_[m].name).c_str());
       TallOnDoubleClick(group, panels_[m]);
     }
@@ -294,14 +309,14 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   std::vector<std::size_t> front_row = members;
   std::string clicked;
   if (open_window) front_row = DrawOtherTabRows(state, group, members, wanted, clicked);
-  if (open_window && ImGui::BeginTabBar("##panels", WholeNameTabBarFlags(Names(panels_, front_row), true))) {
+  if (open_window && ImGui::BeginTabBar("##panels", WholeNameTabBarFlags(Names(panels_, front_row, state), true))) {
     for (std::size_t m : front_row) {
       Panel& panel = panels_[m];
       const ImGuiTabItemFlags flags = request && wanted == panel.name ? ImGuiTabItemFlags_SetSelected : 0;
       // Only the front tab has a close button: the others then need no room for one, and the
       // tabs of a narrow lecture-mode column keep their names.
       const bool front = shown_tab_.count(group) ? shown_tab_[group] == panel.name : m == members.front();
-      const bool open = ImGui::BeginTabItem(panel.name, front ? &panel.open : nullptr, flags);
+      const bool open = ImGui::BeginTabItem(TabTitle(panel, state).c_str(), front ? &panel.open : nullptr, flags);
       MarkLastItem(state.on_control, (std::string("panel tab ") + panel.name).c_str());
       reopened = TallOnDoubleClick(group, panel) || reopened;
       if (!open) continue;

@@ -23,11 +23,34 @@
 
 namespace attnlab::app {
 
-/// The tokens of one text and the model's forward pass on them.
+/// What the model reads: a text, an encoder's second text (a pair), and the token hidden behind the
+/// mask token (an encoder's word the user clicked), as the Model view sets them.
+struct ModelInput {
+  std::string text, pair;  ///< pair: "" for one text
+  int hidden = -1;         ///< the position hidden behind the mask token, or -1
+  bool operator==(const ModelInput& o) const { return text == o.text && pair == o.pair && hidden == o.hidden; }
+  bool operator!=(const ModelInput& o) const { return !(*this == o); }
+};
+
+/// The tokens of one input and the model's forward pass on them.
 struct ModelRun {
-  std::string text;
-  std::vector<std::string> labels;  ///< HfModel::label of each id ("␣cat")
-  std::shared_ptr<const models::ForwardRun> run;  ///< ids, every layer's weights, next (whole vocabulary)
+  std::string text, pair;
+  /// The position the mask token replaced (ModelInput::hidden when it names a word of the run, else
+  /// -1) and the label of the word it hides ("␣cat").
+  int hidden = -1;
+  std::string hidden_label;
+  std::vector<std::string> labels;  ///< HfModel::label of each id ("␣cat"; [MASK] where hidden)
+  /// Per token, the text it came from: 0 the first, 1 the pair's second, -1 a special token the
+  /// tokenizer added ([CLS], [SEP]). Empty for one text without a tokenizer.
+  std::vector<int> sequence;
+  /// An encoder's masked word: the position it predicts (the hidden one, else the first mask token
+  /// typed, else -1) and the model's prediction there (whole vocabulary, most likely first).
+  int position = -1;
+  std::vector<models::Prediction> at_position;
+  std::shared_ptr<const models::ForwardRun> run;  ///< ids, types, every layer's weights, next (whole vocabulary)
+  int asked_hidden = -1;  ///< ModelInput::hidden as asked (`hidden` is -1 when it named no word)
+  /// The input it ran, as asked.
+  ModelInput Input() const { return {text, pair, asked_hidden}; }
 };
 
 /// What the Next token panel shows.
@@ -40,6 +63,10 @@ struct NextTokens {
     Failed,     ///< the edited layer cannot be run through the model (`note` says why)
   };
   State state = State::NoModel;
+  /// An encoder's masked word in place of the next token: the position predicted (-1: none chosen
+  /// yet, and `note` says how to choose one).
+  bool masked_word = false;
+  int position = -1;
   std::string note;   ///< one line for the panel
   /// The note says the document's model folder is not there or holds other weights: the panel
   /// offers Locate… (ModelLab::Locate).
@@ -84,11 +111,20 @@ class ModelLab {
   /// next regex match or layer and the same task runs the newest text at once (nothing queues up,
   /// and no frame is waited for in between).
   void SetText(const std::string& text);
-  const std::string& Text() const { return text_; }
+  const std::string& Text() const { return input_.text; }
+  /// An encoder's second text ([CLS] text [SEP] pair [SEP]), run as SetText does; "" for one text.
+  /// A decoder's run refuses a pair in one line (TextError()).
+  void SetPair(const std::string& pair);
+  const std::string& Pair() const { return input_.pair; }
+  /// Hides the token at `position` of Run() behind the model's mask token (an encoder's Masked
+  /// word: what does it predict there?) and runs again; the hidden token again shows it. A special
+  /// token, or a model without a mask token, is not hidden.
+  void ToggleHidden(int position);
+  int Hidden() const { return input_.hidden; }
   /// The last finished run, or null (no model, no text, or the text was refused).
   const ModelRun* Run() const { return run_.run ? &run_ : nullptr; }
   /// Run() is older than Text() (a newer one is computing).
-  bool RunStale() const { return running_ != 0 || run_.text != text_; }
+  bool RunStale() const { return running_ != 0 || run_.Input() != input_; }
   /// Changes whenever Run() does (panels key their caches on it).
   std::uint64_t RunSerial() const { return run_serial_; }
   /// Why the text was refused ("text: 2000 tokens, more than the model's 1024 positions"), or "".
@@ -126,6 +162,7 @@ class ModelLab {
  private:
   struct Prediction;
   struct NewestText;
+  void SetInput(const ModelInput& input);
   void StartRun();
   void FinishRun(std::uint64_t serial, const NewestText& newest, TaskResult<ModelRun> result);
   void FinishPrediction(TaskResult<std::shared_ptr<const Prediction>> result);
@@ -140,7 +177,8 @@ class ModelLab {
   TaskRunner::TaskId open_task_ = 0, running_ = 0, layer_task_ = 0, predict_task_ = 0;
   std::shared_ptr<NewestText> newest_;  ///< shared with the run in flight
   std::string loading_name_;
-  std::string text_, text_error_;
+  ModelInput input_;
+  std::string text_error_;
   ModelRun run_;
   std::uint64_t run_serial_ = 0;
   std::uint64_t model_serial_ = 0;    ///< a new number for every model opened
@@ -148,6 +186,7 @@ class ModelLab {
   int doc_layer_ = -1;
   int reconnected_document_ = 0;  ///< Document::OpenCount() of the last document Reconnect() saw
   std::string reconnect_note_;    ///< why the document's model folder could not be reopened
+  std::string link_error_;        ///< view.model's text or pair is not a string (one line naming it)
   std::string locating_;          ///< the folder Locate() is opening, until it is open (or not)
   std::shared_ptr<const Prediction> prediction_;  ///< the last finished one
   NextTokens next_;

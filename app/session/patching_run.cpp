@@ -69,6 +69,11 @@ PatchingInput ReadPatchingFields(std::shared_ptr<const models::HfModel> model, c
     in.incomplete = true;
     return in;
   }
+  if (!model->config().causal) {  // as attnlab-cli patch refuses it
+    in.error = "model: " + model->config().model_type +
+               " is an encoder: patching compares next-token logits, which it does not predict";
+    return in;
+  }
   std::string hint;  // the first empty field, said only when nothing is refused
   const auto empty = [&hint](const char* field, const char* what) {
     if (hint.empty()) hint = std::string(field) + ": empty: type " + what;

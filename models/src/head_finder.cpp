@@ -98,9 +98,17 @@ std::array<double, kHeadScores> score_head(const MatrixF& w, const std::vector<i
           induction, mean_or_undefined(span, n)};
 }
 
+std::string head_finder_refusal(const ModelConfig& config) {
+  if (config.causal) return "";
+  return config.model_type +
+         " is an encoder: the head finder's scores (previous token, induction) are defined for a "
+         "model that reads left to right, and every token of an encoder sees the whole text";
+}
+
 HeadScores find_heads(const Transformer& model, const std::vector<int>& ids, const std::optional<Repeat>& repeat,
                       const std::atomic<bool>* cancelled) {
   const ModelConfig& c = model.config();
+  if (!c.causal) refuse("model", head_finder_refusal(c));
   HeadScores out;
   out.ids = ids;
   for (Eigen::MatrixXd& score : out.scores) score = Eigen::MatrixXd::Constant(c.layers, c.heads, kUndefined);

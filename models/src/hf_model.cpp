@@ -40,13 +40,18 @@ std::string HfModel::name() const {
 }
 
 std::vector<int> HfModel::encode(const std::string& text, const std::atomic<bool>* cancelled) const {
+  return encode_single(text, cancelled).ids;
+}
+
+Tokenizer::Encoding HfModel::encode_single(const std::string& text,
+                                           const std::atomic<bool>* cancelled) const {
   if (text.empty()) refuse("text", "empty: type a sentence");
   if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + "); give token ids instead");
   EncodeLimits limits;
   limits.max_tokens = std::size_t(std::min(config_.max_positions, limits::max_tokens));
   limits.max_tokens_reason = config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit";
   limits.cancelled = cancelled;
-  return tokenizer_->encode(text, limits);
+  return tokenizer_->encode_single(text, limits);
 }
 
 Tokenizer::Encoding HfModel::encode_pair(const std::string& text, const std::string& pair,

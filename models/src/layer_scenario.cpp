@@ -25,7 +25,8 @@ std::string utf8_path(const std::string& path) {
 
 }  // namespace
 
-Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, const std::string& text) {
+Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer,
+                        const std::string& text, const std::string& pair) {
   const ModelConfig& c = model.config();
   if (layer < 0 || layer >= int(run.layers.size()))
     refuse("layer", std::to_string(layer) + " is out of range: the model has layers 0 to " +
@@ -51,6 +52,7 @@ Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, 
                      {"weights", model.weights_id()},
                      {"dtype", model.dtype()}};
   if (!text.empty()) s.view["model"]["text"] = text;  // encoded by the tokenizer: valid UTF-8
+  if (!pair.empty()) s.view["model"]["pair"] = pair;
   return s;
 }
 

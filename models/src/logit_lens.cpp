@@ -36,9 +36,17 @@ class LensReader : public SiteHooks {
 
 }  // namespace
 
+std::string logit_lens_refusal(const ModelConfig& config) {
+  if (config.causal) return "";
+  return config.model_type +
+         " is an encoder: the logit lens reads the next token each layer would predict, and an "
+         "encoder predicts a masked word instead (the Masked word view)";
+}
+
 LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std::optional<int> chosen,
                      const std::atomic<bool>* cancelled) {
   const ModelConfig& c = model.config();
+  if (!c.causal) refuse("model", logit_lens_refusal(c));
   if (chosen && (*chosen < 0 || *chosen >= c.vocab))
     refuse("--token", std::to_string(*chosen) + " is outside the vocabulary (0 to " + std::to_string(c.vocab - 1) + ")");
   LogitLens out;

@@ -1257,8 +1257,13 @@ void Tokenizer::Impl::wordpiece_word(const std::string& word, std::vector<int>& 
 }
 
 std::vector<int> Tokenizer::encode(const std::string& text, const EncodeLimits& limits) const {
+  return encode_single(text, limits).ids;
+}
+
+Tokenizer::Encoding Tokenizer::encode_single(const std::string& text,
+                                             const EncodeLimits& limits) const {
   const std::string* texts[2] = {&text, nullptr};
-  return impl_->assemble(impl_->single, texts, limits).ids;
+  return impl_->assemble(impl_->single, texts, limits);
 }
 
 Tokenizer::Encoding Tokenizer::encode_pair(const std::string& a, const std::string& b,

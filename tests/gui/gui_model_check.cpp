@@ -1,7 +1,7 @@
 // The Model panel's grid against the model itself: every map of a capture's layout dump whose id is
 // "model/LAYER/HEAD" must show, cell by cell, the colormap colour of that layer's and head's weight as
 // `attnlab-cli model DIR --text T --attention` computes it (masked, later keys and keys beyond a local
-// layer's window, in the masked colour),
+// layer's window, in the masked colour; none for an encoder's, whose JSON has "masked" for "next"),
 // and every layer and head must be on screen, entirely. A map drawn smaller than a pixel a cell is
 // pooled: each pixel must be the largest unmasked weight of its block (the masked colour when the
 // whole block is masked). With --tooltip, only the hovered map's tooltip ("model/tooltip/LAYER/HEAD",
@@ -34,7 +34,8 @@ struct Totals {
   int maps = 0, pooled = 0, tooltips = 0, checked = 0, failures = 0, max_error = 0;
 };
 
-bool IsMasked(long r, long c, long window) { return c > r || (window > 0 && r - c >= window); }
+// window < 0: an encoder's layer, where every token sees every other.
+bool IsMasked(long r, long c, long window) { return window >= 0 && (c > r || (window > 0 && r - c >= window)); }
 
 void Count(const std::string& id, const std::string& what, attnlab::Rgb8 expected, attnlab::Rgb8 actual,
            Totals* t) {
@@ -146,7 +147,10 @@ int Main(int argc, char** argv) {
   const float fb_scale = dump["framebuffer_scale"];
   Totals totals;
   std::set<std::pair<int, int>> seen;
-  const nlohmann::json& layers = attention["layers"];
+  nlohmann::json layers = attention["layers"];
+  // An encoder (its JSON has "masked" words in place of "next"): no key is masked.
+  if (attention.contains("masked"))
+    for (nlohmann::json& layer : layers) layer["window"] = -1;
   for (const nlohmann::json& hm : dump["heatmaps"]) {
     int layer = -1, head = -1;
     const std::string id = hm["id"];

@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; failed=1; }
 user_flags="--frames --head --help --lecture --screenshot --size --version"
 instrument_flags="--bench-edit --bench-frames --bench-model-typing --bench-open --bench-save --bench-startup --capture-on
 --capture-stale --check-open --edit-cell --edit-every --edit-what --first-run-hint --head-first --hold-patching --input-log
---layout-log --model-heads-off --model-layer --model-text --print-scenario --print-view
+--layout-log --model-heads-off --model-layer --model-pair --model-text --print-scenario --print-view
 --restore-autosave --show-panel --smoke --test-edit --test-edit-next --trace-stats --type-every-ms --wake-on"
 flags_in() { grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 

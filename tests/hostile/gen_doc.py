@@ -65,6 +65,7 @@ def render():
     lines += render_usage()
     lines += render_models()
     lines += render_window()
+    lines += render_model_view()
     return "\n".join(lines) + "\n"
 
 
@@ -162,6 +163,28 @@ def render_window():
     for i, c in enumerate(doc.get("window_cases", []), 1):
         f = c["fields"]
         values = [cell(model_arg(f[k])) if f[k] else "(empty)" for k in ("clean", "corrupt", "answer", "wrong")]
+        name = c["case"].replace("|", "\\|")
+        lines.append(f"| {i} | {name} | `{c['model']}` | " + " | ".join(values) + f" | {cell(c['message'])} |")
+    return lines
+
+
+MODEL_VIEW_HEADER = """\
+### The Model view's fields
+
+The Model view's text and, for an encoder, its second text (a sentence pair; a decoder has no second
+field unless a saved layer's pair reaches it). They are run as they are typed, off the UI thread; a refusal is said in
+one line under them, and what the Masked word (Next token) panel cannot show is its one line.
+`tests/session/test_model_lab.cpp` opens each row's folder (`tests/fixtures/models`), types the
+fields into the session as the view does and requires that line. A saved layer's `view.model.text`
+or `view.model.pair` that is not a string is said in one line naming it (docs/FORMAT.md)."""
+
+
+def render_model_view():
+    doc = json.loads(CASES.read_text(encoding="utf-8"))
+    lines = ["", MODEL_VIEW_HEADER, "", "| # | case | model | text | second text | message |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for i, c in enumerate(doc.get("model_view_cases", []), 1):
+        values = [cell(c[k]) if c[k] else "(empty)" for k in ("text", "pair")]
         name = c["case"].replace("|", "\\|")
         lines.append(f"| {i} | {name} | `{c['model']}` | " + " | ".join(values) + f" | {cell(c['message'])} |")
     return lines

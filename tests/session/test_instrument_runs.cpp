@@ -169,6 +169,25 @@ TEST_F(InstrumentRunsTest, TooLongARepeatAndTwoTokensAreRefusedInOneLine) {
   }
 }
 
+TEST_F(InstrumentRunsTest, AnEncoderIsRefusedInOneLineByTheHeadFinderAndTheLens) {
+  // Both read a model left to right; an encoder's tokens see the whole text. The panels say the
+  // same line instead of their controls (panel_head_finder.cpp, panel_lens.cpp).
+  const auto bert = Open("bert-f32");
+  const std::vector<int> ids = bert->encode("the cat sat.");
+  HeadFinderRun heads;
+  heads.Request(session_.Tasks(), {bert, ids, 3, 0});
+  LensRun lens;
+  lens.Request(session_.Tasks(), {bert, ids, std::nullopt});
+  ASSERT_TRUE(Settle(heads));
+  ASSERT_TRUE(Settle(lens));
+  EXPECT_EQ(heads.Get(), nullptr);
+  EXPECT_EQ(lens.Get(), nullptr);
+  EXPECT_EQ(heads.Error(), "model: " + models::head_finder_refusal(bert->config()));
+  EXPECT_EQ(lens.Error(), "model: " + models::logit_lens_refusal(bert->config()));
+  EXPECT_EQ(models::logit_lens_refusal(bert->config()).rfind("bert is an encoder: ", 0), 0u);
+  EXPECT_EQ(models::head_finder_refusal(Open("gpt2-f32")->config()), "");
+}
+
 }  // namespace
 }  // namespace test_instrument_runs
 }  // namespace attnlab::app::testing

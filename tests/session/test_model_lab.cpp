@@ -16,6 +16,7 @@
 #include "attnlab/scenario_io.h"
 #include "session/model_lab.h"
 #include "../models/model_folders.h"
+#include "../test_support.h"
 #include "session_test_support.h"
 
 namespace attnlab::app::testing {
@@ -382,6 +383,193 @@ TEST_F(ModelLabTest, ASavedLayerFileIsALayerOfTheModelAgain) {
   const double diff = MaxDifference(lab_.Next().edited, off.next);
   std::cout << "saved layer, head 1 off: max |p_window - p_model_run| = " << diff << "\n";  // the measured error, pass or fail
   EXPECT_LE(diff, kTolerance);
+}
+
+
+// ---- encoders: a sentence pair, the masked word, a layer of a pair -----------------------------
+
+constexpr const char* kBertText = "the cat sat on the [MASK].";
+constexpr const char* kBertPair = "it was happy.";
+
+/// `attnlab-cli model DIR --text T --pair P --attention [more]`'s JSON: the reference the window's
+/// run is held to.
+nlohmann::json CliModel(const std::string& dir, const std::string& text, const std::string& pair,
+                        const std::string& more = "") {
+  const auto quote = [](const std::string& s) { return "'" + s + "'"; };  // the texts hold no quote
+  const ::attnlab::testing::ShellResult r = ::attnlab::testing::run_shell(
+      std::string(ATTNLAB_CLI) + " model " + quote(dir) + " --text " + quote(text) +
+      (pair.empty() ? "" : " --pair " + quote(pair)) + " --attention " + more);
+  EXPECT_EQ(r.status, 0) << r.out;
+  return r.status == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
+/// Greatest |p - p_cli| over the CLI's top list, whose ids must lead `window` in the same order.
+double MaxMaskedDifference(const std::vector<models::Prediction>& window, const nlohmann::json& top) {
+  double worst = 0;
+  EXPECT_GE(window.size(), top.size());
+  for (std::size_t i = 0; i < top.size() && i < window.size(); ++i) {
+    EXPECT_EQ(window[i].id, top[i]["id"].get<int>()) << "rank " << i;
+    worst = std::max(worst, std::abs(window[i].p - top[i]["p"].get<double>()));
+  }
+  return worst;
+}
+
+TEST_F(ModelLabTest, AnEncodersPairRunsAsTheCliAndPredictsTheMaskedWord) {
+  OpenWithText("bert-f32", kBertText);
+  lab_.SetPair(kBertPair);
+  ASSERT_TRUE(Settle());
+  ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
+  const nlohmann::json cli = CliModel(Fixture("bert-f32"), kBertText, kBertPair);
+  const ModelRun& run = *lab_.Run();
+  EXPECT_EQ(run.run->ids, cli["ids"].get<std::vector<int>>());
+  EXPECT_EQ(run.run->types, cli["types"].get<std::vector<int>>());
+  // The second sentence's tokens, as the Model view marks them: type 1 but its closing [SEP].
+  int second = 0;
+  for (std::size_t i = 0; i < run.sequence.size(); ++i) second += run.sequence[i] == 1;
+  EXPECT_EQ(second, 4);  // ␣it ␣was ␣happy ␣.
+  double worst = 0;
+  for (std::size_t l = 0; l < run.run->layers.size(); ++l)
+    for (std::size_t h = 0; h < run.run->layers[l].weights.size(); ++h) {
+      const models::MatrixF& w = run.run->layers[l].weights[h];
+      const nlohmann::json& rows = cli["layers"][l]["heads"][h]["weights"];
+      for (Eigen::Index i = 0; i < w.rows(); ++i)
+        for (Eigen::Index j = 0; j < w.cols(); ++j)
+          worst = std::max(worst, std::abs(double(w(i, j)) - rows[std::size_t(i)][std::size_t(j)].get<double>()));
+    }
+  std::cout << "pair: max |w_window - w_cli| = " << worst << "\n";  // the measured error, pass or fail
+  EXPECT_LE(worst, 1e-6);
+  const NextTokens& next = lab_.Next();
+  ASSERT_EQ(next.state, NextTokens::State::ModelOnly) << next.note;
+  EXPECT_TRUE(next.masked_word);
+  EXPECT_EQ(next.position, cli["masked"][0]["position"].get<int>());
+  const double diff = MaxMaskedDifference(next.model, cli["masked"][0]["top"]);
+  std::cout << "masked word: max |p_window - p_cli| = " << diff << "\n";  // the measured error, pass or fail
+  EXPECT_LE(diff, 1e-6);
+}
+
+TEST_F(ModelLabTest, AClickedWordIsHiddenBehindTheMaskToken) {
+  // Hiding "mat" is typing [MASK] in its place: the CLI's masked word on that text.
+  OpenWithText("bert-f32", "the cat sat on the mat.");
+  lab_.SetPair(kBertPair);
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.Next().position, -1);
+  EXPECT_EQ(lab_.Next().note, "No word to predict: click a word of the text in the Model panel to hide it behind "
+                              "[MASK], or type [MASK] in the text.");
+  EXPECT_TRUE(lab_.Next().model.empty());
+  lab_.ToggleHidden(6);
+  ASSERT_TRUE(Settle());
+  const nlohmann::json cli = CliModel(Fixture("bert-f32"), kBertText, kBertPair);
+  ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
+  EXPECT_EQ(lab_.Run()->run->ids, cli["ids"].get<std::vector<int>>());
+  EXPECT_EQ(lab_.Run()->hidden, 6);
+  EXPECT_EQ(lab_.Run()->hidden_label, "\xE2\x90\xA3mat");
+  EXPECT_EQ(lab_.Next().position, 6);
+  EXPECT_LE(MaxMaskedDifference(lab_.Next().model, cli["masked"][0]["top"]), 1e-6);
+  // Typing on keeps the word hidden; clicking it again shows it.
+  lab_.SetText("the cat sat on the mat!");
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.Next().position, 6);
+  lab_.ToggleHidden(6);
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.Run()->hidden, -1);
+  EXPECT_EQ(lab_.Next().position, -1);
+  // [CLS] is not a word: nothing is hidden, and nothing loops.
+  lab_.ToggleHidden(0);
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.Run()->hidden, -1);
+  EXPECT_FALSE(lab_.RunStale());
+}
+
+TEST_F(ModelLabTest, ALayerOfAPairRecordsBothTextsAndAHeadOffChangesTheMaskedWord) {
+  OpenWithText("bert-f32", kBertText);
+  lab_.SetPair(kBertPair);
+  ASSERT_TRUE(Settle());
+  lab_.OpenLayer(1);
+  ASSERT_TRUE(Settle());
+  ASSERT_EQ(lab_.DocumentLayer(), 1);
+  const nlohmann::json& view = doc_.GetScenario().view["model"];
+  EXPECT_EQ(view["text"], kBertText);
+  EXPECT_EQ(view["pair"], kBertPair);
+  EXPECT_FALSE(doc_.GetScenario().mask.causal);
+  ASSERT_EQ(lab_.Next().state, NextTokens::State::Edited) << lab_.Next().note;
+  const nlohmann::json plain = CliModel(Fixture("bert-f32"), kBertText, kBertPair);
+  EXPECT_LE(MaxMaskedDifference(lab_.Next().edited, plain["masked"][0]["top"]), kTolerance);
+  ASSERT_TRUE(doc_.ApplyEdit("Heads", [](attnlab::Scenario& s) { attnlab::set_head_off(s, 0, true); }));
+  ASSERT_TRUE(Settle());
+  const nlohmann::json off = CliModel(Fixture("bert-f32"), kBertText, kBertPair, "--heads-off 1.0");
+  ASSERT_EQ(lab_.Next().version, doc_.Version());
+  const double diff = MaxMaskedDifference(lab_.Next().edited, off["masked"][0]["top"]);
+  std::cout << "pair, head 1.0 off: max |p_window - p_cli| = " << diff << "\n";  // the measured error, pass or fail
+  EXPECT_LE(diff, kTolerance);
+  EXPECT_LE(MaxMaskedDifference(lab_.Next().model, plain["masked"][0]["top"]), 1e-6);
+
+  // Saved and reopened with another text typed: both texts are typed again, and the edited layer
+  // predicts as before.
+  const std::string path = File("bert-layer.json");
+  session_.SaveAs(path);
+  ASSERT_TRUE(Settle());
+  lab_.SetPair("");
+  lab_.SetText("something [MASK] else");
+  ASSERT_TRUE(Settle());
+  session_.RequestOpen(path);
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(lab_.Text(), kBertText);
+  EXPECT_EQ(lab_.Pair(), kBertPair);
+  ASSERT_EQ(lab_.DocumentLayer(), 1);
+  ASSERT_EQ(lab_.Next().state, NextTokens::State::Edited) << lab_.Next().note;
+  EXPECT_LE(MaxMaskedDifference(lab_.Next().edited, off["masked"][0]["top"]), kTolerance);
+}
+
+TEST_F(ModelLabTest, ALayerOfAHiddenWordRunsItsOwnIdsWithThePairsTypes) {
+  // The layer's ids hide a word the reopened text shows: the prediction runs the layer's own ids,
+  // with the token types of the recorded pair.
+  OpenWithText("bert-f32", "the cat sat on the mat.");
+  lab_.SetPair(kBertPair);
+  lab_.ToggleHidden(6);
+  ASSERT_TRUE(Settle());
+  lab_.OpenLayer(0);
+  ASSERT_TRUE(Settle());
+  ASSERT_TRUE(doc_.ApplyEdit("Heads", [](attnlab::Scenario& s) { attnlab::set_head_off(s, 1, true); }));
+  const std::string path = File("hidden-layer.json");
+  session_.SaveAs(path);
+  ASSERT_TRUE(Settle());
+  lab_.ToggleHidden(6);
+  session_.RequestOpen(path);
+  ASSERT_TRUE(Settle());
+  ASSERT_EQ(lab_.DocumentLayer(), 0);
+  ASSERT_EQ(lab_.Next().state, NextTokens::State::Edited) << lab_.Next().note;
+  EXPECT_EQ(lab_.Next().position, 6);
+  const nlohmann::json off = CliModel(Fixture("bert-f32"), kBertText, kBertPair, "--heads-off 0.1");
+  EXPECT_LE(MaxMaskedDifference(lab_.Next().edited, off["masked"][0]["top"]), kTolerance);
+}
+
+TEST_F(ModelLabTest, AFilesPairThatIsNotAStringIsOneLineNamingIt) {
+  const auto model = models::HfModel::open(Fixture("bert-f32"));
+  const std::vector<int> ids = model->encode(kBertText);
+  attnlab::Scenario layer = models::layer_scenario(*model, model->transformer().run(ids), 0, kBertText);
+  layer.view["model"]["pair"] = 7;
+  const std::string path = File("bad-pair.json");
+  attnlab::save_scenario(layer, path);
+  session_.RequestOpen(path);
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(doc_.path, path);  // the document opens; the model does not reconnect
+  EXPECT_EQ(lab_.Model(), nullptr);
+  EXPECT_EQ(lab_.Next().note, "view.model.pair: expected a string (an encoder's second text), got number");
+}
+
+// Every row of docs/HOSTILE_INPUT.md's "The Model view's fields" (tests/hostile/cases.json).
+TEST_F(ModelLabTest, EveryHostileModelViewRowGivesItsOneLine) {
+  std::ifstream in(std::string(ATTNLAB_SOURCE_DIR) + "/tests/hostile/cases.json");
+  const nlohmann::json cases = nlohmann::json::parse(in)["model_view_cases"];
+  ASSERT_GE(cases.size(), 2u);
+  for (const nlohmann::json& c : cases) {
+    lab_.RequestOpen(Fixture(c["model"].get<std::string>()));
+    lab_.SetText(c["text"].get<std::string>());
+    lab_.SetPair(c["pair"].get<std::string>());
+    ASSERT_TRUE(Settle());
+    const std::string& said = lab_.TextError().empty() ? lab_.Next().note : lab_.TextError();
+    EXPECT_EQ(said, c["message"].get<std::string>()) << c["case"];
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
@@ -59,8 +60,12 @@ struct HeadScores {
   const Eigen::MatrixXd& operator[](HeadScore s) const { return scores[std::size_t(s)]; }
 };
 
+/// Why the head finder does not apply to `config` ("bert is an encoder: ..."), or "" for a decoder.
+std::string head_finder_refusal(const ModelConfig& config);
+
 /// Every head's scores on one forward pass of `ids` (the patterns are scored as the pass produces
-/// them, nothing else recorded). Throws what Transformer::run throws.
+/// them, nothing else recorded). Throws what Transformer::run throws, and "model: " and
+/// head_finder_refusal() for an encoder.
 HeadScores find_heads(const Transformer& model, const std::vector<int>& ids, const std::optional<Repeat>& repeat = {},
                       const std::atomic<bool>* cancelled = nullptr);
 

@@ -37,6 +37,9 @@ class HfModel {
   /// than the model's positions (found as they are produced), the tokenizer's time budget spent,
   /// `cancelled` set.
   std::vector<int> encode(const std::string& text, const std::atomic<bool>* cancelled = nullptr) const;
+  /// The same with each id's sequence (0: the text's, -1: a special token such as [CLS]).
+  Tokenizer::Encoding encode_single(const std::string& text,
+                                    const std::atomic<bool>* cancelled = nullptr) const;
   /// Two texts as an encoder reads a pair ([CLS] A [SEP] B [SEP], token types 0 and 1). Throws as
   /// encode(), and "second text: ..." for the pair's own faults.
   Tokenizer::Encoding encode_pair(const std::string& text, const std::string& pair,
@@ -63,13 +66,13 @@ class HfModel {
   std::string weights_id_;
 };
 
-/// Layer `layer` of a forward run as an ordinary Scenario (Transformer::attention_scenario(): what the
-/// forward pass computed, with every variant of the family), with the tokens as labels, a title and
-/// notes. Computing it gives the layer's weights per query head and, as its output, the attention's
-/// output. `view.model` records the folder, the layer, the ids, the weights' fingerprint and `text`
-/// when one is given (what
-/// reopening the file types again into the window's Model view). Throws ScenarioError for a layer
-/// out of range.
-Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer, const std::string& text = "");
+/// Layer `layer` of a forward run as an ordinary Scenario (Transformer::attention_scenario(): what
+/// the forward pass computed, with every variant of the family), with the tokens as labels, a title
+/// and notes. Computing it gives the layer's weights per query head and, as its output, the
+/// attention's output. `view.model` records the folder, the layer, the ids, the weights'
+/// fingerprint, `text` when one is given and an encoder's second text `pair` (what reopening the
+/// file types again into the window's Model view). Throws ScenarioError for a layer out of range.
+Scenario layer_scenario(const HfModel& model, const ForwardRun& run, int layer,
+                        const std::string& text = "", const std::string& pair = "");
 
 }  // namespace attnlab::models

@@ -5,6 +5,7 @@
 /// the model's own prediction.
 #include <atomic>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
@@ -21,8 +22,12 @@ struct LogitLens {
   Eigen::MatrixXd chosen;
 };
 
+/// Why the logit lens does not apply to `config` ("bert is an encoder: ..."), or "" for a decoder.
+std::string logit_lens_refusal(const ModelConfig& config);
+
 /// The lens on one forward pass of `ids`; `chosen` is a token id whose probability is kept
-/// everywhere. Throws ScenarioError: what Transformer::run throws, a chosen id outside the vocabulary.
+/// everywhere. Throws ScenarioError: what Transformer::run throws, a chosen id outside the
+/// vocabulary, "model: " and logit_lens_refusal() for an encoder.
 LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std::optional<int> chosen = {},
                      const std::atomic<bool>* cancelled = nullptr);
 

@@ -88,6 +88,9 @@ class Tokenizer {
   /// more tokens than max_tokens, the time budget spent, cancelled. Added tokens are found in one
   /// pass over the text (a trie of their bytes).
   std::vector<int> encode(const std::string& text, const EncodeLimits& limits = {}) const;
+  /// The same with each id's token type and sequence (0 for the text, -1 for a special token the
+  /// template added: which tokens are words of the text).
+  Encoding encode_single(const std::string& text, const EncodeLimits& limits = {}) const;
   /// Two texts as the model reads a pair (BERT's [CLS] A [SEP] B [SEP]), by the post-processor's
   /// pair template (without one: A then B, B's type 1). Throws as encode does ("second text: ..."
   /// for B's bytes), and when the post-processor has no template for a pair.
