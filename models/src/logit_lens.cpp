@@ -37,7 +37,7 @@ class LensReader : public SiteHooks {
 }  // namespace
 
 LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std::optional<int> chosen,
-                     const std::atomic<bool>* cancelled) {
+                     const std::atomic<bool>* cancelled, const std::vector<HeadRef>& heads_off) {
   const ModelConfig& c = model.config();
   if (chosen && (*chosen < 0 || *chosen >= c.vocab))
     refuse("--token", std::to_string(*chosen) + " is outside the vocabulary (0 to " + std::to_string(c.vocab - 1) + ")");
@@ -46,7 +46,7 @@ LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std:
   out.top.resize(std::size_t(c.layers));
   if (chosen) out.chosen = Eigen::MatrixXd::Zero(c.layers, Eigen::Index(ids.size()));
   LensReader reader(model, out, chosen);
-  model.run(ids, 1, {}, Keep::none(), cancelled, &reader);
+  model.run(ids, 1, heads_off, Keep::none(), cancelled, &reader);
   return out;
 }
 

@@ -21,9 +21,10 @@ struct LogitLens {
   Eigen::MatrixXd chosen;
 };
 
-/// The lens on one forward pass of `ids`; `chosen` is a token id whose probability is kept
-/// everywhere. Throws ScenarioError: what Transformer::run throws, a chosen id outside the vocabulary.
+/// The lens on one forward pass of `ids` with the heads in `heads_off` switched off (as
+/// Transformer::run); `chosen` is a token id whose probability is kept everywhere. Throws
+/// ScenarioError: what Transformer::run throws, a chosen id outside the vocabulary.
 LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std::optional<int> chosen = {},
-                     const std::atomic<bool>* cancelled = nullptr);
+                     const std::atomic<bool>* cancelled = nullptr, const std::vector<HeadRef>& heads_off = {});
 
 }  // namespace attnlab::models
