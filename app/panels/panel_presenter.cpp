@@ -223,7 +223,7 @@ StepWords PresenterPanel::Words(AppState& state, const lesson::Step& step, int h
   StepWords w;
   w.caption = step.caption;
   w.predict = step.predict;
-  const std::string reveal = " Press R (or Right) to reveal.";
+  const std::string reveal = " Press R to reveal.";
   if (step.instrument != lesson::Instrument::none || (lesson::needs_model(step) && !instruments_.Missing().empty())) {
     const InstrumentWords iw = instruments_.Words(state, step);
     w.title = step.instrument != lesson::Instrument::none ? iw.title : "Layer " + std::to_string(step.layer);
@@ -348,7 +348,7 @@ void PresenterPanel::DrawStepLine(AppState& state, const lesson::Step& step, int
   // of their own when the panel is too narrow.
   // "R: reveal" only where there is something to reveal: elsewhere R does nothing. Whether the
   // line fits beside the dots is decided with it, so that R never moves the stage up a line.
-  static const char* const kKeysR = "Right / Space / R: reveal   Left: back   Esc: leave";
+  static const char* const kKeysR = "Right / Space: next   Left: back   R: reveal   Esc: leave";
   const char* const kKeys = step.predict && !state.ui.presenter_revealed
                                 ? kKeysR
                                 : "Right / Space: next   Left: back   Esc: leave";

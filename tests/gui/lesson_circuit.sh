@@ -43,8 +43,9 @@ while [ "$step" -lt "$steps" ]; do
   stage=$(step_field "$step" stage) layer=$(step_field "$step" layer)
   if [ "$(step_field "$step" predict)" = True ]; then
     is "all(h['hidden'] for h in $drawn)" || fail "predict step $step shows its numbers before the reveal"
-    capture "$step-predict"; cp "$log" "$work/$step-predict.log.json"
-    case "$stage" in finder | patching) ;; *)
+    case "$stage" in finder | patching) ;;  # hidden in the layout log: no pixels to read
+    *)
+      capture "$step-predict"; cp "$log" "$work/$step-predict.log.json"
       scenario=$lesson; [ "$layer" = 1 ] && scenario=$work/layer1.json
       "$presenter_check" "$scenario" "$work/$step-predict.png" "$work/$step-predict.log.json" hidden ||
         fail "predict step $step shows more than \"?\" cells" ;;
