@@ -217,6 +217,11 @@ void export_sweep(const ExportOptions& o, const Scenario& scenario, const std::v
 // PDF: lesson.pdf, one page per step as revealed (a handout).
 void export_lesson(const ExportOptions& o, const Scenario& scenario, const Trace& trace) {
   const lesson::Lesson lesson = lesson::lesson_of(scenario);
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i)
+    if (lesson::needs_model(lesson.steps[i]))
+      throw ScenarioError("view.lesson.steps[" + std::to_string(i) +
+                          "]: a step of another layer, the head finder or patching needs the model: the window "
+                          "presents it (attnlab-cli model --layer, heads and patch print its numbers)");
   LessonDeck deck(scenario, trace, lesson, SlideOptions{o.scale, o.style.decimals, o.maps});
   const bool png = wants(o, "png"), pdf = wants(o, "pdf");
   ExportFiles files(o.out);

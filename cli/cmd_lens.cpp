@@ -17,7 +17,7 @@ namespace {
 using nlohmann::json;
 
 struct LensOptions {
-  std::string dir, text, ids, token;
+  std::string dir, text, ids, token, heads_off;
   bool json = false;
 };
 
@@ -35,12 +35,13 @@ int run_lens(const LensOptions& o, const CLI::App& command) {
   const bool text = command.count("--text") > 0, ids = command.count("--ids") > 0;
   if (text == ids) throw UsageError(text ? "give --text or --ids, not both" : "lens needs --text TEXT or --ids LIST");
   const std::vector<int> given_ids = ids ? parse_ids("--ids", o.ids) : std::vector<int>{};
+  const std::vector<models::HeadRef> heads_off = parse_heads_off(o.heads_off);
   try {
     const auto model = models::HfModel::open(o.dir);
     const std::vector<int> tokens = text ? model->encode(o.text) : given_ids;
     std::optional<int> chosen;
     if (command.count("--token")) chosen = one_token(*model, "--token", o.token);
-    const models::LogitLens lens = models::logit_lens(model->transformer(), tokens, chosen);
+    const models::LogitLens lens = models::logit_lens(model->transformer(), tokens, chosen, nullptr, heads_off);
     if (!o.json) {
       print_table(*model, lens);
       return 0;
@@ -79,6 +80,9 @@ Run add_lens(CLI::App& program) {
   c->add_option("--token", o->token, "also the probability of this token (a text of one token: \" Paris\")\n"
                                      "after each layer at every position")
       ->type_name("T");
+  c->add_option("--heads-off", o->heads_off,
+                "switch these heads off first (output zeroed), as model --heads-off: 1.1,0.0")
+      ->type_name("LIST");
   c->add_flag("--json", o->json, "print the lens as JSON (per layer: each position's top token, and --token's p)");
   return [o, c] { return run_lens(*o, *c); };
 }

@@ -25,18 +25,6 @@ struct ModelOptions {
   bool attention = false;
 };
 
-/// "5.0,11.3" -> layer 5 head 0, layer 11 head 3 (both 0-based, as in files and --layer).
-std::vector<models::HeadRef> parse_heads_off(const std::string& text) {
-  std::vector<models::HeadRef> heads;
-  for (const std::string& item : split_list(text)) {
-    const std::size_t dot = item.find('.');
-    if (dot == std::string::npos) throw UsageError("--heads-off expects LAYER.HEAD items, got " + quote_arg(item));
-    heads.push_back({whole_number("--heads-off", item.substr(0, dot), 0, INT_MAX),
-                     whole_number("--heads-off", item.substr(dot + 1), 0, INT_MAX)});
-  }
-  return heads;
-}
-
 /// --out names a file to write in a folder that exists: checked before the model is read and run.
 void check_out(const std::string& out) {
   std::error_code error;

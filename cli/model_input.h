@@ -16,6 +16,8 @@ std::vector<int> parse_ids(const std::string& option, const std::string& text);
 using models::decoded;    // token_text.h: shared with the window
 using models::one_token;
 nlohmann::json tokens_json(const models::HfModel& model, const std::vector<int>& ids);
+/// --heads-off "5.0,11.3" -> layer 5 head 0, layer 11 head 3 (both 0-based, as in files and --layer).
+std::vector<models::HeadRef> parse_heads_off(const std::string& text);
 /// A double as JSON, NaN (an undefined score) as null.
 nlohmann::json number_or_null(double value);
 

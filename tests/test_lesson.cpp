@@ -66,6 +66,26 @@ TEST(Lesson, RoundTripsThroughJson) {
   EXPECT_EQ(back.steps[0].head, -1);
 }
 
+// Issue 39: the steps that show the document's model (another layer, the head finder, patching).
+TEST(Lesson, ModelStepsRoundTripAndSayTheyNeedTheModel) {
+  const nlohmann::json file = nlohmann::json::parse(R"({"steps": [
+      {"stage": "weights", "layer": 1, "head": 1, "predict": true},
+      {"stage": "finder", "score": "induction"},
+      {"stage": "patching", "clean": "the cat", "corrupt": "the dog", "answer": " sat", "wrong": " ran"},
+      {"stage": "Q"}]})");
+  const Lesson lesson = attnlab::lesson::parse_lesson(file);
+  ASSERT_EQ(lesson.steps.size(), 4u);
+  EXPECT_EQ(lesson.steps[0].layer, 1);
+  EXPECT_EQ(lesson.steps[1].instrument, attnlab::lesson::Instrument::finder);
+  EXPECT_EQ(lesson.steps[1].score, "induction");
+  EXPECT_EQ(lesson.steps[2].patch.corrupt, "the dog");
+  EXPECT_EQ(lesson.steps[2].patch.wrong, " ran");
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(attnlab::lesson::needs_model(lesson.steps[std::size_t(i)]), i < 3) << i;
+  EXPECT_EQ(attnlab::lesson::to_json(attnlab::lesson::parse_lesson(attnlab::lesson::to_json(lesson))),
+            attnlab::lesson::to_json(lesson));
+  EXPECT_EQ(attnlab::lesson::to_json(lesson)["steps"], file["steps"]);
+}
+
 TEST(Lesson, EveryPresetsLessonIsValidAndItsTextIsWritten) {
   for (const char* name : {"vaswani-q1-decoder-over-encoder", "vaswani-q2-is-attends", "vaswani-q3-two-heads",
                            "mlm-general-attention", "udl-12-2-multihead", "pytorch-unscaled",

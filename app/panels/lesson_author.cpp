@@ -107,7 +107,9 @@ void LessonAuthor::DrawStepList(AppState& state, const lesson::Lesson& current, 
   ImGui::Combo("##kind", &new_kind_, names.data(), int(names.size()));
   ImGui::SameLine();
   if (ImGui::Button("Add after this step") && steps.size() < 200) {
-    steps.insert(steps.begin() + index + 1, lesson::Step{kinds[std::size_t(new_kind_)], -1, {}, false, {}});
+    lesson::Step added;
+    added.kind = kinds[std::size_t(new_kind_)];
+    steps.insert(steps.begin() + index + 1, std::move(added));
     Commit(state, edited);
     state.ui.presenter_step = index + 1;
   }

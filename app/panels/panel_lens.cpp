@@ -64,6 +64,26 @@ void CellToken(ImDrawList* dl, const std::string& token, ImVec2 at, float cell, 
   dl->AddText(font, size, ImVec2(at.x + (cell - extent.x) * 0.5f, at.y + (cell - extent.y) * 0.5f), ink, text.c_str());
 }
 
+/// The heads the document switches off when it is a layer of the open model (Next token runs them
+/// off too), as layer.head.
+std::vector<models::HeadRef> DocumentHeadsOff(AppState& state, const ModelLab& lab) {
+  std::vector<models::HeadRef> off;
+  if (lab.DocumentLayer() < 0) return off;
+  for (int h : state.document.GetScenario().heads_off) off.push_back({lab.DocumentLayer(), h});
+  return off;
+}
+
+/// What the lens runs, in one line: the model's own weights, with the document's heads switched off.
+std::string WhatItRuns(const ModelLab& lab, const std::vector<models::HeadRef>& off) {
+  if (lab.DocumentLayer() < 0) return "The model as it is (the document is not one of its layers).";
+  std::string heads;
+  for (const models::HeadRef& h : off)
+    heads += (heads.empty() ? "" : ", ") + attnlab::index_text(h.layer) + "." + attnlab::index_text(h.head);
+  const std::string layer = attnlab::layer_label(lab.DocumentLayer());
+  return (off.empty() ? "The model's own weights" : "Heads " + heads + " switched off, as in the document") +
+         "; other edits of " + layer + " are not in the lens (Next token shows them).";
+}
+
 class LensPanel final : public PanelContents {
  public:
   void Draw(AppState& state) override;
@@ -157,8 +177,10 @@ void LensPanel::Draw(AppState& state) {
   }
   DimTextWrapped("What the model would predict if it stopped after each layer: the most likely token, its "
                  "probability as the colour.");
+  const std::vector<models::HeadRef> heads_off = DocumentHeadsOff(state, *lab);
+  DimTextWrapped(WhatItRuns(*lab, heads_off));
   TokenField(*model, state.on_control);
-  run_.Request(tasks, {lab->SharedModel(), lab->Run()->run->ids, chosen_});
+  run_.Request(tasks, {lab->SharedModel(), lab->Run()->run->ids, chosen_, heads_off});
   if (run_.Stale() && !run_.Get()) BusyBar(("Reading the layers" + std::string(kEllipsis)).c_str());
   if (!run_.Error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());

@@ -316,9 +316,12 @@ class ModelPanel final : public PanelContents {
 };
 
 void ModelPanel::TextField(ModelLab& lab, const ControlMarks& marks) {
-  if (lab.Model() != focused_model_) {  // a model just opened: ready to type (over the text before, selected)
+  // A model just opened: ready to type (over the text before, selected); not when it opened for the
+  // document, a layer of it (a saved layer, a lesson): its text is the layer's, and the keys are the
+  // document's (P presents the lesson rather than typing "p" over it).
+  if (lab.Model() != focused_model_) {
     focused_model_ = lab.Model();
-    ImGui::SetKeyboardFocusHere();
+    if (lab.DocumentLayer() < 0) ImGui::SetKeyboardFocusHere();
   }
   const bool encoder = lab.Model() && !lab.Model()->config().causal;
   const char* hint = lab.Model() && !lab.Model()->tokenizer() ? "Type token ids: 464, 3797, 3332\xE2\x80\xA6"

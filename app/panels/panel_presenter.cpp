@@ -14,8 +14,10 @@
 #include "attnlab/lesson.h"
 #include "attnlab/number_format.h"
 #include "attnlab/numbering.h"
+#include "attnlab/text_fit.h"
 #include "panels/lesson_author.h"
 #include "panels/presenter_engines.h"
+#include "panels/presenter_instruments.h"
 #include "panels/stage_heatmap.h"
 #include "view/derived_stages.h"
 #include "view/text_wrap.h"
@@ -38,6 +40,14 @@ struct CachedLesson {
   std::uint64_t version = ~std::uint64_t{0};
 };
 
+// What a step is computed from: the document, or (a step with a layer) that layer of the
+// document's model; versions that key the caches and the heatmaps' textures.
+struct Source {
+  const attnlab::Scenario* scenario = nullptr;
+  const attnlab::Trace* trace = nullptr;
+  std::uint64_t version = 0, trace_version = 0;
+};
+
 /// The size of a map drawn with cells of the given size, as the step draws it.
 using MapSize = std::function<ImVec2(float cell)>;
 
@@ -54,6 +64,7 @@ struct MapGrid {
 struct CachedGrid {
   MapGrid grid;
   std::uint64_t trace_version = ~std::uint64_t{0}, document_version = ~std::uint64_t{0};  // the lesson is the document's
+  std::uint64_t instruments = ~std::uint64_t{0};  // another layer's steps: PresenterInstruments::Serial()
   int step = -1, head = -1, decimals = -1;
   float width = -1, height = -1, font = 0, lesson_cell = -1;
 };
@@ -67,6 +78,7 @@ struct StageLayout {
   float cell = 0;            // 0: no step sets it
   float column = 0;          // the text column's width beside the maps
   std::uint64_t trace_version = ~std::uint64_t{0}, document_version = ~std::uint64_t{0};
+  std::uint64_t instruments = ~std::uint64_t{0};
   int head = -1, decimals = -1;
   float width = -1, height = -1, font = 0;
 };
@@ -140,6 +152,8 @@ class PresenterPanel final : public PanelContents {
 
  private:
   const lesson::Lesson& LessonOf(AppState& state);
+  std::optional<Source> SourceOf(AppState& state, const lesson::Step& step) const;
+  int StepHead(AppState& state, const lesson::Step& step) const;
   std::vector<StageMatrix> Matrices(AppState& state, const lesson::Step& step, int head);
   void DrawStepLine(AppState& state, const lesson::Step& step, int index, int count);
   void DrawMatrices(AppState& state, const lesson::Step& step, int head, bool hidden, ImVec2 room);
@@ -160,12 +174,14 @@ class PresenterPanel final : public PanelContents {
   CachedLesson cached_;
   StepWords words_;  // the current step's: its explanation scans the step's matrices
   std::uint64_t words_trace_ = ~std::uint64_t{0}, words_document_ = ~std::uint64_t{0};
+  std::uint64_t words_instruments_ = ~std::uint64_t{0};
   int words_step_ = -1, words_head_ = -1, words_decimals_ = -1;
   StageLayout stage_;
   CachedGrid grid_;
   DerivedStages derived_;
   LessonAuthor author_;
   PresenterEngines engines_;
+  PresenterInstruments instruments_;
   std::vector<std::pair<int, int>> outlined_;
   int stage_head_ = 0;  // the head the step shows (a heads step frames it)
   char heads_title_[32] = "";  // a heads step's map title, alive while its map is
@@ -185,35 +201,73 @@ const lesson::Lesson& PresenterPanel::LessonOf(AppState& state) {
   return cached_.lesson;
 }
 
+std::optional<Source> PresenterPanel::SourceOf(AppState& state, const lesson::Step& step) const {
+  if (step.layer < 0)
+    return Source{&state.document.GetScenario(), &state.document.GetTrace(), state.document.Version(),
+                  state.document.TraceVersion()};
+  const LessonLayer* layer = instruments_.Layer(step.layer);
+  if (!layer) return std::nullopt;
+  // Apart from the document's versions, and each layer's from the others' (the maps' textures).
+  const std::uint64_t version = (std::uint64_t{1} << 63) | (instruments_.Serial() << 12) | std::uint64_t(step.layer);
+  return Source{layer->scenario.get(), layer->trace.get(), version, version};
+}
+
+// The step's head (0-based): its own, else the selected one, within the heads its source has.
+int PresenterPanel::StepHead(AppState& state, const lesson::Step& step) const {
+  const std::optional<Source> src = SourceOf(state, step);
+  const int heads = src ? int(src->trace->heads.size()) : 1;
+  return std::clamp(step.head >= 0 ? step.head : state.ui.selected_head, 0, std::max(0, heads - 1));
+}
+
 StepWords PresenterPanel::Words(AppState& state, const lesson::Step& step, int head) {
-  const attnlab::Scenario& s = state.document.GetScenario();
-  const attnlab::Trace& t = state.document.GetTrace();
   StepWords w;
-  w.title = lesson::step_title(step, s, head);
   w.caption = step.caption;
+  w.predict = step.predict;
+  const std::string reveal = " Press R to reveal.";
+  if (step.instrument != lesson::Instrument::none || (lesson::needs_model(step) && !instruments_.Missing().empty())) {
+    const InstrumentWords iw = instruments_.Words(state, step);
+    w.title = step.instrument != lesson::Instrument::none ? iw.title : "Layer " + std::to_string(step.layer);
+    w.formula = iw.formula;
+    w.explanation = instruments_.Missing().empty() ? iw.explanation : instruments_.Missing();
+    if (step.predict) w.prompt = (instruments_.Missing().empty() ? iw.prompt : w.explanation) + reveal;
+    return w;
+  }
+  const std::optional<Source> src = SourceOf(state, step);
+  if (!src) {
+    w.title = "Layer " + std::to_string(step.layer);
+    w.explanation = "Computing layer " + std::to_string(step.layer) + " of the model" + std::string(kEllipsis);
+    if (step.predict) w.prompt = w.explanation;
+    return w;
+  }
+  const attnlab::Scenario& s = *src->scenario;
+  const attnlab::Trace& t = *src->trace;
+  w.title = (step.layer >= 0 ? "Layer " + attnlab::index_text(step.layer) + ", " : std::string()) + lesson::step_title(step, s, head);
   w.formula = lesson::step_formula(step, s, head);
   w.explanation = lesson::step_explanation(step, s, t, head, state.ui.decimals);
-  w.predict = step.predict;
-  if (step.predict) w.prompt = lesson::predict_prompt(step, s, t, head, state.ui.decimals) + " Press R to reveal.";
+  if (step.predict) w.prompt = lesson::predict_prompt(step, s, t, head, state.ui.decimals) + reveal;
   return w;
 }
 
 const StepWords& PresenterPanel::CurrentWords(AppState& state, const lesson::Step& step, int index, int head) {
   const std::uint64_t trace = state.document.TraceVersion(), document = state.document.Version();
-  if (words_trace_ == trace && words_document_ == document && words_step_ == index && words_head_ == head &&
-      words_decimals_ == state.ui.decimals)
+  const std::uint64_t instruments = instruments_.Serial();
+  if (words_trace_ == trace && words_document_ == document && words_instruments_ == instruments &&
+      words_step_ == index && words_head_ == head && words_decimals_ == state.ui.decimals)
     return words_;
   words_ = Words(state, step, head);
-  words_trace_ = trace, words_document_ = document, words_step_ = index, words_head_ = head;
+  words_trace_ = trace, words_document_ = document, words_instruments_ = instruments, words_step_ = index;
+  words_head_ = head;
   words_decimals_ = state.ui.decimals;
   return words_;
 }
 
 // The matrices a step shows: one, or each input, or every head's weights.
 std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson::Step& step, int head) {
-  const attnlab::Scenario& s = state.document.GetScenario();
-  const attnlab::Trace& t = state.document.GetTrace();
-  const std::uint64_t tv = state.document.TraceVersion();
+  const std::optional<Source> src = SourceOf(state, step);
+  if (!src || step.instrument != lesson::Instrument::none) return {};
+  const attnlab::Scenario& s = *src->scenario;
+  const attnlab::Trace& t = *src->trace;
+  const std::uint64_t tv = src->trace_version;
   const attnlab::HeadTrace& h = t.heads[std::size_t(head)];
   const bool rows = s.layout == attnlab::Layout::rows;
   const int d_v = int(rows ? h.output.cols() : h.output.rows());
@@ -221,8 +275,8 @@ std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson:
   const char* label = attnlab::stage_row(stage).label;  // the Pipeline's titles
   switch (step.kind) {
     case StageId::inputs: {
-      std::vector<StageMatrix> out = {{StageId::none, "X", &s.X, state.document.Version()}};
-      if (s.Z) out.push_back({StageId::none, "Z", &*s.Z, state.document.Version()});
+      std::vector<StageMatrix> out = {{StageId::none, "X", &s.X, src->version}};
+      if (s.Z) out.push_back({StageId::none, "Z", &*s.Z, src->version});
       return out;
     }
     case StageId::X_pos:
@@ -271,7 +325,7 @@ std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson:
       return {{stage, label, &t.concat, tv, false, nullptr, rows ? d_v : 0, rows ? 0 : d_v}};
     case StageId::W_o:
       if (!s.W_o) return {};
-      return {{stage, label, &*s.W_o, state.document.Version(), false, nullptr, 0, rows ? d_v : 0}};
+      return {{stage, label, &*s.W_o, src->version, false, nullptr, 0, rows ? d_v : 0}};
     case StageId::output: return {{stage, label, &t.output, tv}};
     case StageId::tiles:  // drawn by PresenterEngines
     case StageId::decode:
@@ -415,9 +469,11 @@ const MapGrid& PresenterPanel::Grid(AppState& state, const std::vector<StageMatr
                                     float gap, float cap) {
   CachedGrid& g = grid_;
   const std::uint64_t version = state.document.TraceVersion(), document = state.document.Version();
+  const std::uint64_t instruments = instruments_.Serial();
   const int step = state.ui.presenter_step, decimals = state.ui.decimals;
   const float font = ImGui::GetFontSize(), lesson_cell = stage_.cell;
-  if (g.trace_version == version && g.document_version == document && g.step == step && g.head == head &&
+  if (g.trace_version == version && g.document_version == document && g.instruments == instruments && g.step == step &&
+      g.head == head &&
       g.decimals == decimals && g.width == avail.x && g.height == avail.y && g.font == font &&
       g.lesson_cell == lesson_cell && g.grid.cells.size() == matrices.size())
     return g.grid;
@@ -430,7 +486,7 @@ const MapGrid& PresenterPanel::Grid(AppState& state, const std::vector<StageMatr
       width += (i > first ? gap : 0.0f) + size_of(i)(grid.cells[i]).x;
     grid.indents.push_back(std::max(0.0f, std::floor((avail.x - width) * 0.5f)));
   }
-  g = {std::move(grid), version, document, step, head, decimals, avail.x, avail.y, font, lesson_cell};
+  g = {std::move(grid), version, document, instruments, step, head, decimals, avail.x, avail.y, font, lesson_cell};
   return g.grid;
 }
 
@@ -456,17 +512,18 @@ float PresenterPanel::StepCell(AppState& state, const lesson::Step& step, int he
 const StageLayout& PresenterPanel::Stage(AppState& state, const lesson::Lesson& lesson, ImVec2 avail) {
   StageLayout& l = stage_;
   const std::uint64_t trace = state.document.TraceVersion(), document = state.document.Version();
+  const std::uint64_t instruments = instruments_.Serial();
   const float font = ImGui::GetFontSize();
-  if (l.trace_version == trace && l.document_version == document && l.head == state.ui.selected_head &&
-      l.decimals == state.ui.decimals && l.width == avail.x && l.height == avail.y && l.font == font)
+  if (l.trace_version == trace && l.document_version == document && l.instruments == instruments &&
+      l.head == state.ui.selected_head && l.decimals == state.ui.decimals && l.width == avail.x && l.height == avail.y &&
+      l.font == font)
     return l;
-  const int heads = int(state.document.GetTrace().heads.size());
   // A column under a third of the stage wide, of at least 12 ems: about 30 characters a line.
   const float column = std::max(font * 12.0f, std::floor(avail.x * 0.3f));
   float cell = 1e9f;
   std::vector<bool> beside;
   for (const lesson::Step& step : lesson.steps) {
-    const int head = std::clamp(step.head >= 0 ? step.head : state.ui.selected_head, 0, heads - 1);
+    const int head = StepHead(state, step);
     const StepWords words = Words(state, step, head);
     const float below = StepCell(state, step, head, words, false, avail.x, avail);
     const float side = StepCell(state, step, head, words, true, column, avail);
@@ -474,7 +531,7 @@ const StageLayout& PresenterPanel::Stage(AppState& state, const lesson::Lesson& 
     beside.push_back(side > below * 1.05f);
     if (std::max(below, side) > 0) cell = std::min(cell, std::max(below, side));
   }
-  l = {std::move(beside), cell < 1e9f ? cell : 0.0f, column, trace, document, state.ui.selected_head,
+  l = {std::move(beside), cell < 1e9f ? cell : 0.0f, column, trace, document, instruments, state.ui.selected_head,
        state.ui.decimals, avail.x, avail.y, font};
   return l;
 }
@@ -484,14 +541,14 @@ void PresenterPanel::DrawMatrices(AppState& state, const lesson::Step& step, int
   const ImVec2 top = ImGui::GetCursorScreenPos();
   MarkRect(state.on_control, {"", "presenter stage"}, top, ImVec2(top.x + room.x, top.y + room.y));
   if (matrices.empty()) {
-    ImGui::TextColored(DimTextColor(), "This scenario has no W_o: the output is the concatenation.");
-    return;
+    if (step.kind == StageId::W_o) ImGui::TextColored(DimTextColor(), "This scenario has no W_o: the output is the concatenation.");
+    return;  // else another layer being computed: the explanation says so
   }
   outlined_.clear();
   for (const lesson::Cell& c : step.highlight) outlined_.emplace_back(c.row, c.col);
   // Every head's weights share one range: one legend under them all, not one a head.
   const bool shared_legend = step.kind == StageId::heads && matrices.size() > 1;
-  const bool masked = !state.document.GetTrace().allowed.all();
+  const bool masked = !SourceOf(state, step)->trace->allowed.all();  // matrices: a source
   ImVec2 avail = room;
   if (shared_legend) avail.y -= HeatmapLegendHeight(masked) + ImGui::GetStyle().ItemSpacing.y;
   const float fs = ImGui::GetFontSize(), gap = fs * 2.0f;
@@ -525,10 +582,14 @@ void PresenterPanel::DrawStage(AppState& state, const lesson::Step& step, int he
   const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
   const StageLayout& layout = Stage(state, cached_.lesson, avail);
   const StepWords& words = CurrentWords(state, step, state.ui.presenter_step, head);
-  const bool engine = EngineStep(step);
-  if (engine || !layout.beside[std::size_t(state.ui.presenter_step)]) {
+  const bool engine = EngineStep(step), instrument = step.instrument != lesson::Instrument::none;
+  if (engine || instrument || !layout.beside[std::size_t(state.ui.presenter_step)]) {
     StepText(words, hidden, avail.x, true);
-    if (engine) {
+    if (instrument) {
+      const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+      MarkRect(state.on_control, {"", "presenter stage"}, at, ImVec2(at.x + room.x, at.y + room.y));
+      if (instruments_.Missing().empty()) instruments_.Draw(state, step, hidden);
+    } else if (engine) {
       const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
       MarkRect(state.on_control, {"", "presenter stage"}, at, ImVec2(at.x + room.x, at.y + room.y));
       engines_.Draw(state, step, state.ui.presenter_step, head, hidden);
@@ -560,12 +621,13 @@ void PresenterPanel::Draw(AppState& state) {
   }
   const lesson::Lesson& lesson = LessonOf(state);
   if (lesson.steps.empty()) return;
+  instruments_.Update(state, lesson);
   const int count = int(lesson.steps.size());
   state.ui.presenter_step = std::clamp(state.ui.presenter_step, 0, count - 1);
   const lesson::Step& step = lesson.steps[std::size_t(state.ui.presenter_step)];
-  const int head = std::clamp(step.head >= 0 ? step.head : state.ui.selected_head, 0,
-                              int(trace.heads.size()) - 1);
+  const int head = StepHead(state, step);
   const bool hidden = step.predict && !state.ui.presenter_revealed;
+  state.ui.presenter_hiding = hidden;
   stage_head_ = head;
   DrawStepLine(state, step, state.ui.presenter_step, count);
   if (!cached_.error.empty()) ImGui::TextColored(WarningTextColor(), "view.lesson: %s", cached_.error.c_str());

@@ -30,7 +30,7 @@ HeadFinderResult FindHeads(const HeadFinderAsk& ask, const std::atomic<bool>& ca
 
 LensResult RunLens(const LensAsk& ask, const std::atomic<bool>& cancelled) {
   LensResult out;
-  out.lens = models::logit_lens(ask.model->transformer(), ask.ids, ask.chosen, &cancelled);
+  out.lens = models::logit_lens(ask.model->transformer(), ask.ids, ask.chosen, &cancelled, ask.heads_off);
   out.chosen = ask.chosen;
   out.labels = ask.model->labels(ask.ids);
   for (const std::vector<models::Prediction>& layer : out.lens.top) {

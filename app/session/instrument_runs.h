@@ -118,7 +118,11 @@ struct LensAsk {
   std::shared_ptr<const models::HfModel> model;
   std::vector<int> ids;
   std::optional<int> chosen;  ///< a token whose probability is kept everywhere
-  bool operator==(const LensAsk& o) const { return model == o.model && ids == o.ids && chosen == o.chosen; }
+  /// Switched off, as the document (a layer of the model) has them: `attnlab-cli lens --heads-off`.
+  std::vector<models::HeadRef> heads_off;
+  bool operator==(const LensAsk& o) const {
+    return model == o.model && ids == o.ids && chosen == o.chosen && heads_off == o.heads_off;
+  }
 };
 
 struct LensResult {

@@ -188,7 +188,7 @@ void PatchingRun::StartReading() {
   if (!model_) return;
   // Superseding: a reading of older fields still going is dropped.
   reading_ = tasks_->Start<std::shared_ptr<const PatchingInput>>(
-      "patching-read",
+      kind_ + "-read",
       [model = model_, fields = fields_] { return std::make_shared<const PatchingInput>(ReadPatchingFields(model, fields)); },
       [this](TaskResult<std::shared_ptr<const PatchingInput>> result) {
         reading_ = 0;
@@ -204,7 +204,7 @@ void PatchingRun::Run() {
   progress_->total = c.layers * c.heads + (input_->request.positions ? c.layers * int(input_->request.clean.size()) : 0);
   const bool hold = std::exchange(hold_next_, false);
   running_ = tasks_->Start<std::shared_ptr<const PatchingResult>>(
-      "patching-run",
+      kind_ + "-run",
       [input = input_, progress = progress_, hold] {
         auto result = std::make_shared<PatchingResult>();
         result->input = *input;

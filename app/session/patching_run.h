@@ -67,6 +67,9 @@ struct PatchingResult {
 
 class PatchingRun {
  public:
+  /// `kind` names its tasks on the runner (TaskRunner supersedes by kind): the Patching panel's and
+  /// a lesson's patching step each their own.
+  explicit PatchingRun(std::string kind = "patching") : kind_(std::move(kind)) {}
   /// Runs its work on `tasks`, which must outlive it.
   void Init(TaskRunner& tasks) { tasks_ = &tasks; }
   ~PatchingRun();  ///< a run still going stops at its next patched run
@@ -113,6 +116,7 @@ class PatchingRun {
   void StartReading();
 
   TaskRunner* tasks_ = nullptr;
+  std::string kind_;
   std::shared_ptr<const models::HfModel> model_;
   PatchingFields fields_;
   std::shared_ptr<const PatchingInput> input_;

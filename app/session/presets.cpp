@@ -79,7 +79,21 @@ std::vector<PresetInfo> ListPresets(const std::string& dir) {
 attnlab::Scenario LoadAndValidate(const std::string& path) {
   attnlab::Scenario s = attnlab::load_scenario(path);
   attnlab::validate(s);
+  ResolveModelFolder(s, path);
   return s;
+}
+
+void ResolveModelFolder(attnlab::Scenario& s, const std::string& path) {
+  const auto m = s.view.find("model");
+  if (m == s.view.end() || !m->is_object() || !m->contains("folder") || !(*m)["folder"].is_string()) return;
+  const fs::path folder = fs::u8path((*m)["folder"].get<std::string>());
+  if (folder.empty() || folder.is_absolute()) return;
+  // Through links: the build tree's presets are a link to the source tree's, beside its models.
+  std::error_code ec;
+  const fs::path dir = fs::weakly_canonical(fs::absolute(fs::u8path(path), ec).parent_path(), ec);
+  const fs::path beside = (dir / folder).lexically_normal();
+  // Else as before: from the working folder (a layer `attnlab-cli model . --out` wrote there).
+  if (fs::is_directory(beside, ec)) (*m)["folder"] = beside.u8string();
 }
 
 LoadedScenario BuiltInExample(const std::vector<PresetInfo>& presets) {

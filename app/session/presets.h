@@ -31,6 +31,12 @@ struct LoadedScenario {
 LoadedScenario BuiltInExample(const std::vector<PresetInfo>& presets);
 
 /// Reads and validates a scenario file; throws attnlab::ScenarioError with a one-line message.
+/// A relative view.model.folder is resolved from the file's folder (ResolveModelFolder).
 attnlab::Scenario LoadAndValidate(const std::string& path);
+/// A layer document's relative model folder (view.model.folder, as the shipped lesson of the
+/// induction circuit names "../models/induction-circuit") made absolute from the folder of `path`,
+/// the file it was read from, links followed, when that folder is there; else it stays (read from
+/// the working folder, as a layer `attnlab-cli model . --out` wrote).
+void ResolveModelFolder(attnlab::Scenario& s, const std::string& path);
 
 }  // namespace attnlab::app

@@ -239,6 +239,7 @@ bool Presenting(const ActionContext& c) {
 void GoToStep(ActionContext& c, int to) {
   c.state.ui.presenter_step = std::max(0, to);
   c.state.ui.presenter_revealed = false;
+  c.state.ui.presenter_hiding = false;
 }
 
 // A presenter key: only while presenting, never while typing or a dialog is up.
@@ -266,7 +267,13 @@ void AddPresenter(std::vector<Action>& t) {
   next.repeat = true;
   next.help = "Presenter: next / previous step";
   next.help_keys = "Right Space PgDn / Left PgUp";
-  next.run = [](ActionContext& c) { GoToStep(c, c.state.ui.presenter_step + 1); };
+  // A clicker has Next and Back only: on a step still hiding its result, Next reveals it first.
+  next.run = [](ActionContext& c) {
+    if (c.state.ui.presenter_hiding)
+      c.state.ui.presenter_revealed = true, c.state.ui.presenter_hiding = false;
+    else
+      GoToStep(c, c.state.ui.presenter_step + 1);
+  };
   Action& back = AddStepKey(t, "Previous step", {Key(GLFW_KEY_LEFT), Key(GLFW_KEY_PAGE_UP)});
   back.repeat = true;
   back.run = [](ActionContext& c) { GoToStep(c, c.state.ui.presenter_step - 1); };

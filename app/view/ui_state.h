@@ -45,6 +45,9 @@ struct UiState {
   bool presenting = false;       ///< presenter mode: the lesson's steps instead of the Pipeline
   int presenter_step = 0;        ///< 0-based; the presenter clamps it to the lesson
   bool presenter_revealed = false;  ///< the current step's prediction was revealed (R)
+  /// The step drawn last hides its result until revealed (the presenter sets it as it draws): a
+  /// clicker's Right reveals it before it steps on.
+  bool presenter_hiding = false;
   /// The Model grid's layer last pointed at (hovered or clicked), 0-based: the one the panels
   /// that show another document offer to open (panels/document_banner.h).
   int model_layer = 0;

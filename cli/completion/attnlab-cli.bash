@@ -37,7 +37,7 @@ _attnlab_cli() {
     sensitivity) options="--of" ;;
     model) options="--text --ids --attention --layer --out --heads-off --top" ;;
     heads) options="--text --ids --random-repeat --seed --json" ;;
-    lens) options="--text --ids --token --json" ;;
+    lens) options="--text --ids --token --heads-off --json" ;;
     patch) options="--clean --corrupt --answer --wrong --no-positions --json" ;;
     tokenize) options="--text --pair --file" ;;
     flash) options="--block --head --format" ;;

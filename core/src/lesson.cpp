@@ -1,6 +1,8 @@
 #include "attnlab/lesson.h"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "attnlab/scenario.h"
 
@@ -53,6 +55,58 @@ bool whole(const json& v, long long lo) {
 // The keys only one stage's steps have: block and tile (tiles), prefill and token (decode).
 bool engine_key(const std::string& key) { return key == "block" || key == "tile" || key == "prefill" || key == "token"; }
 
+// The keys only an instrument's steps have: score (finder), the prompts and answers (patching).
+bool instrument_key(const std::string& key) {
+  return key == "score" || key == "clean" || key == "corrupt" || key == "answer" || key == "wrong";
+}
+
+constexpr std::size_t kMaxPrompt = 2000;
+
+std::string score_list() {
+  std::string out;
+  for (const std::string& name : finder_scores()) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+void parse_instrument(const json& v, const std::string& field, Step& step) {
+  for (const auto& [key, value] : v.items()) {
+    if (!instrument_key(key)) continue;
+    const Instrument owner = key == "score" ? Instrument::finder : Instrument::patching;
+    if (step.instrument != owner)
+      refuse(field + "." + key, std::string("only a ") + (owner == Instrument::finder ? "finder" : "patching") +
+                                    " step has " + key);
+  }
+  if (step.instrument == Instrument::finder) {
+    const json* score = v.contains("score") ? &v["score"] : nullptr;
+    const auto& names = finder_scores();
+    if (!score || !score->is_string() || std::find(names.begin(), names.end(), score->get<std::string>()) == names.end())
+      refuse(field + ".score", "expected one of " + score_list() + ", got " + (score ? what(*score) : "nothing"));
+    step.score = score->get<std::string>();
+  }
+  if (step.instrument != Instrument::patching) return;
+  PatchPrompts& p = step.patch;
+  for (auto [key, out] : {std::pair<const char*, std::string*>{"clean", &p.clean}, {"corrupt", &p.corrupt},
+                          {"answer", &p.answer}, {"wrong", &p.wrong}}) {
+    const json* text = v.contains(key) ? &v[key] : nullptr;
+    if (!text || !text->is_string() || text->get<std::string>().empty() || text->get<std::string>().size() > kMaxPrompt)
+      refuse(field + "." + key, "expected a text of 1 to 2000 bytes (as attnlab-cli patch --" + std::string(key) +
+                                    " takes it), got " + (text ? what(*text) : "nothing"));
+    *out = text->get<std::string>();
+  }
+}
+
+// A step's "stage": a stage of the table, or an instrument.
+void parse_stage(const json& stage, const std::string& field, Step& step) {
+  if (stage == "finder" || stage == "patching") {
+    step.kind = StageId::none;
+    step.instrument = stage == "finder" ? Instrument::finder : Instrument::patching;
+    return;
+  }
+  const std::optional<StageId> kind = step_stage(stage);
+  if (!kind) refuse(field, "expected one of " + kind_list() + ", finder, patching, got " + what(stage));
+  step.kind = *kind;
+}
+
 void parse_tiles(const json& v, const std::string& field, Step& step) {
   if (!v.contains("block")) refuse(field + ".block", "expected [Br, Bc], two whole numbers from 1, got nothing");
   const json& b = v["block"];
@@ -91,15 +145,22 @@ void parse_engine(const json& v, const std::string& field, Step& step) {
 Step parse_step(const json& v, const std::string& field) {
   if (!v.is_object()) refuse(field, "expected an object, got " + what(v));
   for (const auto& [key, value] : v.items())
-    if (key != "stage" && key != "head" && key != "caption" && key != "predict" && key != "highlight" && !engine_key(key))
-      refuse(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight; a tiles step "
-                                "block, tile; a decode step prefill, token)");
-  if (!v.contains("stage")) refuse(field + ".stage", "expected one of " + kind_list() + ", got nothing");
-  const json& stage = v["stage"];
-  const std::optional<StageId> kind = step_stage(stage);
-  if (!kind) refuse(field + ".stage", "expected one of " + kind_list() + ", got " + what(stage));
+    if (key != "stage" && key != "head" && key != "caption" && key != "predict" && key != "highlight" &&
+        key != "layer" && !engine_key(key) && !instrument_key(key))
+      refuse(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight, layer; a tiles "
+                                "step block, tile; a decode step prefill, token; a finder step score; a patching "
+                                "step clean, corrupt, answer, wrong)");
+  if (!v.contains("stage")) refuse(field + ".stage", "expected one of " + kind_list() + ", finder, patching, got nothing");
   Step step;
-  step.kind = *kind;
+  parse_stage(v["stage"], field + ".stage", step);
+  if (v.contains("layer")) {
+    const json& l = v["layer"];
+    if (step.instrument != Instrument::none || step.kind == StageId::tiles || step.kind == StageId::decode)
+      refuse(field + ".layer", "a finder, patching, tiles or decode step shows no other layer");
+    if (!l.is_number_integer() || l.get<long long>() < 0 || l.get<long long>() > 1000)
+      refuse(field + ".layer", "expected a layer of the document's model from 0 (the first) to 1000, got " + what(l));
+    step.layer = l.get<int>();
+  }
   if (v.contains("head")) {
     const json& h = v["head"];
     if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() > 255)
@@ -125,15 +186,29 @@ Step parse_step(const json& v, const std::string& field) {
       step.highlight.push_back(parse_cell(cells[i], field + ".highlight[" + std::to_string(i) + "]"));
   }
   parse_engine(v, field, step);
+  parse_instrument(v, field, step);
   return step;
 }
 
 }  // namespace
 
+const std::vector<std::string>& finder_scores() {
+  static const std::vector<std::string> names = {"previous_token", "first_token", "duplicate_token", "induction",
+                                                 "local_span"};
+  return names;
+}
+
+bool needs_model(const Step& step) { return step.layer >= 0 || step.instrument != Instrument::none; }
+
 Lesson default_lesson(const Scenario& s) {
   Lesson lesson;
   lesson.title = s.title;
-  auto add = [&lesson](StageId kind, bool predict = false) { lesson.steps.push_back({kind, -1, {}, predict, {}}); };
+  auto add = [&lesson](StageId kind, bool predict = false) {
+    Step step;
+    step.kind = kind;
+    step.predict = predict;
+    lesson.steps.push_back(std::move(step));
+  };
   add(StageId::inputs);
   if (s.positional_encoding == PositionalEncoding::sinusoidal) add(StageId::X_pos);
   for (StageId k : {StageId::Q, StageId::K, StageId::V}) add(k);
@@ -182,7 +257,15 @@ Lesson lesson_of(const Scenario& s) {
 json to_json(const Lesson& lesson) {
   json steps = json::array();
   for (const Step& step : lesson.steps) {
-    json v = {{"stage", stage_name(step.kind)}};
+    const char* stage = step.instrument == Instrument::finder     ? "finder"
+                        : step.instrument == Instrument::patching ? "patching"
+                                                                  : stage_name(step.kind);
+    json v = {{"stage", stage}};
+    if (step.layer >= 0) v["layer"] = step.layer;
+    if (step.instrument == Instrument::finder) v["score"] = step.score;
+    if (step.instrument == Instrument::patching)
+      v["clean"] = step.patch.clean, v["corrupt"] = step.patch.corrupt, v["answer"] = step.patch.answer,
+      v["wrong"] = step.patch.wrong;
     if (step.head >= 0) v["head"] = step.head;
     if (!step.caption.empty()) v["caption"] = step.caption;
     if (step.predict) v["predict"] = true;

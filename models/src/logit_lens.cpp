@@ -44,7 +44,7 @@ std::string logit_lens_refusal(const ModelConfig& config) {
 }
 
 LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std::optional<int> chosen,
-                     const std::atomic<bool>* cancelled) {
+                     const std::atomic<bool>* cancelled, const std::vector<HeadRef>& heads_off) {
   const ModelConfig& c = model.config();
   if (!c.causal) refuse("model", logit_lens_refusal(c));
   if (chosen && (*chosen < 0 || *chosen >= c.vocab))
@@ -54,7 +54,7 @@ LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std:
   out.top.resize(std::size_t(c.layers));
   if (chosen) out.chosen = Eigen::MatrixXd::Zero(c.layers, Eigen::Index(ids.size()));
   LensReader reader(model, out, chosen);
-  model.run(ids, 1, {}, Keep::none(), cancelled, &reader);
+  model.run(ids, 1, heads_off, Keep::none(), cancelled, &reader);
   return out;
 }
 

@@ -4,7 +4,8 @@
 // an undefined score, in the masked colour), on [0, 1] but for the local span's [0, n - 1], n the
 // tokens read; all five grids, whole, in view. With --lens, "lens/top" must show each layer's and
 // position's top-token probability and "lens/chosen" (when the JSON has a chosen token) its
-// probability, as `attnlab-cli lens ... --json` prints them, on [0, 1].
+// probability, as `attnlab-cli lens ... --json` prints them, on [0, 1]. With --finder SCORE, the
+// presenter's finder step ("presenter_finder") must show that score's grid as --heads checks it.
 //
 // usage: attnlab_gui_instruments_check SHOT.png CLI.json --heads|--lens
 #include <algorithm>
@@ -110,9 +111,9 @@ void CheckLens(const json& dump, const json& cli, const Image& img, Totals* t) {
 }  // namespace
 
 int Main(int argc, char** argv) {
-  const std::string mode = argc == 4 ? argv[3] : "";
-  if (mode != "--heads" && mode != "--lens") {
-    std::fprintf(stderr, "usage: %s SHOT.png CLI.json --heads|--lens\n", argv[0]);
+  const std::string mode = argc >= 4 ? argv[3] : "";
+  if (!((argc == 4 && (mode == "--heads" || mode == "--lens")) || (argc == 5 && mode == "--finder"))) {
+    std::fprintf(stderr, "usage: %s SHOT.png CLI.json --heads|--lens|--finder SCORE\n", argv[0]);
     return 2;
   }
   Image img;
@@ -121,6 +122,7 @@ int Main(int argc, char** argv) {
   const json cli = json::parse(std::ifstream(argv[2]));
   Totals totals;
   if (mode == "--heads") CheckHeads(dump, cli, img, &totals);
+  else if (mode == "--finder") CheckGrid(dump, "presenter_finder", cli["scores"][argv[4]], 1.0, img, &totals);
   else CheckLens(dump, cli, img, &totals);
   std::printf("%d grids, %d cells checked, %d failures, max channel error %d\n", totals.grids, totals.checked,
               totals.failures, totals.max_error);

@@ -2,7 +2,8 @@
 # Presenter mode with a clicker's keys (issue 13): P presents the preset's lesson; Right steps
 # through every step to the end (and no further); each step's screenshot (F12) has the colormap
 # colour of the core's value in every cell the presenter drew (attnlab_gui_presenter_check); a
-# predict step shows only "?" cells until R, which reveals them where they are; Left and Home go
+# predict step shows only "?" cells until R (or Right, a clicker's key, the first time), which
+# reveals them where they are without stepping on; Left and Home go
 # back; Esc leaves, the arrangement whole again. The Inputs are in front beside the lesson. The
 # presenter draws at lecture mode's sizes (lecture mode off), and leaving it gives the normal back.
 # usage: presenter.sh APP CHECKER PRESET.json SIZE
@@ -45,9 +46,12 @@ while :; do
   wait_for "$wait_limit" is 'd["presenter_step"]' "$step" || fail "the presenter is not at step $step"
   if is 'any(h["hidden"] for h in d["heatmaps"])' True; then
     shot "$step-predict"; check "$step-predict" hidden
-    press r
+    # A clicker has no R: the first prediction is revealed with Right, which stays on the step.
+    key=r; [ "$predicted" -eq 0 ] && key=Right
+    press "$key"
     wait_for "$wait_limit" is 'd["presenter_revealed"] and not any(h["hidden"] for h in d["heatmaps"])' True ||
-      fail "R did not reveal step $step"
+      fail "$key did not reveal step $step"
+    is 'd["presenter_step"]' "$step" || fail "$key on a hidden prediction left step $step"
     shot "$step"; check "$step" revealed
     python3 - "$shots/$step-predict.json" "$shots/$step.json" <<'PY' || fail "R moved the matrices of step $step"
 import json, sys
@@ -65,7 +69,7 @@ PY
 done
 [ "$step" -ge 5 ] || fail "the lesson has only $((step + 1)) steps"
 [ "$predicted" -ge 1 ] || fail "no step asked for a prediction"
-echo "ok: $((step + 1)) steps stepped with Right, $predicted predicted and revealed with R, pixels checked"
+echo "ok: $((step + 1)) steps stepped with Right, $predicted predicted and revealed with Right, then R, pixels checked"
 press Left
 wait_for "$wait_limit" is 'd["presenter_step"]' "$((step - 1))" || fail "Left did not go back"
 press Home

@@ -16,6 +16,7 @@
 
 #include "attnlab/models/token_text.h"
 #include "session/instrument_runs.h"
+#include "session/model_lab.h"
 #include "session_test_support.h"
 
 namespace attnlab::app::testing {
@@ -132,6 +133,37 @@ TEST_F(InstrumentRunsTest, LensMatchesTheReference) {
     EXPECT_LE(worst, kTolerance) << name;
     std::cout << "  " << name << " lens: max error " << worst << "\n";
   }
+}
+
+// Issue 39: a layer document with a head switched off. The lens runs the model with it off, and after
+// the last layer says what Next token says: the rest of the model run on the core's attention of
+// that layer's scenario with the head off (ModelLab's path, apart from the lens's hooks).
+TEST_F(InstrumentRunsTest, LensFollowsTheDocumentsHeadsSwitchedOffAsNextTokenDoes) {
+  const auto model = Open("induction-circuit");
+  const std::vector<int> ids = model->encode("the cat sat on a mat . the cat");
+  const int vocab = model->config().vocab, last = int(ids.size()) - 1;
+  const models::ForwardRun run = model->transformer().run(ids, vocab);
+  attnlab::Scenario layer = models::layer_scenario(*model, run, 1);
+  layer.heads_off = {1};  // the induction head, switched off in the document
+  const std::vector<models::Prediction> next =
+      model->transformer().next_after_layer(run, 1, LayerOutput(layer), vocab);
+  LensRun unedited, edited;  // one after the other: the runner keeps one task of a kind
+  unedited.Request(session_.Tasks(), {model, ids, {}, {}});
+  ASSERT_TRUE(Settle(unedited));
+  edited.Request(session_.Tasks(), {model, ids, {}, {{1, 1}}});
+  ASSERT_TRUE(Settle(edited));
+  ASSERT_NE(unedited.Get(), nullptr) << unedited.Error();
+  ASSERT_NE(edited.Get(), nullptr) << edited.Error();
+  const models::Prediction before = unedited.Get()->lens.top.back()[std::size_t(last)];
+  const models::Prediction after = edited.Get()->lens.top.back()[std::size_t(last)];
+  EXPECT_EQ(model->label(before.id), model->label(model->encode(" sat").back()));
+  EXPECT_GT(before.p, 0.9);
+  EXPECT_NE(after.id, before.id) << "the lens ignored the head switched off";
+  EXPECT_EQ(after.id, next.at(0).id);
+  EXPECT_NEAR(after.p, next.at(0).p, kTolerance);
+  std::cout << "  unedited " << model->label(before.id) << " " << before.p << "; head 1.1 off: lens "
+            << model->label(after.id) << " " << after.p << ", Next token " << model->label(next[0].id) << " "
+            << next[0].p << "\n";
 }
 
 TEST_F(InstrumentRunsTest, ANewerAskStopsTheRunningOneAndTheSameAskIsNotComputedAgain) {

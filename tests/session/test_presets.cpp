@@ -111,6 +111,27 @@ TEST_F(PresetFolder, OnlyJsonFilesAreListedAndABrokenOneKeepsItsStemAsTitle) {
   EXPECT_EQ(presets[1].title, "A good one");
 }
 
+// Issue 39: the shipped lesson names its model "../models/induction-circuit". A relative folder is
+// read from the file's folder, through a link to it (the build tree's presets), when it is there;
+// else it stays as written (read from the working folder, as before); an absolute one stays.
+TEST_F(PresetFolder, ARelativeModelFolderIsReadFromTheFilesFolderWhenItIsThere) {
+  fs::create_directories(dir_ / "share/models/circuit");
+  fs::create_directories(dir_ / "share/presets");
+  fs::create_directories(dir_ / "build");
+  fs::create_directory_symlink(dir_ / "share/presets", dir_ / "build/presets");
+  const auto folder_after_load = [](const std::string& folder, const fs::path& file) {
+    attnlab::Scenario s = SmallScenario(0.5);
+    s.view["model"] = {{"folder", folder}};
+    attnlab::save_scenario(s, file.string());
+    return LoadAndValidate(file.string()).view["model"]["folder"].get<std::string>();
+  };
+  const fs::path circuit = fs::canonical(dir_ / "share/models/circuit");
+  EXPECT_EQ(folder_after_load("../models/circuit", dir_ / "share/presets/a.json"), circuit.string());
+  EXPECT_EQ(folder_after_load("../models/circuit", dir_ / "build/presets/b.json"), circuit.string());
+  EXPECT_EQ(folder_after_load("../models/missing", dir_ / "share/presets/c.json"), "../models/missing");
+  EXPECT_EQ(folder_after_load("/somewhere/else", dir_ / "share/presets/d.json"), "/somewhere/else");
+}
+
 TEST_F(PresetFolder, NoFolderListsNothing) {
   EXPECT_TRUE(ListPresets("").empty());
   EXPECT_TRUE(ListPresets((dir_ / "missing").string()).empty());

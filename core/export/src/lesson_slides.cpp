@@ -493,6 +493,7 @@ FigureFrame step_frame(const Scenario& s, const Trace& t, const lesson::Lesson& 
 double lesson_cell_cap(const Scenario& s, const Trace& t, const lesson::Lesson& lesson, const SlideOptions& o) {
   double smallest = 1e9;
   for (std::size_t i = 0; i < lesson.steps.size(); ++i) {  // a predict slide shares its reveal's frame
+    if (lesson::needs_model(lesson.steps[i])) continue;  // not drawn here: export --lesson refuses it
     SlideContent c;
     const FigureFrame frame = step_frame(s, t, lesson, i, false, o, c);
     const double fit = c.layouts.empty() ? 0 : frame.fit.cell;

@@ -26,8 +26,17 @@ struct Cell {
   int row = 0, col = 0;  ///< 0-based, in the matrix as the file's layout shows it
 };
 
+/// A step that shows the model a layer document belongs to (view.model) rather than one of the
+/// document's stages: the head finder's grid of one score, or activation patching's grid.
+enum class Instrument { none, finder, patching };
+
+/// A patching step's prompts and answer tokens, as `attnlab-cli patch` takes them.
+struct PatchPrompts {
+  std::string clean, corrupt, answer, wrong;
+};
+
 struct Step {
-  StageId kind = StageId::inputs;
+  StageId kind = StageId::inputs;  ///< StageId::none for an instrument's step
   int head = -1;            ///< 0-based query head; -1: whichever head the presenter has selected
                             ///< (one the scenario no longer has: its last head)
   std::string caption;      ///< the author's words, shown above the generated explanation
@@ -41,12 +50,26 @@ struct Step {
   /// A `decode` step (`"prefill": P, "token": t`): the KV cache after the prefill of tokens 0 .. P - 1
   /// (token -1, no "token" in the file) or after decoding token t, P <= t (0-based).
   int prefill = 0, token = -1;
+  /// `"layer": L` (0-based): the stage of layer L of the document's model (view.model) on the same
+  /// ids, not of the document itself; -1: the document's.
+  int layer = -1;
+  Instrument instrument = Instrument::none;  ///< `"stage": "finder"` or `"patching"`
+  /// A finder step's `"score"`: a models::head_score_name ("previous-token", "induction", ...).
+  std::string score;
+  PatchPrompts patch;  ///< a patching step's `"clean"`, `"corrupt"`, `"answer"`, `"wrong"`
 };
+
+
 
 struct Lesson {
   std::string title;
   std::vector<Step> steps;
 };
+
+/// The names a finder step's score takes (models/head_finder.h's, which core does not link).
+const std::vector<std::string>& finder_scores();
+/// The step shows the document's model, not the document: another layer or an instrument.
+bool needs_model(const Step& step);
 
 /// Every stage the scenario has, in computation order, the weights asking for a prediction:
 /// inputs, X_pos (with an encoding), Q, K, V, Q_rot and K_rot (RoPE), scores, scaled (unless the

@@ -25,10 +25,11 @@ struct LogitLens {
 /// Why the logit lens does not apply to `config` ("bert is an encoder: ..."), or "" for a decoder.
 std::string logit_lens_refusal(const ModelConfig& config);
 
-/// The lens on one forward pass of `ids`; `chosen` is a token id whose probability is kept
-/// everywhere. Throws ScenarioError: what Transformer::run throws, a chosen id outside the
-/// vocabulary, "model: " and logit_lens_refusal() for an encoder.
+/// The lens on one forward pass of `ids` with the heads in `heads_off` switched off (as
+/// Transformer::run); `chosen` is a token id whose probability is kept everywhere. Throws
+/// ScenarioError: what Transformer::run throws, a chosen id outside the vocabulary, "model: " and
+/// logit_lens_refusal() for an encoder.
 LogitLens logit_lens(const Transformer& model, const std::vector<int>& ids, std::optional<int> chosen = {},
-                     const std::atomic<bool>* cancelled = nullptr);
+                     const std::atomic<bool>* cancelled = nullptr, const std::vector<HeadRef>& heads_off = {});
 
 }  // namespace attnlab::models
