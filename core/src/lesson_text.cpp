@@ -176,7 +176,7 @@ std::string explain_heads(const Context& c) {
 std::string explain_lines(const Context& c, const Step& step) {
   const int i = widest_query(c);
   std::string out = "Each line joins a query on the left to a key on the right; the darker the line, the "
-                    "larger its weight. " + in_quotes(c.queries[std::size_t(i)]) + "'s strongest line";
+                    "larger its weight. The strongest line of " + in_quotes(c.queries[std::size_t(i)]);
   if (step.head >= 0) {
     const int j = argmax_key(c, c.h.weights, i);
     return out + " goes to " + in_quotes(c.keys[std::size_t(j)]) + " (" + c.num(c.qk(c.h.weights, i, j)) + ").";
