@@ -50,7 +50,8 @@ struct ColumnDef {
 // Heads above [Inspector | Next token | ... | Help] (a model's grid where the room is, its
 // prediction under the Heads, whose checkboxes change it, its tab in view without scrolling).
 // Compact (narrow in font units: small windows, lecture mode on a small screen): the side panels in
-// one column beside the Pipeline, the Inspector's group with the largest share and a minimum of
+// one column beside the Pipeline, the Lines with the Pipeline (a third of the width showed six of
+// 60 tokens at lecture size at 1280x800; lecture mode's second row of tabs holds it), the Inspector's group with the largest share and a minimum of
 // 12 lines (six lines or more of a hovered cell's arithmetic in lecture mode at 1280x800, where a
 // quarter of the column showed a line and a half); Setup's minimum is its tab bar, so that the
 // Heads can grow to print a head's numbers (WantedHeight) while the Inspector keeps its lines.
@@ -65,9 +66,9 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kCompact = {
       {"left", 0.34f, 17,
        {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.25f, 2},
-        {"Heads", {"Heads", "Head stats", "Lines"}, 0.33f, 5},
+        {"Heads", {"Heads", "Head stats"}, 0.33f, 5},
         {"Details", {"Inspector", "Next token", "Single query", "Help"}, 0.42f, 12}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode", "Lines"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},

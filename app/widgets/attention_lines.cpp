@@ -119,8 +119,8 @@ void WriteWeights(const Columns& c, const Hovered& hovered, const attnlab::Trace
 void DrawColumns(const Columns& c, const Hovered& hovered, const attnlab::Trace& t, const std::vector<int>& shown,
                  int n_x, int n_z) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  // Thin where rows are tight (60 tokens), thicker where they are spread (a projector).
-  const float thickness = std::clamp(c.row / 9.0f, 1.0f, 3.5f);
+  // Thicker where rows are spread (a projector), thinner where many tokens cross (60: 1 to 2.5 px).
+  const float thickness = std::clamp(c.row / (std::max(n_x, n_z) > 20 ? 14.0f : 9.0f), 1.0f, 3.5f);
   // Only the rows in view: a line between two rows out of view on the same side is not seen.
   const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
   for (int h : shown)
