@@ -95,23 +95,24 @@ void WriteWeights(const Columns& c, const Hovered& hovered, const attnlab::Trace
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float pad = ImGui::GetFontSize() * 0.25f;
   const float number_w = ImGui::CalcTextSize("0.00").x + pad * 2;
-  // As many heads' numbers as fit in half the lines' width.
-  const int fit = std::max(1, int((c.x1 - c.x0) * 0.5f / number_w));
+  // As many heads' numbers as fit in 70% of the lines' width (the lines fan out from the hovered
+  // token on the other side, so their starts stay in view); past that, the first heads'.
+  const int fit = std::max(1, int((c.x1 - c.x0) * 0.7f / number_w));
   const ImU32 back = ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f);
   for (int o = 0; o < others; ++o) {
     const float y = c.y(o) - ImGui::GetFontSize() * 0.5f;
-    int written = 0;
-    for (std::size_t k = 0; k < shown.size() && written < fit; ++k) {
+    // One slot a head, in the swatches' order (the first nearest the labels), so that a head's
+    // numbers stand in one column.
+    for (std::size_t k = 0; k < shown.size() && int(k) < fit; ++k) {
       const int h = shown[k];
       const double w = hovered.side == 0 ? WeightOf(t, h, hovered.index, o) : WeightOf(t, h, o, hovered.index);
       if (w < attnlab::exporter::kMinLineWeight) continue;
       char text[16];
       std::snprintf(text, sizeof text, "%.2f", w);
       // Queries hovered: the numbers end at the keys' labels; keys hovered: they start at the queries'.
-      const float x = hovered.side == 0 ? c.x1 - number_w * float(written + 1) : c.x0 + number_w * float(written);
+      const float x = hovered.side == 0 ? c.x1 - number_w * float(k + 1) : c.x0 + number_w * float(k);
       dl->AddRectFilled(ImVec2(x, y - pad * 0.5f), ImVec2(x + number_w, y + ImGui::GetFontSize() + pad * 0.5f), back);
       dl->AddText(ImVec2(x + pad, y), HeadColor(h), text);
-      ++written;
     }
   }
 }

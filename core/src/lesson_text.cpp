@@ -248,6 +248,7 @@ std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, 
   switch (step.kind) {
     case StageId::tiles: return tiles_prompt(step, s, t, head, decimals);
     case StageId::decode: return "Predict first: which tokens does the cache hold now, and where does the new query look?";
+    case StageId::lines: return "Predict first: where will each query's strongest line go?";
     default: return "Predict first: what will these cells be?";
   }
 }
