@@ -17,6 +17,7 @@
 #include "attnlab/export/csv.h"
 #include "attnlab/export/gif.h"
 #include "attnlab/export/lesson_slides.h"
+#include "attnlab/export/lines.h"
 #include "attnlab/export/model_grid.h"
 #include "attnlab/export/numpy_script.h"
 #include "attnlab/export/pdf.h"
@@ -39,6 +40,7 @@ struct ExportOptions {
   bool lesson = false;  ///< --lesson: one slide per step of the scenario's lesson
   std::filesystem::path out;
   std::vector<StageId> stages;
+  bool lines = false;      ///< --what lines: attention as lines (lines.h), not a stage
   std::vector<int> heads;  ///< 0-based; empty = all (known once the file is read)
   std::vector<std::string> formats;
   int scale = 1;
@@ -59,19 +61,24 @@ struct ExportArgs {
   bool has(const std::string& option) const { return given.at(option)->count() > 0; }
 };
 
-std::vector<StageId> parse_stages(const std::string& text) {
+// The matrices --what names; `lines` is set when it names the lines figure too.
+std::vector<StageId> parse_stages(const std::string& text, bool& lines) {
   std::vector<StageId> stages;
   if (text == "all") return exported_stages();
   for (const std::string& name : split_list(text)) {
+    if (name == "lines") {
+      lines = true;
+      continue;
+    }
     const auto stage = stage_from_name(name);
     if (!stage || !stage_row(*stage).caption) {
       std::string names;
       for (StageId id : exported_stages()) names += std::string(stage_name(id)) + ",";
-      throw UsageError("--what expects a list of " + names.substr(0, names.size() - 1) + " or all, got " + quote_arg(name));
+      throw UsageError("--what expects a list of " + names + "lines or all, got " + quote_arg(name));
     }
     stages.push_back(*stage);
   }
-  if (stages.empty()) throw UsageError("--what expects at least one matrix");
+  if (stages.empty() && !lines) throw UsageError("--what expects at least one matrix");
   return stages;
 }
 
@@ -109,8 +116,12 @@ ExportOptions parse_options(const ExportArgs& p) {
   if (p.out.empty()) throw UsageError("--out expects a directory (or - for standard output), got ''");
   o.file = p.file;
   o.out = p.out;
-  o.stages = parse_stages(p.what);
+  o.stages = parse_stages(p.what, o.lines);
   o.formats = parse_formats(p.format);
+  for (const std::string& f : o.formats)
+    if (o.lines && f != "png" && f != "svg" && !p.has("--sweep"))
+      throw UsageError("--what lines draws --format png or svg, got " + quote_arg(f));
+  if (o.lines && p.has("--sweep")) throw UsageError("--what lines takes no --sweep");
   if (p.head != "all") o.heads = {whole_number("--head", p.head, 0, 255)};
   o.scale = parse_scale(p);
   o.style.decimals = whole_number("--decimals", p.decimals, kMinDecimals, kMaxDecimals);
@@ -189,6 +200,12 @@ void export_all(const ExportOptions& o, const Scenario& scenario, const Trace& t
   if (wants(o, "numpy")) files.add("attention.py", numpy_script(scenario, script_name));
   for (const SweepView& v : views)
     export_figure(o, stage_figure(scenario, trace, v.stage, v.head, o.maps), file_stem(v.stage, v.head), files);
+  if (o.lines) {  // every head in one figure, or the one --head names
+    const int head = o.heads.empty() ? -1 : o.heads[0];
+    const LinesFigure figure = lines_figure(scenario, trace, head);
+    if (wants(o, "png")) files.add(lines_stem(head) + ".png", encode_png(render_lines(figure, o.scale, o.style.transparent)));
+    if (wants(o, "svg")) files.add(lines_stem(head) + ".svg", lines_svg(figure, o.style.transparent));
+  }
   files.commit();
 }
 
@@ -420,7 +437,9 @@ Run add_export(CLI::App& program) {
   option("--out", a->out, "DIR", "the directory to write into (created); -: the NumPy script to stdout")->group(kRequired);
   option("--what", a->what, "LIST",
          "the matrices, comma-separated, or all: X_pos, Q, K, V, Q_rot, K_rot,\n"
-         "scores, scaled, bias, masked, weights, head_output, concat, output");
+         "scores, scaled, bias, masked, weights, head_output, concat, output;\n"
+         "lines: the weights as lines from queries to keys, every head (or --head)\n"
+         "in one figure, DIR/lines.png (not part of all)");
   option("--head", a->head, "N", "the head (from 0) of the per-head matrices, or all");
   option("--format", a->format, "LIST",
          "comma-separated: png, svg, csv, numpy; with --sweep: gif, png, svg;\n"

@@ -118,7 +118,7 @@ TEST(Stage, TheLessonAndTheExportKeepTheirNamesInTheirOrder) {
   // messages and the authoring combo keep that order.
   EXPECT_EQ(joined(attnlab::lesson_stages(), ", "),
             "inputs, Q, K, V, scores, scaled, masked, weights, head_output, heads, concat, W_o, output, "
-            "X_pos, Q_rot, K_rot, bias, tiles, decode, Q_norm, K_norm, capped");
+            "X_pos, Q_rot, K_rot, bias, tiles, decode, Q_norm, K_norm, capped, lines");
   EXPECT_EQ(joined(attnlab::exported_stages(), ","),
             "X_pos,Q,K,V,Q_norm,K_norm,Q_rot,K_rot,scores,scaled,capped,bias,masked,weights,head_output,concat,output");
   std::vector<std::string> targets;

@@ -78,6 +78,9 @@ struct AppState {
   /// Next token's Locate…: the folder browser of File > Open model…, its choice taken as where the
   /// document's model folder is now (ModelLab::Locate). Set by the shell; unset, no button.
   std::function<void()> locate_model;
+  /// The Lines panel's right-click menu (export its figure): set by the shell, which writes
+  /// figures; unset, no menu.
+  std::function<void()> lines_context_menu;
   std::vector<PresetInfo> presets;
   /// "New here? Press F1 ...": loaded by the shell from the user's config dir (never in scripted
   /// runs), dismissed by its x or by opening the guide.

@@ -21,6 +21,7 @@
 #include "panels/stage_heatmap.h"
 #include "view/derived_stages.h"
 #include "view/text_wrap.h"
+#include "widgets/attention_lines.h"
 #include "widgets/computing_badge.h"
 #include "widgets/control_marks.h"
 #include "widgets/heatmap_legend.h"
@@ -172,6 +173,7 @@ class PresenterPanel final : public PanelContents {
                       const std::function<MapSize(std::size_t)>& size_of, int head, ImVec2 avail, float gap, float cap);
 
   CachedLesson cached_;
+  AttentionLinesState lines_;  ///< a lines step's hidden heads
   StepWords words_;  // the current step's: its explanation scans the step's matrices
   std::uint64_t words_trace_ = ~std::uint64_t{0}, words_document_ = ~std::uint64_t{0};
   std::uint64_t words_instruments_ = ~std::uint64_t{0};
@@ -329,6 +331,7 @@ std::vector<StageMatrix> PresenterPanel::Matrices(AppState& state, const lesson:
     case StageId::output: return {{stage, label, &t.output, tv}};
     case StageId::tiles:  // drawn by PresenterEngines
     case StageId::decode:
+    case StageId::lines:  // drawn by DrawAttentionLines
     case StageId::none: break;  // not a lesson step
   }
   return {};
@@ -497,7 +500,7 @@ const MapGrid& PresenterPanel::Grid(AppState& state, const std::vector<StageMatr
 // when its text is too long for the column.
 float PresenterPanel::StepCell(AppState& state, const lesson::Step& step, int head, const StepWords& words, bool beside,
                                float text_width, ImVec2 avail) {
-  if (step.kind == StageId::heads || EngineStep(step)) return 0.0f;
+  if (step.kind == StageId::heads || EngineStep(step) || step.kind == StageId::lines) return 0.0f;
   const std::vector<StageMatrix> matrices = Matrices(state, step, head);
   if (matrices.empty()) return 0.0f;
   const float fs = ImGui::GetFontSize(), gap = fs * 2.0f, text_h = StepText(words, false, text_width, false);
@@ -583,6 +586,14 @@ void PresenterPanel::DrawStage(AppState& state, const lesson::Step& step, int he
   const StageLayout& layout = Stage(state, cached_.lesson, avail);
   const StepWords& words = CurrentWords(state, step, state.ui.presenter_step, head);
   const bool engine = EngineStep(step), instrument = step.instrument != lesson::Instrument::none;
+  if (step.kind == StageId::lines) {  // the lines below their text, every head's or the step's head's
+    StepText(words, hidden, avail.x, true);
+    const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+    MarkRect(state.on_control, {"", "presenter stage"}, at, ImVec2(at.x + room.x, at.y + room.y));
+    if (!hidden && state.document.TraceScenario()) DrawAttentionLines(lines_, *state.document.TraceScenario(), state.document.GetTrace(),
+                                    step.head >= 0 ? std::vector<int>{head} : std::vector<int>{}, state.on_control);
+    return;
+  }
   if (engine || instrument || !layout.beside[std::size_t(state.ui.presenter_step)]) {
     StepText(words, hidden, avail.x, true);
     if (instrument) {

@@ -25,6 +25,7 @@
 ///   Inspector         ui.hover.Shown(), ui.pinned (which it sets), ui.decimals, reference
 ///   Sweep             the sweep player (sweep), ui.colormap, session
 ///   Decode            ui.selected_head, ui.colormap, ui.decimals; sets ui.animating while it plays
+///   Lines             nothing shared (its hidden heads are its own); lines_context_menu (export)
 ///   Presenter         ui.presenter_step, ui.presenter_revealed, ui.selected_head, ui.decimals
 ///   Tiles             ui.selected_head, ui.colormap, ui.decimals, ui.presenting; sets ui.animating
 ///                     while it plays

@@ -187,6 +187,10 @@ bool Open(Window& w, const Options& options, const RunStyle& style) {
     HeatmapContextMenu(state, dialogs.export_settings, request, spec);
   };
   state.locate_model = [&state, &dialogs = w.dialogs] { dialogs.ShowLocateModel(state); };
+  state.lines_context_menu = [&state, &dialogs = w.dialogs] {
+    LinesContextMenu(state, dialogs.export_settings,
+                     [&](FigureExport job) { dialogs.RequestFigureExport(state, std::move(job)); });
+  };
   state.sweep_recorder = {[&state](const attnlab::Sweep& sweep) { RecordSweepGif(state, sweep); },
                           [&state] { return RecordingSweepGif(state); }};
   w.action_context.dialogs = &w.dialogs;

@@ -68,6 +68,9 @@ ex::HeatmapFigure FigureFromSpec(const HeatmapSpec& spec) {
 }
 
 std::string Bytes(const FigureExport& job) {
+  if (job.lines)
+    return job.format == ExportFormat::Svg ? ex::lines_svg(*job.lines, job.style.transparent)
+                                           : ex::encode_png(ex::render_lines(*job.lines, job.scale, job.style.transparent));
   switch (job.format) {
     case ExportFormat::Png: return ex::encode_png(ex::render_figure(job.figure, job.style, job.scale));
     case ExportFormat::Svg: return ex::figure_svg(job.figure, job.style);
@@ -243,6 +246,29 @@ bool CopyImageToClipboard(const FigureExport& job, std::string* error) {
     *error = e.what();
     return false;
   }
+}
+
+void LinesContextMenu(AppState& state, ExportSettings& settings, const ExportRequest& request) {
+  const attnlab::Scenario* scenario = state.document.TraceScenario();
+  const attnlab::Trace& trace = state.document.GetTrace();
+  if (!scenario || trace.heads.empty()) return;
+  FigureExport job;
+  job.lines = ex::lines_figure(*scenario, trace);
+  job.figure.title = job.lines->title;  // the save dialog's title names it
+  job.stem = ex::lines_stem(-1);
+  job.style.transparent = settings.transparent;
+  ImGui::TextColored(DimTextColor(), "%s", job.lines->title.c_str());
+  ImGui::Separator();
+  for (int scale : {1, 2, 4})
+    if (ImGui::MenuItem(("Export PNG " + std::to_string(scale) + "x...").c_str())) {
+      job.format = ExportFormat::Png, job.scale = scale;
+      request(job);
+    }
+  if (ImGui::MenuItem("Export SVG...")) {
+    job.format = ExportFormat::Svg, job.scale = 1;
+    request(job);
+  }
+  ImGui::MenuItem("Transparent background", nullptr, &settings.transparent);
 }
 
 void HeatmapContextMenu(AppState& state, ExportSettings& settings, const ExportRequest& request,

@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "attnlab/export/figure.h"
+#include "attnlab/export/lines.h"
 #include "attnlab/export/views.h"
 
 namespace attnlab::app {
@@ -32,6 +35,8 @@ struct FigureExport {
   ExportFormat format = ExportFormat::Png;
   int scale = 1;
   attnlab::exporter::FigureStyle style;
+  /// The Lines panel's figure (the CLI's `--what lines`), written in place of `figure` (PNG, SVG).
+  std::optional<attnlab::exporter::LinesFigure> lines;
 };
 
 /// The CLI's figure for the matrix `spec` shows (stage and head), or one built from the widget's
@@ -54,6 +59,10 @@ using ExportRequest = std::function<void(FigureExport)>;
 /// change `settings`.
 void HeatmapContextMenu(AppState& state, ExportSettings& settings, const ExportRequest& request,
                         const HeatmapSpec& spec);
+
+/// The contents of the Lines panel's right-click menu: every head's lines as the CLI draws them
+/// (`attnlab-cli export --what lines`), PNG at 1x/2x/4x or SVG.
+void LinesContextMenu(AppState& state, ExportSettings& settings, const ExportRequest& request);
 
 /// Every view of the current scenario into `dir`, with the CLI's file names (docs/EXPORT.md).
 /// Appends each written path to `written`; returns false with `error` set on the first failure.

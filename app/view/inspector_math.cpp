@@ -588,7 +588,8 @@ Explanation Explain(const attnlab::Scenario& s, const attnlab::Model& model,
     case StageId::inputs:  // X itself, explained by its editor
     case StageId::heads:
     case StageId::tiles:  // lesson steps, no trace matrix
-    case StageId::decode: return e;
+    case StageId::decode:
+    case StageId::lines: return e;
   }
   if (cell.head >= 0 && model.num_heads > 1)
     e.title += "   (" + attnlab::head_label(cell.head) + ")";

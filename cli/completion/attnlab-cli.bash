@@ -50,7 +50,7 @@ _attnlab_cli() {
       else mapfile -t COMPREPLY < <(compgen -W "json text" -- "$cur"); fi
       return ;;
     --what)
-      _attnlab_cli_list "$cur" "all X_pos Q K V Q_rot K_rot scores scaled bias masked weights head_output concat output"
+      _attnlab_cli_list "$cur" "all X_pos Q K V Q_rot K_rot scores scaled bias masked weights head_output concat output lines"
       return ;;
     --with) _attnlab_cli_list "$cur" "rope alibi window sinusoidal gqa"; return ;;
     --colormap) mapfile -t COMPREPLY < <(compgen -W "viridis cividis grayscale rdbu gray-diverging" -- "$cur"); return ;;

@@ -130,4 +130,20 @@ bool ColormapFromName(const char* name, Colormap* out) {
 
 double Luminance(Rgb8 c) { return (0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b) / 255.0; }
 
+Rgb8 HeadColor(int head) {
+  // Chosen for the largest smallest CIELAB distance between the first 4, then all 8, in normal
+  // vision and simulated deuteranopia and protanopia, every colour bright enough on the dark theme
+  // (Okabe-Ito's orange and yellow alone did not: heads 1 and 4 looked the same).
+  static constexpr Rgb8 kColors[kHeadColorCount] = {
+      {230, 159, 0},    // Okabe-Ito orange
+      {0, 119, 187},    // Tol blue
+      {0, 158, 115},    // Okabe-Ito bluish green
+      {204, 51, 17},    // Tol red
+      {102, 204, 238},  // Tol cyan
+      {187, 187, 187},  // Tol grey
+      {240, 228, 66},   // Okabe-Ito yellow
+      {170, 51, 119}};  // Tol purple
+  return kColors[(head < 0 ? 0 : head) % kHeadColorCount];
+}
+
 }  // namespace attnlab

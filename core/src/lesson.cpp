@@ -155,8 +155,9 @@ Step parse_step(const json& v, const std::string& field) {
   parse_stage(v["stage"], field + ".stage", step);
   if (v.contains("layer")) {
     const json& l = v["layer"];
-    if (step.instrument != Instrument::none || step.kind == StageId::tiles || step.kind == StageId::decode)
-      refuse(field + ".layer", "a finder, patching, tiles or decode step shows no other layer");
+    if (step.instrument != Instrument::none || step.kind == StageId::tiles || step.kind == StageId::decode ||
+        step.kind == StageId::lines)
+      refuse(field + ".layer", "a finder, patching, tiles, decode or lines step shows no other layer");
     if (!l.is_number_integer() || l.get<long long>() < 0 || l.get<long long>() > 1000)
       refuse(field + ".layer", "expected a layer of the document's model from 0 (the first) to 1000, got " + what(l));
     step.layer = l.get<int>();

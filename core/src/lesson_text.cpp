@@ -171,6 +171,26 @@ std::string explain_heads(const Context& c) {
   return out + ".";
 }
 
+/// The lines: what a line is, then where the widest query's strongest line goes, in every head
+/// (a step without a head) or in the step's head.
+std::string explain_lines(const Context& c, const Step& step) {
+  const int i = widest_query(c);
+  std::string out = "Each line joins a query on the left to a key on the right; the darker the line, the "
+                    "larger its weight. The strongest line of " + in_quotes(c.queries[std::size_t(i)]);
+  if (step.head >= 0) {
+    const int j = argmax_key(c, c.h.weights, i);
+    return out + " goes to " + in_quotes(c.keys[std::size_t(j)]) + " (" + c.num(c.qk(c.h.weights, i, j)) + ").";
+  }
+  out += " in each head:";
+  for (std::size_t k = 0; k < c.t.heads.size() && k < 4; ++k) {
+    const Context hk{c.s, c.t, c.t.heads[k], int(k), c.rows, c.line, c.queries, c.keys, c.decimals};
+    const int j = argmax_key(hk, hk.h.weights, i);
+    out += std::string(k ? ";" : "") + " " + head_label(int(k)) + " to " + in_quotes(c.keys[std::size_t(j)]) + " (" +
+           hk.num(hk.qk(hk.h.weights, i, j)) + ")";
+  }
+  return out + (c.t.heads.size() > 4 ? "; ..." : ".");
+}
+
 /// The positional stages, with the live numbers; a stage the trace lacks says what turns it on.
 std::string explain_positional(const Context& c, const Step& step) {
   if (!has_stage(c.t, step.kind))
@@ -228,6 +248,7 @@ std::string predict_prompt(const Step& step, const Scenario& s, const Trace& t, 
   switch (step.kind) {
     case StageId::tiles: return tiles_prompt(step, s, t, head, decimals);
     case StageId::decode: return "Predict first: which tokens does the cache hold now, and where does the new query look?";
+    case StageId::lines: return "Predict first: where will each query's strongest line go?";
     default: return "Predict first: what will these cells be?";
   }
 }
@@ -274,6 +295,7 @@ std::string step_explanation(const Step& step, const Scenario& s, const Trace& t
     case StageId::weights: return explain_weights(c, step);
     case StageId::head_output: return explain_head_output(c, step);
     case StageId::heads: return explain_heads(c);
+    case StageId::lines: return explain_lines(c, step);
     case StageId::concat:
       return "The " + std::to_string(t.heads.size()) + " heads' outputs " +
              (rows ? "side by side" : "stacked") + ": one " + c.line + " per token, " + shape(t.concat) + " in all.";

@@ -62,6 +62,8 @@ const std::vector<StageRow> kStages = {
    false, N::nothing, 17},
   {StageId::decode, "decode", nullptr, "decode", nullptr, "The KV cache, token by token", A::queries, A::keys, false,
    false, N::nothing, 18},
+  {StageId::lines, "lines", nullptr, "lines", nullptr, "Attention as lines: each query to each key", A::queries,
+   A::keys, false, false, N::nothing, 22},
 };
 // clang-format on
 
@@ -114,6 +116,7 @@ std::string attention_formula(StageId id, const Scenario& s, int d_k) {
     }
     case StageId::weights:
     case StageId::heads:
+    case StageId::lines:
       return rows ? "A = softmax(S\xE2\x80\xB3) along each row" : "A = softmax(S\xE2\x80\xB3) down each column";
     case StageId::head_output: return rows ? "Y = A V" : "Y = V A";
     case StageId::concat:

@@ -2,7 +2,8 @@
 # The Head stats panel against the core, under Xvfb: the bars' lengths (read from the window's
 # pixels) are in the ratio of the heads' mean entropies that `attnlab-cli compute` prints, the
 # longest first; switching the measure with real input re-ranks the heads; a click on a bar
-# selects that head.
+# selects that head. Then the Lines tab beside it (tests/gui/check_lines.py): the lines of every
+# head, a hovered query's lines alone, a head's lines hidden by a click on its swatch.
 # usage: head_stats.sh APP CLI
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -67,5 +68,22 @@ click "$2" "$3"
 capture_layout selected
 python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["selected_head"] == int(sys.argv[2]) else 1)' \
   "$work/selected.png.json" "$1" || fail "a click on head $(($1 + 1))'s bar did not select it"
+# The Lines tab beside it, in the same window: every head's lines drawn from the core's weights;
+# hovering a query keeps its lines alone; a click on a head's swatch hides that head's lines.
+lines() {  # lines MODE ARGS...: tests/gui/check_lines.py, its lines shown, failing the test if it fails
+  /usr/bin/python3 "$(dirname "$0")/check_lines.py" "$@" >"$work/lines.out" || { cat "$work/lines.out"; fail "lines $1"; }
+  cat "$work/lines.out"
+}
+click $(centre $(control "panel tab Lines"))
+capture lines_all
+lines plan "$work/trace.json" "$work/lines_all.png" "$work/lines_plan.json"
+set -- $(tail -1 "$work/lines.out")
+move "$1" "$2"
+capture lines_hover
+lines hover "$work/lines_plan.json" "$work/lines_hover.png"
+click "$3" "$4"
+capture lines_toggled
+lines toggled "$work/lines_plan.json" "$work/lines_toggled.png"
 quit_and_wait
-echo "PASS: bars follow the core's statistics, re-rank with the measure, select with a click"
+echo "PASS: bars follow the core's statistics, re-rank with the measure, select with a click;"
+echo "lines drawn from the weights, a hovered query's alone, a head hidden by its swatch"

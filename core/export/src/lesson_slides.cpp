@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "attnlab/export/engine_figures.h"
 #include "attnlab/export/font.h"
+#include "attnlab/export/lines.h"
 #include "attnlab/numbering.h"
 #include "attnlab/stage.h"
 
@@ -130,6 +132,7 @@ struct SlideContent {
   std::size_t tile = 0;                // the step's tile among them
   // Small multiples (style.bare): each figure's caption, drawn by the slide above its cells.
   std::vector<std::string> captions;
+  std::optional<LinesFigure> lines;  // a lines step's figure, drawn under the text
 };
 
 // A small multiple's caption: its em size (slide pixels) and the band it takes above the cells.
@@ -172,6 +175,7 @@ SlideContent slide_content(const Scenario& s, const Trace& t, const lesson::Less
   c.body.push_back(paragraph(fonts.regular, said, 26, 4, hidden ? kAccent : palette::dim));
   c.body.push_back(paragraph(fonts.regular, lesson::step_formula(step, s, head), 30, 4, kAccent));
   c.figures = step_figures(s, t, step, head, o.maps);
+  if (step.kind == StageId::lines && !t.heads.empty()) c.lines = lines_figure(s, t, step.head >= 0 ? head : -1);
   if (step.kind == StageId::tiles && c.figures.size() > 1) {
     const FlashRun run = lesson::tiles_run(step, t, head);
     c.tiles = lesson::tile_boxes(run);
@@ -343,6 +347,21 @@ SlideLayout arrange(SlideContent& c, const FigureFrame& frame, double cap) {
   return out;
 }
 
+// A lines step's figure under the text (`top`, slide pixels at scale 1), as large as the room
+// lets it be, up to kMaxSlideZoom, centred.
+void draw_lines(Canvas& slide, const LinesFigure& f, int top, int k) {
+  const LinesLayout l = lines_layout(f);
+  const double room_w = kSlideWidth - 2 * kMargin, room_h = kSlideHeight - kMargin / 2.0 - top;
+  const double zoom = std::clamp(std::min({room_w / l.width, room_h / l.height, kMaxSlideZoom}), kMinFigureScale, 8.0);
+  const Canvas figure = render_lines(f, zoom * k, true);
+  const int x0 = int(std::lround((kSlideWidth * k - figure.width()) / 2.0)), y0 = top * k;
+  for (int y = 0; y < figure.height(); ++y)
+    for (int x = 0; x < figure.width(); ++x) {
+      const Rgba8 p = figure.pixel(x, y);
+      if (p.a) slide.blend(x0 + x, y0 + y, p, 1.0);
+    }
+}
+
 void draw_paragraphs(Canvas& slide, const std::vector<Paragraph>& ps, int k) {
   for (const Paragraph& p : ps)
     for (std::size_t i = 0; i < p.lines.size(); ++i)
@@ -447,6 +466,7 @@ std::vector<HeatmapFigure> step_figures(const Scenario& s, const Trace& t, const
       return {w_o_figure(s, maps)};
     case StageId::tiles: return tiles_figures(s, t, step, head, maps);
     case StageId::decode: return decode_figures(s, step, head, maps);
+    case StageId::lines: return {};  // not a heatmap: the slide draws its LinesFigure
     default:
       if (!has_stage(t, step.kind)) return {};  // the explanation says what turns it on
       return {stage_figure(s, t, step.kind, head, maps)};
@@ -517,6 +537,7 @@ Canvas draw_slide(SlideContent& c, const FigureFrame& frame, double cap, bool hi
   Canvas slide(kSlideWidth * k, kSlideHeight * k, palette::page);
   draw_paragraphs(slide, c.head, k);
   draw_paragraphs(slide, c.body, k);
+  if (c.lines && !hidden) draw_lines(slide, *c.lines, frame.top, k);
   for (std::size_t i = 0; i < layout.figures.size(); ++i) draw_figure(slide, c, layout.figures[i], i, hidden, k, grids);
   return slide;
 }

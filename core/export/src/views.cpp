@@ -78,7 +78,8 @@ std::string formula(StageId stage, const Scenario& s, const Trace& t) {
     case StageId::heads:
     case StageId::W_o:
     case StageId::tiles:
-    case StageId::decode: break;  // no figure of their own
+    case StageId::decode:
+    case StageId::lines: break;  // no figure of their own
   }
   return "";
 }

@@ -43,4 +43,12 @@ bool ColormapFromName(const char* name, Colormap* out);
 /// Relative luminance in [0, 1] (sRGB weights), to pick black or white text over a cell.
 double Luminance(Rgb8 c);
 
+/// How many distinct colours HeadColor cycles through.
+constexpr int kHeadColorCount = 8;
+/// The colour of head `head` (0-based) wherever heads are told apart by colour: the window's head
+/// bands, buttons and lines, and the exported lines figure. Eight colours from Okabe & Ito's and
+/// Paul Tol's qualitative palettes, ordered so that the first few heads differ most: seen apart
+/// with colour-vision deficiencies and on a projector. Head 8 reuses head 0's.
+Rgb8 HeadColor(int head);
+
 }  // namespace attnlab

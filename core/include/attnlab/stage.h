@@ -16,10 +16,11 @@ namespace attnlab {
 /// Every stage in computation order. `none`: no stage (nothing hovered, the inputs' own
 /// editors); `inputs`: X (and Z); `heads`: every head's weights side by side (a lesson step);
 /// `W_o`: the output projection itself; `tiles` and `decode`: lesson steps only, FlashAttention's
-/// loop after one tile (flash.h) and the KV cache after one decoded token (decode.h).
+/// loop after one tile (flash.h) and the KV cache after one decoded token (decode.h); `lines`: a
+/// lesson step too, the weights drawn as lines from each query to each key (every head's, or one's).
 enum class StageId {
   none, inputs, X_pos, Q, K, V, Q_norm, K_norm, Q_rot, K_rot, scores, scaled, capped, bias, masked, weights, head_output,
-  heads, concat, W_o, output, tiles, decode
+  heads, concat, W_o, output, tiles, decode, lines
 };
 
 /// What one axis of a stage runs over, in the rows layout (the columns layout transposes).
