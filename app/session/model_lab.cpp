@@ -64,7 +64,14 @@ ModelRun RunText(const models::HfModel& model, const std::string& text, const st
   ModelRun r;
   r.text = text;
   // A folder without a tokenizer takes token ids, as the CLI's --ids does.
-  const std::vector<int> ids = model.tokenizer() ? model.encode(text, stop) : model.ids_from_text(text);
+  std::vector<int> ids = model.tokenizer() ? model.encode_to_limit(text, stop) : model.ids_from_text(text);
+  // Beyond the model's positions the grid shows the first ones, and says so, rather than nothing.
+  const std::size_t positions = std::size_t(model.config().usable_positions());
+  if (ids.size() > positions) {
+    r.cut_note = "The text has " + std::to_string(ids.size()) + " tokens, more than the model's " +
+                 std::to_string(positions) + " positions: the grid shows the first " + std::to_string(positions) + ".";
+    ids.resize(positions);
+  }
   r.labels = model.labels(ids);
   r.run = std::make_shared<const models::ForwardRun>(
       model.transformer().run(ids, model.config().vocab, {}, models::Keep::all(), stop));
@@ -264,18 +271,19 @@ void ModelLab::FinishRun(std::uint64_t serial, const NewestText& newest, TaskRes
   UpdateNext();
 }
 
-void ModelLab::OpenLayer(int layer, std::function<void()> on_opened) {
+void ModelLab::OpenLayer(int layer, int head) {
   if (!model_ || !run_.run) return;
   layer_task_ = session_->Tasks().Start<std::shared_ptr<LoadedScenario>>(
       "model-layer",
-      [model = model_, run = run_.run, layer, text = run_.text] {
+      [model = model_, run = run_.run, layer, head, text = run_.text] {
         auto loaded = std::make_shared<LoadedScenario>();
         loaded->scenario = models::layer_scenario(*model, *run, layer, text);
+        loaded->scenario.view["model"]["head"] = head;  // selected again when saved and reopened
         attnlab::validate(loaded->scenario);
         loaded->name = model->name() + "-layer-" + attnlab::index_text(layer);
         return loaded;
       },
-      [this, layer, on_opened](TaskResult<std::shared_ptr<LoadedScenario>> result) {
+      [this, layer](TaskResult<std::shared_ptr<LoadedScenario>> result) {
         layer_task_ = 0;
         std::shared_ptr<LoadedScenario> loaded;
         try {
@@ -284,7 +292,7 @@ void ModelLab::OpenLayer(int layer, std::function<void()> on_opened) {
           session_->ShowError("Cannot open " + attnlab::layer_label(layer), e.what());
           return;
         }
-        session_->RequestOpenNew(std::move(*loaded), on_opened);
+        session_->RequestOpenNew(std::move(*loaded));
       });
 }
 
@@ -311,6 +319,7 @@ void ModelLab::Reconnect(const attnlab::Scenario& scenario) {
   if (!fs::is_directory(path, ec)) {
     reconnect_note_ = "This layer's model folder " + quoted_excerpt(path) + " is not there (moved or deleted): Locate" +
                       kEllipsis + " opens it where it is now.";
+    doc_->status += ": its model folder " + quoted_excerpt(path) + " is not there (Locate" + kEllipsis + " in Model)";
     return;
   }
   RequestOpen(path);

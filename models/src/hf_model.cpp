@@ -39,14 +39,29 @@ std::string HfModel::name() const {
   return name.empty() ? "model" : name.string();
 }
 
-std::vector<int> HfModel::encode(const std::string& text, const std::atomic<bool>* cancelled) const {
+namespace {
+
+std::vector<int> encode_within(const Tokenizer* tokenizer, const std::string& tokenizer_error, const std::string& text,
+                               int max_tokens, const char* reason, const std::atomic<bool>* cancelled) {
   if (text.empty()) refuse("text", "empty: type a sentence");
-  if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + "); give token ids instead");
+  if (!tokenizer) refuse("text", "no tokenizer to split it (" + tokenizer_error + "); give token ids instead");
   EncodeLimits limits;
-  limits.max_tokens = std::size_t(std::min(config_.max_positions, limits::max_tokens));
-  limits.max_tokens_reason = config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit";
+  limits.max_tokens = std::size_t(max_tokens);
+  limits.max_tokens_reason = reason;
   limits.cancelled = cancelled;
-  return tokenizer_->encode(text, limits);
+  return tokenizer->encode(text, limits);
+}
+
+}  // namespace
+
+std::vector<int> HfModel::encode(const std::string& text, const std::atomic<bool>* cancelled) const {
+  return encode_within(tokenizer(), tokenizer_error_, text, std::min(config_.max_positions, limits::max_tokens),
+                       config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit",
+                       cancelled);
+}
+
+std::vector<int> HfModel::encode_to_limit(const std::string& text, const std::atomic<bool>* cancelled) const {
+  return encode_within(tokenizer(), tokenizer_error_, text, limits::max_tokens, "attnlab's limit", cancelled);
 }
 
 Tokenizer::Encoding HfModel::encode_pair(const std::string& text, const std::string& pair,

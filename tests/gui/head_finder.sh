@@ -11,7 +11,9 @@
 #     as the document with head 1 selected;
 #  3. the Logit lens's tab: a click on its table's last position after layer 1 chooses that cell's top
 #     token; the table shows `attnlab-cli lens DIR --text T --token TOKEN --json`'s top-token
-#     probabilities and the heatmap below it the token's.
+#     probabilities and the heatmap below it the token's;
+#  4. head 0 switched off, killed (-9) and restarted with the autosave restored: layer 1 with head 1
+#     selected, as clicked (head 0 was: the circuit's layer 1 head 0 is all zeros, a blank Pipeline).
 # usage: head_finder.sh APP CLI INSTRUMENTS_CHECK CIRCUIT_DIR
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -131,5 +133,11 @@ capture chosen
 # The table's top tokens are the same with a token chosen: one picture checks both.
 "$check" "$work/chosen.png" "$work/chosen.json" --lens || fail "the lens's table or the chosen token's heatmap is not attnlab-cli lens --token's"
 echo "step 3: the lens's table and the clicked token's probabilities equal attnlab-cli lens --json"
+click $(centre $(control "head on 0"))  # an edit: the autosave keeps it
+wait_for "$wait_limit" autosave_exists || fail "no autosave of layer 1 after head 0 off in $state_dir"
 kill9
+"$app" --restore-autosave yes --screenshot "$work/restored.png" >/dev/null || fail "restoring the autosave"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["document"] != "induction-circuit-layer-1" or d["selected_head"] != 1)' \
+  "$work/restored.png.json" || fail "the restored layer 1 does not have head 1 selected, as clicked"
+echo "step 4: after kill -9, the autosave restored layer 1 with head 1 selected"
 echo "PASS"
