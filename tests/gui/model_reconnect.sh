@@ -75,7 +75,11 @@ wait_for "$wait_limit" model_is 'm.get("name") == "gpt2-f32" and m["text"] == "T
   fail "saved.json did not reopen its model with its sentence: $(model_state)"
 wait_for "$wait_limit" model_is 'm["document_layer"] == 1 and m["next"]["state"] == "edited" and not m["next"]["stale"] and same(m["next"]["edited"], top(off)) and same(m["next"]["model"], top(attn))' ||
   fail "saved.json's Next token is not the saved edit's beside the model's own: $(model_state)"
-echo "step 2: attnlab saved.json reopened gpt2-f32 with the sentence; Next token after the saved edit"
+move 640 5
+capture_layout reopened
+python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["selected_head"] != 1)' "$work/reopened.png.json" ||
+  fail "saved.json did not reopen with head 1 selected, the head whose map was clicked"
+echo "step 2: attnlab saved.json reopened gpt2-f32 with the sentence, head 1 selected; Next token after the saved edit"
 
 moved="$HOME/moved.json"
 gone="$work/gone/gpt2-f32"
