@@ -43,7 +43,8 @@ nlohmann::json PatchingJson(const PatchingRun& run) {
                       {"total", run.Total()}, {"note", run.Note()}, {"result", nullptr}};
   if (const PatchingInput* in = run.Input())
     j["input"] = {{"error", in->error}, {"incomplete", in->incomplete}, {"clean_ids", in->request.clean},
-                  {"corrupt_ids", in->request.corrupted}, {"answer", in->request.answer}, {"wrong", in->request.wrong}};
+                  {"corrupt_ids", in->request.corrupted}, {"answer", in->request.answer}, {"wrong", in->request.wrong},
+                  {"no_suggestion", in->no_suggestion}};
   if (const PatchingResult* r = run.Result())
     j["result"] = {{"clean", r->patching.clean}, {"corrupted", r->patching.corrupted}, {"stale", run.ResultStale()}};
   return j;
@@ -87,7 +88,7 @@ void ModelScript::BeforeFrame(AppState& state) {
   }
   if (layer_ < 0 || !lab->Run() || lab->RunStale()) return;
   if (!layer_asked_) {
-    lab->OpenLayer(layer_, [&state, head = head_] { state.SelectHead(head); });
+    lab->OpenLayer(layer_, head_);
     layer_asked_ = true;
   }
   if (!heads_set_ && lab->DocumentLayer() == layer_) {
@@ -100,7 +101,8 @@ void ModelScript::BeforeFrame(AppState& state) {
 bool ModelScript::Done(const AppState& state) const {
   if (!active_) return true;
   const ModelLab* lab = state.models;
-  if (!lab || lab->Busy() || !text_set_ || !lab->Run()) return false;
+  if (!lab || lab->Busy() || !text_set_) return false;
+  if (!lab->Run()) return !lab->TextError().empty() && !lab->RunStale();  // refused: the line is the picture
   return layer_ < 0 || (heads_set_ && !lab->Next().stale && lab->Next().version == state.document.Version());
 }
 
@@ -128,6 +130,7 @@ nlohmann::json ModelJson(const AppState& state) {
                {"model", Top(next.model)}, {"edited", Top(next.edited)},
                {"note", next.note}, {"offer_locate", next.offer_locate}};
   j["document_folder"] = lab->DocumentFolder();
+  j["status"] = state.document.status;  // the status bar's message
   return j;
 }
 

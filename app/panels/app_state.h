@@ -63,6 +63,16 @@ struct AppState {
     ui.pinned = {};
     ui.sensitivity_target = UiState{}.sensitivity_target;
     ui.sensitivity_on_inputs = false;
+    SelectHead(RecordedHead());  // a model's layer: the head whose map was clicked, saved or restored
+  }
+
+  /// view.model.head (its form checked by the core), or -1.
+  int RecordedHead() const {
+    const nlohmann::json& view = document.GetScenario().view;
+    const auto model = view.find("model");
+    if (model == view.end() || !model->is_object()) return -1;
+    const auto head = model->find("head");
+    return head != model->end() && head->is_number_integer() ? head->get<int>() : -1;
   }
 
   Document document;

@@ -81,13 +81,18 @@ void DocumentBanner(AppState& state, const char* panel) {
   ImGui::SameLine();
   ImGui::PushID(panel);
   if (ImGui::Button(button.c_str())) {
-    const int head = state.ui.selected_head;
-    lab.OpenLayer(layer, [&state, head] { state.SelectHead(head); });
+    lab.OpenLayer(layer, state.ui.selected_head);
   }
   ImGui::PopID();
   MarkLastItem(
       state.on_control,
       (std::string("open model layer ") + panel + ": " + attnlab::index_text(layer)).c_str());
+}
+
+void LocateModelButton(AppState& state, const char* id) {
+  if (ImGui::Button("Locate" "\xE2\x80\xA6")) state.locate_model();
+  MarkLastItem(state.on_control, id);
+  ImGui::SameLine();
 }
 
 }  // namespace attnlab::app

@@ -16,4 +16,9 @@ void DocumentBanner(AppState& state, const char* panel);
 /// asks the arrangement for the room it needs.
 float DocumentBannerHeight(const AppState& state);
 
+/// Locate… (state.locate_model: the folder chooser, its choice the document's model folder when
+/// its weights are the layer's), beside the line saying the layer's model folder is not there or
+/// holds other weights (Next token, Model). `id` names it for the layout dump.
+void LocateModelButton(AppState& state, const char* id);
+
 }  // namespace attnlab::app

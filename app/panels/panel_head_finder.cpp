@@ -102,7 +102,7 @@ class HeadFinderPanel final : public PanelContents {
   CardFit Fit(AppState& state, ModelLab& lab, ImVec2 avail) const;
   void Card(AppState& state, ModelLab& lab, int s, const CardFit& fit);
   void Tooltip(AppState& state, ModelLab& lab, int s, int layer, int head) const;
-  void Open(AppState& state, ModelLab& lab, int layer, int head) const;
+  void Open(ModelLab& lab, int layer, int head) const;
 
   HeadFinderRun run_;
   bool on_text_ = true;  ///< the text scores read the Model panel's text (else the repeat)
@@ -286,7 +286,7 @@ void HeadFinderPanel::Card(AppState& state, ModelLab& lab, int s, const CardFit&
   const ScoreGrid& g = grids_[std::size_t(s)];
   const HeatmapResult r = Heatmap(*state.heatmaps, Spec(state, lab, s, fit));
   if (r.hovered) Tooltip(state, lab, s, r.row, r.col);
-  if (r.clicked && r.hovered) Open(state, lab, r.row, r.col);
+  if (r.clicked && r.hovered) Open(lab, r.row, r.col);
   if (fit.beside) ImGui::SameLine(0, ImGui::GetFontSize() * 0.5f);
   ImGui::BeginGroup();
   const int decimals = std::max(2, state.ui.decimals);
@@ -296,7 +296,7 @@ void HeadFinderPanel::Card(AppState& state, ModelLab& lab, int s, const CardFit&
     char line[64];  // highest first: the order is the rank
     std::snprintf(line, sizeof line, "%s  %.*f", name.c_str(), decimals, value);
     ImGui::PushID(i);
-    if (ImGui::Selectable(line, false, 0, ImVec2(ImGui::CalcTextSize(line).x, 0))) Open(state, lab, head.first, head.second);
+    if (ImGui::Selectable(line, false, 0, ImVec2(ImGui::CalcTextSize(line).x, 0))) Open(lab, head.first, head.second);
     ImGui::PopID();
     MarkLastItem(state.on_control, (g.id + " top " + std::to_string(i)).c_str());
     if (ImGui::IsItemHovered()) Tooltip(state, lab, s, head.first, head.second);
@@ -330,9 +330,9 @@ void HeadFinderPanel::Tooltip(AppState& state, ModelLab& lab, int s, int layer, 
 }
 
 // The layer opens on the Model panel's text, as a click on its grid does.
-void HeadFinderPanel::Open(AppState& state, ModelLab& lab, int layer, int head) const {
+void HeadFinderPanel::Open(ModelLab& lab, int layer, int head) const {
   if (!lab.Run() || lab.RunStale()) return;
-  lab.OpenLayer(layer, [&state, head] { state.SelectHead(head); });
+  lab.OpenLayer(layer, head);
 }
 
 }  // namespace

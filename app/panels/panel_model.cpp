@@ -14,6 +14,7 @@
 #include "attnlab/model.h"
 #include "attnlab/numbering.h"
 #include "attnlab/text_fit.h"
+#include "panels/document_banner.h"
 #include "session/model_lab.h"
 #include "widgets/busy_bar.h"
 #include "widgets/control_marks.h"
@@ -355,6 +356,15 @@ void ModelPanel::Draw(AppState& state) {
   if (!lab) return;
   if (lab->Loading()) BusyBar(("Loading " + lab->LoadingName() + kEllipsis).c_str());
   const models::HfModel* model = lab->Model();
+  // A layer whose model folder is not there, or holds other weights: said here too, with Locate….
+  if (const NextTokens& next = lab->Next(); next.offer_locate && state.locate_model) {
+    LocateModelButton(state, "locate model Model");
+    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
+    ImGui::TextWrapped("%s", next.note.c_str());
+    ImGui::PopStyleColor();
+    MarkLastItem(state.on_control, "model folder note");
+    ImGui::Spacing();
+  }
   if (!model) {
     if (!lab->Loading())
       DimTextWrapped("No model open. File > Open model" + std::string(kEllipsis) +
@@ -379,6 +389,12 @@ void ModelPanel::Draw(AppState& state) {
   if (maps_.serial != lab->RunSerial()) Rebuild(maps_, *lab);
   const ModelRun* run = lab->Run();
   if (!run) return;
+  if (!run->cut_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ErrorTextColor());
+    ImGui::TextWrapped("%s", run->cut_note.c_str());
+    ImGui::PopStyleColor();
+    MarkLastItem(state.on_control, "model text cut");
+  }
   // An encoder's words are clicked to hide them behind its mask token.
   const std::optional<int> mask = model->config().causal ? std::nullopt : model->mask_id();
   const int clicked = Tokens(state, *run, mask ? model->tokenizer()->token(*mask) : std::string());
@@ -464,7 +480,7 @@ void ModelPanel::Map(AppState& state, ModelLab& lab, const GridFit& fit, int lay
     MapTooltip(state, maps_, *lab.Run(), layer, head, r);
   }
   if (r.clicked && !lab.RunStale())
-    lab.OpenLayer(layer, [&state, head] { state.SelectHead(head); });
+    lab.OpenLayer(layer, head);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnlab/numbering.h"
+#include "panels/document_banner.h"
 #include "session/model_lab.h"
 #include "widgets/computing_badge.h"
 #include "widgets/control_marks.h"
@@ -101,14 +102,6 @@ void Rows(const ModelLab& lab, const NextTokens& next, bool compare, bool beside
                    " as the document has it. Bars are to the scale of the largest.");
 }
 
-// Beside the line saying the layer's model folder is not there or holds other weights: the folder
-// chooser, its choice the document's model folder when its weights are the layer's.
-void LocateButton(AppState& state) {
-  if (ImGui::Button("Locate" "\xE2\x80\xA6")) state.locate_model();
-  MarkLastItem(state.on_control, "locate model");
-  ImGui::SameLine();
-}
-
 // An encoder predicts no next token: the panel is its Masked word view, titled with the word.
 void MaskedWordTitle(const ModelLab& lab, const NextTokens& next) {
   ImGui::PushFont(GetFonts().bold);
@@ -138,7 +131,7 @@ class NextTokenPanel final : public PanelContents {
       ImGui::PopStyleColor();
     } else if (!rows_only) {
       if (next.masked_word) MaskedWordTitle(*lab, next);
-      if (next.offer_locate && state.locate_model) LocateButton(state);
+      if (next.offer_locate && state.locate_model) LocateModelButton(state, "locate model");
       DimTextWrapped(next.stale && !next.model.empty() ? "Computing" + std::string("\xE2\x80\xA6 ") + next.note
                                                        : next.note);
     }

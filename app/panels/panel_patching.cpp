@@ -106,7 +106,7 @@ class PatchingPanel final : public PanelContents {
   void Results(AppState& state, ModelLab& lab, const PatchingRun& run);
   void HeadTooltip(AppState& state, const PatchingResult& r, int layer, int head);
   void PositionTooltip(AppState& state, const PatchingResult& r, int layer, int position);
-  void OpenPendingLayer(AppState& state, ModelLab& lab);
+  void OpenPendingLayer(ModelLab& lab);
   PatchingFields Current() const { return {clean_, corrupt_, answer_, wrong_}; }
   void Fill(const PatchingFields& f);
 
@@ -177,9 +177,21 @@ void PatchingPanel::Fields(AppState& state, ModelLab& lab) {
   if (ImGui::Button("Suggest")) Fill(*in->suggestion);
   ImGui::EndDisabled();
   MarkLastItem(state.on_control, "patching suggest");
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    PanelTooltip("A test of induction, when the clean prompt's last token came before: that earlier copy "
-                 "replaced, the token after it the answer");
+  // Said even while a field still holds the keyboard: the reason is wanted right after typing.
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled | ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
+    // Greyed out: why; else what it fills in.
+    const std::string tip = in && !in->suggestion ? in->no_suggestion
+                                                  : "A test of induction, when the clean prompt's last token came "
+                                                    "before: that earlier copy replaced, the token after it the answer";
+    if (!tip.empty()) PanelTooltip("%s", tip.c_str());
+    MarkTooltip(state.on_control, "patching suggest tooltip");
+  }
+  // A click that changes nothing would look broken: say the fields hold the suggestion already.
+  if (in && in->suggestion && *in->suggestion == Current()) {
+    ImGui::SameLine();
+    ImGui::TextColored(DimTextColor(), "(the suggestion)");
+    MarkLastItem(state.on_control, "patching suggestion held");
+  }
 }
 
 void PatchingPanel::StatusLine(AppState& state, const PatchingRun& run) {
@@ -270,9 +282,9 @@ void PatchingPanel::PositionTooltip(AppState& state, const PatchingResult& r, in
 
 // A head clicked: its layer opens as the document once the Model text is the clean prompt and has
 // run (the layer is made from that run).
-void PatchingPanel::OpenPendingLayer(AppState& state, ModelLab& lab) {
+void PatchingPanel::OpenPendingLayer(ModelLab& lab) {
   if (pending_layer_ < 0 || lab.RunStale() || !lab.Run() || lab.Run()->text != lab.Text()) return;
-  lab.OpenLayer(pending_layer_, [&state, head = pending_head_] { state.SelectHead(head); });
+  lab.OpenLayer(pending_layer_, pending_head_);
   pending_layer_ = pending_head_ = -1;
 }
 
@@ -344,7 +356,7 @@ void PatchingPanel::Draw(AppState& state) {
   RunControls(state, run);
   ImGui::Spacing();
   Results(state, *lab, run);
-  OpenPendingLayer(state, *lab);
+  OpenPendingLayer(*lab);
 }
 
 }  // namespace

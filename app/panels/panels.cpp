@@ -13,7 +13,6 @@
 #include "panels/panel_heads.h"
 #include "panels/panel_inspector.h"
 #include "panels/panel_lens.h"
-#include "panels/panel_lines.h"
 #include "panels/panel_mask.h"
 #include "panels/panel_inputs.h"
 #include "panels/panel_model.h"
@@ -50,8 +49,7 @@ struct ColumnDef {
 // Heads above [Inspector | Next token | ... | Help] (a model's grid where the room is, its
 // prediction under the Heads, whose checkboxes change it, its tab in view without scrolling).
 // Compact (narrow in font units: small windows, lecture mode on a small screen): the side panels in
-// one column beside the Pipeline, the Lines with the Pipeline (a third of the width showed six of
-// 60 tokens at lecture size at 1280x800; lecture mode's second row of tabs holds it), the Inspector's group with the largest share and a minimum of
+// one column beside the Pipeline, the Inspector's group with the largest share and a minimum of
 // 12 lines (six lines or more of a hovered cell's arithmetic in lecture mode at 1280x800, where a
 // quarter of the column showed a line and a half); Setup's minimum is its tab bar, so that the
 // Heads can grow to print a head's numbers (WantedHeight) while the Inspector keeps its lines.
@@ -61,18 +59,18 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
       {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
-       {{"Heads", {"Heads", "Head stats", "Lines"}, 0.55f, 6},
+       {{"Heads", {"Heads", "Head stats"}, 0.55f, 6},
         {"Details", {"Inspector", "Next token", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
       {"left", 0.34f, 17,
        {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.25f, 2},
         {"Heads", {"Heads", "Head stats"}, 0.33f, 5},
         {"Details", {"Inspector", "Next token", "Single query", "Help"}, 0.42f, 12}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode", "Lines"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
-        {"Details", {"Inspector", "Heads", "Head stats", "Lines", "Single query", "Plane", "Sweep", "Next token", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Help"}, 0.4f, 6}}},
+        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Next token", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Help"}, 0.4f, 6}}},
       {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
   switch (arrangement) {
     case Arrangement::Compact: return kCompact;
@@ -194,7 +192,6 @@ PanelRegistry::PanelRegistry(std::vector<panel_help::ShortcutRow> shortcuts) {
   add(Panel("Decode", panel_decode::Make()));
   add(Panel("Heads", panel_heads::Make()));
   add(Panel("Head stats", panel_head_stats::Make()));
-  add(Panel("Lines", panel_lines::Make()));
   add(Panel("Presenter", panel_presenter::Make())
           .WindowFlags(ImGuiWindowFlags_NoTitleBar)
           .Unlisted());
@@ -271,30 +268,40 @@ bool PanelRegistry::TallOnDoubleClick(const std::string& group, Panel& panel) {
   return false;
 }
 
-// Draws the rows of tabs (WholeNameTabRows) that do not hold `wanted`, each tab a button that
-// brings its panel to the front (`clicked`: its name), and returns the row that holds it, for the
-// tab bar.
-std::vector<std::size_t> PanelRegistry::DrawOtherTabRows(AppState& state, const std::string& group,
-                                                         const std::vector<std::size_t>& members,
-                                                         const std::string& wanted, std::string& clicked) {
-  std::vector<std::size_t> front_row;
-  for (const std::vector<std::size_t>& row : WholeNameTabRows(Names(panels_, members, state), true)) {
-    std::vector<std::size_t> row_members;
-    for (std::size_t i : row) row_members.push_back(members[i]);
-    const bool holds_wanted =
-        std::any_of(row_members.begin(), row_members.end(), [&](std::size_t m) { return panels_[m].name == wanted; });
-    if (holds_wanted) front_row = row_members;
-    if (holds_wanted ||
-        !ImGui::BeginTabBar("##other panels", WholeNameTabBarFlags(Names(panels_, row_members, state), false)))
-      continue;
-    for (std::size_t m : row_members) {
-      if (ImGui::TabItemButton(TabTitle(panels_[m], state).c_str())) clicked = panels_[m].name;
-      MarkLastItem(state.on_control, (std::string("panel tab ") + panels_[m].name).c_str());
-      TallOnDoubleClick(group, panels_[m]);
-    }
-    ImGui::EndTabBar();
+// Draws a row of tabs that does not hold `wanted`: each tab a button that brings its panel to the
+// front (`clicked`: its name).
+void PanelRegistry::DrawOtherTabRow(AppState& state, const std::string& group, const std::vector<std::size_t>& row,
+                                    std::string& clicked) {
+  if (!ImGui::BeginTabBar("##other panels", WholeNameTabBarFlags(Names(panels_, row, state), false))) return;
+  for (std::size_t m : row) {
+    if (ImGui::TabItemButton(TabTitle(panels_[m], state).c_str())) clicked = panels_[m].name;
+    MarkLastItem(state.on_control, (std::string("panel tab ") + panels_[m].name).c_str());
+    TallOnDoubleClick(group, panels_[m]);
   }
-  return front_row.empty() ? members : front_row;
+  ImGui::EndTabBar();
+}
+
+// Draws the row of tabs that holds `wanted` as the tab bar that selects the panel shown; returns
+// the panel shown ("": none), and `reopened` whether a double-click reopened a closed panel.
+std::string PanelRegistry::DrawFrontTabRow(AppState& state, const std::string& group, const std::vector<std::size_t>& row,
+                                           const std::string& wanted, bool request, bool& reopened) {
+  std::string shown;
+  if (!ImGui::BeginTabBar("##panels", WholeNameTabBarFlags(Names(panels_, row, state), true))) return shown;
+  for (std::size_t m : row) {
+    Panel& panel = panels_[m];
+    const ImGuiTabItemFlags flags = request && wanted == panel.name ? ImGuiTabItemFlags_SetSelected : 0;
+    // Only the front tab has a close button: the others then need no room for one, and the
+    // tabs of a narrow lecture-mode column keep their names.
+    const bool front = shown_tab_.count(group) ? shown_tab_[group] == panel.name : m == row.front();
+    const bool open = ImGui::BeginTabItem(TabTitle(panel, state).c_str(), front ? &panel.open : nullptr, flags);
+    MarkLastItem(state.on_control, (std::string("panel tab ") + panel.name).c_str());
+    reopened = TallOnDoubleClick(group, panel) || reopened;
+    if (!open) continue;
+    shown = panel.name;
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
+  return shown;
 }
 
 void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members) {
@@ -303,36 +310,31 @@ void PanelRegistry::DrawGroup(AppState& state, const Tile& tile, const std::vect
   // A request (F1, the View menu) differs from what the tab bar showed last frame: select that
   // tab. ImGui switches on the next frame, so the request stands until the tab bar shows it.
   const bool request = !shown_tab_.count(group) || shown_tab_[group] != wanted;
-  const bool folded = FoldedNow(group);
   bool reopened = false;
-  std::string shown;
-  const bool open_window = ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar);
-  // Tabs that a lecture font would scroll out of view take two rows: the other row's tabs bring
-  // their panel to the front; the front tab's row comes last, next to the panel it shows.
-  std::vector<std::size_t> front_row = members;
-  std::string clicked;
-  if (open_window) front_row = DrawOtherTabRows(state, group, members, wanted, clicked);
-  if (open_window && ImGui::BeginTabBar("##panels", WholeNameTabBarFlags(Names(panels_, front_row, state), true))) {
-    for (std::size_t m : front_row) {
-      Panel& panel = panels_[m];
-      const ImGuiTabItemFlags flags = request && wanted == panel.name ? ImGuiTabItemFlags_SetSelected : 0;
-      // Only the front tab has a close button: the others then need no room for one, and the
-      // tabs of a narrow lecture-mode column keep their names.
-      const bool front = shown_tab_.count(group) ? shown_tab_[group] == panel.name : m == members.front();
-      const bool open = ImGui::BeginTabItem(TabTitle(panel, state).c_str(), front ? &panel.open : nullptr, flags);
-      MarkLastItem(state.on_control, (std::string("panel tab ") + panel.name).c_str());
-      reopened = TallOnDoubleClick(group, panel) || reopened;
-      if (!open) continue;
-      shown = panel.name;
-      // A child per panel: the tabs stay in place while the panel's contents scroll. Folded to
-      // its tab bar, the group has no room for them.
-      if (!folded) {
-        if (ImGui::BeginChild(panel.name, ImVec2(0, 0), false, panel.flags)) panel.contents->Draw(state);
-        ImGui::EndChild();
+  std::string shown, clicked;
+  if (ImGui::Begin(group.c_str(), nullptr, kTileFlags | ImGuiWindowFlags_NoTitleBar)) {
+    // Tabs that a large font would scroll out of view take two rows, each in its place: a click
+    // on a tab never moves it (the row holding the front tab is the tab bar, the other row's tabs
+    // bring their panel to the front).
+    const std::vector<std::vector<std::size_t>> rows = WholeNameTabRows(Names(panels_, members, state), true);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      std::vector<std::size_t> row;
+      for (std::size_t i : rows[r]) row.push_back(members[i]);
+      ImGui::PushID(int(r));
+      if (std::any_of(row.begin(), row.end(), [&](std::size_t m) { return panels_[m].name == wanted; })) {
+        ImGui::PopID();  // the tab bar keeps one id, whichever row holds the front tab
+        shown = DrawFrontTabRow(state, group, row, wanted, request, reopened);
+        continue;
       }
-      ImGui::EndTabItem();
+      DrawOtherTabRow(state, group, row, clicked);
+      ImGui::PopID();
     }
-    ImGui::EndTabBar();
+    // A child per panel, below every row of tabs: the tabs stay in place while the panel's
+    // contents scroll. Folded to its tab bar, the group has no room for them.
+    if (Panel* panel = shown.empty() ? nullptr : FindPanel(shown.c_str()); panel && !FoldedNow(group)) {
+      if (ImGui::BeginChild(panel->name, ImVec2(0, 0), false, panel->flags)) panel->contents->Draw(state);
+      ImGui::EndChild();
+    }
   }
   ImGui::End();
   if (reopened) {

@@ -143,9 +143,10 @@ class PanelRegistry final : public PanelRequests {
   void DrawSplitters(Arrangement arrangement, std::vector<TileColumn>& columns, const Tiling& tiling);
   void DrawGroup(AppState& state, const Tile& tile, const std::vector<std::size_t>& members);
   bool TallOnDoubleClick(const std::string& group, Panel& panel);
-  std::vector<std::size_t> DrawOtherTabRows(AppState& state, const std::string& group,
-                                            const std::vector<std::size_t>& members, const std::string& wanted,
-                                            std::string& clicked);
+  void DrawOtherTabRow(AppState& state, const std::string& group, const std::vector<std::size_t>& row,
+                       std::string& clicked);
+  std::string DrawFrontTabRow(AppState& state, const std::string& group, const std::vector<std::size_t>& row,
+                              const std::string& wanted, bool request, bool& reopened);
 
   std::vector<Panel> panels_;
   std::map<std::string, float> shares_;

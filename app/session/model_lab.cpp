@@ -78,11 +78,20 @@ ModelRun RunText(const models::HfModel& model, const ModelInput& input, const st
     if (model.config().causal) RefusePairOnDecoder(model);
     encoding = model.encode_pair(input.text, input.pair, stop);
   } else if (model.tokenizer()) {
-    encoding = model.encode_single(input.text, stop);
+    encoding = model.encode_single(input.text, stop, true);
   } else {  // a folder without a tokenizer takes token ids, as the CLI's --ids does
     encoding.ids = model.ids_from_text(input.text);
   }
   std::vector<int>& ids = encoding.ids;
+  // Beyond the model's positions the grid shows the first ones, and says so, rather than nothing.
+  const std::size_t positions = std::size_t(model.config().usable_positions());
+  if (ids.size() > positions) {
+    r.cut_note = "The text has " + std::to_string(ids.size()) + " tokens, more than the model's " +
+                 std::to_string(positions) + " positions: the grid shows the first " + std::to_string(positions) + ".";
+    ids.resize(positions);
+    if (encoding.sequence_ids.size() > positions) encoding.sequence_ids.resize(positions);
+    if (encoding.type_ids.size() > positions) encoding.type_ids.resize(positions);
+  }
   r.sequence = encoding.sequence_ids;
   const std::optional<int> mask = model.mask_id();
   const std::size_t hidden = std::size_t(input.hidden);
@@ -361,18 +370,19 @@ void ModelLab::FinishRun(std::uint64_t serial, const NewestText& newest, TaskRes
   UpdateNext();
 }
 
-void ModelLab::OpenLayer(int layer, std::function<void()> on_opened) {
+void ModelLab::OpenLayer(int layer, int head) {
   if (!model_ || !run_.run) return;
   layer_task_ = session_->Tasks().Start<std::shared_ptr<LoadedScenario>>(
       "model-layer",
-      [model = model_, run = run_.run, layer, text = run_.text, pair = run_.pair] {
+      [model = model_, run = run_.run, layer, head, text = run_.text, pair = run_.pair] {
         auto loaded = std::make_shared<LoadedScenario>();
         loaded->scenario = models::layer_scenario(*model, *run, layer, text, pair);
+        loaded->scenario.view["model"]["head"] = head;  // selected again when saved and reopened
         attnlab::validate(loaded->scenario);
         loaded->name = model->name() + "-layer-" + attnlab::index_text(layer);
         return loaded;
       },
-      [this, layer, on_opened](TaskResult<std::shared_ptr<LoadedScenario>> result) {
+      [this, layer](TaskResult<std::shared_ptr<LoadedScenario>> result) {
         layer_task_ = 0;
         std::shared_ptr<LoadedScenario> loaded;
         try {
@@ -381,7 +391,7 @@ void ModelLab::OpenLayer(int layer, std::function<void()> on_opened) {
           session_->ShowError("Cannot open " + attnlab::layer_label(layer), e.what());
           return;
         }
-        session_->RequestOpenNew(std::move(*loaded), on_opened);
+        session_->RequestOpenNew(std::move(*loaded));
       });
 }
 
@@ -410,6 +420,7 @@ void ModelLab::Reconnect(const attnlab::Scenario& scenario) {
   if (!fs::is_directory(path, ec)) {
     reconnect_note_ = "This layer's model folder " + quoted_excerpt(path) + " is not there (moved or deleted): Locate" +
                       kEllipsis + " opens it where it is now.";
+    doc_->status += ": its model folder " + quoted_excerpt(path) + " is not there (Locate" + kEllipsis + " in Model)";
     return;
   }
   RequestOpen(path);

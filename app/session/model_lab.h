@@ -51,6 +51,9 @@ struct ModelRun {
   int asked_hidden = -1;  ///< ModelInput::hidden as asked (`hidden` is -1 when it named no word)
   /// The input it ran, as asked.
   ModelInput Input() const { return {text, pair, asked_hidden}; }
+  /// The text has more tokens than the model's positions: how many, and that the run is of the
+  /// first ones ("" when the whole text ran).
+  std::string cut_note;
 };
 
 /// What the Next token panel shows.
@@ -132,8 +135,9 @@ class ModelLab {
 
   // ---- the document ------------------------------------------------------------------------
   /// Opens layer `layer` (0-based) of Run() as a new, unsaved document through the session (asks
-  /// "Save changes?" first when the document has some); `on_opened` runs once it is open.
-  void OpenLayer(int layer, std::function<void()> on_opened = {});
+  /// "Save changes?" first when the document has some), recording `head` (view.model.head), the
+  /// head the window selects on opening it, then and whenever the file is reopened or restored.
+  void OpenLayer(int layer, int head);
   /// The document's layer when it is a layer of the open model (view.model names its folder and
   /// a layer), else -1. Follows the document as of the last Tick(). A newly opened document that
   /// is a layer of another folder (a saved layer file) reopens that folder with its recorded text.

@@ -88,7 +88,10 @@ PatchingInput ReadPatchingFields(std::shared_ptr<const models::HfModel> model, c
   const HfModel& m = *model;
   if (fields.clean.empty()) empty("clean", "a prompt");
   else attempt([&] { in.request.clean = ReadPrompt(m, "clean", fields.clean); });
-  if (fields.corrupt.empty()) empty("corrupt", "a prompt of as many tokens");
+  const std::string as_many = in.request.clean.empty()
+                                  ? std::string("a prompt of as many tokens as the clean one")
+                                  : "a prompt of " + std::to_string(in.request.clean.size()) + " tokens, as the clean one";
+  if (fields.corrupt.empty()) empty("corrupt", as_many.c_str());
   else attempt([&] { in.request.corrupted = ReadPrompt(m, "corrupt", fields.corrupt); });
   in.clean_labels = m.labels(in.request.clean);
   in.corrupt_labels = m.labels(in.request.corrupted);
@@ -105,23 +108,31 @@ PatchingInput ReadPatchingFields(std::shared_ptr<const models::HfModel> model, c
     in.error = hint;
     in.incomplete = true;
   }
-  if (!fields.clean.empty()) in.suggestion = SuggestInductionPair(m, fields.clean);
+  if (fields.clean.empty()) in.no_suggestion = "Type a clean prompt first: the suggestion is made from it.";
+  else in.suggestion = SuggestInductionPair(m, fields.clean, &in.no_suggestion);
   return in;
 }
 
-std::optional<PatchingFields> SuggestInductionPair(const models::HfModel& model, const std::string& clean) {
+std::optional<PatchingFields> SuggestInductionPair(const models::HfModel& model, const std::string& clean,
+                                                   std::string* why) {
+  const auto none = [why](const std::string& reason) {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
   const models::Tokenizer* tokenizer = model.tokenizer();
-  if (!tokenizer) return std::nullopt;
+  if (!tokenizer) return none("No suggestion without a tokenizer: the folder has none.");
   std::vector<int> ids;
   try {
     ids = model.encode(clean);
-  } catch (const std::exception&) {
-    return std::nullopt;
+  } catch (const std::exception& e) {
+    return none(std::string("No suggestion: the clean prompt is refused (") + e.what() + ").");
   }
   const int n = int(ids.size());
   int earlier = n - 2;  // the last token's latest earlier copy
   while (earlier >= 0 && ids[std::size_t(earlier)] != ids.back()) --earlier;
-  if (earlier < 0) return std::nullopt;
+  if (earlier < 0)
+    return none("No suggestion: the clean prompt's last token (" + model.label(ids.back()) +
+                ") does not come earlier in it. An induction test repeats it: \"... A B ... A\", the answer B.");
   const std::set<int> used(ids.begin(), ids.end());
   const int limit = std::min(tokenizer->id_limit(), model.config().vocab);
   // The first id after `from` (wrapping) that is a token, not in the prompt, not `avoid`, and whose
@@ -142,7 +153,7 @@ std::optional<PatchingFields> SuggestInductionPair(const models::HfModel& model,
   const std::optional<int> replacement = next_unused(ids[std::size_t(earlier)], -1);
   const int answer = ids[std::size_t(earlier) + 1];
   const std::optional<int> wrong = next_unused(answer, replacement.value_or(-1));
-  if (!replacement || !wrong) return std::nullopt;
+  if (!replacement || !wrong) return none("No suggestion: no unused token of the vocabulary reads back as one token.");
   std::vector<int> corrupted = ids;
   corrupted[std::size_t(earlier)] = *replacement;
   std::string text;
@@ -159,7 +170,7 @@ std::optional<PatchingFields> SuggestInductionPair(const models::HfModel& model,
     } catch (const std::exception&) {
     }
   }
-  return std::nullopt;
+  return none("No suggestion: the corrupt prompt made from it does not read back as the same tokens.");
 }
 
 PatchingRun::~PatchingRun() {

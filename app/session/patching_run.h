@@ -39,8 +39,9 @@ struct PatchingInput {
   /// "" when the run can start.
   std::string error;
   bool incomplete = false;  ///< `error` only says a field is empty: a hint, not a refusal
-  /// An induction pair for the clean prompt (SuggestInductionPair), when it has one.
+  /// An induction pair for the clean prompt (SuggestInductionPair), when it has one; else why not.
   std::optional<PatchingFields> suggestion;
+  std::string no_suggestion;
   bool Ready() const { return error.empty(); }
 };
 
@@ -54,8 +55,9 @@ PatchingInput ReadPatchingFields(std::shared_ptr<const models::HfModel> model, c
 /// not in the prompt. The circuit's vocabulary is grouped by kind, so "the cat sat on a mat . the cat"
 /// gives "the dog sat on a mat . the cat", " sat" against " ran": patching heads 0.0 and 1.1 restores
 /// it. None without a tokenizer, when the last token is new, or when a text does not read back as
-/// those tokens.
-std::optional<PatchingFields> SuggestInductionPair(const models::HfModel& model, const std::string& clean);
+/// those tokens: `why` (if given) then says which, in one line.
+std::optional<PatchingFields> SuggestInductionPair(const models::HfModel& model, const std::string& clean,
+                                                   std::string* why = nullptr);
 
 /// What a finished run gives.
 struct PatchingResult {

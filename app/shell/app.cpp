@@ -52,11 +52,14 @@ std::string SettingsPath() {
 // large and the window reads it off the UI thread. `interactive`: a failure is also shown.
 void OpenInitialDocument(AppState& state, Session& session, PanelRegistry& panels,
                          const Options& options, bool load_later, bool interactive) {
-  session.SetOnStartFileOpened([&state, head = options.head] {  // --head, once a large file is in
-    state.ui.selected_head = std::clamp(head, 0, std::max(0, state.document.HeadCount() - 1));
-  });
+  // --head when given, else the head the file records (a model's layer: AppState selects it on
+  // opening) or 0; once a large file is in too.
+  const auto select = [&state, head = options.head] {
+    if (head >= 0) state.ui.selected_head = std::clamp(head, 0, std::max(0, state.document.HeadCount() - 1));
+  };
+  session.SetOnStartFileOpened(select);
   session.OpenAtStart(options.file, load_later, interactive);
-  state.ui.selected_head = std::clamp(options.head, 0, std::max(0, state.document.HeadCount() - 1));
+  select();
   SetLectureMode(state, panels, options.lecture);
 }
 

@@ -50,7 +50,8 @@ void ShowGuide(AppState& state, PanelRegistry& panels) {
 }
 
 void DrawFirstRunHint(AppState& state, PanelRegistry& panels) {
-  if (!state.first_run_hint.Due()) return;
+  // Presenting, the menu bar is on the class's screen: the hint is for the teacher.
+  if (!state.first_run_hint.Due() || state.ui.presenting) return;
   const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x;
   float width = 0.0f;
   const char* text = HintThatFits(room, &width);

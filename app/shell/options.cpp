@@ -20,7 +20,7 @@ bool ParseSize(const char* text, int* w, int* h) {
 
 /// The command line as CLI11 stores it: text, checked by Check with attnlab's own messages.
 struct Words {
-  std::string file, screenshot, frames = "3", size = "1280x800", head = "0";
+  std::string file, screenshot, frames = "3", size = "1280x800", head;
   bool lecture = false;
 };
 
@@ -63,7 +63,7 @@ bool Check(const Words& w, Options* o, std::string* error) {
   o->lecture = w.lecture;
   if (!ParseIntArg(w.frames.c_str(), 1, 1000000, &o->frames)) *error = ValueError("--frames");
   else if (!ParseSize(w.size.c_str(), &o->width, &o->height)) *error = ValueError("--size");
-  else if (!ParseIntArg(w.head.c_str(), 0, 255, &o->head)) *error = ValueError("--head");
+  else if (!w.head.empty() && !ParseIntArg(w.head.c_str(), 0, 255, &o->head)) *error = ValueError("--head");
   else return true;
   return false;
 }

@@ -13,7 +13,7 @@ struct Options {
   int frames = 3;               ///< frames rendered before the screenshot
   int width = 1280, height = 800;
   bool lecture = false;         ///< start in lecture mode (projector fonts)
-  int head = 0;                 ///< head selected at start (0-based)
+  int head = -1;                ///< head selected at start (0-based); -1: the file's (view.model.head) or 0
   bool help = false;
   bool version = false;
 };

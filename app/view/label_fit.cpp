@@ -83,6 +83,31 @@ std::vector<std::string> ElideEach(const std::vector<std::string>& labels, float
   return out;
 }
 
+std::vector<std::string> ElideAll(const std::vector<std::string>& labels, float max_width, const TextWidthFn& width) {
+  return ElideAll(labels, std::vector<float>(labels.size(), max_width), width);
+}
+
+std::vector<std::string> ElideAll(const std::vector<std::string>& labels, const std::vector<float>& max_widths,
+                                  const TextWidthFn& width) {
+  std::vector<std::string> ends, middles;
+  for (std::size_t i = 0; i < labels.size(); ++i) ends.push_back(ElideEnd(labels[i], max_widths[i], width));
+  if (TellsApart(ends)) return ends;
+  for (std::size_t i = 0; i < labels.size(); ++i) middles.push_back(ElideMiddle(labels[i], max_widths[i], width));
+  return middles;
+}
+
+std::vector<UprightSpan> UprightLabelSpans(const std::vector<float>& widths, float cell, float gap) {
+  const float own = std::max(1.0f, cell - 4.0f);
+  const auto free_beside = [&](std::size_t j) { return std::max(0.0f, (own - std::min(widths[j], own)) * 0.5f - gap); };
+  std::vector<UprightSpan> spans;
+  for (std::size_t i = 0; i < widths.size(); ++i) {
+    const float left = i > 0 ? free_beside(i - 1) : 0.0f;
+    const float right = i + 1 < widths.size() ? free_beside(i + 1) : 0.0f;
+    spans.push_back({2.0f - left, 2.0f + own + right});
+  }
+  return spans;
+}
+
 int LabelStride(float need, float cell) {
   if (cell <= 0) return 1;
   return std::max(1, static_cast<int>(std::ceil(need / cell - 1e-4f)));

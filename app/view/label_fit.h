@@ -40,6 +40,25 @@ bool TellsApart(const std::vector<std::string>& shown);
 std::vector<std::string> ElideEach(const std::vector<std::string>& labels, float max_width,
                                    const TextWidthFn& width);
 
+/// `labels` shortened to `max_width` as a set: cut at the end ("tra…": a word is read from its
+/// start) when that still tells them apart, else in the middle (ElideEach: "w…_1", "w…_2"). A
+/// narrow column of a lecture's large font drew "translation" as "t…n".
+std::vector<std::string> ElideAll(const std::vector<std::string>& labels, float max_width, const TextWidthFn& width);
+/// As above, label i within `max_widths[i]`.
+std::vector<std::string> ElideAll(const std::vector<std::string>& labels, const std::vector<float>& max_widths,
+                                  const TextWidthFn& width);
+
+/// Where upright labels over cells `cell` wide may lie (`widths`: each label's whole width): its
+/// cell, less a margin of 2 each side, and what its neighbours' labels leave free of their halves
+/// beyond a `gap` that keeps two labels apart (a short "is" beside "translation"); a long label
+/// leaves none, so none overlap. The grid's ends leave none (an axis name or another map may be
+/// there).
+struct UprightSpan {
+  float left = 0, right = 0;  ///< from the cell's left edge
+  float Room() const { return right - left; }
+};
+std::vector<UprightSpan> UprightLabelSpans(const std::vector<float>& widths, float cell, float gap);
+
 /// Every how many-th label can be drawn along an axis of `cell`-pixel cells when each label needs
 /// `need` pixels along that axis: 1 when they all fit.
 int LabelStride(float need, float cell);

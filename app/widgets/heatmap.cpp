@@ -294,18 +294,33 @@ DrawnLabels LabelsToDraw(const HeatmapSpec& spec, const Geometry& g) {
   const float pad = std::floor(ImGui::GetFontSize() * 0.4f);
   const TextWidthFn width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
   DrawnLabels out;
-  if (spec.row_labels) {
-    const int rows = std::min<int>(spec.values->rows(), spec.row_labels->size());
-    for (int r = 0; r < rows; r += g.row_step)
-      out.rows.emplace_back(
-          r, ElideMiddle((*spec.row_labels)[r], g.row_label_w - pad - kFrameMargin, width));
-  }
+  // Each axis's drawn labels shortened together (ElideAll): by their ends where that tells them
+  // apart. Upright column labels also take what their neighbours leave free of their cells.
+  const auto shorten = [&](const std::vector<std::string>& all, int count, int step, float room, bool upright,
+                           std::vector<std::pair<int, std::string>>& drawn) {
+    std::vector<int> at;
+    std::vector<std::string> labels;
+    std::vector<float> widths;
+    for (int i = 0; i < count; i += step) {
+      at.push_back(i), labels.push_back(all[std::size_t(i)]);
+      widths.push_back(WidthUpTo(labels.back(), room * 3.0f, width));
+    }
+    std::vector<float> rooms(labels.size(), room);
+    if (upright && step == 1) {
+      out.col_spans = UprightLabelSpans(widths, spec.cell, std::ceil(ImGui::GetFontSize() * 0.4f));
+      for (std::size_t k = 0; k < rooms.size(); ++k) rooms[k] = out.col_spans[k].Room();
+    }
+    const std::vector<std::string> shown = ElideAll(labels, rooms, width);
+    for (std::size_t k = 0; k < at.size(); ++k) drawn.emplace_back(at[k], shown[k]);
+  };
+  if (spec.row_labels)
+    shorten(*spec.row_labels, std::min<int>(spec.values->rows(), spec.row_labels->size()), g.row_step,
+            g.row_label_w - pad - kFrameMargin, false, out.rows);
   if (spec.col_labels) {
-    const int cols = std::min<int>(spec.values->cols(), spec.col_labels->size());
     // Upright labels were measured against the cell (capped by label_max): longer ones are cut.
     const float room = g.rotate_cols ? g.col_label_h - pad - kFrameMargin : spec.cell - 4.0f;
-    for (int c = 0; c < cols; c += g.col_step)
-      out.cols.emplace_back(c, ElideMiddle((*spec.col_labels)[c], room, width));
+    shorten(*spec.col_labels, std::min<int>(spec.values->cols(), spec.col_labels->size()), g.col_step, room,
+            !g.rotate_cols, out.cols);
   }
   return out;
 }
@@ -332,15 +347,22 @@ void DrawLabels(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const Geom
     dl->AddText(ImGui::GetFont(), fs, p, r == hot_row ? hot : text, s.c_str(), nullptr, 0.0f,
                 &clip_rows);
   }
-  for (const auto& [c, s] : labels.cols) {
+  for (std::size_t k = 0; k < labels.cols.size(); ++k) {
+    const auto& [c, s] = labels.cols[k];
     const ImU32 color = c == hot_col ? hot : text;
     const float cx = grid.x + (c + 0.5f) * spec.cell;
     if (g.rotate_cols) {
       AddVerticalText(dl, ImVec2(cx - fs * 0.5f, grid.y - pad * 0.5f - kFrameMargin), color,
                       s.c_str());
     } else {
+      // Centred on its cell, moved inside its span when wider than the cell (UprightLabelSpans).
       const float w = ImGui::CalcTextSize(s.c_str()).x;
-      dl->AddText(ImVec2(cx - w * 0.5f, grid.y - fs - pad * 0.5f - kFrameMargin), color, s.c_str());
+      float x = cx - w * 0.5f;
+      if (k < labels.col_spans.size()) {
+        const float cell_x = grid.x + c * spec.cell;
+        x = std::max(std::min(x, cell_x + labels.col_spans[k].right - w), cell_x + labels.col_spans[k].left);
+      }
+      dl->AddText(ImVec2(x, grid.y - fs - pad * 0.5f - kFrameMargin), color, s.c_str());
     }
   }
 }

@@ -16,6 +16,7 @@
 #include "attnlab/number_format.h"
 #include "view/frame_work.h"
 #include "view/heatmap_scan.h"
+#include "view/label_fit.h"
 #include "view/hovered_cell.h"
 
 namespace attnlab::app {
@@ -76,6 +77,8 @@ struct HeatmapSpec {
 /// Token labels as drawn: (index, text) of every label shown, shortened where room is short.
 struct DrawnLabels {
   std::vector<std::pair<int, std::string>> rows, cols;
+  /// Upright column labels: where each may lie (UprightLabelSpans); empty when turned.
+  std::vector<UprightSpan> col_spans;
 };
 
 /// Where one heatmap drew its cells this frame (HeatmapContext::on_drawn), e.g. so that a pixel

@@ -225,7 +225,7 @@ std::vector<std::vector<std::size_t>> WholeNameTabRows(const std::vector<const c
   }
   // A second row costs a tall panel (the Pipeline) little, a short slot much of its height.
   const bool tall = ImGui::GetContentRegionAvail().y >= 10.0f * ImGui::GetFrameHeight();
-  if (rows.size() == 1 || (Lecture() && tall && rows.size() == 2)) return rows;
+  if (rows.size() == 1 || (tall && rows.size() == 2)) return rows;
   rows.assign(1, {});
   for (std::size_t i = 0; i < labels.size(); ++i) rows[0].push_back(i);
   return rows;

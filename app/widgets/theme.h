@@ -79,9 +79,9 @@ float RadioButtonWidth(const char* label);
 /// side by side the bar scrolls to the front tab instead, with a button listing them all.
 ImGuiTabBarFlags WholeNameTabBarFlags(const std::vector<const char*>& labels, bool closable);
 /// The labels (their indices) in rows of tabs that each hold whole names: one row where they fit,
-/// two in lecture mode where one would scroll, two hold them and the window is tall (a projector's
-/// large font hid the Pipeline's Tiles and Decode behind the tab bar's arrows); else one row that
-/// scrolls.
+/// two where one would scroll, two hold them and the window is tall (a projector's large font hid
+/// the Pipeline's Tiles and Decode behind the tab bar's arrows, and at 1280x800 the centre group's
+/// ten tabs hid the Logit lens); else one row that scrolls.
 std::vector<std::vector<std::size_t>> WholeNameTabRows(const std::vector<const char*>& labels,
                                                        bool closable);
 

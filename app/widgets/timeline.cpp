@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace attnlab::app {
 
@@ -44,11 +45,19 @@ bool Timeline::Draw(const TimelineSpec& spec, const ControlMarks& marks) {
   MarkLastItem(marks, (spec.marks + "next").c_str());
   ImGui::SameLine();
   const float fs = ImGui::GetFontSize();
-  ImGui::SetNextItemWidth(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().x - spec.room_after));
+  // The step's label beside the slider, not in it, where the handle passed over it and hid it.
+  char label[128];
+  std::snprintf(label, sizeof label, spec.format.c_str(), step_);
+  const float label_w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SetNextItemWidth(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().x - spec.room_after - label_w));
   int shown = step_;
-  if (ImGui::SliderInt("##step", &shown, spec.first, std::max(spec.first, spec.last), spec.format.c_str()))
+  if (ImGui::SliderInt("##step", &shown, spec.first, std::max(spec.first, spec.last), ""))
     Go(shown, spec);
   MarkLastItem(marks, (spec.marks + "slider").c_str());
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  MarkLastItem(marks, (spec.marks + "slider label").c_str());
   ImGui::PopID();
   Keys(spec);
   Advance(spec);

@@ -14,7 +14,7 @@ namespace attnlab::app {
 struct TimelineSpec {
   const char* id = "timeline";
   int first = 0, last = 0;
-  std::string format = "%d";  ///< the slider's printf format of the step
+  std::string format = "%d";  ///< the printf format of the step, drawn beside the slider
   std::string marks;
   double seconds = 0.8;
   bool keys = true;            ///< false while presenting: there the keys step the lesson

@@ -50,6 +50,17 @@ std::string describe(const json& value) {
   }
 }
 
+/// view.model.head, the head whose map was clicked to open a model's layer (the window selects it
+/// again on opening). Like a lesson's heads, one an edit has since removed is not refused (the
+/// window then selects head 0), so that a file saved with fewer heads still opens.
+void read_model_head(const Scenario& s) {
+  const auto model = s.view.find("model");
+  if (model == s.view.end() || !model->is_object() || !model->contains("head")) return;
+  const json& head = (*model)["head"];
+  if (!head.is_number_integer() || head.get<long long>() < 0 || head.get<long long>() > 255)
+    refuse("view.model.head", "expected a head from 0 (the first) to 255, got " + describe(head));
+}
+
 std::string lowercase(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -681,6 +692,7 @@ Scenario read_scenario(const json& doc, MatrixSource& matrices) {
     // so that a file saved after deleting a token still opens.
     if (s.view.contains("lesson")) lesson::parse_lesson(s.view["lesson"]);
     cache_number(s);  // a model layer's dtype, which Decode counts its cache's bytes in
+    read_model_head(s);
   }
   return s;
 }

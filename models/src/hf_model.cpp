@@ -39,19 +39,34 @@ std::string HfModel::name() const {
   return name.empty() ? "model" : name.string();
 }
 
+namespace {
+
+/// The tokenizer's limits: the model's positions, or attnlab's own limit when `to_limit` (a window
+/// that says "45 tokens, more than the model's 32 positions" and runs the first 32).
+EncodeLimits limits_for(const ModelConfig& config, bool to_limit, const std::atomic<bool>* cancelled) {
+  EncodeLimits limits;
+  const bool positions = !to_limit && config.max_positions <= limits::max_tokens;
+  limits.max_tokens = std::size_t(positions ? config.max_positions : limits::max_tokens);
+  limits.max_tokens_reason = positions ? "the model's positions" : "attnlab's limit";
+  limits.cancelled = cancelled;
+  return limits;
+}
+
+}  // namespace
+
 std::vector<int> HfModel::encode(const std::string& text, const std::atomic<bool>* cancelled) const {
   return encode_single(text, cancelled).ids;
 }
 
-Tokenizer::Encoding HfModel::encode_single(const std::string& text,
-                                           const std::atomic<bool>* cancelled) const {
+std::vector<int> HfModel::encode_to_limit(const std::string& text, const std::atomic<bool>* cancelled) const {
+  return encode_single(text, cancelled, true).ids;
+}
+
+Tokenizer::Encoding HfModel::encode_single(const std::string& text, const std::atomic<bool>* cancelled,
+                                           bool to_limit) const {
   if (text.empty()) refuse("text", "empty: type a sentence");
   if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + "); give token ids instead");
-  EncodeLimits limits;
-  limits.max_tokens = std::size_t(std::min(config_.max_positions, limits::max_tokens));
-  limits.max_tokens_reason = config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit";
-  limits.cancelled = cancelled;
-  return tokenizer_->encode_single(text, limits);
+  return tokenizer_->encode_single(text, limits_for(config_, to_limit, cancelled));
 }
 
 Tokenizer::Encoding HfModel::encode_pair(const std::string& text, const std::string& pair,
@@ -59,12 +74,7 @@ Tokenizer::Encoding HfModel::encode_pair(const std::string& text, const std::str
   if (text.empty()) refuse("text", "empty: type a sentence");
   if (pair.empty()) refuse("second text", "empty: type the second sentence of the pair");
   if (!tokenizer_) refuse("text", "no tokenizer to split it (" + tokenizer_error_ + ")");
-  EncodeLimits limits;
-  limits.max_tokens = std::size_t(std::min(config_.max_positions, limits::max_tokens));
-  limits.max_tokens_reason =
-      config_.max_positions <= limits::max_tokens ? "the model's positions" : "attnlab's limit";
-  limits.cancelled = cancelled;
-  return tokenizer_->encode_pair(text, pair, limits);
+  return tokenizer_->encode_pair(text, pair, limits_for(config_, false, cancelled));
 }
 
 std::optional<int> HfModel::mask_id() const {

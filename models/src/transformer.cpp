@@ -326,17 +326,11 @@ Transformer Transformer::bind(const ModelConfig& config, WeightSet& weights) {
 
 namespace {
 
-/// RoBERTa's positions start after padding_idx + 1 rows of its table.
-int usable_positions(const ModelConfig& config) {
-  return config.position_padding_idx >= 0 ? config.max_positions - config.position_padding_idx - 1
-                                          : config.max_positions;
-}
-
 void check_ids(const std::vector<int>& ids, const ModelConfig& config) {
   if (ids.empty()) refuse("ids", "empty: give at least one token");
-  if (int(ids.size()) > usable_positions(config))
+  if (int(ids.size()) > config.usable_positions())
     refuse("ids", std::to_string(ids.size()) + " tokens, more than the model's " +
-                      std::to_string(usable_positions(config)) + " positions");
+                      std::to_string(config.usable_positions()) + " positions");
   if (ids.size() > std::size_t(limits::max_tokens))
     refuse("ids", std::to_string(ids.size()) + " tokens, more than attnlab's limit of " + std::to_string(limits::max_tokens));
   for (std::size_t i = 0; i < ids.size(); ++i)

@@ -44,6 +44,14 @@ PY
 }
 capture first
 check first 3
+# The step's label beside the slider, clear of it (the handle hid the label drawn inside it).
+/usr/bin/python3 - "$work/first.png.json" <<'PY' || fail "the Decode slider's label"
+import json, sys
+marks = {c["id"]: c["rect"] for c in json.load(open(sys.argv[1]))["controls"]}
+slider, label = marks["decode slider"], marks.get("decode slider label")
+print("slider %s, its label %s" % (slider, label))
+assert label and (label[0] >= slider[2] or label[2] <= slider[0] or label[1] >= slider[3] or label[3] <= slider[1]), "the label is inside the slider"
+PY
 # The new query's weights and the full map fill the panel at 1920x1080 (they were 38 px cells in
 # the left half of it, their numbers 11 px): one cell for both, the map's grid across three
 # quarters of the panel's width or of its height, every number printed.

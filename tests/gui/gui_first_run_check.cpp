@@ -2,8 +2,9 @@
 // X server:
 //  1. scripted runs: --first-run-hint draws the hint in the menu bar (its colour, from the layout
 //     dump, fills a button's worth of the bar); a plain scripted run never draws it;
-//  2. the real window's first start shows the hint; F1 takes it away for good (the flag file in
-//     the config dir) and puts the Help panel in front (--print-view on exit);
+//  2. the real window's first start shows the hint, but not while presenting (P; Esc: back); F1
+//     takes it away for good (the flag file in the config dir) and puts the Help panel in front
+//     (--print-view on exit);
 //  3. a relaunch in the same HOME shows no hint.
 // usage: attnlab_gui_first_run_check APP SCENARIO OUTDIR
 #include "gui_check_support.h"  // before X11: it includes nlohmann/json and attnlab
@@ -139,6 +140,17 @@ int Main(int argc, char** argv) {
         if (!shown)
           return Fail("the first start shows no hint (" + std::to_string(HintPixels(img, look)) +
                       " pixels)");
+        // Presenting (P) hides it from the class; Esc brings it back.
+        Run("xdotool windowfocus --sync " + wid + " keydown p sleep 0.3 keyup p");
+        const bool hidden =
+            WaitFor(dpy, win, &img, [&](const Image& i) { return HintPixels(i, look) == 0; });
+        stbi_write_png((out / "first-run-1-presenting.png").c_str(), img.width, img.height, 3,
+                       img.rgb.data(), img.width * 3);
+        if (!hidden)
+          return Fail("the hint stays while presenting (" + std::to_string(HintPixels(img, look)) + " pixels)");
+        Run("xdotool windowfocus --sync " + wid + " keydown Escape sleep 0.3 keyup Escape");
+        if (!WaitFor(dpy, win, &img, [&](const Image& i) { return HintPixels(i, look) >= kHintPixels; }))
+          return Fail("the hint did not come back after presenting");
         Run("xdotool windowfocus --sync " + wid + " keydown F1 sleep 0.3 keyup F1");
         const bool gone =
             WaitFor(dpy, win, &img, [&](const Image& i) { return HintPixels(i, look) == 0; });

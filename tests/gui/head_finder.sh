@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Head finder and the Logit lens (issue 39) on the hand-built induction circuit, with real keys and
-# clicks, in one window at 1920x1080 (where the centre group's ten tabs all show; at 1280x800 the
-# Logit lens tab is behind the tab bar's arrows):
+# clicks, in one window at 1280x800, where the centre group's ten tabs take two rows, every tab inside
+# its window (in one row the Logit lens hid behind the tab bar's arrows), and stay in place through
+# each click on a tab (the clicked tab's row had moved below the other):
 #  1. a typed sentence, a click on the Head finder's tab: every score's grid (layers x heads) shows
 #     `attnlab-cli heads DIR --text T --random-repeat 10 --seed 0 --json` cell by cell
 #     (attnlab_gui_instruments_check --heads); the induction grid's top head is 1.1, as built; its
@@ -10,7 +11,9 @@
 #     as the document with head 1 selected;
 #  3. the Logit lens's tab: a click on its table's last position after layer 1 chooses that cell's top
 #     token; the table shows `attnlab-cli lens DIR --text T --token TOKEN --json`'s top-token
-#     probabilities and the heatmap below it the token's.
+#     probabilities and the heatmap below it the token's;
+#  4. head 0 switched off, killed (-9) and restarted with the autosave restored: layer 1 with head 1
+#     selected, as clicked (head 0 was: the circuit's layer 1 head 0 is all zeros, a blank Pipeline).
 # usage: head_finder.sh APP CLI INSTRUMENTS_CHECK CIRCUIT_DIR
 . "$(dirname "$0")/gui_test.sh"
 cli=$2
@@ -50,11 +53,34 @@ for h in json.load(open(sys.argv[1]))["heatmaps"]:
 PY
 }
 
-start "$model" --size 1920x1080 --layout-log "$log" --capture-on "$work/cap"
+# tabs_in_place SHOT: every tab of the centre group in SHOT's dump, inside its window, in its row and
+# place of the first capture (tabs).
+tabs_in_place() {
+  python3 - "$work/tabs.png.json" "$work/$1.png.json" <<'PY' || fail "the centre group's tabs ($1)"
+import json, sys
+def tabs(f):
+    d = json.load(open(f))
+    w = next(w for w in d["window_arrangement"]["windows"] if w["name"] == "Pipeline")
+    return w, {c["id"][len("panel tab "):]: c["rect"] for c in d["controls"] if c["id"].startswith("panel tab ") and c["window"] == "Pipeline"}
+_, first = tabs(sys.argv[1])
+w, now = tabs(sys.argv[2])
+box = w["box"]
+print("Pipeline %s, %s in front; tabs %s" % (box, w["front"], now))
+assert all(p in now for p in w["panels"]), "tabs out of view: %s" % [p for p in w["panels"] if p not in now]
+assert all(box[0] <= r[0] and r[2] <= box[0] + box[2] and box[1] <= r[1] and r[3] <= box[1] + box[3] for r in now.values()), "a tab outside the window"
+# Its row, and under the place it was (the front tab is wider by its close button).
+moved = [(p, first[p], r) for p, r in now.items()
+         if first[p][1::2] != r[1::2] or not r[0] <= (first[p][0] + first[p][2]) / 2 <= r[2]]
+assert not moved, "tabs moved: %s" % moved
+PY
+}
+
+start "$model" --size 1280x800 --layout-log "$log" --capture-on "$work/cap"
 wait_log 'm.get("name") == "induction-circuit" and not m["loading"]' "the circuit's folder did not open"
 type_text "$text"
 wait_log 'm["ids"] == heads["ids"] and not m["run_stale"]' "the typed text did not run as attnlab-cli's"
 capture_layout tabs
+tabs_in_place tabs
 click $(centre $(control "panel tab Head finder"))
 wait_log 'all(fresh("heads/" + s) for s in heads["scores"])' "the Head finder did not draw its five grids"
 move 640 5  # off the grids: no tooltip over them
@@ -63,6 +89,7 @@ capture grids
 [ -n "$(control "heads/induction top 0")" ] || fail "no list of the induction grid's highest heads"
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["scores"]["induction"]; sys.exit(max((v,l,h) for l,r in enumerate(s) for h,v in enumerate(r))[1:] != (1,1))' \
   "$work/heads.json" || fail "the circuit's top induction head is not 1.1"
+tabs_in_place grids
 echo "step 1: the five grids equal attnlab-cli heads --json"
 
 # Right-click the induction grid, Export CSV (the menu's row 90 px below the pointer, as in
@@ -97,6 +124,7 @@ echo "step 2: the hover says head 1.1; the click opened layer 1 with head 1 sele
 click $(centre $(control "panel tab Logit lens"))
 wait_log 'fresh("lens/top")' "the Logit lens did not draw its table"
 capture_layout table
+tabs_in_place table
 last=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["ids"]) - 1)' "$work/lens.json")
 click $(cell_centre lens/top 1 "$last")
 wait_log 'fresh("lens/chosen")' "a click on the table did not draw the chosen token's heatmap"
@@ -105,5 +133,11 @@ capture chosen
 # The table's top tokens are the same with a token chosen: one picture checks both.
 "$check" "$work/chosen.png" "$work/chosen.json" --lens || fail "the lens's table or the chosen token's heatmap is not attnlab-cli lens --token's"
 echo "step 3: the lens's table and the clicked token's probabilities equal attnlab-cli lens --json"
+click $(centre $(control "head on 0"))  # an edit: the autosave keeps it
+wait_for "$wait_limit" autosave_exists || fail "no autosave of layer 1 after head 0 off in $state_dir"
 kill9
+"$app" --restore-autosave yes --screenshot "$work/restored.png" >/dev/null || fail "restoring the autosave"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["document"] != "induction-circuit-layer-1" or d["selected_head"] != 1)' \
+  "$work/restored.png.json" || fail "the restored layer 1 does not have head 1 selected, as clicked"
+echo "step 4: after kill -9, the autosave restored layer 1 with head 1 selected"
 echo "PASS"

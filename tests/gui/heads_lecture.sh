@@ -244,7 +244,7 @@ inside "$work/manytall.png.json" tall
 quit_and_wait
 # One head in the short slot at 1280x800, with no gesture: drawn large with its numbers and its
 # labels at once, no redundant multiple beside it (Vaswani Q2's 3 tokens, "translation" named whole
-# left of its row).
+# left of its row, "tra…" above its column).
 one=vaswani-q2-is-attends
 file="$(dirname "$preset")/$one.json"
 "$cli" compute "$file" > "$work/$one.json" || fail "compute $one"
@@ -252,6 +252,14 @@ file="$(dirname "$preset")/$one.json"
 /usr/bin/python3 -c 'import json, sys; sys.exit([h["id"] for h in json.load(open(sys.argv[1]))["heatmaps"] if h["window"].startswith("Heads")] != ["focus"])' \
   "$work/$one.png.json" || fail "$one: one large head, no multiple"
 numbers "$work/$one.png" 0 "$work/$one.json" "$file"
+# The keys' labels above narrow columns keep each word's start ("tra…"; it was "t…n").
+/usr/bin/python3 - "$work/$one.png.json" <<'PY' || fail "$one: the keys' labels lost their words"
+import json, sys
+h = next(h for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"] == "focus")
+cols = [t for _, t in h["col_labels"]]
+print("keys: %s" % cols)
+assert all("\u2026" not in t or len(t.split("\u2026")[0]) >= 3 for t in cols), "a label keeps fewer than 3 letters of its word's start"
+PY
 # FlashAttention's 8 tokens: the slot cannot grow to them at 1280x800 and still leave the Inspector
 # its six lines (gui_nothing_cut), so one gesture, a double-click on the Heads tab, gives the head
 # the column: its 64 numbers read back at the lecture font (it held a 6 px thumbnail there before),

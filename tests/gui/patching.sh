@@ -1,9 +1,11 @@
 #!/bin/sh
 # Activation patching in the window (issue 39, section 3): the Patching panel on the hand-built
 # induction circuit, with real keys and clicks under Xvfb, in one window:
-#  1. the four fields typed, the corrupt prompt one of 8 tokens against the clean one's 10: refused
-#     in one line naming the field, as attnlab-cli patch refuses it; Run does nothing meanwhile;
-#  2. the corrupt prompt typed again, Run (held by --hold-patching after its first patched run, so
+#  1. a clean prompt whose last token is new: Suggest greyed out, its tooltip says why; the circuit's
+#     prompt with no corrupt one: the hint says it needs 10 tokens; the four fields typed, the
+#     corrupt prompt one of 8 tokens against the clean one's 10: refused in one line naming the
+#     field, as attnlab-cli patch refuses it; Run does nothing meanwhile;
+#  2. the corrupt prompt typed again (the fields now hold the suggestion, and say so), Run (held by --hold-patching after its first patched run, so
 #     that nothing depends on timing), Cancel: the run stops, its line says where, no grid;
 #  3. Run again: the logit differences are the CLI's, and every cell of both grids (layer x head,
 #     layer x position) shows on screen the colour of `attnlab-cli patch ... --json`'s effect there
@@ -61,7 +63,18 @@ tab=$(control "panel tab Patching")
 [ -n "$tab" ] || fail "no Patching tab"
 click $(centre $tab)
 capture_layout fields
+# A clean prompt whose last token is new: Suggest is greyed out and its tooltip says why; then the
+# circuit's prompt with the corrupt one empty: the hint says how many tokens it needs.
+field clean "the cat sat on a mat"
+wait_patching 'not p["input_stale"] and p["input"]["no_suggestion"].startswith("No suggestion: the clean prompt'"'"'s last token")' \
+  "no reason for the greyed-out Suggest"
+move $(centre $(control "patching suggest"))
+frames 2  # a tooltip is placed by its size on the frame before
+capture_layout suggestwhy
+[ -n "$(control "patching suggest tooltip")" ] || fail "hovering the greyed-out Suggest says nothing"
 field clean "$clean"
+wait_patching 'not p["input_stale"] and p["input"]["error"] == "corrupt: empty: type a prompt of 10 tokens, as the clean one"' \
+  "the empty corrupt prompt's hint does not say how many tokens"
 field corrupt "the dog sat on a mat ."
 field answer " sat"
 field wrong " ran"
@@ -78,6 +91,8 @@ echo "step 1: the fields typed; 8 tokens against 10 refused in one line (corrupt
 field corrupt "$corrupt"
 wait_patching 'not p["input_stale"] and p["input"]["error"] == "" and p["input"]["clean_ids"] == cli["clean"]["ids"] and p["input"]["corrupt_ids"] == cli["corrupt"]["ids"] and p["input"]["answer"] == cli["answer"]["id"] and p["input"]["wrong"] == cli["wrong"]["id"]' \
   "the typed pair does not read as attnlab-cli's ids"
+capture_layout typed
+[ -n "$(control "patching suggestion held")" ] || fail "the fields hold the suggestion and nothing says so (Suggest would do nothing)"
 click $run_button
 wait_patching 'p["running"] and p["done"] >= 1' "Run did not start"
 capture_layout running

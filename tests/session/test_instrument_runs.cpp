@@ -115,7 +115,7 @@ TEST_F(InstrumentRunsTest, LensMatchesTheReference) {
     const auto model = Open(name);
     const json expected = Reference(name).at("lens");
     LensRun run;
-    run.Request(session_.Tasks(), {model, expected.at("ids").get<std::vector<int>>(), expected.at("chosen").get<int>()});
+    run.Request(session_.Tasks(), {model, expected.at("ids").get<std::vector<int>>(), expected.at("chosen").get<int>(), {}});
     ASSERT_TRUE(Settle(run));
     ASSERT_NE(run.Get(), nullptr) << run.Error();
     const LensResult& r = *run.Get();
@@ -170,15 +170,15 @@ TEST_F(InstrumentRunsTest, ANewerAskStopsTheRunningOneAndTheSameAskIsNotComputed
   const auto model = Open("gpt2-f32");
   const std::vector<int> first = {269, 272, 325}, second = {269, 272, 325, 275, 258};
   LensRun run;
-  run.Request(session_.Tasks(), {model, first, std::nullopt});
-  run.Request(session_.Tasks(), {model, second, std::nullopt});  // typed on: the first is dropped
+  run.Request(session_.Tasks(), {model, first, std::nullopt, {}});
+  run.Request(session_.Tasks(), {model, second, std::nullopt, {}});  // typed on: the first is dropped
   ASSERT_TRUE(Settle(run));
   ASSERT_NE(run.Get(), nullptr) << run.Error();
   EXPECT_EQ(run.Get()->lens.ids, second);
   const TaskRunner::Stats stats = session_.Tasks().GetStats();
   EXPECT_EQ(stats.cancelled + stats.superseded, 1);
   const std::uint64_t serial = run.Serial();
-  run.Request(session_.Tasks(), {model, second, std::nullopt});
+  run.Request(session_.Tasks(), {model, second, std::nullopt, {}});
   EXPECT_FALSE(run.Stale()) << "the same ask again computes nothing";
   EXPECT_EQ(run.Serial(), serial);
   run.Clear(session_.Tasks());
@@ -209,7 +209,7 @@ TEST_F(InstrumentRunsTest, AnEncoderIsRefusedInOneLineByTheHeadFinderAndTheLens)
   HeadFinderRun heads;
   heads.Request(session_.Tasks(), {bert, ids, 3, 0});
   LensRun lens;
-  lens.Request(session_.Tasks(), {bert, ids, std::nullopt});
+  lens.Request(session_.Tasks(), {bert, ids, std::nullopt, {}});
   ASSERT_TRUE(Settle(heads));
   ASSERT_TRUE(Settle(lens));
   EXPECT_EQ(heads.Get(), nullptr);

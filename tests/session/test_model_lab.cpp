@@ -126,12 +126,19 @@ TEST_F(ModelLabTest, ABadFolderIsOneLineAndTheDocumentStays) {
   EXPECT_EQ(lab_.Next().state, NextTokens::State::NoModel);
 }
 
-TEST_F(ModelLabTest, TooLongATextIsRefusedInOneLine) {
+// A text beyond the model's 32 positions runs its first 32 tokens, and says how many it has.
+TEST_F(ModelLabTest, TooLongATextRunsItsFirstTokensAndSaysSo) {
   lab_.RequestOpen(Fixture("gpt2-f32"));
-  lab_.SetText(std::string(200, 'a') + " b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h");
+  const std::string text = std::string(200, 'a') + " b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h";
+  lab_.SetText(text);
   ASSERT_TRUE(Settle());
-  EXPECT_EQ(lab_.Run(), nullptr);
-  EXPECT_NE(lab_.TextError().find("positions"), std::string::npos) << lab_.TextError();
+  ASSERT_NE(lab_.Run(), nullptr) << lab_.TextError();
+  const std::vector<int> all = lab_.Model()->encode_to_limit(text);
+  ASSERT_GT(all.size(), 32u);
+  EXPECT_EQ(lab_.Run()->run->ids, std::vector<int>(all.begin(), all.begin() + 32));
+  EXPECT_EQ(lab_.Run()->cut_note, "The text has " + std::to_string(all.size()) +
+                                      " tokens, more than the model's 32 positions: the grid shows the first 32.");
+  EXPECT_EQ(lab_.TextError(), "");
   lab_.SetText("");
   ASSERT_TRUE(Settle());
   EXPECT_EQ(lab_.TextError(), "");
@@ -231,11 +238,11 @@ TEST_F(ModelLabTest, AFolderNameWithANewlineIsOneLine) {
 
 TEST_F(ModelLabTest, ALayerBecomesTheDocumentAndAHeadOffChangesTheNextToken) {
   OpenWithText("gpt2-f32", "The cat sat on the mat.");
-  bool opened = false;
-  lab_.OpenLayer(1, [&opened] { opened = true; });
+  lab_.OpenLayer(1, 1);
   ASSERT_TRUE(Settle());
-  ASSERT_TRUE(opened);
-  const attnlab::Scenario expected = models::layer_scenario(*lab_.Model(), *lab_.Run()->run, 1, "The cat sat on the mat.");
+  // The layer as attnlab-cli model --layer 1 makes it, with the clicked head recorded.
+  attnlab::Scenario expected = models::layer_scenario(*lab_.Model(), *lab_.Run()->run, 1, "The cat sat on the mat.");
+  expected.view["model"]["head"] = 1;
   EXPECT_EQ(attnlab::scenario_to_text(doc_.GetScenario()), attnlab::scenario_to_text(expected));
   EXPECT_EQ(doc_.name, "gpt2-f32-layer-1");  // layers count from 0, as --layer 1
   EXPECT_TRUE(doc_.path.empty());
@@ -261,7 +268,7 @@ TEST_F(ModelLabTest, ALayerBecomesTheDocumentAndAHeadOffChangesTheNextToken) {
 
 TEST_F(ModelLabTest, AnEditedDocumentIsGuardedAndAnUnfitLayerSaysWhy) {
   OpenWithText("llama-gqa-bf16", "The dog is in the house.");
-  lab_.OpenLayer(0);
+  lab_.OpenLayer(0, 0);
   ASSERT_TRUE(Settle());
   ASSERT_EQ(lab_.DocumentLayer(), 0);
   // A token more: the edited layer no longer has the model's shape.
@@ -270,7 +277,7 @@ TEST_F(ModelLabTest, AnEditedDocumentIsGuardedAndAnUnfitLayerSaysWhy) {
   EXPECT_EQ(lab_.Next().state, NextTokens::State::Failed);
   EXPECT_NE(lab_.Next().note.find("no longer fits"), std::string::npos) << lab_.Next().note;
   // Another layer asks first: the edits are unsaved.
-  lab_.OpenLayer(1);
+  lab_.OpenLayer(1, 0);
   ASSERT_TRUE(Settle());
   ASSERT_EQ(Asked(), Question::Kind::SaveChanges);
   session_.Answer(Choice::DontSave);
@@ -365,7 +372,7 @@ TEST_F(ModelLabTest, ALayerOfOtherWeightsSaysSoInsteadOfPredicting) {
 
 TEST_F(ModelLabTest, ASavedLayerFileIsALayerOfTheModelAgain) {
   OpenWithText("qwen2-f32", "Hello there!");
-  lab_.OpenLayer(0);
+  lab_.OpenLayer(0, 0);
   ASSERT_TRUE(Settle());
   ASSERT_TRUE(doc_.ApplyEdit("Heads", [](attnlab::Scenario& s) { attnlab::set_head_off(s, 1, true); }));
   const std::string path = File("layer.json");
@@ -484,7 +491,7 @@ TEST_F(ModelLabTest, ALayerOfAPairRecordsBothTextsAndAHeadOffChangesTheMaskedWor
   OpenWithText("bert-f32", kBertText);
   lab_.SetPair(kBertPair);
   ASSERT_TRUE(Settle());
-  lab_.OpenLayer(1);
+  lab_.OpenLayer(1, 0);
   ASSERT_TRUE(Settle());
   ASSERT_EQ(lab_.DocumentLayer(), 1);
   const nlohmann::json& view = doc_.GetScenario().view["model"];
@@ -527,7 +534,7 @@ TEST_F(ModelLabTest, ALayerOfAHiddenWordRunsItsOwnIdsWithThePairsTypes) {
   lab_.SetPair(kBertPair);
   lab_.ToggleHidden(6);
   ASSERT_TRUE(Settle());
-  lab_.OpenLayer(0);
+  lab_.OpenLayer(0, 0);
   ASSERT_TRUE(Settle());
   ASSERT_TRUE(doc_.ApplyEdit("Heads", [](attnlab::Scenario& s) { attnlab::set_head_off(s, 1, true); }));
   const std::string path = File("hidden-layer.json");

@@ -107,7 +107,9 @@ TEST_F(PatchingRunTest, SuggestsTheCircuitsInductionPair) {
   EXPECT_EQ(s->corrupt, "the dog sat on a mat . the cat");
   EXPECT_EQ(s->answer, " sat");
   EXPECT_EQ(s->wrong, " ran");
-  EXPECT_FALSE(SuggestInductionPair(*model_, "the cat sat on a mat .").has_value());  // "." is new
+  std::string why;
+  EXPECT_FALSE(SuggestInductionPair(*model_, "the cat sat on a mat .", &why).has_value());  // "." is new
+  EXPECT_NE(why.find("does not come earlier"), std::string::npos) << why;
   EXPECT_TRUE(Read({kClean, "", "", ""}).suggestion.has_value());
 }
 

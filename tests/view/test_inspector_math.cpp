@@ -63,7 +63,8 @@ Matrix Displayed(const attnlab::Scenario& s, const attnlab::Trace& t, StageId st
     case StageId::inputs:
     case StageId::heads:
     case StageId::tiles:
-    case StageId::decode: break;
+    case StageId::decode:
+    case StageId::lines: break;
   }
   return {};
 }

@@ -23,6 +23,31 @@ float Mono10(const std::string& s) {
 
 const std::string kEllipsis = "\xE2\x80\xA6";
 
+// A set is cut at its ends where that tells its labels apart ("tra…", not "t…n"), else in the middle.
+TEST(LabelFit, ASetIsCutAtTheEndWhenThatTellsItApart) {
+  const std::vector<std::string> words = {"this", "is", "translation"};
+  EXPECT_EQ(attnlab::app::ElideAll(words, 40, Mono10),
+            (std::vector<std::string>{"this", "is", "tra" + kEllipsis}));
+  // Upright over 44 px cells (40 px of room): "is" (20 px) leaves 10 px of its cell free, which
+  // "translation" takes (50 px: "tran…"); "this" fills its cell and leaves "is" nothing; the grid's
+  // ends give none. With a gap of 4 px between labels, 6 px.
+  const std::vector<attnlab::app::UprightSpan> spans = attnlab::app::UprightLabelSpans({40, 20, 110}, 44, 0);
+  EXPECT_EQ(attnlab::app::UprightLabelSpans({40, 20, 110}, 44, 4)[2].left, -4.0f);
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0].left, 2.0f);
+  EXPECT_EQ(spans[0].right, 52.0f);
+  EXPECT_EQ(spans[1].left, 2.0f);
+  EXPECT_EQ(spans[1].right, 42.0f);
+  EXPECT_EQ(spans[2].left, -8.0f);
+  EXPECT_EQ(spans[2].right, 42.0f);
+  const std::vector<float> rooms = {spans[0].Room(), spans[1].Room(), spans[2].Room()};
+  EXPECT_EQ(attnlab::app::ElideAll(words, rooms, Mono10),
+            (std::vector<std::string>{"this", "is", "tran" + kEllipsis}));
+  const std::vector<std::string> numbered = {"word_1", "word_2"};
+  EXPECT_EQ(attnlab::app::ElideAll(numbered, 40, Mono10),
+            (std::vector<std::string>{"w" + kEllipsis + "_1", "w" + kEllipsis + "_2"}));
+}
+
 TEST(LabelFit, LabelsThatFitAreKept) {
   EXPECT_EQ(ElideMiddle("word_1", 60, Mono10), "word_1");
   EXPECT_EQ(ElideMiddle("", 0, Mono10), "");

@@ -45,7 +45,8 @@ const Matrix* StageMatrix(const attnlab::Scenario& s, const attnlab::Trace& t, S
     case StageId::inputs:
     case StageId::heads:
     case StageId::tiles:
-    case StageId::decode: break;
+    case StageId::decode:
+    case StageId::lines: break;
   }
   return nullptr;
 }

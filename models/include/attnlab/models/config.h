@@ -56,6 +56,10 @@ struct ModelConfig {
   /// RoBERTa's positions: padding_idx + 1 + i for the i-th token that is not padding, padding_idx
   /// for padding (create_position_ids_from_input_ids); -1: positions 0 .. n - 1.
   int position_padding_idx = -1;
+  /// The positions a text may take: RoBERTa's start after position_padding_idx + 1 rows.
+  int usable_positions() const {
+    return position_padding_idx >= 0 ? max_positions - position_padding_idx - 1 : max_positions;
+  }
   /// The masked-LM head's activation between its dense layer and its LayerNorm (BERT: hidden_act,
   /// RoBERTa: gelu, DistilBERT: activation).
   Activation head_activation = Activation::gelu;

@@ -37,9 +37,14 @@ class HfModel {
   /// than the model's positions (found as they are produced), the tokenizer's time budget spent,
   /// `cancelled` set.
   std::vector<int> encode(const std::string& text, const std::atomic<bool>* cancelled = nullptr) const;
-  /// The same with each id's sequence (0: the text's, -1: a special token such as [CLS]).
-  Tokenizer::Encoding encode_single(const std::string& text,
-                                    const std::atomic<bool>* cancelled = nullptr) const;
+  /// The same with each id's sequence (0: the text's, -1: a special token such as [CLS]); with
+  /// `to_limit`, up to attnlab's limit of tokens (limits::max_tokens) whatever the model's
+  /// positions: a window that says "45 tokens, more than the model's 32 positions" and runs the
+  /// first 32.
+  Tokenizer::Encoding encode_single(const std::string& text, const std::atomic<bool>* cancelled = nullptr,
+                                    bool to_limit = false) const;
+  /// encode_single(text, cancelled, true)'s ids.
+  std::vector<int> encode_to_limit(const std::string& text, const std::atomic<bool>* cancelled = nullptr) const;
   /// Two texts as an encoder reads a pair ([CLS] A [SEP] B [SEP], token types 0 and 1). Throws as
   /// encode(), and "second text: ..." for the pair's own faults.
   Tokenizer::Encoding encode_pair(const std::string& text, const std::string& pair,
