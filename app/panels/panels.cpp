@@ -13,6 +13,7 @@
 #include "panels/panel_heads.h"
 #include "panels/panel_inspector.h"
 #include "panels/panel_lens.h"
+#include "panels/panel_lines.h"
 #include "panels/panel_mask.h"
 #include "panels/panel_inputs.h"
 #include "panels/panel_model.h"
@@ -49,7 +50,8 @@ struct ColumnDef {
 // Heads above [Inspector | Next token | ... | Help] (a model's grid where the room is, its
 // prediction under the Heads, whose checkboxes change it, its tab in view without scrolling).
 // Compact (narrow in font units: small windows, lecture mode on a small screen): the side panels in
-// one column beside the Pipeline, the Inspector's group with the largest share and a minimum of
+// one column beside the Pipeline, the Lines with the Pipeline (a third of the width showed six of
+// 60 tokens at lecture size at 1280x800; lecture mode's second row of tabs holds it), the Inspector's group with the largest share and a minimum of
 // 12 lines (six lines or more of a hovered cell's arithmetic in lecture mode at 1280x800, where a
 // quarter of the column showed a line and a half); Setup's minimum is its tab bar, so that the
 // Heads can grow to print a head's numbers (WantedHeight) while the Inspector keeps its lines.
@@ -59,18 +61,18 @@ const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
       {"centre", 0.48f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}},
       {"right", 0.27f, 16,
-       {{"Heads", {"Heads", "Head stats"}, 0.55f, 6},
+       {{"Heads", {"Heads", "Head stats", "Lines"}, 0.55f, 6},
         {"Details", {"Inspector", "Next token", "Single query", "Sweep", "Help"}, 0.45f, 6}}}};
   static const std::vector<ColumnDef> kCompact = {
       {"left", 0.34f, 17,
        {{"Setup", {"Scenario", "Inputs", "Mask", "Sweep"}, 0.25f, 2},
         {"Heads", {"Heads", "Head stats"}, 0.33f, 5},
         {"Details", {"Inspector", "Next token", "Single query", "Help"}, 0.42f, 12}}},
-      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode"}, 1.0f, 8}}}};
+      {"centre", 0.66f, 20, {{"Formula", {"Formula"}, 0, 0}, {"Pipeline", {"Pipeline", "Compare", "Sensitivity", "Plane", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Decode", "Lines"}, 1.0f, 8}}}};
   static const std::vector<ColumnDef> kPresenter = {
       {"left", 0.3f, 16,
        {{"Setup", {"Inputs", "Scenario", "Mask"}, 0.6f, 6},
-        {"Details", {"Inspector", "Heads", "Head stats", "Single query", "Plane", "Sweep", "Next token", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Help"}, 0.4f, 6}}},
+        {"Details", {"Inspector", "Heads", "Head stats", "Lines", "Single query", "Plane", "Sweep", "Next token", "Model", "Head finder", "Patching", "Logit lens", "Tiles", "Help"}, 0.4f, 6}}},
       {"centre", 0.7f, 24, {{"Presenter", {"Presenter"}, 1.0f, 8}}}};
   switch (arrangement) {
     case Arrangement::Compact: return kCompact;
@@ -192,6 +194,7 @@ PanelRegistry::PanelRegistry(std::vector<panel_help::ShortcutRow> shortcuts) {
   add(Panel("Decode", panel_decode::Make()));
   add(Panel("Heads", panel_heads::Make()));
   add(Panel("Head stats", panel_head_stats::Make()));
+  add(Panel("Lines", panel_lines::Make()));
   add(Panel("Presenter", panel_presenter::Make())
           .WindowFlags(ImGuiWindowFlags_NoTitleBar)
           .Unlisted());
