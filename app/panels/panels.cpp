@@ -96,7 +96,7 @@ bool Folded(Arrangement arrangement, const std::string& tall_group, const std::s
 // Compact's side column for a document of many heads (a model's layer: 12 in GPT-2 small): the
 // Heads slot pages through a row of them, the Scenario's text wraps onto fewer lines, and the model
 // grid, which fits itself to its panel, kept its maps' size in the narrower centre (1280x800 in
-// lecture mode: 2 multiples a page in a third of the width, 5 in half of it).
+// lecture mode: 2 multiples a page in a third of the width, 4 in half of it).
 constexpr int kManyHeads = 8;
 constexpr float kWideSideShare = 0.66f;  // as wide as the centre (0.66)
 
