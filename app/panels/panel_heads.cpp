@@ -281,6 +281,7 @@ class HeadsPanel final : public PanelContents {
   float badge_height_ = 0;  // of the "Computing..." badge (trace_worker.h), last drawn
   int first_thumb_ = 0;     // the first multiple on the page shown (focus layout)
   int paged_to_ = -1;       // the selected head the page last followed
+  int paged_per_page_ = 0;  // and the multiples a page then held
   // WantedHeight's answer, searched again only when what it depends on changes.
   std::tuple<std::uint64_t, int, float, float, float, int> wanted_key_{};
   float wanted_ = 0;
@@ -346,10 +347,13 @@ bool HeadsPanel::DrawFocus(AppState& state, const attnlab::Trace& trace, const A
   if (f.per_page < 1) return false;  // not even one multiple fits: the overview as it was
   const int heads = int(trace.heads.size());
   const int selected = std::clamp(state.ui.selected_head, 0, heads - 1);
-  if (selected != paged_to_) {  // a head chosen elsewhere (keys, the Pipeline): its page
+  // A head chosen elsewhere (keys, the Pipeline, the model grid), or a page of another size (the
+  // slot resized): the page starts at the selected head if it is not on it, full where it can be.
+  if (selected != paged_to_ || f.per_page != paged_per_page_) {
     paged_to_ = selected;
+    paged_per_page_ = f.per_page;
     if (selected < first_thumb_ || selected >= first_thumb_ + f.per_page)
-      first_thumb_ = selected / f.per_page * f.per_page;
+      first_thumb_ = std::min(selected, std::max(0, heads - f.per_page));
   }
   first_thumb_ = std::clamp(first_thumb_, 0, std::max(0, heads - 1));
   if (hint) ShowHint(hint);

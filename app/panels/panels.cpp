@@ -56,6 +56,7 @@ struct ColumnDef {
 // quarter of the column showed a line and a half); Setup's minimum is its tab bar, so that the
 // Heads can grow to print a head's numbers (WantedHeight) while the Inspector keeps its lines.
 // Presenter: the stage beside the inputs, so that every step can still be edited.
+// A document of many heads (a model's layer) widens Compact's side column (WideSideShare).
 const std::vector<ColumnDef>& Definition(Arrangement arrangement) {
   static const std::vector<ColumnDef> kNormal = {
       {"left", 0.25f, 16, {{"Setup", {"Scenario", "Inputs"}, 0.6f, 8}, {"Mask", {"Mask"}, 0.4f, 6}}},
@@ -92,6 +93,18 @@ bool Folded(Arrangement arrangement, const std::string& tall_group, const std::s
     if (has(key) && has(tall_group)) return key != "Formula";
   }
   return false;
+}
+
+// Compact's side column for a document of many heads (a model's layer: 12 in GPT-2 small): the
+// Heads slot pages through a row of them, the Scenario's text wraps onto fewer lines, and the model
+// grid, which fits itself to its panel, kept its maps' size in the narrower centre (1280x800 in
+// lecture mode: 2 multiples a page in a third of the width, 4 in half of it).
+constexpr int kManyHeads = 8;
+constexpr float kWideSideShare = 0.66f;  // as wide as the centre (0.66)
+
+float DefaultShare(Arrangement arrangement, const ColumnDef& column, int heads) {
+  const bool wide = arrangement == Arrangement::Compact && heads >= kManyHeads && std::string(column.key) == "left";
+  return wide ? kWideSideShare : column.share;
 }
 
 const SlotDef* FindSlot(Arrangement arrangement, const std::string& key) {
@@ -218,7 +231,8 @@ const Panel* PanelRegistry::FindPanel(const char* name) const {
   return nullptr;
 }
 
-std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement, const std::string& tall_group) const {
+std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement, const std::string& tall_group,
+                                               int heads) const {
   const float fs = ImGui::GetFontSize();
   auto share = [this](const std::string& key, float fallback) {
     const auto it = shares_.find(key);
@@ -226,7 +240,8 @@ std::vector<TileColumn> PanelRegistry::Columns(Arrangement arrangement, const st
   };
   std::vector<TileColumn> columns;
   for (const ColumnDef& def : Definition(arrangement)) {
-    TileColumn column{def.key, share(ShareKey(arrangement, def.key), def.share), def.min_em * fs, {}};
+    TileColumn column{def.key, share(ShareKey(arrangement, def.key), DefaultShare(arrangement, def, heads)),
+                      def.min_em * fs, {}};
     for (const SlotDef& slot : def.slots) {
       const Panel* open = nullptr;
       for (const char* name : slot.members)
@@ -417,7 +432,8 @@ void PanelRegistry::DrawPanels(AppState& state) {
                                   : Narrow(work)      ? Arrangement::Compact
                                                       : Arrangement::Normal;
   KeepNextTokenBesideHeads(state, arrangement);
-  std::vector<TileColumn> columns = Columns(arrangement, tall_group_);
+  std::vector<TileColumn> columns =
+      Columns(arrangement, tall_group_, int(state.document.GetTrace().heads.size()));
   RaiseToWantedHeights(state, arrangement, work, columns);
   const Tiling tiling = TileArea(work, columns, Gap());
   last_arrangement_ = arrangement;

@@ -135,7 +135,8 @@ class PanelRegistry final : public PanelRequests {
   PanelContents& Contents(int i) override { return *panels_[std::size_t(i)].contents; }
   const char* Name(int i) const override { return panels_[std::size_t(i)].name; }
 
-  std::vector<TileColumn> Columns(Arrangement arrangement, const std::string& tall_group) const;
+  /// `heads`: the document's (many widen Compact's side column).
+  std::vector<TileColumn> Columns(Arrangement arrangement, const std::string& tall_group, int heads) const;
   void KeepNextTokenBesideHeads(AppState& state, Arrangement arrangement);
   bool FoldedNow(const std::string& group) const;
   void RaiseToWantedHeights(AppState& state, Arrangement arrangement, const Box& work,

@@ -6,9 +6,11 @@
 #  2. hovering a map: its tooltip shows that map at full resolution (a pixel a cell or more), every
 #     cell the CLI's weight;
 #  3. F11 (lecture mode off, same window): the grid grows and still shows all 144 maps, checked again;
-#  4. (issue 38, point 6) F11 again, a short sentence, a click on layer 0's head 0: the 12-head layer
+#  4. (issue 38, point 6) F11 again, a short sentence, a click on layer 0's head 6: the 12-head layer
 #     is the document, and in lecture mode the Heads slot, too short for numbers, pages through
-#     multiples that each have their head's "on" box; paging to head 11 (the last, counted from 0) and unchecking its box, the
+#     multiples that each have their head's "on" box, the first page starting at the selected head 6
+#     with 4 multiples or more (the side column widened for many heads, the grid's maps no smaller);
+#     paging to head 11 (the last, counted from 0) and unchecking its box, the
 #     Next token view (still in front beside the Heads) shows what `attnlab-cli --heads-off 0.11`
 #     predicts.
 #  5. a double-click on the Heads tab (a teacher wanting the heads larger) enlarges the Heads slot
@@ -77,7 +79,8 @@ press ctrl a
 type_text "$short"
 wait_for "$wait_limit" model_is 'm["ids"] == short["ids"] and not m["run_stale"]' || fail "the short text did not run"
 capture_layout short
-click $(map_centre "$work/short.png.json" model/0/0)
+cell_before=$(python3 -c 'import json,sys; print(next(h["cell"] for h in json.load(open(sys.argv[1]))["heatmaps"] if h["id"] == "model/0/0"))' "$work/short.png.json")
+click $(map_centre "$work/short.png.json" model/0/6)
 move 640 5
 wait_for "$wait_limit" model_is 'm["document_layer"] == 0 and m["next"]["state"] == "edited" and not m["next"]["stale"]' ||
   fail "the click did not open layer 0 as the document"
@@ -97,6 +100,16 @@ print(*shown)
 PY
 }
 shown=$(every_box) || fail "the Heads slot of a 12-head layer in lecture mode"
+python3 - "$work/layout.png.json" "$cell_before" $shown <<'PY' || fail "the first page of the Heads slot of a 12-head layer"
+import json, sys
+d = json.load(open(sys.argv[1]))
+cell_before, shown = float(sys.argv[2]), [int(h) for h in sys.argv[3:]]
+cells = [h["cell"] for h in d["heatmaps"] if h["id"].startswith("model/") and "tooltip" not in h["id"]]
+print("first page: heads %s; the grid's maps %s px (%g before the layer opened)" % (shown, sorted(set(cells)), cell_before))
+assert shown[0] == 6, "the page does not start at the selected head 6"
+assert len(shown) >= 4, "only %d multiples on a page" % len(shown)
+assert cells and min(cells) >= cell_before, "the grid's maps shrank"
+PY
 pages=0
 until echo " $shown " | grep -q " 11 "; do
   pages=$((pages + 1))
