@@ -120,4 +120,24 @@ float DrawnLabelsExtent(const std::vector<std::string>& labels, int stride, floa
   return widest;
 }
 
+ShortenedAxis ShortenAxisLabels(const std::vector<std::string>& all, int count, int step, float room, bool upright,
+                             float cell, float gap, const TextWidthFn& width) {
+  std::vector<int> at;
+  std::vector<std::string> labels;
+  std::vector<float> widths;
+  for (int i = 0; i < count; i += step) {
+    at.push_back(i), labels.push_back(all[std::size_t(i)]);
+    widths.push_back(WidthUpTo(labels.back(), room * 3.0f, width));
+  }
+  ShortenedAxis out;
+  std::vector<float> rooms(labels.size(), room);
+  if (upright && step == 1) {
+    out.spans = UprightLabelSpans(widths, cell, gap);
+    for (std::size_t k = 0; k < rooms.size(); ++k) rooms[k] = out.spans[k].Room();
+  }
+  const std::vector<std::string> shown = ElideAll(labels, rooms, width);
+  for (std::size_t k = 0; k < at.size(); ++k) out.drawn.emplace_back(at[k], shown[k]);
+  return out;
+}
+
 }  // namespace attnlab::app

@@ -4,6 +4,7 @@
 /// become "w…_1", "w…_2", not "wor." twice), or drawn only every k-th.
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnlab::app {
@@ -58,6 +59,16 @@ struct UprightSpan {
   float Room() const { return right - left; }
 };
 std::vector<UprightSpan> UprightLabelSpans(const std::vector<float>& widths, float cell, float gap);
+
+/// One axis's drawn labels: every `step`-th of the first `count` of `all`, shortened together
+/// (ElideAll) to `room`; upright labels over every cell (step 1) also take what their neighbours
+/// leave free of their `cell`-wide cells beyond `gap` (UprightLabelSpans, returned in `spans`).
+struct ShortenedAxis {
+  std::vector<std::pair<int, std::string>> drawn;  ///< (index, shown text)
+  std::vector<UprightSpan> spans;
+};
+ShortenedAxis ShortenAxisLabels(const std::vector<std::string>& all, int count, int step, float room, bool upright,
+                             float cell, float gap, const TextWidthFn& width);
 
 /// Every how many-th label can be drawn along an axis of `cell`-pixel cells when each label needs
 /// `need` pixels along that axis: 1 when they all fit.

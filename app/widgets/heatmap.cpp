@@ -289,38 +289,23 @@ void DrawAxisHeader(ImDrawList* dl, ImVec2 grid, const HeatmapSpec& spec, const 
   }
 }
 
-// The labels drawn (every step-th), shortened in the middle to the room the geometry gave them.
+// The labels drawn (every step-th), shortened to the room the geometry gave them.
 DrawnLabels LabelsToDraw(const HeatmapSpec& spec, const Geometry& g) {
   const float pad = std::floor(ImGui::GetFontSize() * 0.4f);
   const TextWidthFn width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+  const float gap = std::ceil(ImGui::GetFontSize() * 0.4f);
   DrawnLabels out;
-  // Each axis's drawn labels shortened together (ElideAll): by their ends where that tells them
-  // apart. Upright column labels also take what their neighbours leave free of their cells.
-  const auto shorten = [&](const std::vector<std::string>& all, int count, int step, float room, bool upright,
-                           std::vector<std::pair<int, std::string>>& drawn) {
-    std::vector<int> at;
-    std::vector<std::string> labels;
-    std::vector<float> widths;
-    for (int i = 0; i < count; i += step) {
-      at.push_back(i), labels.push_back(all[std::size_t(i)]);
-      widths.push_back(WidthUpTo(labels.back(), room * 3.0f, width));
-    }
-    std::vector<float> rooms(labels.size(), room);
-    if (upright && step == 1) {
-      out.col_spans = UprightLabelSpans(widths, spec.cell, std::ceil(ImGui::GetFontSize() * 0.4f));
-      for (std::size_t k = 0; k < rooms.size(); ++k) rooms[k] = out.col_spans[k].Room();
-    }
-    const std::vector<std::string> shown = ElideAll(labels, rooms, width);
-    for (std::size_t k = 0; k < at.size(); ++k) drawn.emplace_back(at[k], shown[k]);
-  };
   if (spec.row_labels)
-    shorten(*spec.row_labels, std::min<int>(spec.values->rows(), spec.row_labels->size()), g.row_step,
-            g.row_label_w - pad - kFrameMargin, false, out.rows);
+    out.rows = ShortenAxisLabels(*spec.row_labels, std::min<int>(spec.values->rows(), spec.row_labels->size()),
+                                 g.row_step, g.row_label_w - pad - kFrameMargin, false, spec.cell, gap, width)
+                   .drawn;
   if (spec.col_labels) {
     // Upright labels were measured against the cell (capped by label_max): longer ones are cut.
     const float room = g.rotate_cols ? g.col_label_h - pad - kFrameMargin : spec.cell - 4.0f;
-    shorten(*spec.col_labels, std::min<int>(spec.values->cols(), spec.col_labels->size()), g.col_step, room,
-            !g.rotate_cols, out.cols);
+    ShortenedAxis cols = ShortenAxisLabels(*spec.col_labels, std::min<int>(spec.values->cols(), spec.col_labels->size()),
+                                        g.col_step, room, !g.rotate_cols, spec.cell, gap, width);
+    out.cols = std::move(cols.drawn);
+    out.col_spans = std::move(cols.spans);
   }
   return out;
 }
