@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "attnlab/message_text.h"
 #include "attnlab/scenario.h"
 
 namespace attnlab::lesson {
@@ -147,7 +148,7 @@ Step parse_step(const json& v, const std::string& field) {
   for (const auto& [key, value] : v.items())
     if (key != "stage" && key != "head" && key != "caption" && key != "predict" && key != "highlight" &&
         key != "layer" && !engine_key(key) && !instrument_key(key))
-      refuse(field + "." + key, "unknown key (a step has stage, head, caption, predict, highlight, layer; a tiles "
+      refuse(field + "." + prefix_excerpt(key, 40), "unknown key (a step has stage, head, caption, predict, highlight, layer; a tiles "
                                 "step block, tile; a decode step prefill, token; a finder step score; a patching "
                                 "step clean, corrupt, answer, wrong)");
   if (!v.contains("stage")) refuse(field + ".stage", "expected one of " + kind_list() + ", finder, patching, got nothing");
@@ -234,7 +235,8 @@ Lesson parse_lesson(const json& v) {
   const std::string field = "view.lesson";
   if (!v.is_object()) refuse(field, "expected an object, got " + what(v));
   for (const auto& [key, value] : v.items())
-    if (key != "title" && key != "steps") refuse(field + "." + key, "unknown key (a lesson has title, steps)");
+    if (key != "title" && key != "steps")
+      refuse(field + "." + prefix_excerpt(key, 40), "unknown key (a lesson has title, steps)");
   Lesson lesson;
   if (v.contains("title")) {
     if (!v["title"].is_string()) refuse(field + ".title", "expected a string, got " + what(v["title"]));
