@@ -510,26 +510,24 @@ void PresenterPanel::DrawStage(AppState& state, const lesson::Step& step, int he
   const StageLayout& layout = Stage(state, cached_.lesson, avail);
   const StepWords& words = CurrentWords(state, step, state.ui.presenter_step, head);
   const bool engine = EngineStep(step), instrument = step.instrument != lesson::Instrument::none;
-  if (step.kind == StageId::lines) {  // the lines below their text, every head's or the step's head's
+  const bool lines = step.kind == StageId::lines;
+  if (engine || instrument || lines || !layout.beside[std::size_t(state.ui.presenter_step)]) {
     StepText(words, hidden, avail.x, true);
+    if (!engine && !instrument && !lines) {
+      DrawMatrices(state, step, head, hidden, ImGui::GetContentRegionAvail());
+      return;
+    }
+    // A figure of its own (the lines, an instrument's grid, an engine's) takes the rest of the stage.
     const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
     MarkRect(state.on_control, {"", "presenter stage"}, at, ImVec2(at.x + room.x, at.y + room.y));
-    if (!hidden && state.document.TraceScenario()) DrawAttentionLines(lines_, *state.document.TraceScenario(), state.document.GetTrace(),
-                                    step.head >= 0 ? std::vector<int>{head} : std::vector<int>{}, state.on_control);
-    return;
-  }
-  if (engine || instrument || !layout.beside[std::size_t(state.ui.presenter_step)]) {
-    StepText(words, hidden, avail.x, true);
-    if (instrument) {
-      const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
-      MarkRect(state.on_control, {"", "presenter stage"}, at, ImVec2(at.x + room.x, at.y + room.y));
+    if (lines) {  // every head's, or the step's head's
+      if (!hidden && state.document.TraceScenario())
+        DrawAttentionLines(lines_, *state.document.TraceScenario(), state.document.GetTrace(),
+                           step.head >= 0 ? std::vector<int>{head} : std::vector<int>{}, state.on_control);
+    } else if (instrument) {
       if (instruments_.Missing().empty()) instruments_.Draw(state, step, hidden);
-    } else if (engine) {
-      const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
-      MarkRect(state.on_control, {"", "presenter stage"}, at, ImVec2(at.x + room.x, at.y + room.y));
-      engines_.Draw(state, step, state.ui.presenter_step, head, hidden);
     } else {
-      DrawMatrices(state, step, head, hidden, ImGui::GetContentRegionAvail());
+      engines_.Draw(state, step, state.ui.presenter_step, head, hidden);
     }
     return;
   }
